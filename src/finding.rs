@@ -1,0 +1,131 @@
+//! Typed findings: what the simulator's checkers report.
+//!
+//! A finding has a [`FindingKind`] (the seven kinds of `docs/simulator.md`, with fixed names that
+//! the CLI prints and tests match), a message, the source location of the statement that
+//! triggered it, and the coordinates of each party involved (for a race: both accesses).
+
+use std::fmt;
+
+/// The kinds of porting bug the simulator reports. `name()` gives the stable kebab-case name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FindingKind {
+    /// A subgroup operation ran while some live lanes of the subgroup were inactive.
+    NonUniformSubgroupOp,
+    /// Invocations of one workgroup reached different barriers (or some none).
+    BarrierDivergence,
+    /// Two invocations touched one workgroup-memory word between barriers, one a non-atomic write.
+    WorkgroupRace,
+    /// An index past an array's end.
+    OutOfBounds,
+    /// Workgroup memory read before written in that workgroup, or host-uninit storage read.
+    UninitializedRead,
+    /// Host-marked uninit output elements that no invocation wrote.
+    UnwrittenOutput,
+    /// The step budget ran out (a hang, or a wait on another workgroup).
+    StepLimit,
+}
+
+impl FindingKind {
+    /// Every kind, in catalogue order.
+    pub const ALL: [FindingKind; 7] = [
+        FindingKind::NonUniformSubgroupOp,
+        FindingKind::BarrierDivergence,
+        FindingKind::WorkgroupRace,
+        FindingKind::OutOfBounds,
+        FindingKind::UninitializedRead,
+        FindingKind::UnwrittenOutput,
+        FindingKind::StepLimit,
+    ];
+
+    /// The stable name printed by `wgsimd check` and matched by tests.
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::NonUniformSubgroupOp => "non-uniform-subgroup-op",
+            FindingKind::BarrierDivergence => "barrier-divergence",
+            FindingKind::WorkgroupRace => "workgroup-race",
+            FindingKind::OutOfBounds => "out-of-bounds",
+            FindingKind::UninitializedRead => "uninitialized-read",
+            FindingKind::UnwrittenOutput => "unwritten-output",
+            FindingKind::StepLimit => "step-limit",
+        }
+    }
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A position in a kernel's composed WGSL source.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceLoc {
+    /// Kernel name or file path.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+impl fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// One invocation involved in a finding.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Party {
+    /// Workgroup id (x, y, z).
+    pub workgroup: [u32; 3],
+    /// Local invocation index within the workgroup.
+    pub local_index: u32,
+    /// Subgroup id within the workgroup and lane within the subgroup.
+    pub subgroup: u32,
+    /// Lane within the subgroup.
+    pub lane: u32,
+    /// Where this party was when it was involved.
+    pub loc: Option<SourceLoc>,
+}
+
+impl fmt::Display for Party {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.workgroup;
+        write!(
+            f,
+            "workgroup ({x},{y},{z}) invocation {} (subgroup {} lane {})",
+            self.local_index, self.subgroup, self.lane
+        )?;
+        if let Some(loc) = &self.loc {
+            write!(f, " at {loc}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A typed report of a porting bug.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// What kind of bug.
+    pub kind: FindingKind,
+    /// Human-readable detail.
+    pub message: String,
+    /// Where (the statement that triggered it).
+    pub loc: Option<SourceLoc>,
+    /// The invocations involved (one or two).
+    pub parties: Vec<Party>,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)?;
+        if let Some(loc) = &self.loc {
+            write!(f, " [{loc}]")?;
+        }
+        for p in &self.parties {
+            write!(f, "\n    {p}")?;
+        }
+        Ok(())
+    }
+}

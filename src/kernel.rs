@@ -1,0 +1,331 @@
+//! WGSL kernels: composition, validation and reflection, done once per kernel.
+//!
+//! Rules:
+//! - Every file under `wgsl/` is embedded at build time (`build.rs`); a kernel is named by its
+//!   path without extension, e.g. `reduce/sum_u64`. One file per dispatch stage; helpers live in
+//!   `wgsl/shared/` and start with the line `// include-only`.
+//! - A line `//!include shared/NAME` is replaced by the helper's text. When a flavoured file
+//!   `shared/NAME.subgroup.wgsl` / `shared/NAME.emulated.wgsl` exists, the [`Flavor`] picks it:
+//!   this is how adapters without `Features::SUBGROUP` get the workgroup-memory implementation of
+//!   the same functions. Each helper is included at most once per module. This file is the only
+//!   place where text is joined.
+//! - An optional prelude goes first (Dawn needs `enable subgroups;`, which naga 30 rejects, so it
+//!   is off by default and only added for consumers that want it).
+//! - The composed text is parsed and validated by naga once; parse and validation errors carry
+//!   naga's span-rendered message. Entry points' bindings and workgroup sizes are reflected from
+//!   the module, after override processing: host code never restates them.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
+
+use crate::error::{Error, Result};
+
+include!(concat!(env!("OUT_DIR"), "/wgsl_files.rs"));
+
+/// Which implementation of the shared workgroup helpers a kernel is composed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Flavor {
+    /// Subgroup builtins (`Features::SUBGROUP`).
+    Subgroup,
+    /// Workgroup-memory emulation for adapters without subgroups.
+    Emulated,
+}
+
+impl Flavor {
+    fn suffix(self) -> &'static str {
+        match self {
+            Flavor::Subgroup => "subgroup",
+            Flavor::Emulated => "emulated",
+        }
+    }
+}
+
+/// How a binding is accessed, as declared in WGSL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingKind {
+    /// `var<storage, read>`.
+    StorageRead,
+    /// `var<storage, read_write>`.
+    StorageReadWrite,
+    /// `var<uniform>`.
+    Uniform,
+}
+
+/// A binding an entry point uses.
+#[derive(Clone, Debug)]
+pub struct ReflectedBinding {
+    /// `@binding(N)` in group 0.
+    pub binding: u32,
+    /// The WGSL variable name.
+    pub name: String,
+    /// Access.
+    pub kind: BindingKind,
+}
+
+/// What the host needs to know about one entry point.
+#[derive(Clone, Debug)]
+pub struct EntryInfo {
+    /// Entry point name.
+    pub name: String,
+    /// Workgroup size before override processing (may be overridden; see
+    /// [`Kernel::workgroup_size`]).
+    pub workgroup_size: [u32; 3],
+    /// Group-0 bindings the entry point uses (statically).
+    pub bindings: Vec<ReflectedBinding>,
+}
+
+/// A composed, validated WGSL module.
+pub struct Kernel {
+    /// Stage path, e.g. `reduce/sum_u64`.
+    pub name: String,
+    /// Flavor it was composed with.
+    pub flavor: Flavor,
+    /// The full WGSL text given to the GPU and the simulator.
+    pub source: String,
+    /// The parsed module.
+    pub module: naga::Module,
+    /// naga's validation info.
+    pub info: ModuleInfo,
+    /// Reflected entry points.
+    pub entries: Vec<EntryInfo>,
+    specialized: Mutex<HashMap<String, Arc<Specialized>>>,
+}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel")
+            .field("name", &self.name)
+            .field("flavor", &self.flavor)
+            .finish()
+    }
+}
+
+/// A module after override processing for one entry point.
+pub struct Specialized {
+    /// Module with overrides replaced by constants.
+    pub module: naga::Module,
+    /// Its validation info.
+    pub info: ModuleInfo,
+    /// Concrete workgroup size of the entry point.
+    pub workgroup_size: [u32; 3],
+}
+
+fn validator() -> Validator {
+    Validator::new(ValidationFlags::all(), Capabilities::all())
+}
+
+/// Returns the embedded text of `path` (relative to `wgsl/`, with extension).
+pub fn wgsl_file(path: &str) -> Option<&'static str> {
+    WGSL_FILES.iter().find(|(p, _)| *p == path).map(|(_, s)| *s)
+}
+
+/// Names of every dispatch-stage kernel shipped in `wgsl/` (helpers under `shared/` excluded).
+pub fn shipped_kernels() -> Vec<&'static str> {
+    WGSL_FILES
+        .iter()
+        .map(|(p, _)| *p)
+        .filter(|p| !p.starts_with("shared/"))
+        .map(|p| p.trim_end_matches(".wgsl"))
+        .collect()
+}
+
+/// Joins a stage file with its helpers. `prelude` goes first.
+pub fn compose(name: &str, flavor: Flavor, prelude: &str) -> Result<String> {
+    let path = format!("{name}.wgsl");
+    let text = wgsl_file(&path).ok_or_else(|| Error::Shader {
+        name: name.into(),
+        message: format!("no file wgsl/{path}"),
+    })?;
+    let mut out = String::from(prelude);
+    if !prelude.is_empty() && !prelude.ends_with('\n') {
+        out.push('\n');
+    }
+    let mut seen = BTreeSet::new();
+    expand(name, text, flavor, &mut seen, &mut out)?;
+    Ok(out)
+}
+
+fn expand(
+    name: &str,
+    text: &str,
+    flavor: Flavor,
+    seen: &mut BTreeSet<String>,
+    out: &mut String,
+) -> Result<()> {
+    for line in text.lines() {
+        if let Some(target) = line.trim().strip_prefix("//!include ") {
+            let target = target.trim();
+            let flavored = format!("{target}.{}.wgsl", flavor.suffix());
+            let plain = format!("{target}.wgsl");
+            let (file, body) = if let Some(t) = wgsl_file(&flavored) {
+                (flavored, t)
+            } else if let Some(t) = wgsl_file(&plain) {
+                (plain, t)
+            } else {
+                return Err(Error::Shader {
+                    name: name.into(),
+                    message: format!("include `{target}` not found under wgsl/"),
+                });
+            };
+            if seen.insert(file.clone()) {
+                out.push_str(&format!("// ---- begin {file}\n"));
+                expand(name, body, flavor, seen, out)?;
+                out.push_str(&format!("// ---- end {file}\n"));
+            }
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Ok(())
+}
+
+impl Kernel {
+    /// Parses and validates WGSL text; errors carry naga's rendered diagnostic.
+    pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
+        let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
+            name: name.into(),
+            message: e.emit_to_string_with_path(&source, name),
+        })?;
+        let info = validator().validate(&module).map_err(|e| Error::Shader {
+            name: name.into(),
+            message: e.emit_to_string_with_path(&source, name),
+        })?;
+        let entries = module
+            .entry_points
+            .iter()
+            .enumerate()
+            .map(|(i, ep)| {
+                let fi = info.get_entry_point(i);
+                let mut bindings: Vec<ReflectedBinding> = module
+                    .global_variables
+                    .iter()
+                    .filter(|(h, _)| !fi[*h].is_empty())
+                    .filter_map(|(_, g)| {
+                        let rb = g.binding.as_ref()?;
+                        if rb.group != 0 {
+                            return None;
+                        }
+                        let kind = match g.space {
+                            naga::AddressSpace::Storage { access } => {
+                                if access.contains(naga::StorageAccess::STORE) {
+                                    BindingKind::StorageReadWrite
+                                } else {
+                                    BindingKind::StorageRead
+                                }
+                            }
+                            naga::AddressSpace::Uniform => BindingKind::Uniform,
+                            _ => return None,
+                        };
+                        Some(ReflectedBinding {
+                            binding: rb.binding,
+                            name: g.name.clone().unwrap_or_default(),
+                            kind,
+                        })
+                    })
+                    .collect();
+                bindings.sort_by_key(|b| b.binding);
+                EntryInfo {
+                    name: ep.name.clone(),
+                    workgroup_size: ep.workgroup_size,
+                    bindings,
+                }
+            })
+            .collect();
+        Ok(Kernel {
+            name: name.into(),
+            flavor,
+            source,
+            module,
+            info,
+            entries,
+            specialized: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The reflected entry point `name`.
+    pub fn entry(&self, name: &str) -> Option<&EntryInfo> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The module with `overrides` applied for `entry` (cached).
+    pub fn specialize(&self, entry: &str, overrides: &[(String, f64)]) -> Result<Arc<Specialized>> {
+        let mut key = entry.to_string();
+        for (k, v) in overrides {
+            key.push_str(&format!(";{k}={v}"));
+        }
+        if let Some(s) = self.specialized.lock().unwrap().get(&key) {
+            return Ok(s.clone());
+        }
+        let index = self
+            .module
+            .entry_points
+            .iter()
+            .position(|e| e.name == entry)
+            .ok_or_else(|| {
+                Error::Plan(format!("kernel {} has no entry point {entry}", self.name))
+            })?;
+        let stage = self.module.entry_points[index].stage;
+        let mut constants = naga::back::PipelineConstants::default();
+        for (k, v) in overrides {
+            constants.insert(k.clone(), *v);
+        }
+        let (module, _) = naga::back::pipeline_constants::process_overrides(
+            &self.module,
+            &self.info,
+            Some((stage, entry)),
+            &constants,
+        )
+        .map_err(|e| Error::Shader {
+            name: self.name.clone(),
+            message: format!("overrides: {e}"),
+        })?;
+        let module = module.into_owned();
+        let info = validator().validate(&module).map_err(|e| Error::Shader {
+            name: self.name.clone(),
+            message: e.emit_to_string_with_path(&self.source, &self.name),
+        })?;
+        let workgroup_size = module
+            .entry_points
+            .iter()
+            .find(|e| e.name == entry)
+            .map(|e| e.workgroup_size)
+            .unwrap_or([1, 1, 1]);
+        let s = Arc::new(Specialized {
+            module,
+            info,
+            workgroup_size,
+        });
+        self.specialized.lock().unwrap().insert(key, s.clone());
+        Ok(s)
+    }
+
+    /// Concrete workgroup size of `entry` under `overrides`.
+    pub fn workgroup_size(&self, entry: &str, overrides: &[(&str, f64)]) -> Result<[u32; 3]> {
+        let owned: Vec<(String, f64)> =
+            overrides.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        Ok(self.specialize(entry, &owned)?.workgroup_size)
+    }
+
+    /// Invocations per workgroup of `entry` under `overrides`.
+    pub fn invocations(&self, entry: &str, overrides: &[(&str, f64)]) -> Result<u32> {
+        let [x, y, z] = self.workgroup_size(entry, overrides)?;
+        Ok(x * y * z)
+    }
+}
+
+/// Composes and validates `name` with `flavor` (cached for the process).
+pub fn load(name: &str, flavor: Flavor) -> Result<Arc<Kernel>> {
+    static CACHE: OnceLock<Mutex<HashMap<(String, Flavor), Arc<Kernel>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (name.to_string(), flavor);
+    if let Some(k) = cache.lock().unwrap().get(&key) {
+        return Ok(k.clone());
+    }
+    let source = compose(name, flavor, "")?;
+    let kernel = Arc::new(Kernel::from_source(name, flavor, source)?);
+    cache.lock().unwrap().insert(key, kernel.clone());
+    Ok(kernel)
+}

@@ -1,0 +1,243 @@
+//! The executor-neutral description of a GPU computation.
+//!
+//! A [`Plan`] is a list of buffers and an ordered list of passes. It is built by an algorithm
+//! (reduce, scan, sort, gemm, queue) and run by an [`Executor`](crate::exec::Executor): the wgpu
+//! [`GpuExecutor`](crate::gpu::GpuExecutor) or the CPU simulator. Rules:
+//!
+//! - **No wgpu types here.** A plan must be runnable by the simulator, which has no device.
+//! - **Buffers are declared, not allocated.** Each [`BufferDecl`] states its size in bytes and
+//!   its initial contents ([`BufferInit`]). `Poison` means "the kernel must write every element":
+//!   the GPU fills it with [`POISON_WORD`] and the simulator marks it uninitialized, so an element
+//!   no invocation wrote shows in the result (GPU) or as a finding (simulator).
+//! - **Passes run in order**, each as its own dispatch, with everything a previous pass wrote
+//!   visible to the next (wgpu inserts the barriers between compute passes).
+//! - **Bindings are by number** in group 0; the executor reflects their kind (storage,
+//!   read-only storage, uniform) from the kernel, so a plan never restates them.
+//! - **Workgroup counts** are direct, or read from a buffer (indirect dispatch, 3×u32).
+//! - Passes marked `setup` prepare state (e.g. copy pristine input) and are excluded from the
+//!   algorithm's timing.
+
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::kernel::Kernel;
+
+/// The word a `Poison` buffer is filled with on a GPU before a run.
+pub const POISON_WORD: u32 = 0xDEAD_BEEF;
+
+/// Index of a buffer inside its plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BufferId(pub usize);
+
+/// Initial contents of a buffer.
+#[derive(Clone, Debug)]
+pub enum BufferInit {
+    /// All zero bytes.
+    Zeroed,
+    /// These bytes (length ≤ the buffer size; the rest is zero).
+    Bytes(Vec<u8>),
+    /// Unspecified: every element must be written by a pass before it is read back.
+    Poison,
+}
+
+/// A buffer of a plan.
+#[derive(Clone, Debug)]
+pub struct BufferDecl {
+    /// Name for messages and debugging.
+    pub label: String,
+    /// Size in bytes (a multiple of 4).
+    pub size: u64,
+    /// Initial contents.
+    pub init: BufferInit,
+    /// Whether the caller wants its contents after the run.
+    pub readback: bool,
+}
+
+/// How many workgroups a pass dispatches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workgroups {
+    /// A fixed count in x, y, z.
+    Direct([u32; 3]),
+    /// Three u32 read from `buffer` at byte `offset` when the pass runs.
+    Indirect {
+        /// Buffer holding the counts.
+        buffer: BufferId,
+        /// Byte offset (multiple of 4).
+        offset: u64,
+    },
+}
+
+/// One buffer (or byte range of it) bound at `@group(0) @binding(binding)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    /// The binding number in group 0.
+    pub binding: u32,
+    /// The buffer.
+    pub buffer: BufferId,
+    /// Byte offset of the bound range (multiple of the adapter's storage offset alignment).
+    pub offset: u64,
+    /// Byte length of the bound range; `None` = to the end of the buffer.
+    pub size: Option<u64>,
+}
+
+/// One dispatch.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    /// Name for timing tables ("histogram", "scatter 2", ...).
+    pub label: String,
+    /// The composed, validated WGSL module.
+    pub kernel: Arc<Kernel>,
+    /// Entry point name.
+    pub entry: String,
+    /// Pipeline-overridable constants (`override` declarations), by name.
+    pub overrides: Vec<(String, f64)>,
+    /// Buffers bound in group 0.
+    pub bindings: Vec<Binding>,
+    /// Workgroup counts.
+    pub workgroups: Workgroups,
+    /// Preparation pass, excluded from the algorithm's time.
+    pub setup: bool,
+}
+
+/// Buffers plus ordered passes: everything an executor needs.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Name of the computation.
+    pub label: String,
+    /// All buffers, indexed by [`BufferId`].
+    pub buffers: Vec<BufferDecl>,
+    /// Dispatches in execution order.
+    pub passes: Vec<Pass>,
+}
+
+impl Plan {
+    /// An empty plan.
+    pub fn new(label: impl Into<String>) -> Self {
+        Plan {
+            label: label.into(),
+            ..Default::default()
+        }
+    }
+
+    /// Declares a buffer of `size` bytes (rounded up to a multiple of 4, at least 4).
+    pub fn buffer(&mut self, label: impl Into<String>, size: u64, init: BufferInit) -> BufferId {
+        let size = size.max(4).div_ceil(4) * 4;
+        self.buffers.push(BufferDecl {
+            label: label.into(),
+            size,
+            init,
+            readback: false,
+        });
+        BufferId(self.buffers.len() - 1)
+    }
+
+    /// Declares a buffer holding `data` (padded with zeros to a multiple of 4 bytes).
+    pub fn upload<T: bytemuck::Pod>(&mut self, label: impl Into<String>, data: &[T]) -> BufferId {
+        let bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
+        let size = bytes.len() as u64;
+        self.buffer(label, size, BufferInit::Bytes(bytes))
+    }
+
+    /// Asks for `id`'s contents after the run.
+    pub fn read_back(&mut self, id: BufferId) {
+        self.buffers[id.0].readback = true;
+    }
+
+    /// Appends a pass binding whole buffers, `bindings[i]` at `@binding(i)`.
+    pub fn pass(
+        &mut self,
+        label: impl Into<String>,
+        kernel: &Arc<Kernel>,
+        entry: &str,
+        overrides: &[(&str, f64)],
+        bindings: &[BufferId],
+        workgroups: Workgroups,
+    ) -> &mut Pass {
+        let bindings = bindings
+            .iter()
+            .enumerate()
+            .map(|(i, &buffer)| Binding {
+                binding: i as u32,
+                buffer,
+                offset: 0,
+                size: None,
+            })
+            .collect();
+        self.passes.push(Pass {
+            label: label.into(),
+            kernel: kernel.clone(),
+            entry: entry.to_string(),
+            overrides: overrides.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            bindings,
+            workgroups,
+            setup: false,
+        });
+        self.passes.last_mut().expect("just pushed")
+    }
+
+    /// Checks internal consistency: ids in range, bound ranges inside their buffers, entry points
+    /// exist, every binding the entry point uses is bound.
+    pub fn validate(&self) -> Result<()> {
+        let check_id = |id: BufferId, what: &str| -> Result<&BufferDecl> {
+            self.buffers
+                .get(id.0)
+                .ok_or_else(|| Error::Plan(format!("{what}: buffer {} does not exist", id.0)))
+        };
+        for b in &self.buffers {
+            if b.size % 4 != 0 {
+                return Err(Error::Plan(format!(
+                    "buffer {} size {} not a multiple of 4",
+                    b.label, b.size
+                )));
+            }
+            if let BufferInit::Bytes(bytes) = &b.init {
+                if bytes.len() as u64 > b.size {
+                    return Err(Error::Plan(format!(
+                        "buffer {}: init data larger than buffer",
+                        b.label
+                    )));
+                }
+            }
+        }
+        for p in &self.passes {
+            let what = format!("pass {}", p.label);
+            let reflected = p.kernel.entry(&p.entry).ok_or_else(|| {
+                Error::Plan(format!(
+                    "{what}: kernel {} has no entry point {}",
+                    p.kernel.name, p.entry
+                ))
+            })?;
+            for binding in &p.bindings {
+                let buf = check_id(binding.buffer, &what)?;
+                let end = binding.offset
+                    + binding
+                        .size
+                        .unwrap_or(buf.size - binding.offset.min(buf.size));
+                if binding.offset % 4 != 0 || end > buf.size {
+                    return Err(Error::Plan(format!(
+                        "{what}: binding {} range {}..{end} outside buffer {} ({} bytes)",
+                        binding.binding, binding.offset, buf.label, buf.size
+                    )));
+                }
+            }
+            for used in &reflected.bindings {
+                if !p.bindings.iter().any(|b| b.binding == used.binding) {
+                    return Err(Error::Plan(format!(
+                        "{what}: @binding({}) `{}` used by {} is not bound",
+                        used.binding, used.name, p.entry
+                    )));
+                }
+            }
+            if let Workgroups::Indirect { buffer, offset } = p.workgroups {
+                let buf = check_id(buffer, &what)?;
+                if offset % 4 != 0 || offset + 12 > buf.size {
+                    return Err(Error::Plan(format!(
+                        "{what}: indirect args outside {}",
+                        buf.label
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,261 @@
+//! Reductions: sum, min, max over u32, i32 and f32, with numpy's semantics.
+//!
+//! Rules:
+//! - Integer sums are exact and widened (u32 → u64, i32 → i64). i32 runs the u32 kernel on
+//!   `x ^ 0x8000_0000` and subtracts `n · 2^31` on the host.
+//! - f32 sums are double-float on the GPU, rounded once to f32 on the host: deterministic for a
+//!   given n, within ~2^-44 · Σ|x| of the exact sum.
+//! - min/max go through order-preserving u32 keys; any NaN wins; an empty min/max is an error.
+//! - Two stages: a capped grid of workgroups (see [`ReducePolicy`]) writes one partial each;
+//!   one workgroup reduces the partials. Input longer than one storage binding is split into
+//!   chunks, each a stage-1 pass writing its own range of partials.
+
+use std::sync::Arc;
+
+use crate::dtype::{Dtype, Element};
+use crate::error::{Error, Result};
+use crate::exec::{Executor, RunOutput};
+use crate::kernel::{self, Kernel};
+use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+
+/// Which reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    /// Sum.
+    Sum,
+    /// Minimum.
+    Min,
+    /// Maximum.
+    Max,
+}
+
+impl std::str::FromStr for ReduceOp {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "sum" => Ok(ReduceOp::Sum),
+            "min" => Ok(ReduceOp::Min),
+            "max" => Ok(ReduceOp::Max),
+            _ => Err(Error::InvalidInput(format!(
+                "unknown reduce op {s:?} (sum, min, max)"
+            ))),
+        }
+    }
+}
+
+/// A reduction's result, typed as numpy types it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    /// Sum of u32.
+    U64(u64),
+    /// Sum of i32.
+    I64(i64),
+    /// min/max of u32.
+    U32(u32),
+    /// min/max of i32.
+    I32(i32),
+    /// Sum, min or max of f32.
+    F32(f32),
+}
+
+impl std::fmt::Display for Scalar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scalar::U64(v) => write!(f, "{v}"),
+            Scalar::I64(v) => write!(f, "{v}"),
+            Scalar::U32(v) => write!(f, "{v}"),
+            Scalar::I32(v) => write!(f, "{v}"),
+            Scalar::F32(v) if v.is_nan() => write!(f, "nan"),
+            Scalar::F32(v) if v.is_infinite() => {
+                write!(f, "{}", if *v > 0.0 { "inf" } else { "-inf" })
+            }
+            Scalar::F32(v) => write!(f, "{v:?}"),
+        }
+    }
+}
+
+/// Tuning of the reduction.
+#[derive(Clone, Copy, Debug)]
+pub struct ReducePolicy {
+    /// Most stage-1 workgroups per chunk. 1056 = 132 SMs × 8 resident 256-invocation workgroups
+    /// on the H100 (2048 threads per SM): one full wave, so no tail wave and at most 1056
+    /// partials for stage 2.
+    pub max_workgroups: u32,
+}
+
+impl Default for ReducePolicy {
+    fn default() -> Self {
+        ReducePolicy {
+            max_workgroups: 1056,
+        }
+    }
+}
+
+/// A built reduction: run `plan`, then [`ReducePlan::decode`] the output.
+pub struct ReducePlan {
+    /// The passes.
+    pub plan: Plan,
+    result: BufferId,
+    dtype: Dtype,
+    op: ReduceOp,
+    n: u64,
+}
+
+impl ReducePlan {
+    /// Turns the run's output into the result.
+    pub fn decode(&self, out: &RunOutput) -> Result<Scalar> {
+        let words: Vec<u32> = out.get(self.result);
+        if words.len() < 2 {
+            return Err(Error::Gpu("reduction result missing".into()));
+        }
+        let u64v = words[0] as u64 | (words[1] as u64) << 32;
+        Ok(match (self.op, self.dtype) {
+            (ReduceOp::Sum, Dtype::U32) => Scalar::U64(u64v),
+            (ReduceOp::Sum, Dtype::I32) => {
+                Scalar::I64((u64v as i128 - (self.n as i128) * (1i128 << 31)) as i64)
+            }
+            (ReduceOp::Sum, _) => {
+                let hi = f32::from_bits(words[0]);
+                let lo = f32::from_bits(words[1]);
+                Scalar::F32(if hi.is_finite() {
+                    (hi as f64 + lo as f64) as f32
+                } else {
+                    hi
+                })
+            }
+            (_, Dtype::U32) => Scalar::U32(words[0]),
+            (_, Dtype::I32) => Scalar::I32((words[0] ^ 0x8000_0000) as i32),
+            (_, _) => {
+                let k = words[0];
+                Scalar::F32(f32::from_bits(if k & 0x8000_0000 != 0 {
+                    k & 0x7fff_ffff
+                } else {
+                    !k
+                }))
+            }
+        })
+    }
+}
+
+/// Builds the plan for `op` over `data` on an executor with `caps`.
+pub fn plan<T: Element>(
+    caps: &crate::Caps,
+    data: &[T],
+    op: ReduceOp,
+    policy: ReducePolicy,
+) -> Result<ReducePlan> {
+    let dtype = T::DTYPE;
+    if !matches!(dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
+        return Err(Error::UnsupportedDtype {
+            dtype: dtype.to_string(),
+            op: "reduce",
+            supported: "u32, i32, f32",
+        });
+    }
+    let n = data.len() as u64;
+    if n == 0 && op != ReduceOp::Sum {
+        return Err(Error::InvalidInput(
+            format!("{op:?} of an empty array has no value").to_lowercase(),
+        ));
+    }
+    if n * 4 > caps.max_buffer.saturating_sub(16) {
+        return Err(Error::TooLarge(format!(
+            "{n} elements exceed the adapter's largest buffer ({} bytes)",
+            caps.max_buffer
+        )));
+    }
+    let flavor = caps.flavor();
+    let (stage1, stage2, partial_bytes): (&str, &str, u64) = match (op, dtype) {
+        (ReduceOp::Sum, Dtype::F32) => ("reduce/sum_f32", "reduce/sum_f32_partials", 8),
+        (ReduceOp::Sum, _) => ("reduce/sum_u64", "reduce/sum_u64_partials", 8),
+        _ => ("reduce/minmax", "reduce/minmax_partials", 4),
+    };
+    let k1: Arc<Kernel> = kernel::load(stage1, flavor)?;
+    let k2: Arc<Kernel> = kernel::load(stage2, flavor)?;
+    let mut overrides: Vec<(&str, f64)> = Vec::new();
+    match (op, dtype) {
+        (ReduceOp::Sum, Dtype::I32) => overrides.push(("FLIP", 1.0)),
+        (ReduceOp::Sum, _) => {}
+        (_, d) => {
+            overrides.push((
+                "KEY",
+                match d {
+                    Dtype::U32 => 0.0,
+                    Dtype::I32 => 1.0,
+                    _ => 2.0,
+                },
+            ));
+            overrides.push(("OP", if op == ReduceOp::Min { 1.0 } else { 2.0 }));
+        }
+    }
+    let wg = k1.invocations("main", &overrides)? as u64;
+    let mut plan = Plan::new(format!("reduce {op:?} {dtype}").to_lowercase());
+    // pad the input to whole vec4s
+    let mut bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
+    bytes.resize(bytes.len().div_ceil(16).max(1) * 16, 0);
+    let input_size = bytes.len() as u64;
+    let input = plan.buffer("input", input_size, BufferInit::Bytes(bytes));
+    let chunks = caps.chunks(n, 4, 4);
+    let grids: Vec<u32> = chunks
+        .iter()
+        .map(|&(_, c)| (c.div_ceil(4).div_ceil(wg)).clamp(1, policy.max_workgroups as u64) as u32)
+        .collect();
+    let total_partials: u64 = grids.iter().map(|&g| g as u64).sum();
+    let partials = plan.buffer(
+        "partials",
+        total_partials * partial_bytes,
+        BufferInit::Poison,
+    );
+    let result = plan.buffer("result", 8, BufferInit::Poison);
+    let mut base = 0u32;
+    for (i, (&(first, count), &grid)) in chunks.iter().zip(&grids).enumerate() {
+        let params = plan.upload("params", &[count as u32, base, 0, 0]);
+        let offset = first * 4;
+        let size = (count * 4).div_ceil(16).max(1) * 16;
+        let size = size.min(input_size - offset);
+        let label = if chunks.len() == 1 {
+            "partials".to_string()
+        } else {
+            format!("partials {i}")
+        };
+        let pass = plan.pass(
+            label,
+            &k1,
+            "main",
+            &overrides,
+            &[params, input, partials],
+            Workgroups::Direct([grid, 1, 1]),
+        );
+        pass.bindings[1].offset = offset;
+        pass.bindings[1].size = Some(size);
+        base += grid;
+    }
+    let ov2: Vec<(&str, f64)> = overrides
+        .iter()
+        .filter(|(k, _)| *k == "OP")
+        .copied()
+        .collect();
+    plan.pass(
+        "combine",
+        &k2,
+        "main",
+        &ov2,
+        &[partials, result],
+        Workgroups::Direct([1, 1, 1]),
+    );
+    plan.read_back(result);
+    Ok(ReducePlan {
+        plan,
+        result,
+        dtype,
+        op,
+        n,
+    })
+}
+
+/// Reduces `data` with `op` on `exec`.
+pub fn reduce<T: Element>(exec: &dyn Executor, data: &[T], op: ReduceOp) -> Result<Scalar> {
+    let p = plan(exec.caps(), data, op, ReducePolicy::default())?;
+    let out = exec.run(&p.plan)?;
+    p.decode(&out)
+}

@@ -1,0 +1,39 @@
+//! Shared test helpers: the GPU executor (or a skip / failure without one) and seeded data.
+#![allow(dead_code)]
+
+use std::sync::OnceLock;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use wgsimd::GpuExecutor;
+
+/// The process-wide GPU executor. Without an adapter: `None` (the test returns early), unless
+/// `WGSIMD_REQUIRE_GPU=1`, where CI wants the test to fail instead.
+pub fn gpu() -> Option<&'static GpuExecutor> {
+    static GPU: OnceLock<Option<GpuExecutor>> = OnceLock::new();
+    GPU.get_or_init(|| match GpuExecutor::new() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if std::env::var("WGSIMD_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+                panic!("WGSIMD_REQUIRE_GPU=1 but no GPU: {e}");
+            }
+            eprintln!("skipping GPU test: {e}");
+            None
+        }
+    })
+    .as_ref()
+}
+
+/// A seeded generator.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// `n` random u32.
+pub fn random_u32(n: usize, seed: u64) -> Vec<u32> {
+    let mut r = rng(seed);
+    (0..n).map(|_| r.random()).collect()
+}
+
+/// The sizes every algorithm is tested at (issue 2's list).
+pub const SIZES: &[usize] = &[0, 1, 2, 255, 256, 257, 4097, 2_684_354, (1 << 22) + 3];

@@ -1,0 +1,61 @@
+// Min or max of u32, i32 or f32 elements through order-preserving u32 keys, one partial key per
+// workgroup (stage 1 of 2). KEY: 0 = u32 (identity), 1 = i32 (flip the sign bit), 2 = f32
+// (total-order key: negative -> all bits flipped, positive -> sign bit set). NaN must win, as in
+// numpy: for min every NaN maps to key 0, for max to 0xffffffff; both keys decode to NaN.
+
+//!include shared/wg_ops
+
+const WG_SIZE: u32 = 256u;
+override KEY: u32 = 0u;
+override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
+
+struct Params {
+    n: u32,
+    out_base: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> partials: array<u32>;
+
+fn to_key(x: u32) -> u32 {
+    if KEY == 1u {
+        return x ^ 0x80000000u;
+    }
+    if KEY == 2u {
+        if (x & 0x7fffffffu) > 0x7f800000u {
+            return select(0xffffffffu, 0u, OP == OP_MIN);
+        }
+        return select(x | 0x80000000u, ~x, (x & 0x80000000u) != 0u);
+    }
+    return x;
+}
+
+@compute @workgroup_size(WG_SIZE)
+fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let n = params.n;
+    let identity = select(0u, 0xffffffffu, OP == OP_MIN);
+    // load + accumulate
+    var acc = identity;
+    let full = n / 4u;
+    let stride = nwg.x * WG_SIZE;
+    for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += stride) {
+        let v = input[i];
+        let m = combine_u32(OP, combine_u32(OP, to_key(v.x), to_key(v.y)),
+                                combine_u32(OP, to_key(v.z), to_key(v.w)));
+        acc = combine_u32(OP, acc, m);
+    }
+    let rest = n % 4u;
+    if rest != 0u && wid.x == 0u && inv.lid == 0u {
+        let v = input[full];
+        for (var c = 0u; c < rest; c++) {
+            acc = combine_u32(OP, acc, to_key(v[c]));
+        }
+    }
+    // reduce
+    let r = wg_reduce_u32(inv, OP, acc);
+    // store
+    if inv.lid == 0u {
+        partials[params.out_base + wid.x] = r;
+    }
+}

@@ -1,0 +1,30 @@
+// Scan stage 1 of 3 (reduce-then-scan, Merrill & Garland's "Single-pass Parallel Prefix Scan"
+// baseline): the wrapping u32 sum of each tile of TILE = WG_SIZE * 16 elements.
+
+//!include shared/wg_ops
+//!include shared/scan_tile
+
+@group(0) @binding(0) var<uniform> params: ScanParams;
+@group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> tile_sums: array<u32>;
+
+@compute @workgroup_size(WG_SIZE)
+fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = wid.x + wid.y * nwg.x;
+    // the 2-D grid may have a few workgroups past the last tile: the whole workgroup leaves
+    if tile >= params.tiles {
+        return;
+    }
+    // load: four contiguous vec4s per invocation, in scan order
+    let items = load_items(params.n, tile, inv_rank(inv));
+    // reduce
+    var s = 0u;
+    for (var j = 0u; j < 4u; j++) {
+        s += items[j].x + items[j].y + items[j].z + items[j].w;
+    }
+    let total = wg_reduce_u32(inv, OP_ADD, s);
+    // store
+    if inv.lid == 0u {
+        tile_sums[params.tile_base + tile] = total;
+    }
+}
