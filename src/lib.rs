@@ -12,6 +12,7 @@
 //! - **Every result has a CPU reference** in [`reference`], with the stage's stem.
 //! - **Errors are typed** ([`Error`]); nothing panics on user input.
 
+pub mod backend;
 pub mod dtype;
 pub mod error;
 pub mod exec;
