@@ -13,6 +13,7 @@
 //! - **Errors are typed** ([`Error`]); nothing panics on user input.
 
 pub mod backend;
+pub mod case;
 pub mod dtype;
 pub mod error;
 pub mod exec;
