@@ -80,8 +80,8 @@ fn every_row_of_every_tile_is_written() {
         bm: 64,
         bn: 64,
         bk: 8,
-        tm: 4,
-        tn: 4,
+        tm: 8,
+        tn: 8,
     };
     for policy in [p64, GemmPolicy::default(), GemmPolicy::skinny()] {
         let (m, n, k) = (2 * policy.bm as usize + 45, 70, 24);

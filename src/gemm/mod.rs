@@ -265,8 +265,8 @@ fn tiled_pass(
     let kern: Arc<Kernel> = kernel::load("gemm/tiled", caps.flavor())?;
     let overrides = policy.overrides(fa, fb, has_zeros);
     let budget = policy::KernelBudget {
-        max_acc: kernel_const(&kern, "MAX_ACC")?,
-        max_tm4: kernel_const(&kern, "MAX_TM4")?,
+        tm: kernel_const(&kern, "TM")?,
+        tn: kernel_const(&kern, "TN")?,
         max_fetch: kernel_const(&kern, "MAX_FETCH")?,
     };
     let reflected = kern.workgroup_size("main", &overrides)?;

@@ -48,9 +48,10 @@ pub struct GemmPolicy {
     pub bn: u32,
     /// K per step (staged in workgroup memory, two buffers).
     pub bk: u32,
-    /// Rows of C per invocation (a multiple of 4).
+    /// Rows of C per invocation: must be the kernel's `TM` (8; the accumulators are written
+    /// out as variables, see tiled.wgsl), checked at plan time.
     pub tm: u32,
-    /// Columns of C per invocation (a multiple of 4).
+    /// Columns of C per invocation: the kernel's `TN` (8).
     pub tn: u32,
 }
 
@@ -72,10 +73,10 @@ impl Default for GemmPolicy {
 /// What the kernel declares about its own budgets (read from the module, never restated).
 #[derive(Clone, Copy, Debug)]
 pub struct KernelBudget {
-    /// `MAX_ACC`: vec4 accumulators per invocation.
-    pub max_acc: u32,
-    /// `MAX_TM4`: TM/4 at most.
-    pub max_tm4: u32,
+    /// `TM`: rows of C per invocation (the kernel's accumulators are spelled out).
+    pub tm: u32,
+    /// `TN`: columns of C per invocation.
+    pub tn: u32,
     /// `MAX_FETCH`: prefetched vec4 per operand per invocation.
     pub max_fetch: u32,
 }
@@ -86,9 +87,9 @@ impl GemmPolicy {
     pub fn skinny() -> Self {
         GemmPolicy {
             bm: 32,
-            bn: 128,
-            bk: 16,
-            tm: 4,
+            bn: 64,
+            bk: 8,
+            tm: 8,
             tn: 8,
         }
     }
@@ -108,8 +109,6 @@ impl GemmPolicy {
             ("BM", self.bm as f64),
             ("BN", self.bn as f64),
             ("BK", self.bk as f64),
-            ("TM", self.tm as f64),
-            ("TN", self.tn as f64),
             ("A_FMT", a.code() as f64),
             ("B_FMT", b.code() as f64),
             ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
@@ -151,10 +150,10 @@ impl GemmPolicy {
         if b == Format::Int4 && (p.bk % 8 != 0 || 128 % p.bk != 0) {
             return bad("int4 needs BK a multiple of 8 dividing the group size 128".into());
         }
-        if p.tm * p.tn / 4 > budget.max_acc || p.tm / 4 > budget.max_tm4 {
+        if p.tm != budget.tm || p.tn != budget.tn {
             return bad(format!(
-                "TM×TN = {}×{} exceeds the kernel's registers",
-                p.tm, p.tn
+                "TM×TN = {}×{} is not the kernel's block {}×{}",
+                p.tm, p.tn, budget.tm, budget.tn
             ));
         }
         if p.workgroup_bytes() > max_workgroup_storage as u64 {
@@ -275,8 +274,8 @@ mod tests {
     use super::*;
 
     const BUDGET: KernelBudget = KernelBudget {
-        max_acc: 16,
-        max_tm4: 4,
+        tm: 8,
+        tn: 8,
         max_fetch: 4,
     };
 
@@ -300,8 +299,8 @@ mod tests {
             bm: 64,
             bn: 64,
             bk: 8,
-            tm: 4,
-            tn: 4,
+            tm: 8,
+            tn: 8,
         })
         .unwrap();
     }
@@ -315,10 +314,10 @@ mod tests {
             bm: 64,
             bn: 64,
             bk: 8,
-            tm: 4,
-            tn: 4,
+            tm: 8,
+            tn: 8,
         };
-        let half = [16, 8, 1];
+        let half = [8, 4, 1];
         let e = p
             .check(half, BUDGET, Format::F32, Format::F32, 48 << 10)
             .unwrap_err();
@@ -334,11 +333,11 @@ mod tests {
             tm: 16,
             tn: 8,
         };
-        assert!(check(p).is_err(), "32 vec4 accumulators exceed MAX_ACC");
+        assert!(check(p).is_err(), "a 16×8 block is not the kernel's 8×8");
         let p = GemmPolicy {
             bm: 128,
             bn: 128,
-            bk: 64,
+            bk: 32,
             tm: 8,
             tn: 8,
         };
