@@ -10,6 +10,7 @@ const WG_SIZE: u32 = 256u;
 struct Params {
     n: u32,
     out_base: u32,
+    zero: u32,       // always 0: see dd_zero in shared/ops.wgsl
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -19,6 +20,7 @@ struct Params {
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
+    dd_zero = params.zero;
     // load + accumulate
     var acc = vec2<f32>(0.0, 0.0);
     let full = n / 4u;
