@@ -93,6 +93,13 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
 
 /// Cases of shape M×N×K (e.g. skinny M = 1..64 with N = K = 4096).
 pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Result<Vec<Case>> {
+    for (what, elems) in [("A", m * k), ("B", k * n), ("C", m * n)] {
+        if elems.saturating_mul(4) > caps.max_storage_binding {
+            return Err(crate::Error::TooLarge(format!(
+                "gemm bench {m}x{n}x{k}: {what} exceeds the adapter's largest binding"
+            )));
+        }
+    }
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let label = format!("{m}x{n}x{k}");
     let work = Work::Flops(2.0 * m as f64 * n as f64 * k as f64);

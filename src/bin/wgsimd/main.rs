@@ -5,6 +5,7 @@
 
 mod bench;
 mod compare;
+mod gemm_cmd;
 mod npy;
 mod plot;
 mod reduce_cmd;
@@ -67,6 +68,8 @@ enum Command {
     Info,
     /// Reduce a .npy array: sum, min or max; the result is the last line of stdout.
     Reduce(reduce_cmd::ReduceArgs),
+    /// Multiply two .npy matrices: C (M,N) float32 = A (M,K) · B (K,N), float32 or float16.
+    Gemm(gemm_cmd::GemmArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -77,6 +80,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&*cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&*cli.exec.open()?, &args),
+        Command::Gemm(args) => gemm_cmd::run(&*cli.exec.open()?, &args),
     }
 }
 
