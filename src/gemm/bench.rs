@@ -119,7 +119,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             k,
             GemmOptions {
                 path: PathChoice::Tiled,
-                policy: None,
+                ..Default::default()
             },
         )?;
         let verify = verifier(
@@ -158,7 +158,10 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             m,
             n,
             k,
-            GemmOptions { path, policy: None },
+            GemmOptions {
+                path,
+                ..Default::default()
+            },
         )?;
         let verify = verifier(p.c, a16f.clone(), b16f.clone(), [m, n, k], 2e-3, seed);
         cases.push(Case {
@@ -174,7 +177,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
     let wd = Arc::new(w.dequantize());
-    let p = plan_int4(caps, &a16, &w, m, None)?;
+    let p = plan_int4(caps, &a16, &w, m, GemmOptions::default())?;
     let verify = verifier(p.c, a16f, wd, [m, n, k], 2e-3, seed);
     cases.push(Case {
         algorithm: "gemm".into(),

@@ -52,7 +52,9 @@ struct Params {
     k_tiles: u32,
     // int4: packed rows (ceil(K/8))
     b_rows: u32,
-    _pad: u32,
+    // split-K: K tiles per split; split z (workgroup_id.z) writes its partial product to
+    // c[z·M·N ..], summed by splitk_sum.wgsl
+    tiles_per_split: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -206,12 +208,13 @@ fn stash_b(li: u32, buf: u32, k0: u32, v: vec4<u32>) {
     }
 }
 
-// One row of C: 8 columns from two vec4 accumulators, skipping what is outside C.
-fn store_row(row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32>) {
+// One row of C (of split `z`'s partial): 8 columns from two vec4 accumulators, skipping what is
+// outside C.
+fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32>) {
     if row >= params.m {
         return;
     }
-    let at = row * params.n;
+    let at = (z * params.m + row) * params.n;
     let n = params.n;
     if col0 < n { c[at + col0] = v0.x; }
     if col0 + 1u < n { c[at + col0 + 1u] = v0.y; }
@@ -229,7 +232,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let m0 = wid.y * BM;
     let tx = lid % WG_X;
     let ty = lid / WG_X;
-    let k_tiles = params.k_tiles;
+    // this split's K tiles: t0 .. t1 (uniform over the workgroup)
+    let t0 = wid.z * params.tiles_per_split;
+    let t1 = min(t0 + params.tiles_per_split, params.k_tiles);
+    let kz = t0 * BK;
     // loads per invocation per operand (constant after specialization; checked ≤ MAX_FETCH)
     let fa = (a_items() + WG - 1u) / WG;
     let fb = (b_items() + WG - 1u) / WG;
@@ -246,29 +252,29 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     var pa0: vec4<u32>; var pa1: vec4<u32>; var pa2: vec4<u32>; var pa3: vec4<u32>;
     var pb0: vec4<u32>; var pb1: vec4<u32>; var pb2: vec4<u32>; var pb3: vec4<u32>;
 
-    // load: tile 0 into buffer 0 (the same fetch/stash sequence as the loop below)
-    pa0 = fetch_a(lid, m0, 0u);
-    if fa > 1u { pa1 = fetch_a(lid + WG, m0, 0u); }
-    if fa > 2u { pa2 = fetch_a(lid + 2u * WG, m0, 0u); }
-    if fa > 3u { pa3 = fetch_a(lid + 3u * WG, m0, 0u); }
-    pb0 = fetch_b(lid, 0u, n0);
-    if fb > 1u { pb1 = fetch_b(lid + WG, 0u, n0); }
-    if fb > 2u { pb2 = fetch_b(lid + 2u * WG, 0u, n0); }
-    if fb > 3u { pb3 = fetch_b(lid + 3u * WG, 0u, n0); }
+    // load: the split's first tile into buffer 0 (the same fetch/stash sequence as the loop below)
+    pa0 = fetch_a(lid, m0, kz);
+    if fa > 1u { pa1 = fetch_a(lid + WG, m0, kz); }
+    if fa > 2u { pa2 = fetch_a(lid + 2u * WG, m0, kz); }
+    if fa > 3u { pa3 = fetch_a(lid + 3u * WG, m0, kz); }
+    pb0 = fetch_b(lid, kz, n0);
+    if fb > 1u { pb1 = fetch_b(lid + WG, kz, n0); }
+    if fb > 2u { pb2 = fetch_b(lid + 2u * WG, kz, n0); }
+    if fb > 3u { pb3 = fetch_b(lid + 3u * WG, kz, n0); }
     stash_a(lid, 0u, pa0);
     if fa > 1u { stash_a(lid + WG, 0u, pa1); }
     if fa > 2u { stash_a(lid + 2u * WG, 0u, pa2); }
     if fa > 3u { stash_a(lid + 3u * WG, 0u, pa3); }
-    stash_b(lid, 0u, 0u, pb0);
-    if fb > 1u { stash_b(lid + WG, 0u, 0u, pb1); }
-    if fb > 2u { stash_b(lid + 2u * WG, 0u, 0u, pb2); }
-    if fb > 3u { stash_b(lid + 3u * WG, 0u, 0u, pb3); }
-    // barrier: tile 0 is complete in buffer 0 before anyone multiplies
+    stash_b(lid, 0u, kz, pb0);
+    if fb > 1u { stash_b(lid + WG, 0u, kz, pb1); }
+    if fb > 2u { stash_b(lid + 2u * WG, 0u, kz, pb2); }
+    if fb > 3u { stash_b(lid + 3u * WG, 0u, kz, pb3); }
+    // barrier: the first tile is complete in buffer 0 before anyone multiplies
     workgroupBarrier();
 
-    for (var t = 0u; t < k_tiles; t++) {
-        let cur = t % 2u;
-        let more = t + 1u < k_tiles;
+    for (var t = t0; t < t1; t++) {
+        let cur = (t - t0) % 2u;
+        let more = t + 1u < t1;
         let kn = (t + 1u) * BK;
         // prefetch: issue the global loads of tile t+1 now, consume them after the FMAs
         if more {
@@ -321,12 +327,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let r1 = m0 + 4u * (ty + WG_Y);
     let q0 = n0 + 4u * tx;
     let q1 = n0 + 4u * (tx + WG_X);
-    store_row(r0, q0, q1, c00, c01);
-    store_row(r0 + 1u, q0, q1, c10, c11);
-    store_row(r0 + 2u, q0, q1, c20, c21);
-    store_row(r0 + 3u, q0, q1, c30, c31);
-    store_row(r1, q0, q1, c40, c41);
-    store_row(r1 + 1u, q0, q1, c50, c51);
-    store_row(r1 + 2u, q0, q1, c60, c61);
-    store_row(r1 + 3u, q0, q1, c70, c71);
+    store_row(wid.z, r0, q0, q1, c00, c01);
+    store_row(wid.z, r0 + 1u, q0, q1, c10, c11);
+    store_row(wid.z, r0 + 2u, q0, q1, c20, c21);
+    store_row(wid.z, r0 + 3u, q0, q1, c30, c31);
+    store_row(wid.z, r1, q0, q1, c40, c41);
+    store_row(wid.z, r1 + 1u, q0, q1, c50, c51);
+    store_row(wid.z, r1 + 2u, q0, q1, c60, c61);
+    store_row(wid.z, r1 + 3u, q0, q1, c70, c71);
 }
