@@ -144,6 +144,7 @@ impl GemmPolicy {
         if p.bm % p.tm != 0 || p.bn % p.tn != 0 {
             return bad("TM must divide BM and TN divide BN".into());
         }
+        // (per_load ≥ 4 also makes BK a multiple of 4, the kernel's unrolled k loop)
         if p.bk == 0 || p.bk % a.per_load() != 0 || p.bn % b.per_load() != 0 {
             return bad("BK and BN must be multiples of the vec4 load width".into());
         }

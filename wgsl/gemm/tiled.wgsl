@@ -208,6 +208,40 @@ fn stash_b(li: u32, buf: u32, k0: u32, v: vec4<u32>) {
     }
 }
 
+// The invocation's 8×8 block of C: c<r><j> = row r, column vec4 j. A struct (not an array), so
+// every access has a constant member and stays in registers.
+struct Acc {
+    c00: vec4<f32>, c01: vec4<f32>,
+    c10: vec4<f32>, c11: vec4<f32>,
+    c20: vec4<f32>, c21: vec4<f32>,
+    c30: vec4<f32>, c31: vec4<f32>,
+    c40: vec4<f32>, c41: vec4<f32>,
+    c50: vec4<f32>, c51: vec4<f32>,
+    c60: vec4<f32>, c61: vec4<f32>,
+    c70: vec4<f32>, c71: vec4<f32>,
+}
+
+// One k of the outer product: rows from a0 (4·ty..) and a1 (4·(ty + WG_Y)..), columns from b0, b1.
+fn step(c: Acc, a0: vec4<f32>, a1: vec4<f32>, b0: vec4<f32>, b1: vec4<f32>) -> Acc {
+    var r: Acc;
+    r.c00 = fma(vec4<f32>(a0.x), b0, c.c00); r.c01 = fma(vec4<f32>(a0.x), b1, c.c01);
+    r.c10 = fma(vec4<f32>(a0.y), b0, c.c10); r.c11 = fma(vec4<f32>(a0.y), b1, c.c11);
+    r.c20 = fma(vec4<f32>(a0.z), b0, c.c20); r.c21 = fma(vec4<f32>(a0.z), b1, c.c21);
+    r.c30 = fma(vec4<f32>(a0.w), b0, c.c30); r.c31 = fma(vec4<f32>(a0.w), b1, c.c31);
+    r.c40 = fma(vec4<f32>(a1.x), b0, c.c40); r.c41 = fma(vec4<f32>(a1.x), b1, c.c41);
+    r.c50 = fma(vec4<f32>(a1.y), b0, c.c50); r.c51 = fma(vec4<f32>(a1.y), b1, c.c51);
+    r.c60 = fma(vec4<f32>(a1.z), b0, c.c60); r.c61 = fma(vec4<f32>(a1.z), b1, c.c61);
+    r.c70 = fma(vec4<f32>(a1.w), b0, c.c70); r.c71 = fma(vec4<f32>(a1.w), b1, c.c71);
+    return r;
+}
+
+// One k read from workgroup buffer row `k` (an index into [buffer][k]) and multiplied in.
+fn step_at(c: Acc, k: u32, tx: u32, ty: u32) -> Acc {
+    let arow = k * (BM / 4u);
+    let brow = k * (BN / 4u);
+    return step(c, As[arow + ty], As[arow + ty + WG_Y], Bs[brow + tx], Bs[brow + tx + WG_X]);
+}
+
 // One row of C (of split `z`'s partial): 8 columns from two vec4 accumulators, skipping what is
 // outside C.
 fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32>) {
@@ -240,15 +274,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let fa = (a_items() + WG - 1u) / WG;
     let fb = (b_items() + WG - 1u) / WG;
 
-    // accumulators: c<r><j> = row r of the block, column vec4 j
-    var c00 = vec4<f32>(0.0); var c01 = vec4<f32>(0.0);
-    var c10 = vec4<f32>(0.0); var c11 = vec4<f32>(0.0);
-    var c20 = vec4<f32>(0.0); var c21 = vec4<f32>(0.0);
-    var c30 = vec4<f32>(0.0); var c31 = vec4<f32>(0.0);
-    var c40 = vec4<f32>(0.0); var c41 = vec4<f32>(0.0);
-    var c50 = vec4<f32>(0.0); var c51 = vec4<f32>(0.0);
-    var c60 = vec4<f32>(0.0); var c61 = vec4<f32>(0.0);
-    var c70 = vec4<f32>(0.0); var c71 = vec4<f32>(0.0);
+    var acc: Acc;
     var pa0: vec4<u32>; var pa1: vec4<u32>; var pa2: vec4<u32>; var pa3: vec4<u32>;
     var pb0: vec4<u32>; var pb1: vec4<u32>; var pb2: vec4<u32>; var pb3: vec4<u32>;
 
@@ -287,22 +313,14 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             if fb > 2u { pb2 = fetch_b(lid + 2u * WG, kn, n0); }
             if fb > 3u { pb3 = fetch_b(lid + 3u * WG, kn, n0); }
         }
-        // multiply: 8×8 outer product per k from 4 vec4 reads of workgroup memory
-        for (var kk = 0u; kk < BK; kk++) {
-            let arow = (cur * BK + kk) * (BM / 4u);
-            let brow = (cur * BK + kk) * (BN / 4u);
-            let a0 = As[arow + ty];
-            let a1 = As[arow + ty + WG_Y];
-            let b0 = Bs[brow + tx];
-            let b1 = Bs[brow + tx + WG_X];
-            c00 = fma(vec4<f32>(a0.x), b0, c00); c01 = fma(vec4<f32>(a0.x), b1, c01);
-            c10 = fma(vec4<f32>(a0.y), b0, c10); c11 = fma(vec4<f32>(a0.y), b1, c11);
-            c20 = fma(vec4<f32>(a0.z), b0, c20); c21 = fma(vec4<f32>(a0.z), b1, c21);
-            c30 = fma(vec4<f32>(a0.w), b0, c30); c31 = fma(vec4<f32>(a0.w), b1, c31);
-            c40 = fma(vec4<f32>(a1.x), b0, c40); c41 = fma(vec4<f32>(a1.x), b1, c41);
-            c50 = fma(vec4<f32>(a1.y), b0, c50); c51 = fma(vec4<f32>(a1.y), b1, c51);
-            c60 = fma(vec4<f32>(a1.z), b0, c60); c61 = fma(vec4<f32>(a1.z), b1, c61);
-            c70 = fma(vec4<f32>(a1.w), b0, c70); c71 = fma(vec4<f32>(a1.w), b1, c71);
+        // multiply: 8×8 outer product per k from 4 vec4 reads of workgroup memory, four k per
+        // iteration (BK is a multiple of 4: fewer loop-bound checks, which wgpu adds to every loop)
+        for (var kk = 0u; kk < BK; kk += 4u) {
+            let k = cur * BK + kk;
+            acc = step_at(acc, k, tx, ty);
+            acc = step_at(acc, k + 1u, tx, ty);
+            acc = step_at(acc, k + 2u, tx, ty);
+            acc = step_at(acc, k + 3u, tx, ty);
         }
         // stash: tile t+1 into the other buffer. Its last readers ran in step t-1, before the
         // barrier that ended it, so no barrier is needed before these writes.
@@ -327,12 +345,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let r1 = m0 + 4u * (ty + WG_Y);
     let q0 = n0 + 4u * tx;
     let q1 = n0 + 4u * (tx + WG_X);
-    store_row(wid.z, r0, q0, q1, c00, c01);
-    store_row(wid.z, r0 + 1u, q0, q1, c10, c11);
-    store_row(wid.z, r0 + 2u, q0, q1, c20, c21);
-    store_row(wid.z, r0 + 3u, q0, q1, c30, c31);
-    store_row(wid.z, r1, q0, q1, c40, c41);
-    store_row(wid.z, r1 + 1u, q0, q1, c50, c51);
-    store_row(wid.z, r1 + 2u, q0, q1, c60, c61);
-    store_row(wid.z, r1 + 3u, q0, q1, c70, c71);
+    store_row(wid.z, r0, q0, q1, acc.c00, acc.c01);
+    store_row(wid.z, r0 + 1u, q0, q1, acc.c10, acc.c11);
+    store_row(wid.z, r0 + 2u, q0, q1, acc.c20, acc.c21);
+    store_row(wid.z, r0 + 3u, q0, q1, acc.c30, acc.c31);
+    store_row(wid.z, r1, q0, q1, acc.c40, acc.c41);
+    store_row(wid.z, r1 + 1u, q0, q1, acc.c50, acc.c51);
+    store_row(wid.z, r1 + 2u, q0, q1, acc.c60, acc.c61);
+    store_row(wid.z, r1 + 3u, q0, q1, acc.c70, acc.c71);
 }
