@@ -96,11 +96,18 @@ fn stash_a(li: u32, buf: u32, v: vec4<u32>) {
     }
     let per_row = BK / 8u;
     let at = buf * BM * A_STRIDE + (li / per_row) * A_STRIDE + (li % per_row) * 8u;
-    for (var h = 0u; h < 4u; h++) {
-        let p = vec2<f16>(unpack2x16float(v[h]));
-        As[at + 2u * h] = p.x;
-        As[at + 2u * h + 1u] = p.y;
-    }
+    let p0 = vec2<f16>(unpack2x16float(v.x));
+    let p1 = vec2<f16>(unpack2x16float(v.y));
+    let p2 = vec2<f16>(unpack2x16float(v.z));
+    let p3 = vec2<f16>(unpack2x16float(v.w));
+    As[at] = p0.x;
+    As[at + 1u] = p0.y;
+    As[at + 2u] = p1.x;
+    As[at + 3u] = p1.y;
+    As[at + 4u] = p2.x;
+    As[at + 5u] = p2.y;
+    As[at + 6u] = p3.x;
+    As[at + 7u] = p3.y;
 }
 
 fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
@@ -109,11 +116,18 @@ fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
     }
     let per_row = BN / 8u;
     let at = buf * BK * B_STRIDE + (li / per_row) * B_STRIDE + (li % per_row) * 8u;
-    for (var h = 0u; h < 4u; h++) {
-        let p = vec2<f16>(unpack2x16float(v[h]));
-        Bs[at + 2u * h] = p.x;
-        Bs[at + 2u * h + 1u] = p.y;
-    }
+    let p0 = vec2<f16>(unpack2x16float(v.x));
+    let p1 = vec2<f16>(unpack2x16float(v.y));
+    let p2 = vec2<f16>(unpack2x16float(v.z));
+    let p3 = vec2<f16>(unpack2x16float(v.w));
+    Bs[at] = p0.x;
+    Bs[at + 1u] = p0.y;
+    Bs[at + 2u] = p1.x;
+    Bs[at + 3u] = p1.y;
+    Bs[at + 4u] = p2.x;
+    Bs[at + 5u] = p2.y;
+    Bs[at + 6u] = p3.x;
+    Bs[at + 7u] = p3.y;
 }
 
 // naga 30's WGSL front end pushes a cooperative store without flushing the pending expressions
@@ -162,22 +176,27 @@ fn main(
     var c21 = coop_mat16x16<f32, C>();
     var c30 = coop_mat16x16<f32, C>();
     var c31 = coop_mat16x16<f32, C>();
-    var pa: array<vec4<u32>, MAX_FETCH>;
-    var pb: array<vec4<u32>, MAX_FETCH>;
+    // prefetch registers as named variables (a loop-indexed array would live in local memory)
+    var pa0: vec4<u32>; var pa1: vec4<u32>; var pa2: vec4<u32>; var pa3: vec4<u32>;
+    var pb0: vec4<u32>; var pb1: vec4<u32>; var pb2: vec4<u32>; var pb3: vec4<u32>;
 
     // load: tile 0 into buffer 0
-    for (var r = 0u; r < fa; r++) {
-        pa[r] = fetch_a(lid + r * WG, m0, 0u);
-    }
-    for (var r = 0u; r < fb; r++) {
-        pb[r] = fetch_b(lid + r * WG, 0u, n0);
-    }
-    for (var r = 0u; r < fa; r++) {
-        stash_a(lid + r * WG, 0u, pa[r]);
-    }
-    for (var r = 0u; r < fb; r++) {
-        stash_b(lid + r * WG, 0u, pb[r]);
-    }
+    pa0 = fetch_a(lid, m0, 0u);
+    if fa > 1u { pa1 = fetch_a(lid + WG, m0, 0u); }
+    if fa > 2u { pa2 = fetch_a(lid + 2u * WG, m0, 0u); }
+    if fa > 3u { pa3 = fetch_a(lid + 3u * WG, m0, 0u); }
+    pb0 = fetch_b(lid, 0u, n0);
+    if fb > 1u { pb1 = fetch_b(lid + WG, 0u, n0); }
+    if fb > 2u { pb2 = fetch_b(lid + 2u * WG, 0u, n0); }
+    if fb > 3u { pb3 = fetch_b(lid + 3u * WG, 0u, n0); }
+    stash_a(lid, 0u, pa0);
+    if fa > 1u { stash_a(lid + WG, 0u, pa1); }
+    if fa > 2u { stash_a(lid + 2u * WG, 0u, pa2); }
+    if fa > 3u { stash_a(lid + 3u * WG, 0u, pa3); }
+    stash_b(lid, 0u, pb0);
+    if fb > 1u { stash_b(lid + WG, 0u, pb1); }
+    if fb > 2u { stash_b(lid + 2u * WG, 0u, pb2); }
+    if fb > 3u { stash_b(lid + 3u * WG, 0u, pb3); }
     // barrier: tile 0 is staged before any fragment load
     workgroupBarrier();
 
@@ -187,12 +206,14 @@ fn main(
         let k_next = (t + 1u) * BK;
         // prefetch tile t+1 into registers
         if more {
-            for (var r = 0u; r < fa; r++) {
-                pa[r] = fetch_a(lid + r * WG, m0, k_next);
-            }
-            for (var r = 0u; r < fb; r++) {
-                pb[r] = fetch_b(lid + r * WG, k_next, n0);
-            }
+            pa0 = fetch_a(lid, m0, k_next);
+            if fa > 1u { pa1 = fetch_a(lid + WG, m0, k_next); }
+            if fa > 2u { pa2 = fetch_a(lid + 2u * WG, m0, k_next); }
+            if fa > 3u { pa3 = fetch_a(lid + 3u * WG, m0, k_next); }
+            pb0 = fetch_b(lid, k_next, n0);
+            if fb > 1u { pb1 = fetch_b(lid + WG, k_next, n0); }
+            if fb > 2u { pb2 = fetch_b(lid + 2u * WG, k_next, n0); }
+            if fb > 3u { pb3 = fetch_b(lid + 3u * WG, k_next, n0); }
         }
         // multiply: 4×2 fragments per 16 of K
         for (var ks = 0u; ks < BK / FRAG; ks++) {
@@ -215,12 +236,14 @@ fn main(
         }
         // stash tile t+1 into the other buffer (its readers finished before the last barrier)
         if more {
-            for (var r = 0u; r < fa; r++) {
-                stash_a(lid + r * WG, 1u - cur, pa[r]);
-            }
-            for (var r = 0u; r < fb; r++) {
-                stash_b(lid + r * WG, 1u - cur, pb[r]);
-            }
+            stash_a(lid, 1u - cur, pa0);
+            if fa > 1u { stash_a(lid + WG, 1u - cur, pa1); }
+            if fa > 2u { stash_a(lid + 2u * WG, 1u - cur, pa2); }
+            if fa > 3u { stash_a(lid + 3u * WG, 1u - cur, pa3); }
+            stash_b(lid, 1u - cur, pb0);
+            if fb > 1u { stash_b(lid + WG, 1u - cur, pb1); }
+            if fb > 2u { stash_b(lid + 2u * WG, 1u - cur, pb2); }
+            if fb > 3u { stash_b(lid + 3u * WG, 1u - cur, pb3); }
         }
         // barrier: tile t+1 staged; buffer `cur` free for step t+1's stash
         workgroupBarrier();
