@@ -250,6 +250,17 @@ pub fn c_block(p: &GemmPolicy, lid: u32) -> Vec<(u32, u32)> {
     out
 }
 
+/// The tile (column, row) workgroup `(x, y)` of an `nx × ny` grid computes; mirrors `tile_of` in
+/// the WGSL (grouped ordering, `group` tile rows per group).
+pub fn tile_of(x: u32, y: u32, nx: u32, ny: u32, group: u32) -> (u32, u32) {
+    let per_group = group * nx;
+    let pid = x + y * nx;
+    let first_m = (pid / per_group) * group;
+    let rows = (ny - first_m).min(group);
+    let r = pid % per_group;
+    (r / rows, first_m + r % rows)
+}
+
 /// The A tile elements (row, k) that load item `li` brings in; mirrors `fetch_a`/`stash_a`.
 pub fn a_item(p: &GemmPolicy, fmt: Format, li: u32) -> Vec<(u32, u32)> {
     let per_row = p.bk / fmt.per_load();
@@ -346,6 +357,20 @@ mod tests {
             .check([16, 16, 1], BUDGET, Format::F32, Format::F32, 32 << 10)
             .unwrap_err();
         assert!(e.to_string().contains("workgroup memory"), "{e}");
+    }
+
+    #[test]
+    fn grouped_tile_order_is_a_bijection() {
+        for (nx, ny) in [(1, 1), (1, 9), (9, 1), (7, 8), (32, 32), (5, 17), (64, 3)] {
+            let mut seen = std::collections::HashSet::new();
+            for y in 0..ny {
+                for x in 0..nx {
+                    let (c, r) = tile_of(x, y, nx, ny, 8);
+                    assert!(c < nx && r < ny, "{nx}x{ny}: ({x},{y}) -> ({c},{r})");
+                    assert!(seen.insert((c, r)), "{nx}x{ny}: ({c},{r}) twice");
+                }
+            }
+        }
     }
 
     #[test]

@@ -153,15 +153,32 @@ fn spill(s: u32, lane: u32, row0: u32, col0: u32) {
     }
 }
 
+// Workgroup -> tile: groups of GROUP_M tile rows walked column by column (Triton's grouped
+// ordering), so the workgroups resident at once share rows of A and columns of B in L2. A
+// bijection of the grid onto itself; mirrored and checked in src/gemm/policy.rs (`tile_of`).
+const GROUP_M: u32 = 8u;
+
+fn tile_of(wid: vec3<u32>, nwg: vec3<u32>) -> vec2<u32> {
+    let per_group = GROUP_M * nwg.x;
+    let pid = wid.x + wid.y * nwg.x;
+    let first_m = (pid / per_group) * GROUP_M;
+    let rows = min(nwg.y - first_m, GROUP_M);
+    let r = pid % per_group;
+    // (tile column, tile row)
+    return vec2<u32>(r / rows, first_m + r % rows);
+}
+
 @compute @workgroup_size(WG)
 fn main(
     @builtin(local_invocation_index) lid: u32,
     @builtin(subgroup_id) sg_id: u32,
     @builtin(subgroup_invocation_id) lane: u32,
     @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
-    let n0 = wid.x * BN;
-    let m0 = wid.y * BM;
+    let tile = tile_of(wid, nwg);
+    let n0 = tile.x * BN;
+    let m0 = tile.y * BM;
     let wm = sg_id / SG_X;
     let wn = sg_id % SG_X;
     let k_tiles = params.k_tiles;

@@ -242,6 +242,21 @@ fn step_at(c: Acc, k: u32, tx: u32, ty: u32) -> Acc {
     return step(c, As[arow + ty], As[arow + ty + WG_Y], Bs[brow + tx], Bs[brow + tx + WG_X]);
 }
 
+// Workgroup -> tile: groups of GROUP_M tile rows walked column by column (Triton's grouped
+// ordering), so the workgroups resident at once share rows of A and columns of B in L2. A
+// bijection of the grid onto itself; mirrored and checked in src/gemm/policy.rs (`tile_of`).
+const GROUP_M: u32 = 8u;
+
+fn tile_of(wid: vec3<u32>, nwg: vec3<u32>) -> vec2<u32> {
+    let per_group = GROUP_M * nwg.x;
+    let pid = wid.x + wid.y * nwg.x;
+    let first_m = (pid / per_group) * GROUP_M;
+    let rows = min(nwg.y - first_m, GROUP_M);
+    let r = pid % per_group;
+    // (tile column, tile row)
+    return vec2<u32>(r / rows, first_m + r % rows);
+}
+
 // One row of C (of split `z`'s partial): 8 columns from two vec4 accumulators, skipping what is
 // outside C.
 fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32>) {
@@ -261,9 +276,11 @@ fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32
 }
 
 @compute @workgroup_size(WG_X, WG_Y)
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n0 = wid.x * BN;
-    let m0 = wid.y * BM;
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = tile_of(wid, nwg);
+    let n0 = tile.x * BN;
+    let m0 = tile.y * BM;
     let tx = lid % WG_X;
     let ty = lid / WG_X;
     // this split's K tiles: t0 .. t1 (uniform over the workgroup)
