@@ -84,7 +84,11 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
     let wn = kernel_const(k, "WN")?;
     let frag = kernel_const(k, "FRAG")?;
     let max_fetch = kernel_const(k, "MAX_FETCH")?;
-    if p.bm % wm != 0 || p.bn % wn != 0 || p.bk % frag != 0 || p.bk % 8 != 0 {
+    if !p.bm.is_multiple_of(wm)
+        || !p.bn.is_multiple_of(wn)
+        || !p.bk.is_multiple_of(frag)
+        || !p.bk.is_multiple_of(8)
+    {
         return bad(format!(
             "BM, BN, BK must be multiples of {wm}, {wn}, {frag}"
         ));

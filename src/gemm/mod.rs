@@ -280,6 +280,7 @@ pub fn plan(
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 /// Adds the portable kernel's pass and the output buffer; `bufs` = a, b, scales, zeros.
 fn tiled_pass(
     caps: &Caps,

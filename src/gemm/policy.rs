@@ -138,17 +138,17 @@ impl GemmPolicy {
     ) -> Result<()> {
         let bad = |m: String| Err(Error::Plan(format!("gemm policy {self:?}: {m}")));
         let p = *self;
-        if p.tm == 0 || p.tn == 0 || p.tm % 4 != 0 || p.tn % 4 != 0 {
+        if p.tm == 0 || p.tn == 0 || !p.tm.is_multiple_of(4) || !p.tn.is_multiple_of(4) {
             return bad("TM and TN must be positive multiples of 4".into());
         }
-        if p.bm % p.tm != 0 || p.bn % p.tn != 0 {
+        if !p.bm.is_multiple_of(p.tm) || !p.bn.is_multiple_of(p.tn) {
             return bad("TM must divide BM and TN divide BN".into());
         }
         // (per_load ≥ 4 also makes BK a multiple of 4, the kernel's unrolled k loop)
-        if p.bk == 0 || p.bk % a.per_load() != 0 || p.bn % b.per_load() != 0 {
+        if p.bk == 0 || !p.bk.is_multiple_of(a.per_load()) || !p.bn.is_multiple_of(b.per_load()) {
             return bad("BK and BN must be multiples of the vec4 load width".into());
         }
-        if b == Format::Int4 && (p.bk % 8 != 0 || 128 % p.bk != 0) {
+        if b == Format::Int4 && (!p.bk.is_multiple_of(8) || !128u32.is_multiple_of(p.bk)) {
             return bad("int4 needs BK a multiple of 8 dividing the group size 128".into());
         }
         if p.tm != budget.tm || p.tn != budget.tn {
