@@ -9,7 +9,9 @@ use wgsimd::kernel::{self, Flavor};
 fn unsupported(kernel: &str, backend: &str) -> Option<&'static str> {
     match (kernel, backend) {
         // DX12 never gets this kernel: gemm::coop::usable needs the cooperative-matrix feature
-        ("gemm/coop16", "hlsl") => Some("naga 30's HLSL writer has no cooperative matrices"),
+        ("gemm/coop16" | "gemm/coop8", "hlsl") => {
+            Some("naga 30's HLSL writer has no cooperative matrices")
+        }
         _ => None,
     }
 }

@@ -146,9 +146,10 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     drop(b32);
     let a16f = Arc::new(f16_to_f32(&a16));
     let b16f = Arc::new(f16_to_f32(&b16));
-    let mut paths = vec![(PathChoice::Tiled, "f16 tiled")];
-    if super::coop_offered(caps) {
-        paths.push((PathChoice::Coop, "f16 coop16"));
+    let mut paths = vec![(PathChoice::Tiled, "f16 tiled".to_string())];
+    if let Ok(kind) = super::coop::usable(caps) {
+        let name = kind.name().trim_start_matches("gemm/");
+        paths.push((PathChoice::Coop, format!("f16 {name}")));
     }
     for (path, variant) in paths {
         let p = plan(
@@ -166,7 +167,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         let verify = verifier(p.c, a16f.clone(), b16f.clone(), [m, n, k], 2e-3, seed);
         cases.push(Case {
             algorithm: "gemm".into(),
-            variant: variant.into(),
+            variant,
             size,
             size_label: label.clone(),
             plan: p.plan,

@@ -1,11 +1,15 @@
-//! The cooperative-matrix path (`wgsl/gemm/coop16.wgsl`): f16 × f16 → f32 on 16×16×16
-//! subgroup-scoped matrices, for adapters that offer that shape (the H100 under Vulkan).
+//! The cooperative-matrix paths: f16 × f16 → f32 on subgroup-scoped matrices, for adapters that
+//! offer the shape. `wgsl/gemm/coop16.wgsl` uses 16×16×16 fragments (the H100 under Vulkan);
+//! `wgsl/gemm/coop8.wgsl` the same structure on 8×8×8 (Apple GPUs under Metal, the direct port of
+//! the seed's `simdgroup_matrix<half, 8, 8>`).
 //!
-//! Rules: chosen only when [`usable`] says so — the shape (16, 16, 16, f16, f32) is in
-//! `caps.cooperative_matrix`, the adapter has one subgroup size (the layout maps one 64×32 block
-//! of C to each subgroup, so the subgroup count must be known), and the tile fits workgroup
-//! memory. [`check`] ties the tile to the reflected workgroup size: (BM/WM)·(BN/WN) subgroups of
-//! SG invocations, each owning a distinct WM×WN block, together covering the BM×BN tile.
+//! Rules: a variant is chosen only when [`usable`] says so — its shape (f16 inputs, f32
+//! accumulator) is in `caps.cooperative_matrix`, the adapter has one subgroup size (the layout
+//! maps one WM×WN block of C to each subgroup, so the subgroup count must be known), f16 and
+//! subgroups are on, and the tile fits workgroup memory; 16×16 is preferred. [`check`] ties the
+//! tile to the reflected workgroup size: (BM/WM)·(BN/WN) subgroups of SG invocations, each owning
+//! a distinct WM×WN block, together covering the BM×BN tile. WM, WN and the fragment size are read
+//! from the kernel.
 
 use crate::error::{Error, Result};
 use crate::exec::{Caps, CoopShape};
@@ -14,66 +18,124 @@ use crate::plan::{BufferInit, Plan, Workgroups};
 
 use super::{check_limits, kernel_const, GemmPlan, Path};
 
-/// Tile of the cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
+/// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
 /// `WM`×`WN` constant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoopPolicy {
-    /// Rows of C per workgroup (a multiple of WM = 64).
+    /// Rows of C per workgroup (a multiple of WM).
     pub bm: u32,
-    /// Columns of C per workgroup (a multiple of WN = 32).
+    /// Columns of C per workgroup (a multiple of WN).
     pub bn: u32,
-    /// K per step (a multiple of 16).
+    /// K per step (a multiple of the fragment size and of 8).
     pub bk: u32,
 }
 
-impl Default for CoopPolicy {
-    /// 128×128×32: 8 subgroups of 32 on the H100, 45 KiB of workgroup memory (fits its 48 KiB).
-    /// Not yet tuned on the H100 (the owner's run records the figure in docs/gemm.md).
-    fn default() -> Self {
-        CoopPolicy {
-            bm: 128,
-            bn: 128,
-            bk: 32,
+/// The two cooperative-matrix kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoopKernel {
+    /// 16×16×16 fragments (`gemm/coop16`).
+    K16,
+    /// 8×8×8 fragments (`gemm/coop8`).
+    K8,
+}
+
+impl CoopKernel {
+    /// The WGSL stage.
+    pub fn name(self) -> &'static str {
+        match self {
+            CoopKernel::K16 => "gemm/coop16",
+            CoopKernel::K8 => "gemm/coop8",
+        }
+    }
+
+    /// The shape it needs offered.
+    pub fn shape(self) -> CoopShape {
+        let s = match self {
+            CoopKernel::K16 => 16,
+            CoopKernel::K8 => 8,
+        };
+        CoopShape {
+            m: s,
+            n: s,
+            k: s,
+            ab: "f16".into(),
+            acc: "f32".into(),
+        }
+    }
+
+    /// Its tile.
+    pub fn policy(self) -> CoopPolicy {
+        match self {
+            // 128×128×32: 8 subgroups of 32 on the H100, 45 KiB of workgroup memory (of 48).
+            // H100 4096³: 88.6 TFLOP/s; a 64×64 warp tile (4 subgroups) gave 74.
+            CoopKernel::K16 => CoopPolicy {
+                bm: 128,
+                bn: 128,
+                bk: 32,
+            },
+            // 64×64×32: 8 subgroups of 32 on Apple GPUs, 21 KiB. Not measured (no Apple GPU
+            // here); validated by naga (MSL 2.4, SPIR-V) only.
+            CoopKernel::K8 => CoopPolicy {
+                bm: 64,
+                bn: 64,
+                bk: 32,
+            },
+        }
+    }
+
+    /// The path it gives.
+    pub fn path(self) -> Path {
+        match self {
+            CoopKernel::K16 => Path::Coop16,
+            CoopKernel::K8 => Path::Coop8,
         }
     }
 }
 
-/// The shape the kernel needs.
+/// The shape coop16 needs.
 pub fn wanted_shape() -> CoopShape {
-    CoopShape {
-        m: 16,
-        n: 16,
-        k: 16,
-        ab: "f16".into(),
-        acc: "f32".into(),
-    }
+    CoopKernel::K16.shape()
 }
 
-const PAD: u64 = 8;
-
-fn workgroup_bytes(p: &CoopPolicy, subgroups: u64) -> u64 {
+/// Workgroup memory the kernel declares: two staged f16 tiles with rows padded by `PAD`, and
+/// one fragment square of f32 per subgroup.
+fn workgroup_bytes(k: &Kernel, p: &CoopPolicy) -> Result<u64> {
+    let pad = kernel_const(k, "PAD")? as u64;
+    let (wm, wn, frag) = (
+        kernel_const(k, "WM")?,
+        kernel_const(k, "WN")?,
+        kernel_const(k, "FRAG")? as u64,
+    );
+    let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
     let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
-    2 * bm * (bk + PAD) * 2 + 2 * bk * (bn + PAD) * 2 + subgroups * 256 * 4
+    Ok(2 * bm * (bk + pad) * 2 + 2 * bk * (bn + pad) * 2 + subgroups * frag * frag * 4)
 }
 
-/// Why the cooperative path cannot run on `caps` (Ok when it can).
-pub fn usable(caps: &Caps) -> Result<()> {
-    let no = |m: &str| Err(Error::InvalidInput(format!("cooperative-matrix GEMM: {m}")));
-    if !caps.cooperative_matrix.contains(&wanted_shape()) {
-        return no("the adapter offers no f16 16×16×16 → f32 cooperative matrix");
-    }
+/// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
+pub fn usable(caps: &Caps) -> Result<CoopKernel> {
+    let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
     if !caps.f16 || !caps.subgroups {
-        return no("needs f16 and subgroups");
+        return Err(no("needs f16 and subgroups"));
     }
     if caps.subgroup_min != caps.subgroup_max || caps.subgroup_min == 0 {
-        return no("needs a single subgroup size");
+        return Err(no("needs a single subgroup size"));
     }
-    let p = CoopPolicy::default();
-    let subgroups = (p.bm / 64 * (p.bn / 32)) as u64;
-    if workgroup_bytes(&p, subgroups) > caps.max_workgroup_storage as u64 {
-        return no("the tile does not fit workgroup memory");
+    let mut why = no("the adapter offers no f16 → f32 cooperative matrix of 16×16×16 or 8×8×8");
+    for kind in [CoopKernel::K16, CoopKernel::K8] {
+        if !caps.cooperative_matrix.contains(&kind.shape()) {
+            continue;
+        }
+        let k = kernel::load(kind.name(), caps.flavor())?;
+        if workgroup_bytes(&k, &kind.policy())? > caps.max_workgroup_storage as u64 {
+            why = no(&format!(
+                "{}'s tile does not fit workgroup memory",
+                kind.name()
+            ));
+            continue;
+        }
+        return Ok(kind);
     }
-    Ok(())
+    Err(why)
 }
 
 /// Checks the layout: the reflected workgroup holds exactly one subgroup per WM×WN block of the
@@ -143,10 +205,10 @@ pub fn plan(
     n: usize,
     k: usize,
 ) -> Result<GemmPlan> {
-    usable(caps)?;
-    let p = CoopPolicy::default();
+    let kind = usable(caps)?;
+    let p = kind.policy();
     let sg = caps.subgroup_min;
-    let kern = kernel::load("gemm/coop16", caps.flavor())?;
+    let kern = kernel::load(kind.name(), caps.flavor())?;
     let overrides = [
         ("BM", p.bm as f64),
         ("BN", p.bn as f64),
@@ -169,7 +231,7 @@ pub fn plan(
         ],
         grid,
     )?;
-    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} f16 coop16"));
+    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} f16 {}", kind.name()));
     let a = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
     let b = plan.buffer("b", b_bytes.len() as u64, BufferInit::Bytes(b_bytes));
     let k_tiles = (k as u32).div_ceil(p.bk);
@@ -181,7 +243,7 @@ pub fn plan(
     );
     let c = plan.buffer("c", c_bytes, BufferInit::Poison);
     plan.pass(
-        "gemm coop16",
+        kind.name(),
         &kern,
         "main",
         &overrides,
@@ -194,7 +256,7 @@ pub fn plan(
         c,
         m,
         n,
-        path: Path::Coop16,
+        path: kind.path(),
     })
 }
 
@@ -203,21 +265,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn coop_kernel_validates_and_its_layout_covers_the_tile() {
-        let k = kernel::load("gemm/coop16", crate::kernel::Flavor::Subgroup).unwrap();
-        let p = CoopPolicy::default();
-        for sg in [32u32, 64] {
-            let ov = [
-                ("BM", p.bm as f64),
-                ("BN", p.bn as f64),
-                ("BK", p.bk as f64),
-                ("SG", sg as f64),
-            ];
-            let wg = k.workgroup_size("main", &ov).unwrap();
-            check(&k, &p, sg, wg).unwrap();
-            // a workgroup that is one subgroup short is refused
-            assert!(check(&k, &p, sg, [wg[0] - sg, 1, 1]).is_err());
+    fn coop_kernels_validate_and_their_layouts_cover_the_tile() {
+        for kind in [CoopKernel::K16, CoopKernel::K8] {
+            let k = kernel::load(kind.name(), crate::kernel::Flavor::Subgroup).unwrap();
+            let p = kind.policy();
+            for sg in [32u32, 64] {
+                let ov = [
+                    ("BM", p.bm as f64),
+                    ("BN", p.bn as f64),
+                    ("BK", p.bk as f64),
+                    ("SG", sg as f64),
+                ];
+                let wg = k.workgroup_size("main", &ov).unwrap();
+                check(&k, &p, sg, wg).unwrap();
+                // a workgroup that is one subgroup short is refused
+                assert!(check(&k, &p, sg, [wg[0] - sg, 1, 1]).is_err());
+            }
+            assert!(workgroup_bytes(&k, &p).unwrap() <= 48 << 10, "{kind:?}");
         }
-        assert!(workgroup_bytes(&p, 8) <= 48 << 10);
+    }
+
+    #[test]
+    fn the_offered_shape_picks_the_kernel() {
+        let mut caps = Caps {
+            name: "test".into(),
+            backend: "Vulkan".into(),
+            driver: String::new(),
+            subgroups: true,
+            subgroup_min: 32,
+            subgroup_max: 32,
+            f16: true,
+            timestamps: false,
+            max_storage_binding: 1 << 30,
+            max_buffer: 1 << 30,
+            storage_offset_alignment: 256,
+            max_workgroups_per_dim: 65535,
+            max_workgroup_storage: 48 << 10,
+            cooperative_matrix: vec![],
+        };
+        assert!(usable(&caps).is_err());
+        caps.cooperative_matrix = vec![CoopKernel::K8.shape()];
+        assert_eq!(usable(&caps).unwrap(), CoopKernel::K8);
+        caps.cooperative_matrix.push(CoopKernel::K16.shape());
+        assert_eq!(usable(&caps).unwrap(), CoopKernel::K16);
+        caps.subgroup_min = 8;
+        assert!(usable(&caps).is_err(), "varying subgroup sizes");
+        caps.subgroup_min = 32;
+        caps.max_workgroup_storage = 32 << 10;
+        assert_eq!(
+            usable(&caps).unwrap(),
+            CoopKernel::K8,
+            "coop16's tile needs 45 KiB"
+        );
     }
 }

@@ -4,10 +4,11 @@
 //! - **Three inputs:** f32 × f32, f16 × f16 (u16 bits on the host), and f16 activations × int4
 //!   weights ([`int4::Int4Weights`], the Marlin use case).
 //! - **Two kernels.** `gemm/tiled` is the portable register-tiled kernel (every adapter, no
-//!   feature needed: f16 is unpacked with `unpack2x16float`). `gemm/coop16` uses
-//!   cooperative matrices (f16 16×16×16 → f32, `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and
-//!   is chosen for f16 × f16 only when the adapter offers exactly that shape, has one subgroup
-//!   size, and the tile fits its workgroup memory; otherwise the portable kernel runs.
+//!   feature needed: f16 is unpacked with `unpack2x16float`). `gemm/coop16` and
+//!   `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
+//!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 only when the
+//!   adapter offers that shape, has one subgroup size, and the tile fits its workgroup memory
+//!   ([`coop::usable`]); otherwise the portable kernel runs.
 //! - **Coverage is checked, not hoped for.** The tile layout is a function of [`GemmPolicy`];
 //!   at plan time it is enumerated against the workgroup size naga reflects from the specialized
 //!   kernel and the register budgets the kernel declares ([`GemmPolicy::check`],
@@ -65,6 +66,8 @@ pub enum Path {
     Tiled,
     /// Cooperative matrices, f16 16×16×16 → f32.
     Coop16,
+    /// Cooperative matrices, f16 8×8×8 → f32 (Apple).
+    Coop8,
 }
 
 /// How to choose the kernel.
