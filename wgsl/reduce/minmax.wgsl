@@ -7,7 +7,7 @@
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
-const UNROLL: u32 = 4u;
+const UNROLL: u32 = 4u;   // loads in flight per invocation (written out below)
 override KEY: u32 = 0u;
 override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
 
@@ -49,13 +49,16 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let blocks = full / per_block;
     for (var b = wid.x; b < blocks; b += nwg.x) {
         let base = b * per_block + inv.lid;
-        var v: array<vec4<u32>, UNROLL>;
-        for (var j = 0u; j < UNROLL; j++) {
-            v[j] = input[base + j * WG_SIZE];
-        }
-        for (var j = 0u; j < UNROLL; j++) {
-            acc = accumulate(acc, v[j]);
-        }
+        // four independent loads issued before any is used (written out, not looped: a
+        // local array indexed in a loop can be placed in local memory)
+        let v0 = input[base];
+        let v1 = input[base + WG_SIZE];
+        let v2 = input[base + 2u * WG_SIZE];
+        let v3 = input[base + 3u * WG_SIZE];
+        acc = accumulate(acc, v0);
+        acc = accumulate(acc, v1);
+        acc = accumulate(acc, v2);
+        acc = accumulate(acc, v3);
     }
     for (var i = blocks * per_block + wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
         acc = accumulate(acc, input[i]);

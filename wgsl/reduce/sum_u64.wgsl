@@ -8,7 +8,7 @@
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
-const UNROLL: u32 = 4u;
+const UNROLL: u32 = 4u;   // loads in flight per invocation (written out below)
 override FLIP: u32 = 0u;
 
 struct Params {
@@ -20,15 +20,15 @@ struct Params {
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> partials: array<vec2<u32>>;
 
-// (lo, hi) += each lane of v, with carry
+// (lo, hi) += each lane of v, with carry. Written out lane by lane: a loop with a dynamic
+// vector index can land the vector in local memory on some drivers.
+fn add_carry(acc: vec2<u32>, x: u32) -> vec2<u32> {
+    let lo = acc.x + x;
+    return vec2<u32>(lo, acc.y + select(0u, 1u, lo < x));
+}
+
 fn accumulate(acc: vec2<u32>, v: vec4<u32>) -> vec2<u32> {
-    var lo = acc.x;
-    var hi = acc.y;
-    for (var c = 0u; c < 4u; c++) {
-        lo += v[c];
-        hi += select(0u, 1u, lo < v[c]);
-    }
-    return vec2<u32>(lo, hi);
+    return add_carry(add_carry(add_carry(add_carry(acc, v.x), v.y), v.z), v.w);
 }
 
 @compute @workgroup_size(WG_SIZE)
@@ -42,13 +42,16 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let blocks = full / per_block;
     for (var b = wid.x; b < blocks; b += nwg.x) {
         let base = b * per_block + inv.lid;
-        var v: array<vec4<u32>, UNROLL>;
-        for (var j = 0u; j < UNROLL; j++) {
-            v[j] = input[base + j * WG_SIZE];
-        }
-        for (var j = 0u; j < UNROLL; j++) {
-            acc = accumulate(acc, v[j] ^ flip);
-        }
+        // four independent loads issued before any is used (written out, not looped: a
+        // local array indexed in a loop can be placed in local memory)
+        let v0 = input[base];
+        let v1 = input[base + WG_SIZE];
+        let v2 = input[base + 2u * WG_SIZE];
+        let v3 = input[base + 3u * WG_SIZE];
+        acc = accumulate(acc, v0 ^ flip);
+        acc = accumulate(acc, v1 ^ flip);
+        acc = accumulate(acc, v2 ^ flip);
+        acc = accumulate(acc, v3 ^ flip);
     }
     // the whole vec4s after the last block, spread over the grid
     for (var i = blocks * per_block + wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
