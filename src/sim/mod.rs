@@ -20,6 +20,7 @@
 //!
 //! Entry point for plans: [`SimExecutor`].
 
+pub mod check;
 pub mod checks;
 pub mod events;
 mod executor;
