@@ -64,10 +64,24 @@ impl Default for SimConfig {
     }
 }
 
+/// Work counters, summed over every run of an executor.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SimStats {
+    /// Runs.
+    pub runs: u64,
+    /// Workgroups executed.
+    pub workgroups: u64,
+    /// Statements executed (each once per workgroup, whatever its active lanes).
+    pub statements: u64,
+    /// Lane-operations: active lanes summed over every evaluated expression.
+    pub lane_ops: u64,
+}
+
 /// Runs plans on CPU-simulated SIMD lanes; findings come back in [`RunOutput::findings`].
 pub struct SimExecutor {
     caps: Caps,
     config: SimConfig,
+    stats: Mutex<SimStats>,
     programs: Mutex<HashMap<(usize, String), Arc<Program>>>,
 }
 
@@ -99,8 +113,14 @@ impl SimExecutor {
         Ok(SimExecutor {
             caps,
             config,
+            stats: Mutex::new(SimStats::default()),
             programs: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Work done so far (for lane-operations per second).
+    pub fn stats(&self) -> SimStats {
+        *self.stats.lock().unwrap()
     }
 
     /// The settings.
@@ -245,12 +265,20 @@ impl Executor for SimExecutor {
                 hooks,
             )?;
             let [x, y, z] = counts;
+            let mut done = 0;
             for lin in self.order(x * y * z) {
                 let wg = [lin % x, lin / x % y, lin / (x * y)];
+                done += 1;
                 if !it.run_workgroup(wg)? {
                     stopped = true;
                     break;
                 }
+            }
+            {
+                let mut st = self.stats.lock().unwrap();
+                st.workgroups += done;
+                st.statements += it.statements;
+                st.lane_ops += it.lane_ops;
             }
             if stopped {
                 break;
@@ -261,6 +289,7 @@ impl Executor for SimExecutor {
                 c.run_end(&metas, &mut findings);
             }
         }
+        self.stats.lock().unwrap().runs += 1;
         let findings = findings.into_vec();
         if self.config.fail_on_step_limit {
             if let Some(f) = findings.iter().find(|f| f.kind == FindingKind::StepLimit) {

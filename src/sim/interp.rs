@@ -135,6 +135,10 @@ pub struct Interp<'a, 'h> {
     hooks: Hooks<'h>,
     /// Set when the step budget ran out.
     pub step_limited: bool,
+    /// Statements executed (each counts once for the whole workgroup).
+    pub statements: u64,
+    /// Lane-operations: active lanes summed over evaluated expressions and statements.
+    pub lane_ops: u64,
 }
 
 fn literal_words(l: &Literal) -> Result<Vec<u32>> {
@@ -232,6 +236,8 @@ impl<'a, 'h> Interp<'a, 'h> {
             offs: Vec::new(),
             hooks,
             step_limited: false,
+            statements: 0,
+            lane_ops: 0,
         };
         // private memory's initial image
         for (gi, g) in prog.globals.iter().enumerate() {
@@ -413,6 +419,7 @@ impl<'a, 'h> Interp<'a, 'h> {
 
     fn step(&mut self, span: Span) {
         self.steps += 1;
+        self.statements += 1;
         if self.steps > self.budget && !self.halted {
             self.halted = true;
             self.step_limited = true;
@@ -456,6 +463,7 @@ impl<'a, 'h> Interp<'a, 'h> {
     ) -> Result<()> {
         match *stmt {
             Statement::Emit(ref r) => {
+                self.lane_ops += active.count() as u64 * r.clone().count() as u64;
                 for h in r.clone() {
                     self.eval(fi, h, active)?;
                 }

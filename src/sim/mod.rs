@@ -30,4 +30,4 @@ pub mod mask;
 mod ops;
 pub mod program;
 
-pub use executor::{Scheduler, SimConfig, SimExecutor};
+pub use executor::{Scheduler, SimConfig, SimExecutor, SimStats};
