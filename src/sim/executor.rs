@@ -49,6 +49,9 @@ pub struct SimConfig {
     pub seed: u64,
     /// Turn a `step-limit` finding into `Error::Sim` (so no partial result is returned).
     pub fail_on_step_limit: bool,
+    /// Report subgroup support in the caps; `false` makes algorithms pick their
+    /// workgroup-memory (emulated) kernels, so those run on the simulator too.
+    pub subgroups: bool,
 }
 
 impl Default for SimConfig {
@@ -60,6 +63,7 @@ impl Default for SimConfig {
             max_steps: 20_000_000,
             seed: 0x5eed,
             fail_on_step_limit: false,
+            subgroups: true,
         }
     }
 }
@@ -98,7 +102,7 @@ impl SimExecutor {
             name: format!("wgsimd simulator (subgroup size {s})"),
             backend: "sim".into(),
             driver: format!("wgsimd {}", env!("CARGO_PKG_VERSION")),
-            subgroups: true,
+            subgroups: config.subgroups,
             subgroup_min: s,
             subgroup_max: s,
             f16: false,

@@ -1672,6 +1672,55 @@ impl<'a, 'h> Interp<'a, 'h> {
                     }
                 }
             }
+            MathFunction::Unpack2x16float => {
+                for l in 0..n {
+                    let v = a.0[l];
+                    dst[l] = ops::f16_to_f32(v as u16).to_bits();
+                    dst[n + l] = ops::f16_to_f32((v >> 16) as u16).to_bits();
+                }
+            }
+            MathFunction::Pack2x16float => {
+                for l in 0..n {
+                    let lo = ops::f32_to_f16(g(a.0, l)) as u32;
+                    let hi = ops::f32_to_f16(g(a.0, n + l)) as u32;
+                    dst[l] = lo | hi << 16;
+                }
+            }
+            MathFunction::Unpack4xU8 | MathFunction::Unpack4xI8 => {
+                let signed = fun == MathFunction::Unpack4xI8;
+                for l in 0..n {
+                    let v = a.0[l];
+                    for c in 0..4 {
+                        let byte = (v >> (8 * c)) & 0xff;
+                        dst[c * n + l] = if signed {
+                            byte as u8 as i8 as i32 as u32
+                        } else {
+                            byte
+                        };
+                    }
+                }
+            }
+            MathFunction::Pack4xU8 | MathFunction::Pack4xI8 => {
+                for l in 0..n {
+                    dst[l] = (0..4).fold(0u32, |acc, c| acc | (a.0[c * n + l] & 0xff) << (8 * c));
+                }
+            }
+            MathFunction::Unpack4x8unorm => {
+                for l in 0..n {
+                    let v = a.0[l];
+                    for c in 0..4 {
+                        dst[c * n + l] = (((v >> (8 * c)) & 0xff) as f32 / 255.0).to_bits();
+                    }
+                }
+            }
+            MathFunction::Pack4x8unorm => {
+                for l in 0..n {
+                    dst[l] = (0..4).fold(0u32, |acc, c| {
+                        let q = (g(a.0, c * n + l).clamp(0.0, 1.0) * 255.0).round() as u32;
+                        acc | q << (8 * c)
+                    });
+                }
+            }
             other => return Err(Error::Sim(format!("math function {other:?} not simulated"))),
         }
         Ok(())

@@ -9,6 +9,24 @@ use naga::{ArraySize, Handle, Module, ScalarKind, Type, TypeInner};
 
 use crate::error::{Error, Result};
 
+/// Element count of a fixed-size array (`Pending` sizes resolved through the override's
+/// value after override processing); `None` for runtime-sized arrays.
+pub fn array_len(module: &Module, size: ArraySize) -> Option<u32> {
+    match size {
+        ArraySize::Constant(n) => Some(n.get()),
+        ArraySize::Pending(o) => {
+            let init = module.overrides[o].init?;
+            match module.global_expressions[init] {
+                naga::Expression::Literal(naga::Literal::U32(v)) => Some(v),
+                naga::Expression::Literal(naga::Literal::I32(v)) => Some(v as u32),
+                naga::Expression::Literal(naga::Literal::AbstractInt(v)) => Some(v as u32),
+                _ => None,
+            }
+        }
+        ArraySize::Dynamic => None,
+    }
+}
+
 /// What the words of a scalar or vector value mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -101,10 +119,7 @@ impl Layouts {
                 TypeInner::Array { base, size, stride } => {
                     let b = &list[base.index()];
                     let sw = (stride / 4).max(1);
-                    let n = match size {
-                        ArraySize::Constant(n) => n.get(),
-                        _ => 0,
-                    };
+                    let n = array_len(module, size).unwrap_or(0);
                     let mut reg_map = Vec::with_capacity((n * b.reg_words) as usize);
                     for i in 0..n {
                         reg_map.extend(b.reg_map.iter().map(|&m| i * sw + m));

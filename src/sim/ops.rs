@@ -330,6 +330,7 @@ pub fn math(
             let t = ((f(x) - f(e0)) / (f(e1) - f(e0))).clamp(0.0, 1.0);
             fb(t * t * (3.0 - 2.0 * t))
         }),
+        (M::QuantizeToF16, _) => fl!(|x: f32| f16_to_f32(f32_to_f16(x))),
         (M::CountOneBits, _) => one(dst, &|x| x.count_ones()),
         (M::CountTrailingZeros, _) => one(dst, &|x| x.trailing_zeros()),
         (M::CountLeadingZeros, _) => one(dst, &|x| x.leading_zeros()),
@@ -361,4 +362,61 @@ pub fn math(
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// IEEE half bits to f32 (exact).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let s = ((h >> 15) as u32) << 31;
+    let e = ((h >> 10) & 0x1f) as u32;
+    let m = (h & 0x3ff) as u32;
+    if e == 0 {
+        let v = m as f32 * (1.0 / 16_777_216.0);
+        if s != 0 {
+            -v
+        } else {
+            v
+        }
+    } else if e == 31 {
+        f32::from_bits(s | 0x7f80_0000 | (m << 13))
+    } else {
+        f32::from_bits(s | ((e + 112) << 23) | (m << 13))
+    }
+}
+
+/// f32 to IEEE half bits, rounding to nearest even.
+pub fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let s = ((b >> 16) & 0x8000) as u16;
+    let e = ((b >> 23) & 0xff) as i32;
+    let m = b & 0x7f_ffff;
+    if e == 255 {
+        return s | 0x7c00 | if m != 0 { 0x200 } else { 0 };
+    }
+    let e16 = e - 127 + 15;
+    if e16 >= 31 {
+        return s | 0x7c00;
+    }
+    if e16 <= 0 {
+        if e16 < -10 {
+            return s;
+        }
+        let m = m | 0x80_0000;
+        let shift = (14 - e16) as u32;
+        let half = 1u32 << (shift - 1);
+        let r = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let r = if rem > half || (rem == half && r & 1 == 1) {
+            r + 1
+        } else {
+            r
+        };
+        return s | r as u16;
+    }
+    let r = m >> 13;
+    let rem = m & 0x1fff;
+    let mut v = ((e16 as u32) << 10) | r;
+    if rem > 0x1000 || (rem == 0x1000 && r & 1 == 1) {
+        v += 1;
+    }
+    s | v as u16
 }

@@ -2,12 +2,12 @@
 //! of every expression, what each access expression indexes, where every variable lives, which
 //! expressions are constants to evaluate once per dispatch.
 
-use naga::{AddressSpace, ArraySize, Expression, Function, Handle, Module, Statement, TypeInner};
+use naga::{AddressSpace, Expression, Function, Handle, Module, Statement, TypeInner};
 
 use crate::error::{Error, Result};
 use crate::kernel::Specialized;
 
-use super::layout::{Kind, Layouts};
+use super::layout::{array_len, Kind, Layouts};
 
 /// Length of an indexed thing.
 #[derive(Clone, Copy, Debug)]
@@ -338,9 +338,9 @@ impl FnTable {
                                 stride,
                             } => {
                                 let sw = (stride / 4).max(1);
-                                let len = match size {
-                                    ArraySize::Constant(n) => Len::Const(n.get()),
-                                    _ => Len::Runtime,
+                                let len = match array_len(module, size) {
+                                    Some(n) => Len::Const(n),
+                                    None => Len::Runtime,
                                 };
                                 let _ = el;
                                 match idx {
@@ -401,10 +401,7 @@ impl FnTable {
                             }
                             TypeInner::Array { size, .. }
                             | TypeInner::BindingArray { size, .. } => {
-                                let n = match size {
-                                    ArraySize::Constant(n) => n.get(),
-                                    _ => 1,
-                                };
+                                let n = array_len(module, size).unwrap_or(1);
                                 let elem = bw / n.max(1);
                                 match idx {
                                     Some(i) => Aux::ValField { off: i * elem },
