@@ -220,3 +220,56 @@ fn seed_bugs_are_caught_where_they_are() {
         "{msg}"
     );
 }
+
+/// Findings in shipped kernels name the `wgsl/` file and line a person edits, not the line of
+/// the composed text: a subgroup op in a shared helper, made non-uniform by a caller.
+#[test]
+fn shipped_kernel_locations_map_to_wgsl_files() {
+    use wgsimd::kernel::{self, Flavor};
+    use wgsimd::plan::{BufferInit, Plan, Workgroups};
+    use wgsimd::Executor;
+    let k = kernel::load("reduce/minmax_partials", Flavor::Subgroup).unwrap();
+    // a span on `subgroupMin` inside the included helper maps to the helper's own file and line
+    let line = k
+        .source
+        .lines()
+        .position(|l| l.contains("case 1u: { return subgroupMin(x); }"))
+        .unwrap();
+    let start: usize = k.source.lines().take(line).map(|l| l.len() + 1).sum();
+    let col = k
+        .source
+        .lines()
+        .nth(line)
+        .unwrap()
+        .find("subgroupMin")
+        .unwrap();
+    let span = naga::Span::new((start + col) as u32, (start + col + 11) as u32);
+    let loc = wgsimd::sim::events::loc(&k, span).unwrap();
+    let text = kernel::wgsl_file("shared/wg_ops.subgroup.wgsl").unwrap();
+    assert_eq!(loc.file, "wgsl/shared/wg_ops.subgroup.wgsl");
+    assert!(
+        text.lines()
+            .nth(loc.line as usize - 1)
+            .unwrap()
+            .contains("subgroupMin"),
+        "{loc}"
+    );
+    assert_eq!(loc.col as usize, col + 1);
+    // and a whole run of a shipped kernel stays clean
+    let mut plan = Plan::new("t");
+    let parts = plan.upload("partials", &[5u32, 3, 9]);
+    let out_b = plan.buffer("result", 4, BufferInit::Poison);
+    plan.read_back(out_b);
+    plan.pass(
+        "combine",
+        &k,
+        "main",
+        &[("OP", 1.0)],
+        &[parts, out_b],
+        Workgroups::Direct([1, 1, 1]),
+    );
+    let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
+    let out = sim.run(&plan).unwrap();
+    assert!(out.findings.is_empty(), "{:?}", out.findings);
+    assert_eq!(out.get::<u32>(out_b), vec![3]);
+}
