@@ -25,7 +25,9 @@ impl std::str::FromStr for Backend {
             "auto" => Ok(Backend::Auto),
             "gpu" => Ok(Backend::Gpu),
             "sim" => Ok(Backend::Sim),
-            _ => Err(Error::InvalidInput(format!("unknown backend {s:?} (auto, gpu, sim)"))),
+            _ => Err(Error::InvalidInput(format!(
+                "unknown backend {s:?} (auto, gpu, sim)"
+            ))),
         }
     }
 }
@@ -41,7 +43,10 @@ pub struct SimSettings {
 
 impl Default for SimSettings {
     fn default() -> Self {
-        SimSettings { subgroup_size: 32, shuffle_lanes: None }
+        SimSettings {
+            subgroup_size: 32,
+            shuffle_lanes: None,
+        }
     }
 }
 
@@ -53,7 +58,10 @@ pub fn open(backend: Backend, sim: &SimSettings) -> Result<Box<dyn Executor>> {
         Backend::Auto => match crate::gpu::GpuExecutor::new() {
             Ok(g) => Ok(Box::new(g)),
             Err(e) => {
-                eprintln!("wgsimd: {e}; running on the simulator (subgroup size {})", sim.subgroup_size);
+                eprintln!(
+                    "wgsimd: {e}; running on the simulator (subgroup size {})",
+                    sim.subgroup_size
+                );
                 open_sim(sim)
             }
         },
