@@ -55,6 +55,8 @@ struct Builder<'a> {
     flavor: Flavor,
     base: Vec<(&'static str, f64)>,
     descs: BufferId,
+    /// Workgroup counts of segmented passes, written by the buckets stage.
+    indirect: Option<BufferId>,
 }
 
 impl Builder<'_> {
@@ -158,7 +160,10 @@ impl Builder<'_> {
             ("MAP_OUT", map_out as u32 as f64),
             ("SEGMENTED", segmented as u32 as f64),
         ]);
-        let grid = Workgroups::Direct(grid_2d(tiles, self.caps.max_workgroups_per_dim));
+        let grid = match (segmented, self.indirect) {
+            (true, Some(buffer)) => Workgroups::Indirect { buffer, offset: 0 },
+            _ => Workgroups::Direct(grid_2d(tiles, self.caps.max_workgroups_per_dim)),
+        };
         self.stage(
             format!("histogram {tag}"),
             &k_hist,
@@ -251,6 +256,7 @@ pub(super) fn build<T: SortKey>(
             ("PAIRS", pairs as u32 as f64),
         ],
         descs: no_descs,
+        indirect: None,
     };
     let tiles = n.div_ceil(TILE);
     let passes = digits.len();
@@ -315,18 +321,25 @@ pub(super) fn build<T: SortKey>(
                 .buffer("tile descriptors", max_tiles * 16, BufferInit::Poison);
             let bparams = b.plan.upload(
                 "bucket params",
-                &[n as u32, tiles as u32, max_tiles as u32, 0],
+                &[
+                    n as u32,
+                    tiles as u32,
+                    max_tiles as u32,
+                    caps.max_workgroups_per_dim,
+                ],
             );
+            let dispatch = b.plan.buffer("lsd dispatch", 12, BufferInit::Poison);
             let k_buckets = kernel::load("sort/buckets", b.flavor)?;
             b.plan.pass(
                 "buckets",
                 &k_buckets,
                 "main",
                 &[],
-                &[bparams, msd_offsets, descs],
+                &[bparams, msd_offsets, descs, dispatch],
                 Workgroups::Direct([1, 1, 1]),
             );
             b.descs = descs;
+            b.indirect = Some(dispatch);
             // LSD passes on the lower digits, a -> b -> a ...
             let sparams = b
                 .plan

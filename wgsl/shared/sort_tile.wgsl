@@ -13,8 +13,9 @@
 //   (s * KPT + j) * S + l. Ranking items j = 0, 1, ... in order within each subgroup, subgroups
 //   in order, therefore ranks keys in input order: the sort is stable.
 // - Any subgroup size 4..128: ballots use all four words, nothing assumes a lane count. Per-digit
-//   counters exist for RANK_ROWS rows; when there are more subgroups than rows, consecutive
-//   subgroups share a row and take turns (phases separated by barriers), which keeps the order.
+//   counters exist for RANK_ROWS rows; when there are more subgroups than rows (subgroups of 4),
+//   consecutive subgroups share a row and take turns (phases separated by barriers), which
+//   keeps the order.
 // - Keys are ranked in their "sortable" form: an order-preserving u32 (i32: flip the sign bit;
 //   f32: flip all bits of negatives, the sign bit of the rest, which is f32::total_cmp's order)
 //   and, descending, its complement. The first pass maps raw keys in, the last maps them out.
@@ -29,7 +30,8 @@ const WG_SIZE: u32 = 256u;
 const RADIX: u32 = 256u;
 const KPT: u32 = 16u;
 const TILE: u32 = 4096u;
-const RANK_ROWS: u32 = 8u;
+// rows of 16-bit rank counters: RANK_ROWS * RADIX / 2 words = TILE words, aliasing the staging
+const RANK_ROWS: u32 = 32u;
 
 // 0 = u32, 1 = i32, 2 = f32
 override KEY_TYPE: u32 = 0u;
@@ -59,12 +61,13 @@ struct SortParams {
 // (start, count, hist_base, hist_stride) per tile, for SEGMENTED
 @group(0) @binding(6) var<storage, read> tile_descs: array<vec4<u32>>;
 
-var<workgroup> rank_counts: array<atomic<u32>, RANK_ROWS * RADIX>;
 var<workgroup> digit_count: array<u32, RADIX>;
 var<workgroup> digit_start: array<u32, RADIX>;
 // where the tile's first key of each digit goes in keys_out; written by the stage
 var<workgroup> digit_base: array<u32, RADIX>;
-var<workgroup> staged: array<u32, TILE>;
+// the rank counters while ranking, then the tile staged in digit order (atomic only so that the
+// counters can be; staging uses plain atomic loads and stores)
+var<workgroup> tile_mem: array<atomic<u32>, TILE>;
 
 fn to_sortable(x: u32) -> u32 {
     var k = x;
@@ -172,61 +175,87 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
         let part = select(0u, (1u << ((lane - lo) & 31u)) - 1u, lane >= lo);
         lt[w] = select(part, 0xffffffffu, lane >= lo + 32u);
     }
-    for (var i = inv.lid; i < RANK_ROWS * RADIX; i += WG_SIZE) {
-        atomicStore(&rank_counts[i], 0u);
+    // barrier: nobody still reads tile_mem (a previous tile's staging)
+    workgroupBarrier();
+    for (var i = inv.lid; i < RANK_ROWS * RADIX / 2u; i += WG_SIZE) {
+        atomicStore(&tile_mem[i], 0u);
     }
+    // items past `items` hold no key in any subgroup (slot >= j * S): a uniform condition that
+    // spares partial tiles (the hybrid's small buckets) most of the ballots, while the loops
+    // keep constant bounds so compilers unroll them and keep the arrays in registers
+    let items = min(KPT, (count + rs_size(inv) - 1u) / rs_size(inv));
+    let full = count == TILE;
     // multisplit: peers of each key (valid keys of this subgroup with the same digit)
     var below: array<u32, KPT>;
     var peers_n: array<u32, KPT>;
     var leader: array<u32, KPT>;
     for (var j = 0u; j < KPT; j++) {
-        let d = t.digits[j];
-        var peers = rs_ballot(inv, slot(inv, j) < count);
-        for (var b = 0u; b < BITS; b++) {
-            let bit_set = ((d >> b) & 1u) != 0u;
-            let bal = rs_ballot(inv, bit_set);
-            peers &= select(~bal, bal, bit_set);
+        if j < items {
+            let d = t.digits[j];
+            var peers = vec4<u32>(0xffffffffu);
+            if !full {
+                peers = rs_ballot(inv, slot(inv, j) < count);
+            }
+            for (var b = 0u; b < BITS; b++) {
+                let bit_set = ((d >> b) & 1u) != 0u;
+                let bal = rs_ballot(inv, bit_set);
+                peers &= select(~bal, bal, bit_set);
+            }
+            below[j] = popcount4(peers & lt);
+            peers_n[j] = popcount4(peers);
+            leader[j] = select(lane, first_lane(peers), any(peers != vec4<u32>(0u)));
         }
-        below[j] = popcount4(peers & lt);
-        peers_n[j] = popcount4(peers);
-        leader[j] = select(lane, first_lane(peers), any(peers != vec4<u32>(0u)));
     }
     // barrier: counters are cleared before any leader adds to them
     workgroupBarrier();
-    // per-subgroup counts: the leader of each peer group reserves its slots, in item order
+    // per-subgroup counts: the leader of each peer group reserves its slots, in item order.
+    // Counters are 16-bit halves (digit d in half d & 1 of word d / 2 of its row): at most
+    // TILE = 4096 keys per digit, so halves never carry into each other.
     var rank: array<u32, KPT>;
     for (var phase = 0u; phase < per_row; phase++) {
         let mine = my_phase == phase;
         for (var j = 0u; j < KPT; j++) {
-            var base = 0u;
-            if mine && slot(inv, j) < count && below[j] == 0u {
-                base = atomicAdd(&rank_counts[row * RADIX + t.digits[j]], peers_n[j]);
-            }
-            base = rs_shuffle(inv, base, leader[j]);
-            if mine {
-                rank[j] = base + below[j];
+            if j < items {
+                var base = 0u;
+                let d = t.digits[j];
+                if mine && slot(inv, j) < count && below[j] == 0u {
+                    let half = 16u * (d & 1u);
+                    let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], peers_n[j] << half);
+                    base = (old >> half) & 0xffffu;
+                }
+                base = rs_shuffle(inv, base, leader[j]);
+                if mine {
+                    rank[j] = base + below[j];
+                }
             }
         }
         // barrier: this phase's counts are complete before the next phase's subgroups add
         workgroupBarrier();
     }
-    // per digit: rows become exclusive prefixes; digit totals; digits scanned
-    let d = inv_rank(inv);
-    var run = 0u;
-    for (var r = 0u; r < rows; r++) {
-        let c = atomicLoad(&rank_counts[r * RADIX + d]);
-        atomicStore(&rank_counts[r * RADIX + d], run);
-        run += c;
+    // per digit pair: rows become exclusive prefixes (both halves at once), digit totals
+    if inv.lid < RADIX / 2u {
+        var run = 0u;
+        for (var r = 0u; r < rows; r++) {
+            let c = atomicLoad(&tile_mem[r * (RADIX / 2u) + inv.lid]);
+            atomicStore(&tile_mem[r * (RADIX / 2u) + inv.lid], run);
+            run += c;
+        }
+        digit_count[2u * inv.lid] = run & 0xffffu;
+        digit_count[2u * inv.lid + 1u] = run >> 16u;
     }
-    digit_count[d] = run;
-    let sc = wg_scan_add_u32(inv, run);
+    // barrier: digit totals are complete
+    workgroupBarrier();
+    // digits scanned, in scan order
+    let d = inv_rank(inv);
+    let sc = wg_scan_add_u32(inv, digit_count[d]);
     digit_start[d] = sc.x;
     // barrier: row prefixes and digit starts are visible
     workgroupBarrier();
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
             let dj = t.digits[j];
-            rank[j] += atomicLoad(&rank_counts[row * RADIX + dj]) + digit_start[dj];
+            let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
+            rank[j] += ((w >> (16u * (dj & 1u))) & 0xffffu) + digit_start[dj];
         }
     }
     return rank;
@@ -236,11 +265,11 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
 // digit_base[d] + (position - digit_start[d]): consecutive invocations, consecutive addresses.
 // The stage must have written digit_base before calling.
 fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
-    // barrier: digit_base is visible; nobody still reads `staged`
+    // barrier: digit_base is visible; the ranks have been read out of tile_mem
     workgroupBarrier();
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
-            staged[rank[j]] = t.keys[j];
+            atomicStore(&tile_mem[rank[j]], t.keys[j]);
         }
     }
     // barrier: the tile is staged in digit order
@@ -249,18 +278,18 @@ fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
     for (var j = 0u; j < KPT; j++) {
         let i = j * WG_SIZE + inv.lid;
         if i < count {
-            let k = staged[i];
+            let k = atomicLoad(&tile_mem[i]);
             let d = digit_of(k);
             dst[j] = digit_base[d] + i - digit_start[d];
             keys_out[dst[j]] = select(k, from_sortable(k), MAP_OUT != 0u);
         }
     }
     if PAIRS != 0u {
-        // barrier: every key was read from `staged` before values overwrite it
+        // barrier: every key was read from tile_mem before values overwrite it
         workgroupBarrier();
         for (var j = 0u; j < KPT; j++) {
             if slot(inv, j) < count {
-                staged[rank[j]] = t.vals[j];
+                atomicStore(&tile_mem[rank[j]], t.vals[j]);
             }
         }
         // barrier: the values are staged
@@ -268,7 +297,7 @@ fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
         for (var j = 0u; j < KPT; j++) {
             let i = j * WG_SIZE + inv.lid;
             if i < count {
-                vals_out[dst[j]] = staged[i];
+                vals_out[dst[j]] = atomicLoad(&tile_mem[i]);
             }
         }
     }

@@ -13,7 +13,7 @@ struct BucketParams {
     n: u32,          // keys
     msd_tiles: u32,  // tiles of the MSD pass (row length of its histogram)
     max_tiles: u32,  // descriptors to write (tiles the LSD passes dispatch)
-    _pad: u32,
+    max_dim: u32,    // largest workgroup count per dimension
 }
 
 @group(0) @binding(0) var<uniform> params: BucketParams;
@@ -21,6 +21,9 @@ struct BucketParams {
 @group(0) @binding(1) var<storage, read> msd_offsets: array<u32>;
 // (start, count, hist_base, hist_stride) per LSD tile; count 0 past the last one
 @group(0) @binding(2) var<storage, read_write> tile_descs: array<vec4<u32>>;
+// indirect dispatch arguments of the LSD passes: a 2-D grid of exactly the tiles there are
+// (workgroups that only exit still cost a full tile's time on lavapipe)
+@group(0) @binding(3) var<storage, read_write> dispatch: array<u32, 3>;
 
 var<workgroup> first_tile: array<u32, 256>;
 var<workgroup> bucket_start: array<u32, 256>;
@@ -42,6 +45,12 @@ fn main(inv: Inv) {
     // barrier: the bucket table is complete
     workgroupBarrier();
     let total = sc.y;
+    if inv.lid == 0u {
+        let x = max(1u, min(total, params.max_dim));
+        dispatch[0] = x;
+        dispatch[1] = (total + x - 1u) / x;
+        dispatch[2] = 1u;
+    }
     // descriptors: each invocation finds its tiles' bucket by binary search for the last bucket
     // whose first tile is <= g (an empty bucket shares its first tile with the next one)
     for (var g = inv.lid; g < params.max_tiles; g += WG_SIZE) {
