@@ -159,6 +159,13 @@ fn first_lane(m: vec4<u32>) -> u32 {
     return 96u + firstTrailingBit(m.w);
 }
 
+// Word w of the mask of lanes below `lane` (lane may be the subgroup size: all lanes).
+fn lanes_below(lane: u32, w: u32) -> u32 {
+    let lo = 32u * w;
+    let part = select(0u, (1u << ((lane - lo) & 31u)) - 1u, lane >= lo);
+    return select(part, 0xffffffffu, lane >= lo + 32u);
+}
+
 // rank: each key's position in the tile sorted stably by digit. Leaves digit_count (keys per
 // digit) and digit_start (exclusive scan of it) in workgroup memory. Uniform control flow only.
 fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
@@ -168,12 +175,12 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let per_row = (n_sg + rows - 1u) / rows;
     let row = rs_index(inv) / per_row;
     let my_phase = rs_index(inv) % per_row;
-    // lanes below this one, as a four-word mask
+    // lanes below this one, and all lanes of the subgroup, as four-word masks
     var lt: vec4<u32>;
+    var all_lanes: vec4<u32>;
     for (var w = 0u; w < 4u; w++) {
-        let lo = 32u * w;
-        let part = select(0u, (1u << ((lane - lo) & 31u)) - 1u, lane >= lo);
-        lt[w] = select(part, 0xffffffffu, lane >= lo + 32u);
+        lt[w] = lanes_below(lane, w);
+        all_lanes[w] = lanes_below(rs_size(inv), w);
     }
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
@@ -192,7 +199,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     for (var j = 0u; j < KPT; j++) {
         if j < items {
             let d = t.digits[j];
-            var peers = vec4<u32>(0xffffffffu);
+            var peers = all_lanes;
             if !full {
                 peers = rs_ballot(inv, slot(inv, j) < count);
             }
