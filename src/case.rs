@@ -45,3 +45,56 @@ pub struct Case {
     /// Checks the output of a run against the CPU reference.
     pub verify: Verify,
 }
+
+/// "2^k" for powers of two, the number otherwise.
+pub fn size_label(n: u64) -> String {
+    if n.is_power_of_two() && n >= 1024 {
+        format!("2^{}", n.trailing_zeros())
+    } else {
+        n.to_string()
+    }
+}
+
+/// The bandwidth yardstick: a vec4 shader copy of `n` u32 (read + write = 8n bytes), verified.
+pub fn copy_case(caps: &crate::Caps, n: u64) -> crate::Result<Case> {
+    let words = n.div_ceil(4) * 4;
+    if words * 4 > caps.max_storage_binding {
+        return Err(crate::Error::TooLarge(format!(
+            "copy of {n} words exceeds one binding"
+        )));
+    }
+    let k = crate::kernel::load("util/copy", caps.flavor())?;
+    let mut plan = Plan::new("copy");
+    let data: Vec<u32> = (0..words as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
+    let src = plan.upload("src", &data);
+    let dst = plan.buffer("dst", words * 4, crate::plan::BufferInit::Poison);
+    // one full wave of 256-invocation workgroups on big GPUs; the kernel strides over the rest
+    let groups = words.div_ceil(4 * 256).clamp(1, 4096) as u32;
+    plan.pass(
+        "copy",
+        &k,
+        "main",
+        &[],
+        &[src, dst],
+        crate::plan::Workgroups::Direct([groups, 1, 1]),
+    );
+    plan.read_back(dst);
+    Ok(Case {
+        algorithm: "copy".into(),
+        variant: "vec4 u32".into(),
+        size: n,
+        size_label: size_label(n),
+        plan,
+        work: Work::Bytes(8.0 * words as f64),
+        verify: Box::new(move |out| {
+            let got: Vec<u32> = out.get(dst);
+            match got.iter().zip(&data).position(|(a, b)| a != b) {
+                None if got.len() == data.len() => Ok(()),
+                None => Err("short output".into()),
+                Some(i) => Err(format!("word {i}: got {:#x}, want {:#x}", got[i], data[i])),
+            }
+        }),
+    })
+}

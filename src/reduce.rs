@@ -235,12 +235,13 @@ pub fn plan<T: Element>(
         .filter(|(k, _)| *k == "OP")
         .copied()
         .collect();
+    let zero = plan.upload("zero", &[0u32; 4]);
     plan.pass(
         "combine",
         &k2,
         "main",
         &ov2,
-        &[partials, result],
+        &[partials, result, zero],
         Workgroups::Direct([1, 1, 1]),
     );
     plan.read_back(result);
@@ -258,4 +259,104 @@ pub fn reduce<T: Element>(exec: &dyn Executor, data: &[T], op: ReduceOp) -> Resu
     let p = plan(exec.caps(), data, op, ReducePolicy::default())?;
     let out = exec.run(&p.plan)?;
     p.decode(&out)
+}
+
+/// Benchmark cases at `n` elements: sum u32, sum f32, min i32, max f32, each verified against
+/// `src/reference/reduce.rs`.
+pub fn bench_cases(caps: &crate::Caps, n: u64, seed: u64) -> Result<Vec<crate::case::Case>> {
+    use crate::case::{Case, Work};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let n = n as usize;
+    let u: Arc<Vec<u32>> = Arc::new((0..n).map(|_| rng.random()).collect());
+    let f: Arc<Vec<f32>> = Arc::new((0..n).map(|_| rng.random_range(-1.0f32..1.0)).collect());
+    let i: Arc<Vec<i32>> = Arc::new(u.iter().map(|&x| x as i32).collect());
+    let label = crate::case::size_label(n as u64);
+    let mut cases = Vec::new();
+    let mut push =
+        |variant: &str,
+         p: ReducePlan,
+         check: Box<dyn Fn(Scalar) -> std::result::Result<(), String> + Send + Sync>| {
+            let ReducePlan {
+                plan,
+                result,
+                dtype,
+                op,
+                n,
+            } = p;
+            let decoder = ReducePlan {
+                plan: Plan::new(""),
+                result,
+                dtype,
+                op,
+                n,
+            };
+            cases.push(Case {
+                algorithm: "reduce".into(),
+                variant: variant.into(),
+                size: n,
+                size_label: label.clone(),
+                plan,
+                work: Work::Bytes(4.0 * n as f64),
+                verify: Box::new(move |out| check(decoder.decode(out).map_err(|e| e.to_string())?)),
+            });
+        };
+    {
+        let want = crate::reference::reduce::sum_u64(&u);
+        push(
+            "sum u32",
+            plan(caps, &u, ReduceOp::Sum, ReducePolicy::default())?,
+            Box::new(move |got| {
+                if got == Scalar::U64(want) {
+                    Ok(())
+                } else {
+                    Err(format!("got {got}, want {want}"))
+                }
+            }),
+        );
+    }
+    {
+        let (want, abs) = crate::reference::reduce::sum_f32(&f);
+        push(
+            "sum f32",
+            plan(caps, &f, ReduceOp::Sum, ReducePolicy::default())?,
+            Box::new(move |got| match got {
+                Scalar::F32(g)
+                    if ((g as f64) - want).abs() <= 1e-6 * abs.max(f64::MIN_POSITIVE) =>
+                {
+                    Ok(())
+                }
+                _ => Err(format!("got {got}, want {want} (tolerance 1e-6 x {abs})")),
+            }),
+        );
+    }
+    {
+        let want = crate::reference::reduce::minmax(&i, false);
+        push(
+            "min i32",
+            plan(caps, &i, ReduceOp::Min, ReducePolicy::default())?,
+            Box::new(move |got| {
+                if Some(got) == want.map(Scalar::I32) {
+                    Ok(())
+                } else {
+                    Err(format!("got {got}, want {want:?}"))
+                }
+            }),
+        );
+    }
+    {
+        let want = crate::reference::reduce::minmax(&f, true);
+        push(
+            "max f32",
+            plan(caps, &f, ReduceOp::Max, ReducePolicy::default())?,
+            Box::new(move |got| {
+                if Some(got) == want.map(Scalar::F32) {
+                    Ok(())
+                } else {
+                    Err(format!("got {got}, want {want:?}"))
+                }
+            }),
+        );
+    }
+    Ok(cases)
 }

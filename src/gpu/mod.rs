@@ -51,6 +51,14 @@ impl GpuExecutor {
         }
     }
 
+    /// Makes algorithms use the workgroup-memory (no subgroup) kernels on this device, as on an
+    /// adapter without `Features::SUBGROUP`.
+    pub fn disable_subgroups(&mut self) {
+        self.ctx.caps.subgroups = false;
+        self.ctx.caps.subgroup_min = 0;
+        self.ctx.caps.subgroup_max = 0;
+    }
+
     fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T> {
         let device = &self.ctx.device;
         let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);

@@ -1,1 +1,146 @@
-fn main() {}
+//! `wgsimd`: the headless benchmark (default), device info, and one command per algorithm.
+//!
+//! Every command takes `--backend auto|gpu|sim` and `--subgroup-size N` (simulator). Errors are
+//! one line on stderr with a non-zero exit code; commands that write files write them atomically.
+
+mod bench;
+mod compare;
+mod npy;
+mod plot;
+mod reduce_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use wgsimd::backend::{self, Backend, SimSettings};
+use wgsimd::Executor;
+
+#[derive(Parser)]
+#[command(
+    name = "wgsimd",
+    version,
+    about = "Portable GPU SIMD kernels: benchmark, run, check"
+)]
+struct Cli {
+    #[command(flatten)]
+    exec: ExecArgs,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// Executor selection, shared by every command.
+#[derive(Args, Clone, Debug)]
+pub struct ExecArgs {
+    /// auto (GPU if any, else simulator), gpu, or sim.
+    #[arg(long, global = true, default_value = "auto")]
+    backend: String,
+    /// Simulator subgroup size (power of two, 4..=128).
+    #[arg(long, global = true, default_value_t = 32)]
+    subgroup_size: u32,
+    /// Simulator: permute the lane layout with this seed.
+    #[arg(long, global = true)]
+    shuffle_lanes: Option<u64>,
+}
+
+impl ExecArgs {
+    fn open(&self) -> anyhow::Result<Box<dyn Executor>> {
+        let backend: Backend = self.backend.parse()?;
+        if !(4..=128).contains(&self.subgroup_size) || !self.subgroup_size.is_power_of_two() {
+            anyhow::bail!(
+                "--subgroup-size must be a power of two in 4..=128, not {}",
+                self.subgroup_size
+            );
+        }
+        let sim = SimSettings {
+            subgroup_size: self.subgroup_size,
+            shuffle_lanes: self.shuffle_lanes,
+        };
+        Ok(backend::open(backend, &sim)?)
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Time and verify every algorithm (the default command).
+    Bench(bench::BenchArgs),
+    /// Print the adapter, backend, driver, subgroup sizes, features and key limits.
+    Info,
+    /// Reduce a .npy array: sum, min or max; the result is the last line of stdout.
+    Reduce(reduce_cmd::ReduceArgs),
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli
+        .command
+        .unwrap_or(Command::Bench(bench::BenchArgs::default()))
+    {
+        Command::Bench(args) => bench::run(&*cli.exec.open()?, &args),
+        Command::Info => info(&cli.exec),
+        Command::Reduce(args) => reduce_cmd::run(&*cli.exec.open()?, &args),
+    }
+}
+
+fn info(exec: &ExecArgs) -> anyhow::Result<ExitCode> {
+    let backend: Backend = exec.backend.parse()?;
+    if backend != Backend::Sim {
+        let adapters = wgsimd::gpu::list_adapters();
+        if adapters.is_empty() {
+            println!("no GPU adapter found");
+        }
+        for a in &adapters {
+            let i = a.get_info();
+            println!("adapter: {} ({:?}, {:?})", i.name, i.backend, i.device_type);
+        }
+    }
+    let e = exec.open()?;
+    let c = e.caps();
+    println!("selected: {}", c.name);
+    println!("backend: {}", c.backend);
+    println!("driver: {}", c.driver);
+    if c.subgroups {
+        println!(
+            "subgroups: yes, size {}..={}",
+            c.subgroup_min, c.subgroup_max
+        );
+    } else {
+        println!("subgroups: no (workgroup-memory emulation)");
+    }
+    println!("f16: {}", if c.f16 { "yes" } else { "no" });
+    println!("timestamps: {}", if c.timestamps { "yes" } else { "no" });
+    if c.cooperative_matrix.is_empty() {
+        println!("cooperative matrix: none");
+    }
+    for m in &c.cooperative_matrix {
+        println!(
+            "cooperative matrix: {}x{}x{} {} -> {}",
+            m.m, m.n, m.k, m.ab, m.acc
+        );
+    }
+    println!("max storage binding: {} MiB", c.max_storage_binding >> 20);
+    println!("max buffer: {} MiB", c.max_buffer >> 20);
+    println!("workgroup memory: {} KiB", c.max_workgroup_storage >> 10);
+    println!("max workgroups per dimension: {}", c.max_workgroups_per_dim);
+    println!("storage offset alignment: {} B", c.storage_offset_alignment);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("wgsimd: error: {}", format!("{e:#}").replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}

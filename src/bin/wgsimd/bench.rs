@@ -1,0 +1,432 @@
+//! `wgsimd bench`: every algorithm, verified, timed, compared.
+//!
+//! Rules: inputs are seeded random; each case runs `warmup` times untimed, then `repeats` times
+//! timed (GPU timestamps around each pass where the adapter has them, else host time, labelled);
+//! the output of the timed runs is verified against the CPU reference, and a failed check marks
+//! the row FAILED. Throughput is reported with the fraction of the bandwidth of a vec4 copy
+//! measured in the same run. CPU baselines are labelled `cpu`. `--compare` reads the yardstick
+//! logs of ../shared/h100/remote.sh and adds a ratio to every matching row.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use serde::Serialize;
+use wgsimd::case::{self, Case, Work};
+use wgsimd::exec::{TimeSource, Timing};
+use wgsimd::{Caps, Executor};
+
+use crate::compare::{self, Yardstick};
+use crate::plot;
+
+/// Arguments of `wgsimd bench`.
+#[derive(clap::Args, Debug, Default)]
+pub struct BenchArgs {
+    /// Small sizes only (a quick check that everything runs and verifies).
+    #[arg(long)]
+    pub quick: bool,
+    /// Element counts for reduce/scan/sort/copy, e.g. 2^20,2^24,1000000 (GEMM: matrix sizes).
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Vec<String>,
+    /// Only these algorithms: copy, reduce, scan, sort, gemm, cpu.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Timed repeats per case (median and min are reported).
+    #[arg(long, default_value_t = 10)]
+    pub repeats: usize,
+    /// Untimed warm-up runs per case.
+    #[arg(long, default_value_t = 2)]
+    pub warmup: usize,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write every figure as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Plot throughput vs size per variant (.svg or .png).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Yardstick logs (RESULT lines of cub_bench / cuda_anchors) to compare with.
+    #[arg(long)]
+    pub compare: Vec<PathBuf>,
+}
+
+/// One line of the table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub algorithm: String,
+    pub variant: String,
+    pub size: u64,
+    pub size_label: String,
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub throughput: f64,
+    pub unit: String,
+    /// Bytes moved per second over the copy kernel's (bandwidth-bound cases).
+    pub frac_of_copy: Option<f64>,
+    pub verified: bool,
+    pub error: Option<String>,
+    pub time_source: String,
+    pub passes: Vec<(String, f64)>,
+    /// Matching yardstick and our figure over its figure.
+    pub yardstick: Option<String>,
+    pub ratio: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    machine: String,
+    adapter: &'a str,
+    backend: &'a str,
+    driver: &'a str,
+    subgroup_size: String,
+    copy_gbps: Option<f64>,
+    rows: &'a [Row],
+    yardsticks: &'a [Yardstick],
+}
+
+type CaseFn = fn(&Caps, u64, u64) -> wgsimd::Result<Vec<Case>>;
+
+/// Algorithms the bench knows, with their case builders and default sizes.
+fn algorithms() -> Vec<(&'static str, CaseFn)> {
+    vec![
+        ("reduce", wgsimd::reduce::bench_cases),
+        ("scan", wgsimd::scan::bench_cases),
+    ]
+}
+
+fn parse_size(s: &str) -> anyhow::Result<u64> {
+    let s = s.trim();
+    if let Some(e) = s.strip_prefix("2^") {
+        let e: u32 = e.parse()?;
+        anyhow::ensure!(e < 40, "size {s} too large");
+        return Ok(1 << e);
+    }
+    Ok(s.parse()?)
+}
+
+/// Default element counts for this executor: large on real GPUs, small on CPU adapters and
+/// the simulator, whose speed is nanoseconds to microseconds per element.
+fn default_sizes(caps: &Caps, quick: bool) -> Vec<u64> {
+    let sim = caps.backend == "sim";
+    let cpu_adapter = caps.name.to_lowercase().contains("llvmpipe")
+        || caps.name.to_lowercase().contains("swiftshader");
+    let exps: &[u32] = match (quick, sim, cpu_adapter) {
+        (_, true, _) => &[10, 14],
+        (true, _, true) => &[16],
+        (false, _, true) => &[16, 20],
+        (true, _, _) => &[20],
+        (false, _, _) => &[20, 24, 26, 28],
+    };
+    exps.iter()
+        .map(|&e| 1u64 << e)
+        .filter(|&n| n * 8 <= caps.max_buffer)
+        .collect()
+}
+
+fn throughput(work: Work, ns: f64) -> (f64, &'static str, Option<f64>) {
+    match work {
+        Work::Bytes(b) => (b / ns, "GB/s", Some(b)),
+        Work::Keys { keys, bytes } => (keys / ns, "Gkeys/s", Some(bytes)),
+        Work::Flops(f) => (f / ns / 1e3, "TFLOP/s", None),
+    }
+}
+
+fn row_from(c: &Case, timing: &Timing, check: Result<(), String>, copy_gbps: Option<f64>) -> Row {
+    let med = timing.median_ns();
+    let (value, unit, bytes) = throughput(c.work, med);
+    let passes = if timing.pass_labels.len() > 1 && !timing.pass_ns.is_empty() {
+        timing
+            .pass_labels
+            .iter()
+            .cloned()
+            .zip(timing.pass_median_ns().into_iter().map(|ns| ns / 1e6))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Row {
+        algorithm: c.algorithm.clone(),
+        variant: c.variant.clone(),
+        size: c.size,
+        size_label: c.size_label.clone(),
+        median_ms: med / 1e6,
+        min_ms: timing.min_ns() / 1e6,
+        throughput: value,
+        unit: unit.into(),
+        frac_of_copy: bytes.zip(copy_gbps).map(|(b, cg)| b / med / cg),
+        verified: check.is_ok(),
+        error: check.err(),
+        time_source: match timing.source {
+            TimeSource::Timestamps => "gpu timestamps".into(),
+            TimeSource::Host => "host clock".into(),
+        },
+        passes,
+        yardstick: None,
+        ratio: None,
+    }
+}
+
+fn progress(total: u64) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(total);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    pb
+}
+
+/// Runs the benchmark.
+pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let caps = exec.caps().clone();
+    let sizes: Vec<u64> = if args.sizes.is_empty() {
+        default_sizes(&caps, args.quick)
+    } else {
+        args.sizes
+            .iter()
+            .map(|s| parse_size(s))
+            .collect::<anyhow::Result<_>>()?
+    };
+    let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
+    let repeats = if caps.backend == "sim" {
+        args.repeats.min(2)
+    } else {
+        args.repeats
+    };
+    let warmup = if caps.backend == "sim" {
+        0
+    } else {
+        args.warmup
+    };
+    let machine = format!(
+        "{} ({} CPUs)",
+        hostname(),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    println!(
+        "wgsimd bench on {} | {} | {}",
+        caps.name, caps.backend, caps.driver
+    );
+    println!(
+        "machine {machine} | subgroups {} | timing: {}",
+        if caps.subgroups {
+            format!("{}..={}", caps.subgroup_min, caps.subgroup_max)
+        } else {
+            "emulated".into()
+        },
+        if caps.timestamps {
+            "GPU timestamps"
+        } else {
+            "host clock (no timestamp queries)"
+        }
+    );
+    let yardsticks = compare::load(&args.compare)?;
+
+    let mut rows: Vec<Row> = Vec::new();
+    let algos: Vec<_> = algorithms()
+        .into_iter()
+        .filter(|(n, _)| wanted(n))
+        .collect();
+    let pb = progress((sizes.len() * (algos.len() + 1)) as u64);
+
+    // the copy yardstick: the largest size that fits one binding
+    let mut copy_gbps = None;
+    if let Some(&n) = sizes
+        .iter()
+        .filter(|&&n| n * 4 <= caps.max_storage_binding)
+        .max()
+    {
+        pb.set_message(format!("copy {}", case::size_label(n)));
+        let c = case::copy_case(&caps, n)?;
+        let (out, timing) = exec.time(&c.plan, warmup, repeats)?;
+        let row = row_from(&c, &timing, (c.verify)(&out), None);
+        copy_gbps = row.verified.then_some(row.throughput);
+        if wanted("copy") {
+            rows.push(row);
+        }
+    }
+    pb.inc(sizes.len() as u64);
+    for (name, cases) in &algos {
+        for &n in &sizes {
+            pb.set_message(format!("{name} {}", case::size_label(n)));
+            match cases(&caps, n, args.seed) {
+                Ok(list) => {
+                    for c in list {
+                        let row = match exec.time(&c.plan, warmup, repeats) {
+                            Ok((out, timing)) => row_from(&c, &timing, (c.verify)(&out), copy_gbps),
+                            Err(e) => failed(&c, e.to_string()),
+                        };
+                        rows.push(row);
+                    }
+                }
+                Err(e) => eprintln!("{name} {}: skipped: {e}", case::size_label(n)),
+            }
+            pb.inc(1);
+        }
+    }
+    pb.finish_and_clear();
+    if wanted("cpu") {
+        rows.extend(cpu_baselines(&sizes, args.seed));
+    }
+    compare::annotate(&mut rows, &yardsticks);
+    print_table(&rows, copy_gbps);
+    if let Some(path) = &args.json {
+        let sg = if caps.subgroups {
+            format!("{}..={}", caps.subgroup_min, caps.subgroup_max)
+        } else {
+            "none".into()
+        };
+        let report = Report {
+            machine,
+            adapter: &caps.name,
+            backend: &caps.backend,
+            driver: &caps.driver,
+            subgroup_size: sg,
+            copy_gbps,
+            rows: &rows,
+            yardsticks: &yardsticks,
+        };
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.plot {
+        plot::write(path, &rows, &caps.name)?;
+        println!("wrote {}", path.display());
+    }
+    let failures = rows.iter().filter(|r| !r.verified).count();
+    if failures > 0 {
+        eprintln!("wgsimd bench: {failures} case(s) FAILED verification");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn failed(c: &Case, e: String) -> Row {
+    Row {
+        algorithm: c.algorithm.clone(),
+        variant: c.variant.clone(),
+        size: c.size,
+        size_label: c.size_label.clone(),
+        median_ms: f64::NAN,
+        min_ms: f64::NAN,
+        throughput: f64::NAN,
+        unit: String::new(),
+        frac_of_copy: None,
+        verified: false,
+        error: Some(e),
+        time_source: String::new(),
+        passes: Vec::new(),
+        yardstick: None,
+        ratio: None,
+    }
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| std::env::var("COMPUTERNAME").unwrap_or_else(|_| "unknown".into()))
+}
+
+/// CPU baselines at the same sizes, labelled `cpu`.
+fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
+    use rand::{Rng, SeedableRng};
+    let mut rows = Vec::new();
+    let Some(&n) = sizes.iter().max() else {
+        return rows;
+    };
+    let n = n.min(1 << 26) as usize;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let data: Vec<u32> = (0..n).map(|_| rng.random()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let mut time = |variant: &str, f: &mut dyn FnMut() -> u64| {
+        let mut ns = Vec::new();
+        let mut last = 0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            last = std::hint::black_box(f());
+            ns.push(t.elapsed().as_secs_f64() * 1e9);
+        }
+        let med = wgsimd::exec::median(&ns);
+        let ok = last == wgsimd::reference::reduce::sum_u64(&data);
+        rows.push(Row {
+            algorithm: "reduce".into(),
+            variant: format!("cpu {variant}"),
+            size: n as u64,
+            size_label: case::size_label(n as u64),
+            median_ms: med / 1e6,
+            min_ms: ns.iter().copied().fold(f64::INFINITY, f64::min) / 1e6,
+            throughput: 4.0 * n as f64 / med,
+            unit: "GB/s".into(),
+            frac_of_copy: None,
+            verified: ok,
+            error: (!ok).then(|| "wrong sum".into()),
+            time_source: "host clock".into(),
+            passes: Vec::new(),
+            yardstick: None,
+            ratio: None,
+        });
+    };
+    time("sum u32 (1 thread)", &mut || {
+        data.iter().map(|&x| x as u64).sum()
+    });
+    time(&format!("sum u32 ({threads} threads)"), &mut || {
+        let chunk = data.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            let hs: Vec<_> = data
+                .chunks(chunk)
+                .map(|c| s.spawn(move || c.iter().map(|&x| x as u64).sum::<u64>()))
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        })
+    });
+    rows
+}
+
+fn print_table(rows: &[Row], copy_gbps: Option<f64>) {
+    if let Some(c) = copy_gbps {
+        println!("copy bandwidth (vec4 shader copy, read+write): {c:.1} GB/s");
+    }
+    println!(
+        "{:<8} {:<28} {:>7} {:>10} {:>10} {:>12} {:>7} {:>8} {:<}",
+        "algo", "variant", "size", "median ms", "min ms", "throughput", "copy%", "vs yard", "check"
+    );
+    for r in rows {
+        let frac = r
+            .frac_of_copy
+            .map_or("-".into(), |f| format!("{:.0}%", f * 100.0));
+        let ratio = r.ratio.map_or("-".into(), |x| format!("{x:.2}x"));
+        let check = if r.verified {
+            "OK".to_string()
+        } else {
+            format!("FAILED: {}", r.error.clone().unwrap_or_default())
+        };
+        println!(
+            "{:<8} {:<28} {:>7} {:>10.4} {:>10.4} {:>7.1} {:<7} {:>5} {:>8} {}",
+            r.algorithm,
+            r.variant,
+            r.size_label,
+            r.median_ms,
+            r.min_ms,
+            r.throughput,
+            r.unit,
+            frac,
+            ratio,
+            check
+        );
+        if !r.passes.is_empty() {
+            let parts: Vec<String> = r
+                .passes
+                .iter()
+                .map(|(l, ms)| format!("{l} {ms:.4}"))
+                .collect();
+            println!("{:<8} {:<28} passes (ms): {}", "", "", parts.join(" | "));
+        }
+        if let (Some(y), Some(_)) = (&r.yardstick, r.ratio) {
+            println!("{:<8} {:<28} yardstick: {y}", "", "");
+        }
+    }
+}

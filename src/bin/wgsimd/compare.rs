@@ -1,0 +1,141 @@
+//! Yardsticks: the `RESULT` lines that ../shared/h100/remote.sh's CUDA programs print
+//! (cub_bench: `RESULT cub | SortKeys u32 | 2^24 | 35700.0 Mkeys/s | median ... | ...`;
+//! cuda_anchors: `RESULT matmul | torch.matmul fp16 | 4096^3 | 700.00 TFLOP/s | ...`), matched to
+//! bench rows of the same size and kind so every row can carry "ours / theirs".
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use crate::bench::Row;
+
+/// One yardstick figure, in the bench's units (Mkeys/s converted to Gkeys/s).
+#[derive(Clone, Debug, Serialize)]
+pub struct Yardstick {
+    /// Program or section ("cub", "matmul").
+    pub source: String,
+    /// What was measured.
+    pub what: String,
+    /// Numeric size: elements (2^k), matrix size (N^3 → N), u32 words (MiB copies).
+    pub size: u64,
+    /// Figure.
+    pub value: f64,
+    /// Unit (GB/s, Gkeys/s, TFLOP/s).
+    pub unit: String,
+}
+
+fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if let Some(e) = s.strip_prefix("2^") {
+        return e.parse::<u32>().ok().map(|e| 1u64 << e);
+    }
+    if let Some(n) = s.strip_suffix("^3") {
+        return n.parse().ok();
+    }
+    if let Some(m) = s.strip_suffix("MiB") {
+        return m.trim().parse::<u64>().ok().map(|m| (m << 20) / 4);
+    }
+    s.parse().ok()
+}
+
+/// Parses one `RESULT` line.
+pub fn parse_line(line: &str) -> Option<Yardstick> {
+    let rest = line.trim().strip_prefix("RESULT")?;
+    let f: Vec<&str> = rest.split('|').map(str::trim).collect();
+    if f.len() < 4 {
+        return None;
+    }
+    let size = parse_size(f[2])?;
+    let mut vu = f[3].split_whitespace();
+    let mut value: f64 = vu.next()?.parse().ok()?;
+    let mut unit = vu.next()?.to_string();
+    if unit == "Mkeys/s" {
+        value /= 1e3;
+        unit = "Gkeys/s".into();
+    }
+    Some(Yardstick {
+        source: f[0].to_string(),
+        what: f[1].to_string(),
+        size,
+        value,
+        unit,
+    })
+}
+
+/// Reads every `RESULT` line of `paths`.
+pub fn load(paths: &[PathBuf]) -> anyhow::Result<Vec<Yardstick>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+        out.extend(text.lines().filter_map(parse_line));
+    }
+    Ok(out)
+}
+
+/// The yardstick a row compares with: (row algorithm, row variant prefix, yardstick `what`,
+/// whether sizes must match).
+const MATCHES: &[(&str, &str, &str, bool)] = &[
+    ("copy", "", "cudaMemcpy D2D", false),
+    (
+        "reduce",
+        "sum u32",
+        "DeviceReduce::Sum u32 (wrapping)",
+        true,
+    ),
+    ("reduce", "sum f32", "DeviceReduce::Sum f32", true),
+    ("sort", "keys u32", "SortKeys u32", true),
+    ("sort", "pairs u32", "SortPairs u32/u32", true),
+    ("gemm", "f32", "torch.matmul fp32 (TF32 off)", true),
+    ("gemm", "f16", "torch.matmul fp16", true),
+];
+
+/// Sets `yardstick` and `ratio` on every row that has a match.
+pub fn annotate(rows: &mut [Row], ys: &[Yardstick]) {
+    for r in rows.iter_mut() {
+        if r.variant.starts_with("cpu") || !r.verified {
+            continue;
+        }
+        let found = MATCHES.iter().find_map(|&(alg, prefix, what, same_size)| {
+            if r.algorithm != alg || !r.variant.starts_with(prefix) {
+                return None;
+            }
+            ys.iter()
+                .find(|y| y.what == what && y.unit == r.unit && (!same_size || y.size == r.size))
+        });
+        if let Some(y) = found {
+            r.ratio = Some(r.throughput / y.value);
+            r.yardstick = Some(format!(
+                "{} {} = {:.1} {}",
+                y.source, y.what, y.value, y.unit
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_both_formats() {
+        let y = parse_line(
+            "RESULT cub | SortKeys u32 | 2^24 | 35700.0 Mkeys/s | median 0.47 ms | verify=OK",
+        )
+        .unwrap();
+        assert_eq!((y.size, y.unit.as_str()), (1 << 24, "Gkeys/s"));
+        assert!((y.value - 35.7).abs() < 1e-9);
+        let y = parse_line("RESULT matmul   | torch.matmul fp16 | 4096^3       |     700.00 TFLOP/s  | median 0.2 ms | x").unwrap();
+        assert_eq!(
+            (y.size, y.what.as_str(), y.value),
+            (4096, "torch.matmul fp16", 700.0)
+        );
+        let y = parse_line(
+            "RESULT cub | cudaMemcpy D2D | 1024 MiB | 2960.0 GB/s | median 0.7 ms | read+write",
+        )
+        .unwrap();
+        assert_eq!(y.size, 1 << 28);
+        assert!(parse_line("allow_tf32 = False").is_none());
+    }
+}

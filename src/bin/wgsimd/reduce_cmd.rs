@@ -1,0 +1,36 @@
+//! `wgsimd reduce IN.npy --op sum|min|max`: the result is the last line of stdout.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use wgsimd::reduce::{reduce, ReduceOp};
+use wgsimd::Executor;
+
+use crate::npy::{self, Array};
+
+/// Arguments of `wgsimd reduce`.
+#[derive(clap::Args, Debug)]
+pub struct ReduceArgs {
+    /// Input .npy (uint32, int32 or float32; any shape, reduced over all elements).
+    pub input: PathBuf,
+    /// sum, min or max.
+    #[arg(long)]
+    pub op: String,
+}
+
+/// Runs the command.
+pub fn run(exec: &dyn Executor, args: &ReduceArgs) -> anyhow::Result<ExitCode> {
+    let op: ReduceOp = args.op.parse()?;
+    let input = npy::read(&args.input)?;
+    let value = match &input.data {
+        Array::U32(v) => reduce(exec, v, op)?,
+        Array::I32(v) => reduce(exec, v, op)?,
+        Array::F32(v) => reduce(exec, v, op)?,
+        Array::F16(_) => anyhow::bail!(
+            "{}: unsupported dtype float16 for reduce (supported: uint32, int32, float32)",
+            args.input.display()
+        ),
+    };
+    println!("{value}");
+    Ok(ExitCode::SUCCESS)
+}
