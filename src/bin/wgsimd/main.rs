@@ -8,6 +8,7 @@ mod compare;
 mod npy;
 mod plot;
 mod reduce_cmd;
+mod sort_cmd;
 
 use std::process::ExitCode;
 
@@ -67,6 +68,8 @@ enum Command {
     Info,
     /// Reduce a .npy array: sum, min or max; the result is the last line of stdout.
     Reduce(reduce_cmd::ReduceArgs),
+    /// Sort a .npy array (uint32, int32, float32), optionally with uint32 values; stable.
+    Sort(sort_cmd::SortArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -77,6 +80,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&*cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&*cli.exec.open()?, &args),
+        Command::Sort(args) => sort_cmd::run(&*cli.exec.open()?, &args),
     }
 }
 
