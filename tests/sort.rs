@@ -144,59 +144,63 @@ fn run_check<T: Key>(
     }
 }
 
-fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy, sizes: &[usize], dists: &[Dist]) {
+/// Every size with uniform keys, every distribution at a partial and a just-over-one tile size,
+/// both directions.
+fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy) {
     let caps = g.caps().clone();
+    let mut runs: Vec<(usize, Dist)> = SMALL.iter().map(|&n| (n, Dist::Uniform)).collect();
+    for &dist in &DISTS[1..] {
+        runs.push((257, dist));
+        runs.push((4097, dist));
+    }
     for &descending in &[false, true] {
-        for &n in sizes {
-            for &dist in dists {
-                let k: Vec<T> = keys(dist, n, n as u64 * 31 + dist as u64);
-                let opts = SortOptions {
-                    descending,
-                    strategy: Some(strategy),
-                    ..Default::default()
-                };
-                let what = format!(
-                    "{strategy} {} n={n} {dist:?} descending={descending}",
-                    std::any::type_name::<T>()
-                );
-                run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
-            }
+        for &(n, dist) in &runs {
+            let k: Vec<T> = keys(dist, n, n as u64 * 31 + dist as u64);
+            let opts = SortOptions {
+                descending,
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            let what = format!(
+                "{strategy} {} n={n} {dist:?} descending={descending}",
+                std::any::type_name::<T>()
+            );
+            run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
         }
     }
 }
 
-fn all_types(strategy: Strategy, sizes: &[usize], dists: &[Dist]) {
+fn all_types(strategy: Strategy) {
     let Some(g) = common::gpu() else { return };
-    keys_matrix::<u32>(g, strategy, sizes, dists);
-    keys_matrix::<i32>(g, strategy, sizes, dists);
-    keys_matrix::<f32>(g, strategy, sizes, dists);
+    keys_matrix::<u32>(g, strategy);
+    keys_matrix::<i32>(g, strategy);
+    keys_matrix::<f32>(g, strategy);
+    // every distribution over several tiles, u32 ascending
+    let caps = g.caps().clone();
+    let opts = SortOptions {
+        strategy: Some(strategy),
+        ..Default::default()
+    };
+    for &dist in DISTS {
+        let k: Vec<u32> = keys(dist, 65537, 77 + dist as u64);
+        let what = format!("{strategy} u32 n=65537 {dist:?}");
+        run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
+    }
 }
 
 #[test]
 fn reduce_then_scan_keys() {
-    all_types(Strategy::ReduceThenScan, SMALL, DISTS);
+    all_types(Strategy::ReduceThenScan);
 }
 
 #[test]
 fn onesweep_keys() {
-    all_types(Strategy::OneSweep, SMALL, DISTS);
+    all_types(Strategy::OneSweep);
 }
 
 #[test]
 fn hybrid_keys() {
-    // the hybrid runs a workgroup per (partial) tile of each of 256 buckets: slow on lavapipe at
-    // small sizes, so fewer distributions there
-    all_types(Strategy::Hybrid, &SMALL[..7], DISTS);
-    all_types(
-        Strategy::Hybrid,
-        &SMALL[7..],
-        &[
-            Dist::Uniform,
-            Dist::Distinct16,
-            Dist::HighByte,
-            Dist::Extremes,
-        ],
-    );
+    all_types(Strategy::Hybrid);
 }
 
 #[test]
@@ -245,59 +249,76 @@ fn pairs_stable() {
     }
 }
 
+/// The seed's size and 2^22 + 7, one combination per strategy (lavapipe needs ~0.5 s per pass
+/// at these sizes).
 #[test]
 fn large_sizes() {
     let Some(g) = common::gpu() else { return };
     let caps = g.caps().clone();
     let p = SortPolicy::default();
-    for &n in LARGE {
-        let vals: Vec<u32> = (0..n as u32).collect();
-        for &strategy in STRATEGIES {
-            let opts = SortOptions {
-                strategy: Some(strategy),
-                ..Default::default()
-            };
-            let k: Vec<u32> = keys(Dist::Uniform, n, 1);
-            run_check(
-                g,
-                &caps,
-                &k,
-                None,
-                &opts,
-                &p,
-                &format!("{strategy} u32 {n}"),
-            );
-        }
-        let desc = SortOptions {
-            descending: true,
-            strategy: Some(Strategy::ReduceThenScan),
-            ..Default::default()
-        };
-        let k: Vec<f32> = keys(Dist::Extremes, n, 2);
-        run_check(
-            g,
-            &caps,
-            &k,
-            Some(&vals),
-            &desc,
-            &p,
-            &format!("pairs f32 desc {n}"),
-        );
-        let k: Vec<i32> = keys(Dist::Distinct16, n, 3);
-        let os = SortOptions {
-            strategy: Some(Strategy::OneSweep),
-            ..Default::default()
-        };
-        run_check(
-            g,
-            &caps,
-            &k,
-            Some(&vals),
-            &os,
-            &p,
-            &format!("pairs i32 onesweep {n}"),
-        );
-    }
+    let with = |strategy, descending| SortOptions {
+        descending,
+        strategy: Some(strategy),
+        ..Default::default()
+    };
+    let (a, b) = (LARGE[0], LARGE[1]);
+    let k: Vec<u32> = keys(Dist::Uniform, a, 1);
+    let what = format!("reduce-then-scan u32 {a}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        None,
+        &with(Strategy::ReduceThenScan, false),
+        &p,
+        &what,
+    );
+    let k: Vec<i32> = keys(Dist::Distinct16, a, 3);
+    let vals: Vec<u32> = (0..a as u32).collect();
+    let what = format!("onesweep pairs i32 desc {a}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        Some(&vals),
+        &with(Strategy::OneSweep, true),
+        &p,
+        &what,
+    );
+    let k: Vec<u32> = keys(Dist::HighByte, a, 4);
+    let what = format!("hybrid u32 {a}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        None,
+        &with(Strategy::Hybrid, false),
+        &p,
+        &what,
+    );
+    let k: Vec<f32> = keys(Dist::Extremes, b, 2);
+    let vals: Vec<u32> = (0..b as u32).collect();
+    let what = format!("reduce-then-scan pairs f32 desc {b}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        Some(&vals),
+        &with(Strategy::ReduceThenScan, true),
+        &p,
+        &what,
+    );
+    let k: Vec<u32> = keys(Dist::Uniform, b, 5);
+    let what = format!("onesweep u32 {b}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        None,
+        &with(Strategy::OneSweep, false),
+        &p,
+        &what,
+    );
 }
 
 #[test]
@@ -322,7 +343,7 @@ fn bit_ranges() {
                     strategy: Some(strategy),
                 };
                 let what = format!("{strategy} bits {begin_bit}..{end_bit} desc={descending}");
-                let k: Vec<u32> = keys(Dist::Uniform, 20_000, 5);
+                let k: Vec<u32> = keys(Dist::Uniform, 9000, 5);
                 let vals: Vec<u32> = (0..k.len() as u32).collect();
                 run_check(
                     g,
@@ -333,7 +354,7 @@ fn bit_ranges() {
                     &SortPolicy::default(),
                     &what,
                 );
-                let k: Vec<f32> = keys(Dist::Extremes, 5000, 6);
+                let k: Vec<f32> = keys(Dist::Extremes, 3000, 6);
                 run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
             }
         }
@@ -348,7 +369,7 @@ fn emulated_flavour() {
     caps.subgroups = false;
     let p = SortPolicy::default();
     for &strategy in &[Strategy::ReduceThenScan, Strategy::Hybrid] {
-        for &n in &[1usize, 33, 4097, 65537] {
+        for &n in &[1usize, 33, 4097, 20_001] {
             for &descending in &[false, true] {
                 let opts = SortOptions {
                     descending,
@@ -392,7 +413,7 @@ fn onesweep_fallback() {
         strategy: Some(Strategy::OneSweep),
         ..Default::default()
     };
-    for &n in &[4097usize, 65537, 1_000_003] {
+    for &n in &[4097usize, 65537, 300_007] {
         let vals: Vec<u32> = (0..n as u32).collect();
         let k: Vec<u32> = keys(Dist::Uniform, n, 21);
         run_check(
