@@ -4,3 +4,4 @@
 pub mod gemm;
 pub mod reduce;
 pub mod scan;
+pub mod sort;
