@@ -191,3 +191,28 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     });
     Ok(cases)
 }
+
+/// The GEMM shapes (M, N, K) `wgsimd bench` should run on `caps`: square 1024–8192 and skinny
+/// M = 1, 16, 64 with N = K = 4096 on a real GPU; small squares and one skinny shape on CPU
+/// adapters (lavapipe: about 1 GFLOP/s) and the simulator. `quick` keeps one of each kind.
+pub fn bench_shapes(caps: &Caps, quick: bool) -> Vec<(u64, u64, u64)> {
+    let name = caps.name.to_lowercase();
+    let slow = caps.backend == "sim" || name.contains("llvmpipe") || name.contains("swiftshader");
+    let (squares, skinny, nk): (&[u64], &[u64], u64) = match (slow, quick) {
+        (true, true) => (&[64], &[1], 256),
+        (true, false) => (&[128, 256], &[1, 16], 512),
+        (false, true) => (&[1024], &[1], 4096),
+        (false, false) => (&[1024, 2048, 4096, 8192], &[1, 16, 64], 4096),
+    };
+    let fits = |m: u64, n: u64, k: u64| {
+        [m * k, k * n, m * n]
+            .iter()
+            .all(|&e| e * 4 <= caps.max_storage_binding)
+    };
+    squares
+        .iter()
+        .map(|&s| (s, s, s))
+        .chain(skinny.iter().map(|&m| (m, nk, nk)))
+        .filter(|&(m, n, k)| fits(m, n, k))
+        .collect()
+}

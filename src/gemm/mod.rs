@@ -26,7 +26,7 @@ pub mod policy;
 
 use std::sync::Arc;
 
-pub use bench::{bench_cases, bench_cases_shape};
+pub use bench::{bench_cases, bench_cases_shape, bench_shapes};
 pub use int4::Int4Weights;
 pub use policy::{Format, GemmPolicy};
 
