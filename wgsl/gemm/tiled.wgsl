@@ -3,15 +3,17 @@
 // The SIMT hierarchy of Volkov & Demmel, "Benchmarking GPUs to tune dense linear algebra" (SC'08),
 // as CUTLASS's SIMT GEMM names it: a workgroup owns a BM×BN tile of C; every K step it stages a
 // BM×BK slice of A (transposed, k-major) and a BK×BN slice of B in workgroup memory; each
-// invocation owns a TM×TN block of C in registers and does TM·TN FMAs per k from TM/4 + TN/4 vec4
+// invocation owns an 8×8 (TM×TN) block of C in registers and does 64 FMAs per k from 4 vec4
 // reads of workgroup memory. Two workgroup buffers (double buffering) plus a register prefetch:
 // the global loads of step t+1 are issued before the FMAs of step t and written to the other
 // buffer after them, so one barrier per step suffices.
 //
 // Invocation layout (mirrored and checked exhaustively in Rust, src/gemm/policy.rs, at plan time):
 //   tx = lid % WG_X, ty = lid / WG_X, WG_X = BN/TN, WG_Y = BM/TM;
-//   rows of C: 4·(ty + i·WG_Y) + r for i < TM/4, r < 4; columns 4·(tx + j·WG_X) + c for j < TN/4.
+//   rows of C: 4·(ty + i·WG_Y) + r for i < 2, r < 4; columns 4·(tx + j·WG_X) + c for j < 2.
 //   The interleave keeps each subgroup's workgroup-memory reads contiguous (conflict-free).
+// Workgroups map to tiles in grouped order (`tile_of`); with split-K, workgroup_id.z selects a
+// range of K tiles and the partial product goes to its own slice of the output.
 //
 // Element formats (overrides, constant after specialization):
 //   A_FMT 0: f32, 4 per vec4<u32> (bitcast);  1: f16, 8 per vec4<u32> (unpack2x16float).
@@ -32,10 +34,9 @@ override WG_X: u32 = BN / TN;
 override WG_Y: u32 = BM / TM;
 override WG: u32 = WG_X * WG_Y;
 
-// The invocation's block of C and its prefetch registers are fixed here and spelled out as
-// separate variables with literal names: NVIDIA's SPIR-V compiler put a loop-indexed
-// accumulator array in local memory (1.8 TFLOP/s on the H100 at 4096³). The Rust policy check
-// reads these constants from the module.
+// The invocation's block of C (struct `Acc`) and its prefetch registers are fixed here, with
+// literal names: NVIDIA's SPIR-V compiler put a loop-indexed accumulator array in local memory
+// (1.8 TFLOP/s on the H100 at 4096³). The Rust policy check reads these constants from the module.
 const TM: u32 = 8u;         // rows of C per invocation: 4·ty + r and 4·(ty + WG_Y) + r
 const TN: u32 = 8u;         // columns: 4·tx + c and 4·(tx + WG_X) + c
 const MAX_FETCH: u32 = 4u;  // prefetched vec4 per invocation per operand (pa0..pa3, pb0..pb3)
