@@ -93,7 +93,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
 fn main() {
     let g = GpuExecutor::new().unwrap();
     let n: u64 = 1 << 28;
-    let data: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761) | 1).collect();
+    let data: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2654435761) | 1)
+        .collect();
     for (name, body, groups) in [
         ("uniform bound 4096", UNIF, 4096u64),
         ("subgroup builtins 4096", SUBG, 4096u64),
@@ -102,12 +104,20 @@ fn main() {
         ("grid-stride x1 16384", GRID1, 16384),
         ("one tile per wg", ONE, n / 4096),
     ] {
-        let k = Arc::new(Kernel::from_source(name, Flavor::Emulated, format!("{HEAD}{body}")).unwrap());
+        let k =
+            Arc::new(Kernel::from_source(name, Flavor::Emulated, format!("{HEAD}{body}")).unwrap());
         let mut plan = Plan::new(name);
         let input = plan.upload("input", &data);
         let partials = plan.buffer("partials", groups * 4, BufferInit::Zeroed);
         let params = plan.upload("params", &[n as u32, 0, 0, 0]);
-        let pass = plan.pass("stage1", &k, "main", &[], &[input, partials, params], Workgroups::Direct(grid_2d(groups, 65535)));
+        let pass = plan.pass(
+            "stage1",
+            &k,
+            "main",
+            &[],
+            &[input, partials, params],
+            Workgroups::Direct(grid_2d(groups, 65535)),
+        );
         if name.starts_with("uniform") {
             pass.bindings[0].size = Some(n * 4);
         }
@@ -115,6 +125,10 @@ fn main() {
         let (out, t) = g.time(&plan, 3, 10).unwrap();
         let p: Vec<u32> = out.get(partials);
         let ok = p.iter().copied().min() == Some(1) || p.iter().copied().min().is_some();
-        println!("{name}: median {:.1} GB/s best {:.1} GB/s ok={ok}", 4.0 * n as f64 / t.median_ns(), 4.0 * n as f64 / t.min_ns());
+        println!(
+            "{name}: median {:.1} GB/s best {:.1} GB/s ok={ok}",
+            4.0 * n as f64 / t.median_ns(),
+            4.0 * n as f64 / t.min_ns()
+        );
     }
 }
