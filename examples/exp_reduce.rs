@@ -92,7 +92,12 @@ fn main() {
         let k =
             Arc::new(Kernel::from_source(name, Flavor::Emulated, format!("{HEAD}{body}")).unwrap());
         let mut plan = Plan::new(name);
-        let input = plan.upload("input", &data);
+        // WGSIMD_EXP_ZERO=1: a zeroed input instead of an uploaded one (no 1 GiB host write)
+        let input = if std::env::var("WGSIMD_EXP_ZERO").is_ok() {
+            plan.buffer("input", n * 4, BufferInit::Zeroed)
+        } else {
+            plan.upload("input", &data)
+        };
         let partials = plan.buffer("partials", groups * 4, BufferInit::Zeroed);
         let params = plan.upload("params", &[n as u32, 0, 0, 0]);
         let pass = plan.pass(

@@ -250,8 +250,9 @@ impl GpuExecutor {
         let p = self.pipeline(&k, "main", &[("VALUE".into(), POISON_WORD as f64)])?;
         let words = buf.size() / 4;
         let mut offset = 0;
-        // bind at most one max-size binding at a time
-        let chunk = (self.ctx.caps.max_storage_binding / 4 * 4).min(buf.size());
+        // bind at most one max-size binding at a time, at aligned offsets
+        let align = self.ctx.caps.storage_offset_alignment.max(16);
+        let chunk = (self.ctx.caps.max_storage_binding / align * align).min(buf.size());
         while offset < buf.size() {
             let len = chunk.min(buf.size() - offset);
             let bg = self
