@@ -121,6 +121,7 @@ pub struct Interp<'a, 'h> {
     bound: Vec<Option<Bound>>,
     buffers: &'a mut [Vec<u32>],
     live: Mask,
+    exiting: Mask,
     ctl: Vec<Ctl>,
     steps: u64,
     budget: u64,
@@ -223,6 +224,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             bound,
             buffers,
             live: Mask::first(n),
+            exiting: Mask::EMPTY,
             ctl: Vec::new(),
             steps: 0,
             budget,
@@ -362,9 +364,22 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
         }
         self.init_locals(ef);
+        // The entry body runs statement by statement: lanes that return inside a top-level
+        // statement stay live until that statement completes (they exited from divergent control
+        // flow, which the lanes still running it must not treat as converged), then die.
         let mut active = self.live;
-        let body = &prog.function(ef).body;
-        self.block(ef, body, &mut active);
+        self.exiting = Mask::EMPTY;
+        for (stmt, span) in prog.function(ef).body.span_iter() {
+            if self.halted || active.none() {
+                break;
+            }
+            self.step(*span);
+            if let Err(e) = self.stmt(ef, stmt, *span, &mut active) {
+                self.fail(e);
+            }
+            self.live = self.live.and_not(&self.exiting);
+            self.exiting = Mask::EMPTY;
+        }
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -602,7 +617,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                     }
                 }
                 if fi == self.prog.entry_fn {
-                    self.live = self.live.and_not(active);
+                    self.exiting = self.exiting.or(active);
                 }
                 *active = Mask::EMPTY;
             }
