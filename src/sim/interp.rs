@@ -19,6 +19,9 @@
 //! - Shuffles and broadcasts from an inactive or absent lane return poison (a random word).
 //! - The core reports events to checkers ([`super::events`]) and holds no checking logic.
 
+// Lane loops index several rows with one lane index; iterators would hide that.
+#![allow(clippy::needless_range_loop)]
+
 use naga::{
     AddressSpace, AtomicFunction, Barrier, BuiltIn, CollectiveOperation as Co, Expression,
     GatherMode, Handle, Literal, MathFunction, Span, Statement, SubgroupOperation as So, TypeInner,
@@ -242,8 +245,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             lane_ops: 0,
         };
         // private memory's initial image
-        for (gi, g) in prog.globals.iter().enumerate() {
-            let _ = gi;
+        for g in prog.globals.iter() {
             if g.space == AddressSpace::Private {
                 if let Some(init) = g.init {
                     let words = const_words(prog, init)?;
@@ -768,7 +770,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let mut bad = Vec::new();
         active.for_each(|l| {
             let o = offs[l];
-            if o != BAD && (o as u64 + maxw as u64) >= b.len as u64 + 1 {
+            if o != BAD && (o as u64 + maxw as u64) > b.len as u64 {
                 bad.push((l, o));
             }
         });
@@ -1250,7 +1252,6 @@ impl<'a, 'h> Interp<'a, 'h> {
         let rr = t.exprs[result.index()].reg as usize * n;
         let ar = am.reg as usize * n;
         let k = am.kind;
-        let f = |x: u32| f32::from_bits(x);
         let (identity, comb): (u32, fn(u32, u32) -> u32) = match (op, k) {
             (So::All, _) => (1, |a, b| a & b),
             (So::Any, _) => (0, |a, b| a | b),
@@ -1277,7 +1278,6 @@ impl<'a, 'h> Interp<'a, 'h> {
             (So::Or, _) => (0, |a, b| a | b),
             (So::Xor, _) => (0, |a, b| a ^ b),
         };
-        let _ = f;
         let regs = &mut self.regs[fi];
         for w in 0..am.words as usize {
             for sg in 0..n.div_ceil(s) {
@@ -1413,7 +1413,11 @@ impl<'a, 'h> Interp<'a, 'h> {
                     Aux::PtrField { off, check } => {
                         self.roots[fi][h.index()] = self.roots[fi][base.index()];
                         for l in 0..n {
-                            dst[l] = if src[l] == BAD { BAD } else { src[l] + off };
+                            dst[l] = if src[l] == BAD {
+                                BAD
+                            } else {
+                                src[l].wrapping_add(off)
+                            };
                         }
                         if let Some(stride) = check {
                             let idx = off / stride;
@@ -1453,7 +1457,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                                     bad.push((l, i, lim));
                                 }
                             } else {
-                                dst[l] = b0 + i as u32 * stride;
+                                dst[l] = b0.wrapping_add((i as u32).wrapping_mul(stride));
                             }
                         }
                         for (l, i, lim) in bad {
@@ -1539,7 +1543,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let ak = t.exprs[arg.index()].kind;
                 let (b1, c1, d1) = (arg1.map(op), arg2.map(op), arg3.map(op));
                 if !ops::math(fun, ak, dst, a, b1, c1, d1, words, n)? {
-                    self.math_special(fun, dst, a, b1, words, n)?;
+                    self.math_special(fun, ak, dst, a, b1, words, n)?;
                 }
             }
             Expression::As {
@@ -1623,9 +1627,11 @@ impl<'a, 'h> Interp<'a, 'h> {
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn math_special(
         &mut self,
         fun: MathFunction,
+        kind: Kind,
         dst: &mut [u32],
         a: (&[u32], usize),
         b: Option<(&[u32], usize)>,
@@ -1637,14 +1643,16 @@ impl<'a, 'h> Interp<'a, 'h> {
             MathFunction::Dot => {
                 let b = b.ok_or_else(|| Error::Sim("dot".into()))?;
                 for l in 0..n {
-                    let mut s = 0f32;
-                    let mut si = 0u32;
-                    for w in 0..a.1 {
-                        s += g(a.0, w * n + l) * g(b.0, w * n + l);
-                        si = si.wrapping_add(a.0[w * n + l].wrapping_mul(b.0[w * n + l]));
-                    }
-                    let _ = si;
-                    dst[l] = s.to_bits();
+                    dst[l] = if kind == Kind::F32 {
+                        (0..a.1)
+                            .map(|w| g(a.0, w * n + l) * g(b.0, w * n + l))
+                            .sum::<f32>()
+                            .to_bits()
+                    } else {
+                        (0..a.1).fold(0u32, |acc, w| {
+                            acc.wrapping_add(a.0[w * n + l].wrapping_mul(b.0[w * n + l]))
+                        })
+                    };
                 }
             }
             MathFunction::Length => {

@@ -128,7 +128,7 @@ pub fn binary(
         (Kind::U32 | Kind::I32, B::Add) => m!(|x, y| x.wrapping_add(y)),
         (Kind::U32 | Kind::I32, B::Subtract) => m!(|x, y| x.wrapping_sub(y)),
         (Kind::U32 | Kind::I32, B::Multiply) => m!(|x, y| x.wrapping_mul(y)),
-        (Kind::U32, B::Divide) => m!(|x, y| if y == 0 { x } else { x / y }),
+        (Kind::U32, B::Divide) => m!(|x, y| x.checked_div(y).unwrap_or(x)),
         (Kind::U32, B::Modulo) => m!(|x, y| if y == 0 { 0 } else { x % y }),
         (Kind::I32, B::Divide) => m!(|x, y| idiv(x as i32, y as i32) as u32),
         (Kind::I32, B::Modulo) => m!(|x, y| irem(x as i32, y as i32) as u32),
