@@ -25,6 +25,7 @@ pub mod reduce;
 pub mod reference;
 pub mod scan;
 pub mod sim;
+pub mod sort;
 
 pub use error::{Error, Result};
 pub use exec::{Caps, Executor, RunOutput, Timing};

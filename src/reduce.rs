@@ -235,12 +235,13 @@ pub fn plan<T: Element>(
         .filter(|(k, _)| *k == "OP")
         .copied()
         .collect();
+    let zero = plan.upload("zero", &[0u32; 4]);
     plan.pass(
         "combine",
         &k2,
         "main",
         &ov2,
-        &[partials, result],
+        &[partials, result, zero],
         Workgroups::Direct([1, 1, 1]),
     );
     plan.read_back(result);

@@ -23,6 +23,21 @@ use crate::exec::{Caps, Executor, RunOutput, TimeSource, Timing};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups, POISON_WORD};
 
+/// The runtime checks wgpu compiles into our shaders. By default bounds checks stay on and
+/// wgpu's loop bounding (an extra counter and branch in every loop, meant for untrusted web
+/// shaders) is off. `WGSIMD_SHADER_CHECKS=all|bounds|none` overrides, for measurements.
+fn runtime_checks() -> wgpu::ShaderRuntimeChecks {
+    match std::env::var("WGSIMD_SHADER_CHECKS").as_deref() {
+        Ok("all") => wgpu::ShaderRuntimeChecks::checked(),
+        Ok("none") => wgpu::ShaderRuntimeChecks::unchecked(),
+        _ => {
+            let mut c = wgpu::ShaderRuntimeChecks::checked();
+            c.force_loop_bounding = false;
+            c
+        }
+    }
+}
+
 /// Runs plans on a wgpu device.
 pub struct GpuExecutor {
     /// The device and what we know of it.
@@ -49,6 +64,14 @@ impl GpuExecutor {
             shaders: Mutex::new(HashMap::new()),
             pipelines: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Makes algorithms use the workgroup-memory (no subgroup) kernels on this device, as on an
+    /// adapter without `Features::SUBGROUP`.
+    pub fn disable_subgroups(&mut self) {
+        self.ctx.caps.subgroups = false;
+        self.ctx.caps.subgroup_min = 0;
+        self.ctx.caps.subgroup_max = 0;
     }
 
     fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T> {
@@ -86,11 +109,17 @@ impl GpuExecutor {
             match shaders.get(&(k.name.clone(), k.flavor)) {
                 Some(m) => m.clone(),
                 None => {
+                    let checks = runtime_checks();
                     let m = Arc::new(self.scoped(|| {
-                        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                        let desc = wgpu::ShaderModuleDescriptor {
                             label: Some(&k.name),
                             source: wgpu::ShaderSource::Wgsl(k.source.as_str().into()),
-                        })
+                        };
+                        // SAFETY: only the crate's own kernels reach this point (composed from
+                        // wgsl/, validated by naga, tested on GPUs and on the simulator, which
+                        // reports out-of-bounds accesses and hangs). Which checks stay on is
+                        // chosen by `runtime_checks`.
+                        unsafe { device.create_shader_module_trusted(desc, checks) }
                     })?);
                     shaders.insert((k.name.clone(), k.flavor), m.clone());
                     m
@@ -128,11 +157,18 @@ impl GpuExecutor {
                     b.label, b.size, caps.max_buffer
                 )));
             }
-            let usage = wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::UNIFORM
-                | wgpu::BufferUsages::INDIRECT
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST;
+            let exp_min = std::env::var("WGSIMD_EXP_USAGE").is_ok_and(|v| v == "min");
+            let usage = if exp_min && b.size > 4096 {
+                wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST
+            } else {
+                wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::UNIFORM
+                    | wgpu::BufferUsages::INDIRECT
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST
+            };
             let buf = self.scoped(|| {
                 device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(&b.label),
@@ -206,10 +242,10 @@ impl GpuExecutor {
         plan: &Plan,
         prep: &Prepared,
         enc: &mut wgpu::CommandEncoder,
-        queries: Option<&wgpu::QuerySet>,
+        queries: Option<(&wgpu::QuerySet, u32)>,
     ) -> Result<()> {
         let device = &self.ctx.device;
-        let mut timed = 0u32;
+        let mut timed = queries.map_or(0, |q| q.1 / 2);
         for p in &plan.passes {
             let pipeline = self.pipeline(&p.kernel, &p.entry, &p.overrides)?;
             let used = p
@@ -242,7 +278,7 @@ impl GpuExecutor {
                 })?)
             };
             let timestamp_writes = match queries {
-                Some(q) if !p.setup => {
+                Some((q, _)) if !p.setup => {
                     let tw = wgpu::ComputePassTimestampWrites {
                         query_set: q,
                         beginning_of_pass_write_index: Some(2 * timed),
@@ -350,12 +386,14 @@ impl GpuExecutor {
         Ok((out, extra_bytes))
     }
 
+    /// Encodes and submits one run; with `queries`, the timed passes write timestamps from
+    /// index `base` on. Does not wait.
     fn submit_run(
         &self,
         plan: &Plan,
         prep: &Prepared,
         first: bool,
-        queries: Option<(&wgpu::QuerySet, &wgpu::Buffer, u32)>,
+        queries: Option<(&wgpu::QuerySet, u32)>,
     ) -> Result<()> {
         let device = &self.ctx.device;
         let mut enc = device.create_command_encoder(&Default::default());
@@ -364,13 +402,16 @@ impl GpuExecutor {
                 self.encode_fill(&mut enc, &prep.buffers[i])?;
             }
         }
-        self.encode_passes(plan, prep, &mut enc, queries.map(|q| q.0))?;
-        if let Some((q, resolve, count)) = queries {
-            if count > 0 {
-                enc.resolve_query_set(q, 0..count, resolve, 0);
-            }
-        }
+        self.encode_passes(plan, prep, &mut enc, queries)?;
         self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
+        Ok(())
+    }
+
+    fn wait(&self) -> Result<()> {
+        self.ctx
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Gpu(format!("waiting for the GPU: {e}")))?;
         Ok(())
     }
 }
@@ -388,6 +429,11 @@ impl Executor for GpuExecutor {
         Ok(out)
     }
 
+    /// Times `plan` the way a GPU is used in practice: runs are submitted back to back with no
+    /// host round trip between them (a readback between runs lets the clocks drop: on the H100
+    /// that halved measured bandwidth), after a warm-up of at least ~100 ms of GPU work so the
+    /// clocks have ramped up. Timestamps bracket every timed pass of every repeat; buffers are
+    /// read back once, after the last run, and verified by the caller.
     fn time(&self, plan: &Plan, warmup: usize, repeats: usize) -> Result<(RunOutput, Timing)> {
         let labels: Vec<String> = plan
             .passes
@@ -396,33 +442,42 @@ impl Executor for GpuExecutor {
             .map(|p| p.label.clone())
             .collect();
         let prep = self.prepare(plan)?;
-        let device = &self.ctx.device;
-        let repeats = repeats.max(1);
-        if !self.ctx.caps.timestamps || labels.is_empty() {
-            // host timing, labelled as such
-            let mut total_ns = Vec::new();
-            for r in 0..warmup + repeats {
-                let t = std::time::Instant::now();
-                self.submit_run(plan, &prep, r == 0, None)?;
-                device
-                    .poll(wgpu::PollType::wait_indefinitely())
-                    .map_err(|e| Error::Gpu(format!("waiting for the GPU: {e}")))?;
-                if r >= warmup {
-                    total_ns.push(t.elapsed().as_secs_f64() * 1e9);
-                }
-            }
-            let (out, _) = self.read_buffers(plan, &prep, None)?;
-            return Ok((
-                out,
-                Timing {
-                    source: TimeSource::Host,
-                    pass_labels: labels,
-                    pass_ns: vec![],
-                    total_ns,
-                },
-            ));
+        // the first run poisons outputs and tells how long one run takes
+        let t = std::time::Instant::now();
+        self.submit_run(plan, &prep, true, None)?;
+        self.wait()?;
+        let one_run = t.elapsed().as_secs_f64();
+        let warm = ((0.1 / one_run.max(1e-6)).ceil() as usize).clamp(warmup, 2000);
+        let per_run = 2 * labels.len() as u32;
+        let use_timestamps = self.ctx.caps.timestamps && per_run > 0;
+        // wgpu caps a query set at 4096 queries
+        let repeats = if use_timestamps {
+            repeats.clamp(1, (4096 / per_run.max(1)) as usize)
+        } else {
+            repeats.max(1)
+        };
+        for _ in 0..warm {
+            self.submit_run(plan, &prep, false, None)?;
         }
-        let count = 2 * labels.len() as u32;
+        if !use_timestamps {
+            self.wait()?;
+            let t = std::time::Instant::now();
+            for _ in 0..repeats {
+                self.submit_run(plan, &prep, false, None)?;
+            }
+            self.wait()?;
+            let mean = t.elapsed().as_secs_f64() * 1e9 / repeats as f64;
+            let (out, _) = self.read_buffers(plan, &prep, None)?;
+            let timing = Timing {
+                source: TimeSource::Host,
+                pass_labels: labels,
+                pass_ns: vec![],
+                total_ns: vec![mean; repeats],
+            };
+            return Ok((out, timing));
+        }
+        let count = per_run * repeats as u32;
+        let device = &self.ctx.device;
         let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("pass timestamps"),
             ty: wgpu::QueryType::Timestamp,
@@ -434,26 +489,27 @@ impl Executor for GpuExecutor {
             usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
+        for r in 0..repeats as u32 {
+            self.submit_run(plan, &prep, false, Some((&qs, r * per_run)))?;
+        }
+        let mut enc = device.create_command_encoder(&Default::default());
+        enc.resolve_query_set(&qs, 0..count, &resolve, 0);
+        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
+        let (out, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
         let period = self.ctx.queue.get_timestamp_period() as f64;
+        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ts);
         let mut pass_ns = Vec::new();
         let mut total_ns = Vec::new();
-        let mut out = RunOutput::default();
-        for r in 0..warmup + repeats {
-            self.submit_run(plan, &prep, r == 0, Some((&qs, &resolve, count)))?;
-            let (o, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
-            out = o;
-            if r >= warmup {
-                let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ts);
-                let per: Vec<f64> = ticks
-                    .chunks(2)
-                    .map(|c| c[1].saturating_sub(c[0]) as f64 * period)
-                    .collect();
-                // span from the first pass's start to the last pass's end: includes the gaps
-                // between passes, as a caller would see them
-                let span = ticks[ticks.len() - 1].saturating_sub(ticks[0]) as f64 * period;
-                total_ns.push(span.max(per.iter().sum()));
-                pass_ns.push(per);
-            }
+        for run in ticks.chunks(per_run as usize) {
+            let per: Vec<f64> = run
+                .chunks(2)
+                .map(|c| c[1].saturating_sub(c[0]) as f64 * period)
+                .collect();
+            // span from the first pass's start to the last pass's end: includes the gaps
+            // between passes, as a caller would see them
+            let span = run[run.len() - 1].saturating_sub(run[0]) as f64 * period;
+            total_ns.push(span.max(per.iter().sum()));
+            pass_ns.push(per);
         }
         Ok((
             out,

@@ -3,3 +3,4 @@
 
 pub mod reduce;
 pub mod scan;
+pub mod sort;

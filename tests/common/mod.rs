@@ -37,3 +37,27 @@ pub fn random_u32(n: usize, seed: u64) -> Vec<u32> {
 
 /// The sizes every algorithm is tested at (issue 2's list).
 pub const SIZES: &[usize] = &[0, 1, 2, 255, 256, 257, 4097, 2_684_354, (1 << 22) + 3];
+
+/// A second executor on the same adapter that uses the workgroup-memory (no subgroup) kernels.
+pub fn gpu_emulated() -> Option<&'static GpuExecutor> {
+    static GPU: OnceLock<Option<GpuExecutor>> = OnceLock::new();
+    GPU.get_or_init(|| {
+        gpu()?;
+        let mut g = GpuExecutor::new().ok()?;
+        g.disable_subgroups();
+        Some(g)
+    })
+    .as_ref()
+}
+
+/// Both kernel flavours, labelled.
+pub fn executors() -> Vec<(&'static str, &'static GpuExecutor)> {
+    let mut v = Vec::new();
+    if let Some(g) = gpu() {
+        v.push(("subgroup", g));
+    }
+    if let Some(g) = gpu_emulated() {
+        v.push(("emulated", g));
+    }
+    v
+}

@@ -1,43 +1,78 @@
 // Deterministic f32 sum, one double-float partial per workgroup (stage 1 of 2).
-// Each invocation accumulates (hi, lo) pairs with TwoSum, so the result is within about 2^-44
-// of the exact sum relative to sum(|x|), far inside the 1e-6 contract, and the same from run
-// to run: the grid, the element-to-invocation map and the combine order depend only on n.
+// Each invocation accumulates with TwoSum (Ogita, Rump & Oishi's Sum2: the rounding error of
+// every addition is kept in a second f32), so the result is within about 2^-44 of the exact sum
+// relative to sum(|x|), far inside the 1e-6 contract, and the same from run to run: the grid,
+// the element-to-invocation map and the combine order depend only on n.
+// Non-finite sums: once the running sum is inf or NaN it stays so, and the host returns it
+// without the (then meaningless) error term.
 
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
+const UNROLL: u32 = 4u;   // loads in flight per invocation (written out below)
 
 struct Params {
     n: u32,
     out_base: u32,
+    zero: u32,       // always 0: see dd_zero in shared/ops.wgsl
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> partials: array<vec2<f32>>;
 
+// (sum, error) += x, the error of the addition computed exactly by TwoSum
+fn add_f32(acc: vec2<f32>, x: f32) -> vec2<f32> {
+    let s = opaque(acc.x + x);
+    let bb = opaque(s - acc.x);
+    let err = (acc.x - opaque(s - bb)) + (x - bb);
+    return vec2<f32>(s, acc.y + err);
+}
+
+fn accumulate(acc: vec2<f32>, v: vec4<f32>) -> vec2<f32> {
+    return add_f32(add_f32(add_f32(add_f32(acc, v.x), v.y), v.z), v.w);
+}
+
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
-    // load + accumulate
+    dd_zero = params.zero;
     var acc = vec2<f32>(0.0, 0.0);
+    // load + accumulate: whole blocks, UNROLL loads issued before any is used
     let full = n / 4u;
-    let stride = nwg.x * WG_SIZE;
-    for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += stride) {
-        let v = input[i];
-        // pairwise inside the vec4 keeps the double-float additions to three
-        acc = dd_add(acc, dd_add(dd_add(vec2<f32>(v.x, 0.0), vec2<f32>(v.y, 0.0)),
-                                 dd_add(vec2<f32>(v.z, 0.0), vec2<f32>(v.w, 0.0))));
+    let per_block = WG_SIZE * UNROLL;
+    let blocks = full / per_block;
+    for (var b = wid.x; b < blocks; b += nwg.x) {
+        let base = b * per_block + inv.lid;
+        // four independent loads issued before any is used (written out, not looped: a
+        // local array indexed in a loop can be placed in local memory)
+        let v0 = input[base];
+        let v1 = input[base + WG_SIZE];
+        let v2 = input[base + 2u * WG_SIZE];
+        let v3 = input[base + 3u * WG_SIZE];
+        acc = accumulate(acc, v0);
+        acc = accumulate(acc, v1);
+        acc = accumulate(acc, v2);
+        acc = accumulate(acc, v3);
+    }
+    for (var i = blocks * per_block + wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
+        acc = accumulate(acc, input[i]);
     }
     let rest = n % 4u;
     if rest != 0u && wid.x == 0u && inv.lid == 0u {
         let v = input[full];
-        for (var c = 0u; c < rest; c++) {
-            acc = dd_add(acc, vec2<f32>(v[c], 0.0));
+        acc = add_f32(acc, v.x);
+        if rest > 1u {
+            acc = add_f32(acc, v.y);
+        }
+        if rest > 2u {
+            acc = add_f32(acc, v.z);
         }
     }
+    // normalise to (hi, lo) before the tree; a non-finite sum drops its error term
+    let total_in = select(vec2<f32>(acc.x, 0.0), dd_add(vec2<f32>(acc.x, 0.0), vec2<f32>(acc.y, 0.0)), is_finite_f32(acc.x));
     // reduce
-    let total = wg_reduce_dd(inv, acc);
+    let total = wg_reduce_dd(inv, total_in);
     // store
     if inv.lid == 0u {
         partials[params.out_base + wid.x] = total;

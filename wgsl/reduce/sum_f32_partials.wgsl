@@ -7,10 +7,12 @@ const WG_SIZE: u32 = 256u;
 
 @group(0) @binding(0) var<storage, read> partials: array<vec2<f32>>;
 @group(0) @binding(1) var<storage, read_write> result: array<vec2<f32>>;
+@group(0) @binding(2) var<uniform> zero: vec4<u32>;   // all 0: see dd_zero in shared/ops.wgsl
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv) {
     let n = arrayLength(&partials);
+    dd_zero = zero.x;
     var acc = vec2<f32>(0.0, 0.0);
     for (var i = inv.lid; i < n; i += WG_SIZE) {
         acc = dd_add(acc, partials[i]);

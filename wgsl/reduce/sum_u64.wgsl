@@ -1,12 +1,14 @@
 // Exact sum of u32 elements into 64 bits, one partial per workgroup (stage 1 of 2).
 // Integer sums follow numpy: u32 -> u64; i32 -> i64 by summing x ^ 0x80000000 (= x + 2^31 as
 // unsigned) and letting the host subtract n * 2^31 (FLIP = 1).
-// Structure: CUB DeviceReduce "even share": a capped grid of workgroups, each walking the
-// input with a grid stride, vec4 loads, then one workgroup-wide reduction.
+// Structure: CUB DeviceReduce "even share": a capped grid of workgroups, each walking the input
+// in blocks of WG_SIZE * UNROLL vec4s with a grid stride (UNROLL independent loads in flight per
+// invocation), then one workgroup-wide reduction.
 
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
+const UNROLL: u32 = 4u;   // loads in flight per invocation (written out below)
 override FLIP: u32 = 0u;
 
 struct Params {
@@ -18,37 +20,55 @@ struct Params {
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> partials: array<vec2<u32>>;
 
+// (lo, hi) += each lane of v, with carry. Written out lane by lane: a loop with a dynamic
+// vector index can land the vector in local memory on some drivers.
+fn add_carry(acc: vec2<u32>, x: u32) -> vec2<u32> {
+    let lo = acc.x + x;
+    return vec2<u32>(lo, acc.y + select(0u, 1u, lo < x));
+}
+
+fn accumulate(acc: vec2<u32>, v: vec4<u32>) -> vec2<u32> {
+    return add_carry(add_carry(add_carry(add_carry(acc, v.x), v.y), v.z), v.w);
+}
+
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
-    let flip = select(0u, 0x80000000u, FLIP != 0u);
-    // load + accumulate: (lo, hi) with carry; full vec4s first, then the masked last one
-    var lo = 0u;
-    var hi = 0u;
+    let flip = vec4<u32>(select(0u, 0x80000000u, FLIP != 0u));
+    var acc = vec2<u32>(0u, 0u);
+    // load + accumulate: whole blocks, UNROLL loads issued before any is used
     let full = n / 4u;
-    let stride = nwg.x * WG_SIZE;
-    for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += stride) {
-        let v = input[i] ^ vec4<u32>(flip);
-        for (var c = 0u; c < 4u; c++) {
-            lo += v[c];
-            hi += select(0u, 1u, lo < v[c]);
-        }
+    let per_block = WG_SIZE * UNROLL;
+    let blocks = full / per_block;
+    for (var b = wid.x; b < blocks; b += nwg.x) {
+        let base = b * per_block + inv.lid;
+        // four independent loads issued before any is used (written out, not looped: a
+        // local array indexed in a loop can be placed in local memory)
+        let v0 = input[base];
+        let v1 = input[base + WG_SIZE];
+        let v2 = input[base + 2u * WG_SIZE];
+        let v3 = input[base + 3u * WG_SIZE];
+        acc = accumulate(acc, v0 ^ flip);
+        acc = accumulate(acc, v1 ^ flip);
+        acc = accumulate(acc, v2 ^ flip);
+        acc = accumulate(acc, v3 ^ flip);
     }
+    // the whole vec4s after the last block, spread over the grid
+    for (var i = blocks * per_block + wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
+        acc = accumulate(acc, input[i] ^ flip);
+    }
+    // the last, partial vec4: masked lanes add 0
     let rest = n % 4u;
     if rest != 0u && wid.x == 0u && inv.lid == 0u {
-        let v = input[full] ^ vec4<u32>(flip);
-        for (var c = 0u; c < rest; c++) {
-            lo += v[c];
-            hi += select(0u, 1u, lo < v[c]);
-        }
+        let v = input[full] ^ flip;
+        acc = accumulate(acc, vec4<u32>(v.x, select(0u, v.y, rest > 1u), select(0u, v.z, rest > 2u), 0u));
     }
     // reduce: 16-bit halves of lo and all of hi summed separately cannot overflow u32
-    let a = wg_reduce_u32(inv, OP_ADD, lo & 0xffffu);
-    let b = wg_reduce_u32(inv, OP_ADD, lo >> 16u);
-    let h = wg_reduce_u32(inv, OP_ADD, hi);
+    let a = wg_reduce_u32(inv, OP_ADD, acc.x & 0xffffu);
+    let b = wg_reduce_u32(inv, OP_ADD, acc.x >> 16u);
+    let h = wg_reduce_u32(inv, OP_ADD, acc.y);
     // store
     if inv.lid == 0u {
-        let total = u64_add(vec2<u32>(a, h), vec2<u32>(b << 16u, b >> 16u));
-        partials[params.out_base + wid.x] = total;
+        partials[params.out_base + wid.x] = u64_add(vec2<u32>(a, h), vec2<u32>(b << 16u, b >> 16u));
     }
 }

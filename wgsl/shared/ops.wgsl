@@ -18,19 +18,29 @@ fn is_finite_f32(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u;
 }
 
+// A zero the shader compiler cannot see: set by the entry point from a uniform the host fills
+// with 0. GPU compilers apply value-changing algebra to floats ((a + b) - a -> b; Mesa does by
+// default), which turns TwoSum's error term into 0. Passing each sum through
+// `bitcast<f32>(bitcast<u32>(x) ^ dd_zero)` hides its origin, so the error terms survive.
+var<private> dd_zero: u32;
+
+fn opaque(x: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(x) ^ dd_zero);
+}
+
 // (hi, lo) + (hi, lo): Knuth's TwoSum on the high parts, then the low parts; relative error
 // about 2^-44. A non-finite high sum (inf, NaN) is returned as is, so inf + x = inf and NaN
 // propagates instead of turning into NaN through inf - inf in the error term.
 fn dd_add(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
-    let s = a.x + b.x;
+    let s = opaque(a.x + b.x);
     if !is_finite_f32(s) {
         return vec2<f32>(s, 0.0);
     }
-    let bb = s - a.x;
-    let err = (a.x - (s - bb)) + (b.x - bb);
+    let bb = opaque(s - a.x);
+    let err = (a.x - opaque(s - bb)) + (b.x - bb);
     let lo = err + a.y + b.y;
-    let hi = s + lo;
-    return vec2<f32>(hi, lo - (hi - s));
+    let hi = opaque(s + lo);
+    return vec2<f32>(hi, lo - opaque(hi - s));
 }
 
 // 64-bit unsigned as vec2<u32>(lo, hi).

@@ -93,6 +93,7 @@ fn algorithms() -> Vec<(&'static str, CaseFn)> {
     vec![
         ("reduce", wgsimd::reduce::bench_cases),
         ("scan", wgsimd::scan::bench_cases),
+        ("sort", wgsimd::sort::bench_cases),
     ]
 }
 

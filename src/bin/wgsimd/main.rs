@@ -9,6 +9,7 @@ mod compare;
 mod npy;
 mod plot;
 mod reduce_cmd;
+mod sort_cmd;
 
 use std::process::ExitCode;
 
@@ -71,6 +72,8 @@ enum Command {
     /// Run one WGSL entry point on the simulator and report porting bugs (exit 0 clean, 1
     /// findings, 2 error).
     Check(check_cmd::CheckArgs),
+    /// Sort a .npy array (uint32, int32, float32), optionally with uint32 values; stable.
+    Sort(sort_cmd::SortArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -88,6 +91,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 shuffle_lanes: cli.exec.shuffle_lanes,
             },
         ),
+        Command::Sort(args) => sort_cmd::run(&*cli.exec.open()?, &args),
     }
 }
 

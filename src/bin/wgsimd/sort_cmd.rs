@@ -1,0 +1,118 @@
+//! `wgsimd sort KEYS.npy -o OUT.npy [--values V.npy --values-out VO.npy] [--descending]
+//! [--strategy reduce-then-scan|onesweep|hybrid]`: a stable GPU radix sort of a 1-D uint32, int32
+//! or float32 array (float32 in `f32::total_cmp` order), optionally carrying uint32 values. Every
+//! input is read and checked before anything runs, and outputs are written only after the sort
+//! succeeded (each atomically), so bad input leaves no output file.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, ensure};
+use wgsimd::sort::{sort_keys, sort_pairs, SortKey, SortOptions, Strategy};
+use wgsimd::Executor;
+
+use crate::npy::{self, Array};
+
+/// Arguments of `wgsimd sort`.
+#[derive(clap::Args, Debug)]
+pub struct SortArgs {
+    /// Keys: a 1-D .npy of uint32, int32 or float32.
+    pub keys: PathBuf,
+    /// Sorted keys (same dtype as the input).
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// Values to carry along: a 1-D uint32 .npy as long as the keys.
+    #[arg(long, requires = "values_out")]
+    pub values: Option<PathBuf>,
+    /// Where the values go, in the keys' sorted order.
+    #[arg(long, requires = "values")]
+    pub values_out: Option<PathBuf>,
+    /// Largest first (still stable).
+    #[arg(long)]
+    pub descending: bool,
+    /// reduce-then-scan, onesweep or hybrid (default: chosen per adapter and size).
+    #[arg(long)]
+    pub strategy: Option<String>,
+}
+
+fn sorted<T: SortKey>(
+    exec: &dyn Executor,
+    keys: &[T],
+    values: Option<&[u32]>,
+    opts: &SortOptions,
+) -> anyhow::Result<(Vec<T>, Option<Vec<u32>>)> {
+    Ok(match values {
+        Some(v) => {
+            let (k, v) = sort_pairs(exec, keys, v, opts)?;
+            (k, Some(v))
+        }
+        None => (sort_keys(exec, keys, opts)?, None),
+    })
+}
+
+/// Runs the command.
+pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
+    let strategy = match &args.strategy {
+        Some(s) => Some(s.parse::<Strategy>()?),
+        None => None,
+    };
+    let opts = SortOptions {
+        descending: args.descending,
+        strategy,
+        ..Default::default()
+    };
+    let keys = npy::read(&args.keys)?;
+    ensure!(
+        keys.shape.len() == 1,
+        "{}: keys must be 1-D, found shape {:?}",
+        args.keys.display(),
+        keys.shape
+    );
+    let values = match &args.values {
+        Some(path) => {
+            let v = npy::read(path)?;
+            let Array::U32(data) = v.data else {
+                bail!(
+                    "{}: unsupported dtype {} for sort values (supported: uint32)",
+                    path.display(),
+                    v.data.dtype()
+                );
+            };
+            ensure!(
+                v.shape.len() == 1 && data.len() == keys.data.len(),
+                "{}: {} values of shape {:?} for {} keys: need a 1-D array with one value per key",
+                path.display(),
+                data.len(),
+                v.shape,
+                keys.data.len()
+            );
+            Some(data)
+        }
+        None => None,
+    };
+    let vals = values.as_deref();
+    let (out, out_values) = match &keys.data {
+        Array::U32(k) => {
+            let (k, v) = sorted(exec, k, vals, &opts)?;
+            (Array::U32(k), v)
+        }
+        Array::I32(k) => {
+            let (k, v) = sorted(exec, k, vals, &opts)?;
+            (Array::I32(k), v)
+        }
+        Array::F32(k) => {
+            let (k, v) = sorted(exec, k, vals, &opts)?;
+            (Array::F32(k), v)
+        }
+        Array::F16(_) => bail!(
+            "{}: unsupported dtype float16 for sort keys (supported: uint32, int32, float32)",
+            args.keys.display()
+        ),
+    };
+    let n = out.len() as u64;
+    npy::write(&args.output, &[n], &out)?;
+    if let (Some(path), Some(v)) = (&args.values_out, out_values) {
+        npy::write(path, &[n], &Array::U32(v))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

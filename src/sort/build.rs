@@ -1,0 +1,452 @@
+//! Plan building for the three strategies. Buffers: the uploaded input (never written), two
+//! scratch buffers the passes ping-pong between (poisoned, so a key no pass wrote shows), the
+//! same for values, and each strategy's counters. Pass labels name the digit pass they belong
+//! to ("histogram 0", "scan 0", "scatter 0", ...) for the bench's per-pass table.
+
+use std::sync::Arc;
+
+use super::{SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
+use crate::error::Result;
+use crate::exec::{grid_2d, Caps};
+use crate::kernel::{self, Flavor, Kernel};
+use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+
+/// Keys per tile: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × 16 keys).
+const TILE: u64 = 4096;
+/// Digit values: one per invocation of the 256-wide stages.
+const RADIX: u64 = 256;
+/// Words before OneSweep's status area in its state buffer (see `wgsl/sort/onesweep.wgsl`).
+const ONESWEEP_STATUS: u64 = 1088;
+
+/// The (shift, bits) of each digit pass, least significant first; one 0-bit pass (identity)
+/// for an empty range.
+fn digits(opts: &SortOptions) -> Vec<(u32, u32)> {
+    let mut v = Vec::new();
+    let mut s = opts.begin_bit;
+    while s < opts.end_bit {
+        let bits = (opts.end_bit - s).min(8);
+        v.push((s, bits));
+        s += bits;
+    }
+    if v.is_empty() {
+        v.push((0, 0));
+    }
+    v
+}
+
+fn padded_bytes<T: bytemuck::Pod>(data: &[T]) -> Vec<u8> {
+    let mut bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
+    bytes.resize(bytes.len().div_ceil(16).max(1) * 16, 0);
+    bytes
+}
+
+/// What one digit pass binds: keys and values in and out.
+#[derive(Clone, Copy)]
+struct Io {
+    keys_in: BufferId,
+    keys_out: BufferId,
+    vals_in: BufferId,
+    vals_out: BufferId,
+}
+
+struct Builder<'a> {
+    caps: &'a Caps,
+    plan: Plan,
+    flavor: Flavor,
+    base: Vec<(&'static str, f64)>,
+    descs: BufferId,
+    /// Workgroup counts of segmented passes, written by the buckets stage.
+    indirect: Option<BufferId>,
+}
+
+impl Builder<'_> {
+    fn overrides(&self, extra: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
+        let mut o = self.base.clone();
+        o.extend_from_slice(extra);
+        o
+    }
+
+    /// A sort stage pass: bindings 0..=6 as `wgsl/shared/sort_tile.wgsl` declares them.
+    #[allow(clippy::too_many_arguments)]
+    fn stage(
+        &mut self,
+        label: String,
+        k: &Arc<Kernel>,
+        overrides: &[(&'static str, f64)],
+        params: BufferId,
+        io: Io,
+        own: BufferId,
+        workgroups: Workgroups,
+    ) {
+        let b = [
+            params,
+            io.keys_in,
+            io.keys_out,
+            io.vals_in,
+            io.vals_out,
+            own,
+            self.descs,
+        ];
+        self.plan.pass(label, k, "main", overrides, &b, workgroups);
+    }
+
+    /// Exclusive scan of `len` u32 of `input` into `output` with the scan kernels
+    /// (`wgsl/scan/`, reduce-then-scan; see `src/scan.rs`).
+    fn scan(&mut self, input: BufferId, output: BufferId, len: u64, tag: &str) -> Result<()> {
+        let k_sums = kernel::load("scan/tile_sums", self.flavor)?;
+        let k_carry = kernel::load("scan/scan_tile_sums", self.flavor)?;
+        let k_tiles = kernel::load("scan/scan_tiles", self.flavor)?;
+        let tile = k_tiles.invocations("main", &[])? as u64 * 16;
+        let tiles = len.div_ceil(tile).max(1);
+        let params = self
+            .plan
+            .upload("scan params", &[len as u32, tiles as u32, 0, 0]);
+        let sums = self
+            .plan
+            .buffer("scan tile sums", tiles * 4, BufferInit::Poison);
+        let grid = Workgroups::Direct(grid_2d(tiles, self.caps.max_workgroups_per_dim));
+        self.plan.pass(
+            format!("scan sums {tag}"),
+            &k_sums,
+            "main",
+            &[],
+            &[params, input, sums],
+            grid,
+        );
+        self.plan
+            .pass(
+                format!("scan carry {tag}"),
+                &k_carry,
+                "main",
+                &[],
+                &[sums],
+                Workgroups::Direct([1, 1, 1]),
+            )
+            .bindings[0]
+            .size = Some(tiles * 4);
+        self.plan.pass(
+            format!("scan {tag}"),
+            &k_tiles,
+            "main",
+            &[("INCLUSIVE", 0.0)],
+            &[params, input, sums, output],
+            grid,
+        );
+        Ok(())
+    }
+
+    /// One reduce-then-scan digit pass: histogram, scan, scatter. `segmented` tiles come from
+    /// the descriptor buffer (`tiles` of them at most).
+    #[allow(clippy::too_many_arguments)]
+    fn rts_pass(
+        &mut self,
+        tag: &str,
+        digit: (u32, u32),
+        map_in: bool,
+        map_out: bool,
+        segmented: bool,
+        params: BufferId,
+        tiles: u64,
+        hist: BufferId,
+        hist_scan: BufferId,
+        io: Io,
+    ) -> Result<()> {
+        let k_hist = kernel::load("sort/histogram", self.flavor)?;
+        let k_scatter = kernel::load("sort/scatter", self.flavor)?;
+        let ov = self.overrides(&[
+            ("SHIFT", digit.0 as f64),
+            ("BITS", digit.1 as f64),
+            ("MAP_IN", map_in as u32 as f64),
+            ("MAP_OUT", map_out as u32 as f64),
+            ("SEGMENTED", segmented as u32 as f64),
+        ]);
+        let grid = match (segmented, self.indirect) {
+            (true, Some(buffer)) => Workgroups::Indirect { buffer, offset: 0 },
+            _ => Workgroups::Direct(grid_2d(tiles, self.caps.max_workgroups_per_dim)),
+        };
+        self.stage(
+            format!("histogram {tag}"),
+            &k_hist,
+            &ov,
+            params,
+            io,
+            hist,
+            grid,
+        );
+        self.scan(hist, hist_scan, RADIX * tiles, tag)?;
+        self.stage(
+            format!("scatter {tag}"),
+            &k_scatter,
+            &ov,
+            params,
+            io,
+            hist_scan,
+            grid,
+        );
+        Ok(())
+    }
+}
+
+pub(super) fn build<T: SortKey>(
+    caps: &Caps,
+    keys: &[T],
+    values: Option<&[u32]>,
+    key_type: u32,
+    opts: &SortOptions,
+    policy: &SortPolicy,
+    strategy: Strategy,
+) -> Result<SortPlan> {
+    let n = keys.len() as u64;
+    let pairs = values.is_some();
+    let mut plan = Plan::new(format!(
+        "sort {} {} {strategy}",
+        if pairs { "pairs" } else { "keys" },
+        T::DTYPE
+    ));
+    if n == 0 {
+        return Ok(SortPlan {
+            plan,
+            strategy,
+            keys_out: None,
+            vals_out: None,
+            n: 0,
+        });
+    }
+    let digits = digits(opts);
+    // buffers
+    let key_bytes = padded_bytes(keys);
+    let size = key_bytes.len() as u64;
+    let keys_in = plan.buffer("keys", size, BufferInit::Bytes(key_bytes));
+    let ka = plan.buffer("keys a", size, BufferInit::Poison);
+    let kb = plan.buffer("keys b", size, BufferInit::Poison);
+    let (vals_in, va, vb) = match values {
+        Some(v) => (
+            plan.buffer("values", size, BufferInit::Bytes(padded_bytes(v))),
+            plan.buffer("values a", size, BufferInit::Poison),
+            plan.buffer("values b", size, BufferInit::Poison),
+        ),
+        // keys only: the value bindings still need (distinct) buffers
+        None => (
+            plan.buffer("no values in", 16, BufferInit::Zeroed),
+            plan.buffer("no values a", 16, BufferInit::Zeroed),
+            plan.buffer("no values b", 16, BufferInit::Zeroed),
+        ),
+    };
+    let no_descs = plan.buffer("no tile descriptors", 16, BufferInit::Zeroed);
+    let io = |src: usize, dst: usize| {
+        let k = [keys_in, ka, kb];
+        let v = [vals_in, va, vb];
+        Io {
+            keys_in: k[src],
+            keys_out: k[dst],
+            vals_in: v[src],
+            vals_out: v[dst],
+        }
+    };
+    // pass p reads buffer src(p) and writes 1 + p % 2: input -> a -> b -> a ...
+    let src = |p: usize| if p == 0 { 0 } else { 1 + (p - 1) % 2 };
+    let dst = |p: usize| 1 + p % 2;
+    let mut b = Builder {
+        caps,
+        plan,
+        flavor: caps.flavor(),
+        base: vec![
+            ("KEY_TYPE", key_type as f64),
+            ("DESCENDING", opts.descending as u32 as f64),
+            ("PAIRS", pairs as u32 as f64),
+        ],
+        descs: no_descs,
+        indirect: None,
+    };
+    let tiles = n.div_ceil(TILE);
+    let passes = digits.len();
+    let strategy_used = if strategy == Strategy::Hybrid && passes < 2 {
+        Strategy::ReduceThenScan
+    } else {
+        strategy
+    };
+    match strategy_used {
+        Strategy::ReduceThenScan => {
+            let params = b
+                .plan
+                .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
+            let hist = b
+                .plan
+                .buffer("histogram", RADIX * tiles * 4, BufferInit::Poison);
+            let hist_scan = b
+                .plan
+                .buffer("offsets", RADIX * tiles * 4, BufferInit::Poison);
+            for (p, &d) in digits.iter().enumerate() {
+                b.rts_pass(
+                    &p.to_string(),
+                    d,
+                    p == 0,
+                    p + 1 == passes,
+                    false,
+                    params,
+                    tiles,
+                    hist,
+                    hist_scan,
+                    io(src(p), dst(p)),
+                )?;
+            }
+        }
+        Strategy::Hybrid => {
+            // MSD pass on the top digit, input -> a
+            let params = b
+                .plan
+                .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
+            let hist = b
+                .plan
+                .buffer("msd histogram", RADIX * tiles * 4, BufferInit::Poison);
+            let msd_offsets = b
+                .plan
+                .buffer("msd offsets", RADIX * tiles * 4, BufferInit::Poison);
+            b.rts_pass(
+                "msd",
+                digits[passes - 1],
+                true,
+                false,
+                false,
+                params,
+                tiles,
+                hist,
+                msd_offsets,
+                io(0, 1),
+            )?;
+            // tiles inside buckets
+            let max_tiles = tiles + RADIX;
+            let descs = b
+                .plan
+                .buffer("tile descriptors", max_tiles * 16, BufferInit::Poison);
+            let bparams = b.plan.upload(
+                "bucket params",
+                &[
+                    n as u32,
+                    tiles as u32,
+                    max_tiles as u32,
+                    caps.max_workgroups_per_dim,
+                ],
+            );
+            let dispatch = b.plan.buffer("lsd dispatch", 12, BufferInit::Poison);
+            let k_buckets = kernel::load("sort/buckets", b.flavor)?;
+            b.plan.pass(
+                "buckets",
+                &k_buckets,
+                "main",
+                &[],
+                &[bparams, msd_offsets, descs, dispatch],
+                Workgroups::Direct([1, 1, 1]),
+            );
+            b.descs = descs;
+            b.indirect = Some(dispatch);
+            // LSD passes on the lower digits, a -> b -> a ...
+            let sparams = b
+                .plan
+                .upload("segmented params", &[n as u32, max_tiles as u32, 0, 0]);
+            let shist = b
+                .plan
+                .buffer("histogram", RADIX * max_tiles * 4, BufferInit::Poison);
+            let shist_scan = b
+                .plan
+                .buffer("offsets", RADIX * max_tiles * 4, BufferInit::Poison);
+            for (i, &d) in digits[..passes - 1].iter().enumerate() {
+                let p = i + 1;
+                b.rts_pass(
+                    &i.to_string(),
+                    d,
+                    false,
+                    p + 1 == passes,
+                    true,
+                    sparams,
+                    max_tiles,
+                    shist,
+                    shist_scan,
+                    io(src(p), dst(p)),
+                )?;
+            }
+        }
+        Strategy::OneSweep => {
+            let params = b
+                .plan
+                .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
+            let words = ONESWEEP_STATUS + passes as u64 * tiles * RADIX;
+            let state = b
+                .plan
+                .buffer("onesweep state", words * 4, BufferInit::Poison);
+            let k_fill = kernel::load("util/fill", Flavor::Emulated)?;
+            b.plan.pass(
+                "clear",
+                &k_fill,
+                "main",
+                &[("VALUE", 0.0)],
+                &[state],
+                Workgroups::Direct([(words.div_ceil(256)).clamp(1, 4096) as u32, 1, 1]),
+            );
+            let begin = digits[0].0;
+            let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
+            let k_hist = kernel::load("sort/onesweep_histogram", b.flavor)?;
+            let ov = b.overrides(&[
+                ("PASSES", passes as f64),
+                ("BEGIN_BIT", begin as f64),
+                ("END_BIT", end as f64),
+            ]);
+            let grid = tiles.min(policy.histogram_workgroups as u64) as u32;
+            b.stage(
+                "global histogram".into(),
+                &k_hist,
+                &ov,
+                params,
+                io(0, 1),
+                state,
+                Workgroups::Direct([grid, 1, 1]),
+            );
+            let k_scan = kernel::load("sort/onesweep_scan", b.flavor)?;
+            let ov = b.overrides(&[("PASSES", passes as f64)]);
+            b.stage(
+                "digit scan".into(),
+                &k_scan,
+                &ov,
+                params,
+                io(0, 1),
+                state,
+                Workgroups::Direct([1, 1, 1]),
+            );
+            let k_sweep = kernel::load("sort/onesweep", b.flavor)?;
+            for (p, &d) in digits.iter().enumerate() {
+                let ov = b.overrides(&[
+                    ("SHIFT", d.0 as f64),
+                    ("BITS", d.1 as f64),
+                    ("MAP_IN", (p == 0) as u32 as f64),
+                    ("MAP_OUT", (p + 1 == passes) as u32 as f64),
+                    ("PASS", p as f64),
+                    ("SPIN", policy.spin as f64),
+                ]);
+                b.stage(
+                    format!("onesweep {p}"),
+                    &k_sweep,
+                    &ov,
+                    params,
+                    io(src(p), dst(p)),
+                    state,
+                    Workgroups::Direct(grid_2d(tiles, caps.max_workgroups_per_dim)),
+                );
+            }
+        }
+    }
+    let last = dst(passes - 1);
+    let keys_out = [keys_in, ka, kb][last];
+    let vals_out = [vals_in, va, vb][last];
+    let mut plan = b.plan;
+    plan.read_back(keys_out);
+    if pairs {
+        plan.read_back(vals_out);
+    }
+    Ok(SortPlan {
+        plan,
+        strategy: strategy_used,
+        keys_out: Some(keys_out),
+        vals_out: pairs.then_some(vals_out),
+        n: n as usize,
+    })
+}

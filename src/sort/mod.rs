@@ -1,0 +1,275 @@
+//! Radix sort of u32, i32 and f32 keys, optionally with u32 values, on the GPU.
+//!
+//! Rules:
+//! - **One order.** Keys are sorted by an order-preserving u32 image ("sortable" key): u32 as is,
+//!   i32 with the sign bit flipped, f32 in [`f32::total_cmp`] order (−NaN < −inf < … < −0 < +0 <
+//!   … < +inf < +NaN: negatives have all bits flipped, the rest the sign bit); descending sorts the
+//!   complement. The first pass maps raw keys in and the last maps them back, in the kernels.
+//! - **Stable**, ascending and descending alike: equal keys keep their input order, and values
+//!   travel with their keys.
+//! - **Bit range.** Only bits `[begin_bit, end_bit)` of the sortable key are sorted on, 8 per
+//!   pass (the last pass may be narrower); `begin_bit == end_bit` returns the input unchanged.
+//! - **Three strategies, one API** ([`Strategy`]); [`SortPolicy`] picks one per adapter and
+//!   size unless [`SortOptions::strategy`] names one. All rank keys with the same warp-level
+//!   multisplit (`wgsl/shared/sort_tile.wgsl`), correct at every subgroup size 4..128, with a
+//!   workgroup-memory twin for adapters without subgroups.
+//! - **The input is never written**: passes ping-pong between two scratch buffers, so a plan
+//!   can be run (and timed) repeatedly on the same data.
+//! - **Limits:** the keys (and values) must fit one storage binding and n < 2^30; larger input
+//!   is [`Error::TooLarge`]. Bad input is a typed [`Error`], never a panic.
+
+mod bench;
+mod build;
+
+pub use bench::bench_cases;
+
+use crate::dtype::{Dtype, Element};
+use crate::error::{Error, Result};
+use crate::exec::{Caps, Executor, RunOutput};
+use crate::plan::{BufferId, Plan};
+
+/// How the passes find each tile's output positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// Per digit: tile histograms, one scan of them, scatter. No workgroup ever waits on another;
+    /// the portable default (safe on Apple/ARM GPUs without forward-progress guarantees).
+    ReduceThenScan,
+    /// One global histogram pass, then one dispatch per digit with decoupled look-back and a
+    /// decoupled fallback (a stalled tile counts its predecessor's keys itself). Subgroups only.
+    OneSweep,
+    /// One MSD scatter on the top digit, then LSD passes (reduce-then-scan) on tiles that never
+    /// cross a top-digit bucket, so each pass scatters inside cache-sized buckets.
+    Hybrid,
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "reduce-then-scan" | "rts" | "lsd" => Ok(Strategy::ReduceThenScan),
+            "onesweep" => Ok(Strategy::OneSweep),
+            "hybrid" | "msd-lsd" => Ok(Strategy::Hybrid),
+            _ => Err(Error::InvalidInput(format!(
+                "unknown sort strategy {s:?} (reduce-then-scan, onesweep, hybrid)"
+            ))),
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Strategy::ReduceThenScan => "reduce-then-scan",
+            Strategy::OneSweep => "onesweep",
+            Strategy::Hybrid => "hybrid",
+        })
+    }
+}
+
+/// What to sort by and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortOptions {
+    /// Largest key first (still stable).
+    pub descending: bool,
+    /// First bit of the sortable key sorted on.
+    pub begin_bit: u32,
+    /// One past the last bit sorted on (≤ 32).
+    pub end_bit: u32,
+    /// Force a strategy; `None` lets [`SortPolicy`] choose.
+    pub strategy: Option<Strategy>,
+}
+
+impl Default for SortOptions {
+    fn default() -> Self {
+        SortOptions {
+            descending: false,
+            begin_bit: 0,
+            end_bit: 32,
+            strategy: None,
+        }
+    }
+}
+
+/// Tuning of the sort. The tile (256 invocations × 16 keys = 4096 keys) and the 8-bit digit
+/// are fixed by `wgsl/shared/sort_tile.wgsl`: 256 digits = one per invocation in per-digit steps,
+/// and the 16 KiB staging array plus 8 KiB of rank counters fit lavapipe's 32 KiB of workgroup
+/// memory (the H100 has 48 KiB).
+#[derive(Clone, Copy, Debug)]
+pub struct SortPolicy {
+    /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter). Below
+    /// it, the reduce-then-scan's extra passes cost less than a launch of OneSweep's three
+    /// setup dispatches… in principle; 2^16 is a guess awaiting the H100 run (owner), not a
+    /// measurement.
+    pub onesweep_min_keys: u64,
+    /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
+    /// fallback reads a 16 KiB tile, roughly the latency of 64 L2 polls; unmeasured on H100.
+    pub spin: u32,
+    /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
+    /// of 256 on the H100 (the same wave reasoning as [`crate::reduce::ReducePolicy`]).
+    pub histogram_workgroups: u32,
+}
+
+impl Default for SortPolicy {
+    fn default() -> Self {
+        SortPolicy {
+            onesweep_min_keys: 1 << 16,
+            spin: 64,
+            histogram_workgroups: 1056,
+        }
+    }
+}
+
+impl SortPolicy {
+    /// The strategy for `n` keys on an adapter with `caps`.
+    ///
+    /// - No subgroups → reduce-then-scan (OneSweep's look-back wants real subgroups and fast
+    ///   atomics; the emulated ranking is slow enough that its extra pass does not matter).
+    /// - CPU adapters (lavapipe) → reduce-then-scan: measured on lavapipe at 2^22 keys
+    ///   (docs/sort.md), OneSweep's look-back spins while a few CPU threads run the tiles.
+    /// - Otherwise OneSweep from `onesweep_min_keys` keys up: it moves 8 bytes per key per pass
+    ///   where reduce-then-scan moves 12.
+    pub fn choose(&self, caps: &Caps, n: u64) -> Strategy {
+        let cpu = caps.name.to_lowercase().contains("llvmpipe")
+            || caps.name.to_lowercase().contains("lavapipe")
+            || caps.backend == "sim";
+        if !caps.subgroups || cpu || n < self.onesweep_min_keys {
+            Strategy::ReduceThenScan
+        } else {
+            Strategy::OneSweep
+        }
+    }
+}
+
+/// A key type the sort accepts: u32, i32, f32.
+pub trait SortKey: Element {}
+impl SortKey for u32 {}
+impl SortKey for i32 {}
+impl SortKey for f32 {}
+
+/// A built sort: run `plan`, then [`SortPlan::keys`] / [`SortPlan::values`].
+pub struct SortPlan {
+    /// The passes.
+    pub plan: Plan,
+    /// The strategy it uses.
+    pub strategy: Strategy,
+    keys_out: Option<BufferId>,
+    vals_out: Option<BufferId>,
+    n: usize,
+}
+
+impl SortPlan {
+    /// The sorted keys.
+    pub fn keys<T: SortKey>(&self, out: &RunOutput) -> Vec<T> {
+        match self.keys_out {
+            Some(id) => {
+                let mut v: Vec<T> = out.get(id);
+                v.truncate(self.n);
+                v
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// The values, in the keys' sorted order (empty for a keys-only plan).
+    pub fn values(&self, out: &RunOutput) -> Vec<u32> {
+        match self.vals_out {
+            Some(id) => {
+                let mut v: Vec<u32> = out.get(id);
+                v.truncate(self.n);
+                v
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+/// The sort's kernel key type code (`KEY_TYPE` in the WGSL).
+fn key_type(d: Dtype) -> Result<u32> {
+    match d {
+        Dtype::U32 => Ok(0),
+        Dtype::I32 => Ok(1),
+        Dtype::F32 => Ok(2),
+        other => Err(Error::UnsupportedDtype {
+            dtype: other.to_string(),
+            op: "sort",
+            supported: "u32, i32, f32",
+        }),
+    }
+}
+
+/// Builds the plan sorting `keys` (and `values`, if given) with `opts` and `policy`.
+pub fn plan<T: SortKey>(
+    caps: &Caps,
+    keys: &[T],
+    values: Option<&[u32]>,
+    opts: &SortOptions,
+    policy: &SortPolicy,
+) -> Result<SortPlan> {
+    let kt = key_type(T::DTYPE)?;
+    if let Some(v) = values {
+        if v.len() != keys.len() {
+            return Err(Error::InvalidInput(format!(
+                "{} values for {} keys: sort_pairs needs one value per key",
+                v.len(),
+                keys.len()
+            )));
+        }
+    }
+    if opts.begin_bit > opts.end_bit || opts.end_bit > 32 {
+        return Err(Error::InvalidInput(format!(
+            "bit range {}..{} is not within 0..32",
+            opts.begin_bit, opts.end_bit
+        )));
+    }
+    let n = keys.len() as u64;
+    let bytes = n * 4;
+    if n >= 1 << 30 || bytes > caps.max_storage_binding || bytes + 16 > caps.max_buffer {
+        return Err(Error::TooLarge(format!(
+            "{n} keys: the sort handles fewer than 2^30 keys that fit one storage binding \
+             ({} bytes on this adapter)",
+            caps.max_storage_binding
+        )));
+    }
+    let strategy = opts.strategy.unwrap_or_else(|| policy.choose(caps, n));
+    if strategy == Strategy::OneSweep && !caps.subgroups {
+        return Err(Error::InvalidInput(
+            "the onesweep strategy needs subgroups, which this adapter lacks".into(),
+        ));
+    }
+    build::build(caps, keys, values, kt, opts, policy, strategy)
+}
+
+/// Sorts `keys` on `exec` (stable; see [`SortOptions`]).
+pub fn sort_keys<T: SortKey>(
+    exec: &dyn Executor,
+    keys: &[T],
+    opts: &SortOptions,
+) -> Result<Vec<T>> {
+    let p = plan(exec.caps(), keys, None, opts, &SortPolicy::default())?;
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let out = exec.run(&p.plan)?;
+    Ok(p.keys(&out))
+}
+
+/// Sorts `keys` and carries `values` along (stable: equal keys keep their input order).
+pub fn sort_pairs<T: SortKey>(
+    exec: &dyn Executor,
+    keys: &[T],
+    values: &[u32],
+    opts: &SortOptions,
+) -> Result<(Vec<T>, Vec<u32>)> {
+    let p = plan(
+        exec.caps(),
+        keys,
+        Some(values),
+        opts,
+        &SortPolicy::default(),
+    )?;
+    if keys.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let out = exec.run(&p.plan)?;
+    Ok((p.keys(&out), p.values(&out)))
+}

@@ -1,0 +1,175 @@
+//! The `wgsimd` binary as users and scripts meet it: results on the last stdout line, one-line
+//! errors with a non-zero exit code, no panics.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use npyz::WriterBuilder;
+
+fn wgsimd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wgsimd"))
+        .args(args)
+        .output()
+        .expect("run wgsimd")
+}
+
+fn write_npy<T: npyz::AutoSerialize + Copy>(dir: &Path, name: &str, data: &[T]) -> PathBuf {
+    let path = dir.join(name);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let mut w = npyz::WriteOptions::<T>::new()
+        .default_dtype()
+        .shape(&[data.len() as u64])
+        .writer(&mut f)
+        .begin_nd()
+        .unwrap();
+    w.extend(data.iter().copied()).unwrap();
+    w.finish().unwrap();
+    path
+}
+
+fn last_line(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn assert_clean_error(o: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "expected failure, stderr: {err}");
+    assert!(!err.contains("panicked"), "panic: {err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("wgsimd: error:"))
+        .unwrap_or_else(|| panic!("no error line in {err:?}"));
+    assert!(line.contains(needle), "{line:?} should mention {needle:?}");
+}
+
+#[test]
+fn reduce_prints_the_result_last() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let u = write_npy(dir.path(), "u.npy", &[1u32, 2, 3, u32::MAX]);
+    let i = write_npy(dir.path(), "i.npy", &[-5i32, 7, i32::MIN]);
+    let f = write_npy(dir.path(), "f.npy", &[1.5f32, f32::NAN, -2.0]);
+    let u = u.to_str().unwrap();
+    let i = i.to_str().unwrap();
+    let f = f.to_str().unwrap();
+    let run = |p: &str, op: &str| {
+        let o = wgsimd(&["reduce", p, "--op", op, "--backend", "gpu"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        last_line(&o)
+    };
+    assert_eq!(run(u, "sum"), (u32::MAX as u64 + 6).to_string());
+    assert_eq!(run(u, "min"), "1");
+    assert_eq!(run(u, "max"), u32::MAX.to_string());
+    assert_eq!(run(i, "sum"), (i32::MIN as i64 + 2).to_string());
+    assert_eq!(run(i, "min"), i32::MIN.to_string());
+    assert_eq!(run(f, "max"), "nan");
+    assert_eq!(run(f, "min"), "nan");
+    let e = write_npy(dir.path(), "e.npy", &[] as &[f32]);
+    assert_eq!(run(e.to_str().unwrap(), "sum"), "0.0");
+}
+
+#[test]
+fn bad_input_is_one_line_and_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.npy");
+    assert_clean_error(
+        &wgsimd(&["reduce", missing.to_str().unwrap(), "--op", "sum"]),
+        "cannot open",
+    );
+    let not_npy = dir.path().join("x.npy");
+    std::fs::write(&not_npy, b"hello, world").unwrap();
+    assert_clean_error(
+        &wgsimd(&["reduce", not_npy.to_str().unwrap(), "--op", "sum"]),
+        "not a .npy",
+    );
+    let f64s = write_npy(dir.path(), "d.npy", &[1.0f64, 2.0]);
+    assert_clean_error(
+        &wgsimd(&["reduce", f64s.to_str().unwrap(), "--op", "sum"]),
+        "unsupported dtype",
+    );
+    let ok = write_npy(dir.path(), "ok.npy", &[1u32]);
+    assert_clean_error(
+        &wgsimd(&["reduce", ok.to_str().unwrap(), "--op", "mean"]),
+        "unknown reduce op",
+    );
+    assert_clean_error(
+        &wgsimd(&[
+            "reduce",
+            ok.to_str().unwrap(),
+            "--op",
+            "sum",
+            "--backend",
+            "tpu",
+        ]),
+        "unknown backend",
+    );
+    if common::gpu().is_some() {
+        let empty = write_npy(dir.path(), "e.npy", &[] as &[i32]);
+        assert_clean_error(
+            &wgsimd(&[
+                "reduce",
+                empty.to_str().unwrap(),
+                "--op",
+                "min",
+                "--backend",
+                "gpu",
+            ]),
+            "empty",
+        );
+    }
+    // usage errors exit 2 through clap
+    let o = wgsimd(&["reduce"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn info_names_the_adapter() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let o = wgsimd(&["info", "--backend", "gpu"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    for key in [
+        "selected:",
+        "backend:",
+        "subgroups:",
+        "max storage binding:",
+    ] {
+        assert!(out.contains(key), "{out}");
+    }
+}
+
+#[test]
+fn quick_bench_verifies_and_writes_json() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let o = wgsimd(&[
+        "bench",
+        "--quick",
+        "--only",
+        "reduce,scan,copy",
+        "--backend",
+        "gpu",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert!(rows.len() >= 6, "{rows:?}");
+    assert!(rows.iter().all(|r| r["verified"] == true));
+    assert!(rows.iter().any(|r| r["algorithm"] == "scan"));
+}

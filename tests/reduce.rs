@@ -1,0 +1,282 @@
+//! Reductions on the GPU (lavapipe in CI) against `src/reference/reduce.rs`, in both kernel
+//! flavours, at issue 2's sizes, with random and adversarial inputs. Every plan poisons its
+//! partials and result buffers, so an unwritten value cannot pass.
+
+mod common;
+
+use rand::Rng;
+use wgsimd::reduce::{self, reduce, ReduceOp, ReducePolicy, Scalar};
+use wgsimd::reference::reduce as refr;
+use wgsimd::{Error, Executor};
+
+/// Checks a sum against the reference: exact for integers, within 1e-6 of Σ|x| for f32.
+fn check_sum_f32(got: Scalar, x: &[f32]) -> Result<(), String> {
+    let (want, abs) = refr::sum_f32(x);
+    let Scalar::F32(g) = got else {
+        return Err(format!("wrong type {got:?}"));
+    };
+    if want.is_nan() || abs.is_infinite() {
+        // inf - inf or NaN in the input: numpy gives nan or ±inf; the sign of inf must match
+        return if (want.is_nan() && g.is_nan()) || (g as f64 == want) {
+            Ok(())
+        } else {
+            Err(format!("got {g}, want {want}"))
+        };
+    }
+    if ((g as f64) - want).abs() <= 1e-6 * abs {
+        Ok(())
+    } else {
+        Err(format!("got {g}, want {want} (Σ|x| = {abs})"))
+    }
+}
+
+fn check_minmax<T: Copy + PartialOrd + refr::IsNan + std::fmt::Debug>(
+    got: Option<T>,
+    x: &[T],
+    max: bool,
+) -> Result<(), String> {
+    let want = refr::minmax(x, max);
+    match (got, want) {
+        (Some(g), Some(w)) if (g.is_nan_value() && w.is_nan_value()) || g == w => Ok(()),
+        _ => Err(format!("got {got:?}, want {want:?}")),
+    }
+}
+
+fn f32_of(s: Scalar) -> Option<f32> {
+    match s {
+        Scalar::F32(v) => Some(v),
+        _ => None,
+    }
+}
+
+fn run_u32(exec: &dyn Executor, x: &[u32], tag: &str) {
+    let s = reduce(exec, x, ReduceOp::Sum).unwrap();
+    assert_eq!(s, Scalar::U64(refr::sum_u64(x)), "{tag} sum");
+    if x.is_empty() {
+        return;
+    }
+    for (op, max) in [(ReduceOp::Min, false), (ReduceOp::Max, true)] {
+        let got = match reduce(exec, x, op).unwrap() {
+            Scalar::U32(v) => Some(v),
+            other => panic!("{tag}: type {other:?}"),
+        };
+        check_minmax(got, x, max).unwrap_or_else(|e| panic!("{tag} {op:?}: {e}"));
+    }
+}
+
+fn run_i32(exec: &dyn Executor, x: &[i32], tag: &str) {
+    assert_eq!(
+        reduce(exec, x, ReduceOp::Sum).unwrap(),
+        Scalar::I64(refr::sum_i64(x)),
+        "{tag} sum"
+    );
+    if x.is_empty() {
+        return;
+    }
+    for (op, max) in [(ReduceOp::Min, false), (ReduceOp::Max, true)] {
+        let got = match reduce(exec, x, op).unwrap() {
+            Scalar::I32(v) => Some(v),
+            other => panic!("{tag}: type {other:?}"),
+        };
+        check_minmax(got, x, max).unwrap_or_else(|e| panic!("{tag} {op:?}: {e}"));
+    }
+}
+
+fn run_f32(exec: &dyn Executor, x: &[f32], tag: &str) {
+    check_sum_f32(reduce(exec, x, ReduceOp::Sum).unwrap(), x)
+        .unwrap_or_else(|e| panic!("{tag} sum: {e}"));
+    if x.is_empty() {
+        return;
+    }
+    for (op, max) in [(ReduceOp::Min, false), (ReduceOp::Max, true)] {
+        let got = f32_of(reduce(exec, x, op).unwrap());
+        check_minmax(got, x, max).unwrap_or_else(|e| panic!("{tag} {op:?}: {e}"));
+    }
+}
+
+#[test]
+fn random_inputs_at_every_size_and_type() {
+    for (flavor, g) in common::executors() {
+        for &n in common::SIZES {
+            let mut r = common::rng(n as u64);
+            let u: Vec<u32> = (0..n).map(|_| r.random()).collect();
+            let i: Vec<i32> = (0..n).map(|_| r.random()).collect();
+            let f: Vec<f32> = (0..n).map(|_| r.random_range(-1.0e3f32..1.0e3)).collect();
+            let tag = format!("{flavor} n={n}");
+            run_u32(g, &u, &tag);
+            run_i32(g, &i, &tag);
+            run_f32(g, &f, &tag);
+        }
+    }
+}
+
+#[test]
+fn adversarial_inputs() {
+    let n = 2_684_354;
+    for (flavor, g) in common::executors() {
+        // all equal at the extremes: exact wide sums, min = max
+        run_u32(g, &vec![u32::MAX; n], &format!("{flavor} all u32::MAX"));
+        run_u32(g, &vec![0; 257], &format!("{flavor} all zero"));
+        run_i32(g, &vec![i32::MIN; n], &format!("{flavor} all i32::MIN"));
+        run_i32(g, &vec![i32::MAX; 4097], &format!("{flavor} all i32::MAX"));
+        let mut alt: Vec<i32> = (0..4097)
+            .map(|k| if k % 2 == 0 { i32::MIN } else { i32::MAX })
+            .collect();
+        run_i32(g, &alt, &format!("{flavor} alternating extremes"));
+        alt.reverse();
+        run_i32(g, &alt, &format!("{flavor} alternating extremes reversed"));
+        // f32: ±0, NaN at every position class, infinities, huge magnitudes, subnormals
+        run_f32(g, &[0.0, -0.0], &format!("{flavor} ±0"));
+        run_f32(g, &[-0.0; 300], &format!("{flavor} -0"));
+        for pos in [0usize, 1, 255, 256, 4096] {
+            let mut v: Vec<f32> = (0..4097).map(|k| k as f32).collect();
+            v[pos] = f32::NAN;
+            run_f32(g, &v, &format!("{flavor} NaN at {pos}"));
+            v[pos] = -f32::NAN;
+            run_f32(g, &v, &format!("{flavor} -NaN at {pos}"));
+        }
+        run_f32(
+            g,
+            &[f32::INFINITY, 1.0, f32::NEG_INFINITY],
+            &format!("{flavor} inf - inf"),
+        );
+        run_f32(g, &[f32::INFINITY, 1.0, 2.0], &format!("{flavor} +inf"));
+        run_f32(g, &[f32::NEG_INFINITY; 3], &format!("{flavor} -inf"));
+        let huge: Vec<f32> = (0..n)
+            .map(|k| if k % 2 == 0 { 3.0e38 } else { -3.0e38 })
+            .collect();
+        run_f32(g, &huge, &format!("{flavor} cancelling huge"));
+        let mut r = common::rng(7);
+        let mixed: Vec<f32> = (0..n)
+            .map(|_| r.random_range(-1.0f32..1.0) * 10f32.powi(r.random_range(-30..30)))
+            .collect();
+        run_f32(g, &mixed, &format!("{flavor} mixed magnitudes"));
+        run_f32(g, &vec![1.0e-40; 4097], &format!("{flavor} subnormals"));
+        run_f32(
+            g,
+            &vec![1.0; (1 << 22) + 3],
+            &format!("{flavor} ones past 2^24"),
+        );
+    }
+}
+
+#[test]
+fn flavours_agree_exactly() {
+    let (Some(a), Some(b)) = (common::gpu(), common::gpu_emulated()) else {
+        return;
+    };
+    let mut r = common::rng(11);
+    let f: Vec<f32> = (0..100_003).map(|_| r.random_range(-1.0f32..1.0)).collect();
+    let u: Vec<u32> = (0..100_003).map(|_| r.random()).collect();
+    for op in [ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max] {
+        assert_eq!(
+            reduce(a, &u, op).unwrap(),
+            reduce(b, &u, op).unwrap(),
+            "{op:?} u32"
+        );
+        assert_eq!(
+            reduce(a, &f, op).unwrap(),
+            reduce(b, &f, op).unwrap(),
+            "{op:?} f32"
+        );
+    }
+}
+
+#[test]
+fn f32_sum_is_deterministic() {
+    let Some(g) = common::gpu() else { return };
+    let mut r = common::rng(3);
+    let f: Vec<f32> = (0..1_000_003)
+        .map(|_| r.random_range(-1.0f32..1.0))
+        .collect();
+    let first = reduce(g, &f, ReduceOp::Sum).unwrap();
+    for _ in 0..3 {
+        assert_eq!(reduce(g, &f, ReduceOp::Sum).unwrap(), first);
+    }
+}
+
+#[test]
+fn inputs_larger_than_one_binding_are_chunked() {
+    // pretend the binding limit is 64 KiB: 2684354 elements become 41 chunks with their own
+    // partial ranges; the real device runs the same plan
+    for (flavor, g) in common::executors() {
+        let mut caps = g.caps().clone();
+        caps.max_storage_binding = 64 << 10;
+        let mut r = common::rng(5);
+        let u: Vec<u32> = (0..2_684_354).map(|_| r.random()).collect();
+        let f: Vec<f32> = (0..2_684_354)
+            .map(|_| r.random_range(-1.0f32..1.0))
+            .collect();
+        let p = reduce::plan(&caps, &u, ReduceOp::Sum, ReducePolicy::default()).unwrap();
+        assert!(p.plan.passes.len() > 40, "expected chunking");
+        assert_eq!(
+            p.decode(&g.run(&p.plan).unwrap()).unwrap(),
+            Scalar::U64(refr::sum_u64(&u)),
+            "{flavor}"
+        );
+        let p = reduce::plan(&caps, &f, ReduceOp::Max, ReducePolicy::default()).unwrap();
+        let got = f32_of(p.decode(&g.run(&p.plan).unwrap()).unwrap());
+        check_minmax(got, &f, true).unwrap();
+        let p = reduce::plan(&caps, &f, ReduceOp::Sum, ReducePolicy::default()).unwrap();
+        check_sum_f32(p.decode(&g.run(&p.plan).unwrap()).unwrap(), &f).unwrap();
+    }
+}
+
+#[test]
+fn odd_workgroup_counts() {
+    // grids of 1, 3 and 7 workgroups: the grid-stride loop must cover every element
+    let Some(g) = common::gpu() else { return };
+    let mut r = common::rng(9);
+    let u: Vec<u32> = (0..300_001).map(|_| r.random()).collect();
+    for wgs in [1, 3, 7] {
+        let p = reduce::plan(
+            g.caps(),
+            &u,
+            ReduceOp::Sum,
+            ReducePolicy {
+                max_workgroups: wgs,
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            p.decode(&g.run(&p.plan).unwrap()).unwrap(),
+            Scalar::U64(refr::sum_u64(&u)),
+            "{wgs} workgroups"
+        );
+    }
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let Some(g) = common::gpu() else { return };
+    let empty: [f32; 0] = [];
+    assert!(matches!(
+        reduce(g, &empty, ReduceOp::Min),
+        Err(Error::InvalidInput(_))
+    ));
+    assert!(matches!(
+        reduce(g, &empty, ReduceOp::Max),
+        Err(Error::InvalidInput(_))
+    ));
+    assert_eq!(reduce(g, &empty, ReduceOp::Sum).unwrap(), Scalar::F32(0.0));
+    assert!("mean".parse::<ReduceOp>().is_err());
+}
+
+#[test]
+fn the_checks_catch_a_perturbed_result() {
+    // the same checks as above must reject a result that is off by one ulp-scale step
+    let Some(g) = common::gpu() else { return };
+    let mut r = common::rng(13);
+    let f: Vec<f32> = (0..4097).map(|_| r.random_range(0.5f32..1.0)).collect();
+    let good = reduce(g, &f, ReduceOp::Sum).unwrap();
+    check_sum_f32(good, &f).unwrap();
+    let Scalar::F32(v) = good else { panic!() };
+    assert!(check_sum_f32(Scalar::F32(v * (1.0 + 1e-5)), &f).is_err());
+    let u: Vec<u32> = (0..4097).map(|_| r.random()).collect();
+    let Scalar::U64(s) = reduce(g, &u, ReduceOp::Sum).unwrap() else {
+        panic!()
+    };
+    assert_ne!(Scalar::U64(s + 1), Scalar::U64(refr::sum_u64(&u)));
+    assert!(check_minmax(Some(1.0f32), &[2.0, 3.0], false).is_err());
+    assert!(check_minmax(Some(1.0f32), &[1.0, f32::NAN], false).is_err());
+}

@@ -1,0 +1,531 @@
+//! GPU radix sort against the CPU reference: every strategy, key type and direction, awkward
+//! sizes, adversarial distributions, pairs (stability), bit ranges, the workgroup-memory
+//! (no-subgroup) flavour, OneSweep's decoupled fallback forced on, bad input, and a proof that
+//! the checker catches a perturbed output. Each output is checked to be ordered, a permutation
+//! of the input, and (pairs, bit ranges) stable.
+
+mod common;
+
+use std::fmt::Debug;
+
+use rand::Rng;
+use wgsimd::reference::sort::{check_keys, check_pairs, sort_keys as ref_sort, Order};
+use wgsimd::sort::{self, SortKey, SortOptions, SortPolicy, Strategy};
+use wgsimd::{Caps, Error, Executor, GpuExecutor};
+
+const SMALL: &[usize] = &[0, 1, 2, 31, 33, 255, 257, 4097, 65537];
+const LARGE: &[usize] = &[2_684_354, (1 << 22) + 7];
+const STRATEGIES: &[Strategy] = &[
+    Strategy::ReduceThenScan,
+    Strategy::OneSweep,
+    Strategy::Hybrid,
+];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Dist {
+    Uniform,
+    AllEqual,
+    Sorted,
+    Reversed,
+    Distinct16,
+    HighByte,
+    LowByte,
+    Extremes,
+}
+
+const DISTS: &[Dist] = &[
+    Dist::Uniform,
+    Dist::AllEqual,
+    Dist::Sorted,
+    Dist::Reversed,
+    Dist::Distinct16,
+    Dist::HighByte,
+    Dist::LowByte,
+    Dist::Extremes,
+];
+
+trait Key: SortKey + Debug {
+    /// Bit patterns of the type's awkward values.
+    fn extremes() -> Vec<u32>;
+}
+
+impl Key for u32 {
+    fn extremes() -> Vec<u32> {
+        vec![0, 1, u32::MAX, u32::MAX - 1, 0x8000_0000, 0x7fff_ffff]
+    }
+}
+
+impl Key for i32 {
+    fn extremes() -> Vec<u32> {
+        // 0, 1, -1, -2, i32::MIN, i32::MAX
+        vec![0, 1, u32::MAX, u32::MAX - 1, 0x8000_0000, 0x7fff_ffff]
+    }
+}
+
+impl Key for f32 {
+    fn extremes() -> Vec<u32> {
+        vec![
+            0x0000_0000, // +0
+            0x8000_0000, // -0
+            0x7f80_0000, // +inf
+            0xff80_0000, // -inf
+            0x7fc0_0000, // NaN
+            0xffc0_0000, // -NaN
+            0x7f80_0001, // signalling NaN, payload 1
+            0xff80_0001, // negative signalling NaN
+            0x0000_0001, // smallest subnormal
+            0x8000_0001, // its negative
+            0x007f_ffff, // largest subnormal
+            0x807f_ffff,
+            0x0080_0000, // smallest normal
+            0x7f7f_ffff, // f32::MAX
+            0xff7f_ffff, // f32::MIN
+            0x3f80_0000, // 1.0
+            0xbf80_0000, // -1.0
+        ]
+    }
+}
+
+/// `n` keys of distribution `dist`, from `seed`.
+fn keys<T: Key>(dist: Dist, n: usize, seed: u64) -> Vec<T> {
+    let mut r = common::rng(seed);
+    let ext = T::extremes();
+    let palette: Vec<u32> = (0..16).map(|_| r.random()).collect();
+    let c: u32 = r.random();
+    let bits: Vec<u32> = (0..n)
+        .map(|_| match dist {
+            Dist::Uniform | Dist::Sorted | Dist::Reversed => r.random(),
+            Dist::AllEqual => c,
+            Dist::Distinct16 => palette[r.random_range(0..16)],
+            Dist::HighByte => (r.random::<u32>() & 0xff00_0000) | (c & 0x00ff_ffff),
+            Dist::LowByte => (r.random::<u32>() & 0xff) | (c & 0xffff_ff00),
+            Dist::Extremes => ext[r.random_range(0..ext.len())],
+        })
+        .collect();
+    let mut v: Vec<T> = bits.iter().map(|&b| bytemuck::cast(b)).collect();
+    match dist {
+        Dist::Sorted => v = ref_sort(&v, Order::default()),
+        Dist::Reversed => {
+            v = ref_sort(&v, Order::default());
+            v.reverse();
+        }
+        _ => {}
+    }
+    v
+}
+
+fn order(opts: &SortOptions) -> Order {
+    Order {
+        descending: opts.descending,
+        begin_bit: opts.begin_bit,
+        end_bit: opts.end_bit,
+    }
+}
+
+/// Sorts `k` (and `v`) on `g` as if its caps were `caps` (e.g. without subgroups), and checks.
+fn run_check<T: Key>(
+    g: &GpuExecutor,
+    caps: &Caps,
+    k: &[T],
+    v: Option<&[u32]>,
+    opts: &SortOptions,
+    policy: &SortPolicy,
+    what: &str,
+) {
+    let p = sort::plan(caps, k, v, opts, policy).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let out = g.run(&p.plan).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let ko: Vec<T> = p.keys(&out);
+    let r = match v {
+        Some(v) => check_pairs(k, v, &ko, &p.values(&out), order(opts)),
+        None => check_keys(k, &ko, order(opts)),
+    };
+    if let Err(e) = r {
+        panic!("{what}: {e}");
+    }
+}
+
+/// Every size with uniform keys, every distribution at a partial and a just-over-one tile size,
+/// both directions.
+fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy) {
+    let caps = g.caps().clone();
+    let mut runs: Vec<(usize, Dist)> = SMALL.iter().map(|&n| (n, Dist::Uniform)).collect();
+    for &dist in &DISTS[1..] {
+        runs.push((257, dist));
+        runs.push((4097, dist));
+    }
+    for &descending in &[false, true] {
+        for &(n, dist) in &runs {
+            let k: Vec<T> = keys(dist, n, n as u64 * 31 + dist as u64);
+            let opts = SortOptions {
+                descending,
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            let what = format!(
+                "{strategy} {} n={n} {dist:?} descending={descending}",
+                std::any::type_name::<T>()
+            );
+            run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
+        }
+    }
+}
+
+fn all_types(strategy: Strategy) {
+    let Some(g) = common::gpu() else { return };
+    keys_matrix::<u32>(g, strategy);
+    keys_matrix::<i32>(g, strategy);
+    keys_matrix::<f32>(g, strategy);
+    // every distribution over several tiles, u32 ascending
+    let caps = g.caps().clone();
+    let opts = SortOptions {
+        strategy: Some(strategy),
+        ..Default::default()
+    };
+    for &dist in DISTS {
+        let k: Vec<u32> = keys(dist, 65537, 77 + dist as u64);
+        let what = format!("{strategy} u32 n=65537 {dist:?}");
+        run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
+    }
+}
+
+#[test]
+fn reduce_then_scan_keys() {
+    all_types(Strategy::ReduceThenScan);
+}
+
+#[test]
+fn onesweep_keys() {
+    all_types(Strategy::OneSweep);
+}
+
+#[test]
+fn hybrid_keys() {
+    all_types(Strategy::Hybrid);
+}
+
+#[test]
+fn pairs_stable() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps().clone();
+    for &strategy in STRATEGIES {
+        for &descending in &[false, true] {
+            for &n in &[1usize, 2, 33, 257, 4097, 65537] {
+                for &dist in &[
+                    Dist::Uniform,
+                    Dist::AllEqual,
+                    Dist::Distinct16,
+                    Dist::LowByte,
+                ] {
+                    let opts = SortOptions {
+                        descending,
+                        strategy: Some(strategy),
+                        ..Default::default()
+                    };
+                    let vals: Vec<u32> = (0..n as u32).collect();
+                    let what = format!("pairs {strategy} n={n} {dist:?} desc={descending}");
+                    let k: Vec<u32> = keys(dist, n, 7 + n as u64);
+                    run_check(
+                        g,
+                        &caps,
+                        &k,
+                        Some(&vals),
+                        &opts,
+                        &SortPolicy::default(),
+                        &what,
+                    );
+                    let k: Vec<f32> = keys(Dist::Extremes, n, 9 + n as u64);
+                    run_check(
+                        g,
+                        &caps,
+                        &k,
+                        Some(&vals),
+                        &opts,
+                        &SortPolicy::default(),
+                        &what,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The seed's size and 2^22 + 7, one combination per strategy (lavapipe needs ~0.5 s per pass
+/// at these sizes).
+#[test]
+fn large_sizes() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps().clone();
+    let p = SortPolicy::default();
+    let with = |strategy, descending| SortOptions {
+        descending,
+        strategy: Some(strategy),
+        ..Default::default()
+    };
+    let (a, b) = (LARGE[0], LARGE[1]);
+    let k: Vec<u32> = keys(Dist::Uniform, a, 1);
+    let what = format!("reduce-then-scan u32 {a}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        None,
+        &with(Strategy::ReduceThenScan, false),
+        &p,
+        &what,
+    );
+    let k: Vec<i32> = keys(Dist::Distinct16, a, 3);
+    let vals: Vec<u32> = (0..a as u32).collect();
+    let what = format!("onesweep pairs i32 desc {a}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        Some(&vals),
+        &with(Strategy::OneSweep, true),
+        &p,
+        &what,
+    );
+    let k: Vec<u32> = keys(Dist::HighByte, a, 4);
+    let what = format!("hybrid u32 {a}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        None,
+        &with(Strategy::Hybrid, false),
+        &p,
+        &what,
+    );
+    let k: Vec<f32> = keys(Dist::Extremes, b, 2);
+    let vals: Vec<u32> = (0..b as u32).collect();
+    let what = format!("reduce-then-scan pairs f32 desc {b}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        Some(&vals),
+        &with(Strategy::ReduceThenScan, true),
+        &p,
+        &what,
+    );
+    let k: Vec<u32> = keys(Dist::Uniform, b, 5);
+    let what = format!("onesweep u32 {b}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        None,
+        &with(Strategy::OneSweep, false),
+        &p,
+        &what,
+    );
+}
+
+#[test]
+fn bit_ranges() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps().clone();
+    for &strategy in STRATEGIES {
+        for &(begin_bit, end_bit) in &[
+            (0, 8),
+            (8, 24),
+            (4, 12),
+            (16, 16),
+            (0, 31),
+            (24, 32),
+            (3, 30),
+        ] {
+            for &descending in &[false, true] {
+                let opts = SortOptions {
+                    descending,
+                    begin_bit,
+                    end_bit,
+                    strategy: Some(strategy),
+                };
+                let what = format!("{strategy} bits {begin_bit}..{end_bit} desc={descending}");
+                let k: Vec<u32> = keys(Dist::Uniform, 9000, 5);
+                let vals: Vec<u32> = (0..k.len() as u32).collect();
+                run_check(
+                    g,
+                    &caps,
+                    &k,
+                    Some(&vals),
+                    &opts,
+                    &SortPolicy::default(),
+                    &what,
+                );
+                let k: Vec<f32> = keys(Dist::Extremes, 3000, 6);
+                run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
+            }
+        }
+    }
+}
+
+/// The workgroup-memory ranking (adapters without subgroups) on the same GPU.
+#[test]
+fn emulated_flavour() {
+    let Some(g) = common::gpu() else { return };
+    let mut caps = g.caps().clone();
+    caps.subgroups = false;
+    let p = SortPolicy::default();
+    for &strategy in &[Strategy::ReduceThenScan, Strategy::Hybrid] {
+        for &n in &[1usize, 33, 4097, 20_001] {
+            for &descending in &[false, true] {
+                let opts = SortOptions {
+                    descending,
+                    strategy: Some(strategy),
+                    ..Default::default()
+                };
+                let what = format!("emulated {strategy} n={n} desc={descending}");
+                let vals: Vec<u32> = (0..n as u32).collect();
+                let k: Vec<u32> = keys(Dist::Distinct16, n, 11);
+                run_check(g, &caps, &k, Some(&vals), &opts, &p, &what);
+                let k: Vec<f32> = keys(Dist::Extremes, n, 12);
+                run_check(g, &caps, &k, None, &opts, &p, &what);
+                let k: Vec<i32> = keys(Dist::Uniform, n, 13);
+                run_check(g, &caps, &k, None, &opts, &p, &what);
+            }
+        }
+    }
+    // the policy never picks OneSweep without subgroups; asking for it is an error
+    assert_eq!(p.choose(&caps, 1 << 24), Strategy::ReduceThenScan);
+    let opts = SortOptions {
+        strategy: Some(Strategy::OneSweep),
+        ..Default::default()
+    };
+    assert!(matches!(
+        sort::plan(&caps, &[1u32, 2], None, &opts, &p),
+        Err(Error::InvalidInput(_))
+    ));
+}
+
+/// SPIN = 0: a tile whose predecessor has not published yet counts the predecessor's keys
+/// itself at once, so the decoupled fallback runs often, and must give the same result.
+#[test]
+fn onesweep_fallback() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps().clone();
+    let p = SortPolicy {
+        spin: 0,
+        ..Default::default()
+    };
+    let opts = SortOptions {
+        strategy: Some(Strategy::OneSweep),
+        ..Default::default()
+    };
+    for &n in &[4097usize, 65537, 300_007] {
+        let vals: Vec<u32> = (0..n as u32).collect();
+        let k: Vec<u32> = keys(Dist::Uniform, n, 21);
+        run_check(
+            g,
+            &caps,
+            &k,
+            Some(&vals),
+            &opts,
+            &p,
+            &format!("fallback n={n}"),
+        );
+        let k: Vec<f32> = keys(Dist::Extremes, n, 22);
+        run_check(
+            g,
+            &caps,
+            &k,
+            None,
+            &opts,
+            &p,
+            &format!("fallback f32 n={n}"),
+        );
+    }
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let Some(g) = common::gpu() else { return };
+    let r = sort::sort_pairs(g, &[3u32, 1, 2], &[1, 2], &SortOptions::default());
+    assert!(matches!(r, Err(Error::InvalidInput(_))), "{r:?}");
+    let bad = SortOptions {
+        begin_bit: 8,
+        end_bit: 4,
+        ..Default::default()
+    };
+    assert!(matches!(
+        sort::sort_keys(g, &[1u32], &bad),
+        Err(Error::InvalidInput(_))
+    ));
+    let bad = SortOptions {
+        end_bit: 33,
+        ..Default::default()
+    };
+    assert!(matches!(
+        sort::sort_keys(g, &[1u32], &bad),
+        Err(Error::InvalidInput(_))
+    ));
+    let mut small = g.caps().clone();
+    small.max_storage_binding = 1024;
+    let r = sort::plan(
+        &small,
+        &[0u32; 1000],
+        None,
+        &SortOptions::default(),
+        &SortPolicy::default(),
+    );
+    assert!(matches!(r, Err(Error::TooLarge(_))));
+    assert_eq!(
+        sort::sort_keys::<u32>(g, &[], &SortOptions::default()).unwrap(),
+        vec![]
+    );
+}
+
+/// A checker that cannot fail is a defect: each kind of wrong output must be caught.
+#[test]
+fn checker_catches_perturbed_output() {
+    let Some(g) = common::gpu() else { return };
+    let k: Vec<u32> = keys(Dist::Distinct16, 10_000, 40);
+    let vals: Vec<u32> = (0..k.len() as u32).collect();
+    let (ok, ov) = sort::sort_pairs(g, &k, &vals, &SortOptions::default()).unwrap();
+    let o = Order::default();
+    check_pairs(&k, &vals, &ok, &ov, o).unwrap();
+    check_keys(&k, &ok, o).unwrap();
+    // out of order: swap two unequal neighbours
+    let i = (1..ok.len()).find(|&i| ok[i] != ok[i - 1]).unwrap();
+    let mut bad = ok.clone();
+    bad.swap(i - 1, i);
+    assert!(check_keys(&k, &bad, o).unwrap_err().contains("not ordered"));
+    // ordered but not a permutation: one key replaced by its (smaller) neighbour
+    let mut bad = ok.clone();
+    bad[i] = bad[i - 1];
+    assert!(check_keys(&k, &bad, o).unwrap_err().contains("permutation"));
+    // an unwritten (poisoned) tail
+    let mut bad = ok.clone();
+    *bad.last_mut().unwrap() = 0xDEAD_BEEF;
+    assert!(check_keys(&k, &bad, o).is_err());
+    // values not following their keys
+    let mut badv = ov.clone();
+    badv.swap(0, ov.len() - 1);
+    assert!(check_pairs(&k, &vals, &ok, &badv, o)
+        .unwrap_err()
+        .contains("permutation"));
+    // equal keys out of input order (a valid unstable sort)
+    let j = (1..ok.len()).find(|&j| ok[j] == ok[j - 1]).unwrap();
+    let mut badv = ov.clone();
+    badv.swap(j - 1, j);
+    assert!(check_pairs(&k, &vals, &ok, &badv, o)
+        .unwrap_err()
+        .contains("not stable"));
+}
+
+#[test]
+fn policy_and_default_api() {
+    let Some(g) = common::gpu() else { return };
+    // lavapipe: reduce-then-scan at every size (docs/sort.md)
+    let s = SortPolicy::default().choose(g.caps(), 1 << 24);
+    eprintln!("policy on {}: {s}", g.caps().name);
+    let k: Vec<f32> = keys(Dist::Extremes, 3000, 50);
+    let out = sort::sort_keys(g, &k, &SortOptions::default()).unwrap();
+    let mut r = k.clone();
+    r.sort_by(f32::total_cmp);
+    assert_eq!(
+        out.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        r.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+}

@@ -1,0 +1,162 @@
+//! `wgsimd sort` as users meet it: sorted .npy out with the input's dtype, values carried
+//! stably, bad input (dtype, length mismatch, shape) a one-line error with no output file.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use npyz::WriterBuilder;
+
+fn wgsimd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wgsimd"))
+        .args(args)
+        .output()
+        .expect("run wgsimd")
+}
+
+fn write_npy<T: npyz::AutoSerialize + Copy>(dir: &Path, name: &str, data: &[T]) -> PathBuf {
+    let path = dir.join(name);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let mut w = npyz::WriteOptions::<T>::new()
+        .default_dtype()
+        .shape(&[data.len() as u64])
+        .writer(&mut f)
+        .begin_nd()
+        .unwrap();
+    w.extend(data.iter().copied()).unwrap();
+    w.finish().unwrap();
+    path
+}
+
+fn read_npy<T: npyz::Deserialize>(path: &Path) -> (String, Vec<T>) {
+    let bytes = std::fs::read(path).unwrap();
+    let npy = npyz::NpyFile::new(&bytes[..]).unwrap();
+    let dtype = format!("{:?}", npy.dtype());
+    (dtype, npy.into_vec().unwrap())
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn assert_clean_error(o: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "expected failure, stderr: {err}");
+    assert!(!err.contains("panicked"), "panic: {err}");
+    assert!(err.contains(needle), "{err:?} should mention {needle:?}");
+}
+
+#[test]
+fn sort_writes_sorted_npy_of_the_input_dtype() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = write_npy(
+        d,
+        "f.npy",
+        &[1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN],
+    );
+    let out = d.join("fo.npy");
+    let o = wgsimd(&["sort", s(&f), "-o", s(&out), "--backend", "gpu"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // reading as f32 fails unless the output's dtype is float32
+    let (_, v): (String, Vec<f32>) = read_npy(&out);
+    let bits: Vec<u32> = v.iter().map(|x| x.to_bits()).collect();
+    let mut want = vec![1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN];
+    want.sort_by(f32::total_cmp);
+    assert_eq!(bits, want.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+
+    // pairs, descending, every strategy: stable
+    let keys: Vec<i32> = (0..5000).map(|i| (i * 7919 % 13) - 6).collect();
+    let vals: Vec<u32> = (0..5000).collect();
+    let k = write_npy(d, "k.npy", &keys);
+    let v = write_npy(d, "v.npy", &vals);
+    for strategy in ["reduce-then-scan", "onesweep", "hybrid"] {
+        let (ko, vo) = (d.join("ko.npy"), d.join("vo.npy"));
+        let o = wgsimd(&[
+            "sort",
+            s(&k),
+            "-o",
+            s(&ko),
+            "--values",
+            s(&v),
+            "--values-out",
+            s(&vo),
+            "--descending",
+            "--strategy",
+            strategy,
+            "--backend",
+            "gpu",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (_, got_k): (String, Vec<i32>) = read_npy(&ko);
+        let (_, got_v): (String, Vec<u32>) = read_npy(&vo);
+        let mut idx: Vec<usize> = (0..keys.len()).collect();
+        idx.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+        assert_eq!(
+            got_k,
+            idx.iter().map(|&i| keys[i]).collect::<Vec<_>>(),
+            "{strategy}"
+        );
+        assert_eq!(
+            got_v,
+            idx.iter().map(|&i| vals[i]).collect::<Vec<_>>(),
+            "{strategy}"
+        );
+    }
+}
+
+#[test]
+fn sort_bad_input_leaves_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("out.npy");
+    let vout = d.join("vout.npy");
+    let f64s = write_npy(d, "d.npy", &[1.0f64, 2.0]);
+    assert_clean_error(
+        &wgsimd(&["sort", s(&f64s), "-o", s(&out)]),
+        "unsupported dtype",
+    );
+    assert!(!out.exists());
+    let k = write_npy(d, "k.npy", &[3u32, 1, 2]);
+    let short = write_npy(d, "short.npy", &[1u32, 2]);
+    assert_clean_error(
+        &wgsimd(&[
+            "sort",
+            s(&k),
+            "-o",
+            s(&out),
+            "--values",
+            s(&short),
+            "--values-out",
+            s(&vout),
+        ]),
+        "one value per key",
+    );
+    let fv = write_npy(d, "fv.npy", &[1.0f32, 2.0, 3.0]);
+    assert_clean_error(
+        &wgsimd(&[
+            "sort",
+            s(&k),
+            "-o",
+            s(&out),
+            "--values",
+            s(&fv),
+            "--values-out",
+            s(&vout),
+        ]),
+        "unsupported dtype float32 for sort values",
+    );
+    assert_clean_error(
+        &wgsimd(&["sort", s(&k), "-o", s(&out), "--strategy", "bogo"]),
+        "unknown sort strategy",
+    );
+    assert!(!out.exists() && !vout.exists());
+    // --values without --values-out is a usage error (clap: exit 2)
+    let o = wgsimd(&["sort", s(&k), "-o", s(&out), "--values", s(&k)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!out.exists());
+}

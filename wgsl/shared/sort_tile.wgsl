@@ -1,0 +1,311 @@
+// include-only
+// The radix sort's tile machinery, shared by the stages in wgsl/sort/: key mapping, the tile
+// layout, stable ranking by warp-level multisplit, staging and the scatter.
+//
+// Sources: the ranking is the warp-level multisplit of Ashkiani et al. ("GPU Multisplit",
+// PPoPP 2016) as CUB's BlockRadixRankMatch and Adinets & Merrill's Onesweep ("Onesweep: A
+// Faster Least Significant Digit Radix Sort for GPUs", 2022) use it: one ballot per digit bit,
+// the peers of a key are the AND/ANDNOT of the ballots, its rank among them a popcount.
+//
+// Rules:
+// - A tile is TILE = WG_SIZE * KPT keys. Subgroup s owns the contiguous keys
+//   [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of lane l is key
+//   (s * KPT + j) * S + l. Ranking items j = 0, 1, ... in order within each subgroup, subgroups
+//   in order, therefore ranks keys in input order: the sort is stable.
+// - Any subgroup size 4..128: ballots use all four words, nothing assumes a lane count. Per-digit
+//   counters exist for RANK_ROWS rows; when there are more subgroups than rows (subgroups of 4),
+//   consecutive subgroups share a row and take turns (phases separated by barriers), which
+//   keeps the order.
+// - Keys are ranked in their "sortable" form: an order-preserving u32 (i32: flip the sign bit;
+//   f32: flip all bits of negatives, the sign bit of the rest, which is f32::total_cmp's order)
+//   and, descending, its complement. The first pass maps raw keys in, the last maps them out.
+// - Bindings 0..4 and 6 are declared here, so all sort stages agree on them; binding 5 is the
+//   stage's own.
+
+//!include shared/wg_ops
+//!include shared/sort_sg
+
+const WG_SIZE: u32 = 256u;
+// RADIX == WG_SIZE: in per-digit steps, the invocation of scan rank d owns digit d.
+const RADIX: u32 = 256u;
+const KPT: u32 = 16u;
+const TILE: u32 = 4096u;
+// rows of 16-bit rank counters: RANK_ROWS * RADIX / 2 words = TILE words, aliasing the staging
+const RANK_ROWS: u32 = 32u;
+
+// 0 = u32, 1 = i32, 2 = f32
+override KEY_TYPE: u32 = 0u;
+override DESCENDING: u32 = 0u;
+// the digit of this pass: bits [SHIFT, SHIFT + BITS) of the sortable key; BITS = 0 gives digit 0
+override SHIFT: u32 = 0u;
+override BITS: u32 = 8u;
+// keys_in holds raw keys (first pass) / keys_out gets raw keys (last pass)
+override MAP_IN: u32 = 0u;
+override MAP_OUT: u32 = 0u;
+override PAIRS: u32 = 0u;
+// tiles come from tile_descs (the hybrid's LSD passes inside MSD buckets)
+override SEGMENTED: u32 = 0u;
+
+struct SortParams {
+    n: u32,          // keys
+    tiles: u32,      // workgroups that have a tile (others leave)
+    hist_tiles: u32, // row length of the digit-major histogram (unsegmented)
+    _pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: SortParams;
+@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
+@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
+@group(0) @binding(3) var<storage, read> vals_in: array<u32>;
+@group(0) @binding(4) var<storage, read_write> vals_out: array<u32>;
+// (start, count, hist_base, hist_stride) per tile, for SEGMENTED
+@group(0) @binding(6) var<storage, read> tile_descs: array<vec4<u32>>;
+
+var<workgroup> digit_count: array<u32, RADIX>;
+var<workgroup> digit_start: array<u32, RADIX>;
+// where the tile's first key of each digit goes in keys_out; written by the stage
+var<workgroup> digit_base: array<u32, RADIX>;
+// the rank counters while ranking, then the tile staged in digit order (atomic only so that the
+// counters can be; staging uses plain atomic loads and stores)
+var<workgroup> tile_mem: array<atomic<u32>, TILE>;
+
+fn to_sortable(x: u32) -> u32 {
+    var k = x;
+    if KEY_TYPE == 1u {
+        k = x ^ 0x80000000u;
+    } else if KEY_TYPE == 2u {
+        k = select(x | 0x80000000u, ~x, (x & 0x80000000u) != 0u);
+    }
+    if DESCENDING != 0u {
+        k = ~k;
+    }
+    return k;
+}
+
+fn from_sortable(k: u32) -> u32 {
+    var x = k;
+    if DESCENDING != 0u {
+        x = ~x;
+    }
+    if KEY_TYPE == 1u {
+        x = x ^ 0x80000000u;
+    } else if KEY_TYPE == 2u {
+        x = select(~x, x & 0x7fffffffu, (x & 0x80000000u) != 0u);
+    }
+    return x;
+}
+
+fn digit_of(k: u32) -> u32 {
+    return (k >> SHIFT) & ((1u << BITS) - 1u);
+}
+
+// (start, count, hist_base, hist_stride): the tile's keys and where its digit counts live
+// (digit d at hist_base + d * hist_stride).
+fn describe(tile: u32) -> vec4<u32> {
+    if SEGMENTED != 0u {
+        return tile_descs[tile];
+    }
+    let start = tile * TILE;
+    return vec4<u32>(start, min(TILE, params.n - start), tile, params.hist_tiles);
+}
+
+// Position in the tile of item j of this invocation.
+fn slot(inv: Inv, j: u32) -> u32 {
+    return (rs_index(inv) * KPT + j) * rs_size(inv) + rs_lane(inv);
+}
+
+struct TileKeys {
+    keys: array<u32, KPT>,   // sortable form
+    vals: array<u32, KPT>,
+    digits: array<u32, KPT>,
+}
+
+// load: the tile's keys (and values) in the subgroup-blocked, lane-striped layout.
+fn tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
+    var t: TileKeys;
+    for (var j = 0u; j < KPT; j++) {
+        let s = slot(inv, j);
+        if s < count {
+            var k = keys_in[start + s];
+            if MAP_IN != 0u {
+                k = to_sortable(k);
+            }
+            t.keys[j] = k;
+            t.digits[j] = digit_of(k);
+            if PAIRS != 0u {
+                t.vals[j] = vals_in[start + s];
+            }
+        }
+    }
+    return t;
+}
+
+fn popcount4(v: vec4<u32>) -> u32 {
+    let c = countOneBits(v);
+    return c.x + c.y + c.z + c.w;
+}
+
+// Lowest lane set in m (m != 0).
+fn first_lane(m: vec4<u32>) -> u32 {
+    if m.x != 0u {
+        return firstTrailingBit(m.x);
+    }
+    if m.y != 0u {
+        return 32u + firstTrailingBit(m.y);
+    }
+    if m.z != 0u {
+        return 64u + firstTrailingBit(m.z);
+    }
+    return 96u + firstTrailingBit(m.w);
+}
+
+// Word w of the mask of lanes below `lane` (lane may be the subgroup size: all lanes).
+fn lanes_below(lane: u32, w: u32) -> u32 {
+    let lo = 32u * w;
+    let part = select(0u, (1u << ((lane - lo) & 31u)) - 1u, lane >= lo);
+    return select(part, 0xffffffffu, lane >= lo + 32u);
+}
+
+// rank: each key's position in the tile sorted stably by digit. Leaves digit_count (keys per
+// digit) and digit_start (exclusive scan of it) in workgroup memory. Uniform control flow only.
+fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
+    let lane = rs_lane(inv);
+    let n_sg = rs_count(inv);
+    let rows = min(n_sg, RANK_ROWS);
+    let per_row = (n_sg + rows - 1u) / rows;
+    let row = rs_index(inv) / per_row;
+    let my_phase = rs_index(inv) % per_row;
+    // lanes below this one, and all lanes of the subgroup, as four-word masks
+    var lt: vec4<u32>;
+    var all_lanes: vec4<u32>;
+    for (var w = 0u; w < 4u; w++) {
+        lt[w] = lanes_below(lane, w);
+        all_lanes[w] = lanes_below(rs_size(inv), w);
+    }
+    // barrier: nobody still reads tile_mem (a previous tile's staging)
+    workgroupBarrier();
+    for (var i = inv.lid; i < RANK_ROWS * RADIX / 2u; i += WG_SIZE) {
+        atomicStore(&tile_mem[i], 0u);
+    }
+    // items past `items` hold no key in any subgroup (slot >= j * S): a uniform condition that
+    // spares partial tiles (the hybrid's small buckets) most of the ballots, while the loops
+    // keep constant bounds so compilers unroll them and keep the arrays in registers
+    let items = min(KPT, (count + rs_size(inv) - 1u) / rs_size(inv));
+    let full = count == TILE;
+    // multisplit: peers of each key (valid keys of this subgroup with the same digit)
+    var below: array<u32, KPT>;
+    var peers_n: array<u32, KPT>;
+    var leader: array<u32, KPT>;
+    for (var j = 0u; j < KPT; j++) {
+        if j < items {
+            let d = t.digits[j];
+            var peers = all_lanes;
+            if !full {
+                peers = rs_ballot(inv, slot(inv, j) < count);
+            }
+            for (var b = 0u; b < BITS; b++) {
+                let bit_set = ((d >> b) & 1u) != 0u;
+                let bal = rs_ballot(inv, bit_set);
+                peers &= select(~bal, bal, bit_set);
+            }
+            below[j] = popcount4(peers & lt);
+            peers_n[j] = popcount4(peers);
+            leader[j] = select(lane, first_lane(peers), any(peers != vec4<u32>(0u)));
+        }
+    }
+    // barrier: counters are cleared before any leader adds to them
+    workgroupBarrier();
+    // per-subgroup counts: the leader of each peer group reserves its slots, in item order.
+    // Counters are 16-bit halves (digit d in half d & 1 of word d / 2 of its row): at most
+    // TILE = 4096 keys per digit, so halves never carry into each other.
+    var rank: array<u32, KPT>;
+    for (var phase = 0u; phase < per_row; phase++) {
+        let mine = my_phase == phase;
+        for (var j = 0u; j < KPT; j++) {
+            if j < items {
+                var base = 0u;
+                let d = t.digits[j];
+                if mine && slot(inv, j) < count && below[j] == 0u {
+                    let half = 16u * (d & 1u);
+                    let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], peers_n[j] << half);
+                    base = (old >> half) & 0xffffu;
+                }
+                base = rs_shuffle(inv, base, leader[j]);
+                if mine {
+                    rank[j] = base + below[j];
+                }
+            }
+        }
+        // barrier: this phase's counts are complete before the next phase's subgroups add
+        workgroupBarrier();
+    }
+    // per digit pair: rows become exclusive prefixes (both halves at once), digit totals
+    if inv.lid < RADIX / 2u {
+        var run = 0u;
+        for (var r = 0u; r < rows; r++) {
+            let c = atomicLoad(&tile_mem[r * (RADIX / 2u) + inv.lid]);
+            atomicStore(&tile_mem[r * (RADIX / 2u) + inv.lid], run);
+            run += c;
+        }
+        digit_count[2u * inv.lid] = run & 0xffffu;
+        digit_count[2u * inv.lid + 1u] = run >> 16u;
+    }
+    // barrier: digit totals are complete
+    workgroupBarrier();
+    // digits scanned, in scan order
+    let d = inv_rank(inv);
+    let sc = wg_scan_add_u32(inv, digit_count[d]);
+    digit_start[d] = sc.x;
+    // barrier: row prefixes and digit starts are visible
+    workgroupBarrier();
+    for (var j = 0u; j < KPT; j++) {
+        if slot(inv, j) < count {
+            let dj = t.digits[j];
+            let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
+            rank[j] += ((w >> (16u * (dj & 1u))) & 0xffffu) + digit_start[dj];
+        }
+    }
+    return rank;
+}
+
+// scatter: stage the tile in digit order, then write runs of equal digits to
+// digit_base[d] + (position - digit_start[d]): consecutive invocations, consecutive addresses.
+// The stage must have written digit_base before calling.
+fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
+    // barrier: digit_base is visible; the ranks have been read out of tile_mem
+    workgroupBarrier();
+    for (var j = 0u; j < KPT; j++) {
+        if slot(inv, j) < count {
+            atomicStore(&tile_mem[rank[j]], t.keys[j]);
+        }
+    }
+    // barrier: the tile is staged in digit order
+    workgroupBarrier();
+    var dst: array<u32, KPT>;
+    for (var j = 0u; j < KPT; j++) {
+        let i = j * WG_SIZE + inv.lid;
+        if i < count {
+            let k = atomicLoad(&tile_mem[i]);
+            let d = digit_of(k);
+            dst[j] = digit_base[d] + i - digit_start[d];
+            keys_out[dst[j]] = select(k, from_sortable(k), MAP_OUT != 0u);
+        }
+    }
+    if PAIRS != 0u {
+        // barrier: every key was read from tile_mem before values overwrite it
+        workgroupBarrier();
+        for (var j = 0u; j < KPT; j++) {
+            if slot(inv, j) < count {
+                atomicStore(&tile_mem[rank[j]], t.vals[j]);
+            }
+        }
+        // barrier: the values are staged
+        workgroupBarrier();
+        for (var j = 0u; j < KPT; j++) {
+            let i = j * WG_SIZE + inv.lid;
+            if i < count {
+                vals_out[dst[j]] = atomicLoad(&tile_mem[i]);
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+// Radix sort, OneSweep stage 3, one dispatch per digit (Adinets & Merrill 2022): rank the tile
+// (shared/sort_tile.wgsl), publish its digit counts, find its digits' global offsets by
+// decoupled look-back over the predecessors' published counts (Merrill & Garland, "Single-pass
+// Parallel Prefix Scan with Decoupled Look-back", 2016), publish the inclusive prefix, scatter.
+//
+// Forward progress: tiles take their index from an atomic counter (so predecessors have at
+// least started), and a predecessor that has published nothing after SPIN polls is not waited
+// for: the workgroup counts that predecessor's digits from its keys itself (decoupled
+// fallback), so no tile ever depends on another workgroup being scheduled.
+//
+// State (one u32 buffer, cleared before the sort): [0, 1024) global digit offsets per pass,
+// [1024, 1088) tile counters, then per pass tiles * 256 status words: 2 flag bits
+// (1 = aggregate, 2 = inclusive prefix) over a 30-bit count, so n < 2^30.
+
+//!include shared/sort_tile
+
+override PASS: u32 = 0u;
+override SPIN: u32 = 64u;
+
+const STATE_COUNTERS: u32 = 1024u;
+const STATE_STATUS: u32 = 1088u;
+const FLAG_AGGREGATE: u32 = 0x40000000u;
+const FLAG_INCLUSIVE: u32 = 0x80000000u;
+const VALUE_MASK: u32 = 0x3fffffffu;
+
+@group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
+
+var<workgroup> os_tile: u32;
+// [fallback needed, still pending] for even and odd look-back steps
+var<workgroup> os_flags: array<atomic<u32>, 4>;
+var<workgroup> fb_counts: array<atomic<u32>, RADIX>;
+
+@compute @workgroup_size(WG_SIZE)
+fn main(inv: Inv) {
+    // tile index in order of start
+    if inv.lid == 0u {
+        os_tile = atomicAdd(&state[STATE_COUNTERS + PASS], 1u);
+    }
+    let tile = workgroupUniformLoad(&os_tile);
+    if tile >= params.tiles {
+        return;
+    }
+    let start = tile * TILE;
+    let count = min(TILE, params.n - start);
+    // load
+    let t = tile_load(inv, start, count);
+    // rank (leaves digit_count)
+    let rank = tile_rank(inv, t, count);
+    // publish this tile's counts: tile 0 its inclusive prefix at once
+    let d = inv.lid;
+    let status = STATE_STATUS + PASS * params.tiles * RADIX;
+    let global = atomicLoad(&state[PASS * RADIX + d]);
+    let total = digit_count[d];
+    if tile == 0u {
+        atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));
+    } else {
+        atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
+    }
+    if d < 4u {
+        atomicStore(&os_flags[d], 0u);
+    }
+    atomicStore(&fb_counts[d], 0u);
+    // barrier: flags and fallback counters are cleared
+    workgroupBarrier();
+    // look back, all digits one predecessor per step so the fallback tile is uniform
+    var acc = select(0u, global, tile == 0u);
+    var done = tile == 0u;
+    var pred = tile;
+    var step = 0u;
+    loop {
+        pred -= 1u;
+        let par = (step & 1u) * 2u;
+        var need = false;
+        if !done {
+            var s = atomicLoad(&state[status + pred * RADIX + d]);
+            for (var spin = 0u; spin < SPIN && (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u; spin++) {
+                s = atomicLoad(&state[status + pred * RADIX + d]);
+            }
+            if (s & FLAG_INCLUSIVE) != 0u {
+                acc += s & VALUE_MASK;
+                done = true;
+            } else if (s & FLAG_AGGREGATE) != 0u {
+                acc += s & VALUE_MASK;
+            } else {
+                need = true;
+                atomicOr(&os_flags[par], 1u);
+            }
+        }
+        // barrier: fallback requests are in
+        workgroupBarrier();
+        let fallback = atomicLoad(&os_flags[par]) != 0u;
+        // the other parity's flags were last read before this step's first barrier
+        if inv.lid == 0u {
+            atomicStore(&os_flags[2u - par], 0u);
+            atomicStore(&os_flags[3u - par], 0u);
+        }
+        if fallback {
+            // decoupled fallback: count the predecessor's digits from its keys (a full tile)
+            for (var j = 0u; j < KPT; j++) {
+                var k = keys_in[pred * TILE + j * WG_SIZE + inv.lid];
+                if MAP_IN != 0u {
+                    k = to_sortable(k);
+                }
+                atomicAdd(&fb_counts[digit_of(k)], 1u);
+            }
+            // barrier: the predecessor's counts are complete
+            workgroupBarrier();
+            if need {
+                acc += atomicLoad(&fb_counts[d]);
+                if pred == 0u {
+                    acc += global;
+                    done = true;
+                }
+            }
+        }
+        if !done {
+            atomicOr(&os_flags[par + 1u], 1u);
+        }
+        // barrier: pending flags are in; fallback counts have been read
+        workgroupBarrier();
+        let pending = atomicLoad(&os_flags[par + 1u]) != 0u;
+        if fallback {
+            atomicStore(&fb_counts[d], 0u);
+        }
+        step += 1u;
+        if !pending {
+            break;
+        }
+    }
+    // publish the inclusive prefix
+    if tile != 0u {
+        atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));
+    }
+    digit_base[d] = acc;
+    // scatter
+    tile_scatter(inv, t, rank, count);
+}
