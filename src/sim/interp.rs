@@ -461,14 +461,7 @@ impl<'a, 'h> Interp<'a, 'h> {
 
     fn cond_mask(&self, fi: usize, h: Handle<Expression>, active: &Mask) -> Mask {
         let r = self.prog.funcs[fi].exprs[h.index()].reg as usize * self.n;
-        let row = &self.regs[fi][r..r + self.n];
-        let mut m = Mask::EMPTY;
-        active.for_each(|l| {
-            if row[l] != 0 {
-                m.set(l)
-            }
-        });
-        m
+        Mask::from_row(&self.regs[fi][r..r + self.n], active)
     }
 
     fn stmt(
@@ -864,13 +857,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                     _ => unreachable!(),
                 };
                 let regs = &mut self.regs[fi];
-                if offs.iter().all(|&o| o == offs[0])
-                    && offs[0] != BAD
-                    && active.count() as usize == n
-                {
-                    let o = offs[0];
+                // per-lane memory: reading an inactive lane's own word is harmless, so a uniform
+                // offset loads whole rows
+                let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
+                if first != BAD && active_lanes_equal(&offs, active, first) {
                     for (w, &mw) in map.iter().enumerate() {
-                        let s = (o + mw) as usize * n;
+                        let s = (first + mw) as usize * n;
                         regs[dr + w * n..dr + w * n + n].copy_from_slice(&mem[s..s + n]);
                     }
                 } else {
@@ -960,14 +952,25 @@ impl<'a, 'h> Interp<'a, 'h> {
                     Root::Local(f) => &mut self.locals[f as usize],
                     _ => unreachable!(),
                 };
-                if offs.iter().all(|&o| o == offs[0])
-                    && offs[0] != BAD
-                    && active.count() as usize == n
-                {
-                    let o = offs[0];
+                let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
+                if first != BAD && active_lanes_equal(&offs, active, first) {
+                    // uniform offset: whole rows, blended by the mask 64 lanes at a time
                     for (w, &mw) in map.iter().enumerate() {
-                        let d = (o + mw) as usize * n;
-                        mem[d..d + n].copy_from_slice(&regs[vr + w * n..vr + w * n + n]);
+                        let d = (first + mw) as usize * n;
+                        let src = &regs[vr + w * n..vr + w * n + n];
+                        let dst = &mut mem[d..d + n];
+                        for (c, (dc, sc)) in dst.chunks_mut(64).zip(src.chunks(64)).enumerate() {
+                            let bits = active.word(c);
+                            if bits == !0 || (bits.count_ones() as usize == dc.len()) {
+                                dc.copy_from_slice(sc);
+                            } else if bits != 0 {
+                                for (b, (dv, &sv)) in dc.iter_mut().zip(sc).enumerate() {
+                                    if bits >> b & 1 != 0 {
+                                        *dv = sv;
+                                    }
+                                }
+                            }
+                        }
                     }
                 } else {
                     active.for_each(|l| {
@@ -1813,6 +1816,22 @@ fn matmul(
         }
         (false, false) => {}
     }
+}
+
+/// Whether every active lane's offset equals `o`.
+fn active_lanes_equal(offs: &[u32], active: &Mask, o: u32) -> bool {
+    for (c, chunk) in offs.chunks(64).enumerate() {
+        let bits = active.word(c);
+        if bits == 0 {
+            continue;
+        }
+        for (b, &x) in chunk.iter().enumerate() {
+            if bits >> b & 1 != 0 && x != o {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 fn vec_len(t: &TypeInner) -> usize {
