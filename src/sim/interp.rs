@@ -608,7 +608,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                     for w in 0..m.words as usize {
                         let src = (m.reg as usize + w) * n;
                         let dst = (t.ret_reg as usize + w) * n;
-                        active.for_each(|l| regs[dst + l] = regs[src + l]);
+                        masked_copy_within(regs, src, dst, n, active);
                     }
                 }
                 if fi == self.prog.entry_fn {
@@ -1815,6 +1815,26 @@ fn matmul(
             }
         }
         (false, false) => {}
+    }
+}
+
+/// `v[dst + l] = v[src + l]` for the lanes `l < n` of `mask` (ranges disjoint), 64 lanes at a
+/// time.
+fn masked_copy_within(v: &mut [u32], src: usize, dst: usize, n: usize, mask: &Mask) {
+    for c in 0..n.div_ceil(64) {
+        let bits = mask.word(c);
+        let len = 64.min(n - c * 64);
+        let full = if len == 64 { !0u64 } else { (1u64 << len) - 1 };
+        if bits & full == full {
+            v.copy_within(src + c * 64..src + c * 64 + len, dst + c * 64);
+        } else {
+            let mut b = bits & full;
+            while b != 0 {
+                let l = c * 64 + b.trailing_zeros() as usize;
+                v[dst + l] = v[src + l];
+                b &= b - 1;
+            }
+        }
     }
 }
 
