@@ -44,11 +44,44 @@ pub struct GpuExecutor {
     pub ctx: GpuContext,
     shaders: Mutex<HashMap<(String, Flavor), Arc<wgpu::ShaderModule>>>,
     pipelines: Mutex<HashMap<String, Arc<wgpu::ComputePipeline>>>,
+    pool: Mutex<BufferPool>,
 }
 
-struct Prepared {
+struct Prepared<'a> {
     buffers: Vec<wgpu::Buffer>,
+    /// One bind group per pass, made on first use and reused by every later run.
+    bind_groups: std::cell::RefCell<Vec<Option<Arc<wgpu::BindGroup>>>>,
     poison: Vec<usize>,
+    zeroed: Vec<usize>,
+    pool: &'a Mutex<BufferPool>,
+}
+
+/// Device buffers kept for reuse between plans, by size. Large allocations are slow, and on the
+/// H100 freshly allocated gigabyte buffers streamed at half the bandwidth of the first ones a
+/// process made (1.7 against 3.1 TB/s for the same kernel, examples/exp_reduce.rs); reusing
+/// buffers avoids both. Only buffers of at least `MIN_POOLED` bytes are kept, at most
+/// `MAX_POOL_BYTES` in all.
+#[derive(Default)]
+struct BufferPool {
+    free: HashMap<u64, Vec<wgpu::Buffer>>,
+    bytes: u64,
+}
+
+const MIN_POOLED: u64 = 1 << 20;
+const MAX_POOL_BYTES: u64 = 12 << 30;
+
+impl Drop for Prepared<'_> {
+    fn drop(&mut self) {
+        let mut pool = self.pool.lock().unwrap();
+        for b in self.buffers.drain(..) {
+            if b.size() >= MIN_POOLED && pool.bytes + b.size() <= MAX_POOL_BYTES {
+                pool.bytes += b.size();
+                pool.free.entry(b.size()).or_default().push(b);
+            } else {
+                b.destroy();
+            }
+        }
+    }
 }
 
 impl GpuExecutor {
@@ -63,6 +96,7 @@ impl GpuExecutor {
             ctx,
             shaders: Mutex::new(HashMap::new()),
             pipelines: Mutex::new(HashMap::new()),
+            pool: Mutex::new(BufferPool::default()),
         }
     }
 
@@ -144,12 +178,17 @@ impl GpuExecutor {
         Ok(pipeline)
     }
 
-    fn prepare(&self, plan: &Plan) -> Result<Prepared> {
+    fn prepare(&self, plan: &Plan) -> Result<Prepared<'_>> {
         plan.validate()?;
         let device = &self.ctx.device;
         let caps = &self.ctx.caps;
-        let mut buffers = Vec::new();
-        let mut poison = Vec::new();
+        let mut prep = Prepared {
+            buffers: Vec::new(),
+            bind_groups: std::cell::RefCell::new(vec![None; plan.passes.len()]),
+            poison: Vec::new(),
+            zeroed: Vec::new(),
+            pool: &self.pool,
+        };
         for (i, b) in plan.buffers.iter().enumerate() {
             if b.size > caps.max_buffer {
                 return Err(Error::TooLarge(format!(
@@ -157,49 +196,53 @@ impl GpuExecutor {
                     b.label, b.size, caps.max_buffer
                 )));
             }
-            let exp_min = std::env::var("WGSIMD_EXP_USAGE").is_ok_and(|v| v == "min");
-            let usage = if exp_min && b.size > 4096 {
-                wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST
-            } else {
-                wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::UNIFORM
-                    | wgpu::BufferUsages::INDIRECT
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST
+            let pooled = {
+                let mut pool = self.pool.lock().unwrap();
+                let buf = pool.free.get_mut(&b.size).and_then(Vec::pop);
+                if buf.is_some() {
+                    pool.bytes -= b.size;
+                }
+                buf
             };
-            let buf = self.scoped(|| {
-                device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some(&b.label),
-                    size: b.size,
-                    usage,
-                    mapped_at_creation: matches!(b.init, BufferInit::Bytes(_)),
-                })
-            })?;
+            let buf = match pooled {
+                Some(buf) => buf,
+                None => self.scoped(|| {
+                    device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some(&b.label),
+                        size: b.size,
+                        usage: wgpu::BufferUsages::STORAGE
+                            | wgpu::BufferUsages::UNIFORM
+                            | wgpu::BufferUsages::INDIRECT
+                            | wgpu::BufferUsages::COPY_SRC
+                            | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    })
+                })?,
+            };
             match &b.init {
                 BufferInit::Bytes(bytes) => {
-                    {
-                        let mut view = buf
-                            .slice(..)
-                            .get_mapped_range_mut()
-                            .map_err(|e| Error::Gpu(format!("mapping {}: {e}", b.label)))?;
-                        if bytes.len() == view.len() {
-                            view.copy_from_slice(bytes);
-                        } else {
-                            let mut padded = bytes.clone();
-                            padded.resize(view.len(), 0);
-                            view.copy_from_slice(&padded);
+                    let whole = bytes.len() as u64 / 4 * 4;
+                    if whole > 0 {
+                        self.ctx
+                            .queue
+                            .write_buffer(&buf, 0, &bytes[..whole as usize]);
+                    }
+                    if whole < b.size {
+                        // the tail (a partial word, then zeros)
+                        let mut tail = bytes[whole as usize..].to_vec();
+                        tail.resize(4, 0);
+                        self.ctx.queue.write_buffer(&buf, whole, &tail);
+                        if whole + 4 < b.size {
+                            prep.zeroed.push(i);
                         }
                     }
-                    buf.unmap();
                 }
-                BufferInit::Poison => poison.push(i),
-                BufferInit::Zeroed => {}
+                BufferInit::Poison => prep.poison.push(i),
+                BufferInit::Zeroed => prep.zeroed.push(i),
             }
-            buffers.push(buf);
+            prep.buffers.push(buf);
         }
-        Ok(Prepared { buffers, poison })
+        Ok(prep)
     }
 
     fn encode_fill(&self, enc: &mut wgpu::CommandEncoder, buf: &wgpu::Buffer) -> Result<()> {
@@ -237,6 +280,44 @@ impl GpuExecutor {
     }
 
     /// Encodes every pass; with `queries`, pass i of the timed ones writes timestamps 2i, 2i+1.
+    fn bind_group(
+        &self,
+        p: &crate::plan::Pass,
+        prep: &Prepared,
+        pipeline: &wgpu::ComputePipeline,
+    ) -> Result<Option<wgpu::BindGroup>> {
+        let device = &self.ctx.device;
+        let used = p
+            .kernel
+            .entry(&p.entry)
+            .map(|e| e.bindings.clone())
+            .unwrap_or_default();
+        let entries: Vec<wgpu::BindGroupEntry> = p
+            .bindings
+            .iter()
+            .filter(|b| used.iter().any(|u| u.binding == b.binding))
+            .map(|b| wgpu::BindGroupEntry {
+                binding: b.binding,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &prep.buffers[b.buffer.0],
+                    offset: b.offset,
+                    size: b.size.and_then(NonZeroU64::new),
+                }),
+            })
+            .collect();
+        Ok(if entries.is_empty() {
+            None
+        } else {
+            Some(self.scoped(|| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some(&p.label),
+                    layout: &pipeline.get_bind_group_layout(0),
+                    entries: &entries,
+                })
+            })?)
+        })
+    }
+
     fn encode_passes(
         &self,
         plan: &Plan,
@@ -246,39 +327,19 @@ impl GpuExecutor {
     ) -> Result<()> {
         let device = &self.ctx.device;
         let mut timed = queries.map_or(0, |q| q.1 / 2);
-        for p in &plan.passes {
+        for (index, p) in plan.passes.iter().enumerate() {
             let pipeline = self.pipeline(&p.kernel, &p.entry, &p.overrides)?;
-            let used = p
-                .kernel
-                .entry(&p.entry)
-                .map(|e| e.bindings.clone())
-                .unwrap_or_default();
-            let entries: Vec<wgpu::BindGroupEntry> = p
-                .bindings
-                .iter()
-                .filter(|b| used.iter().any(|u| u.binding == b.binding))
-                .map(|b| wgpu::BindGroupEntry {
-                    binding: b.binding,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &prep.buffers[b.buffer.0],
-                        offset: b.offset,
-                        size: b.size.and_then(NonZeroU64::new),
-                    }),
-                })
-                .collect();
-            let bind_group = if entries.is_empty() {
-                None
-            } else {
-                Some(self.scoped(|| {
-                    device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some(&p.label),
-                        layout: &pipeline.get_bind_group_layout(0),
-                        entries: &entries,
-                    })
-                })?)
+            let cached = prep.bind_groups.borrow()[index].clone();
+            let bind_group = match cached {
+                Some(bg) => Some(bg),
+                None => {
+                    let bg = self.bind_group(p, prep, &pipeline)?.map(Arc::new);
+                    prep.bind_groups.borrow_mut()[index] = bg.clone();
+                    bg
+                }
             };
             let timestamp_writes = match queries {
-                Some((q, _)) if !p.setup => {
+                Some((q, _)) => {
                     let tw = wgpu::ComputePassTimestampWrites {
                         query_set: q,
                         beginning_of_pass_write_index: Some(2 * timed),
@@ -295,7 +356,7 @@ impl GpuExecutor {
             });
             pass.set_pipeline(&pipeline);
             if let Some(bg) = &bind_group {
-                pass.set_bind_group(0, bg, &[]);
+                pass.set_bind_group(0, &**bg, &[]);
             }
             match p.workgroups {
                 Workgroups::Direct([x, y, z]) => {
@@ -401,6 +462,14 @@ impl GpuExecutor {
             for &i in &prep.poison {
                 self.encode_fill(&mut enc, &prep.buffers[i])?;
             }
+            for &i in &prep.zeroed {
+                // Zeroed buffers, and the part of Bytes buffers past their data
+                let start = match &plan.buffers[i].init {
+                    BufferInit::Bytes(b) => (b.len() as u64 / 4 + 1) * 4,
+                    _ => 0,
+                };
+                enc.clear_buffer(&prep.buffers[i], start, None);
+            }
         }
         self.encode_passes(plan, prep, &mut enc, queries)?;
         self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
@@ -425,7 +494,9 @@ impl Executor for GpuExecutor {
         let prep = self.prepare(plan)?;
         self.submit_run(plan, &prep, true, None)?;
         let (out, _) = self.read_buffers(plan, &prep, None)?;
+        drop(prep);
         self.scoped(|| ())?;
+        self.wait()?;
         Ok(out)
     }
 
@@ -448,7 +519,9 @@ impl Executor for GpuExecutor {
         self.wait()?;
         let one_run = t.elapsed().as_secs_f64();
         let warm = ((0.1 / one_run.max(1e-6)).ceil() as usize).clamp(warmup, 2000);
-        let per_run = 2 * labels.len() as u32;
+        // every pass (setup ones too) is bracketed, so each pass's start can be taken from the
+        // end of the pass before it (see below)
+        let per_run = 2 * plan.passes.len() as u32;
         let use_timestamps = self.ctx.caps.timestamps && per_run > 0;
         // wgpu caps a query set at 4096 queries
         let repeats = if use_timestamps {
@@ -468,6 +541,8 @@ impl Executor for GpuExecutor {
             self.wait()?;
             let mean = t.elapsed().as_secs_f64() * 1e9 / repeats as f64;
             let (out, _) = self.read_buffers(plan, &prep, None)?;
+            drop(prep);
+            self.wait()?;
             let timing = Timing {
                 source: TimeSource::Host,
                 pass_labels: labels,
@@ -496,19 +571,36 @@ impl Executor for GpuExecutor {
         enc.resolve_query_set(&qs, 0..count, &resolve, 0);
         self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
         let (out, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
+        drop(prep);
+        resolve.destroy();
+        qs.destroy();
+        self.wait()?;
         let period = self.ctx.queue.get_timestamp_period() as f64;
         let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ts);
         let mut pass_ns = Vec::new();
         let mut total_ns = Vec::new();
+        // A pass's begin timestamp may be written before the work ahead of it has finished
+        // (top-of-pipe): with runs queued back to back, begin stamps ran ahead and doubled the
+        // apparent kernel times on the H100. End stamps wait for the pass. So a pass is timed
+        // from the end of the pass before it.
+        let setup: Vec<bool> = plan.passes.iter().map(|p| p.setup).collect();
+        let mut prev_end: Option<u64> = None;
         for run in ticks.chunks(per_run as usize) {
-            let per: Vec<f64> = run
-                .chunks(2)
-                .map(|c| c[1].saturating_sub(c[0]) as f64 * period)
-                .collect();
-            // span from the first pass's start to the last pass's end: includes the gaps
-            // between passes, as a caller would see them
-            let span = run[run.len() - 1].saturating_sub(run[0]) as f64 * period;
-            total_ns.push(span.max(per.iter().sum()));
+            let mut per = Vec::new();
+            for (i, c) in run.chunks(2).enumerate() {
+                // inside a run, passes chain end to end (the gap between two passes is part of
+                // the algorithm's time); the first pass starts no earlier than the last run ended
+                let start = match prev_end {
+                    Some(e) if i > 0 => e,
+                    Some(e) => c[0].max(e),
+                    None => c[0],
+                };
+                prev_end = Some(c[1]);
+                if !setup[i] {
+                    per.push(c[1].saturating_sub(start) as f64 * period);
+                }
+            }
+            total_ns.push(per.iter().sum());
             pass_ns.push(per);
         }
         Ok((

@@ -1,14 +1,13 @@
 // Exact sum of u32 elements into 64 bits, one partial per workgroup (stage 1 of 2).
 // Integer sums follow numpy: u32 -> u64; i32 -> i64 by summing x ^ 0x80000000 (= x + 2^31 as
 // unsigned) and letting the host subtract n * 2^31 (FLIP = 1).
-// Structure: CUB DeviceReduce "even share": a capped grid of workgroups, each walking the input
-// in blocks of WG_SIZE * UNROLL vec4s with a grid stride (UNROLL independent loads in flight per
-// invocation), then one workgroup-wide reduction.
+// Structure: a capped grid of workgroups sweeping the input with a grid stride (CUB's "even
+// share" without its per-workgroup blocks, which measured slower through Vulkan), then one
+// workgroup-wide reduction.
 
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
-const UNROLL: u32 = 4u;   // loads in flight per invocation (written out below)
 override FLIP: u32 = 0u;
 
 struct Params {
@@ -36,28 +35,14 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let n = params.n;
     let flip = vec4<u32>(select(0u, 0x80000000u, FLIP != 0u));
     var acc = vec2<u32>(0u, 0u);
-    // load + accumulate: whole blocks, UNROLL loads issued before any is used
+    // load + accumulate: the whole grid sweeps the input together, one vec4 per invocation per
+    // step. Measured on the H100 (2^28 u32): 3.12 TB/s with 4096 workgroups, against 1.8 TB/s
+    // for four or eight loads per invocation from per-workgroup blocks.
     let full = n / 4u;
-    let per_block = WG_SIZE * UNROLL;
-    let blocks = full / per_block;
-    for (var b = wid.x; b < blocks; b += nwg.x) {
-        let base = b * per_block + inv.lid;
-        // four independent loads issued before any is used (written out, not looped: a
-        // local array indexed in a loop can be placed in local memory)
-        let v0 = input[base];
-        let v1 = input[base + WG_SIZE];
-        let v2 = input[base + 2u * WG_SIZE];
-        let v3 = input[base + 3u * WG_SIZE];
-        acc = accumulate(acc, v0 ^ flip);
-        acc = accumulate(acc, v1 ^ flip);
-        acc = accumulate(acc, v2 ^ flip);
-        acc = accumulate(acc, v3 ^ flip);
-    }
-    // the whole vec4s after the last block, spread over the grid
-    for (var i = blocks * per_block + wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
+    for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
         acc = accumulate(acc, input[i] ^ flip);
     }
-    // the last, partial vec4: masked lanes add 0
+    // the last, partial vec4
     let rest = n % 4u;
     if rest != 0u && wid.x == 0u && inv.lid == 0u {
         let v = input[full] ^ flip;
