@@ -21,7 +21,7 @@ fn expected(lid: u32, s: u32) -> [u32; 8] {
         if i % 3 != 0 {
             acc += i;
         }
-        if i >= lid % 7 + 1 {
+        if i > lid % 7 {
             break;
         }
     }
