@@ -1,4 +1,4 @@
-//! Interpreter semantics, word for word: `tests/sim_semantics/kitchen_sink.wgsl` at several
+//! Interpreter semantics, word for word: `tests/sim_corpus/semantics/kitchen_sink.wgsl` at several
 //! subgroup sizes against the same computation written in Rust.
 
 use wgsimd::sim::check::{check, CheckRequest};
@@ -50,7 +50,7 @@ fn expected(lid: u32, s: u32) -> [u32; 8] {
 fn kitchen_sink_matches_cpu() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/sim_semantics/kitchen_sink.wgsl"
+        "/tests/sim_corpus/semantics/kitchen_sink.wgsl"
     );
     let source = std::fs::read_to_string(path).unwrap();
     for s in [4u32, 8, 16, 32, 64] {
