@@ -147,3 +147,44 @@ fn perturbed_result_is_caught() {
     got[500] ^= 1;
     assert_ne!(got, reference::scan::scan_u32(&x, false));
 }
+
+/// The utility kernels (`wgsl/util/`) on the simulator: copy and fill, odd sizes, every
+/// subgroup size.
+#[test]
+fn util_kernels_on_sim() {
+    use wgsimd::kernel::{self, Flavor};
+    use wgsimd::plan::{BufferInit, Plan, Workgroups};
+    let copy = kernel::load("util/copy", Flavor::Subgroup).unwrap();
+    let fill = kernel::load("util/fill", Flavor::Subgroup).unwrap();
+    for (name, sim) in sims() {
+        for words in [4usize, 1028, 4100] {
+            let x = common::random_u32(words, 9);
+            let mut plan = Plan::new("util");
+            let src = plan.upload("src", &x);
+            let dst = plan.buffer("dst", words as u64 * 4, BufferInit::Poison);
+            let filled = plan.buffer("filled", words as u64 * 4, BufferInit::Poison);
+            plan.read_back(dst);
+            plan.read_back(filled);
+            plan.pass(
+                "copy",
+                &copy,
+                "main",
+                &[],
+                &[src, dst],
+                Workgroups::Direct([3, 1, 1]),
+            );
+            plan.pass(
+                "fill",
+                &fill,
+                "main",
+                &[("VALUE", 7.0)],
+                &[filled],
+                Workgroups::Direct([2, 1, 1]),
+            );
+            let out = sim.run(&plan).unwrap();
+            no_findings(&format!("{name} util {words}"), &out);
+            assert_eq!(out.get::<u32>(dst), x);
+            assert!(out.get::<u32>(filled).iter().all(|&v| v == 7));
+        }
+    }
+}

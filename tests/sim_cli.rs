@@ -169,3 +169,40 @@ fn errors_exit_2() {
         assert!(!err.is_empty());
     }
 }
+
+/// `--schedule`: the kernel with a bounded wait is clean in every order; the unbounded wait
+/// (workgroup 0 spins on workgroup 1) hangs in order and passes only when workgroup 0 is starved.
+#[test]
+fn schedule_flag() {
+    let f = corpus("spin_wait_with_fallback_fine.wgsl");
+    let base = [
+        f.as_str(),
+        "--entry",
+        "main",
+        "--workgroups",
+        "2",
+        "--bind",
+        "0=u32:zeros:1",
+        "--bind",
+        "1=u32:uninit:2",
+        "--max-steps",
+        "20000",
+    ];
+    for sched in ["in-order", "shuffled:3", "unfair:0", "unfair:1"] {
+        let mut args = base.to_vec();
+        args.extend(["--schedule", sched]);
+        let (code, out, err) = check(&args);
+        assert_eq!(code, 0, "{sched}: {out}{err}");
+    }
+    let mut args = base.to_vec();
+    args.extend(["--schedule", "sideways"]);
+    assert_eq!(check(&args).0, 2);
+    let bug = corpus("spin_wait_on_later_workgroup_bug.wgsl");
+    let mut args = base.to_vec();
+    args[0] = bug.as_str();
+    let (code, out, _) = check(&args);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("step-limit: "), "{out}");
+    args.extend(["--schedule", "unfair:0"]);
+    assert_eq!(check(&args).0, 0);
+}

@@ -215,17 +215,18 @@ pub trait Checker {
     fn run_end(&mut self, _buffers: &[BufferMeta], _out: &mut Findings) {}
 }
 
-/// Findings of a run, deduplicated by (kind, kernel, source position).
+/// Findings of a run, deduplicated by (kind, kernel, source position). Kernels are told apart
+/// by address, which is stable for the run (plans hold them in `Arc`s).
 #[derive(Default)]
 pub struct Findings {
     list: Vec<(Finding, u64)>,
-    index: HashMap<(FindingKind, String, u32), usize>,
+    index: HashMap<(FindingKind, usize, u32), usize>,
 }
 
 impl Findings {
     /// Whether a finding of `kind` at `span` in `kernel` is already known; if so counts it.
     pub fn seen(&mut self, kind: FindingKind, kernel: &Kernel, span: Span) -> bool {
-        let key = (kind, kernel.name.clone(), span_start(span));
+        let key = (kind, kernel as *const Kernel as usize, span_start(span));
         if let Some(&i) = self.index.get(&key) {
             self.list[i].1 += 1;
             true
@@ -246,7 +247,7 @@ impl Findings {
         if self.seen(kind, kernel, span) {
             return;
         }
-        let key = (kind, kernel.name.clone(), span_start(span));
+        let key = (kind, kernel as *const Kernel as usize, span_start(span));
         self.index.insert(key, self.list.len());
         self.list.push((
             Finding {
@@ -259,8 +260,7 @@ impl Findings {
         ));
     }
 
-    /// Reports a finding with no source position (e.g. unwritten output), deduplicated by
-    /// `key` text.
+    /// Reports a finding with no source position (e.g. unwritten output).
     pub fn report_global(&mut self, kind: FindingKind, message: String) {
         self.list.push((
             Finding {

@@ -34,6 +34,32 @@ pub enum Scheduler {
     },
 }
 
+impl std::str::FromStr for Scheduler {
+    type Err = Error;
+    /// `in-order`, `shuffled:SEED` or `unfair:I[,J...]` (linear workgroup indices starved).
+    fn from_str(s: &str) -> Result<Scheduler> {
+        let bad = || {
+            Error::InvalidInput(format!(
+                "schedule {s:?}: expected in-order, shuffled:SEED or unfair:I[,J...]"
+            ))
+        };
+        if s == "in-order" {
+            return Ok(Scheduler::InOrder);
+        }
+        if let Some(seed) = s.strip_prefix("shuffled:") {
+            return Ok(Scheduler::Shuffled(seed.parse().map_err(|_| bad())?));
+        }
+        if let Some(list) = s.strip_prefix("unfair:") {
+            let starved: std::result::Result<Vec<u32>, _> =
+                list.split(',').map(|x| x.trim().parse()).collect();
+            return Ok(Scheduler::Unfair {
+                starved: starved.map_err(|_| bad())?,
+            });
+        }
+        Err(bad())
+    }
+}
+
 /// Simulator settings.
 #[derive(Clone, Debug)]
 pub struct SimConfig {

@@ -42,6 +42,29 @@ impl Mask {
         Mask::first(start + len).and_not(&Mask::first(start))
     }
 
+    /// Slots `l < row.len()` whose `row[l]` is non-zero, within `within`.
+    #[inline]
+    pub fn from_row(row: &[u32], within: &Mask) -> Mask {
+        let mut m = Mask::EMPTY;
+        for (i, chunk) in row.chunks(64).enumerate() {
+            if within.w[i] == 0 {
+                continue;
+            }
+            let mut bits = 0u64;
+            for (b, &v) in chunk.iter().enumerate() {
+                bits |= ((v != 0) as u64) << b;
+            }
+            m.w[i] = bits & within.w[i];
+        }
+        m
+    }
+
+    /// Bits of slots `64 c .. 64 c + 64`.
+    #[inline]
+    pub fn word(&self, c: usize) -> u64 {
+        self.w[c]
+    }
+
     /// Whether slot `i` is set.
     #[inline]
     pub fn get(&self, i: usize) -> bool {

@@ -128,7 +128,7 @@ pub fn binary(
         (Kind::U32 | Kind::I32, B::Add) => m!(|x, y| x.wrapping_add(y)),
         (Kind::U32 | Kind::I32, B::Subtract) => m!(|x, y| x.wrapping_sub(y)),
         (Kind::U32 | Kind::I32, B::Multiply) => m!(|x, y| x.wrapping_mul(y)),
-        (Kind::U32, B::Divide) => m!(|x, y| if y == 0 { x } else { x / y }),
+        (Kind::U32, B::Divide) => m!(|x, y| x.checked_div(y).unwrap_or(x)),
         (Kind::U32, B::Modulo) => m!(|x, y| if y == 0 { 0 } else { x % y }),
         (Kind::I32, B::Divide) => m!(|x, y| idiv(x as i32, y as i32) as u32),
         (Kind::I32, B::Modulo) => m!(|x, y| irem(x as i32, y as i32) as u32),
@@ -419,4 +419,54 @@ pub fn f32_to_f16(x: f32) -> u16 {
         v += 1;
     }
     s | v as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f16_round_trips_every_value() {
+        for h in 0..=u16::MAX {
+            let f = f16_to_f32(h);
+            if f.is_nan() {
+                assert!(f16_to_f32(f32_to_f16(f)).is_nan());
+            } else {
+                assert_eq!(f32_to_f16(f), h, "{h:#06x} -> {f}");
+            }
+        }
+    }
+
+    #[test]
+    fn f32_to_f16_rounds_to_nearest_even() {
+        assert_eq!(f32_to_f16(1.0 + 1.0 / 2048.0), 0x3c00); // tie -> even (down)
+        assert_eq!(f32_to_f16(1.0 + 3.0 / 2048.0), 0x3c02); // tie -> even (up)
+        assert_eq!(f32_to_f16(65520.0), 0x7c00); // rounds to infinity
+        assert_eq!(f32_to_f16(5.960_464_5e-8), 0x0001); // smallest subnormal
+        assert_eq!(f32_to_f16(2.0e-8), 0x0000);
+    }
+
+    #[test]
+    fn wgsl_division_rules() {
+        let mut d = [0u32; 4];
+        let a = [7u32, i32::MIN as u32, 5, (-9i32) as u32];
+        let b = [0u32, (-1i32) as u32, 2, 2];
+        binary(B::Divide, Kind::I32, &mut d, &a, 4, &b, 4, 1, 4).unwrap();
+        assert_eq!(d, [7, i32::MIN as u32, 2, (-4i32) as u32]);
+        binary(B::Modulo, Kind::I32, &mut d, &a, 4, &b, 4, 1, 4).unwrap();
+        assert_eq!(d, [0, 0, 1, (-1i32) as u32]);
+        binary(
+            B::ShiftLeft,
+            Kind::U32,
+            &mut d,
+            &[1, 1, 1, 1],
+            4,
+            &[0, 31, 32, 33],
+            4,
+            1,
+            4,
+        )
+        .unwrap();
+        assert_eq!(d, [1, 1 << 31, 1, 2]);
+    }
 }

@@ -332,17 +332,12 @@ impl FnTable {
                     };
                     if let Some((pt, ph)) = pointee(module, bt) {
                         match pt {
-                            TypeInner::Array {
-                                base: el,
-                                size,
-                                stride,
-                            } => {
+                            TypeInner::Array { size, stride, .. } => {
                                 let sw = (stride / 4).max(1);
                                 let len = match array_len(module, size) {
                                     Some(n) => Len::Const(n),
                                     None => Len::Runtime,
                                 };
-                                let _ = el;
                                 match idx {
                                     Some(i) => Aux::PtrField {
                                         off: i * sw,

@@ -1,5 +1,5 @@
 //! `wgsimd check FILE.wgsl --entry NAME --workgroups X[,Y,Z] --bind I=TYPE:INIT ... [--dump I]
-//! [--json] [--max-steps N]` (with the global `--subgroup-size N` and `--shuffle-lanes SEED`):
+//! [--json] [--max-steps N] [--schedule in-order|shuffled:SEED|unfair:I,...]` (with the global `--subgroup-size N` and `--shuffle-lanes SEED`):
 //! runs one entry point on the simulator and prints every finding with its kind name.
 //! Exit 0 clean, 1 findings, 2 usage, parse or validation error (naga's rendered message).
 
@@ -35,6 +35,10 @@ pub struct CheckArgs {
     /// Step budget per workgroup (statements run in lockstep).
     #[arg(long)]
     pub max_steps: Option<u64>,
+    /// Workgroup order: in-order (default), shuffled:SEED, or unfair:I[,J...] (those linear
+    /// workgroup indices run only after all others), to expose forward-progress assumptions.
+    #[arg(long)]
+    pub schedule: Option<String>,
 }
 
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
@@ -84,6 +88,12 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
     };
     if let Some(m) = args.max_steps {
         config.max_steps = m;
+    }
+    if let Some(s) = &args.schedule {
+        match s.parse() {
+            Ok(sched) => config.scheduler = sched,
+            Err(e) => return Ok(usage(e)),
+        }
     }
     let req = CheckRequest {
         name: args.file.display().to_string(),

@@ -10,6 +10,7 @@ use crate::sim::events::{AccessKind, BufferMeta, Checker, Ctx, Findings, MemAcce
 pub struct Init {
     /// Per buffer: written bits for poison buffers.
     storage: Vec<Option<Vec<bool>>>,
+    labels: Vec<String>,
     wg: Vec<bool>,
 }
 
@@ -19,6 +20,7 @@ impl Checker for Init {
             .iter()
             .map(|b| b.poison.then(|| vec![false; b.words]))
             .collect();
+        self.labels = buffers.iter().map(|b| b.label.clone()).collect();
     }
 
     fn workgroup_start(&mut self, ctx: &Ctx) {
@@ -27,6 +29,7 @@ impl Checker for Init {
     }
 
     fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
+        let label = self.labels.get(a.buffer).map(String::as_str).unwrap_or("?");
         let written: &mut Vec<bool> = match a.space {
             Space::Workgroup => &mut self.wg,
             _ => match self.storage.get_mut(a.buffer) {
@@ -44,7 +47,10 @@ impl Checker for Init {
                     let what = if a.space == Space::Workgroup {
                         format!("workgroup memory word {addr} read before this workgroup wrote it (WGSL zero-fills it; Metal/CUDA do not)")
                     } else {
-                        format!("word {addr} of host-uninitialized buffer {} read before any pass wrote it", a.buffer)
+                        format!(
+                            "word {addr} of host-uninitialized buffer {} `{label}` read before any pass wrote it",
+                            a.buffer
+                        )
                     };
                     out.report(
                         kind,

@@ -1,0 +1,507 @@
+//! Expression evaluation: one pass over all lanes per IR node (see `ops.rs`), pointer
+//! arithmetic with bounds checks, and the math builtins that are not componentwise.
+
+use super::*;
+
+impl<'a, 'h> Interp<'a, 'h> {
+    pub(super) fn eval(&mut self, fi: usize, h: Handle<Expression>, active: &Mask) -> Result<()> {
+        let prog = self.prog;
+        let n = self.n;
+        let t = &prog.funcs[fi];
+        let f = prog.function(fi);
+        let m = t.exprs[h.index()];
+        let dst0 = m.reg as usize * n;
+        let words = m.words as usize;
+        let e = &f.expressions[h];
+        // SAFETY of `rows`: an expression's register range never overlaps its operands'.
+        let regs = &mut self.regs[fi];
+        let p = regs.as_mut_ptr();
+        let total = regs.len();
+        let op = |x: Handle<Expression>| -> (&[u32], usize) {
+            let om = t.exprs[x.index()];
+            let s = om.reg as usize * n;
+            let l = om.words as usize * n;
+            debug_assert!(s + l <= total);
+            (
+                unsafe { std::slice::from_raw_parts(p.add(s), l) },
+                om.words as usize,
+            )
+        };
+        let dst: &mut [u32] = unsafe { std::slice::from_raw_parts_mut(p.add(dst0), words * n) };
+        match *e {
+            Expression::Literal(ref l) => {
+                let v = literal_words(l)?;
+                dst[..n].fill(v[0]);
+            }
+            Expression::Constant(c) => {
+                let v = const_words(prog, prog.module().constants[c].init)?;
+                for (w, &x) in v.iter().enumerate().take(words) {
+                    dst[w * n..w * n + n].fill(x);
+                }
+            }
+            Expression::ZeroValue(_) => dst.fill(0),
+            Expression::Compose { ref components, .. } => {
+                let mut at = 0;
+                for &c in components {
+                    let (src, _) = op(c);
+                    dst[at..at + src.len()].copy_from_slice(src);
+                    at += src.len();
+                }
+            }
+            Expression::Splat { value, .. } => {
+                let (src, _) = op(value);
+                for w in 0..words {
+                    dst[w * n..w * n + n].copy_from_slice(&src[..n]);
+                }
+            }
+            Expression::Swizzle {
+                size,
+                vector,
+                pattern,
+            } => {
+                let (src, _) = op(vector);
+                for w in 0..size as usize {
+                    let c = pattern[w] as usize;
+                    dst[w * n..w * n + n].copy_from_slice(&src[c * n..c * n + n]);
+                }
+            }
+            Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => {
+                let (src, _) = op(base);
+                match m.aux {
+                    Aux::ValField { off } => {
+                        let o = off as usize * n;
+                        dst.copy_from_slice(&src[o..o + words * n]);
+                    }
+                    Aux::ValIndex { elem, count } => {
+                        let Expression::Access { index, .. } = *e else {
+                            return Err(Error::Sim("index".into()));
+                        };
+                        let (idx, _) = op(index);
+                        let elem = elem as usize;
+                        let mut bad = Vec::new();
+                        for l in 0..n {
+                            let mut i = idx[l] as usize;
+                            if i >= count as usize {
+                                if active.get(l) {
+                                    bad.push((l, i));
+                                }
+                                i = count as usize - 1;
+                            }
+                            for w in 0..elem {
+                                dst[w * n + l] = src[(i * elem + w) * n + l];
+                            }
+                        }
+                        for (l, i) in bad {
+                            self.oob(
+                                l,
+                                i as u64,
+                                count as u64,
+                                "vector/array value",
+                                f.expressions.get_span(h),
+                            );
+                        }
+                    }
+                    Aux::PtrField { off, check } => {
+                        self.roots[fi][h.index()] = self.roots[fi][base.index()];
+                        for l in 0..n {
+                            dst[l] = if src[l] == BAD {
+                                BAD
+                            } else {
+                                src[l].wrapping_add(off)
+                            };
+                        }
+                        if let Some(stride) = check {
+                            let idx = off / stride;
+                            self.check_runtime(fi, base, h, idx, stride, active)?;
+                        }
+                    }
+                    Aux::PtrIndex { stride, len } => {
+                        let Expression::Access { index, .. } = *e else {
+                            return Err(Error::Sim("index".into()));
+                        };
+                        self.roots[fi][h.index()] = self.roots[fi][base.index()];
+                        let (idx, _) = op(index);
+                        let ik = t.exprs[index.index()].kind;
+                        let mut bad = Vec::new();
+                        let limit = match len {
+                            Len::Const(c) => Some(c as u64),
+                            Len::Runtime => None,
+                        };
+                        let blen = match (len, self.roots[fi][base.index()]) {
+                            (Len::Runtime, Root::Binding(g)) => {
+                                self.bound[g as usize].map(|b| b.len as u64).unwrap_or(0)
+                            }
+                            _ => 0,
+                        };
+                        for l in 0..n {
+                            let b0 = src[l];
+                            let i = if ik == Kind::I32 && (idx[l] as i32) < 0 {
+                                u64::MAX
+                            } else {
+                                idx[l] as u64
+                            };
+                            let lim = limit
+                                .unwrap_or_else(|| blen.saturating_sub(b0 as u64) / stride as u64);
+                            if b0 == BAD || i >= lim {
+                                dst[l] = BAD;
+                                if b0 != BAD && active.get(l) {
+                                    bad.push((l, i, lim));
+                                }
+                            } else {
+                                dst[l] = b0.wrapping_add((i as u32).wrapping_mul(stride));
+                            }
+                        }
+                        for (l, i, lim) in bad {
+                            self.oob(l, i, lim, "array", f.expressions.get_span(h));
+                        }
+                    }
+                    _ => return Err(Error::Sim("access".into())),
+                }
+            }
+            Expression::FunctionArgument(_)
+            | Expression::GlobalVariable(_)
+            | Expression::LocalVariable(_)
+            | Expression::CallResult(_)
+            | Expression::AtomicResult { .. }
+            | Expression::WorkGroupUniformLoadResult { .. }
+            | Expression::SubgroupBallotResult
+            | Expression::SubgroupOperationResult { .. } => {}
+            Expression::Load { pointer } => {
+                let atomic = matches!(m.aux, Aux::Load { atomic: true, .. });
+                self.load(fi, pointer, h, f.expressions.get_span(h), active, atomic)?;
+            }
+            Expression::Unary { op: uop, expr } => {
+                let (a, _) = op(expr);
+                ops::unary(uop, t.exprs[expr.index()].kind, dst, a, words, n)?;
+            }
+            Expression::Binary {
+                op: bop,
+                left,
+                right,
+            } => {
+                let (a, aw) = op(left);
+                let (b, bw) = op(right);
+                match m.aux {
+                    Aux::MatMul { a: ma, b: mb } => matmul(dst, a, ma, aw, b, mb, bw, words, n),
+                    _ => ops::binary(bop, t.exprs[left.index()].kind, dst, a, aw, b, bw, words, n)?,
+                }
+            }
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                let (c, cw) = op(condition);
+                let (a, aw) = op(accept);
+                let (r, rw) = op(reject);
+                ops::map3(dst, (c, cw), (a, aw), (r, rw), words, n, |c, a, r| {
+                    if c != 0 {
+                        a
+                    } else {
+                        r
+                    }
+                });
+            }
+            Expression::Relational { fun, argument } => {
+                let (a, aw) = op(argument);
+                use naga::RelationalFunction as R;
+                match fun {
+                    R::All | R::Any => {
+                        let all = fun == R::All;
+                        for l in 0..n {
+                            let mut acc = all;
+                            for w in 0..aw {
+                                let v = a[w * n + l] != 0;
+                                acc = if all { acc && v } else { acc || v };
+                            }
+                            dst[l] = acc as u32;
+                        }
+                    }
+                    R::IsNan => ops::map1(dst, a, words, n, |x| f32::from_bits(x).is_nan() as u32),
+                    R::IsInf => {
+                        ops::map1(dst, a, words, n, |x| f32::from_bits(x).is_infinite() as u32)
+                    }
+                }
+            }
+            Expression::Math {
+                fun,
+                arg,
+                arg1,
+                arg2,
+                arg3,
+            } => {
+                let a = op(arg);
+                let ak = t.exprs[arg.index()].kind;
+                let (b1, c1, d1) = (arg1.map(op), arg2.map(op), arg3.map(op));
+                if !ops::math(fun, ak, dst, a, b1, c1, d1, words, n)? {
+                    self.math_special(fun, ak, dst, a, b1, words, n)?;
+                }
+            }
+            Expression::As {
+                expr,
+                kind,
+                convert,
+            } => {
+                let (a, _) = op(expr);
+                let from = t.exprs[expr.index()].kind;
+                let to = match kind {
+                    naga::ScalarKind::Uint => Kind::U32,
+                    naga::ScalarKind::Sint => Kind::I32,
+                    naga::ScalarKind::Float => Kind::F32,
+                    naga::ScalarKind::Bool => Kind::Bool,
+                    _ => from,
+                };
+                ops::cast(from, to, convert.is_some(), dst, a, words, n);
+            }
+            Expression::ArrayLength(ptr) => {
+                let Aux::ArrayLen { stride } = m.aux else {
+                    return Err(Error::Sim("arrayLength".into()));
+                };
+                let (offs, _) = op(ptr);
+                let blen = match self.roots[fi][ptr.index()] {
+                    Root::Binding(g) => self.bound[g as usize].map(|b| b.len).unwrap_or(0),
+                    _ => 0,
+                };
+                for l in 0..n {
+                    dst[l] = (blen.saturating_sub(offs[l] as usize) / stride as usize) as u32;
+                }
+            }
+            Expression::Override(_) => {
+                return Err(Error::Sim(
+                    "override expression left after specialization".into(),
+                ))
+            }
+            ref other => {
+                return Err(Error::Sim(format!(
+                    "expression {:?} not simulated",
+                    std::mem::discriminant(other)
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn check_runtime(
+        &mut self,
+        fi: usize,
+        base: Handle<Expression>,
+        h: Handle<Expression>,
+        idx: u32,
+        stride: u32,
+        active: &Mask,
+    ) -> Result<()> {
+        let n = self.n;
+        let blen = match self.roots[fi][base.index()] {
+            Root::Binding(g) => self.bound[g as usize].map(|b| b.len).unwrap_or(0),
+            _ => return Ok(()),
+        };
+        let br = self.prog.funcs[fi].exprs[base.index()].reg as usize * n;
+        let hr = self.prog.funcs[fi].exprs[h.index()].reg as usize * n;
+        let mut bad = Vec::new();
+        for l in 0..n {
+            let b0 = self.regs[fi][br + l];
+            if b0 == BAD {
+                continue;
+            }
+            let lim = blen.saturating_sub(b0 as usize) / stride as usize;
+            if idx as usize >= lim {
+                self.regs[fi][hr + l] = BAD;
+                if active.get(l) {
+                    bad.push((l, lim));
+                }
+            }
+        }
+        let span = self.prog.function(fi).expressions.get_span(h);
+        for (l, lim) in bad {
+            self.oob(l, idx as u64, lim as u64, "array", span);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn math_special(
+        &mut self,
+        fun: MathFunction,
+        kind: Kind,
+        dst: &mut [u32],
+        a: (&[u32], usize),
+        b: Option<(&[u32], usize)>,
+        words: usize,
+        n: usize,
+    ) -> Result<()> {
+        let g = |x: &[u32], i: usize| f32::from_bits(x[i]);
+        match fun {
+            MathFunction::Dot => {
+                let b = b.ok_or_else(|| Error::Sim("dot".into()))?;
+                for l in 0..n {
+                    dst[l] = if kind == Kind::F32 {
+                        (0..a.1)
+                            .map(|w| g(a.0, w * n + l) * g(b.0, w * n + l))
+                            .sum::<f32>()
+                            .to_bits()
+                    } else {
+                        (0..a.1).fold(0u32, |acc, w| {
+                            acc.wrapping_add(a.0[w * n + l].wrapping_mul(b.0[w * n + l]))
+                        })
+                    };
+                }
+            }
+            MathFunction::Length => {
+                for l in 0..n {
+                    let s: f32 = (0..a.1).map(|w| g(a.0, w * n + l).powi(2)).sum();
+                    dst[l] = s.sqrt().to_bits();
+                }
+            }
+            MathFunction::Distance => {
+                let b = b.ok_or_else(|| Error::Sim("distance".into()))?;
+                for l in 0..n {
+                    let s: f32 = (0..a.1)
+                        .map(|w| (g(a.0, w * n + l) - g(b.0, w * n + l)).powi(2))
+                        .sum();
+                    dst[l] = s.sqrt().to_bits();
+                }
+            }
+            MathFunction::Normalize => {
+                for l in 0..n {
+                    let s: f32 = (0..a.1)
+                        .map(|w| g(a.0, w * n + l).powi(2))
+                        .sum::<f32>()
+                        .sqrt();
+                    for w in 0..words {
+                        dst[w * n + l] = (g(a.0, w * n + l) / s).to_bits();
+                    }
+                }
+            }
+            MathFunction::Cross => {
+                let b = b.ok_or_else(|| Error::Sim("cross".into()))?;
+                for l in 0..n {
+                    let x = |v: &[u32], i: usize| g(v, i * n + l);
+                    let c = [
+                        x(a.0, 1) * x(b.0, 2) - x(a.0, 2) * x(b.0, 1),
+                        x(a.0, 2) * x(b.0, 0) - x(a.0, 0) * x(b.0, 2),
+                        x(a.0, 0) * x(b.0, 1) - x(a.0, 1) * x(b.0, 0),
+                    ];
+                    for (w, v) in c.iter().enumerate() {
+                        dst[w * n + l] = v.to_bits();
+                    }
+                }
+            }
+            MathFunction::Unpack2x16float => {
+                for l in 0..n {
+                    let v = a.0[l];
+                    dst[l] = ops::f16_to_f32(v as u16).to_bits();
+                    dst[n + l] = ops::f16_to_f32((v >> 16) as u16).to_bits();
+                }
+            }
+            MathFunction::Pack2x16float => {
+                for l in 0..n {
+                    let lo = ops::f32_to_f16(g(a.0, l)) as u32;
+                    let hi = ops::f32_to_f16(g(a.0, n + l)) as u32;
+                    dst[l] = lo | hi << 16;
+                }
+            }
+            MathFunction::Unpack4xU8 | MathFunction::Unpack4xI8 => {
+                let signed = fun == MathFunction::Unpack4xI8;
+                for l in 0..n {
+                    let v = a.0[l];
+                    for c in 0..4 {
+                        let byte = (v >> (8 * c)) & 0xff;
+                        dst[c * n + l] = if signed {
+                            byte as u8 as i8 as i32 as u32
+                        } else {
+                            byte
+                        };
+                    }
+                }
+            }
+            MathFunction::Pack4xU8 | MathFunction::Pack4xI8 => {
+                for l in 0..n {
+                    dst[l] = (0..4).fold(0u32, |acc, c| acc | (a.0[c * n + l] & 0xff) << (8 * c));
+                }
+            }
+            MathFunction::Unpack4x8unorm => {
+                for l in 0..n {
+                    let v = a.0[l];
+                    for c in 0..4 {
+                        dst[c * n + l] = (((v >> (8 * c)) & 0xff) as f32 / 255.0).to_bits();
+                    }
+                }
+            }
+            MathFunction::Pack4x8unorm => {
+                for l in 0..n {
+                    dst[l] = (0..4).fold(0u32, |acc, c| {
+                        let q = (g(a.0, c * n + l).clamp(0.0, 1.0) * 255.0).round() as u32;
+                        acc | q << (8 * c)
+                    });
+                }
+            }
+            other => return Err(Error::Sim(format!("math function {other:?} not simulated"))),
+        }
+        Ok(())
+    }
+}
+
+/// Matrix products (column-major registers).
+#[allow(clippy::too_many_arguments)]
+fn matmul(
+    dst: &mut [u32],
+    a: &[u32],
+    ma: (u32, u32),
+    aw: usize,
+    b: &[u32],
+    mb: (u32, u32),
+    bw: usize,
+    words: usize,
+    n: usize,
+) {
+    let g = |x: &[u32], i: usize| f32::from_bits(x[i]);
+    match (ma.0 != 0, mb.0 != 0) {
+        // matrix * scalar or scalar * matrix
+        (true, false) if bw == 1 => ops::map2(dst, a, aw, b, 1, words, n, |x, y| {
+            (f32::from_bits(x) * f32::from_bits(y)).to_bits()
+        }),
+        (false, true) if aw == 1 => ops::map2(dst, a, 1, b, bw, words, n, |x, y| {
+            (f32::from_bits(x) * f32::from_bits(y)).to_bits()
+        }),
+        // matrix (c x r) * vector (c) -> vector (r)
+        (true, false) => {
+            let (c, r) = (ma.0 as usize, ma.1 as usize);
+            for l in 0..n {
+                for i in 0..r {
+                    let s: f32 = (0..c)
+                        .map(|k| g(a, (k * r + i) * n + l) * g(b, k * n + l))
+                        .sum();
+                    dst[i * n + l] = s.to_bits();
+                }
+            }
+        }
+        // vector (r) * matrix (c x r) -> vector (c)
+        (false, true) => {
+            let (c, r) = (mb.0 as usize, mb.1 as usize);
+            for l in 0..n {
+                for j in 0..c {
+                    let s: f32 = (0..r)
+                        .map(|k| g(a, k * n + l) * g(b, (j * r + k) * n + l))
+                        .sum();
+                    dst[j * n + l] = s.to_bits();
+                }
+            }
+        }
+        // (k x r) * (c x k) -> (c x r)
+        (true, true) => {
+            let (k, r) = (ma.0 as usize, ma.1 as usize);
+            let c = mb.0 as usize;
+            for l in 0..n {
+                for j in 0..c {
+                    for i in 0..r {
+                        let s: f32 = (0..k)
+                            .map(|q| g(a, (q * r + i) * n + l) * g(b, (j * k + q) * n + l))
+                            .sum();
+                        dst[(j * r + i) * n + l] = s.to_bits();
+                    }
+                }
+            }
+        }
+        (false, false) => {}
+    }
+}

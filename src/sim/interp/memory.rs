@@ -1,0 +1,396 @@
+//! Memory operations of the interpreter: loads, stores and atomics through pointers (root +
+//! per-lane offset), bound checks, and the access events checkers see.
+
+use super::*;
+
+impl<'a, 'h> Interp<'a, 'h> {
+    pub(super) fn oob(&mut self, slot: usize, index: u64, len: u64, what: &str, span: Span) {
+        let ev = OobEvent {
+            slot,
+            index,
+            len,
+            what: what.to_string(),
+            span,
+        };
+        let ctx = ctx!(self);
+        for c in self.hooks.checkers.iter_mut() {
+            c.out_of_bounds(&ctx, &ev, self.hooks.findings);
+        }
+    }
+
+    pub(super) fn emit_access(
+        &mut self,
+        space: Space,
+        buffer: usize,
+        kind: AccessKind,
+        atomic: bool,
+        span: Span,
+    ) {
+        let words = std::mem::take(&mut self.scratch);
+        if !words.is_empty() {
+            let a = MemAccess {
+                space,
+                buffer,
+                kind,
+                atomic,
+                words: &words,
+                span,
+            };
+            let ctx = ctx!(self);
+            for c in self.hooks.checkers.iter_mut() {
+                c.access(&ctx, &a, self.hooks.findings);
+            }
+        }
+        self.scratch = words;
+        self.scratch.clear();
+    }
+
+    /// Validates addresses of a binding access: out-of-range lanes are reported and get BAD.
+    pub(super) fn check_binding(
+        &mut self,
+        offs: &mut [u32],
+        maxw: u32,
+        b: Bound,
+        span: Span,
+        active: &Mask,
+    ) {
+        let mut bad = Vec::new();
+        active.for_each(|l| {
+            let o = offs[l];
+            if o != BAD && (o as u64 + maxw as u64) > b.len as u64 {
+                bad.push((l, o));
+            }
+        });
+        for (l, o) in bad {
+            offs[l] = BAD;
+            self.oob(
+                l,
+                o as u64 + maxw as u64 - 1,
+                b.len as u64,
+                "binding range (words)",
+                span,
+            );
+        }
+    }
+
+    pub(super) fn load(
+        &mut self,
+        fi: usize,
+        pointer: Handle<Expression>,
+        dst_h: Handle<Expression>,
+        span: Span,
+        active: &Mask,
+        atomic: bool,
+    ) -> Result<()> {
+        let prog = self.prog;
+        let n = self.n;
+        let t = &prog.funcs[fi];
+        let pm = t.exprs[pointer.index()];
+        let dm = t.exprs[dst_h.index()];
+        let words = dm.words as usize;
+        let map: &[u32] = if dm.ty != u32::MAX {
+            &prog.layouts.at(dm.ty).reg_map
+        } else {
+            &IDENT[..words]
+        };
+        let maxw = map.iter().copied().max().unwrap_or(0) + 1;
+        let root = self.roots[fi][pointer.index()];
+        let pr = pm.reg as usize * n;
+        let mut offs = std::mem::take(&mut self.offs);
+        offs.clear();
+        offs.extend_from_slice(&self.regs[fi][pr..pr + n]);
+        let dr = dm.reg as usize * n;
+        match root {
+            Root::Binding(g) => {
+                let b =
+                    self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
+                self.check_binding(&mut offs, maxw, b, span, active);
+                let buf = &self.buffers[b.buffer];
+                let regs = &mut self.regs[fi];
+                let scratch = &mut self.scratch;
+                active.for_each(|l| {
+                    let o = offs[l];
+                    for (w, &mw) in map.iter().enumerate() {
+                        regs[dr + w * n + l] = if o == BAD {
+                            0
+                        } else {
+                            let a = b.base + (o + mw) as usize;
+                            scratch.push((l as u32, a as u32));
+                            buf[a]
+                        };
+                    }
+                });
+                let space = if b.uniform {
+                    Space::Uniform
+                } else {
+                    Space::Storage
+                };
+                self.emit_access(space, b.buffer, AccessKind::Load, atomic, span);
+            }
+            Root::Workgroup => {
+                let regs = &mut self.regs[fi];
+                let mem = &self.wg_mem;
+                let scratch = &mut self.scratch;
+                active.for_each(|l| {
+                    let o = offs[l];
+                    for (w, &mw) in map.iter().enumerate() {
+                        regs[dr + w * n + l] = if o == BAD {
+                            0
+                        } else {
+                            scratch.push((l as u32, o + mw));
+                            mem[(o + mw) as usize]
+                        };
+                    }
+                });
+                self.emit_access(Space::Workgroup, 0, AccessKind::Load, atomic, span);
+            }
+            Root::Private | Root::Local(_) => {
+                let mem: &Vec<u32> = match root {
+                    Root::Private => &self.private,
+                    Root::Local(f) => &self.locals[f as usize],
+                    _ => unreachable!(),
+                };
+                let regs = &mut self.regs[fi];
+                // per-lane memory: reading an inactive lane's own word is harmless, so a uniform
+                // offset loads whole rows
+                let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
+                if first != BAD && active_lanes_equal(&offs, active, first) {
+                    for (w, &mw) in map.iter().enumerate() {
+                        let s = (first + mw) as usize * n;
+                        regs[dr + w * n..dr + w * n + n].copy_from_slice(&mem[s..s + n]);
+                    }
+                } else {
+                    active.for_each(|l| {
+                        let o = offs[l];
+                        for (w, &mw) in map.iter().enumerate() {
+                            regs[dr + w * n + l] = if o == BAD {
+                                0
+                            } else {
+                                mem[(o + mw) as usize * n + l]
+                            };
+                        }
+                    });
+                }
+            }
+            Root::None => return Err(Error::Sim("load through a non-pointer".into())),
+        }
+        self.offs = offs;
+        Ok(())
+    }
+
+    pub(super) fn store(
+        &mut self,
+        fi: usize,
+        pointer: Handle<Expression>,
+        value: Handle<Expression>,
+        span: Span,
+        active: &Mask,
+    ) -> Result<()> {
+        let prog = self.prog;
+        let n = self.n;
+        let t = &prog.funcs[fi];
+        let pm = t.exprs[pointer.index()];
+        let vm = t.exprs[value.index()];
+        let map: &[u32] = if vm.ty != u32::MAX {
+            &prog.layouts.at(vm.ty).reg_map
+        } else {
+            &IDENT[..vm.words as usize]
+        };
+        let atomic = pm.atomic;
+        let maxw = map.iter().copied().max().unwrap_or(0) + 1;
+        let root = self.roots[fi][pointer.index()];
+        let pr = pm.reg as usize * n;
+        let mut offs = std::mem::take(&mut self.offs);
+        offs.clear();
+        offs.extend_from_slice(&self.regs[fi][pr..pr + n]);
+        let vr = vm.reg as usize * n;
+        match root {
+            Root::Binding(g) => {
+                let b =
+                    self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
+                self.check_binding(&mut offs, maxw, b, span, active);
+                let buf = &mut self.buffers[b.buffer];
+                let regs = &self.regs[fi];
+                let scratch = &mut self.scratch;
+                active.for_each(|l| {
+                    let o = offs[l];
+                    if o != BAD {
+                        for (w, &mw) in map.iter().enumerate() {
+                            let a = b.base + (o + mw) as usize;
+                            scratch.push((l as u32, a as u32));
+                            buf[a] = regs[vr + w * n + l];
+                        }
+                    }
+                });
+                self.emit_access(Space::Storage, b.buffer, AccessKind::Store, atomic, span);
+            }
+            Root::Workgroup => {
+                let regs = &self.regs[fi];
+                let mem = &mut self.wg_mem;
+                let scratch = &mut self.scratch;
+                active.for_each(|l| {
+                    let o = offs[l];
+                    if o != BAD {
+                        for (w, &mw) in map.iter().enumerate() {
+                            scratch.push((l as u32, o + mw));
+                            mem[(o + mw) as usize] = regs[vr + w * n + l];
+                        }
+                    }
+                });
+                self.emit_access(Space::Workgroup, 0, AccessKind::Store, atomic, span);
+            }
+            Root::Private | Root::Local(_) => {
+                let regs = &self.regs[fi];
+                let mem: &mut Vec<u32> = match root {
+                    Root::Private => &mut self.private,
+                    Root::Local(f) => &mut self.locals[f as usize],
+                    _ => unreachable!(),
+                };
+                let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
+                if first != BAD && active_lanes_equal(&offs, active, first) {
+                    // uniform offset: whole rows, blended by the mask 64 lanes at a time
+                    for (w, &mw) in map.iter().enumerate() {
+                        let d = (first + mw) as usize * n;
+                        let src = &regs[vr + w * n..vr + w * n + n];
+                        let dst = &mut mem[d..d + n];
+                        for (c, (dc, sc)) in dst.chunks_mut(64).zip(src.chunks(64)).enumerate() {
+                            let bits = active.word(c);
+                            if bits == !0 || (bits.count_ones() as usize == dc.len()) {
+                                dc.copy_from_slice(sc);
+                            } else if bits != 0 {
+                                for (b, (dv, &sv)) in dc.iter_mut().zip(sc).enumerate() {
+                                    if bits >> b & 1 != 0 {
+                                        *dv = sv;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    active.for_each(|l| {
+                        let o = offs[l];
+                        if o != BAD {
+                            for (w, &mw) in map.iter().enumerate() {
+                                mem[(o + mw) as usize * n + l] = regs[vr + w * n + l];
+                            }
+                        }
+                    });
+                }
+            }
+            Root::None => return Err(Error::Sim("store through a non-pointer".into())),
+        }
+        self.offs = offs;
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn atomic(
+        &mut self,
+        fi: usize,
+        pointer: Handle<Expression>,
+        fun: &AtomicFunction,
+        value: Handle<Expression>,
+        result: Option<Handle<Expression>>,
+        span: Span,
+        active: &Mask,
+    ) -> Result<()> {
+        let prog = self.prog;
+        let n = self.n;
+        let t = &prog.funcs[fi];
+        let pm = t.exprs[pointer.index()];
+        let vm = t.exprs[value.index()];
+        let signed = vm.kind == Kind::I32;
+        let root = self.roots[fi][pointer.index()];
+        let pr = pm.reg as usize * n;
+        let mut offs = std::mem::take(&mut self.offs);
+        offs.clear();
+        offs.extend_from_slice(&self.regs[fi][pr..pr + n]);
+        let vr = vm.reg as usize * n;
+        let cmp = match *fun {
+            AtomicFunction::Exchange { compare: Some(c) } => {
+                Some(t.exprs[c.index()].reg as usize * n)
+            }
+            _ => None,
+        };
+        let rr = result.map(|r| t.exprs[r.index()].reg as usize * n);
+        let (space, buffer, base) = match root {
+            Root::Binding(g) => {
+                let b =
+                    self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
+                self.check_binding(&mut offs, 1, b, span, active);
+                (Space::Storage, b.buffer, b.base)
+            }
+            Root::Workgroup => (Space::Workgroup, 0, 0),
+            _ => return Err(Error::Sim("atomic outside storage/workgroup memory".into())),
+        };
+        let fun = *fun;
+        let regs = &mut self.regs[fi];
+        let mem: &mut [u32] = match root {
+            Root::Binding(_) => &mut self.buffers[buffer],
+            _ => &mut self.wg_mem,
+        };
+        let scratch = &mut self.scratch;
+        active.for_each(|l| {
+            let o = offs[l];
+            if o == BAD {
+                if let Some(rr) = rr {
+                    regs[rr + l] = 0;
+                    if cmp.is_some() {
+                        regs[rr + n + l] = 0;
+                    }
+                }
+                return;
+            }
+            let a = base + o as usize;
+            scratch.push((l as u32, a as u32));
+            let old = mem[a];
+            let v = regs[vr + l];
+            let (new, exchanged) = match fun {
+                AtomicFunction::Add => (old.wrapping_add(v), false),
+                AtomicFunction::Subtract => (old.wrapping_sub(v), false),
+                AtomicFunction::And => (old & v, false),
+                AtomicFunction::InclusiveOr => (old | v, false),
+                AtomicFunction::ExclusiveOr => (old ^ v, false),
+                AtomicFunction::Min if signed => ((old as i32).min(v as i32) as u32, false),
+                AtomicFunction::Max if signed => ((old as i32).max(v as i32) as u32, false),
+                AtomicFunction::Min => (old.min(v), false),
+                AtomicFunction::Max => (old.max(v), false),
+                AtomicFunction::Exchange { compare: None } => (v, false),
+                AtomicFunction::Exchange { compare: Some(_) } => {
+                    let c = regs[cmp.unwrap_or(0) + l];
+                    if old == c {
+                        (v, true)
+                    } else {
+                        (old, false)
+                    }
+                }
+            };
+            mem[a] = new;
+            if let Some(rr) = rr {
+                regs[rr + l] = old;
+                if cmp.is_some() {
+                    regs[rr + n + l] = exchanged as u32;
+                }
+            }
+        });
+        self.emit_access(space, buffer, AccessKind::Rmw, true, span);
+        self.offs = offs;
+        Ok(())
+    }
+}
+
+/// Whether every active lane's offset equals `o`.
+fn active_lanes_equal(offs: &[u32], active: &Mask, o: u32) -> bool {
+    for (c, chunk) in offs.chunks(64).enumerate() {
+        let bits = active.word(c);
+        if bits == 0 {
+            continue;
+        }
+        for (b, &x) in chunk.iter().enumerate() {
+            if bits >> b & 1 != 0 && x != o {
+                return false;
+            }
+        }
+    }
+    true
+}

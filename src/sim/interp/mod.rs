@@ -1,0 +1,777 @@
+//! The lockstep interpreter of naga IR.
+//!
+//! Rules:
+//! - A whole workgroup is stepped together, statement by statement, under an **active mask**:
+//!   a legal schedule in which every subgroup runs in lockstep. Lanes are *slots*; slot `i`
+//!   belongs to subgroup `i / S`, lane `i % S`; `lid_of_slot` maps slots to local invocation
+//!   indices (identity unless lanes are shuffled).
+//! - Structured control flow is a mask discipline: `If` runs both arms under complementary
+//!   masks; `Loop` iterates while any lane is active, lanes leaving through `break`/`return`
+//!   wait for the rest; `Switch` runs cases in order with fall-through; `Continue` parks lanes
+//!   until the `continuing` block.
+//! - Values live in per-function register files, `words × lanes` u32 per expression, written
+//!   only by evaluating that expression; the IR is never mutated. Pure expressions are computed
+//!   for all lanes (inactive lanes' results are never observed); memory operations, subgroup
+//!   operations and control flow honour the mask.
+//! - Pointers are a per-expression root (uniform: WGSL cannot select between pointers) plus a
+//!   per-lane word offset. An index out of range sets the offset to `BAD` (loads give 0,
+//!   stores and atomics are dropped) and is reported.
+//! - Shuffles and broadcasts from an inactive or absent lane return poison (a random word).
+//! - The core reports events to checkers ([`super::events`]) and holds no checking logic.
+//! - Entry-point returns: lanes stay *live* until the top-level statement they returned in
+//!   completes, so both arms of a divergent `if` are checked against them.
+//!
+//! Files: this one (state, workgroups, statements), `eval.rs` (expressions), `memory.rs`
+//! (loads, stores, atomics), `subgroup.rs` (subgroup operations).
+
+// Lane loops index several rows with one lane index; iterators would hide that.
+#![allow(clippy::needless_range_loop)]
+
+use naga::{
+    AddressSpace, AtomicFunction, Barrier, BuiltIn, CollectiveOperation as Co, Expression,
+    GatherMode, Handle, Literal, MathFunction, Span, Statement, SubgroupOperation as So, TypeInner,
+};
+
+use super::events::{
+    AccessKind, BarrierEvent, BufferMeta, Checker, Ctx, Findings, MemAccess, OobEvent, Space,
+    SubgroupEvent,
+};
+use super::layout::Kind;
+use super::mask::Mask;
+use super::ops;
+use super::program::{Aux, Len, Program};
+use crate::error::{Error, Result};
+use crate::kernel::Kernel;
+
+static IDENT: [u32; 1024] = {
+    let mut a = [0u32; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        a[i] = i as u32;
+        i += 1;
+    }
+    a
+};
+
+/// The checkers' view of where the interpreter is (a macro, so it borrows fields, not `self`).
+macro_rules! ctx {
+    ($s:ident) => {
+        Ctx {
+            kernel: $s.kernel,
+            pass: $s.pass,
+            workgroup: $s.wg_id,
+            lid_of_slot: &$s.lid_of_slot,
+            subgroup_size: $s.s as u32,
+            lanes: $s.n as u32,
+            wg_words: $s.prog.wg_words,
+        }
+    };
+}
+
+mod eval;
+mod memory;
+mod subgroup;
+
+/// Offset of a pointer whose index went out of range.
+pub const BAD: u32 = u32::MAX;
+
+/// Root of a pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// Not a pointer.
+    None,
+    /// A storage or uniform global (by global index).
+    Binding(u32),
+    /// Workgroup memory.
+    Workgroup,
+    /// Private memory.
+    Private,
+    /// Local memory of function table `fi`.
+    Local(u32),
+}
+
+/// A bound range of a plan buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct Bound {
+    /// Plan buffer index.
+    pub buffer: usize,
+    /// First word.
+    pub base: usize,
+    /// Words.
+    pub len: usize,
+    /// Uniform (else storage).
+    pub uniform: bool,
+}
+
+/// Hooks: the checkers and their findings.
+pub struct Hooks<'h> {
+    /// The checkers.
+    pub checkers: &'h mut [Box<dyn Checker>],
+    /// Their findings.
+    pub findings: &'h mut Findings,
+}
+
+enum Ctl {
+    Loop { brk: Mask, cont: Mask },
+    Switch { brk: Mask },
+}
+
+/// One dispatch of one program.
+pub struct Interp<'a, 'h> {
+    prog: &'a Program,
+    kernel: &'a Kernel,
+    pass: usize,
+    n: usize,
+    s: usize,
+    regs: Vec<Vec<u32>>,
+    roots: Vec<Vec<Root>>,
+    locals: Vec<Vec<u32>>,
+    wg_mem: Vec<u32>,
+    private: Vec<u32>,
+    private_init: Vec<u32>,
+    /// Bound ranges by global index.
+    bound: Vec<Option<Bound>>,
+    buffers: &'a mut [Vec<u32>],
+    live: Mask,
+    exiting: Mask,
+    ctl: Vec<Ctl>,
+    steps: u64,
+    budget: u64,
+    halted: bool,
+    error: Option<Error>,
+    rng: u64,
+    lid_of_slot: Vec<u32>,
+    wg_id: [u32; 3],
+    num_wg: [u32; 3],
+    scratch: Vec<(u32, u32)>,
+    offs: Vec<u32>,
+    hooks: Hooks<'h>,
+    /// Set when the step budget ran out.
+    pub step_limited: bool,
+    /// Statements executed (each counts once for the whole workgroup).
+    pub statements: u64,
+    /// Lane-operations: active lanes summed over evaluated expressions and statements.
+    pub lane_ops: u64,
+}
+
+fn literal_words(l: &Literal) -> Result<Vec<u32>> {
+    Ok(vec![match *l {
+        Literal::F32(v) => v.to_bits(),
+        Literal::U32(v) => v,
+        Literal::I32(v) => v as u32,
+        Literal::Bool(v) => v as u32,
+        Literal::AbstractInt(v) => v as i32 as u32,
+        Literal::AbstractFloat(v) => (v as f32).to_bits(),
+        ref other => return Err(Error::Sim(format!("literal {other:?} not simulated"))),
+    }])
+}
+
+/// Words of a global (constant) expression.
+fn const_words(prog: &Program, h: Handle<Expression>) -> Result<Vec<u32>> {
+    let m = prog.module();
+    Ok(match m.global_expressions[h] {
+        Expression::Literal(ref l) => literal_words(l)?,
+        Expression::Constant(c) => const_words(prog, m.constants[c].init)?,
+        Expression::ZeroValue(ty) => vec![0; prog.layouts.get(ty).reg_words as usize],
+        Expression::Compose { ref components, .. } => {
+            let mut v = Vec::new();
+            for &c in components {
+                v.extend(const_words(prog, c)?);
+            }
+            v
+        }
+        Expression::Splat { size, value } => {
+            let w = const_words(prog, value)?;
+            (0..size as usize).flat_map(|_| w.clone()).collect()
+        }
+        ref e => {
+            return Err(Error::Sim(format!(
+                "constant expression {e:?} not simulated"
+            )))
+        }
+    })
+}
+
+impl<'a, 'h> Interp<'a, 'h> {
+    /// Prepares a dispatch: register files, memories, constants.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        prog: &'a Program,
+        kernel: &'a Kernel,
+        pass: usize,
+        subgroup_size: u32,
+        lid_of_slot: Vec<u32>,
+        bound: Vec<Option<Bound>>,
+        buffers: &'a mut [Vec<u32>],
+        num_wg: [u32; 3],
+        budget: u64,
+        seed: u64,
+        hooks: Hooks<'h>,
+    ) -> Result<Interp<'a, 'h>> {
+        let n = lid_of_slot.len();
+        let mut it = Interp {
+            prog,
+            kernel,
+            pass,
+            n,
+            s: subgroup_size as usize,
+            regs: prog
+                .funcs
+                .iter()
+                .map(|f| vec![0; f.reg_words as usize * n])
+                .collect(),
+            roots: prog
+                .funcs
+                .iter()
+                .map(|f| vec![Root::None; f.exprs.len()])
+                .collect(),
+            locals: prog
+                .funcs
+                .iter()
+                .map(|f| vec![0; f.local_words as usize * n])
+                .collect(),
+            wg_mem: vec![0; prog.wg_words as usize],
+            private: vec![0; prog.private_words as usize * n],
+            private_init: Vec::new(),
+            bound,
+            buffers,
+            live: Mask::first(n),
+            exiting: Mask::EMPTY,
+            ctl: Vec::new(),
+            steps: 0,
+            budget,
+            halted: false,
+            error: None,
+            rng: seed | 1,
+            lid_of_slot,
+            wg_id: [0; 3],
+            num_wg,
+            scratch: Vec::new(),
+            offs: Vec::new(),
+            hooks,
+            step_limited: false,
+            statements: 0,
+            lane_ops: 0,
+        };
+        // private memory's initial image
+        for g in prog.globals.iter() {
+            if g.space == AddressSpace::Private {
+                if let Some(init) = g.init {
+                    let words = const_words(prog, init)?;
+                    let map = &prog.layouts.at(g.ty).reg_map;
+                    for (w, &v) in words.iter().enumerate() {
+                        let a = (g.base + map[w]) as usize * n;
+                        it.private[a..a + n].fill(v);
+                    }
+                }
+            }
+        }
+        it.private_init = it.private.clone();
+        // constants and pointer roots of every function
+        let all = Mask::first(n);
+        for fi in 0..prog.funcs.len() {
+            let f = prog.function(fi);
+            for &h in &prog.funcs[fi].setup {
+                match f.expressions[h] {
+                    Expression::GlobalVariable(g) => {
+                        let gm = &prog.globals[g.index()];
+                        let (root, base) = match gm.space {
+                            AddressSpace::WorkGroup => (Root::Workgroup, gm.base),
+                            AddressSpace::Private => (Root::Private, gm.base),
+                            AddressSpace::Storage { .. } | AddressSpace::Uniform => {
+                                (Root::Binding(g.index() as u32), 0)
+                            }
+                            ref s => {
+                                return Err(Error::Sim(format!(
+                                    "address space {s:?} not simulated"
+                                )))
+                            }
+                        };
+                        it.set_root(fi, h, root, base);
+                    }
+                    Expression::LocalVariable(lv) => {
+                        let base = prog.funcs[fi].locals[lv.index()].base;
+                        it.set_root(fi, h, Root::Local(fi as u32), base);
+                    }
+                    _ => it.eval(fi, h, &all)?,
+                }
+            }
+        }
+        if let Some(e) = it.error.take() {
+            return Err(e);
+        }
+        Ok(it)
+    }
+
+    fn set_root(&mut self, fi: usize, h: Handle<Expression>, root: Root, base: u32) {
+        self.roots[fi][h.index()] = root;
+        let r = self.prog.funcs[fi].exprs[h.index()].reg as usize * self.n;
+        self.regs[fi][r..r + self.n].fill(base);
+    }
+
+    fn poison(&mut self) -> u32 {
+        // xorshift64*
+        let mut x = self.rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+    }
+
+    fn fail(&mut self, e: Error) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        self.halted = true;
+    }
+
+    /// Runs workgroup `wg_id`; returns false if the run must stop (step limit, error).
+    pub fn run_workgroup(&mut self, wg_id: [u32; 3]) -> Result<bool> {
+        let prog = self.prog;
+        let n = self.n;
+        self.wg_id = wg_id;
+        self.wg_mem.fill(0);
+        self.private.copy_from_slice(&self.private_init);
+        self.live = Mask::first(n);
+        self.steps = 0;
+        self.ctl.clear();
+        {
+            let ctx = ctx!(self);
+            for c in self.hooks.checkers.iter_mut() {
+                c.workgroup_start(&ctx);
+            }
+        }
+        // entry arguments: builtins, or structs of builtins
+        let ef = prog.entry_fn;
+        let f = prog.function(ef);
+        for (i, arg) in f.arguments.iter().enumerate() {
+            let mut builtins = Vec::new();
+            match (&arg.binding, &prog.module().types[arg.ty].inner) {
+                (Some(naga::Binding::BuiltIn(b)), t) => builtins.push((*b, vec_len(t))),
+                (None, TypeInner::Struct { members, .. }) => {
+                    for m in members {
+                        match m.binding {
+                            Some(naga::Binding::BuiltIn(b)) => {
+                                builtins.push((b, vec_len(&prog.module().types[m.ty].inner)))
+                            }
+                            _ => return Err(Error::Sim("entry input without builtin".into())),
+                        }
+                    }
+                }
+                _ => return Err(Error::Sim("entry input without builtin".into())),
+            }
+            let mut words: Vec<u32> = Vec::new();
+            for (b, len) in builtins {
+                for c in 0..len {
+                    for slot in 0..n {
+                        words.push(self.builtin(b, slot, c)?);
+                    }
+                }
+            }
+            for &h in &prog.funcs[ef].args[i] {
+                let r = prog.funcs[ef].exprs[h.index()].reg as usize * n;
+                self.regs[ef][r..r + words.len()].copy_from_slice(&words);
+            }
+        }
+        self.init_locals(ef);
+        // The entry body runs statement by statement: lanes that return inside a top-level
+        // statement stay live until that statement completes (they exited from divergent control
+        // flow, which the lanes still running it must not treat as converged), then die.
+        let mut active = self.live;
+        self.exiting = Mask::EMPTY;
+        for (stmt, span) in prog.function(ef).body.span_iter() {
+            if self.halted || active.none() {
+                break;
+            }
+            self.step(*span);
+            if let Err(e) = self.stmt(ef, stmt, *span, &mut active) {
+                self.fail(e);
+            }
+            self.live = self.live.and_not(&self.exiting);
+            self.exiting = Mask::EMPTY;
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        {
+            let ctx = ctx!(self);
+            for c in self.hooks.checkers.iter_mut() {
+                c.workgroup_end(&ctx, self.hooks.findings);
+            }
+        }
+        Ok(!self.halted)
+    }
+
+    fn builtin(&self, b: BuiltIn, slot: usize, c: usize) -> Result<u32> {
+        let [sx, sy, _] = self.prog.wg_size;
+        let lid = self.lid_of_slot[slot];
+        let l3 = [lid % sx, lid / sx % sy, lid / (sx * sy)];
+        Ok(match b {
+            BuiltIn::LocalInvocationIndex => lid,
+            BuiltIn::LocalInvocationId => l3[c],
+            BuiltIn::GlobalInvocationId => self.wg_id[c] * self.prog.wg_size[c] + l3[c],
+            BuiltIn::WorkGroupId => self.wg_id[c],
+            BuiltIn::NumWorkGroups => self.num_wg[c],
+            BuiltIn::WorkGroupSize => self.prog.wg_size[c],
+            BuiltIn::SubgroupSize => self.s as u32,
+            BuiltIn::SubgroupInvocationId => (slot % self.s) as u32,
+            BuiltIn::SubgroupId => (slot / self.s) as u32,
+            BuiltIn::NumSubgroups => self.n.div_ceil(self.s) as u32,
+            other => return Err(Error::Sim(format!("builtin {other:?} not simulated"))),
+        })
+    }
+
+    fn init_locals(&mut self, fi: usize) {
+        let prog = self.prog;
+        let n = self.n;
+        let t = &prog.funcs[fi];
+        let loc = &mut self.locals[fi];
+        loc.fill(0);
+        for lm in &t.locals {
+            if let Some(init) = lm.init {
+                let m = t.exprs[init.index()];
+                let map = &prog.layouts.at(lm.ty).reg_map;
+                for (w, &mw) in map.iter().enumerate().take(m.words as usize) {
+                    let src = (m.reg as usize + w) * n;
+                    let dst = (lm.base + mw) as usize * n;
+                    loc[dst..dst + n].copy_from_slice(&self.regs[fi][src..src + n]);
+                }
+            }
+        }
+    }
+
+    // ---- statements -------------------------------------------------------------------
+
+    fn step(&mut self, span: Span) {
+        self.steps += 1;
+        self.statements += 1;
+        if self.steps > self.budget && !self.halted {
+            self.halted = true;
+            self.step_limited = true;
+            let ctx = ctx!(self);
+            for c in self.hooks.checkers.iter_mut() {
+                c.step_limit(&ctx, self.steps - 1, span, self.hooks.findings);
+            }
+        }
+    }
+
+    fn block(&mut self, fi: usize, block: &'a naga::Block, active: &mut Mask) {
+        for (stmt, span) in block.span_iter() {
+            if self.halted || active.none() {
+                return;
+            }
+            self.step(*span);
+            if let Err(e) = self.stmt(fi, stmt, *span, active) {
+                self.fail(e);
+            }
+        }
+    }
+
+    fn cond_mask(&self, fi: usize, h: Handle<Expression>, active: &Mask) -> Mask {
+        let r = self.prog.funcs[fi].exprs[h.index()].reg as usize * self.n;
+        Mask::from_row(&self.regs[fi][r..r + self.n], active)
+    }
+
+    fn stmt(
+        &mut self,
+        fi: usize,
+        stmt: &'a Statement,
+        span: Span,
+        active: &mut Mask,
+    ) -> Result<()> {
+        match *stmt {
+            Statement::Emit(ref r) => {
+                self.lane_ops += active.count() as u64 * r.clone().count() as u64;
+                for h in r.clone() {
+                    self.eval(fi, h, active)?;
+                }
+            }
+            Statement::Block(ref b) => self.block(fi, b, active),
+            Statement::If {
+                condition,
+                ref accept,
+                ref reject,
+            } => {
+                let c = self.cond_mask(fi, condition, active);
+                let mut a = c;
+                let mut r = active.and_not(&c);
+                if !a.none() {
+                    self.block(fi, accept, &mut a);
+                }
+                if !r.none() {
+                    self.block(fi, reject, &mut r);
+                }
+                *active = a.or(&r);
+            }
+            Statement::Loop {
+                ref body,
+                ref continuing,
+                break_if,
+            } => {
+                self.ctl.push(Ctl::Loop {
+                    brk: Mask::EMPTY,
+                    cont: Mask::EMPTY,
+                });
+                let mut cur = *active;
+                while !cur.none() && !self.halted {
+                    self.block(fi, body, &mut cur);
+                    if let Some(Ctl::Loop { cont, .. }) = self.ctl.last_mut() {
+                        cur = cur.or(cont);
+                        *cont = Mask::EMPTY;
+                    }
+                    if cur.none() {
+                        break;
+                    }
+                    self.block(fi, continuing, &mut cur);
+                    if let Some(bi) = break_if {
+                        if !cur.none() {
+                            let b = self.cond_mask(fi, bi, &cur);
+                            if let Some(Ctl::Loop { brk, .. }) = self.ctl.last_mut() {
+                                *brk = brk.or(&b);
+                            }
+                            cur = cur.and_not(&b);
+                        }
+                    }
+                    self.step(span);
+                }
+                match self.ctl.pop() {
+                    Some(Ctl::Loop { brk, .. }) => *active = brk,
+                    _ => return Err(Error::Sim("control stack".into())),
+                }
+            }
+            Statement::Switch {
+                selector,
+                ref cases,
+            } => {
+                let r = self.prog.funcs[fi].exprs[selector.index()].reg as usize * self.n;
+                let row = &self.regs[fi][r..r + self.n];
+                let mut masks = vec![Mask::EMPTY; cases.len()];
+                let mut any = Mask::EMPTY;
+                let mut default = None;
+                for (i, c) in cases.iter().enumerate() {
+                    let v = match c.value {
+                        naga::SwitchValue::I32(v) => v as u32,
+                        naga::SwitchValue::U32(v) => v,
+                        naga::SwitchValue::Default => {
+                            default = Some(i);
+                            continue;
+                        }
+                    };
+                    let mut m = Mask::EMPTY;
+                    active.and_not(&any).for_each(|l| {
+                        if row[l] == v {
+                            m.set(l)
+                        }
+                    });
+                    any = any.or(&m);
+                    masks[i] = m;
+                }
+                if let Some(d) = default {
+                    masks[d] = active.and_not(&any);
+                }
+                self.ctl.push(Ctl::Switch { brk: Mask::EMPTY });
+                let mut exit = Mask::EMPTY;
+                let mut carry = Mask::EMPTY;
+                for (i, c) in cases.iter().enumerate() {
+                    let mut m = masks[i].or(&carry);
+                    if !m.none() {
+                        self.block(fi, &c.body, &mut m);
+                    }
+                    if c.fall_through {
+                        carry = m;
+                    } else {
+                        exit = exit.or(&m);
+                        carry = Mask::EMPTY;
+                    }
+                }
+                match self.ctl.pop() {
+                    Some(Ctl::Switch { brk }) => *active = exit.or(&brk).or(&carry),
+                    _ => return Err(Error::Sim("control stack".into())),
+                }
+            }
+            Statement::Break => {
+                match self.ctl.last_mut() {
+                    Some(Ctl::Loop { brk, .. }) | Some(Ctl::Switch { brk }) => {
+                        *brk = brk.or(active)
+                    }
+                    None => return Err(Error::Sim("break outside loop".into())),
+                }
+                *active = Mask::EMPTY;
+            }
+            Statement::Continue => {
+                for c in self.ctl.iter_mut().rev() {
+                    if let Ctl::Loop { cont, .. } = c {
+                        *cont = cont.or(active);
+                        break;
+                    }
+                }
+                *active = Mask::EMPTY;
+            }
+            Statement::Return { value } => {
+                if let Some(v) = value {
+                    let t = &self.prog.funcs[fi];
+                    let m = t.exprs[v.index()];
+                    let n = self.n;
+                    let regs = &mut self.regs[fi];
+                    for w in 0..m.words as usize {
+                        let src = (m.reg as usize + w) * n;
+                        let dst = (t.ret_reg as usize + w) * n;
+                        masked_copy_within(regs, src, dst, n, active);
+                    }
+                }
+                if fi == self.prog.entry_fn {
+                    self.exiting = self.exiting.or(active);
+                }
+                *active = Mask::EMPTY;
+            }
+            Statement::Kill => return Err(Error::Sim("discard in a compute shader".into())),
+            Statement::ControlBarrier(flags) => self.barrier(flags, span, active),
+            Statement::MemoryBarrier(_) => {}
+            Statement::Store { pointer, value } => self.store(fi, pointer, value, span, active)?,
+            Statement::Atomic {
+                pointer,
+                ref fun,
+                value,
+                result,
+            } => self.atomic(fi, pointer, fun, value, result, span, active)?,
+            Statement::WorkGroupUniformLoad { pointer, result } => {
+                self.barrier(Barrier::WORK_GROUP, span, active);
+                self.load(fi, pointer, result, span, active, false)?;
+                self.barrier(Barrier::WORK_GROUP, span, active);
+            }
+            Statement::Call {
+                function,
+                ref arguments,
+                result,
+            } => self.call(fi, function.index(), arguments, result, active)?,
+            Statement::SubgroupBallot { result, predicate } => {
+                self.ballot(fi, result, predicate, span, active)
+            }
+            Statement::SubgroupGather {
+                ref mode,
+                argument,
+                result,
+            } => self.gather(fi, mode, argument, result, span, active),
+            Statement::SubgroupCollectiveOperation {
+                op,
+                collective_op,
+                argument,
+                result,
+            } => self.collective(fi, op, collective_op, argument, result, span, active)?,
+            ref other => {
+                return Err(Error::Sim(format!(
+                    "statement {:?} not simulated",
+                    std::mem::discriminant(other)
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    fn barrier(&mut self, flags: Barrier, span: Span, active: &Mask) {
+        if flags == Barrier::SUB_GROUP {
+            self.subgroup_events("subgroupBarrier", span, active);
+            return;
+        }
+        let ev = BarrierEvent {
+            flags,
+            active: *active,
+            live: self.live,
+            span,
+        };
+        let ctx = ctx!(self);
+        for c in self.hooks.checkers.iter_mut() {
+            c.barrier(&ctx, &ev, self.hooks.findings);
+        }
+    }
+
+    fn call(
+        &mut self,
+        fi: usize,
+        ci: usize,
+        arguments: &[Handle<Expression>],
+        result: Option<Handle<Expression>>,
+        active: &Mask,
+    ) -> Result<()> {
+        let prog = self.prog;
+        let n = self.n;
+        let (caller, callee) = (&prog.funcs[fi], &prog.funcs[ci]);
+        for (i, &a) in arguments.iter().enumerate() {
+            let am = caller.exprs[a.index()];
+            let root = self.roots[fi][a.index()];
+            let len = am.words as usize * n;
+            let src = am.reg as usize * n;
+            for &h in &callee.args[i] {
+                let dst = callee.exprs[h.index()].reg as usize * n;
+                let (cr, ce) = two_mut(&mut self.regs, fi, ci);
+                ce[dst..dst + len].copy_from_slice(&cr[src..src + len]);
+                self.roots[ci][h.index()] = root;
+            }
+        }
+        self.init_locals(ci);
+        let mut m = *active;
+        let saved_ctl = std::mem::take(&mut self.ctl);
+        self.block(ci, &prog.function(ci).body, &mut m);
+        self.ctl = saved_ctl;
+        if let Some(r) = result {
+            let dst = caller.exprs[r.index()].reg as usize * n;
+            let src = callee.ret_reg as usize * n;
+            let len = callee.ret_words as usize * n;
+            let (cr, ce) = two_mut(&mut self.regs, fi, ci);
+            cr[dst..dst + len].copy_from_slice(&ce[src..src + len]);
+        }
+        Ok(())
+    }
+}
+
+/// `v[dst + l] = v[src + l]` for the lanes `l < n` of `mask` (ranges disjoint), 64 lanes at a
+/// time.
+fn masked_copy_within(v: &mut [u32], src: usize, dst: usize, n: usize, mask: &Mask) {
+    for c in 0..n.div_ceil(64) {
+        let bits = mask.word(c);
+        let len = 64.min(n - c * 64);
+        let full = if len == 64 { !0u64 } else { (1u64 << len) - 1 };
+        if bits & full == full {
+            v.copy_within(src + c * 64..src + c * 64 + len, dst + c * 64);
+        } else {
+            let mut b = bits & full;
+            while b != 0 {
+                let l = c * 64 + b.trailing_zeros() as usize;
+                v[dst + l] = v[src + l];
+                b &= b - 1;
+            }
+        }
+    }
+}
+
+fn vec_len(t: &TypeInner) -> usize {
+    match *t {
+        TypeInner::Vector { size, .. } => size as usize,
+        _ => 1,
+    }
+}
+
+fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b);
+    if a < b {
+        let (x, y) = v.split_at_mut(b);
+        (&mut x[a], &mut y[0])
+    } else {
+        let (x, y) = v.split_at_mut(a);
+        (&mut y[0], &mut x[b])
+    }
+}
+
+/// Buffers as checkers see them.
+pub fn buffer_metas(plan: &crate::plan::Plan) -> Vec<BufferMeta> {
+    plan.buffers
+        .iter()
+        .map(|b| BufferMeta {
+            label: b.label.clone(),
+            words: (b.size / 4) as usize,
+            poison: matches!(b.init, crate::plan::BufferInit::Poison),
+            readback: b.readback,
+        })
+        .collect()
+}
