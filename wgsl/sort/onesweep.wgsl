@@ -133,5 +133,5 @@ fn main(inv: Inv) {
     }
     digit_base[d] = acc;
     // scatter
-    tile_scatter(inv, t, rank, count);
+    tile_scatter(inv, t, rank, start, count);
 }
