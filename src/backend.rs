@@ -68,6 +68,12 @@ pub fn open(backend: Backend, sim: &SimSettings) -> Result<Box<dyn Executor>> {
     }
 }
 
-fn open_sim(_sim: &SimSettings) -> Result<Box<dyn Executor>> {
-    Err(Error::Sim("the simulator is not built yet".into()))
+fn open_sim(sim: &SimSettings) -> Result<Box<dyn Executor>> {
+    let config = crate::sim::SimConfig {
+        subgroup_size: sim.subgroup_size,
+        shuffle_lanes: sim.shuffle_lanes,
+        fail_on_step_limit: true,
+        ..Default::default()
+    };
+    Ok(Box::new(crate::sim::SimExecutor::new(config)?))
 }

@@ -24,6 +24,7 @@ pub mod plan;
 pub mod reduce;
 pub mod reference;
 pub mod scan;
+pub mod sim;
 pub mod sort;
 
 pub use error::{Error, Result};

@@ -77,9 +77,10 @@ impl std::fmt::Display for Scalar {
 /// Tuning of the reduction.
 #[derive(Clone, Copy, Debug)]
 pub struct ReducePolicy {
-    /// Most stage-1 workgroups per chunk. 1056 = 132 SMs × 8 resident 256-invocation workgroups
-    /// on the H100 (2048 threads per SM): one full wave, so no tail wave and at most 1056
-    /// partials for stage 2.
+    /// Most stage-1 workgroups per chunk. 4096 × 256 invocations sweeping the input one vec4
+    /// per step: 3.12 TB/s on the H100 (2^28 u32, examples/exp_reduce.rs, 2026-11-22), against
+    /// 3.07 with 1056 and 1.68 with 16384 workgroups; CUB's DeviceReduce measured 3.03 TB/s in
+    /// the same session. At most 4096 partials keep the one-workgroup stage 2 near 15 µs.
     pub max_workgroups: u32,
 }
 

@@ -2,12 +2,11 @@
 // workgroup (stage 1 of 2). KEY: 0 = u32 (identity), 1 = i32 (flip the sign bit), 2 = f32
 // (total-order key: negative -> all bits flipped, positive -> sign bit set). NaN must win, as in
 // numpy: for min every NaN maps to key 0, for max to 0xffffffff; both keys decode to NaN.
-// Same blocked grid-stride walk as sum_u64.wgsl.
+// Same grid-stride sweep as sum_u64.wgsl.
 
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
-const UNROLL: u32 = 4u;
 override KEY: u32 = 0u;
 override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
 
@@ -43,23 +42,14 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let n = params.n;
     let identity = select(0u, 0xffffffffu, OP == OP_MIN);
     var acc = identity;
-    // load + accumulate
+    // load + accumulate: the whole grid sweeps the input together, one vec4 per invocation per
+    // step. Measured on the H100 (2^28 u32): 3.12 TB/s with 4096 workgroups, against 1.8 TB/s
+    // for four or eight loads per invocation from per-workgroup blocks.
     let full = n / 4u;
-    let per_block = WG_SIZE * UNROLL;
-    let blocks = full / per_block;
-    for (var b = wid.x; b < blocks; b += nwg.x) {
-        let base = b * per_block + inv.lid;
-        var v: array<vec4<u32>, UNROLL>;
-        for (var j = 0u; j < UNROLL; j++) {
-            v[j] = input[base + j * WG_SIZE];
-        }
-        for (var j = 0u; j < UNROLL; j++) {
-            acc = accumulate(acc, v[j]);
-        }
-    }
-    for (var i = blocks * per_block + wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
+    for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
         acc = accumulate(acc, input[i]);
     }
+    // the last, partial vec4
     let rest = n % 4u;
     if rest != 0u && wid.x == 0u && inv.lid == 0u {
         let v = input[full];

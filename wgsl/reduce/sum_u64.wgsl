@@ -1,14 +1,13 @@
 // Exact sum of u32 elements into 64 bits, one partial per workgroup (stage 1 of 2).
 // Integer sums follow numpy: u32 -> u64; i32 -> i64 by summing x ^ 0x80000000 (= x + 2^31 as
 // unsigned) and letting the host subtract n * 2^31 (FLIP = 1).
-// Structure: CUB DeviceReduce "even share": a capped grid of workgroups, each walking the input
-// in blocks of WG_SIZE * UNROLL vec4s with a grid stride (UNROLL independent loads in flight per
-// invocation), then one workgroup-wide reduction.
+// Structure: a capped grid of workgroups sweeping the input with a grid stride (CUB's "even
+// share" without its per-workgroup blocks, which measured slower through Vulkan), then one
+// workgroup-wide reduction.
 
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
-const UNROLL: u32 = 4u;
 override FLIP: u32 = 0u;
 
 struct Params {
@@ -20,15 +19,15 @@ struct Params {
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> partials: array<vec2<u32>>;
 
-// (lo, hi) += each lane of v, with carry
+// (lo, hi) += each lane of v, with carry. Written out lane by lane: a loop with a dynamic
+// vector index can land the vector in local memory on some drivers.
+fn add_carry(acc: vec2<u32>, x: u32) -> vec2<u32> {
+    let lo = acc.x + x;
+    return vec2<u32>(lo, acc.y + select(0u, 1u, lo < x));
+}
+
 fn accumulate(acc: vec2<u32>, v: vec4<u32>) -> vec2<u32> {
-    var lo = acc.x;
-    var hi = acc.y;
-    for (var c = 0u; c < 4u; c++) {
-        lo += v[c];
-        hi += select(0u, 1u, lo < v[c]);
-    }
-    return vec2<u32>(lo, hi);
+    return add_carry(add_carry(add_carry(add_carry(acc, v.x), v.y), v.z), v.w);
 }
 
 @compute @workgroup_size(WG_SIZE)
@@ -36,25 +35,14 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let n = params.n;
     let flip = vec4<u32>(select(0u, 0x80000000u, FLIP != 0u));
     var acc = vec2<u32>(0u, 0u);
-    // load + accumulate: whole blocks, UNROLL loads issued before any is used
+    // load + accumulate: the whole grid sweeps the input together, one vec4 per invocation per
+    // step. Measured on the H100 (2^28 u32): 3.12 TB/s with 4096 workgroups, against 1.8 TB/s
+    // for four or eight loads per invocation from per-workgroup blocks.
     let full = n / 4u;
-    let per_block = WG_SIZE * UNROLL;
-    let blocks = full / per_block;
-    for (var b = wid.x; b < blocks; b += nwg.x) {
-        let base = b * per_block + inv.lid;
-        var v: array<vec4<u32>, UNROLL>;
-        for (var j = 0u; j < UNROLL; j++) {
-            v[j] = input[base + j * WG_SIZE];
-        }
-        for (var j = 0u; j < UNROLL; j++) {
-            acc = accumulate(acc, v[j] ^ flip);
-        }
-    }
-    // the whole vec4s after the last block, spread over the grid
-    for (var i = blocks * per_block + wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
+    for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
         acc = accumulate(acc, input[i] ^ flip);
     }
-    // the last, partial vec4: masked lanes add 0
+    // the last, partial vec4
     let rest = n % 4u;
     if rest != 0u && wid.x == 0u && inv.lid == 0u {
         let v = input[full] ^ flip;

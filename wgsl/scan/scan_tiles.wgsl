@@ -1,4 +1,5 @@
-// Scan stage 3 of 3: each tile scanned in workgroup memory and offset by its tile prefix.
+// Scan stage 3 of 3: each tile scanned and offset by its tile prefix. The four rows are scanned
+// at once as the four lanes of one vec4 workgroup scan; row j then starts after rows 0..j-1.
 // INCLUSIVE = 1 gives the inclusive scan.
 
 //!include shared/wg_ops
@@ -11,6 +12,15 @@ override INCLUSIVE: u32 = 0u;
 @group(0) @binding(2) var<storage, read> tile_prefix: array<u32>;
 @group(0) @binding(3) var<storage, read_write> output: array<vec4<u32>>;
 
+// The scanned vec4 whose elements follow `run` (exclusive or inclusive per INCLUSIVE).
+fn scan_vec(run: u32, x: vec4<u32>) -> vec4<u32> {
+    let ex = vec4<u32>(run, run + x.x, run + x.x + x.y, run + x.x + x.y + x.z);
+    if INCLUSIVE != 0u {
+        return ex + x;
+    }
+    return ex;
+}
+
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let tile = wid.x + wid.y * nwg.x;
@@ -18,30 +28,34 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         return;
     }
     let r = inv_rank(inv);
-    // load
-    let items = load_items(params.n, tile, r);
-    var s = 0u;
-    for (var j = 0u; j < 4u; j++) {
-        s += items[j].x + items[j].y + items[j].z + items[j].w;
+    let n = params.n;
+    // load: four coalesced rows, this invocation's vec4 in each
+    let base = tile * (TILE / 4u) + r;
+    let x0 = load_vec(n, base);
+    let x1 = load_vec(n, base + WG_SIZE);
+    let x2 = load_vec(n, base + 2u * WG_SIZE);
+    let x3 = load_vec(n, base + 3u * WG_SIZE);
+    // scan: the four rows' invocation sums in one vec4 scan
+    let scanned = wg_scan_add_vec4(inv, vec4<u32>(hsum(x0), hsum(x1), hsum(x2), hsum(x3)));
+    let before = scanned[0];
+    let totals = scanned[1];
+    let start = tile_prefix[params.tile_base + tile];
+    let row1 = start + totals.x;
+    let row2 = row1 + totals.y;
+    let row3 = row2 + totals.z;
+    // store whole vec4s that hold at least one element; padding lanes of the last one are
+    // inside the (16-byte padded) buffer and ignored by the host
+    let n_vecs = (n + 3u) / 4u;
+    if base < n_vecs {
+        output[base] = scan_vec(start + before.x, x0);
     }
-    // scan: invocation totals across the workgroup, then sequentially inside each invocation
-    let scanned = wg_scan_add_u32(inv, s);
-    var run = tile_prefix[params.tile_base + tile] + scanned.x;
-    // store: whole vec4s only where all four lanes are inside n; the last partial vec4 by element
-    let first_vec = tile * (TILE / 4u) + r * 4u;
-    let n_vecs = (params.n + 3u) / 4u;
-    for (var j = 0u; j < 4u; j++) {
-        let x = items[j];
-        var o: vec4<u32>;
-        if INCLUSIVE != 0u {
-            o = vec4<u32>(run + x.x, run + x.x + x.y, run + x.x + x.y + x.z, run + x.x + x.y + x.z + x.w);
-        } else {
-            o = vec4<u32>(run, run + x.x, run + x.x + x.y, run + x.x + x.y + x.z);
-        }
-        run += x.x + x.y + x.z + x.w;
-        let v = first_vec + j;
-        if v < n_vecs {
-            output[v] = o;
-        }
+    if base + WG_SIZE < n_vecs {
+        output[base + WG_SIZE] = scan_vec(row1 + before.y, x1);
+    }
+    if base + 2u * WG_SIZE < n_vecs {
+        output[base + 2u * WG_SIZE] = scan_vec(row2 + before.z, x2);
+    }
+    if base + 3u * WG_SIZE < n_vecs {
+        output[base + 3u * WG_SIZE] = scan_vec(row3 + before.w, x3);
     }
 }

@@ -1,5 +1,5 @@
 // Scan stage 1 of 3 (reduce-then-scan, Merrill & Garland's "Single-pass Parallel Prefix Scan"
-// baseline): the wrapping u32 sum of each tile of TILE = WG_SIZE * 16 elements.
+// baseline): the wrapping u32 sum of each tile (ROWS x WG_SIZE vec4s, see shared/scan_tile).
 
 //!include shared/wg_ops
 //!include shared/scan_tile
@@ -15,13 +15,11 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if tile >= params.tiles {
         return;
     }
-    // load: four contiguous vec4s per invocation, in scan order
-    let items = load_items(params.n, tile, inv_rank(inv));
+    // load: four coalesced rows (the order does not matter for a sum, so local index is fine)
+    let base = tile * (TILE / 4u) + inv.lid;
+    let s = hsum(load_vec(params.n, base)) + hsum(load_vec(params.n, base + WG_SIZE))
+          + hsum(load_vec(params.n, base + 2u * WG_SIZE)) + hsum(load_vec(params.n, base + 3u * WG_SIZE));
     // reduce
-    var s = 0u;
-    for (var j = 0u; j < 4u; j++) {
-        s += items[j].x + items[j].y + items[j].z + items[j].w;
-    }
     let total = wg_reduce_u32(inv, OP_ADD, s);
     // store
     if inv.lid == 0u {

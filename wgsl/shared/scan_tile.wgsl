@@ -1,10 +1,13 @@
 // include-only
-// Tile layout shared by the scan stages: WG_SIZE invocations × 16 u32 (four vec4 loads), the
-// invocation of scan rank r owning elements [16 r, 16 r + 16) of the tile. Elements at or past
-// `n` load as 0, so a partial last tile never reads out of bounds.
+// Tile layout shared by the scan stages: a tile is ROWS rows of WG_SIZE vec4<u32>; in row j the
+// invocation of scan rank r owns vec4 number j * WG_SIZE + r of the tile. Every load of a row is
+// one coalesced stretch of memory (CUB's "striped" arrangement), and scan order is row by row,
+// rank by rank, lane by lane. Elements at or past `n` load as 0, so a partial last tile never
+// reads out of bounds. Rows are written out, not looped, so nothing lands in local memory.
 
 const WG_SIZE: u32 = 256u;
-const TILE: u32 = WG_SIZE * 16u;
+const ROWS: u32 = 4u;
+const TILE: u32 = WG_SIZE * ROWS * 4u;
 
 struct ScanParams {
     n: u32,          // elements in this chunk
@@ -13,21 +16,20 @@ struct ScanParams {
     _pad: u32,
 }
 
-fn load_items(n: u32, tile: u32, rank: u32) -> array<vec4<u32>, 4> {
-    var items: array<vec4<u32>, 4>;
-    let first_vec = tile * (TILE / 4u) + rank * 4u;
-    let n_full_vecs = n / 4u;
-    for (var j = 0u; j < 4u; j++) {
-        let v = first_vec + j;
-        if v < n_full_vecs {
-            items[j] = input[v];
-        } else if v == n_full_vecs && (n % 4u) != 0u {
-            let raw = input[v];
-            let rest = n % 4u;
-            items[j] = vec4<u32>(raw.x, select(0u, raw.y, rest > 1u), select(0u, raw.z, rest > 2u), 0u);
-        } else {
-            items[j] = vec4<u32>(0u);
-        }
+// The vec4 at index v of the chunk, with elements at or past n as 0.
+fn load_vec(n: u32, v: u32) -> vec4<u32> {
+    let first = v * 4u;
+    if first + 4u <= n {
+        return input[v];
     }
-    return items;
+    if first >= n {
+        return vec4<u32>(0u);
+    }
+    let raw = input[v];
+    let rest = n - first;
+    return vec4<u32>(raw.x, select(0u, raw.y, rest > 1u), select(0u, raw.z, rest > 2u), 0u);
+}
+
+fn hsum(v: vec4<u32>) -> u32 {
+    return v.x + v.y + v.z + v.w;
 }

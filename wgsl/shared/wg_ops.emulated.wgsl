@@ -11,6 +11,7 @@ struct Inv {
 }
 
 var<workgroup> wg_tree: array<u32, WG_SIZE>;
+var<workgroup> wg_tree4: array<vec4<u32>, WG_SIZE>;
 var<workgroup> wg_tree_f: array<vec2<f32>, WG_SIZE>;
 
 
@@ -71,4 +72,24 @@ fn wg_reduce_dd(inv: Inv, x: vec2<f32>) -> vec2<f32> {
     // barrier: the root is written
     workgroupBarrier();
     return wg_tree_f[0];
+}
+
+// Four independent exclusive prefix sums (one per vector lane), and their totals.
+fn wg_scan_add_vec4(inv: Inv, x: vec4<u32>) -> array<vec4<u32>, 2> {
+    // barrier: a previous call's readers of wg_tree4 must be done before we overwrite it
+    workgroupBarrier();
+    wg_tree4[inv.lid] = x;
+    var incl = x;
+    for (var d = 1u; d < WG_SIZE; d <<= 1u) {
+        // barrier: the previous step's values are visible
+        workgroupBarrier();
+        let other = select(vec4<u32>(0u), wg_tree4[inv.lid - min(d, inv.lid)], inv.lid >= d);
+        // barrier: everybody read before anybody overwrites
+        workgroupBarrier();
+        incl += other;
+        wg_tree4[inv.lid] = incl;
+    }
+    // barrier: the last step is visible
+    workgroupBarrier();
+    return array<vec4<u32>, 2>(incl - x, wg_tree4[WG_SIZE - 1u]);
 }

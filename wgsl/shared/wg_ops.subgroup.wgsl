@@ -20,6 +20,7 @@ struct Inv {
 
 const WG_MAX_SUBGROUPS: u32 = WG_SIZE / 4u;
 var<workgroup> wg_slots: array<u32, WG_MAX_SUBGROUPS>;
+var<workgroup> wg_slots4: array<vec4<u32>, WG_MAX_SUBGROUPS>;
 var<workgroup> wg_slots_f: array<vec2<f32>, WG_MAX_SUBGROUPS>;
 
 
@@ -98,4 +99,26 @@ fn wg_reduce_dd(inv: Inv, x: vec2<f32>) -> vec2<f32> {
         acc = dd_add(acc, wg_slots_f[i]);
     }
     return acc;
+}
+
+// Four independent exclusive prefix sums (one per vector lane) over the workgroup in inv_rank
+// order, at the cost of one: returns (exclusive prefixes, totals).
+fn wg_scan_add_vec4(inv: Inv, x: vec4<u32>) -> array<vec4<u32>, 2> {
+    let excl = subgroupExclusiveAdd(x);
+    let sg_total = subgroupAdd(x);
+    // barrier: a previous call's readers of wg_slots4 must be done before we overwrite it
+    workgroupBarrier();
+    if inv.lane == 0u {
+        wg_slots4[inv.sg_id] = sg_total;
+    }
+    // barrier: every subgroup's totals are in wg_slots4
+    workgroupBarrier();
+    var before = vec4<u32>(0u);
+    var total = vec4<u32>(0u);
+    for (var i = 0u; i < inv.n_sg; i++) {
+        let t = wg_slots4[i];
+        before += select(vec4<u32>(0u), t, i < inv.sg_id);
+        total += t;
+    }
+    return array<vec4<u32>, 2>(before + excl, total);
 }

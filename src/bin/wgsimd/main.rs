@@ -4,6 +4,7 @@
 //! one line on stderr with a non-zero exit code; commands that write files write them atomically.
 
 mod bench;
+mod check_cmd;
 mod compare;
 mod npy;
 mod plot;
@@ -68,6 +69,9 @@ enum Command {
     Info,
     /// Reduce a .npy array: sum, min or max; the result is the last line of stdout.
     Reduce(reduce_cmd::ReduceArgs),
+    /// Run one WGSL entry point on the simulator and report porting bugs (exit 0 clean, 1
+    /// findings, 2 error).
+    Check(check_cmd::CheckArgs),
     /// Sort a .npy array (uint32, int32, float32), optionally with uint32 values; stable.
     Sort(sort_cmd::SortArgs),
 }
@@ -80,6 +84,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&*cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&*cli.exec.open()?, &args),
+        Command::Check(args) => check_cmd::run(
+            &args,
+            &SimSettings {
+                subgroup_size: cli.exec.subgroup_size,
+                shuffle_lanes: cli.exec.shuffle_lanes,
+            },
+        ),
         Command::Sort(args) => sort_cmd::run(&*cli.exec.open()?, &args),
     }
 }

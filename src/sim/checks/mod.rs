@@ -1,0 +1,30 @@
+//! The checkers: one plugin per family of porting bugs, each reporting typed findings.
+//!
+//! | checker | kinds |
+//! |---|---|
+//! | [`Uniformity`] | `non-uniform-subgroup-op`, `barrier-divergence` |
+//! | [`Race`] | `workgroup-race` |
+//! | [`Bounds`] | `out-of-bounds`, `step-limit` |
+//! | [`Init`] | `uninitialized-read`, `unwritten-output` |
+
+mod bounds;
+mod init;
+mod race;
+mod uniformity;
+
+pub use bounds::Bounds;
+pub use init::Init;
+pub use race::Race;
+pub use uniformity::Uniformity;
+
+use super::events::Checker;
+
+/// Every checker, fresh.
+pub fn all() -> Vec<Box<dyn Checker>> {
+    vec![
+        Box::new(Uniformity),
+        Box::new(Race::default()),
+        Box::new(Bounds),
+        Box::new(Init::default()),
+    ]
+}

@@ -1,0 +1,70 @@
+//! Uniformity: subgroup operations must run with every live lane of the subgroup active, and
+//! every live invocation of a workgroup must reach the same barrier statement.
+
+use crate::finding::FindingKind;
+use crate::sim::events::{BarrierEvent, Checker, Ctx, Findings, SubgroupEvent};
+
+/// Reports `non-uniform-subgroup-op` and `barrier-divergence`.
+pub struct Uniformity;
+
+impl Checker for Uniformity {
+    fn subgroup_op(&mut self, ctx: &Ctx, s: &SubgroupEvent, out: &mut Findings) {
+        if s.active == s.live {
+            return;
+        }
+        let kind = FindingKind::NonUniformSubgroupOp;
+        if out.seen(kind, ctx.kernel, s.span) {
+            return;
+        }
+        let missing = s.live.and_not(&s.active);
+        let mut parties = Vec::new();
+        if let Some(a) = s.active.first_set() {
+            parties.push(ctx.party(a, Some(s.span)));
+        }
+        if let Some(m) = missing.first_set() {
+            parties.push(ctx.party(m, None));
+        }
+        out.report(
+            kind,
+            ctx.kernel,
+            s.span,
+            format!(
+                "{} ran in subgroup {} with {} of its {} live lanes active (an inactive lane is the second party)",
+                s.op,
+                s.subgroup,
+                s.active.count(),
+                s.live.count()
+            ),
+            parties,
+        );
+    }
+
+    fn barrier(&mut self, ctx: &Ctx, b: &BarrierEvent, out: &mut Findings) {
+        if b.active == b.live {
+            return;
+        }
+        let kind = FindingKind::BarrierDivergence;
+        if out.seen(kind, ctx.kernel, b.span) {
+            return;
+        }
+        let missing = b.live.and_not(&b.active);
+        let mut parties = Vec::new();
+        if let Some(a) = b.active.first_set() {
+            parties.push(ctx.party(a, Some(b.span)));
+        }
+        if let Some(m) = missing.first_set() {
+            parties.push(ctx.party(m, None));
+        }
+        out.report(
+            kind,
+            ctx.kernel,
+            b.span,
+            format!(
+                "barrier reached by {} of {} live invocations; the others are elsewhere",
+                b.active.count(),
+                b.live.count()
+            ),
+            parties,
+        );
+    }
+}

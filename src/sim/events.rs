@@ -1,0 +1,302 @@
+//! Interpreter events and the checker plugin interface.
+//!
+//! The interpreter core reports what happens — memory accesses, barriers, subgroup operations,
+//! indices out of range, the step budget running out — and holds no checking logic. Checkers
+//! ([`Checker`]) receive the events and report [`Finding`]s through a [`Findings`] collector,
+//! which deduplicates by (kind, kernel, source position) and counts repeats.
+
+use std::collections::HashMap;
+
+use naga::Span;
+
+use crate::finding::{Finding, FindingKind, Party, SourceLoc};
+use crate::kernel::Kernel;
+
+use super::mask::Mask;
+
+/// Where a memory access went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// A storage binding; `buffer` is the plan's buffer index.
+    Storage,
+    /// A uniform binding.
+    Uniform,
+    /// Workgroup memory (word addresses within the workgroup's memory).
+    Workgroup,
+}
+
+/// Load, store or read-modify-write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A read (`atomic` for `atomicLoad`).
+    Load,
+    /// A write (`atomic` for `atomicStore`).
+    Store,
+    /// An atomic read-modify-write.
+    Rmw,
+}
+
+/// One memory access statement, for all its active lanes.
+pub struct MemAccess<'a> {
+    /// Memory space.
+    pub space: Space,
+    /// Plan buffer index (storage, uniform), 0 for workgroup memory.
+    pub buffer: usize,
+    /// Load, store or read-modify-write.
+    pub kind: AccessKind,
+    /// Through an atomic type.
+    pub atomic: bool,
+    /// `(lane slot, absolute word address)` for every word touched, lanes in increasing order.
+    pub words: &'a [(u32, u32)],
+    /// Source span of the access.
+    pub span: Span,
+}
+
+/// Where the simulator is: the kernel and the workgroup being run.
+pub struct Ctx<'a> {
+    /// The kernel (name and composed source, for source locations).
+    pub kernel: &'a Kernel,
+    /// Index of the pass in the plan.
+    pub pass: usize,
+    /// Workgroup id.
+    pub workgroup: [u32; 3],
+    /// Local invocation index of each lane slot.
+    pub lid_of_slot: &'a [u32],
+    /// Subgroup size.
+    pub subgroup_size: u32,
+    /// Invocations per workgroup.
+    pub lanes: u32,
+    /// Words of workgroup memory.
+    pub wg_words: u32,
+}
+
+impl Ctx<'_> {
+    /// The party at lane slot `slot`.
+    pub fn party(&self, slot: usize, span: Option<Span>) -> Party {
+        Party {
+            workgroup: self.workgroup,
+            local_index: self.lid_of_slot.get(slot).copied().unwrap_or(slot as u32),
+            subgroup: slot as u32 / self.subgroup_size,
+            lane: slot as u32 % self.subgroup_size,
+            loc: span.and_then(|s| loc(self.kernel, s)),
+        }
+    }
+}
+
+/// A naga span as a source location. For kernels composed from `wgsl/` the location is mapped
+/// back through the `// ---- begin FILE` / `// ---- end FILE` markers that composition leaves,
+/// to the file and line a person edits (e.g. `wgsl/shared/wg_ops.subgroup.wgsl:40:5`);
+/// otherwise it is the line in the kernel's own text.
+pub fn loc(kernel: &Kernel, span: Span) -> Option<SourceLoc> {
+    if !span.is_defined() || span.to_range()?.end > kernel.source.len() {
+        return None;
+    }
+    let l = span.location(&kernel.source);
+    let (file, line) = original_line(kernel, l.line_number)
+        .unwrap_or_else(|| (kernel.name.clone(), l.line_number));
+    Some(SourceLoc {
+        file,
+        line,
+        col: l.line_position,
+    })
+}
+
+/// Maps line `target` (1-based) of a composed kernel to `(wgsl/FILE, line)`.
+fn original_line(kernel: &Kernel, target: u32) -> Option<(String, u32)> {
+    let top = format!("{}.wgsl", kernel.name);
+    let text = crate::kernel::wgsl_file(&top)?;
+    // stack of (file, its lines, cursor)
+    let mut stack: Vec<(String, Vec<&str>, usize)> = vec![(top, text.lines().collect(), 0)];
+    for (i, line) in kernel.source.lines().enumerate() {
+        let here = i as u32 + 1;
+        if let Some(f) = line.strip_prefix("// ---- begin ") {
+            let (_, lines, cur) = stack.last_mut()?;
+            while *cur < lines.len() && !lines[*cur].trim().starts_with("//!include ") {
+                *cur += 1;
+            }
+            *cur += 1;
+            let body = crate::kernel::wgsl_file(f)?;
+            stack.push((f.to_string(), body.lines().collect(), 0));
+            continue;
+        }
+        if line.starts_with("// ---- end ") {
+            stack.pop();
+            if stack.is_empty() {
+                return None;
+            }
+            continue;
+        }
+        let (file, lines, cur) = stack.last_mut()?;
+        while *cur < lines.len() && lines[*cur] != line {
+            *cur += 1;
+        }
+        if *cur >= lines.len() {
+            return None;
+        }
+        *cur += 1;
+        if here == target {
+            return Some((format!("wgsl/{file}"), *cur as u32));
+        }
+    }
+    None
+}
+
+/// A control barrier reached by `active` lanes while `live` lanes have not exited.
+pub struct BarrierEvent {
+    /// naga's barrier flags.
+    pub flags: naga::Barrier,
+    /// Lanes that reached it.
+    pub active: Mask,
+    /// Lanes that have not exited the entry point.
+    pub live: Mask,
+    /// Source span.
+    pub span: Span,
+}
+
+/// A subgroup operation run by one subgroup.
+pub struct SubgroupEvent {
+    /// Subgroup index in the workgroup.
+    pub subgroup: u32,
+    /// Lanes (slots) of the subgroup that ran it.
+    pub active: Mask,
+    /// Lanes (slots) of the subgroup that have not exited.
+    pub live: Mask,
+    /// Operation name, e.g. `subgroupShuffle`.
+    pub op: &'static str,
+    /// Source span.
+    pub span: Span,
+}
+
+/// An index past the end of what it indexes (or an address past a binding's end).
+pub struct OobEvent {
+    /// Lane slot.
+    pub slot: usize,
+    /// The index.
+    pub index: u64,
+    /// The length it had to be below.
+    pub len: u64,
+    /// What was indexed, e.g. `array`, `binding 2`.
+    pub what: String,
+    /// Source span.
+    pub span: Span,
+}
+
+/// A plan buffer, as checkers see it at the start of a run.
+pub struct BufferMeta {
+    /// Label.
+    pub label: String,
+    /// Size in words.
+    pub words: usize,
+    /// Host-uninit (`BufferInit::Poison`).
+    pub poison: bool,
+    /// Read back after the run.
+    pub readback: bool,
+}
+
+/// A checker plugin: every method has a no-op default.
+pub trait Checker {
+    /// A run (plan) starts.
+    fn run_start(&mut self, _buffers: &[BufferMeta]) {}
+    /// A workgroup starts; its workgroup memory is zeroed.
+    fn workgroup_start(&mut self, _ctx: &Ctx) {}
+    /// A workgroup finished.
+    fn workgroup_end(&mut self, _ctx: &Ctx, _out: &mut Findings) {}
+    /// A memory access.
+    fn access(&mut self, _ctx: &Ctx, _a: &MemAccess, _out: &mut Findings) {}
+    /// A control barrier.
+    fn barrier(&mut self, _ctx: &Ctx, _b: &BarrierEvent, _out: &mut Findings) {}
+    /// A subgroup operation.
+    fn subgroup_op(&mut self, _ctx: &Ctx, _s: &SubgroupEvent, _out: &mut Findings) {}
+    /// An index out of range.
+    fn out_of_bounds(&mut self, _ctx: &Ctx, _e: &OobEvent, _out: &mut Findings) {}
+    /// The step budget ran out in this workgroup at `span`.
+    fn step_limit(&mut self, _ctx: &Ctx, _steps: u64, _span: Span, _out: &mut Findings) {}
+    /// The run ended (buffers as at the end).
+    fn run_end(&mut self, _buffers: &[BufferMeta], _out: &mut Findings) {}
+}
+
+/// Findings of a run, deduplicated by (kind, kernel, source position).
+#[derive(Default)]
+pub struct Findings {
+    list: Vec<(Finding, u64)>,
+    index: HashMap<(FindingKind, String, u32), usize>,
+}
+
+impl Findings {
+    /// Whether a finding of `kind` at `span` in `kernel` is already known; if so counts it.
+    pub fn seen(&mut self, kind: FindingKind, kernel: &Kernel, span: Span) -> bool {
+        let key = (kind, kernel.name.clone(), span_start(span));
+        if let Some(&i) = self.index.get(&key) {
+            self.list[i].1 += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Reports a finding (counted once per kind and source position).
+    pub fn report(
+        &mut self,
+        kind: FindingKind,
+        kernel: &Kernel,
+        span: Span,
+        message: String,
+        parties: Vec<Party>,
+    ) {
+        if self.seen(kind, kernel, span) {
+            return;
+        }
+        let key = (kind, kernel.name.clone(), span_start(span));
+        self.index.insert(key, self.list.len());
+        self.list.push((
+            Finding {
+                kind,
+                message,
+                loc: loc(kernel, span),
+                parties,
+            },
+            1,
+        ));
+    }
+
+    /// Reports a finding with no source position (e.g. unwritten output), deduplicated by
+    /// `key` text.
+    pub fn report_global(&mut self, kind: FindingKind, message: String) {
+        self.list.push((
+            Finding {
+                kind,
+                message,
+                loc: None,
+                parties: vec![],
+            },
+            1,
+        ));
+    }
+
+    /// Number of distinct findings.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The findings, repeats noted in the message.
+    pub fn into_vec(self) -> Vec<Finding> {
+        self.list
+            .into_iter()
+            .map(|(mut f, n)| {
+                if n > 1 {
+                    f.message.push_str(&format!(" ({n} occurrences)"));
+                }
+                f
+            })
+            .collect()
+    }
+}
+
+fn span_start(span: Span) -> u32 {
+    span.to_range().map(|r| r.start as u32).unwrap_or(u32::MAX)
+}

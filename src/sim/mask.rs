@@ -1,0 +1,132 @@
+//! Lane masks: one bit per lane slot of a workgroup (at most [`MAX_LANES`]).
+//!
+//! A `Mask` is a small `Copy` bitset. The interpreter keeps the active mask of the statement it
+//! runs and the masks of lanes that left through `break`, `continue` and `return`.
+
+/// Most invocations a simulated workgroup may have.
+pub const MAX_LANES: usize = 1024;
+const WORDS: usize = MAX_LANES / 64;
+
+/// A set of lane slots.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Mask {
+    w: [u64; WORDS],
+}
+
+impl std::fmt::Debug for Mask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Mask{{{} lanes}}", self.count())
+    }
+}
+
+impl Mask {
+    /// No lanes.
+    pub const EMPTY: Mask = Mask { w: [0; WORDS] };
+
+    /// Slots `0..n`.
+    pub fn first(n: usize) -> Mask {
+        let mut m = Mask::EMPTY;
+        for i in 0..WORDS {
+            let lo = i * 64;
+            if n >= lo + 64 {
+                m.w[i] = !0;
+            } else if n > lo {
+                m.w[i] = (1u64 << (n - lo)) - 1;
+            }
+        }
+        m
+    }
+
+    /// Slots `start..start + len`.
+    pub fn range(start: usize, len: usize) -> Mask {
+        Mask::first(start + len).and_not(&Mask::first(start))
+    }
+
+    /// Whether slot `i` is set.
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        self.w[i >> 6] >> (i & 63) & 1 != 0
+    }
+
+    /// Sets slot `i`.
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        self.w[i >> 6] |= 1 << (i & 63);
+    }
+
+    /// Clears slot `i`.
+    #[inline]
+    pub fn clear(&mut self, i: usize) {
+        self.w[i >> 6] &= !(1 << (i & 63));
+    }
+
+    /// No lane set.
+    #[inline]
+    pub fn none(&self) -> bool {
+        self.w.iter().all(|&x| x == 0)
+    }
+
+    /// Number of lanes set.
+    pub fn count(&self) -> u32 {
+        self.w.iter().map(|x| x.count_ones()).sum()
+    }
+
+    /// Intersection.
+    #[inline]
+    pub fn and(&self, o: &Mask) -> Mask {
+        let mut m = *self;
+        for i in 0..WORDS {
+            m.w[i] &= o.w[i];
+        }
+        m
+    }
+
+    /// Union.
+    #[inline]
+    pub fn or(&self, o: &Mask) -> Mask {
+        let mut m = *self;
+        for i in 0..WORDS {
+            m.w[i] |= o.w[i];
+        }
+        m
+    }
+
+    /// `self` without `o`.
+    #[inline]
+    pub fn and_not(&self, o: &Mask) -> Mask {
+        let mut m = *self;
+        for i in 0..WORDS {
+            m.w[i] &= !o.w[i];
+        }
+        m
+    }
+
+    /// Lowest set slot.
+    pub fn first_set(&self) -> Option<usize> {
+        self.w
+            .iter()
+            .enumerate()
+            .find(|(_, &x)| x != 0)
+            .map(|(i, &x)| i * 64 + x.trailing_zeros() as usize)
+    }
+
+    /// Calls `f` for every set slot in increasing order.
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(usize)) {
+        for (i, &word) in self.w.iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                let b = x.trailing_zeros() as usize;
+                f(i * 64 + b);
+                x &= x - 1;
+            }
+        }
+    }
+
+    /// The slots set, in increasing order.
+    pub fn lanes(&self) -> Vec<usize> {
+        let mut v = Vec::new();
+        self.for_each(|i| v.push(i));
+        v
+    }
+}

@@ -1,0 +1,33 @@
+//! # The simulator: CPU-simulated SIMD lanes over naga IR
+//!
+//! The same validated, override-processed naga module the GPU runs is interpreted here, a
+//! workgroup at a time, with every subgroup in lockstep. The point is not speed but *seeing*
+//! the porting bugs a real GPU hides: a shuffle from a lane that already left the loop, a
+//! barrier half the workgroup never reaches, a read past the end that happens to hit mapped
+//! memory, an output row nobody writes.
+//!
+//! Rules of the model (`docs/simulator.md` has the full catalogue):
+//! - **Lockstep.** A workgroup's invocations are lane *slots*; slot `i` is lane `i % S` of
+//!   subgroup `i / S` (the last subgroup may be partial). The interpreter ([`interp`]) runs a
+//!   statement for all slots at once under an active mask, over naga's structured control flow.
+//!   `--shuffle-lanes SEED` permutes which local invocation sits in which slot.
+//! - **Workgroups run one after another**, to completion, in the order the [`Scheduler`] picks:
+//!   in order, shuffled, or unfair (chosen workgroups starved until all others finished). A
+//!   kernel that waits on another workgroup without a fallback runs out of its step budget.
+//! - **Poison.** Shuffles and broadcasts from inactive or absent lanes return random words;
+//!   host-uninit buffers (`BufferInit::Poison`) hold `POISON_WORD`, as on the GPU.
+//! - **Checkers are plugins** ([`events::Checker`]); the core only reports events.
+//!
+//! Entry point for plans: [`SimExecutor`].
+
+pub mod check;
+pub mod checks;
+pub mod events;
+mod executor;
+pub mod interp;
+pub mod layout;
+pub mod mask;
+mod ops;
+pub mod program;
+
+pub use executor::{Scheduler, SimConfig, SimExecutor, SimStats};

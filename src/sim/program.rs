@@ -1,0 +1,521 @@
+//! Per-(module, entry) tables, computed once before any lane runs: register offsets and widths
+//! of every expression, what each access expression indexes, where every variable lives, which
+//! expressions are constants to evaluate once per dispatch.
+
+use naga::{AddressSpace, Expression, Function, Handle, Module, Statement, TypeInner};
+
+use crate::error::{Error, Result};
+use crate::kernel::Specialized;
+
+use super::layout::{array_len, Kind, Layouts};
+
+/// Length of an indexed thing.
+#[derive(Clone, Copy, Debug)]
+pub enum Len {
+    /// Fixed.
+    Const(u32),
+    /// A runtime-sized array: what fits in the binding from the array's start.
+    Runtime,
+}
+
+/// What eval needs to know about an expression beyond its operands.
+#[derive(Clone, Copy, Debug)]
+pub enum Aux {
+    /// Nothing.
+    None,
+    /// Dynamic index into the pointee of a pointer: element stride in memory words.
+    PtrIndex { stride: u32, len: Len },
+    /// Constant member/element of a pointee; `check` for runtime arrays.
+    PtrField { off: u32, check: Option<u32> },
+    /// Dynamic index into a value: element words in registers, element count.
+    ValIndex { elem: u32, count: u32 },
+    /// Constant member/element of a value: register word offset.
+    ValField { off: u32 },
+    /// A load through a pointer; `atomic` if the pointee is atomic; `map` = type handle for
+    /// the loaded value's register map (index into layouts).
+    Load { atomic: bool, ty: u32 },
+    /// arrayLength: element stride in words.
+    ArrayLen { stride: u32 },
+    /// Matrix product: shapes of the operands (columns, rows), 0 for scalars/vectors.
+    MatMul { a: (u32, u32), b: (u32, u32) },
+}
+
+/// Per-expression table entry.
+#[derive(Clone, Copy, Debug)]
+pub struct ExprMeta {
+    /// First register word (register word `w` of lane `l` is at `(reg + w) * lanes + l`).
+    pub reg: u32,
+    /// Register words.
+    pub words: u32,
+    /// Leaf kind.
+    pub kind: Kind,
+    /// A pointer value (offsets in registers, root in the frame's root table).
+    pub ptr: bool,
+    /// Operand-dependent detail.
+    pub aux: Aux,
+    /// Type handle index of the value, `u32::MAX` when naga resolved it to a bare inner type.
+    pub ty: u32,
+    /// A pointer to an atomic.
+    pub atomic: bool,
+}
+
+/// A local variable's place in its function's local memory.
+#[derive(Clone, Debug)]
+pub struct LocalMeta {
+    /// First memory word.
+    pub base: u32,
+    /// Its type.
+    pub ty: u32,
+    /// Const initializer expression.
+    pub init: Option<Handle<Expression>>,
+}
+
+/// Tables of one function.
+pub struct FnTable {
+    /// Per expression.
+    pub exprs: Vec<ExprMeta>,
+    /// Total register words.
+    pub reg_words: u32,
+    /// Register of the return value.
+    pub ret_reg: u32,
+    /// Words of the return value.
+    pub ret_words: u32,
+    /// Expressions evaluated once per dispatch (constants), in arena order.
+    pub setup: Vec<Handle<Expression>>,
+    /// Argument index -> expressions reading it.
+    pub args: Vec<Vec<Handle<Expression>>>,
+    /// Local variables.
+    pub locals: Vec<LocalMeta>,
+    /// Words of local memory.
+    pub local_words: u32,
+}
+
+/// Where a global variable lives.
+#[derive(Clone, Debug)]
+pub struct GlobalMeta {
+    /// Space.
+    pub space: AddressSpace,
+    /// `@binding` in group 0, for storage and uniform.
+    pub binding: Option<u32>,
+    /// First word in workgroup or private memory.
+    pub base: u32,
+    /// Its type.
+    pub ty: u32,
+    /// Memory words.
+    pub words: u32,
+    /// Const initializer (private), in global expressions.
+    pub init: Option<Handle<Expression>>,
+}
+
+/// Everything about one entry point of one specialized module.
+pub struct Program {
+    /// The module.
+    pub spec: std::sync::Arc<Specialized>,
+    /// Type layouts.
+    pub layouts: Layouts,
+    /// `module.functions` by index, then the entry point.
+    pub funcs: Vec<FnTable>,
+    /// Index of the entry point's table.
+    pub entry_fn: usize,
+    /// Index of the entry point in `module.entry_points`.
+    pub entry_index: usize,
+    /// Globals by handle index.
+    pub globals: Vec<GlobalMeta>,
+    /// Words of workgroup memory.
+    pub wg_words: u32,
+    /// Words of private memory per lane.
+    pub private_words: u32,
+    /// Workgroup size.
+    pub wg_size: [u32; 3],
+    fn_handles: Vec<Handle<Function>>,
+}
+
+impl Program {
+    /// The module.
+    pub fn module(&self) -> &Module {
+        &self.spec.module
+    }
+
+    /// The function of table `fi`.
+    pub fn function(&self, fi: usize) -> &Function {
+        let m = &self.spec.module;
+        if fi == self.entry_fn {
+            &m.entry_points[self.entry_index].function
+        } else {
+            &m.functions[self.fn_handles[fi]]
+        }
+    }
+
+    /// Builds the tables for `entry` of `spec`.
+    pub fn new(spec: std::sync::Arc<Specialized>, entry: &str) -> Result<Program> {
+        let module = &spec.module;
+        let layouts = Layouts::new(module)?;
+        let entry_index = module
+            .entry_points
+            .iter()
+            .position(|e| e.name == entry)
+            .ok_or_else(|| Error::Plan(format!("no entry point {entry}")))?;
+        for (_, ty) in module.types.iter() {
+            let bad = match ty.inner {
+                TypeInner::Scalar(s)
+                | TypeInner::Vector { scalar: s, .. }
+                | TypeInner::Atomic(s) => s.width != 4 && s.kind != naga::ScalarKind::Bool,
+                TypeInner::Matrix { scalar, .. } => scalar.width != 4,
+                _ => false,
+            };
+            if bad {
+                return Err(Error::Sim(format!(
+                    "type {} is not simulated (only 32-bit scalars)",
+                    ty.name.clone().unwrap_or_else(|| format!("{:?}", ty.inner))
+                )));
+            }
+        }
+        let mut globals = Vec::new();
+        let (mut wg_words, mut private_words) = (0u32, 0u32);
+        for (_, g) in module.global_variables.iter() {
+            let l = layouts.get(g.ty);
+            let mut meta = GlobalMeta {
+                space: g.space,
+                binding: g
+                    .binding
+                    .as_ref()
+                    .filter(|b| b.group == 0)
+                    .map(|b| b.binding),
+                base: 0,
+                ty: g.ty.index() as u32,
+                words: l.mem_words,
+                init: g.init,
+            };
+            match g.space {
+                AddressSpace::WorkGroup => {
+                    meta.base = wg_words;
+                    wg_words += l.mem_words;
+                }
+                AddressSpace::Private => {
+                    meta.base = private_words;
+                    private_words += l.mem_words;
+                }
+                _ => {}
+            }
+            globals.push(meta);
+        }
+        let mut funcs = Vec::new();
+        for (h, f) in module.functions.iter() {
+            funcs.push(FnTable::new(module, &layouts, f, &spec.info[h])?);
+        }
+        let ep = &module.entry_points[entry_index];
+        funcs.push(FnTable::new(
+            module,
+            &layouts,
+            &ep.function,
+            spec.info.get_entry_point(entry_index),
+        )?);
+        Ok(Program {
+            fn_handles: module.functions.iter().map(|(h, _)| h).collect(),
+            wg_size: ep.workgroup_size,
+            entry_fn: funcs.len() - 1,
+            entry_index,
+            funcs,
+            globals,
+            wg_words,
+            private_words,
+            layouts,
+            spec,
+        })
+    }
+}
+
+fn inner<'a>(
+    module: &'a Module,
+    info: &'a naga::valid::FunctionInfo,
+    h: Handle<Expression>,
+) -> &'a TypeInner {
+    info[h].ty.inner_with(&module.types)
+}
+
+fn shape(t: &TypeInner) -> (u32, Kind, bool) {
+    match *t {
+        TypeInner::Scalar(s) => (1, Kind::of(s).unwrap_or(Kind::Other), false),
+        TypeInner::Vector { size, scalar } => {
+            (size as u32, Kind::of(scalar).unwrap_or(Kind::Other), false)
+        }
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => (
+            columns as u32 * rows as u32,
+            Kind::of(scalar).unwrap_or(Kind::Other),
+            false,
+        ),
+        TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } => (1, Kind::Other, true),
+        _ => (0, Kind::Other, false),
+    }
+}
+
+/// Type of what a pointer expression points to, as (inner, handle if any).
+fn pointee<'a>(
+    module: &'a Module,
+    t: &'a TypeInner,
+) -> Option<(TypeInner, Option<Handle<naga::Type>>)> {
+    match *t {
+        TypeInner::Pointer { base, .. } => Some((module.types[base].inner.clone(), Some(base))),
+        TypeInner::ValuePointer {
+            size: Some(size),
+            scalar,
+            ..
+        } => Some((TypeInner::Vector { size, scalar }, None)),
+        TypeInner::ValuePointer {
+            size: None, scalar, ..
+        } => Some((TypeInner::Scalar(scalar), None)),
+        _ => None,
+    }
+}
+
+fn collect_emitted(block: &naga::Block, out: &mut Vec<bool>) {
+    for s in block.iter() {
+        match s {
+            Statement::Emit(r) => {
+                for h in r.clone() {
+                    out[h.index()] = true;
+                }
+            }
+            Statement::Block(b) => collect_emitted(b, out),
+            Statement::If { accept, reject, .. } => {
+                collect_emitted(accept, out);
+                collect_emitted(reject, out);
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    collect_emitted(&c.body, out);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                collect_emitted(body, out);
+                collect_emitted(continuing, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl FnTable {
+    fn new(
+        module: &Module,
+        layouts: &Layouts,
+        f: &Function,
+        info: &naga::valid::FunctionInfo,
+    ) -> Result<FnTable> {
+        let mut exprs = Vec::with_capacity(f.expressions.len());
+        let mut reg = 0u32;
+        let mut emitted = vec![false; f.expressions.len()];
+        collect_emitted(&f.body, &mut emitted);
+        let mut setup = Vec::new();
+        let mut args = vec![Vec::new(); f.arguments.len()];
+        for (h, e) in f.expressions.iter() {
+            let t = inner(module, info, h);
+            let (mut words, kind, ptr) = shape(t);
+            if words == 0 {
+                words = match info[h].ty {
+                    naga::proc::TypeResolution::Handle(th) => layouts.get(th).reg_words,
+                    _ => 1,
+                };
+            }
+            let aux = match *e {
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
+                    let bt = inner(module, info, base);
+                    let idx = match *e {
+                        Expression::AccessIndex { index, .. } => Some(index),
+                        _ => None,
+                    };
+                    if let Some((pt, ph)) = pointee(module, bt) {
+                        match pt {
+                            TypeInner::Array {
+                                base: el,
+                                size,
+                                stride,
+                            } => {
+                                let sw = (stride / 4).max(1);
+                                let len = match array_len(module, size) {
+                                    Some(n) => Len::Const(n),
+                                    None => Len::Runtime,
+                                };
+                                let _ = el;
+                                match idx {
+                                    Some(i) => Aux::PtrField {
+                                        off: i * sw,
+                                        check: matches!(len, Len::Runtime).then_some(sw),
+                                    },
+                                    None => Aux::PtrIndex { stride: sw, len },
+                                }
+                            }
+                            TypeInner::Vector { size, .. } => match idx {
+                                Some(i) => Aux::PtrField {
+                                    off: i,
+                                    check: None,
+                                },
+                                None => Aux::PtrIndex {
+                                    stride: 1,
+                                    len: Len::Const(size as u32),
+                                },
+                            },
+                            TypeInner::Matrix { columns, rows, .. } => {
+                                let cs = if rows as u32 == 3 { 4 } else { rows as u32 };
+                                match idx {
+                                    Some(i) => Aux::PtrField {
+                                        off: i * cs,
+                                        check: None,
+                                    },
+                                    None => Aux::PtrIndex {
+                                        stride: cs,
+                                        len: Len::Const(columns as u32),
+                                    },
+                                }
+                            }
+                            TypeInner::Struct { .. } => Aux::PtrField {
+                                off: layouts.member_offset(
+                                    module,
+                                    ph.expect("struct handle"),
+                                    idx.unwrap_or(0),
+                                ),
+                                check: None,
+                            },
+                            _ => return Err(Error::Sim(format!("cannot index through {pt:?}"))),
+                        }
+                    } else {
+                        let bw = match info[base].ty {
+                            naga::proc::TypeResolution::Handle(th) => layouts.get(th).reg_words,
+                            _ => shape(bt).0,
+                        };
+                        match *bt {
+                            TypeInner::Struct { .. } => {
+                                let th = match info[base].ty {
+                                    naga::proc::TypeResolution::Handle(th) => th,
+                                    _ => return Err(Error::Sim("struct without handle".into())),
+                                };
+                                Aux::ValField {
+                                    off: layouts.member_reg_offset(module, th, idx.unwrap_or(0)),
+                                }
+                            }
+                            TypeInner::Array { size, .. }
+                            | TypeInner::BindingArray { size, .. } => {
+                                let n = array_len(module, size).unwrap_or(1);
+                                let elem = bw / n.max(1);
+                                match idx {
+                                    Some(i) => Aux::ValField { off: i * elem },
+                                    None => Aux::ValIndex { elem, count: n },
+                                }
+                            }
+                            TypeInner::Vector { size, .. } => match idx {
+                                Some(i) => Aux::ValField { off: i },
+                                None => Aux::ValIndex {
+                                    elem: 1,
+                                    count: size as u32,
+                                },
+                            },
+                            TypeInner::Matrix { columns, rows, .. } => match idx {
+                                Some(i) => Aux::ValField {
+                                    off: i * rows as u32,
+                                },
+                                None => Aux::ValIndex {
+                                    elem: rows as u32,
+                                    count: columns as u32,
+                                },
+                            },
+                            _ => return Err(Error::Sim(format!("cannot index {bt:?}"))),
+                        }
+                    }
+                }
+                Expression::Load { pointer } => {
+                    let pt = inner(module, info, pointer);
+                    let atomic = matches!(pointee(module, pt), Some((TypeInner::Atomic(_), _)));
+                    let ty = match info[h].ty {
+                        naga::proc::TypeResolution::Handle(th) => th.index() as u32,
+                        _ => u32::MAX,
+                    };
+                    Aux::Load { atomic, ty }
+                }
+                Expression::ArrayLength(p) => {
+                    let pt = inner(module, info, p);
+                    match pointee(module, pt) {
+                        Some((TypeInner::Array { stride, .. }, _)) => Aux::ArrayLen {
+                            stride: (stride / 4).max(1),
+                        },
+                        _ => return Err(Error::Sim("arrayLength of a non-array".into())),
+                    }
+                }
+                Expression::Binary {
+                    op: naga::BinaryOperator::Multiply,
+                    left,
+                    right,
+                } => {
+                    let m = |t: &TypeInner| match *t {
+                        TypeInner::Matrix { columns, rows, .. } => (columns as u32, rows as u32),
+                        _ => (0, 0),
+                    };
+                    let (a, b) = (m(inner(module, info, left)), m(inner(module, info, right)));
+                    if a.0 != 0 || b.0 != 0 {
+                        Aux::MatMul { a, b }
+                    } else {
+                        Aux::None
+                    }
+                }
+                _ => Aux::None,
+            };
+            match *e {
+                Expression::FunctionArgument(i) => args[i as usize].push(h),
+                Expression::CallResult(_)
+                | Expression::AtomicResult { .. }
+                | Expression::WorkGroupUniformLoadResult { .. }
+                | Expression::SubgroupBallotResult
+                | Expression::SubgroupOperationResult { .. } => {}
+                _ if !emitted[h.index()] => setup.push(h),
+                _ => {}
+            }
+            let ty = match info[h].ty {
+                naga::proc::TypeResolution::Handle(th) => th.index() as u32,
+                _ => u32::MAX,
+            };
+            let atomic = matches!(pointee(module, t), Some((TypeInner::Atomic(_), _)));
+            exprs.push(ExprMeta {
+                reg,
+                words,
+                kind,
+                ptr,
+                aux,
+                ty,
+                atomic,
+            });
+            reg += words;
+        }
+        let ret_words = f
+            .result
+            .as_ref()
+            .map(|r| layouts.get(r.ty).reg_words)
+            .unwrap_or(0);
+        let ret_reg = reg;
+        reg += ret_words;
+        let mut locals = Vec::new();
+        let mut local_words = 0;
+        for (_, lv) in f.local_variables.iter() {
+            locals.push(LocalMeta {
+                base: local_words,
+                ty: lv.ty.index() as u32,
+                init: lv.init,
+            });
+            local_words += layouts.get(lv.ty).mem_words;
+        }
+        Ok(FnTable {
+            exprs,
+            reg_words: reg,
+            ret_reg,
+            ret_words,
+            setup,
+            args,
+            locals,
+            local_words,
+        })
+    }
+}
