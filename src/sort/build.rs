@@ -217,13 +217,16 @@ pub(super) fn build<T: SortKey>(
     let key_bytes = padded_bytes(keys);
     let size = key_bytes.len() as u64;
     let keys_in = plan.buffer("keys", size, BufferInit::Bytes(key_bytes));
-    let ka = plan.buffer("keys a", size, BufferInit::Poison);
-    let kb = plan.buffer("keys b", size, BufferInit::Poison);
+    // scratch holds exactly n words (the kernels access words, not vec4s), so a word no pass
+    // wrote is a real defect to the simulator's unwritten-output check
+    let scratch = n * 4;
+    let ka = plan.buffer("keys a", scratch, BufferInit::Poison);
+    let kb = plan.buffer("keys b", scratch, BufferInit::Poison);
     let (vals_in, va, vb) = match values {
         Some(v) => (
             plan.buffer("values", size, BufferInit::Bytes(padded_bytes(v))),
-            plan.buffer("values a", size, BufferInit::Poison),
-            plan.buffer("values b", size, BufferInit::Poison),
+            plan.buffer("values a", scratch, BufferInit::Poison),
+            plan.buffer("values b", scratch, BufferInit::Poison),
         ),
         // keys only: the value bindings still need (distinct) buffers
         None => (
@@ -344,9 +347,12 @@ pub(super) fn build<T: SortKey>(
             let sparams = b
                 .plan
                 .upload("segmented params", &[n as u32, max_tiles as u32, 0, 0]);
+            // zeroed: the scan reads counts of up to max_tiles tiles, and the slots of tiles
+            // the buckets do not need are never written (they sit after every used slot, so
+            // they could not change a position, but zero is what they mean)
             let shist = b
                 .plan
-                .buffer("histogram", RADIX * max_tiles * 4, BufferInit::Poison);
+                .buffer("histogram", RADIX * max_tiles * 4, BufferInit::Zeroed);
             let shist_scan = b
                 .plan
                 .buffer("offsets", RADIX * max_tiles * 4, BufferInit::Poison);
@@ -421,6 +427,7 @@ pub(super) fn build<T: SortKey>(
                     ("MAP_OUT", (p + 1 == passes) as u32 as f64),
                     ("PASS", p as f64),
                     ("SPIN", policy.spin as f64),
+                    ("TICKETS", policy.onesweep_tickets as u32 as f64),
                 ]);
                 b.stage(
                     format!("onesweep {p}"),

@@ -107,6 +107,10 @@ pub struct SortPolicy {
     /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
     /// of 256 on the H100 (the same wave reasoning as [`crate::reduce::ReducePolicy`]).
     pub histogram_workgroups: u32,
+    /// OneSweep tiles take indices from an atomic ticket in order of start (true, the only
+    /// sensible setting on a GPU); false ties them to workgroup indices, so the simulator's
+    /// unfair scheduler can run a tile before its predecessors and exercise the fallback.
+    pub onesweep_tickets: bool,
 }
 
 impl Default for SortPolicy {
@@ -115,6 +119,7 @@ impl Default for SortPolicy {
             onesweep_min_keys: 1 << 16,
             spin: 64,
             histogram_workgroups: 1056,
+            onesweep_tickets: true,
         }
     }
 }

@@ -16,6 +16,9 @@
 
 override PASS: u32 = 0u;
 override SPIN: u32 = 64u;
+// 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (tests only: lets
+// the simulator's unfair scheduler run a tile before its predecessors)
+override TICKETS: u32 = 1u;
 
 const STATE_COUNTERS: u32 = 1024u;
 const STATE_STATUS: u32 = 1088u;
@@ -31,10 +34,14 @@ var<workgroup> os_flags: array<atomic<u32>, 4>;
 var<workgroup> fb_counts: array<atomic<u32>, RADIX>;
 
 @compute @workgroup_size(WG_SIZE)
-fn main(inv: Inv) {
+fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     // tile index in order of start
     if inv.lid == 0u {
-        os_tile = atomicAdd(&state[STATE_COUNTERS + PASS], 1u);
+        if TICKETS != 0u {
+            os_tile = atomicAdd(&state[STATE_COUNTERS + PASS], 1u);
+        } else {
+            os_tile = wid.x + wid.y * nwg.x;
+        }
     }
     let tile = workgroupUniformLoad(&os_tile);
     if tile >= params.tiles {
