@@ -529,3 +529,32 @@ fn policy_and_default_api() {
         r.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
     );
 }
+
+/// Workgroup grids past the per-dimension limit: the limit lowered to 3, so every pass runs a
+/// 2-D grid with spare workgroups (what 2^28 keys do against 65535 on a real GPU).
+#[test]
+fn two_dimensional_grids() {
+    let Some(g) = common::gpu() else { return };
+    let mut caps = g.caps().clone();
+    caps.max_workgroups_per_dim = 3;
+    for &strategy in STRATEGIES {
+        for &n in &[4 * 4096 + 1, 10 * 4096 - 3] {
+            let opts = SortOptions {
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            let vals: Vec<u32> = (0..n as u32).collect();
+            let k: Vec<u32> = keys(Dist::Uniform, n, 60);
+            let what = format!("2-D grid {strategy} n={n}");
+            run_check(
+                g,
+                &caps,
+                &k,
+                Some(&vals),
+                &opts,
+                &SortPolicy::default(),
+                &what,
+            );
+        }
+    }
+}

@@ -40,6 +40,18 @@ fn padded_bytes<T: bytemuck::Pod>(data: &[T]) -> Vec<u8> {
     bytes
 }
 
+/// A workgroup grid for `tiles` tiles: 1-D up to `max`, else the fewest rows of equal width
+/// (65536 tiles, 2^28 keys: 32768 × 2, where `grid_2d` would launch 65535 × 2 and let 65534
+/// workgroups exit, each after taking a OneSweep ticket).
+fn tile_grid(tiles: u64, max: u32) -> [u32; 3] {
+    let rows = tiles.div_ceil(max as u64).max(1);
+    let width = tiles.div_ceil(rows);
+    if tiles == 0 {
+        return [0, 1, 1];
+    }
+    [width as u32, rows as u32, 1]
+}
+
 /// What one digit pass binds: keys and values in and out.
 #[derive(Clone, Copy)]
 struct Io {
@@ -162,7 +174,7 @@ impl Builder<'_> {
         ]);
         let grid = match (segmented, self.indirect) {
             (true, Some(buffer)) => Workgroups::Indirect { buffer, offset: 0 },
-            _ => Workgroups::Direct(grid_2d(tiles, self.caps.max_workgroups_per_dim)),
+            _ => Workgroups::Direct(tile_grid(tiles, self.caps.max_workgroups_per_dim)),
         };
         self.stage(
             format!("histogram {tag}"),
@@ -397,7 +409,9 @@ pub(super) fn build<T: SortKey>(
                 ("BEGIN_BIT", begin as f64),
                 ("END_BIT", end as f64),
             ]);
-            let grid = tiles.min(policy.histogram_workgroups as u64) as u32;
+            let grid = tiles
+                .min(policy.histogram_workgroups as u64)
+                .min(caps.max_workgroups_per_dim as u64) as u32;
             b.stage(
                 "global histogram".into(),
                 &k_hist,
@@ -436,7 +450,7 @@ pub(super) fn build<T: SortKey>(
                     params,
                     io(src(p), dst(p)),
                     state,
-                    Workgroups::Direct(grid_2d(tiles, caps.max_workgroups_per_dim)),
+                    Workgroups::Direct(tile_grid(tiles, caps.max_workgroups_per_dim)),
                 );
             }
         }
@@ -456,4 +470,26 @@ pub(super) fn build<T: SortKey>(
         vals_out: pairs.then_some(vals_out),
         n: n as usize,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tile_grid;
+
+    #[test]
+    fn tile_grids_cover_tiles_with_few_spare_workgroups() {
+        for (tiles, max) in [
+            (1u64, 65535u32),
+            (65535, 65535),
+            (65536, 65535),
+            (200_001, 65535),
+            (10, 3),
+        ] {
+            let [x, y, z] = tile_grid(tiles, max);
+            assert!(x <= max && z == 1);
+            let n = x as u64 * y as u64;
+            assert!(n >= tiles && n - tiles < y as u64, "{tiles} {max}: {x}x{y}");
+        }
+        assert_eq!(tile_grid(65536, 65535), [32768, 2, 1]);
+    }
 }
