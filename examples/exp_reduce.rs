@@ -30,22 +30,6 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     finish(lid, wid.x, acc);
 }"#;
 
-const BLOCK: &str = r#"
-override U: u32 = 4u;
-@compute @workgroup_size(256)
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let n = arrayLength(&input);
-    var acc = 0xffffffffu;
-    let blocks = n / (256u * 8u);
-    for (var b = wid.x; b < blocks; b += nwg.x) {
-        let base = b * 2048u + lid;
-        let v0 = input[base]; let v1 = input[base + 256u]; let v2 = input[base + 512u]; let v3 = input[base + 768u];
-        let v4 = input[base + 1024u]; let v5 = input[base + 1280u]; let v6 = input[base + 1536u]; let v7 = input[base + 1792u];
-        acc = min(acc, min(min(min(m4(v0), m4(v1)), min(m4(v2), m4(v3))), min(min(m4(v4), m4(v5)), min(m4(v6), m4(v7)))));
-    }
-    finish(lid, wid.x, acc);
-}"#;
-
 const ONE: &str = r#"
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -93,28 +77,54 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
 fn main() {
     let g = GpuExecutor::new().unwrap();
     let n: u64 = 1 << 28;
-    let data: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761) | 1).collect();
-    for (name, body, groups) in [
+    let data: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2654435761) | 1)
+        .collect();
+    let variants = [
         ("uniform bound 4096", UNIF, 4096u64),
         ("subgroup builtins 4096", SUBG, 4096u64),
         ("grid-stride x1 1056", GRID1, 1056u64),
         ("grid-stride x1 4096", GRID1, 4096),
         ("grid-stride x1 16384", GRID1, 16384),
         ("one tile per wg", ONE, n / 4096),
-    ] {
-        let k = Arc::new(Kernel::from_source(name, Flavor::Emulated, format!("{HEAD}{body}")).unwrap());
+    ];
+    let build = |name: &str, body: &str, groups: u64| {
+        let k =
+            Arc::new(Kernel::from_source(name, Flavor::Emulated, format!("{HEAD}{body}")).unwrap());
         let mut plan = Plan::new(name);
         let input = plan.upload("input", &data);
         let partials = plan.buffer("partials", groups * 4, BufferInit::Zeroed);
         let params = plan.upload("params", &[n as u32, 0, 0, 0]);
-        let pass = plan.pass("stage1", &k, "main", &[], &[input, partials, params], Workgroups::Direct(grid_2d(groups, 65535)));
+        let pass = plan.pass(
+            "stage1",
+            &k,
+            "main",
+            &[],
+            &[input, partials, params],
+            Workgroups::Direct(grid_2d(groups, 65535)),
+        );
         if name.starts_with("uniform") {
             pass.bindings[0].size = Some(n * 4);
         }
         plan.read_back(partials);
+        (plan, partials)
+    };
+    // WGSIMD_EXP_PRECREATE=1: create (and run once) every variant's pipeline in reverse order
+    // before timing any, to tell "the first pipelines created are fast" from "the first timed"
+    if std::env::var("WGSIMD_EXP_PRECREATE").is_ok() {
+        for &(name, body, groups) in variants.iter().rev() {
+            g.run(&build(name, body, groups).0).unwrap();
+        }
+    }
+    for (name, body, groups) in variants {
+        let (plan, partials) = build(name, body, groups);
         let (out, t) = g.time(&plan, 3, 10).unwrap();
         let p: Vec<u32> = out.get(partials);
-        let ok = p.iter().copied().min() == Some(1) || p.iter().copied().min().is_some();
-        println!("{name}: median {:.1} GB/s best {:.1} GB/s ok={ok}", 4.0 * n as f64 / t.median_ns(), 4.0 * n as f64 / t.min_ns());
+        let ok = p.iter().copied().min().is_some();
+        println!(
+            "{name}: median {:.1} GB/s best {:.1} GB/s ok={ok}",
+            4.0 * n as f64 / t.median_ns(),
+            4.0 * n as f64 / t.min_ns()
+        );
     }
 }

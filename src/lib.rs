@@ -18,6 +18,7 @@ pub mod dtype;
 pub mod error;
 pub mod exec;
 pub mod finding;
+pub mod gemm;
 pub mod gpu;
 pub mod kernel;
 pub mod plan;

@@ -49,6 +49,8 @@ pub struct GpuExecutor {
 
 struct Prepared<'a> {
     buffers: Vec<wgpu::Buffer>,
+    /// One bind group per pass, made on first use and reused by every later run.
+    bind_groups: std::cell::RefCell<Vec<Option<Arc<wgpu::BindGroup>>>>,
     poison: Vec<usize>,
     zeroed: Vec<usize>,
     pool: &'a Mutex<BufferPool>,
@@ -180,7 +182,13 @@ impl GpuExecutor {
         plan.validate()?;
         let device = &self.ctx.device;
         let caps = &self.ctx.caps;
-        let mut prep = Prepared { buffers: Vec::new(), poison: Vec::new(), zeroed: Vec::new(), pool: &self.pool };
+        let mut prep = Prepared {
+            buffers: Vec::new(),
+            bind_groups: std::cell::RefCell::new(vec![None; plan.passes.len()]),
+            poison: Vec::new(),
+            zeroed: Vec::new(),
+            pool: &self.pool,
+        };
         for (i, b) in plan.buffers.iter().enumerate() {
             if b.size > caps.max_buffer {
                 return Err(Error::TooLarge(format!(
@@ -215,7 +223,9 @@ impl GpuExecutor {
                 BufferInit::Bytes(bytes) => {
                     let whole = bytes.len() as u64 / 4 * 4;
                     if whole > 0 {
-                        self.ctx.queue.write_buffer(&buf, 0, &bytes[..whole as usize]);
+                        self.ctx
+                            .queue
+                            .write_buffer(&buf, 0, &bytes[..whole as usize]);
                     }
                     if whole < b.size {
                         // the tail (a partial word, then zeros)
@@ -270,6 +280,44 @@ impl GpuExecutor {
     }
 
     /// Encodes every pass; with `queries`, pass i of the timed ones writes timestamps 2i, 2i+1.
+    fn bind_group(
+        &self,
+        p: &crate::plan::Pass,
+        prep: &Prepared,
+        pipeline: &wgpu::ComputePipeline,
+    ) -> Result<Option<wgpu::BindGroup>> {
+        let device = &self.ctx.device;
+        let used = p
+            .kernel
+            .entry(&p.entry)
+            .map(|e| e.bindings.clone())
+            .unwrap_or_default();
+        let entries: Vec<wgpu::BindGroupEntry> = p
+            .bindings
+            .iter()
+            .filter(|b| used.iter().any(|u| u.binding == b.binding))
+            .map(|b| wgpu::BindGroupEntry {
+                binding: b.binding,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &prep.buffers[b.buffer.0],
+                    offset: b.offset,
+                    size: b.size.and_then(NonZeroU64::new),
+                }),
+            })
+            .collect();
+        Ok(if entries.is_empty() {
+            None
+        } else {
+            Some(self.scoped(|| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some(&p.label),
+                    layout: &pipeline.get_bind_group_layout(0),
+                    entries: &entries,
+                })
+            })?)
+        })
+    }
+
     fn encode_passes(
         &self,
         plan: &Plan,
@@ -279,39 +327,19 @@ impl GpuExecutor {
     ) -> Result<()> {
         let device = &self.ctx.device;
         let mut timed = queries.map_or(0, |q| q.1 / 2);
-        for p in &plan.passes {
+        for (index, p) in plan.passes.iter().enumerate() {
             let pipeline = self.pipeline(&p.kernel, &p.entry, &p.overrides)?;
-            let used = p
-                .kernel
-                .entry(&p.entry)
-                .map(|e| e.bindings.clone())
-                .unwrap_or_default();
-            let entries: Vec<wgpu::BindGroupEntry> = p
-                .bindings
-                .iter()
-                .filter(|b| used.iter().any(|u| u.binding == b.binding))
-                .map(|b| wgpu::BindGroupEntry {
-                    binding: b.binding,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &prep.buffers[b.buffer.0],
-                        offset: b.offset,
-                        size: b.size.and_then(NonZeroU64::new),
-                    }),
-                })
-                .collect();
-            let bind_group = if entries.is_empty() {
-                None
-            } else {
-                Some(self.scoped(|| {
-                    device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some(&p.label),
-                        layout: &pipeline.get_bind_group_layout(0),
-                        entries: &entries,
-                    })
-                })?)
+            let cached = prep.bind_groups.borrow()[index].clone();
+            let bind_group = match cached {
+                Some(bg) => Some(bg),
+                None => {
+                    let bg = self.bind_group(p, prep, &pipeline)?.map(Arc::new);
+                    prep.bind_groups.borrow_mut()[index] = bg.clone();
+                    bg
+                }
             };
             let timestamp_writes = match queries {
-                Some((q, _)) if !p.setup => {
+                Some((q, _)) => {
                     let tw = wgpu::ComputePassTimestampWrites {
                         query_set: q,
                         beginning_of_pass_write_index: Some(2 * timed),
@@ -328,7 +356,7 @@ impl GpuExecutor {
             });
             pass.set_pipeline(&pipeline);
             if let Some(bg) = &bind_group {
-                pass.set_bind_group(0, bg, &[]);
+                pass.set_bind_group(0, &**bg, &[]);
             }
             match p.workgroups {
                 Workgroups::Direct([x, y, z]) => {
@@ -491,7 +519,9 @@ impl Executor for GpuExecutor {
         self.wait()?;
         let one_run = t.elapsed().as_secs_f64();
         let warm = ((0.1 / one_run.max(1e-6)).ceil() as usize).clamp(warmup, 2000);
-        let per_run = 2 * labels.len() as u32;
+        // every pass (setup ones too) is bracketed, so each pass's start can be taken from the
+        // end of the pass before it (see below)
+        let per_run = 2 * plan.passes.len() as u32;
         let use_timestamps = self.ctx.caps.timestamps && per_run > 0;
         // wgpu caps a query set at 4096 queries
         let repeats = if use_timestamps {
@@ -549,15 +579,28 @@ impl Executor for GpuExecutor {
         let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ts);
         let mut pass_ns = Vec::new();
         let mut total_ns = Vec::new();
+        // A pass's begin timestamp may be written before the work ahead of it has finished
+        // (top-of-pipe): with runs queued back to back, begin stamps ran ahead and doubled the
+        // apparent kernel times on the H100. End stamps wait for the pass. So a pass is timed
+        // from the end of the pass before it.
+        let setup: Vec<bool> = plan.passes.iter().map(|p| p.setup).collect();
+        let mut prev_end: Option<u64> = None;
         for run in ticks.chunks(per_run as usize) {
-            let per: Vec<f64> = run
-                .chunks(2)
-                .map(|c| c[1].saturating_sub(c[0]) as f64 * period)
-                .collect();
-            // span from the first pass's start to the last pass's end: includes the gaps
-            // between passes, as a caller would see them
-            let span = run[run.len() - 1].saturating_sub(run[0]) as f64 * period;
-            total_ns.push(span.max(per.iter().sum()));
+            let mut per = Vec::new();
+            for (i, c) in run.chunks(2).enumerate() {
+                // inside a run, passes chain end to end (the gap between two passes is part of
+                // the algorithm's time); the first pass starts no earlier than the last run ended
+                let start = match prev_end {
+                    Some(e) if i > 0 => e,
+                    Some(e) => c[0].max(e),
+                    None => c[0],
+                };
+                prev_end = Some(c[1]);
+                if !setup[i] {
+                    per.push(c[1].saturating_sub(start) as f64 * period);
+                }
+            }
+            total_ns.push(per.iter().sum());
             pass_ns.push(per);
         }
         Ok((

@@ -1,6 +1,7 @@
 //! CPU references: the answer each GPU stage must give, written for clarity, not speed.
 //! Each file mirrors a `wgsl/<algorithm>/` folder; each function names the stage it checks.
 
+pub mod gemm;
 pub mod reduce;
 pub mod scan;
 pub mod sort;

@@ -50,6 +50,10 @@ pub struct BenchArgs {
     /// Yardstick logs (RESULT lines of cub_bench / cuda_anchors) to compare with.
     #[arg(long)]
     pub compare: Vec<PathBuf>,
+    /// Only the N-th case (0-based) of each algorithm and size, e.g. to time one case in a
+    /// fresh process (see docs/benchmarks.md on order effects).
+    #[arg(long)]
+    pub case: Option<usize>,
 }
 
 /// One line of the table.
@@ -232,7 +236,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .filter(|(n, _)| wanted(n))
         .collect();
-    let pb = progress((sizes.len() * (algos.len() + 1)) as u64);
+    let pb = progress(sizes.len() as u64);
 
     // the copy yardstick: the largest size that fits one binding
     let mut copy_gbps = None;
@@ -251,23 +255,50 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     pb.inc(sizes.len() as u64);
+    // jobs: (algorithm, size label, case builder); GEMM sizes are shapes, the rest element counts
+    let mut jobs: Vec<(String, String, Box<dyn Fn() -> wgsimd::Result<Vec<Case>>>)> = Vec::new();
     for (name, cases) in &algos {
         for &n in &sizes {
-            pb.set_message(format!("{name} {}", case::size_label(n)));
-            match cases(&caps, n, args.seed) {
-                Ok(list) => {
-                    for c in list {
-                        let row = match exec.time(&c.plan, warmup, repeats) {
-                            Ok((out, timing)) => row_from(&c, &timing, (c.verify)(&out), copy_gbps),
-                            Err(e) => failed(&c, e.to_string()),
-                        };
-                        rows.push(row);
-                    }
-                }
-                Err(e) => eprintln!("{name} {}: skipped: {e}", case::size_label(n)),
-            }
-            pb.inc(1);
+            let caps = caps.clone();
+            let seed = args.seed;
+            let f = *cases;
+            jobs.push((
+                name.to_string(),
+                case::size_label(n),
+                Box::new(move || f(&caps, n, seed)),
+            ));
         }
+    }
+    if wanted("gemm") {
+        for (m, n, k) in wgsimd::gemm::bench_shapes(&caps, args.quick) {
+            let caps = caps.clone();
+            let seed = args.seed;
+            jobs.push((
+                "gemm".into(),
+                format!("{m}x{n}x{k}"),
+                Box::new(move || wgsimd::gemm::bench_cases_shape(&caps, m, n, k, seed)),
+            ));
+        }
+    }
+    pb.set_length(sizes.len() as u64 + jobs.len() as u64);
+    for (name, label, build) in &jobs {
+        pb.set_message(format!("{name} {label}"));
+        match build() {
+            Ok(list) => {
+                for (i, c) in list.into_iter().enumerate() {
+                    if args.case.is_some_and(|want| want != i) {
+                        continue;
+                    }
+                    let row = match exec.time(&c.plan, warmup, repeats) {
+                        Ok((out, timing)) => row_from(&c, &timing, (c.verify)(&out), copy_gbps),
+                        Err(e) => failed(&c, e.to_string()),
+                    };
+                    rows.push(row);
+                }
+            }
+            Err(e) => eprintln!("{name} {label}: skipped: {e}"),
+        }
+        pb.inc(1);
     }
     pb.finish_and_clear();
     if wanted("cpu") {
@@ -385,6 +416,39 @@ fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
         })
     });
     rows
+}
+
+fn cpu_row(
+    algorithm: &str,
+    variant: &str,
+    size: u64,
+    ns: &[f64],
+    work: f64,
+    unit: &str,
+    ok: bool,
+) -> Row {
+    let med = wgsimd::exec::median(ns);
+    Row {
+        algorithm: algorithm.into(),
+        variant: format!("cpu {variant}"),
+        size,
+        size_label: if algorithm == "gemm" {
+            format!("{size}x{size}x{size}")
+        } else {
+            case::size_label(size)
+        },
+        median_ms: med / 1e6,
+        min_ms: ns.iter().copied().fold(f64::INFINITY, f64::min) / 1e6,
+        throughput: work / med,
+        unit: unit.into(),
+        frac_of_copy: None,
+        verified: ok,
+        error: (!ok).then(|| "wrong result".into()),
+        time_source: "host clock".into(),
+        passes: Vec::new(),
+        yardstick: None,
+        ratio: None,
+    }
 }
 
 fn print_table(rows: &[Row], copy_gbps: Option<f64>) {

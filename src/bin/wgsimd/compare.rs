@@ -101,6 +101,10 @@ pub fn annotate(rows: &mut [Row], ys: &[Yardstick]) {
             if r.algorithm != alg || !r.variant.starts_with(prefix) {
                 return None;
             }
+            // cuBLAS figures are for square N^3 only
+            if alg == "gemm" && r.size_label != format!("{0}x{0}x{0}", r.size) {
+                return None;
+            }
             ys.iter()
                 .find(|y| y.what == what && y.unit == r.unit && (!same_size || y.size == r.size))
         });

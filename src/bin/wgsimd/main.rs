@@ -6,6 +6,7 @@
 mod bench;
 mod check_cmd;
 mod compare;
+mod gemm_cmd;
 mod npy;
 mod plot;
 mod reduce_cmd;
@@ -74,6 +75,8 @@ enum Command {
     Check(check_cmd::CheckArgs),
     /// Sort a .npy array (uint32, int32, float32), optionally with uint32 values; stable.
     Sort(sort_cmd::SortArgs),
+    /// Multiply two .npy matrices: C (M,N) float32 = A (M,K) · B (K,N), float32 or float16.
+    Gemm(gemm_cmd::GemmArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -92,6 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             },
         ),
         Command::Sort(args) => sort_cmd::run(&*cli.exec.open()?, &args),
+        Command::Gemm(args) => gemm_cmd::run(&*cli.exec.open()?, &args),
     }
 }
 

@@ -1,0 +1,218 @@
+//! GEMM benchmark cases for `wgsimd bench`: f32, f16 (portable, and cooperative matrices when
+//! offered) and f16 × int4, on seeded uniform [−1, 1) data. Work is 2·M·N·K flops.
+//!
+//! Verification scales with the size: every output word is checked finite and not poison, and
+//! the relative Frobenius error is measured on a seeded sample of entries (all of them up to
+//! 2^16 entries) against f64 dot products of the same inputs.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{plan, plan_int4, GemmOptions, Int4Weights, Operand, PathChoice};
+use crate::case::{Case, Work};
+use crate::error::Result;
+use crate::exec::Caps;
+use crate::plan::BufferId;
+use crate::reference::gemm::{f16_to_f32, f32_to_f16};
+
+/// Sampled entries when C is larger than this.
+const FULL_CHECK: usize = 1 << 16;
+const SAMPLES: usize = 4096;
+
+/// Seeded uniform values in [−1, 1).
+pub fn random_f32(len: usize, seed: u64) -> Vec<f32> {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    (0..len).map(|_| r.random::<f32>() * 2.0 - 1.0).collect()
+}
+
+/// Relative Frobenius error of `c` against f64 products of `a` (M×K) and `b` (K×N) on a seeded
+/// sample of entries (all when small); infinity for any non-finite entry anywhere in `c`.
+pub fn sampled_error(
+    c: &[f32],
+    a: &[f32],
+    b: &[f32],
+    m: usize,
+    n: usize,
+    k: usize,
+    seed: u64,
+) -> f64 {
+    if c.len() != m * n || c.iter().any(|v| !v.is_finite()) {
+        return f64::INFINITY;
+    }
+    let picks: Vec<(usize, usize)> = if m * n <= FULL_CHECK {
+        (0..m * n).map(|i| (i / n, i % n)).collect()
+    } else {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x5EED);
+        (0..SAMPLES)
+            .map(|_| (r.random_range(0..m), r.random_range(0..n)))
+            .collect()
+    };
+    let (mut num, mut den) = (0.0f64, 0.0f64);
+    for (i, j) in picks {
+        let want = crate::reference::gemm::entry(a, b, n, k, i, j);
+        let got = c[i * n + j] as f64;
+        num += (got - want) * (got - want);
+        den += want * want;
+    }
+    if den == 0.0 {
+        num.sqrt()
+    } else {
+        (num / den).sqrt()
+    }
+}
+
+fn verifier(
+    c: BufferId,
+    a: Arc<Vec<f32>>,
+    b: Arc<Vec<f32>>,
+    [m, n, k]: [usize; 3],
+    tol: f64,
+    seed: u64,
+) -> crate::case::Verify {
+    Box::new(move |out| {
+        let mut got: Vec<f32> = out.get(c);
+        if got.len() < m * n {
+            return Err("output missing".into());
+        }
+        got.truncate(m * n);
+        let e = sampled_error(&got, &a, &b, m, n, k, seed);
+        if e <= tol {
+            Ok(())
+        } else {
+            Err(format!("relative Frobenius error {e:.3e} > {tol:.1e}"))
+        }
+    })
+}
+
+/// Square n×n×n cases.
+pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
+    bench_cases_shape(caps, n, n, n, seed)
+}
+
+/// Cases of shape M×N×K (e.g. skinny M = 1..64 with N = K = 4096).
+pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Result<Vec<Case>> {
+    for (what, elems) in [("A", m * k), ("B", k * n), ("C", m * n)] {
+        if elems.saturating_mul(4) > caps.max_storage_binding {
+            return Err(crate::Error::TooLarge(format!(
+                "gemm bench {m}x{n}x{k}: {what} exceeds the adapter's largest binding"
+            )));
+        }
+    }
+    let (m, n, k) = (m as usize, n as usize, k as usize);
+    let label = format!("{m}x{n}x{k}");
+    let work = Work::Flops(2.0 * m as f64 * n as f64 * k as f64);
+    let size = m.max(n).max(k) as u64;
+    // f32 accumulation error grows like sqrt(K)·eps
+    let tol32 = 1e-5 * ((k as f64) / 1024.0).sqrt().max(1.0);
+    let mut cases = Vec::new();
+    let a32 = random_f32(m * k, seed);
+    let b32 = random_f32(k * n, seed.wrapping_add(1));
+    {
+        let p = plan(
+            caps,
+            Operand::F32(&a32),
+            Operand::F32(&b32),
+            m,
+            n,
+            k,
+            GemmOptions {
+                path: PathChoice::Tiled,
+                ..Default::default()
+            },
+        )?;
+        let verify = verifier(
+            p.c,
+            Arc::new(a32.clone()),
+            Arc::new(b32.clone()),
+            [m, n, k],
+            tol32,
+            seed,
+        );
+        cases.push(Case {
+            algorithm: "gemm".into(),
+            variant: "f32 tiled".into(),
+            size,
+            size_label: label.clone(),
+            plan: p.plan,
+            work,
+            verify,
+        });
+    }
+    let a16 = f32_to_f16(&a32);
+    let b16 = f32_to_f16(&b32);
+    drop(a32);
+    drop(b32);
+    let a16f = Arc::new(f16_to_f32(&a16));
+    let b16f = Arc::new(f16_to_f32(&b16));
+    let mut paths = vec![(PathChoice::Tiled, "f16 tiled".to_string())];
+    if let Ok(kind) = super::coop::usable(caps) {
+        let name = kind.name().trim_start_matches("gemm/");
+        paths.push((PathChoice::Coop, format!("f16 {name}")));
+    }
+    for (path, variant) in paths {
+        let p = plan(
+            caps,
+            Operand::F16(&a16),
+            Operand::F16(&b16),
+            m,
+            n,
+            k,
+            GemmOptions {
+                path,
+                ..Default::default()
+            },
+        )?;
+        let verify = verifier(p.c, a16f.clone(), b16f.clone(), [m, n, k], 2e-3, seed);
+        cases.push(Case {
+            algorithm: "gemm".into(),
+            variant,
+            size,
+            size_label: label.clone(),
+            plan: p.plan,
+            work,
+            verify,
+        });
+    }
+    // int4 weights: B quantized, the reference multiplies by the dequantized matrix
+    let w = Int4Weights::quantize(&b16f, k, n)?;
+    let wd = Arc::new(w.dequantize());
+    let p = plan_int4(caps, &a16, &w, m, GemmOptions::default())?;
+    let verify = verifier(p.c, a16f, wd, [m, n, k], 2e-3, seed);
+    cases.push(Case {
+        algorithm: "gemm".into(),
+        variant: "int4 tiled".into(),
+        size,
+        size_label: label,
+        plan: p.plan,
+        work,
+        verify,
+    });
+    Ok(cases)
+}
+
+/// The GEMM shapes (M, N, K) `wgsimd bench` should run on `caps`: square 1024–8192 and skinny
+/// M = 1, 16, 64 with N = K = 4096 on a real GPU; small squares and one skinny shape on CPU
+/// adapters (lavapipe: about 1 GFLOP/s) and the simulator. `quick` keeps one of each kind.
+pub fn bench_shapes(caps: &Caps, quick: bool) -> Vec<(u64, u64, u64)> {
+    let name = caps.name.to_lowercase();
+    let slow = caps.backend == "sim" || name.contains("llvmpipe") || name.contains("swiftshader");
+    let (squares, skinny, nk): (&[u64], &[u64], u64) = match (slow, quick) {
+        (true, true) => (&[64], &[1], 256),
+        (true, false) => (&[128, 256], &[1, 16], 512),
+        (false, true) => (&[1024], &[1], 4096),
+        (false, false) => (&[1024, 2048, 4096, 8192], &[1, 16, 64], 4096),
+    };
+    let fits = |m: u64, n: u64, k: u64| {
+        [m * k, k * n, m * n]
+            .iter()
+            .all(|&e| e * 4 <= caps.max_storage_binding)
+    };
+    squares
+        .iter()
+        .map(|&s| (s, s, s))
+        .chain(skinny.iter().map(|&m| (m, nk, nk)))
+        .filter(|&(m, n, k)| fits(m, n, k))
+        .collect()
+}

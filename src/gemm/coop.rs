@@ -1,0 +1,321 @@
+//! The cooperative-matrix paths: f16 × f16 → f32 on subgroup-scoped matrices, for adapters that
+//! offer the shape. `wgsl/gemm/coop16.wgsl` uses 16×16×16 fragments (the H100 under Vulkan);
+//! `wgsl/gemm/coop8.wgsl` the same structure on 8×8×8 (Apple GPUs under Metal, the direct port of
+//! the seed's `simdgroup_matrix<half, 8, 8>`).
+//!
+//! Rules: a variant is chosen only when [`usable`] says so — its shape (f16 inputs, f32
+//! accumulator) is in `caps.cooperative_matrix`, the adapter has one subgroup size (the layout
+//! maps one WM×WN block of C to each subgroup, so the subgroup count must be known), f16 and
+//! subgroups are on, and the tile fits workgroup memory; 16×16 is preferred. [`check`] ties the
+//! tile to the reflected workgroup size: (BM/WM)·(BN/WN) subgroups of SG invocations, each owning
+//! a distinct WM×WN block, together covering the BM×BN tile. WM, WN and the fragment size are read
+//! from the kernel.
+
+use crate::error::{Error, Result};
+use crate::exec::{Caps, CoopShape};
+use crate::kernel::{self, Kernel};
+use crate::plan::{BufferInit, Plan, Workgroups};
+
+use super::{check_limits, kernel_const, GemmPlan, Path};
+
+/// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
+/// `WM`×`WN` constant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoopPolicy {
+    /// Rows of C per workgroup (a multiple of WM).
+    pub bm: u32,
+    /// Columns of C per workgroup (a multiple of WN).
+    pub bn: u32,
+    /// K per step (a multiple of the fragment size and of 8).
+    pub bk: u32,
+}
+
+/// The two cooperative-matrix kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoopKernel {
+    /// 16×16×16 fragments (`gemm/coop16`).
+    K16,
+    /// 8×8×8 fragments (`gemm/coop8`).
+    K8,
+}
+
+impl CoopKernel {
+    /// The WGSL stage.
+    pub fn name(self) -> &'static str {
+        match self {
+            CoopKernel::K16 => "gemm/coop16",
+            CoopKernel::K8 => "gemm/coop8",
+        }
+    }
+
+    /// The shape it needs offered.
+    pub fn shape(self) -> CoopShape {
+        let s = match self {
+            CoopKernel::K16 => 16,
+            CoopKernel::K8 => 8,
+        };
+        CoopShape {
+            m: s,
+            n: s,
+            k: s,
+            ab: "f16".into(),
+            acc: "f32".into(),
+        }
+    }
+
+    /// Its tile.
+    pub fn policy(self) -> CoopPolicy {
+        match self {
+            // 128×128×32: 8 subgroups of 32 on the H100, 45 KiB of workgroup memory (of 48).
+            // H100 4096³: 88.6 TFLOP/s; a 64×64 warp tile (4 subgroups) gave 74.
+            CoopKernel::K16 => CoopPolicy {
+                bm: 128,
+                bn: 128,
+                bk: 32,
+            },
+            // 64×64×32: 8 subgroups of 32 on Apple GPUs, 21 KiB. Not measured (no Apple GPU
+            // here); validated by naga (MSL 2.4, SPIR-V) only.
+            CoopKernel::K8 => CoopPolicy {
+                bm: 64,
+                bn: 64,
+                bk: 32,
+            },
+        }
+    }
+
+    /// The path it gives.
+    pub fn path(self) -> Path {
+        match self {
+            CoopKernel::K16 => Path::Coop16,
+            CoopKernel::K8 => Path::Coop8,
+        }
+    }
+}
+
+/// The shape coop16 needs.
+pub fn wanted_shape() -> CoopShape {
+    CoopKernel::K16.shape()
+}
+
+/// Workgroup memory the kernel declares: two staged f16 tiles with rows padded by `PAD`, and
+/// one fragment square of f32 per subgroup.
+fn workgroup_bytes(k: &Kernel, p: &CoopPolicy) -> Result<u64> {
+    let pad = kernel_const(k, "PAD")? as u64;
+    let (wm, wn, frag) = (
+        kernel_const(k, "WM")?,
+        kernel_const(k, "WN")?,
+        kernel_const(k, "FRAG")? as u64,
+    );
+    let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
+    let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
+    Ok(2 * bm * (bk + pad) * 2 + 2 * bk * (bn + pad) * 2 + subgroups * frag * frag * 4)
+}
+
+/// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
+pub fn usable(caps: &Caps) -> Result<CoopKernel> {
+    let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
+    if !caps.f16 || !caps.subgroups {
+        return Err(no("needs f16 and subgroups"));
+    }
+    if caps.subgroup_min != caps.subgroup_max || caps.subgroup_min == 0 {
+        return Err(no("needs a single subgroup size"));
+    }
+    let mut why = no("the adapter offers no f16 → f32 cooperative matrix of 16×16×16 or 8×8×8");
+    for kind in [CoopKernel::K16, CoopKernel::K8] {
+        if !caps.cooperative_matrix.contains(&kind.shape()) {
+            continue;
+        }
+        let k = kernel::load(kind.name(), caps.flavor())?;
+        if workgroup_bytes(&k, &kind.policy())? > caps.max_workgroup_storage as u64 {
+            why = no(&format!(
+                "{}'s tile does not fit workgroup memory",
+                kind.name()
+            ));
+            continue;
+        }
+        return Ok(kind);
+    }
+    Err(why)
+}
+
+/// Checks the layout: the reflected workgroup holds exactly one subgroup per WM×WN block of the
+/// tile, and the staged loads fit the kernel's prefetch registers.
+pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result<()> {
+    let bad = |m: String| Err(Error::Plan(format!("coop policy {p:?}: {m}")));
+    let wm = kernel_const(k, "WM")?;
+    let wn = kernel_const(k, "WN")?;
+    let frag = kernel_const(k, "FRAG")?;
+    let max_fetch = kernel_const(k, "MAX_FETCH")?;
+    if !p.bm.is_multiple_of(wm)
+        || !p.bn.is_multiple_of(wn)
+        || !p.bk.is_multiple_of(frag)
+        || !p.bk.is_multiple_of(8)
+    {
+        return bad(format!(
+            "BM, BN, BK must be multiples of {wm}, {wn}, {frag}"
+        ));
+    }
+    let blocks = (p.bm / wm) * (p.bn / wn);
+    if reflected != [blocks * sg, 1, 1] {
+        return bad(format!(
+            "workgroup {reflected:?} is not {blocks} subgroups of {sg}"
+        ));
+    }
+    // each subgroup s owns rows wm·(s / SG_X) .., columns wn·(s % SG_X) ..: distinct, covering
+    let sg_x = p.bn / wn;
+    let mut owned = vec![false; (p.bm * p.bn) as usize];
+    for s in 0..blocks {
+        let (r0, c0) = (wm * (s / sg_x), wn * (s % sg_x));
+        for r in r0..r0 + wm {
+            for c in c0..c0 + wn {
+                if r >= p.bm
+                    || c >= p.bn
+                    || std::mem::replace(&mut owned[(r * p.bn + c) as usize], true)
+                {
+                    return bad(format!(
+                        "subgroup {s} overlaps or leaves the tile at ({r}, {c})"
+                    ));
+                }
+            }
+        }
+    }
+    if owned.iter().any(|o| !o) {
+        return bad("a part of the tile is owned by no subgroup".into());
+    }
+    let inv = blocks * sg;
+    for (what, items) in [("A", p.bm * p.bk / 8), ("B", p.bk * p.bn / 8)] {
+        if items.div_ceil(inv) > max_fetch {
+            return bad(format!(
+                "{what} needs more than {max_fetch} loads per invocation"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The plan for the packed f16 operands (rows padded to 8 halves).
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    caps: &Caps,
+    a_bytes: Vec<u8>,
+    b_bytes: Vec<u8>,
+    a_row_vecs: u32,
+    b_row_vecs: u32,
+    m: usize,
+    n: usize,
+    k: usize,
+) -> Result<GemmPlan> {
+    let kind = usable(caps)?;
+    let p = kind.policy();
+    let sg = caps.subgroup_min;
+    let kern = kernel::load(kind.name(), caps.flavor())?;
+    let overrides = [
+        ("BM", p.bm as f64),
+        ("BN", p.bn as f64),
+        ("BK", p.bk as f64),
+        ("SG", sg as f64),
+    ];
+    let reflected = kern.workgroup_size("main", &overrides)?;
+    check(&kern, &p, sg, reflected)?;
+    let grid = [
+        (n as u64).div_ceil(p.bn as u64),
+        (m as u64).div_ceil(p.bm as u64),
+    ];
+    let c_bytes = (m * n * 4) as u64;
+    check_limits(
+        caps,
+        &[
+            ("A", a_bytes.len() as u64),
+            ("B", b_bytes.len() as u64),
+            ("C", c_bytes),
+        ],
+        grid,
+    )?;
+    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} f16 {}", kind.name()));
+    let a = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
+    let b = plan.buffer("b", b_bytes.len() as u64, BufferInit::Bytes(b_bytes));
+    let k_tiles = (k as u32).div_ceil(p.bk);
+    let params = plan.upload(
+        "params",
+        &[
+            m as u32, n as u32, k as u32, a_row_vecs, b_row_vecs, k_tiles, 0, 0,
+        ],
+    );
+    let c = plan.buffer("c", c_bytes, BufferInit::Poison);
+    plan.pass(
+        kind.name(),
+        &kern,
+        "main",
+        &overrides,
+        &[params, a, b, c],
+        Workgroups::Direct([grid[0] as u32, grid[1] as u32, 1]),
+    );
+    plan.read_back(c);
+    Ok(GemmPlan {
+        plan,
+        c,
+        m,
+        n,
+        path: kind.path(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coop_kernels_validate_and_their_layouts_cover_the_tile() {
+        for kind in [CoopKernel::K16, CoopKernel::K8] {
+            let k = kernel::load(kind.name(), crate::kernel::Flavor::Subgroup).unwrap();
+            let p = kind.policy();
+            for sg in [32u32, 64] {
+                let ov = [
+                    ("BM", p.bm as f64),
+                    ("BN", p.bn as f64),
+                    ("BK", p.bk as f64),
+                    ("SG", sg as f64),
+                ];
+                let wg = k.workgroup_size("main", &ov).unwrap();
+                check(&k, &p, sg, wg).unwrap();
+                // a workgroup that is one subgroup short is refused
+                assert!(check(&k, &p, sg, [wg[0] - sg, 1, 1]).is_err());
+            }
+            assert!(workgroup_bytes(&k, &p).unwrap() <= 48 << 10, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn the_offered_shape_picks_the_kernel() {
+        let mut caps = Caps {
+            name: "test".into(),
+            backend: "Vulkan".into(),
+            driver: String::new(),
+            subgroups: true,
+            subgroup_min: 32,
+            subgroup_max: 32,
+            f16: true,
+            timestamps: false,
+            max_storage_binding: 1 << 30,
+            max_buffer: 1 << 30,
+            storage_offset_alignment: 256,
+            max_workgroups_per_dim: 65535,
+            max_workgroup_storage: 48 << 10,
+            cooperative_matrix: vec![],
+        };
+        assert!(usable(&caps).is_err());
+        caps.cooperative_matrix = vec![CoopKernel::K8.shape()];
+        assert_eq!(usable(&caps).unwrap(), CoopKernel::K8);
+        caps.cooperative_matrix.push(CoopKernel::K16.shape());
+        assert_eq!(usable(&caps).unwrap(), CoopKernel::K16);
+        caps.subgroup_min = 8;
+        assert!(usable(&caps).is_err(), "varying subgroup sizes");
+        caps.subgroup_min = 32;
+        caps.max_workgroup_storage = 32 << 10;
+        assert_eq!(
+            usable(&caps).unwrap(),
+            CoopKernel::K8,
+            "coop16's tile needs 45 KiB"
+        );
+    }
+}

@@ -1,0 +1,127 @@
+//! The int4 weight format of [`gemm_int4`](super::gemm_int4) (the Marlin / GPTQ use case: B is a
+//! K×N weight matrix, quantized once, multiplied by many f16 activations A).
+//!
+//! Layout, chosen so one u32 load gives the kernel eight consecutive K values of one column:
+//! - `packed[(k / 8) · N + n]` holds `q(k, n)` for k = 8·(k/8) .. +8, element `k % 8` in bits
+//!   `4·(k % 8) .. 4·(k % 8) + 4` (little nibble first). `ceil(K / 8) · N` words; nibbles past K
+//!   are zero and ignored.
+//! - `scales[(k / 128) · N + n]`: one f16 (u16 bits) per group of 128 along K and column.
+//! - `zeros`, optional, same shape: an f16 zero point per group; absent, the zero point is 8
+//!   (symmetric 4-bit).
+//! - The weight is `w(k, n) = (q(k, n) − zero) · scale`, computed in f32.
+
+use half::f16;
+
+use crate::error::{Error, Result};
+
+/// Quantization group along K.
+pub const GROUP: usize = 128;
+
+/// A K×N int4 weight matrix in the kernel's layout (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Int4Weights {
+    /// Rows (the reduction dimension).
+    pub k: usize,
+    /// Columns.
+    pub n: usize,
+    /// `ceil(K/8) · N` words, 8 nibbles each along K.
+    pub packed: Vec<u32>,
+    /// `ceil(K/128) · N` f16 scales (bits).
+    pub scales: Vec<u16>,
+    /// Optional `ceil(K/128) · N` f16 zero points (bits); `None` means 8.
+    pub zeros: Option<Vec<u16>>,
+}
+
+impl Int4Weights {
+    /// Number of groups along K.
+    pub fn groups(&self) -> usize {
+        self.k.div_ceil(GROUP)
+    }
+
+    /// Checks the lengths against K and N.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidInput(format!("int4 weights: {m}")));
+        if self.k == 0 || self.n == 0 {
+            return bad(format!(
+                "K = {} and N = {} must be at least 1",
+                self.k, self.n
+            ));
+        }
+        if self.packed.len() != self.k.div_ceil(8) * self.n {
+            return bad(format!(
+                "{} packed words, expected ceil(K/8)·N = {}",
+                self.packed.len(),
+                self.k.div_ceil(8) * self.n
+            ));
+        }
+        let g = self.groups() * self.n;
+        if self.scales.len() != g || self.zeros.as_ref().is_some_and(|z| z.len() != g) {
+            return bad(format!("scales and zeros need ceil(K/128)·N = {g} entries"));
+        }
+        Ok(())
+    }
+
+    /// The 4-bit code of (k, n).
+    pub fn q(&self, k: usize, n: usize) -> u32 {
+        (self.packed[(k / 8) * self.n + n] >> (4 * (k % 8))) & 15
+    }
+
+    /// The dequantized weight (k, n), computed as the kernel does (f32).
+    pub fn weight(&self, k: usize, n: usize) -> f32 {
+        let g = (k / GROUP) * self.n + n;
+        let s = f16::from_bits(self.scales[g]).to_f32();
+        let z = self
+            .zeros
+            .as_ref()
+            .map_or(8.0, |z| f16::from_bits(z[g]).to_f32());
+        (self.q(k, n) as f32 - z) * s
+    }
+
+    /// Quantizes a row-major K×N f32 matrix: per group and column, scale = max|w| / 7 (f16),
+    /// q = round(w / scale) + 8 clamped to 0..15, zero point 8 (`zeros: None`).
+    pub fn quantize(w: &[f32], k: usize, n: usize) -> Result<Int4Weights> {
+        if w.len() != k * n || k == 0 || n == 0 {
+            return Err(Error::InvalidInput(format!(
+                "quantize: {} values for a {k}×{n} matrix",
+                w.len()
+            )));
+        }
+        let groups = k.div_ceil(GROUP);
+        let mut scales = vec![0u16; groups * n];
+        for g in 0..groups {
+            for c in 0..n {
+                let amax = (g * GROUP..((g + 1) * GROUP).min(k))
+                    .map(|r| w[r * n + c].abs())
+                    .fold(0.0f32, f32::max);
+                let s = if amax > 0.0 { amax / 7.0 } else { 1.0 };
+                scales[g * n + c] = f16::from_f32(s).to_bits();
+            }
+        }
+        let mut packed = vec![0u32; k.div_ceil(8) * n];
+        for r in 0..k {
+            for c in 0..n {
+                let s = f16::from_bits(scales[(r / GROUP) * n + c]).to_f32();
+                let q = ((w[r * n + c] / s).round() + 8.0).clamp(0.0, 15.0) as u32;
+                packed[(r / 8) * n + c] |= q << (4 * (r % 8));
+            }
+        }
+        Ok(Int4Weights {
+            k,
+            n,
+            packed,
+            scales,
+            zeros: None,
+        })
+    }
+
+    /// The whole dequantized matrix, row-major K×N.
+    pub fn dequantize(&self) -> Vec<f32> {
+        let mut out = Vec::with_capacity(self.k * self.n);
+        for r in 0..self.k {
+            for c in 0..self.n {
+                out.push(self.weight(r, c));
+            }
+        }
+        out
+    }
+}

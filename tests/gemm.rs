@@ -1,0 +1,312 @@
+//! GEMM on the GPU (lavapipe in CI) against the f64 reference by relative Frobenius error:
+//! f32 ≤ 1e-5, f16 inputs ≤ 2e-3, int4 against dequantize-then-f64. Outputs are poisoned, so an
+//! element no invocation wrote fails (poison reads back as a huge f32, −6.3e18).
+
+mod common;
+
+use wgsimd::gemm::{self, GemmOptions, GemmPolicy, Int4Weights, Operand, Path, PathChoice};
+use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled};
+use wgsimd::Executor;
+
+const SHAPES: &[(usize, usize, usize)] = &[
+    (1, 1, 1),
+    (33, 128, 17),
+    (64, 64, 64),
+    (65, 63, 129),
+    (127, 1, 255),
+    (7, 300, 5),
+    (257, 129, 384),
+];
+
+fn data(len: usize, seed: u64) -> Vec<f32> {
+    gemm::bench::random_f32(len, seed)
+}
+
+fn run(
+    exec: &dyn Executor,
+    a: Operand,
+    b: Operand,
+    (m, n, k): (usize, usize, usize),
+    opts: GemmOptions,
+) -> (Vec<f32>, Path) {
+    let p = gemm::plan(exec.caps(), a, b, m, n, k, opts).unwrap();
+    let out = exec.run(&p.plan).unwrap();
+    (p.decode(&out).unwrap(), p.path)
+}
+
+#[test]
+fn f32_shapes_match_f64_reference() {
+    let Some(g) = common::gpu() else { return };
+    for (i, &(m, n, k)) in SHAPES.iter().enumerate() {
+        let a = data(m * k, 10 + i as u64);
+        let b = data(k * n, 20 + i as u64);
+        let (c, _) = run(
+            g,
+            Operand::F32(&a),
+            Operand::F32(&b),
+            (m, n, k),
+            GemmOptions::default(),
+        );
+        let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
+        assert!(e <= 1e-5, "f32 {m}x{n}x{k}: relative error {e:.3e}");
+    }
+}
+
+#[test]
+fn f16_shapes_match_f64_reference() {
+    let Some(g) = common::gpu() else { return };
+    for (i, &(m, n, k)) in SHAPES.iter().enumerate() {
+        let a = f32_to_f16(&data(m * k, 30 + i as u64));
+        let b = f32_to_f16(&data(k * n, 40 + i as u64));
+        let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+        let (c, _) = run(
+            g,
+            Operand::F16(&a),
+            Operand::F16(&b),
+            (m, n, k),
+            GemmOptions::default(),
+        );
+        let e = rel_frobenius(&c, &want);
+        assert!(e <= 2e-3, "f16 {m}x{n}x{k}: relative error {e:.3e}");
+    }
+}
+
+/// Both policies (128-row default and 32-row skinny) and a 64-row tile, with M spanning several
+/// tiles and ending mid-tile: rows 32..63 of each tile must be written (the seed's bug).
+#[test]
+fn every_row_of_every_tile_is_written() {
+    let Some(g) = common::gpu() else { return };
+    let p64 = GemmPolicy {
+        bm: 64,
+        bn: 64,
+        bk: 8,
+        tm: 8,
+        tn: 8,
+    };
+    for policy in [p64, GemmPolicy::default(), GemmPolicy::skinny()] {
+        let (m, n, k) = (2 * policy.bm as usize + 45, 70, 24);
+        // distinct, exactly representable rows: C(i, j) = (i + 1) · Σ b(:, j)
+        let a: Vec<f32> = (0..m * k).map(|x| ((x / k) + 1) as f32).collect();
+        let b = data(k * n, 7);
+        let opts = GemmOptions {
+            path: PathChoice::Tiled,
+            policy: Some(policy),
+            split: None,
+        };
+        let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
+        let want = tiled(&a, &b, m, n, k);
+        for i in 0..m {
+            let e = rel_frobenius(&c[i * n..(i + 1) * n], &want[i * n..(i + 1) * n]);
+            assert!(
+                e <= 1e-5,
+                "{policy:?}: row {i} (row {} of its tile) wrong: {e:.3e}",
+                i % policy.bm as usize
+            );
+        }
+    }
+}
+
+#[test]
+fn int4_matches_dequantize_then_f64() {
+    let Some(g) = common::gpu() else { return };
+    for (i, &(m, n, k)) in [(1, 64, 256), (33, 70, 300), (65, 129, 128), (5, 9, 7)]
+        .iter()
+        .enumerate()
+    {
+        let a = f32_to_f16(&data(m * k, 50 + i as u64));
+        let mut w = Int4Weights::quantize(&data(k * n, 60 + i as u64), k, n).unwrap();
+        if i % 2 == 1 {
+            // an explicit zero point per group (7.0 and 9.0 alternating)
+            let z: Vec<u16> = (0..w.scales.len())
+                .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
+                .collect();
+            w.zeros = Some(z);
+        }
+        let want = wgsimd::reference::gemm::int4(&a, &w, m);
+        let c = gemm::gemm_int4(g, &a, &w, m).unwrap();
+        let e = rel_frobenius(&c, &want);
+        assert!(
+            e <= 2e-3,
+            "int4 {m}x{n}x{k} zeros={}: relative error {e:.3e}",
+            w.zeros.is_some()
+        );
+    }
+}
+
+/// The check can fail: one perturbed entry, one unwritten (poison) entry, both rejected.
+#[test]
+fn perturbed_output_fails_the_check() {
+    let Some(g) = common::gpu() else { return };
+    let (m, n, k) = (65, 63, 129);
+    let a = data(m * k, 1);
+    let b = data(k * n, 2);
+    let (c, _) = run(
+        g,
+        Operand::F32(&a),
+        Operand::F32(&b),
+        (m, n, k),
+        GemmOptions::default(),
+    );
+    let want = tiled(&a, &b, m, n, k);
+    assert!(rel_frobenius(&c, &want) <= 1e-5);
+    let mut bad = c.clone();
+    bad[m * n / 2] += 0.05;
+    assert!(
+        rel_frobenius(&bad, &want) > 1e-5,
+        "a perturbed entry must fail"
+    );
+    let mut unwritten = c.clone();
+    unwritten[m * n - 1] = f32::from_bits(wgsimd::plan::POISON_WORD);
+    assert!(
+        rel_frobenius(&unwritten, &want) > 1e-5,
+        "a poison entry must fail"
+    );
+    let sampled = gemm::bench::sampled_error(&bad, &a, &b, m, n, k, 0);
+    assert!(sampled > 1e-5, "the bench verifier must fail too");
+}
+
+/// Runs when the adapter offers f16 16×16×16 cooperative matrices (the H100), skips otherwise:
+/// the cooperative kernel agrees with the portable one and with f64.
+#[test]
+fn coop_matches_portable_when_offered() {
+    let Some(g) = common::gpu() else { return };
+    if !gemm::coop_offered(g.caps()) {
+        eprintln!("skipping: {}", gemm::coop::usable(g.caps()).unwrap_err());
+        return;
+    }
+    let mut shapes = SHAPES.to_vec();
+    shapes.extend([(128, 128, 32), (256, 512, 1024), (300, 260, 1000)]);
+    for (i, &(m, n, k)) in shapes.iter().enumerate() {
+        let a = f32_to_f16(&data(m * k, 70 + i as u64));
+        let b = f32_to_f16(&data(k * n, 80 + i as u64));
+        let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+        let coop = GemmOptions {
+            path: PathChoice::Coop,
+            ..Default::default()
+        };
+        let (c, path) = run(g, Operand::F16(&a), Operand::F16(&b), (m, n, k), coop);
+        assert_ne!(path, Path::Tiled);
+        let tiled_opts = GemmOptions {
+            path: PathChoice::Tiled,
+            ..Default::default()
+        };
+        let (t, _) = run(g, Operand::F16(&a), Operand::F16(&b), (m, n, k), tiled_opts);
+        let e = rel_frobenius(&c, &want);
+        assert!(e <= 2e-3, "coop {m}x{n}x{k}: relative error {e:.3e}");
+        let d = rel_frobenius(&c, &t.iter().map(|&v| v as f64).collect::<Vec<_>>());
+        assert!(d <= 2e-3, "coop vs portable {m}x{n}x{k}: {d:.3e}");
+    }
+}
+
+#[test]
+fn bad_shapes_and_dtypes_are_errors() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps();
+    let a = vec![0.0f32; 6];
+    let h = vec![0u16; 6];
+    let h9 = vec![0u16; 9];
+    let o = GemmOptions::default();
+    let err = |r: wgsimd::Result<gemm::GemmPlan>| r.err().expect("must fail").to_string();
+    assert!(err(gemm::plan(
+        caps,
+        Operand::F32(&a),
+        Operand::F32(&a),
+        2,
+        2,
+        2,
+        o
+    ))
+    .contains("A has 6"));
+    assert!(err(gemm::plan(
+        caps,
+        Operand::F32(&a),
+        Operand::F16(&h9),
+        2,
+        3,
+        3,
+        o
+    ))
+    .contains("same dtype"));
+    assert!(err(gemm::plan(
+        caps,
+        Operand::F32(&[]),
+        Operand::F32(&[]),
+        0,
+        3,
+        0,
+        o
+    ))
+    .contains("≥ 1"));
+    if !gemm::coop_offered(caps) {
+        let coop = GemmOptions {
+            path: PathChoice::Coop,
+            ..Default::default()
+        };
+        assert!(gemm::plan(caps, Operand::F16(&h), Operand::F16(&h9), 2, 3, 3, coop).is_err());
+    }
+}
+
+#[test]
+fn bench_cases_verify() {
+    let Some(g) = common::gpu() else { return };
+    let mut cases = gemm::bench_cases(g.caps(), 96, 3).unwrap();
+    cases.extend(gemm::bench_cases_shape(g.caps(), 3, 200, 130, 4).unwrap());
+    for case in cases {
+        let out = g.run(&case.plan).unwrap();
+        (case.verify)(&out).unwrap_or_else(|e| panic!("{} {}: {e}", case.variant, case.size_label));
+    }
+}
+
+/// Split-K (forced, including splits that do not divide the K tiles) gives the same product, for
+/// f32, f16 and int4; and the automatic choice splits a skinny product.
+#[test]
+fn split_k_matches_reference() {
+    let Some(g) = common::gpu() else { return };
+    for (i, &(m, n, k, split)) in [
+        (1, 70, 1000, 7),
+        (33, 128, 17, 3),
+        (127, 1, 255, 4),
+        (5, 300, 640, 64),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let a = data(m * k, 90 + i as u64);
+        let b = data(k * n, 95 + i as u64);
+        let opts = GemmOptions {
+            path: PathChoice::Tiled,
+            split: Some(split),
+            ..Default::default()
+        };
+        let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
+        let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
+        assert!(e <= 1e-5, "f32 {m}x{n}x{k} split {split}: {e:.3e}");
+        let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
+        let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
+        let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
+        assert!(
+            rel_frobenius(&c, &want) <= 2e-3,
+            "f16 {m}x{n}x{k} split {split}"
+        );
+        let w = Int4Weights::quantize(&b, k, n).unwrap();
+        let p = gemm::plan_int4(g.caps(), &a16, &w, m, opts).unwrap();
+        let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+        let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
+        assert!(e <= 2e-3, "int4 {m}x{n}x{k} split {split}: {e:.3e}");
+    }
+    let a = data(4 * 2048, 1);
+    let b = data(2048 * 64, 2);
+    let p = gemm::plan(
+        g.caps(),
+        Operand::F32(&a),
+        Operand::F32(&b),
+        4,
+        64,
+        2048,
+        GemmOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(p.plan.passes.len(), 2, "a skinny product is split along K");
+    let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+    assert!(rel_frobenius(&c, &tiled(&a, &b, 4, 64, 2048)) <= 1e-5);
+}

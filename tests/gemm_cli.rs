@@ -1,0 +1,120 @@
+//! `wgsimd gemm A.npy B.npy -o C.npy`: f32 and f16 inputs give f32 (M,N) matching the f64
+//! reference; shape and dtype mismatches are one-line errors that leave no output file.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use npyz::WriterBuilder;
+use wgsimd::reference::gemm::{rel_frobenius, tiled};
+
+fn wgsimd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wgsimd"))
+        .args(args)
+        .output()
+        .expect("run wgsimd")
+}
+
+fn write<T: npyz::AutoSerialize + Copy>(
+    dir: &Path,
+    name: &str,
+    shape: &[u64],
+    data: &[T],
+) -> PathBuf {
+    let path = dir.join(name);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let mut w = npyz::WriteOptions::<T>::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(&mut f)
+        .begin_nd()
+        .unwrap();
+    w.extend(data.iter().copied()).unwrap();
+    w.finish().unwrap();
+    path
+}
+
+fn read_f32(path: &Path) -> (Vec<u64>, Vec<f32>) {
+    let bytes = std::fs::read(path).unwrap();
+    let npy = npyz::NpyFile::new(&bytes[..]).unwrap();
+    let shape = npy.shape().to_vec();
+    (shape, npy.into_vec::<f32>().unwrap())
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn gemm_cli_f32_and_f16() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (m, k, n) = (37, 19, 45);
+    let a = wgsimd::gemm::bench::random_f32(m * k, 1);
+    let b = wgsimd::gemm::bench::random_f32(k * n, 2);
+    let want = tiled(&a, &b, m, n, k);
+    let pa = write(dir.path(), "a.npy", &[m as u64, k as u64], &a);
+    let pb = write(dir.path(), "b.npy", &[k as u64, n as u64], &b);
+    let pc = dir.path().join("c.npy");
+    let o = wgsimd(&["gemm", s(&pa), s(&pb), "-o", s(&pc), "--backend", "gpu"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (shape, c) = read_f32(&pc);
+    assert_eq!(shape, vec![m as u64, n as u64]);
+    assert!(rel_frobenius(&c, &want) <= 1e-5);
+
+    let a16: Vec<half::f16> = a.iter().map(|&x| half::f16::from_f32(x)).collect();
+    let b16: Vec<half::f16> = b.iter().map(|&x| half::f16::from_f32(x)).collect();
+    let want16 = tiled(
+        &a16.iter().map(|x| x.to_f32()).collect::<Vec<_>>(),
+        &b16.iter().map(|x| x.to_f32()).collect::<Vec<_>>(),
+        m,
+        n,
+        k,
+    );
+    let pa16 = write(dir.path(), "a16.npy", &[m as u64, k as u64], &a16);
+    let pb16 = write(dir.path(), "b16.npy", &[k as u64, n as u64], &b16);
+    let pc16 = dir.path().join("c16.npy");
+    let o = wgsimd(&[
+        "gemm",
+        s(&pa16),
+        s(&pb16),
+        "-o",
+        s(&pc16),
+        "--backend",
+        "gpu",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (shape, c) = read_f32(&pc16);
+    assert_eq!(shape, vec![m as u64, n as u64]);
+    assert!(rel_frobenius(&c, &want16) <= 2e-3);
+}
+
+#[test]
+fn gemm_cli_mismatches_fail_without_output() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.npy", &[2, 3], &[1.0f32; 6]);
+    let b = write(dir.path(), "b.npy", &[4, 2], &[1.0f32; 8]);
+    let b16 = write(dir.path(), "b16.npy", &[3, 2], &[half::f16::ONE; 6]);
+    let v = write(dir.path(), "v.npy", &[3], &[1.0f32; 3]);
+    let u = write(dir.path(), "u.npy", &[3, 2], &[1u32; 6]);
+    for (bb, needle) in [
+        (&b, "shape mismatch"),
+        (&b16, "dtype mismatch"),
+        (&v, "2-D"),
+        (&u, "dtype mismatch"),
+    ] {
+        let out = dir.path().join("c.npy");
+        let o = wgsimd(&["gemm", s(&a), s(bb), "-o", s(&out), "--backend", "gpu"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{needle}: expected failure");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.contains(needle), "{err:?} should mention {needle:?}");
+        assert!(!out.exists(), "{needle}: no output file may be left");
+    }
+}
