@@ -1,7 +1,8 @@
-// Radix sort, OneSweep stage 3, one dispatch per digit (Adinets & Merrill 2022): rank the tile
-// (shared/sort_tile.wgsl), publish its digit counts, find its digits' global offsets by
-// decoupled look-back over the predecessors' published counts (Merrill & Garland, "Single-pass
-// Parallel Prefix Scan with Decoupled Look-back", 2016), publish the inclusive prefix, scatter.
+// Radix sort, OneSweep stage 3, one dispatch per digit (Adinets & Merrill 2022): count the
+// tile's digits and publish the counts, rank the tile (shared/sort_tile.wgsl), find its digits'
+// global offsets by decoupled look-back over the predecessors' published counts (Merrill &
+// Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016), publish the
+// inclusive prefix, scatter.
 //
 // Forward progress: tiles take their index from an atomic counter (so predecessors have at
 // least started), and a predecessor that has published nothing after SPIN polls is not waited
@@ -51,18 +52,30 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let count = min(TILE, params.n - start);
     // load
     let t = tile_load(inv, start, count);
-    // rank (leaves digit_count)
-    let rank = tile_rank(inv, t, count);
-    // publish this tile's counts: tile 0 its inclusive prefix at once
+    // count the tile's digits first and publish them before ranking (CUB's "early counts"), so
+    // successors looking back rarely find this tile silent: tile 0 publishes its inclusive
+    // prefix at once. fb_counts (the fallback's counters) is free until the look-back.
     let d = inv.lid;
+    atomicStore(&fb_counts[d], 0u);
+    // barrier: the counters are cleared before anyone counts
+    workgroupBarrier();
+    for (var j = 0u; j < KPT; j++) {
+        if slot(inv, j) < count {
+            atomicAdd(&fb_counts[digit_of(t.keys[j])], 1u);
+        }
+    }
+    // barrier: the tile's counts are complete
+    workgroupBarrier();
+    let total = atomicLoad(&fb_counts[d]);
     let status = STATE_STATUS + PASS * params.tiles * RADIX;
     let global = atomicLoad(&state[PASS * RADIX + d]);
-    let total = digit_count[d];
     if tile == 0u {
         atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));
     } else {
         atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
     }
+    // rank
+    let rank = tile_rank(inv, t, count);
     if d < 4u {
         atomicStore(&os_flags[d], 0u);
     }
