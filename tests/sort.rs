@@ -144,14 +144,17 @@ fn run_check<T: Key>(
     }
 }
 
-/// Every size with uniform keys, every distribution at a partial and a just-over-one tile size,
-/// both directions.
+/// Every size with every distribution, both directions (the hybrid: every distribution up to
+/// 4097 keys, uniform beyond).
 fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy) {
     let caps = g.caps().clone();
-    let mut runs: Vec<(usize, Dist)> = SMALL.iter().map(|&n| (n, Dist::Uniform)).collect();
-    for &dist in &DISTS[1..] {
-        runs.push((257, dist));
-        runs.push((4097, dist));
+    let mut runs: Vec<(usize, Dist)> = Vec::new();
+    for &n in SMALL {
+        for &dist in DISTS {
+            if strategy != Strategy::Hybrid || n <= 4097 || dist == Dist::Uniform {
+                runs.push((n, dist));
+            }
+        }
     }
     for &descending in &[false, true] {
         for &(n, dist) in &runs {
@@ -319,6 +322,13 @@ fn large_sizes() {
         &p,
         &what,
     );
+    // u32 pairs, every strategy, at the seed's size
+    let vals: Vec<u32> = (0..a as u32).collect();
+    for &strategy in STRATEGIES {
+        let k: Vec<u32> = keys(Dist::Uniform, a, 6);
+        let what = format!("{strategy} pairs u32 {a}");
+        run_check(g, &caps, &k, Some(&vals), &with(strategy, false), &p, &what);
+    }
 }
 
 #[test]
@@ -528,4 +538,33 @@ fn policy_and_default_api() {
         out.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
         r.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
     );
+}
+
+/// Workgroup grids past the per-dimension limit: the limit lowered to 3, so every pass runs a
+/// 2-D grid with spare workgroups (what 2^28 keys do against 65535 on a real GPU).
+#[test]
+fn two_dimensional_grids() {
+    let Some(g) = common::gpu() else { return };
+    let mut caps = g.caps().clone();
+    caps.max_workgroups_per_dim = 3;
+    for &strategy in STRATEGIES {
+        for &n in &[4 * 4096 + 1, 10 * 4096 - 3] {
+            let opts = SortOptions {
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            let vals: Vec<u32> = (0..n as u32).collect();
+            let k: Vec<u32> = keys(Dist::Uniform, n, 60);
+            let what = format!("2-D grid {strategy} n={n}");
+            run_check(
+                g,
+                &caps,
+                &k,
+                Some(&vals),
+                &opts,
+                &SortPolicy::default(),
+                &what,
+            );
+        }
+    }
 }

@@ -65,7 +65,7 @@ fn sort_writes_sorted_npy_of_the_input_dtype() {
     // reading as f32 fails unless the output's dtype is float32
     let (_, v): (String, Vec<f32>) = read_npy(&out);
     let bits: Vec<u32> = v.iter().map(|x| x.to_bits()).collect();
-    let mut want = vec![1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN];
+    let mut want = [1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN];
     want.sort_by(f32::total_cmp);
     assert_eq!(bits, want.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
 

@@ -40,6 +40,18 @@ fn padded_bytes<T: bytemuck::Pod>(data: &[T]) -> Vec<u8> {
     bytes
 }
 
+/// A workgroup grid for `tiles` tiles: 1-D up to `max`, else the fewest rows of equal width
+/// (65536 tiles, 2^28 keys: 32768 × 2, where `grid_2d` would launch 65535 × 2 and let 65534
+/// workgroups exit, each after taking a OneSweep ticket).
+fn tile_grid(tiles: u64, max: u32) -> [u32; 3] {
+    let rows = tiles.div_ceil(max as u64).max(1);
+    let width = tiles.div_ceil(rows);
+    if tiles == 0 {
+        return [0, 1, 1];
+    }
+    [width as u32, rows as u32, 1]
+}
+
 /// What one digit pass binds: keys and values in and out.
 #[derive(Clone, Copy)]
 struct Io {
@@ -162,7 +174,7 @@ impl Builder<'_> {
         ]);
         let grid = match (segmented, self.indirect) {
             (true, Some(buffer)) => Workgroups::Indirect { buffer, offset: 0 },
-            _ => Workgroups::Direct(grid_2d(tiles, self.caps.max_workgroups_per_dim)),
+            _ => Workgroups::Direct(tile_grid(tiles, self.caps.max_workgroups_per_dim)),
         };
         self.stage(
             format!("histogram {tag}"),
@@ -217,13 +229,16 @@ pub(super) fn build<T: SortKey>(
     let key_bytes = padded_bytes(keys);
     let size = key_bytes.len() as u64;
     let keys_in = plan.buffer("keys", size, BufferInit::Bytes(key_bytes));
-    let ka = plan.buffer("keys a", size, BufferInit::Poison);
-    let kb = plan.buffer("keys b", size, BufferInit::Poison);
+    // scratch holds exactly n words (the kernels access words, not vec4s), so a word no pass
+    // wrote is a real defect to the simulator's unwritten-output check
+    let scratch = n * 4;
+    let ka = plan.buffer("keys a", scratch, BufferInit::Poison);
+    let kb = plan.buffer("keys b", scratch, BufferInit::Poison);
     let (vals_in, va, vb) = match values {
         Some(v) => (
             plan.buffer("values", size, BufferInit::Bytes(padded_bytes(v))),
-            plan.buffer("values a", size, BufferInit::Poison),
-            plan.buffer("values b", size, BufferInit::Poison),
+            plan.buffer("values a", scratch, BufferInit::Poison),
+            plan.buffer("values b", scratch, BufferInit::Poison),
         ),
         // keys only: the value bindings still need (distinct) buffers
         None => (
@@ -344,9 +359,12 @@ pub(super) fn build<T: SortKey>(
             let sparams = b
                 .plan
                 .upload("segmented params", &[n as u32, max_tiles as u32, 0, 0]);
+            // zeroed: the scan reads counts of up to max_tiles tiles, and the slots of tiles
+            // the buckets do not need are never written (they sit after every used slot, so
+            // they could not change a position, but zero is what they mean)
             let shist = b
                 .plan
-                .buffer("histogram", RADIX * max_tiles * 4, BufferInit::Poison);
+                .buffer("histogram", RADIX * max_tiles * 4, BufferInit::Zeroed);
             let shist_scan = b
                 .plan
                 .buffer("offsets", RADIX * max_tiles * 4, BufferInit::Poison);
@@ -391,7 +409,9 @@ pub(super) fn build<T: SortKey>(
                 ("BEGIN_BIT", begin as f64),
                 ("END_BIT", end as f64),
             ]);
-            let grid = tiles.min(policy.histogram_workgroups as u64) as u32;
+            let grid = tiles
+                .min(policy.histogram_workgroups as u64)
+                .min(caps.max_workgroups_per_dim as u64) as u32;
             b.stage(
                 "global histogram".into(),
                 &k_hist,
@@ -421,6 +441,7 @@ pub(super) fn build<T: SortKey>(
                     ("MAP_OUT", (p + 1 == passes) as u32 as f64),
                     ("PASS", p as f64),
                     ("SPIN", policy.spin as f64),
+                    ("TICKETS", policy.onesweep_tickets as u32 as f64),
                 ]);
                 b.stage(
                     format!("onesweep {p}"),
@@ -429,7 +450,7 @@ pub(super) fn build<T: SortKey>(
                     params,
                     io(src(p), dst(p)),
                     state,
-                    Workgroups::Direct(grid_2d(tiles, caps.max_workgroups_per_dim)),
+                    Workgroups::Direct(tile_grid(tiles, caps.max_workgroups_per_dim)),
                 );
             }
         }
@@ -449,4 +470,26 @@ pub(super) fn build<T: SortKey>(
         vals_out: pairs.then_some(vals_out),
         n: n as usize,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tile_grid;
+
+    #[test]
+    fn tile_grids_cover_tiles_with_few_spare_workgroups() {
+        for (tiles, max) in [
+            (1u64, 65535u32),
+            (65535, 65535),
+            (65536, 65535),
+            (200_001, 65535),
+            (10, 3),
+        ] {
+            let [x, y, z] = tile_grid(tiles, max);
+            assert!(x <= max && z == 1);
+            let n = x as u64 * y as u64;
+            assert!(n >= tiles && n - tiles < y as u64, "{tiles} {max}: {x}x{y}");
+        }
+        assert_eq!(tile_grid(65536, 65535), [32768, 2, 1]);
+    }
 }

@@ -107,6 +107,10 @@ pub struct SortPolicy {
     /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
     /// of 256 on the H100 (the same wave reasoning as [`crate::reduce::ReducePolicy`]).
     pub histogram_workgroups: u32,
+    /// OneSweep tiles take indices from an atomic ticket in order of start (true, the only
+    /// sensible setting on a GPU); false ties them to workgroup indices, so the simulator's
+    /// unfair scheduler can run a tile before its predecessors and exercise the fallback.
+    pub onesweep_tickets: bool,
 }
 
 impl Default for SortPolicy {
@@ -115,6 +119,7 @@ impl Default for SortPolicy {
             onesweep_min_keys: 1 << 16,
             spin: 64,
             histogram_workgroups: 1056,
+            onesweep_tickets: true,
         }
     }
 }
@@ -124,8 +129,9 @@ impl SortPolicy {
     ///
     /// - No subgroups → reduce-then-scan (OneSweep's look-back wants real subgroups and fast
     ///   atomics; the emulated ranking is slow enough that its extra pass does not matter).
-    /// - CPU adapters (lavapipe) → reduce-then-scan: measured on lavapipe at 2^22 keys
-    ///   (docs/sort.md), OneSweep's look-back spins while a few CPU threads run the tiles.
+    /// - CPU adapters (lavapipe) and the simulator → reduce-then-scan: it never waits, and on
+    ///   lavapipe OneSweep was not reliably faster (docs/sort.md: 350 vs 175 ms at 2^20 keys,
+    ///   448 vs 512 ms at 2^22, on 2 shared CPUs).
     /// - Otherwise OneSweep from `onesweep_min_keys` keys up: it moves 8 bytes per key per pass
     ///   where reduce-then-scan moves 12.
     pub fn choose(&self, caps: &Caps, n: u64) -> Strategy {

@@ -116,11 +116,9 @@ fn slot(inv: Inv, j: u32) -> u32 {
 
 struct TileKeys {
     keys: array<u32, KPT>,   // sortable form
-    vals: array<u32, KPT>,
-    digits: array<u32, KPT>,
 }
 
-// load: the tile's keys (and values) in the subgroup-blocked, lane-striped layout.
+// load: the tile's keys in the subgroup-blocked, lane-striped layout.
 fn tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
     var t: TileKeys;
     for (var j = 0u; j < KPT; j++) {
@@ -131,10 +129,6 @@ fn tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
                 k = to_sortable(k);
             }
             t.keys[j] = k;
-            t.digits[j] = digit_of(k);
-            if PAIRS != 0u {
-                t.vals[j] = vals_in[start + s];
-            }
         }
     }
     return t;
@@ -176,12 +170,9 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let row = rs_index(inv) / per_row;
     let my_phase = rs_index(inv) % per_row;
     // lanes below this one, and all lanes of the subgroup, as four-word masks
-    var lt: vec4<u32>;
-    var all_lanes: vec4<u32>;
-    for (var w = 0u; w < 4u; w++) {
-        lt[w] = lanes_below(lane, w);
-        all_lanes[w] = lanes_below(rs_size(inv), w);
-    }
+    let lt = vec4<u32>(lanes_below(lane, 0u), lanes_below(lane, 1u), lanes_below(lane, 2u), lanes_below(lane, 3u));
+    let size = rs_size(inv);
+    let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
     for (var i = inv.lid; i < RANK_ROWS * RADIX / 2u; i += WG_SIZE) {
@@ -192,47 +183,41 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // keep constant bounds so compilers unroll them and keep the arrays in registers
     let items = min(KPT, (count + rs_size(inv) - 1u) / rs_size(inv));
     let full = count == TILE;
-    // multisplit: peers of each key (valid keys of this subgroup with the same digit)
-    var below: array<u32, KPT>;
-    var peers_n: array<u32, KPT>;
-    var leader: array<u32, KPT>;
-    for (var j = 0u; j < KPT; j++) {
-        if j < items {
-            let d = t.digits[j];
-            var peers = all_lanes;
-            if !full {
-                peers = rs_ballot(inv, slot(inv, j) < count);
-            }
-            for (var b = 0u; b < BITS; b++) {
-                let bit_set = ((d >> b) & 1u) != 0u;
-                let bal = rs_ballot(inv, bit_set);
-                peers &= select(~bal, bal, bit_set);
-            }
-            below[j] = popcount4(peers & lt);
-            peers_n[j] = popcount4(peers);
-            leader[j] = select(lane, first_lane(peers), any(peers != vec4<u32>(0u)));
-        }
-    }
     // barrier: counters are cleared before any leader adds to them
     workgroupBarrier();
-    // per-subgroup counts: the leader of each peer group reserves its slots, in item order.
-    // Counters are 16-bit halves (digit d in half d & 1 of word d / 2 of its row): at most
-    // TILE = 4096 keys per digit, so halves never carry into each other.
+    // per item: multisplit (the peers of a key: valid keys of this subgroup with its digit),
+    // then the leader of each peer group reserves the group's slots in the subgroup's counters,
+    // items in order. Counters are 16-bit halves (digit d in half d & 1 of word d / 2 of its
+    // row): at most TILE = 4096 keys per digit, so halves never carry into each other. Ballots
+    // and ranks are not kept across items (no per-item arrays but the ranks), so subgroups of 4,
+    // which share rows and take turns, redo the ballots in each phase.
     var rank: array<u32, KPT>;
     for (var phase = 0u; phase < per_row; phase++) {
         let mine = my_phase == phase;
         for (var j = 0u; j < KPT; j++) {
             if j < items {
+                let d = digit_of(t.keys[j]);
+                let valid = slot(inv, j) < count;
+                var peers = all_lanes;
+                if !full {
+                    peers = rs_ballot(inv, valid);
+                }
+                for (var b = 0u; b < BITS; b++) {
+                    let bit_set = ((d >> b) & 1u) != 0u;
+                    let bal = rs_ballot(inv, bit_set);
+                    peers &= select(~bal, bal, bit_set);
+                }
+                let below = popcount4(peers & lt);
                 var base = 0u;
-                let d = t.digits[j];
-                if mine && slot(inv, j) < count && below[j] == 0u {
+                if mine && valid && below == 0u {
                     let half = 16u * (d & 1u);
-                    let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], peers_n[j] << half);
+                    let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
                     base = (old >> half) & 0xffffu;
                 }
-                base = rs_shuffle(inv, base, leader[j]);
+                let leader = select(lane, first_lane(peers), any(peers != vec4<u32>(0u)));
+                base = rs_shuffle(inv, base, leader);
                 if mine {
-                    rank[j] = base + below[j];
+                    rank[j] = base + below;
                 }
             }
         }
@@ -260,7 +245,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     workgroupBarrier();
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
-            let dj = t.digits[j];
+            let dj = digit_of(t.keys[j]);
             let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
             rank[j] += ((w >> (16u * (dj & 1u))) & 0xffffu) + digit_start[dj];
         }
@@ -271,7 +256,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
 // scatter: stage the tile in digit order, then write runs of equal digits to
 // digit_base[d] + (position - digit_start[d]): consecutive invocations, consecutive addresses.
 // The stage must have written digit_base before calling.
-fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
+fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, start: u32, count: u32) {
     // barrier: digit_base is visible; the ranks have been read out of tile_mem
     workgroupBarrier();
     for (var j = 0u; j < KPT; j++) {
@@ -294,9 +279,11 @@ fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
     if PAIRS != 0u {
         // barrier: every key was read from tile_mem before values overwrite it
         workgroupBarrier();
+        // values are loaded only now, in the keys' layout: no registers held through the ranking
         for (var j = 0u; j < KPT; j++) {
-            if slot(inv, j) < count {
-                atomicStore(&tile_mem[rank[j]], t.vals[j]);
+            let s = slot(inv, j);
+            if s < count {
+                atomicStore(&tile_mem[rank[j]], vals_in[start + s]);
             }
         }
         // barrier: the values are staged

@@ -1,7 +1,8 @@
-// Radix sort, OneSweep stage 3, one dispatch per digit (Adinets & Merrill 2022): rank the tile
-// (shared/sort_tile.wgsl), publish its digit counts, find its digits' global offsets by
-// decoupled look-back over the predecessors' published counts (Merrill & Garland, "Single-pass
-// Parallel Prefix Scan with Decoupled Look-back", 2016), publish the inclusive prefix, scatter.
+// Radix sort, OneSweep stage 3, one dispatch per digit (Adinets & Merrill 2022): count the
+// tile's digits and publish the counts, rank the tile (shared/sort_tile.wgsl), find its digits'
+// global offsets by decoupled look-back over the predecessors' published counts (Merrill &
+// Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016), publish the
+// inclusive prefix, scatter.
 //
 // Forward progress: tiles take their index from an atomic counter (so predecessors have at
 // least started), and a predecessor that has published nothing after SPIN polls is not waited
@@ -16,6 +17,9 @@
 
 override PASS: u32 = 0u;
 override SPIN: u32 = 64u;
+// 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (tests only: lets
+// the simulator's unfair scheduler run a tile before its predecessors)
+override TICKETS: u32 = 1u;
 
 const STATE_COUNTERS: u32 = 1024u;
 const STATE_STATUS: u32 = 1088u;
@@ -31,10 +35,14 @@ var<workgroup> os_flags: array<atomic<u32>, 4>;
 var<workgroup> fb_counts: array<atomic<u32>, RADIX>;
 
 @compute @workgroup_size(WG_SIZE)
-fn main(inv: Inv) {
+fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     // tile index in order of start
     if inv.lid == 0u {
-        os_tile = atomicAdd(&state[STATE_COUNTERS + PASS], 1u);
+        if TICKETS != 0u {
+            os_tile = atomicAdd(&state[STATE_COUNTERS + PASS], 1u);
+        } else {
+            os_tile = wid.x + wid.y * nwg.x;
+        }
     }
     let tile = workgroupUniformLoad(&os_tile);
     if tile >= params.tiles {
@@ -44,18 +52,30 @@ fn main(inv: Inv) {
     let count = min(TILE, params.n - start);
     // load
     let t = tile_load(inv, start, count);
-    // rank (leaves digit_count)
-    let rank = tile_rank(inv, t, count);
-    // publish this tile's counts: tile 0 its inclusive prefix at once
+    // count the tile's digits first and publish them before ranking (CUB's "early counts"), so
+    // successors looking back rarely find this tile silent: tile 0 publishes its inclusive
+    // prefix at once. fb_counts (the fallback's counters) is free until the look-back.
     let d = inv.lid;
+    atomicStore(&fb_counts[d], 0u);
+    // barrier: the counters are cleared before anyone counts
+    workgroupBarrier();
+    for (var j = 0u; j < KPT; j++) {
+        if slot(inv, j) < count {
+            atomicAdd(&fb_counts[digit_of(t.keys[j])], 1u);
+        }
+    }
+    // barrier: the tile's counts are complete
+    workgroupBarrier();
+    let total = atomicLoad(&fb_counts[d]);
     let status = STATE_STATUS + PASS * params.tiles * RADIX;
     let global = atomicLoad(&state[PASS * RADIX + d]);
-    let total = digit_count[d];
     if tile == 0u {
         atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));
     } else {
         atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
     }
+    // rank
+    let rank = tile_rank(inv, t, count);
     if d < 4u {
         atomicStore(&os_flags[d], 0u);
     }
@@ -133,5 +153,5 @@ fn main(inv: Inv) {
     }
     digit_base[d] = acc;
     // scatter
-    tile_scatter(inv, t, rank, count);
+    tile_scatter(inv, t, rank, start, count);
 }

@@ -25,5 +25,5 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // offsets of this tile's digits (visible to all after tile_scatter's first barrier)
     digit_base[inv.lid] = offsets[desc.z + inv.lid * desc.w];
     // scatter
-    tile_scatter(inv, t, rank, desc.y);
+    tile_scatter(inv, t, rank, desc.x, desc.y);
 }
