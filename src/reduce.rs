@@ -106,10 +106,11 @@ impl ReducePlan {
     /// Turns the run's output into the result.
     pub fn decode(&self, out: &RunOutput) -> Result<Scalar> {
         let words: Vec<u32> = out.get(self.result);
-        if words.len() < 2 {
+        let need = if self.op == ReduceOp::Sum { 2 } else { 1 };
+        if words.len() < need {
             return Err(Error::Gpu("reduction result missing".into()));
         }
-        let u64v = words[0] as u64 | (words[1] as u64) << 32;
+        let u64v = words[0] as u64 | (*words.get(1).unwrap_or(&0) as u64) << 32;
         Ok(match (self.op, self.dtype) {
             (ReduceOp::Sum, Dtype::U32) => Scalar::U64(u64v),
             (ReduceOp::Sum, Dtype::I32) => {
@@ -207,7 +208,8 @@ pub fn plan<T: Element>(
         total_partials * partial_bytes,
         BufferInit::Poison,
     );
-    let result = plan.buffer("result", 8, BufferInit::Poison);
+    // one u64 (or double-float) for sums, one key for min/max: every word is written
+    let result = plan.buffer("result", partial_bytes, BufferInit::Poison);
     let mut base = 0u32;
     for (i, (&(first, count), &grid)) in chunks.iter().zip(&grids).enumerate() {
         let params = plan.upload("params", &[count as u32, base, 0, 0]);

@@ -34,17 +34,7 @@ fn sims() -> Vec<(String, SimExecutor)> {
 }
 
 fn no_findings(what: &str, out: &wgsimd::RunOutput) {
-    no_findings_except(what, out, &[]);
-}
-
-/// Like `no_findings`, tolerating findings whose text starts with one of `known` (each a
-/// finding reported to the owner, to be fixed in the algorithm).
-fn no_findings_except(what: &str, out: &wgsimd::RunOutput, known: &[&str]) {
-    let real: Vec<_> = out
-        .findings
-        .iter()
-        .filter(|f| !known.iter().any(|k| f.to_string().starts_with(k)))
-        .collect();
+    let real: Vec<_> = out.findings.iter().collect();
     assert!(
         real.is_empty(),
         "{what}: findings:\n{}",
@@ -54,10 +44,6 @@ fn no_findings_except(what: &str, out: &wgsimd::RunOutput, known: &[&str]) {
             .join("\n")
     );
 }
-
-/// min/max write one word of the 8-byte poisoned `result` buffer (src/reduce.rs declares it
-/// for the 64-bit sums); reported to the owner.
-const KNOWN_MINMAX: &str = "unwritten-output: buffer 2 `result`: 1 of its 2 words";
 
 const SIZES: [usize; 5] = [1, 7, 257, 1030, 5000];
 
@@ -73,7 +59,7 @@ fn reduce_on_sim() {
                 // u32
                 let p = reduce::plan(sim.caps(), &x, op, ReducePolicy::default()).unwrap();
                 let out = sim.run(&p.plan).unwrap();
-                no_findings_except(&what, &out, &[KNOWN_MINMAX]);
+                no_findings(&what, &out);
                 let got = p.decode(&out).unwrap();
                 let want = match op {
                     ReduceOp::Sum => Scalar::U64(reference::reduce::sum_u64(&x)),
@@ -83,7 +69,7 @@ fn reduce_on_sim() {
                 // i32
                 let p = reduce::plan(sim.caps(), &xi, op, ReducePolicy::default()).unwrap();
                 let out = sim.run(&p.plan).unwrap();
-                no_findings_except(&what, &out, &[KNOWN_MINMAX]);
+                no_findings(&what, &out);
                 let got = p.decode(&out).unwrap();
                 let want = match op {
                     ReduceOp::Sum => Scalar::I64(reference::reduce::sum_i64(&xi)),
@@ -93,7 +79,7 @@ fn reduce_on_sim() {
                 // f32
                 let p = reduce::plan(sim.caps(), &xf, op, ReducePolicy::default()).unwrap();
                 let out = sim.run(&p.plan).unwrap();
-                no_findings_except(&what, &out, &[KNOWN_MINMAX]);
+                no_findings(&what, &out);
                 let got = p.decode(&out).unwrap();
                 match op {
                     ReduceOp::Sum => {

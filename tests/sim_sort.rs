@@ -34,27 +34,6 @@ fn sims() -> Vec<(String, SimExecutor)> {
     v
 }
 
-/// Findings reported to the owner (src/sort/build.rs), tolerated here so that anything new
-/// still fails: the read-back ping-pong buffers are padded to whole vec4s but only `n` words
-/// are written; the hybrid strategy scans its whole segmented histogram (RADIX × (tiles +
-/// RADIX) words, host-uninit) while the indirect histogram pass writes only the tiles the
-/// buckets produced.
-const KNOWN: &[&str] = &[
-    "unwritten-output: buffer 2 `keys b`",
-    "unwritten-output: buffer 5 `values b`",
-    "uninitialized-read: word",
-];
-
-fn known(strategy: Strategy, f: &wgsimd::finding::Finding) -> bool {
-    let text = f.to_string();
-    KNOWN[..2].iter().any(|k| text.starts_with(k))
-        || (strategy == Strategy::Hybrid
-            && text.starts_with(KNOWN[2])
-            && f.loc
-                .as_ref()
-                .is_some_and(|l| l.file == "wgsl/shared/scan_tile.wgsl"))
-}
-
 #[test]
 fn sort_on_sim() {
     let mut failures = Vec::new();
@@ -84,7 +63,7 @@ fn sort_on_sim() {
                 .unwrap();
                 let out = sim.run(&p.plan).unwrap();
                 let what = format!("{name} n={n} {strategy}");
-                for f in out.findings.iter().filter(|f| !known(strategy, f)) {
+                for f in &out.findings {
                     failures.push(format!("{what}: {f}"));
                 }
                 let k: Vec<u32> = p.keys(&out);

@@ -326,7 +326,6 @@ impl GpuExecutor {
         enc: &mut wgpu::CommandEncoder,
         queries: Option<(&wgpu::QuerySet, u32)>,
     ) -> Result<()> {
-        let device = &self.ctx.device;
         let mut timed = queries.map_or(0, |q| q.1 / 2);
         for (index, p) in plan.passes.iter().enumerate() {
             let pipeline = self.pipeline(&p.kernel, &p.entry, &p.overrides)?;
