@@ -269,6 +269,16 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     }
+    if caps.backend == "sim" && args.sizes.is_empty() && !args.quick && wanted("sort") {
+        // the simulator's speed yardstick (issue 5): a full u32 sort of 2^20 keys
+        let caps = caps.clone();
+        let seed = args.seed;
+        jobs.push((
+            "sort".into(),
+            "2^20".into(),
+            Box::new(move || wgsimd::sort::bench_cases(&caps, 1 << 20, seed)),
+        ));
+    }
     if wanted("gemm") {
         for (m, n, k) in wgsimd::gemm::bench_shapes(&caps, args.quick) {
             let caps = caps.clone();
@@ -293,6 +303,20 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                         Ok((out, timing)) => row_from(&c, &timing, (c.verify)(&out), copy_gbps),
                         Err(e) => failed(&c, e.to_string()),
                     };
+                    // a line per finished case on stderr, so a long sweep cut short still shows
+                    // what it measured
+                    pb.suspend(|| {
+                        eprintln!(
+                            "done: {} {} {}: {:.4} ms median, {:.2} {}, {}",
+                            row.algorithm,
+                            row.variant,
+                            row.size_label,
+                            row.median_ms,
+                            row.throughput,
+                            row.unit,
+                            if row.verified { "OK" } else { "FAILED" }
+                        )
+                    });
                     rows.push(row);
                 }
             }
@@ -415,6 +439,78 @@ fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
             hs.into_iter().map(|h| h.join().unwrap_or(0)).sum()
         })
     });
+    // sorts: std's sort_unstable and rayon's parallel sort, checked ordered (a permutation by
+    // construction)
+    let sort_n = n.min(1 << 24);
+    let keys = &data[..sort_n];
+    for (variant, parallel) in [
+        ("keys u32 sort_unstable (1 thread)", false),
+        ("keys u32 rayon par_sort_unstable", true),
+    ] {
+        let mut ns = Vec::new();
+        let mut ok = true;
+        for _ in 0..3 {
+            let mut v = keys.to_vec();
+            let t = Instant::now();
+            if parallel {
+                use rayon::slice::ParallelSliceMut;
+                v.par_sort_unstable();
+            } else {
+                v.sort_unstable();
+            }
+            ns.push(t.elapsed().as_secs_f64() * 1e9);
+            ok &= v.windows(2).all(|w| w[0] <= w[1]);
+        }
+        rows.push(cpu_row(
+            "sort",
+            variant,
+            sort_n as u64,
+            &ns,
+            sort_n as f64,
+            "Gkeys/s",
+            ok,
+        ));
+    }
+    // GEMM: matrixmultiply's sgemm (f32), checked on one entry against f64
+    let g = 512usize;
+    let a: Vec<f32> = (0..g * g).map(|i| (i % 7) as f32 - 3.0).collect();
+    let b: Vec<f32> = (0..g * g).map(|i| (i % 5) as f32 - 2.0).collect();
+    let mut c = vec![0f32; g * g];
+    let mut ns = Vec::new();
+    for _ in 0..3 {
+        let t = Instant::now();
+        // SAFETY: a, b and c are g×g row-major matrices with the strides given
+        unsafe {
+            matrixmultiply::sgemm(
+                g,
+                g,
+                g,
+                1.0,
+                a.as_ptr(),
+                g as isize,
+                1,
+                b.as_ptr(),
+                g as isize,
+                1,
+                0.0,
+                c.as_mut_ptr(),
+                g as isize,
+                1,
+            );
+        }
+        ns.push(t.elapsed().as_secs_f64() * 1e9);
+    }
+    let want: f64 = (0..g).map(|k| a[k] as f64 * b[k * g + 3] as f64).sum();
+    let ok = (c[3] as f64 - want).abs() <= 1e-3 * want.abs().max(1.0);
+    rows.push(cpu_row(
+        "gemm",
+        "f32 matrixmultiply",
+        g as u64,
+        &ns,
+        2.0 * (g * g * g) as f64 / 1e3,
+        "TFLOP/s",
+        ok,
+    ));
     rows
 }
 
