@@ -21,7 +21,14 @@ fn check(exec: &SimExecutor, what: &str, p: &gemm::GemmPlan, want: &[f64], tol: 
 
 #[test]
 fn tiled_gemm_on_the_simulator() {
-    for (sg, shuffle) in [(4, None), (8, None), (16, None), (32, Some(3)), (64, None), (128, None)] {
+    for (sg, shuffle) in [
+        (4, None),
+        (8, None),
+        (16, None),
+        (32, Some(3)),
+        (64, None),
+        (128, None),
+    ] {
         let exec = SimExecutor::new(SimConfig {
             subgroup_size: sg,
             shuffle_lanes: shuffle,
