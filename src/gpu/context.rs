@@ -100,16 +100,8 @@ impl GpuContext {
     /// Opens a device on `adapter`.
     pub fn open(adapter: wgpu::Adapter) -> Result<GpuContext> {
         let info = adapter.get_info();
-        let mut features = adapter.features() & wanted_features();
-        let mut limits = adapter.limits();
-        if std::env::var("WGSIMD_EXP_MINDEV").is_ok_and(|v| v == "1") {
-            features &= wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
-            let big = limits.max_storage_buffer_binding_size.min(1 << 30);
-            let maxbuf = limits.max_buffer_size.min(1 << 31);
-            limits = wgpu::Limits::default();
-            limits.max_storage_buffer_binding_size = big;
-            limits.max_buffer_size = maxbuf;
-        }
+        let features = adapter.features() & wanted_features();
+        let limits = adapter.limits();
         let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
             // SAFETY: cooperative matrices are only used by the GEMM kernel that is validated
             // against the portable kernel in tests; wgpu asks callers to acknowledge that
