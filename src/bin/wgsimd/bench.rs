@@ -547,12 +547,30 @@ fn cpu_row(
     }
 }
 
+/// Three significant digits at least, so small CPU-adapter figures do not print as 0.0.
+fn significant(x: f64) -> String {
+    if !x.is_finite() {
+        return "-".into();
+    }
+    let a = x.abs();
+    if a >= 100.0 || a == 0.0 {
+        format!("{x:.1}")
+    } else if a >= 1.0 {
+        format!("{x:.2}")
+    } else {
+        format!(
+            "{x:.*}",
+            (2 - a.log10().floor() as i32).clamp(2, 9) as usize
+        )
+    }
+}
+
 fn print_table(rows: &[Row], copy_gbps: Option<f64>) {
     if let Some(c) = copy_gbps {
         println!("copy bandwidth (vec4 shader copy, read+write): {c:.1} GB/s");
     }
     println!(
-        "{:<8} {:<28} {:>7} {:>10} {:>10} {:>12} {:>7} {:>8} {:<}",
+        "{:<8} {:<38} {:>13} {:>10} {:>10} {:>17} {:>6} {:>8} {:<}",
         "algo", "variant", "size", "median ms", "min ms", "throughput", "copy%", "vs yard", "check"
     );
     for r in rows {
@@ -566,13 +584,13 @@ fn print_table(rows: &[Row], copy_gbps: Option<f64>) {
             format!("FAILED: {}", r.error.clone().unwrap_or_default())
         };
         println!(
-            "{:<8} {:<28} {:>7} {:>10.4} {:>10.4} {:>7.1} {:<7} {:>5} {:>8} {}",
+            "{:<8} {:<38} {:>13} {:>10.4} {:>10.4} {:>9} {:<7} {:>6} {:>8} {}",
             r.algorithm,
             r.variant,
             r.size_label,
             r.median_ms,
             r.min_ms,
-            r.throughput,
+            significant(r.throughput),
             r.unit,
             frac,
             ratio,
@@ -584,10 +602,10 @@ fn print_table(rows: &[Row], copy_gbps: Option<f64>) {
                 .iter()
                 .map(|(l, ms)| format!("{l} {ms:.4}"))
                 .collect();
-            println!("{:<8} {:<28} passes (ms): {}", "", "", parts.join(" | "));
+            println!("{:<8} {:<38} passes (ms): {}", "", "", parts.join(" | "));
         }
         if let (Some(y), Some(_)) = (&r.yardstick, r.ratio) {
-            println!("{:<8} {:<28} yardstick: {y}", "", "");
+            println!("{:<8} {:<38} yardstick: {y}", "", "");
         }
     }
 }

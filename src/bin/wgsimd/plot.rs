@@ -20,6 +20,18 @@ fn register_font() {
     });
 }
 
+/// The line a row belongs to. GEMM rows of non-square shapes (M×N×K with M ≠ N) get their M in
+/// the name, so skinny shapes do not join the square sweep's line.
+fn series_name(r: &&Row) -> String {
+    let dims: Vec<&str> = r.size_label.split('x').collect();
+    match dims.as_slice() {
+        [m, n, _] if r.algorithm == "gemm" && m != n => {
+            format!("{} {} M={m}", r.algorithm, r.variant)
+        }
+        _ => format!("{} {}", r.algorithm, r.variant),
+    }
+}
+
 /// Writes the plot; the format follows the extension.
 pub fn write(path: &Path, rows: &[Row], title: &str) -> anyhow::Result<()> {
     register_font();
@@ -106,17 +118,14 @@ where
             })
             .draw()
             .map_err(err)?;
-        let mut series: Vec<String> = pts
-            .iter()
-            .map(|r| format!("{} {}", r.algorithm, r.variant))
-            .collect();
+        let mut series: Vec<String> = pts.iter().map(series_name).collect();
         series.sort();
         series.dedup();
         for (i, name) in series.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
             let mut line: Vec<(f64, f64)> = pts
                 .iter()
-                .filter(|r| &format!("{} {}", r.algorithm, r.variant) == name)
+                .filter(|r| &series_name(r) == name)
                 .map(|r| (xs(r), r.throughput))
                 .collect();
             line.sort_by(|a, b| a.0.total_cmp(&b.0));
