@@ -3,31 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-use npyz::WriterBuilder;
-
-fn wgsimd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wgsimd"))
-        .args(args)
-        .output()
-        .expect("run wgsimd")
-}
-
-fn write_npy<T: npyz::AutoSerialize + Copy>(dir: &Path, name: &str, data: &[T]) -> PathBuf {
-    let path = dir.join(name);
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    let mut w = npyz::WriteOptions::<T>::new()
-        .default_dtype()
-        .shape(&[data.len() as u64])
-        .writer(&mut f)
-        .begin_nd()
-        .unwrap();
-    w.extend(data.iter().copied()).unwrap();
-    w.finish().unwrap();
-    path
-}
+use std::process::Output;
 
 fn last_line(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout)
@@ -54,14 +30,14 @@ fn reduce_prints_the_result_last() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let u = write_npy(dir.path(), "u.npy", &[1u32, 2, 3, u32::MAX]);
-    let i = write_npy(dir.path(), "i.npy", &[-5i32, 7, i32::MIN]);
-    let f = write_npy(dir.path(), "f.npy", &[1.5f32, f32::NAN, -2.0]);
+    let u = common::write_npy(dir.path(), "u.npy", &[1u32, 2, 3, u32::MAX]);
+    let i = common::write_npy(dir.path(), "i.npy", &[-5i32, 7, i32::MIN]);
+    let f = common::write_npy(dir.path(), "f.npy", &[1.5f32, f32::NAN, -2.0]);
     let u = u.to_str().unwrap();
     let i = i.to_str().unwrap();
     let f = f.to_str().unwrap();
     let run = |p: &str, op: &str| {
-        let o = wgsimd(&["reduce", p, "--op", op, "--backend", "gpu"]);
+        let o = common::wgsimd(&["reduce", p, "--op", op, "--backend", "gpu"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         last_line(&o)
     };
@@ -72,7 +48,7 @@ fn reduce_prints_the_result_last() {
     assert_eq!(run(i, "min"), i32::MIN.to_string());
     assert_eq!(run(f, "max"), "nan");
     assert_eq!(run(f, "min"), "nan");
-    let e = write_npy(dir.path(), "e.npy", &[] as &[f32]);
+    let e = common::write_npy(dir.path(), "e.npy", &[] as &[f32]);
     assert_eq!(run(e.to_str().unwrap(), "sum"), "0.0");
 }
 
@@ -81,27 +57,27 @@ fn bad_input_is_one_line_and_non_zero() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.npy");
     assert_clean_error(
-        &wgsimd(&["reduce", missing.to_str().unwrap(), "--op", "sum"]),
+        &common::wgsimd(&["reduce", missing.to_str().unwrap(), "--op", "sum"]),
         "cannot open",
     );
     let not_npy = dir.path().join("x.npy");
     std::fs::write(&not_npy, b"hello, world").unwrap();
     assert_clean_error(
-        &wgsimd(&["reduce", not_npy.to_str().unwrap(), "--op", "sum"]),
+        &common::wgsimd(&["reduce", not_npy.to_str().unwrap(), "--op", "sum"]),
         "not a .npy",
     );
-    let f64s = write_npy(dir.path(), "d.npy", &[1.0f64, 2.0]);
+    let f64s = common::write_npy(dir.path(), "d.npy", &[1.0f64, 2.0]);
     assert_clean_error(
-        &wgsimd(&["reduce", f64s.to_str().unwrap(), "--op", "sum"]),
+        &common::wgsimd(&["reduce", f64s.to_str().unwrap(), "--op", "sum"]),
         "unsupported dtype",
     );
-    let ok = write_npy(dir.path(), "ok.npy", &[1u32]);
+    let ok = common::write_npy(dir.path(), "ok.npy", &[1u32]);
     assert_clean_error(
-        &wgsimd(&["reduce", ok.to_str().unwrap(), "--op", "mean"]),
+        &common::wgsimd(&["reduce", ok.to_str().unwrap(), "--op", "mean"]),
         "unknown reduce op",
     );
     assert_clean_error(
-        &wgsimd(&[
+        &common::wgsimd(&[
             "reduce",
             ok.to_str().unwrap(),
             "--op",
@@ -112,9 +88,9 @@ fn bad_input_is_one_line_and_non_zero() {
         "unknown backend",
     );
     if common::gpu().is_some() {
-        let empty = write_npy(dir.path(), "e.npy", &[] as &[i32]);
+        let empty = common::write_npy(dir.path(), "e.npy", &[] as &[i32]);
         assert_clean_error(
-            &wgsimd(&[
+            &common::wgsimd(&[
                 "reduce",
                 empty.to_str().unwrap(),
                 "--op",
@@ -126,7 +102,7 @@ fn bad_input_is_one_line_and_non_zero() {
         );
     }
     // usage errors exit 2 through clap
-    let o = wgsimd(&["reduce"]);
+    let o = common::wgsimd(&["reduce"]);
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -135,7 +111,7 @@ fn info_names_the_adapter() {
     if common::gpu().is_none() {
         return;
     }
-    let o = wgsimd(&["info", "--backend", "gpu"]);
+    let o = common::wgsimd(&["info", "--backend", "gpu"]);
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
     for key in [
@@ -155,7 +131,7 @@ fn quick_bench_verifies_and_writes_json() {
     }
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("b.json");
-    let o = wgsimd(&[
+    let o = common::wgsimd(&[
         "bench",
         "--quick",
         "--only",

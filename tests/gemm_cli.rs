@@ -3,37 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-use npyz::WriterBuilder;
 use wgsimd::reference::gemm::{rel_frobenius, tiled};
-
-fn wgsimd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wgsimd"))
-        .args(args)
-        .output()
-        .expect("run wgsimd")
-}
-
-fn write<T: npyz::AutoSerialize + Copy>(
-    dir: &Path,
-    name: &str,
-    shape: &[u64],
-    data: &[T],
-) -> PathBuf {
-    let path = dir.join(name);
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    let mut w = npyz::WriteOptions::<T>::new()
-        .default_dtype()
-        .shape(shape)
-        .writer(&mut f)
-        .begin_nd()
-        .unwrap();
-    w.extend(data.iter().copied()).unwrap();
-    w.finish().unwrap();
-    path
-}
 
 fn read_f32(path: &Path) -> (Vec<u64>, Vec<f32>) {
     let bytes = std::fs::read(path).unwrap();
@@ -56,10 +28,10 @@ fn gemm_cli_f32_and_f16() {
     let a = wgsimd::gemm::bench::random_f32(m * k, 1);
     let b = wgsimd::gemm::bench::random_f32(k * n, 2);
     let want = tiled(&a, &b, m, n, k);
-    let pa = write(dir.path(), "a.npy", &[m as u64, k as u64], &a);
-    let pb = write(dir.path(), "b.npy", &[k as u64, n as u64], &b);
+    let pa = common::write_npy_shaped(dir.path(), "a.npy", &[m as u64, k as u64], &a);
+    let pb = common::write_npy_shaped(dir.path(), "b.npy", &[k as u64, n as u64], &b);
     let pc = dir.path().join("c.npy");
-    let o = wgsimd(&["gemm", s(&pa), s(&pb), "-o", s(&pc), "--backend", "gpu"]);
+    let o = common::wgsimd(&["gemm", s(&pa), s(&pb), "-o", s(&pc), "--backend", "gpu"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (shape, c) = read_f32(&pc);
     assert_eq!(shape, vec![m as u64, n as u64]);
@@ -74,10 +46,10 @@ fn gemm_cli_f32_and_f16() {
         n,
         k,
     );
-    let pa16 = write(dir.path(), "a16.npy", &[m as u64, k as u64], &a16);
-    let pb16 = write(dir.path(), "b16.npy", &[k as u64, n as u64], &b16);
+    let pa16 = common::write_npy_shaped(dir.path(), "a16.npy", &[m as u64, k as u64], &a16);
+    let pb16 = common::write_npy_shaped(dir.path(), "b16.npy", &[k as u64, n as u64], &b16);
     let pc16 = dir.path().join("c16.npy");
-    let o = wgsimd(&[
+    let o = common::wgsimd(&[
         "gemm",
         s(&pa16),
         s(&pb16),
@@ -98,11 +70,11 @@ fn gemm_cli_mismatches_fail_without_output() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let a = write(dir.path(), "a.npy", &[2, 3], &[1.0f32; 6]);
-    let b = write(dir.path(), "b.npy", &[4, 2], &[1.0f32; 8]);
-    let b16 = write(dir.path(), "b16.npy", &[3, 2], &[half::f16::ONE; 6]);
-    let v = write(dir.path(), "v.npy", &[3], &[1.0f32; 3]);
-    let u = write(dir.path(), "u.npy", &[3, 2], &[1u32; 6]);
+    let a = common::write_npy_shaped(dir.path(), "a.npy", &[2, 3], &[1.0f32; 6]);
+    let b = common::write_npy_shaped(dir.path(), "b.npy", &[4, 2], &[1.0f32; 8]);
+    let b16 = common::write_npy_shaped(dir.path(), "b16.npy", &[3, 2], &[half::f16::ONE; 6]);
+    let v = common::write_npy_shaped(dir.path(), "v.npy", &[3], &[1.0f32; 3]);
+    let u = common::write_npy_shaped(dir.path(), "u.npy", &[3, 2], &[1u32; 6]);
     for (bb, needle) in [
         (&b, "shape mismatch"),
         (&b16, "dtype mismatch"),
@@ -110,7 +82,7 @@ fn gemm_cli_mismatches_fail_without_output() {
         (&u, "dtype mismatch"),
     ] {
         let out = dir.path().join("c.npy");
-        let o = wgsimd(&["gemm", s(&a), s(bb), "-o", s(&out), "--backend", "gpu"]);
+        let o = common::wgsimd(&["gemm", s(&a), s(bb), "-o", s(&out), "--backend", "gpu"]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success(), "{needle}: expected failure");
         assert!(!err.contains("panicked"), "{err}");

@@ -3,31 +3,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-use npyz::WriterBuilder;
-
-fn wgsimd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wgsimd"))
-        .args(args)
-        .output()
-        .expect("run wgsimd")
-}
-
-fn write_npy<T: npyz::AutoSerialize + Copy>(dir: &Path, name: &str, data: &[T]) -> PathBuf {
-    let path = dir.join(name);
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    let mut w = npyz::WriteOptions::<T>::new()
-        .default_dtype()
-        .shape(&[data.len() as u64])
-        .writer(&mut f)
-        .begin_nd()
-        .unwrap();
-    w.extend(data.iter().copied()).unwrap();
-    w.finish().unwrap();
-    path
-}
+use std::path::Path;
+use std::process::Output;
 
 fn read_npy<T: npyz::Deserialize>(path: &Path) -> (String, Vec<T>) {
     let bytes = std::fs::read(path).unwrap();
@@ -54,13 +31,13 @@ fn sort_writes_sorted_npy_of_the_input_dtype() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let f = write_npy(
+    let f = common::write_npy(
         d,
         "f.npy",
         &[1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN],
     );
     let out = d.join("fo.npy");
-    let o = wgsimd(&["sort", s(&f), "-o", s(&out), "--backend", "gpu"]);
+    let o = common::wgsimd(&["sort", s(&f), "-o", s(&out), "--backend", "gpu"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // reading as f32 fails unless the output's dtype is float32
     let (_, v): (String, Vec<f32>) = read_npy(&out);
@@ -72,11 +49,11 @@ fn sort_writes_sorted_npy_of_the_input_dtype() {
     // pairs, descending, every strategy: stable
     let keys: Vec<i32> = (0..5000).map(|i| (i * 7919 % 13) - 6).collect();
     let vals: Vec<u32> = (0..5000).collect();
-    let k = write_npy(d, "k.npy", &keys);
-    let v = write_npy(d, "v.npy", &vals);
+    let k = common::write_npy(d, "k.npy", &keys);
+    let v = common::write_npy(d, "v.npy", &vals);
     for strategy in ["reduce-then-scan", "onesweep", "hybrid"] {
         let (ko, vo) = (d.join("ko.npy"), d.join("vo.npy"));
-        let o = wgsimd(&[
+        let o = common::wgsimd(&[
             "sort",
             s(&k),
             "-o",
@@ -115,16 +92,16 @@ fn sort_bad_input_leaves_no_output() {
     let d = dir.path();
     let out = d.join("out.npy");
     let vout = d.join("vout.npy");
-    let f64s = write_npy(d, "d.npy", &[1.0f64, 2.0]);
+    let f64s = common::write_npy(d, "d.npy", &[1.0f64, 2.0]);
     assert_clean_error(
-        &wgsimd(&["sort", s(&f64s), "-o", s(&out)]),
+        &common::wgsimd(&["sort", s(&f64s), "-o", s(&out)]),
         "unsupported dtype",
     );
     assert!(!out.exists());
-    let k = write_npy(d, "k.npy", &[3u32, 1, 2]);
-    let short = write_npy(d, "short.npy", &[1u32, 2]);
+    let k = common::write_npy(d, "k.npy", &[3u32, 1, 2]);
+    let short = common::write_npy(d, "short.npy", &[1u32, 2]);
     assert_clean_error(
-        &wgsimd(&[
+        &common::wgsimd(&[
             "sort",
             s(&k),
             "-o",
@@ -136,9 +113,9 @@ fn sort_bad_input_leaves_no_output() {
         ]),
         "one value per key",
     );
-    let fv = write_npy(d, "fv.npy", &[1.0f32, 2.0, 3.0]);
+    let fv = common::write_npy(d, "fv.npy", &[1.0f32, 2.0, 3.0]);
     assert_clean_error(
-        &wgsimd(&[
+        &common::wgsimd(&[
             "sort",
             s(&k),
             "-o",
@@ -151,12 +128,12 @@ fn sort_bad_input_leaves_no_output() {
         "unsupported dtype float32 for sort values",
     );
     assert_clean_error(
-        &wgsimd(&["sort", s(&k), "-o", s(&out), "--strategy", "bogo"]),
+        &common::wgsimd(&["sort", s(&k), "-o", s(&out), "--strategy", "bogo"]),
         "unknown sort strategy",
     );
     assert!(!out.exists() && !vout.exists());
     // --values without --values-out is a usage error (clap: exit 2)
-    let o = wgsimd(&["sort", s(&k), "-o", s(&out), "--values", s(&k)]);
+    let o = common::wgsimd(&["sort", s(&k), "-o", s(&out), "--values", s(&k)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists());
 }

@@ -61,3 +61,41 @@ pub fn executors() -> Vec<(&'static str, &'static GpuExecutor)> {
     }
     v
 }
+
+/// Runs the `wgsimd` binary with `args` (for CLI tests).
+pub fn wgsimd(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_wgsimd"))
+        .args(args)
+        .output()
+        .expect("run wgsimd")
+}
+
+/// Writes `data` with `shape` as a .npy file `name` in `dir`.
+pub fn write_npy_shaped<T: npyz::AutoSerialize + Copy>(
+    dir: &std::path::Path,
+    name: &str,
+    shape: &[u64],
+    data: &[T],
+) -> std::path::PathBuf {
+    use npyz::WriterBuilder;
+    let path = dir.join(name);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let mut w = npyz::WriteOptions::<T>::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(&mut f)
+        .begin_nd()
+        .unwrap();
+    w.extend(data.iter().copied()).unwrap();
+    w.finish().unwrap();
+    path
+}
+
+/// Writes `data` as a 1-D .npy file `name` in `dir`.
+pub fn write_npy<T: npyz::AutoSerialize + Copy>(
+    dir: &std::path::Path,
+    name: &str,
+    data: &[T],
+) -> std::path::PathBuf {
+    write_npy_shaped(dir, name, &[data.len() as u64], data)
+}
