@@ -11,7 +11,13 @@ use wgsimd::reference::queue::{ring_next, Ring};
 use wgsimd::sim::{Scheduler, SimConfig, SimExecutor};
 use wgsimd::Executor;
 
-fn run_checked(exec: &dyn Executor, what: &str, problem: &QueueProblem, policy: &QueuePolicy) {
+/// Runs, checks, and returns (successful dequeues, spills): the head's version counts dequeues.
+fn run_checked(
+    exec: &dyn Executor,
+    what: &str,
+    problem: &QueueProblem,
+    policy: &QueuePolicy,
+) -> (u32, u32) {
     let out = queue::run(exec, problem, policy).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(
         out.findings.is_empty(),
@@ -19,10 +25,17 @@ fn run_checked(exec: &dyn Executor, what: &str, problem: &QueueProblem, policy: 
         &out.findings[..out.findings.len().min(5)]
     );
     queue::check(problem, &out.state).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let (dequeues, spills) = (out.state.ring[0] >> 12, out.state.ctl[1]);
     eprintln!(
-        "{what}: {} tasks in {} submissions, {} spilled",
-        problem.n_tasks, out.submissions, out.state.ctl[1]
+        "{what}: {} tasks in {} submissions, {dequeues} through the ring, {spills} spilled",
+        problem.n_tasks, out.submissions
     );
+    assert_eq!(
+        dequeues + spills,
+        problem.n_tasks,
+        "{what}: every task came from the ring or a spill"
+    );
+    (dequeues, spills)
 }
 
 #[test]
@@ -33,6 +46,8 @@ fn gpu_every_task_exactly_once_under_contention() {
         (2, 2, 1, 3),
         (4097, 8, 3, 8),
         (20_000, 16, 4, 16),
+        (6000, 64, 1, 8),
+        (6001, 256, 2, 16),
     ] {
         let problem = QueueProblem::random(n, 24, fanout, n as u64);
         let policy = QueuePolicy {
@@ -40,7 +55,14 @@ fn gpu_every_task_exactly_once_under_contention() {
             capacity: cap,
             ..QueuePolicy::default()
         };
-        run_checked(gpu, &format!("gpu n={n} cap={cap}"), &problem, &policy);
+        let what = format!("gpu n={n} cap={cap}");
+        let (dequeues, _) = run_checked(gpu, &what, &problem, &policy);
+        if n > 1000 {
+            assert!(
+                dequeues > 2 * cap,
+                "{what}: the ring went round only {dequeues}/{cap} times"
+            );
+        }
     }
 }
 
@@ -70,19 +92,22 @@ fn sim_every_task_exactly_once_at_every_subgroup_size() {
                 ..SimConfig::default()
             })
             .unwrap();
-            let problem = QueueProblem::random(150, 9, 3, sg as u64);
-            let policy = QueuePolicy {
-                workgroups: 3,
-                capacity: 4,
-                rounds: 2,
-                ..QueuePolicy::default()
-            };
-            run_checked(
-                &sim,
-                &format!("sim sg={sg} {scheduler:?}"),
-                &problem,
-                &policy,
-            );
+            // spill-heavy (fanout 3 into 4 slots) and ring-heavy (a chain through 8 slots)
+            for (n, cap, fanout) in [(150, 4, 3), (120, 8, 1)] {
+                let problem = QueueProblem::random(n, 9, fanout, sg as u64);
+                let policy = QueuePolicy {
+                    workgroups: 3,
+                    capacity: cap,
+                    rounds: 2,
+                    ..QueuePolicy::default()
+                };
+                let what = format!("sim sg={sg} {scheduler:?} n={n} cap={cap}");
+                let (dequeues, _) = run_checked(&sim, &what, &problem, &policy);
+                assert!(
+                    dequeues > 2 * cap,
+                    "{what}: the ring went round only {dequeues}/{cap} times"
+                );
+            }
         }
     }
 }
@@ -164,4 +189,13 @@ fn versioned_cas_rejects_a_stale_reader_after_wraparound() {
     // versions wrap at 2^20 without touching the index
     assert_eq!(ring_next(0xffff_f000 | 3, 4), 0);
     assert_eq!(ring_next(0x0000_1001, 4), 0x0000_2002);
+}
+
+#[test]
+fn gpu_bench_case_verifies_in_one_submission() {
+    let Some(gpu) = common::gpu() else { return };
+    for case in queue::bench_cases(gpu.caps(), 1 << 16, 3).unwrap() {
+        let out = gpu.run(&case.plan).unwrap();
+        (case.verify)(&out).unwrap();
+    }
 }

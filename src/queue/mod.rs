@@ -364,7 +364,9 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
     let policy = QueuePolicy {
         workgroups: 132,
         capacity: 1024,
-        rounds: 4,
+        // a spill frontier advances about one tree level per round; fanout 4 over ≤ 2^20 tasks is
+        // ≤ 10 levels
+        rounds: 16,
         ..QueuePolicy::default()
     };
     let qp = plan(
