@@ -199,3 +199,41 @@ fn gpu_bench_case_verifies_in_one_submission() {
         (case.verify)(&out).unwrap();
     }
 }
+
+fn assert_probe(what: &str, p: wgsimd::queue::AbaProbe) {
+    assert!(p.round_trip_ok, "{what}: {p:?}");
+    assert_eq!(
+        p.stale_head & 0xfff,
+        p.head_after_wrap & 0xfff,
+        "{what}: index wrapped round"
+    );
+    assert_ne!(p.stale_head, p.head_after_wrap, "{what}: version moved on");
+    assert_eq!(p.stale_result, None, "{what}: stale CAS must be rejected");
+    assert_eq!(
+        p.fresh_result,
+        Some(200),
+        "{what}: task kept for a fresh reader"
+    );
+    assert_eq!(p.after, None, "{what}: exactly once");
+}
+
+#[test]
+fn aba_probe_kernel_rejects_the_stale_reader() {
+    if let Some(gpu) = common::gpu() {
+        for cap in [2, 8] {
+            assert_probe(
+                &format!("gpu cap={cap}"),
+                queue::aba_probe(gpu, cap).unwrap(),
+            );
+        }
+    }
+    for sg in [4, 8, 32, 64] {
+        let sim = SimExecutor::new(SimConfig {
+            subgroup_size: sg,
+            fail_on_step_limit: true,
+            ..SimConfig::default()
+        })
+        .unwrap();
+        assert_probe(&format!("sim sg={sg}"), queue::aba_probe(&sim, 4).unwrap());
+    }
+}

@@ -355,6 +355,76 @@ pub fn check(problem: &QueueProblem, state: &QueueState) -> std::result::Result<
     Ok(())
 }
 
+/// What [`aba_probe`] observed (`wgsl/queue/aba_probe.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbaProbe {
+    /// Packed head the stale reader read (version 0, index 0).
+    pub stale_head: u32,
+    /// Packed head after the others pushed the ring once round (same index, newer version).
+    pub head_after_wrap: u32,
+    /// Every operation of the round trip did what it should.
+    pub round_trip_ok: bool,
+    /// The stale reader's result: must be `None` (rejected).
+    pub stale_result: Option<u32>,
+    /// A fresh reader's result afterwards: must be `Some(200)`.
+    pub fresh_result: Option<u32>,
+    /// Then the ring must be empty (`None`).
+    pub after: Option<u32>,
+}
+
+/// Runs the ABA probe kernel on a ring of `capacity` slots: a stale reader across a wrap-around.
+pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
+    let problem = QueueProblem {
+        n_tasks: 0,
+        words_per_task: 0,
+        fanout: 1,
+        input: vec![],
+    };
+    let policy = QueuePolicy {
+        capacity,
+        ..QueuePolicy::default()
+    };
+    problem.validate(exec.caps(), &policy)?;
+    let k = kernel::load("queue/aba_probe", kernel::Flavor::Subgroup)?;
+    let mut plan = Plan::new("queue aba probe");
+    let params = plan.upload("params", &[0u32, 0, 1, capacity]);
+    let ring = plan.upload("ring", &QueueState::initial(0, capacity).ring);
+    let probe = plan.buffer("probe", 32, BufferInit::Poison);
+    let mut binds = vec![params; 9];
+    binds[4] = ring;
+    binds[8] = probe;
+    plan.pass(
+        "aba probe",
+        &k,
+        "main",
+        &[],
+        &binds,
+        Workgroups::Direct([1, 1, 1]),
+    );
+    plan.read_back(probe);
+    plan.validate()?;
+    let out = exec.run(&plan)?;
+    if let Some(f) = out.findings.first() {
+        return Err(Error::Sim(format!(
+            "aba probe: {} findings, first: {f:?}",
+            out.findings.len()
+        )));
+    }
+    let p: Vec<u32> = out.get(probe);
+    if p.len() < 8 {
+        return Err(Error::Gpu("aba probe output missing".into()));
+    }
+    let opt = |x: u32| (x != u32::MAX).then_some(x);
+    Ok(AbaProbe {
+        stale_head: p[1],
+        head_after_wrap: p[4],
+        round_trip_ok: p[0] == 1 && p[2] == 100 && p[3] == 1,
+        stale_result: opt(p[5]),
+        fresh_result: opt(p[6]),
+        after: opt(p[7]),
+    })
+}
+
 /// Benchmark cases: one submission draining a task tree (fanout 4, 64 words per task).
 /// Throughput in tasks/s (`Work::Keys`, keys = tasks). The timed run starts from the initial state,
 /// so a case whose single submission does not finish fails verification rather than lying.

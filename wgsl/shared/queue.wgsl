@@ -82,7 +82,11 @@ fn try_enqueue(task: u32) -> bool {
 
 // Removes the oldest task; NONE = empty or a lost race: retry later. Never waits.
 fn try_dequeue() -> u32 {
-    let h = atomicLoad(&ring[0]);
+    return dequeue_from(atomicLoad(&ring[0]));
+}
+
+// try_dequeue after its head load, split out so queue/aba_probe can run it with a stale `h`.
+fn dequeue_from(h: u32) -> u32 {
     let slot = 2u + (h & IDX_MASK);
     let s = atomicLoad(&ring[slot]);
     if (s & 3u) != S_FULL {
