@@ -237,3 +237,63 @@ fn aba_probe_kernel_rejects_the_stale_reader() {
         assert_probe(&format!("sim sg={sg}"), queue::aba_probe(&sim, 4).unwrap());
     }
 }
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let sim = SimExecutor::new(SimConfig::default()).unwrap();
+    let good = QueueProblem::random(10, 2, 2, 1);
+    let policy = QueuePolicy::default();
+    let mut short = good.clone();
+    short.input.pop();
+    let mut no_fanout = good.clone();
+    no_fanout.fanout = 0;
+    let huge = QueueProblem {
+        n_tasks: 1 << 30,
+        words_per_task: 0,
+        fanout: 1,
+        input: vec![],
+    };
+    for (what, p, pol) in [
+        ("short input", &short, policy),
+        ("fanout 0", &no_fanout, policy),
+        ("too many tasks", &huge, policy),
+        (
+            "capacity 3",
+            &good,
+            QueuePolicy {
+                capacity: 3,
+                ..policy
+            },
+        ),
+        (
+            "capacity 8192",
+            &good,
+            QueuePolicy {
+                capacity: 8192,
+                ..policy
+            },
+        ),
+        (
+            "no workgroups",
+            &good,
+            QueuePolicy {
+                workgroups: 0,
+                ..policy
+            },
+        ),
+    ] {
+        match queue::run(&sim, p, &pol) {
+            Err(wgsimd::Error::InvalidInput(_)) => {}
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    let no_subgroups = SimExecutor::new(SimConfig {
+        subgroups: false,
+        ..SimConfig::default()
+    })
+    .unwrap();
+    assert!(matches!(
+        queue::run(&no_subgroups, &good, &policy),
+        Err(wgsimd::Error::InvalidInput(_))
+    ));
+}

@@ -288,10 +288,10 @@ pub fn run(
     problem: &QueueProblem,
     policy: &QueuePolicy,
 ) -> Result<QueueOutcome> {
+    problem.validate(exec.caps(), policy)?;
     let mut state = QueueState::initial(problem.n_tasks, policy.capacity);
     let mut findings = Vec::new();
     let mut submissions = 0;
-    problem.validate(exec.caps(), policy)?;
     while state.done() < problem.n_tasks {
         if submissions >= policy.max_submissions {
             return Err(Error::Gpu(format!(
