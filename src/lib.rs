@@ -22,6 +22,7 @@ pub mod gemm;
 pub mod gpu;
 pub mod kernel;
 pub mod plan;
+pub mod queue;
 pub mod reduce;
 pub mod reference;
 pub mod scan;

@@ -1,0 +1,45 @@
+// ABA probe: a fixed interleaving, enforced by barriers, in which invocation 0 reads head, the ring
+// goes once round (invocation 1), and invocation 0 then finishes its dequeue with the stale head.
+// The versioned head CAS must reject it; the task must stay for a fresh reader. Deterministic on a
+// GPU and on the simulator. probe[] layout: see src/queue/mod.rs (`aba_probe`).
+//!include shared/queue
+
+@group(0) @binding(8) var<storage, read_write> probe: array<u32>;
+
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) lid: u32) {
+    var stale = 0u;
+    // phase 0: one task in the ring
+    if lid == 0u {
+        probe[0] = u32(try_enqueue(100u));
+        stale = atomicLoad(&ring[0]);
+        probe[1] = stale;
+    }
+    // barrier (storage): the enqueue and the head read happen before the others run
+    storageBarrier();
+    // phase 1: the others take task 100, push the ring round once, enqueue task 200 in slot 0
+    if lid == 1u {
+        probe[2] = try_dequeue();
+        var ok = 1u;
+        for (var t = 1u; t < params.cap; t++) {
+            ok &= u32(try_enqueue(t));
+            ok &= u32(try_dequeue() == t);
+        }
+        ok &= u32(try_enqueue(200u));
+        probe[3] = ok;
+        probe[4] = atomicLoad(&ring[0]);
+    }
+    // barrier (storage): the round trip is complete and visible
+    storageBarrier();
+    // phase 2: the stale reader finishes its dequeue
+    if lid == 0u {
+        probe[5] = dequeue_from(stale);
+    }
+    // barrier (storage): the stale attempt (and its abort) is complete
+    storageBarrier();
+    // phase 3: a fresh reader gets task 200, then the ring is empty
+    if lid == 1u {
+        probe[6] = try_dequeue();
+        probe[7] = try_dequeue();
+    }
+}
