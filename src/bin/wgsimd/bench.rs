@@ -29,7 +29,7 @@ pub struct BenchArgs {
     /// Element counts for reduce/scan/sort/copy, e.g. 2^20,2^24,1000000 (GEMM: matrix sizes).
     #[arg(long, value_delimiter = ',')]
     pub sizes: Vec<String>,
-    /// Only these algorithms: copy, reduce, scan, sort, gemm, cpu.
+    /// Only these algorithms: copy, reduce, scan, sort, gemm, queue, cpu.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Timed repeats per case (median and min are reported).
@@ -98,6 +98,7 @@ fn algorithms() -> Vec<(&'static str, CaseFn)> {
         ("reduce", wgsimd::reduce::bench_cases),
         ("scan", wgsimd::scan::bench_cases),
         ("sort", wgsimd::sort::bench_cases),
+        ("queue", wgsimd::queue::bench_cases),
     ]
 }
 
