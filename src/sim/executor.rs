@@ -273,9 +273,7 @@ impl Executor for SimExecutor {
             if prog.wg_bytes > self.caps.max_workgroup_storage as u64 {
                 return Err(Error::TooLarge(format!(
                     "pass {}: {} bytes of workgroup memory (limit {})",
-                    pass.label,
-                    prog.wg_bytes,
-                    self.caps.max_workgroup_storage
+                    pass.label, prog.wg_bytes, self.caps.max_workgroup_storage
                 )));
             }
             let n = prog.wg_size.iter().product::<u32>() as usize;

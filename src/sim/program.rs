@@ -162,7 +162,9 @@ impl Program {
         for (_, ty) in module.types.iter() {
             // 32-bit scalars and f16 (see `layout.rs`)
             let ok = |s: naga::Scalar| {
-                s.width == 4 || s.kind == naga::ScalarKind::Bool || matches!(Kind::of(s), Ok(Kind::F16))
+                s.width == 4
+                    || s.kind == naga::ScalarKind::Bool
+                    || matches!(Kind::of(s), Ok(Kind::F16))
             };
             let bad = match ty.inner {
                 TypeInner::Scalar(s)
@@ -183,7 +185,10 @@ impl Program {
         let (mut wg_words, mut private_words, mut wg_bytes) = (0u32, 0u32, 0u64);
         for (_, g) in module.global_variables.iter() {
             let l = layouts.get(g.ty);
-            let host = matches!(g.space, AddressSpace::Storage { .. } | AddressSpace::Uniform);
+            let host = matches!(
+                g.space,
+                AddressSpace::Storage { .. } | AddressSpace::Uniform
+            );
             if host && l.has_f16 {
                 return Err(Error::Sim(format!(
                     "global `{}`: f16 in a storage or uniform buffer is not simulated (pass f16 packed in u32 words)",

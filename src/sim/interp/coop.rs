@@ -52,7 +52,10 @@ impl<'a, 'h> Interp<'a, 'h> {
         let prog = self.prog;
         let f = prog.function(fi);
         let root = self.roots[fi][pointer.index()];
-        let array = match (&f.expressions[pointer], prog.funcs[fi].exprs[pointer.index()].aux) {
+        let array = match (
+            &f.expressions[pointer],
+            prog.funcs[fi].exprs[pointer.index()].aux,
+        ) {
             (&Expression::Access { base, .. }, Aux::PtrIndex { stride, len }) => {
                 Some((base, stride, len))
             }
@@ -60,7 +63,8 @@ impl<'a, 'h> Interp<'a, 'h> {
         };
         let (lo, hi) = match root {
             Root::Binding(g) => {
-                let b = self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
+                let b =
+                    self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
                 (0, b.len)
             }
             Root::Workgroup => {
@@ -302,7 +306,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                     if b.uniform {
                         return Err(Error::Sim("coopStore to a uniform buffer".into()));
                     }
-                    (&mut self.buffers[b.buffer], b.base, Space::Storage, b.buffer)
+                    (
+                        &mut self.buffers[b.buffer],
+                        b.base,
+                        Space::Storage,
+                        b.buffer,
+                    )
                 }
                 _ => (&mut self.wg_mem, 0, Space::Workgroup, 0),
             };
