@@ -66,13 +66,16 @@ fn shape(s: u32) -> CoopShape {
 
 #[test]
 fn coop16_gemm_on_the_simulator() {
-    let exec = sim(32, SimConfig::coop_shapes(), None);
-    // edge tiles: M, N, K not multiples of the 128×128×32 tile
-    for mnk in [(65, 40, 48), (130, 72, 33)] {
-        run(&exec, Path::Coop16, mnk);
+    // 32 is the H100's subgroup size; the layout holds at any single size, lanes in any order
+    for (sg, shuffle) in [(32, None), (32, Some(3)), (16, None)] {
+        let exec = sim(sg, SimConfig::coop_shapes(), shuffle);
+        // edge tiles: M, N, K not multiples of the 128×128×32 tile
+        for mnk in [(65, 40, 48), (130, 72, 33)] {
+            run(&exec, Path::Coop16, mnk);
+        }
+        // one full tile (direct stores to C) next to edge tiles
+        run(&exec, Path::Coop16, (136, 128, 40));
     }
-    // one full tile (direct stores to C) next to edge tiles
-    run(&exec, Path::Coop16, (136, 128, 40));
 }
 
 #[test]
