@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Error, Result};
-use crate::exec::{Caps, Executor, RunOutput};
+use crate::exec::{Caps, CoopShape, Executor, RunOutput};
 use crate::finding::FindingKind;
 use crate::plan::{BufferInit, Plan, Workgroups, POISON_WORD};
 
@@ -78,6 +78,27 @@ pub struct SimConfig {
     /// Report subgroup support in the caps; `false` makes algorithms pick their
     /// workgroup-memory (emulated) kernels, so those run on the simulator too.
     pub subgroups: bool,
+    /// Cooperative-matrix shapes to offer in `caps().cooperative_matrix` (empty by default, so
+    /// algorithms keep their portable kernels). Non-empty also reports f16 support and 48 KiB
+    /// of workgroup memory (the H100's), which the cooperative GEMM tiles need;
+    /// [`SimConfig::coop_shapes`] lists the simulated f16 → f32 shapes.
+    pub cooperative_matrix: Vec<CoopShape>,
+}
+
+impl SimConfig {
+    /// The cooperative-matrix shapes the simulator runs: f16 × f16 → f32 at 16×16×16 and 8×8×8.
+    pub fn coop_shapes() -> Vec<CoopShape> {
+        [16, 8]
+            .into_iter()
+            .map(|s| CoopShape {
+                m: s,
+                n: s,
+                k: s,
+                ab: "f16".into(),
+                acc: "f32".into(),
+            })
+            .collect()
+    }
 }
 
 impl Default for SimConfig {
@@ -90,6 +111,7 @@ impl Default for SimConfig {
             seed: 0x5eed,
             fail_on_step_limit: false,
             subgroups: true,
+            cooperative_matrix: Vec::new(),
         }
     }
 }
@@ -124,6 +146,7 @@ impl SimExecutor {
                 "subgroup size {s} is not a power of two in 4..=128"
             )));
         }
+        let coop = !config.cooperative_matrix.is_empty();
         let caps = Caps {
             name: format!("wgsimd simulator (subgroup size {s})"),
             backend: "sim".into(),
@@ -131,14 +154,14 @@ impl SimExecutor {
             subgroups: config.subgroups,
             subgroup_min: s,
             subgroup_max: s,
-            f16: false,
+            f16: coop,
             timestamps: false,
             max_storage_binding: 128 << 20,
             max_buffer: 256 << 20,
             storage_offset_alignment: 256,
             max_workgroups_per_dim: 65535,
-            max_workgroup_storage: 32 << 10,
-            cooperative_matrix: Vec::new(),
+            max_workgroup_storage: if coop { 48 << 10 } else { 32 << 10 },
+            cooperative_matrix: config.cooperative_matrix.clone(),
         };
         Ok(SimExecutor {
             caps,
@@ -247,12 +270,10 @@ impl Executor for SimExecutor {
                     pass.label, self.caps.max_workgroups_per_dim
                 )));
             }
-            if prog.wg_words * 4 > self.caps.max_workgroup_storage {
+            if prog.wg_bytes > self.caps.max_workgroup_storage as u64 {
                 return Err(Error::TooLarge(format!(
                     "pass {}: {} bytes of workgroup memory (limit {})",
-                    pass.label,
-                    prog.wg_words * 4,
-                    self.caps.max_workgroup_storage
+                    pass.label, prog.wg_bytes, self.caps.max_workgroup_storage
                 )));
             }
             let n = prog.wg_size.iter().product::<u32>() as usize;

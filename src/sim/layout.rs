@@ -3,7 +3,16 @@
 //! Memory is addressed in 32-bit words, using the WGSL layout the IR records (struct member
 //! offsets, array strides), so host buffers need no translation. Registers hold a value packed
 //! (no padding): `reg_words` words, register word `w` coming from memory word `reg_map[w]`.
-//! Every leaf is one word: u32, i32, f32 (bits), bool (0 or 1); f16 is not simulated.
+//! Every leaf is one word: u32, i32, f32 (bits), bool (0 or 1), and f16 as the **f32 bits of the
+//! f16 value** (exact; every expression of f16 type is rounded to f16 when evaluated, so a word
+//! of kind `F16` always holds a representable half). An f16 leaf therefore takes a whole word:
+//! arrays and structs containing f16 are laid out word per leaf, not by their WGSL strides and
+//! offsets — harmless, since f16 is simulated only in workgroup, private and function memory
+//! (never in host-visible buffers, whose bytes must match the GPU's). [`Layout::bytes`] keeps
+//! the WGSL size, for the workgroup-memory limit.
+//!
+//! A cooperative matrix (`coop_mat16x16<f16, A>` …) is `rows × columns` leaves, row-major
+//! (element `(r, c)` is word `r·columns + c`), replicated in every lane of its subgroup.
 
 use naga::{ArraySize, Handle, Module, ScalarKind, Type, TypeInner};
 
@@ -36,6 +45,9 @@ pub enum Kind {
     I32,
     /// IEEE binary32 bits.
     F32,
+    /// An IEEE binary16 value, held as the binary32 bits of the same (exactly representable)
+    /// value; results are rounded to f16.
+    F16,
     /// 0 or 1.
     Bool,
     /// Not a scalar/vector/matrix (struct, array, pointer).
@@ -49,6 +61,7 @@ impl Kind {
             (ScalarKind::Uint, 4) => Ok(Kind::U32),
             (ScalarKind::Sint, 4) => Ok(Kind::I32),
             (ScalarKind::Float, 4) => Ok(Kind::F32),
+            (ScalarKind::Float, 2) => Ok(Kind::F16),
             (ScalarKind::Bool, _) => Ok(Kind::Bool),
             (ScalarKind::AbstractInt, _) => Ok(Kind::I32),
             (ScalarKind::AbstractFloat, _) => Ok(Kind::F32),
@@ -70,8 +83,12 @@ pub struct Layout {
     pub reg_words: u32,
     /// For each register word, its memory word.
     pub reg_map: Vec<u32>,
-    /// Leaf kind (scalars, vectors, matrices, atomics).
+    /// Leaf kind (scalars, vectors, matrices, atomics, cooperative matrices).
     pub kind: Kind,
+    /// Contains an f16 leaf (then laid out one word per leaf, not by WGSL offsets).
+    pub has_f16: bool,
+    /// Size in bytes in WGSL (the type's span).
+    pub bytes: u64,
 }
 
 /// Layouts of every type of a module, by handle index.
@@ -90,6 +107,8 @@ impl Layouts {
                     reg_words: 1,
                     reg_map: vec![0],
                     kind: Kind::of(s).unwrap_or(Kind::Other),
+                    has_f16: is_f16(s),
+                    bytes: s.width as u64,
                 },
                 TypeInner::Vector { size, scalar } => {
                     let n = size as u32;
@@ -98,6 +117,8 @@ impl Layouts {
                         reg_words: n,
                         reg_map: (0..n).collect(),
                         kind: Kind::of(scalar).unwrap_or(Kind::Other),
+                        has_f16: is_f16(scalar),
+                        bytes: (n * scalar.width as u32) as u64,
                     }
                 }
                 TypeInner::Matrix {
@@ -114,11 +135,29 @@ impl Layouts {
                             .flat_map(|i| (0..r).map(move |j| i * cs + j))
                             .collect(),
                         kind: Kind::of(scalar).unwrap_or(Kind::Other),
+                        has_f16: is_f16(scalar),
+                        bytes: (c * cs * scalar.width as u32) as u64,
+                    }
+                }
+                TypeInner::CooperativeMatrix {
+                    columns,
+                    rows,
+                    scalar,
+                    ..
+                } => {
+                    let n = columns as u32 * rows as u32;
+                    Layout {
+                        mem_words: n,
+                        reg_words: n,
+                        reg_map: (0..n).collect(),
+                        kind: Kind::of(scalar).unwrap_or(Kind::Other),
+                        has_f16: is_f16(scalar),
+                        bytes: (n * scalar.width as u32) as u64,
                     }
                 }
                 TypeInner::Array { base, size, stride } => {
                     let b = &list[base.index()];
-                    let sw = (stride / 4).max(1);
+                    let sw = elem_words(b, stride);
                     let n = array_len(module, size).unwrap_or(0);
                     let mut reg_map = Vec::with_capacity((n * b.reg_words) as usize);
                     for i in 0..n {
@@ -129,10 +168,12 @@ impl Layouts {
                         reg_words: n * b.reg_words,
                         reg_map,
                         kind: Kind::Other,
+                        has_f16: b.has_f16,
+                        bytes: n as u64 * stride as u64,
                     }
                 }
                 TypeInner::Struct { ref members, span } => {
-                    let packed = members.iter().any(|m| m.offset % 4 != 0);
+                    let packed = packed(members, &list);
                     let mut reg_map = Vec::new();
                     let mut seq = 0u32;
                     for m in members {
@@ -151,6 +192,8 @@ impl Layouts {
                         reg_words: reg_map.len() as u32,
                         reg_map,
                         kind: Kind::Other,
+                        has_f16: members.iter().any(|m| list[m.ty.index()].has_f16),
+                        bytes: span as u64,
                     }
                 }
                 // pointers, images, samplers: one word (pointer offsets), never in memory
@@ -159,6 +202,8 @@ impl Layouts {
                     reg_words: 1,
                     reg_map: vec![0],
                     kind: Kind::Other,
+                    has_f16: false,
+                    bytes: 0,
                 },
             };
             list.push(l);
@@ -180,8 +225,7 @@ impl Layouts {
     pub fn member_offset(&self, module: &Module, ty: Handle<Type>, index: u32) -> u32 {
         match module.types[ty].inner {
             TypeInner::Struct { ref members, .. } => {
-                let packed = members.iter().any(|m| m.offset % 4 != 0);
-                if !packed {
+                if !packed(members, &self.list) {
                     return members[index as usize].offset / 4;
                 }
                 let mut seq = 0;
@@ -194,6 +238,11 @@ impl Layouts {
         }
     }
 
+    /// Memory words between consecutive elements of an array of `base` with WGSL `stride`.
+    pub fn elem_words(&self, base: Handle<Type>, stride: u32) -> u32 {
+        elem_words(self.get(base), stride)
+    }
+
     /// Register word offset of struct member `index` of `ty`.
     pub fn member_reg_offset(&self, module: &Module, ty: Handle<Type>, index: u32) -> u32 {
         match module.types[ty].inner {
@@ -204,4 +253,24 @@ impl Layouts {
             _ => 0,
         }
     }
+}
+
+fn is_f16(s: naga::Scalar) -> bool {
+    s.kind == ScalarKind::Float && s.width == 2
+}
+
+/// Array element words: the WGSL stride in words, or one word per leaf when f16 is inside.
+fn elem_words(base: &Layout, stride: u32) -> u32 {
+    if base.has_f16 {
+        base.mem_words
+    } else {
+        (stride / 4).max(1)
+    }
+}
+
+/// A struct laid out member after member (sub-word offsets, or f16 inside) instead of by offsets.
+fn packed(members: &[naga::StructMember], list: &[Layout]) -> bool {
+    members
+        .iter()
+        .any(|m| m.offset % 4 != 0 || list[m.ty.index()].has_f16)
 }

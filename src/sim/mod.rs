@@ -17,6 +17,11 @@
 //! - **Poison.** Shuffles and broadcasts from inactive or absent lanes return random words;
 //!   host-uninit buffers (`BufferInit::Poison`) hold `POISON_WORD`, as on the GPU.
 //! - **Checkers are plugins** ([`events::Checker`]); the core only reports events.
+//! - **f16** values are words holding the f32 bits of a half, rounded after every operation;
+//!   never in host-visible buffers ([`layout`]). **Cooperative matrices** are one matrix per
+//!   subgroup, each operation a subgroup operation whose memory elements go through the normal
+//!   access path (`interp/coop.rs`); offered to plans only when
+//!   [`SimConfig::cooperative_matrix`] lists shapes.
 //!
 //! Entry point for plans: [`SimExecutor`].
 

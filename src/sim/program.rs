@@ -57,6 +57,8 @@ pub struct ExprMeta {
     pub ty: u32,
     /// A pointer to an atomic.
     pub atomic: bool,
+    /// A cooperative matrix: (rows, columns); (0, 0) otherwise.
+    pub coop: (u8, u8),
 }
 
 /// A local variable's place in its function's local memory.
@@ -123,6 +125,8 @@ pub struct Program {
     pub globals: Vec<GlobalMeta>,
     /// Words of workgroup memory.
     pub wg_words: u32,
+    /// Bytes of workgroup memory in WGSL (each variable's size rounded up to 16), for the limit.
+    pub wg_bytes: u64,
     /// Words of private memory per lane.
     pub private_words: u32,
     /// Workgroup size.
@@ -156,24 +160,41 @@ impl Program {
             .position(|e| e.name == entry)
             .ok_or_else(|| Error::Plan(format!("no entry point {entry}")))?;
         for (_, ty) in module.types.iter() {
+            // 32-bit scalars and f16 (see `layout.rs`)
+            let ok = |s: naga::Scalar| {
+                s.width == 4
+                    || s.kind == naga::ScalarKind::Bool
+                    || matches!(Kind::of(s), Ok(Kind::F16))
+            };
             let bad = match ty.inner {
                 TypeInner::Scalar(s)
                 | TypeInner::Vector { scalar: s, .. }
-                | TypeInner::Atomic(s) => s.width != 4 && s.kind != naga::ScalarKind::Bool,
-                TypeInner::Matrix { scalar, .. } => scalar.width != 4,
+                | TypeInner::Matrix { scalar: s, .. }
+                | TypeInner::CooperativeMatrix { scalar: s, .. } => !ok(s),
+                TypeInner::Atomic(s) => s.width != 4,
                 _ => false,
             };
             if bad {
                 return Err(Error::Sim(format!(
-                    "type {} is not simulated (only 32-bit scalars)",
+                    "type {} is not simulated (only 32-bit scalars and f16)",
                     ty.name.clone().unwrap_or_else(|| format!("{:?}", ty.inner))
                 )));
             }
         }
         let mut globals = Vec::new();
-        let (mut wg_words, mut private_words) = (0u32, 0u32);
+        let (mut wg_words, mut private_words, mut wg_bytes) = (0u32, 0u32, 0u64);
         for (_, g) in module.global_variables.iter() {
             let l = layouts.get(g.ty);
+            let host = matches!(
+                g.space,
+                AddressSpace::Storage { .. } | AddressSpace::Uniform
+            );
+            if host && l.has_f16 {
+                return Err(Error::Sim(format!(
+                    "global `{}`: f16 in a storage or uniform buffer is not simulated (pass f16 packed in u32 words)",
+                    g.name.as_deref().unwrap_or("?")
+                )));
+            }
             let mut meta = GlobalMeta {
                 space: g.space,
                 binding: g
@@ -190,6 +211,7 @@ impl Program {
                 AddressSpace::WorkGroup => {
                     meta.base = wg_words;
                     wg_words += l.mem_words;
+                    wg_bytes += l.bytes.next_multiple_of(16);
                 }
                 AddressSpace::Private => {
                     meta.base = private_words;
@@ -218,6 +240,7 @@ impl Program {
             funcs,
             globals,
             wg_words,
+            wg_bytes,
             private_words,
             layouts,
             spec,
@@ -243,6 +266,16 @@ fn shape(t: &TypeInner) -> (u32, Kind, bool) {
             columns,
             rows,
             scalar,
+        } => (
+            columns as u32 * rows as u32,
+            Kind::of(scalar).unwrap_or(Kind::Other),
+            false,
+        ),
+        TypeInner::CooperativeMatrix {
+            columns,
+            rows,
+            scalar,
+            ..
         } => (
             columns as u32 * rows as u32,
             Kind::of(scalar).unwrap_or(Kind::Other),
@@ -332,8 +365,8 @@ impl FnTable {
                     };
                     if let Some((pt, ph)) = pointee(module, bt) {
                         match pt {
-                            TypeInner::Array { size, stride, .. } => {
-                                let sw = (stride / 4).max(1);
+                            TypeInner::Array { base, size, stride } => {
+                                let sw = layouts.elem_words(base, stride);
                                 let len = match array_len(module, size) {
                                     Some(n) => Len::Const(n),
                                     None => Len::Runtime,
@@ -435,8 +468,8 @@ impl FnTable {
                 Expression::ArrayLength(p) => {
                     let pt = inner(module, info, p);
                     match pointee(module, pt) {
-                        Some((TypeInner::Array { stride, .. }, _)) => Aux::ArrayLen {
-                            stride: (stride / 4).max(1),
+                        Some((TypeInner::Array { base, stride, .. }, _)) => Aux::ArrayLen {
+                            stride: layouts.elem_words(base, stride),
                         },
                         _ => return Err(Error::Sim("arrayLength of a non-array".into())),
                     }
@@ -474,6 +507,10 @@ impl FnTable {
                 _ => u32::MAX,
             };
             let atomic = matches!(pointee(module, t), Some((TypeInner::Atomic(_), _)));
+            let coop = match *t {
+                TypeInner::CooperativeMatrix { columns, rows, .. } => (rows as u8, columns as u8),
+                _ => (0, 0),
+            };
             exprs.push(ExprMeta {
                 reg,
                 words,
@@ -482,6 +519,7 @@ impl FnTable {
                 aux,
                 ty,
                 atomic,
+                coop,
             });
             reg += words;
         }

@@ -172,7 +172,8 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
             Expression::Unary { op: uop, expr } => {
                 let (a, _) = op(expr);
-                ops::unary(uop, t.exprs[expr.index()].kind, dst, a, words, n)?;
+                ops::unary(uop, wide(t.exprs[expr.index()].kind), dst, a, words, n)?;
+                round_f16(m.kind, dst);
             }
             Expression::Binary {
                 op: bop,
@@ -183,8 +184,19 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let (b, bw) = op(right);
                 match m.aux {
                     Aux::MatMul { a: ma, b: mb } => matmul(dst, a, ma, aw, b, mb, bw, words, n),
-                    _ => ops::binary(bop, t.exprs[left.index()].kind, dst, a, aw, b, bw, words, n)?,
+                    _ => ops::binary(
+                        bop,
+                        wide(t.exprs[left.index()].kind),
+                        dst,
+                        a,
+                        aw,
+                        b,
+                        bw,
+                        words,
+                        n,
+                    )?,
                 }
+                round_f16(m.kind, dst);
             }
             Expression::Select {
                 condition,
@@ -231,11 +243,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                 arg3,
             } => {
                 let a = op(arg);
-                let ak = t.exprs[arg.index()].kind;
+                let ak = wide(t.exprs[arg.index()].kind);
                 let (b1, c1, d1) = (arg1.map(op), arg2.map(op), arg3.map(op));
                 if !ops::math(fun, ak, dst, a, b1, c1, d1, words, n)? {
                     self.math_special(fun, ak, dst, a, b1, words, n)?;
                 }
+                round_f16(m.kind, dst);
             }
             Expression::As {
                 expr,
@@ -247,11 +260,22 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let to = match kind {
                     naga::ScalarKind::Uint => Kind::U32,
                     naga::ScalarKind::Sint => Kind::I32,
+                    naga::ScalarKind::Float if convert == Some(2) => Kind::F16,
                     naga::ScalarKind::Float => Kind::F32,
                     naga::ScalarKind::Bool => Kind::Bool,
                     _ => from,
                 };
-                ops::cast(from, to, convert.is_some(), dst, a, words, n);
+                if convert.is_none() && (from == Kind::F16) != (to == Kind::F16) {
+                    return Err(Error::Sim("bitcast to or from f16 not simulated".into()));
+                }
+                ops::cast(wide(from), wide(to), convert.is_some(), dst, a, words, n);
+                round_f16(to, dst);
+            }
+            Expression::CooperativeLoad { ref data, .. } => {
+                self.coop_load(fi, h, data, f.expressions.get_span(h), active)?;
+            }
+            Expression::CooperativeMultiplyAdd { a, b, c } => {
+                self.coop_mma(fi, h, [a, b, c], f.expressions.get_span(h), active)?;
             }
             Expression::ArrayLength(ptr) => {
                 let Aux::ArrayLen { stride } = m.aux else {
@@ -503,5 +527,23 @@ fn matmul(
             }
         }
         (false, false) => {}
+    }
+}
+
+/// The kind arithmetic runs in: f16 values are computed in f32, then rounded.
+fn wide(k: Kind) -> Kind {
+    if k == Kind::F16 {
+        Kind::F32
+    } else {
+        k
+    }
+}
+
+/// Rounds a result of kind f16 to the nearest f16 (held as f32 bits).
+fn round_f16(k: Kind, dst: &mut [u32]) {
+    if k == Kind::F16 {
+        for x in dst.iter_mut() {
+            *x = ops::f16_to_f32(ops::f32_to_f16(f32::from_bits(*x))).to_bits();
+        }
     }
 }

@@ -22,7 +22,8 @@
 //!   completes, so both arms of a divergent `if` are checked against them.
 //!
 //! Files: this one (state, workgroups, statements), `eval.rs` (expressions), `memory.rs`
-//! (loads, stores, atomics), `subgroup.rs` (subgroup operations).
+//! (loads, stores, atomics), `subgroup.rs` (subgroup operations), `coop.rs` (cooperative
+//! matrices).
 
 // Lane loops index several rows with one lane index; iterators would hide that.
 #![allow(clippy::needless_range_loop)]
@@ -68,6 +69,7 @@ macro_rules! ctx {
     };
 }
 
+mod coop;
 mod eval;
 mod memory;
 mod subgroup;
@@ -157,6 +159,7 @@ pub struct Interp<'a, 'h> {
 fn literal_words(l: &Literal) -> Result<Vec<u32>> {
     Ok(vec![match *l {
         Literal::F32(v) => v.to_bits(),
+        Literal::F16(v) => v.to_f32().to_bits(),
         Literal::U32(v) => v,
         Literal::I32(v) => v as u32,
         Literal::Bool(v) => v as u32,
@@ -659,6 +662,9 @@ impl<'a, 'h> Interp<'a, 'h> {
                 argument,
                 result,
             } => self.collective(fi, op, collective_op, argument, result, span, active)?,
+            Statement::CooperativeStore { target, ref data } => {
+                self.coop_store(fi, target, data, span, active)?
+            }
             ref other => {
                 return Err(Error::Sim(format!(
                     "statement {:?} not simulated",

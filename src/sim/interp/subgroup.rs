@@ -189,6 +189,18 @@ impl<'a, 'h> Interp<'a, 'h> {
             (So::Max, Kind::F32) => (f32::NEG_INFINITY.to_bits(), |a, b| {
                 f32::from_bits(a).max(f32::from_bits(b)).to_bits()
             }),
+            (So::Add, Kind::F16) => (0f32.to_bits(), |a, b| {
+                h(f32::from_bits(a) + f32::from_bits(b))
+            }),
+            (So::Mul, Kind::F16) => (1f32.to_bits(), |a, b| {
+                h(f32::from_bits(a) * f32::from_bits(b))
+            }),
+            (So::Min, Kind::F16) => (f32::INFINITY.to_bits(), |a, b| {
+                f32::from_bits(a).min(f32::from_bits(b)).to_bits()
+            }),
+            (So::Max, Kind::F16) => (f32::NEG_INFINITY.to_bits(), |a, b| {
+                f32::from_bits(a).max(f32::from_bits(b)).to_bits()
+            }),
             (So::Add, _) => (0, |a, b| a.wrapping_add(b)),
             (So::Mul, _) => (1, |a, b| a.wrapping_mul(b)),
             (So::Min, Kind::I32) => (i32::MAX as u32, |a, b| (a as i32).min(b as i32) as u32),
@@ -232,4 +244,9 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
         Ok(())
     }
+}
+
+/// f32 rounded to f16, as f32 bits.
+fn h(x: f32) -> u32 {
+    ops::f16_to_f32(ops::f32_to_f16(x)).to_bits()
 }

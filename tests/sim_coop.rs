@@ -1,0 +1,254 @@
+//! The cooperative-matrix GEMM kernels (`gemm/coop16`, `gemm/coop8`) on the simulator, through
+//! the normal plan path: f16 inputs, shapes with partial tiles (edge stores) and full tiles
+//! (direct `coopStoreT` to C), zero findings, and the f64 reference's result.
+
+use wgsimd::exec::CoopShape;
+use wgsimd::gemm::{self, GemmOptions, Operand, Path, PathChoice};
+use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled};
+use wgsimd::sim::{SimConfig, SimExecutor};
+use wgsimd::Executor;
+
+const TOL: f64 = 2e-3;
+
+fn sim(sg: u32, shapes: Vec<CoopShape>, shuffle: Option<u64>) -> SimExecutor {
+    SimExecutor::new(SimConfig {
+        subgroup_size: sg,
+        shuffle_lanes: shuffle,
+        cooperative_matrix: shapes,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// Runs C = A·B for random f16 A, B on `exec`; returns (C, f64 reference).
+fn run(
+    exec: &SimExecutor,
+    want_path: Path,
+    (m, n, k): (usize, usize, usize),
+) -> (Vec<f32>, Vec<f64>) {
+    let what = format!("{want_path:?} sg{} {m}x{n}x{k}", exec.caps().subgroup_min);
+    let a = f32_to_f16(&gemm::bench::random_f32(m * k, 11 + m as u64));
+    let b = f32_to_f16(&gemm::bench::random_f32(k * n, 17 + n as u64));
+    let opts = GemmOptions {
+        path: PathChoice::Coop,
+        ..Default::default()
+    };
+    let p = gemm::plan(
+        exec.caps(),
+        Operand::F16(&a),
+        Operand::F16(&b),
+        m,
+        n,
+        k,
+        opts,
+    )
+    .unwrap();
+    assert_eq!(p.path, want_path, "{what}");
+    let out = exec.run(&p.plan).unwrap();
+    assert!(
+        out.findings.is_empty(),
+        "{what}: findings {:#?}",
+        out.findings
+    );
+    let c = p.decode(&out).unwrap();
+    let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+    let e = rel_frobenius(&c, &want);
+    assert!(e <= TOL, "{what}: relative error {e:.3e}");
+    (c, want)
+}
+
+fn shape(s: u32) -> CoopShape {
+    SimConfig::coop_shapes()
+        .into_iter()
+        .find(|c| c.m == s)
+        .unwrap()
+}
+
+#[test]
+fn coop16_gemm_on_the_simulator() {
+    // 32 is the H100's subgroup size; the layout holds at any single size, lanes in any order
+    for (sg, shuffle) in [(32, None), (32, Some(3)), (16, None)] {
+        let exec = sim(sg, SimConfig::coop_shapes(), shuffle);
+        // edge tiles: M, N, K not multiples of the 128×128×32 tile
+        for mnk in [(65, 40, 48), (130, 72, 33)] {
+            run(&exec, Path::Coop16, mnk);
+        }
+        // one full tile (direct stores to C) next to edge tiles
+        run(&exec, Path::Coop16, (136, 128, 40));
+    }
+}
+
+#[test]
+fn coop8_gemm_on_the_simulator() {
+    for (sg, shuffle) in [(32, None), (8, Some(5))] {
+        let exec = sim(sg, vec![shape(8)], shuffle);
+        for mnk in [(65, 40, 48), (130, 72, 33), (64, 64, 16)] {
+            run(&exec, Path::Coop8, mnk);
+        }
+    }
+}
+
+#[test]
+fn a_perturbed_coop_result_is_caught() {
+    let exec = sim(32, vec![shape(8)], None);
+    let (mut c, want) = run(&exec, Path::Coop8, (65, 40, 48));
+    let norm = want.iter().map(|x| x * x).sum::<f64>().sqrt();
+    c[40 * 33 + 7] += (0.01 * norm) as f32;
+    assert!(rel_frobenius(&c, &want) > TOL);
+    // an element left unwritten (poison) fails too
+    let (mut c, want) = run(&exec, Path::Coop8, (65, 40, 48));
+    c[64 * 40 + 39] = f32::from_bits(wgsimd::plan::POISON_WORD);
+    assert!(rel_frobenius(&c, &want) > TOL);
+}
+
+#[test]
+fn cooperative_matrices_are_off_by_default() {
+    let exec = SimExecutor::new(SimConfig::default()).unwrap();
+    assert!(exec.caps().cooperative_matrix.is_empty());
+    assert!(!gemm::coop_offered(exec.caps()));
+}
+
+// ---- f16 and cooperative-matrix semantics, on small kernels ---------------------------------
+
+use wgsimd::finding::FindingKind;
+use wgsimd::sim::check::{check, CheckReport, CheckRequest};
+
+fn check_src(src: &str, out_words: usize, sg: u32) -> wgsimd::Result<CheckReport> {
+    check(&CheckRequest {
+        name: "inline.wgsl".into(),
+        source: src.into(),
+        entry: "main".into(),
+        workgroups: [1, 1, 1],
+        binds: vec![format!("0=u32:uninit:{out_words}").parse().unwrap()],
+        config: SimConfig {
+            subgroup_size: sg,
+            ..Default::default()
+        },
+    })
+}
+
+const F16_KERNEL: &str = r#"
+enable f16;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> h: array<f16, 64>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lid: u32) {
+    h[lid] = f16(f32(lid) * 0.1 + 1000.0);
+    workgroupBarrier();
+    let a = h[lid];
+    let b = h[63u - lid] * 0.001h;
+    var v = vec2<f16>(a, b);
+    v = v * 3.0h;
+    out[lid * 4u] = bitcast<u32>(f32(a + b));
+    out[lid * 4u + 1u] = bitcast<u32>(f32(a * b));
+    out[lid * 4u + 2u] = bitcast<u32>(f32(v.x - v.y));
+    out[lid * 4u + 3u] = u32(a + b);
+}
+"#;
+
+#[test]
+fn f16_arithmetic_rounds_after_every_operation() {
+    use half::f16;
+    let r = check_src(F16_KERNEL, 256, 32).unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let out = &r.buffers[&0].1;
+    let h = |x: f32| f16::from_f32(x);
+    for lid in 0..64u32 {
+        let a = h(lid as f32 * 0.1 + 1000.0);
+        let b = h(h((63 - lid) as f32 * 0.1 + 1000.0).to_f32() * h(0.001).to_f32());
+        let (vx, vy) = (h(a.to_f32() * 3.0), h(b.to_f32() * 3.0));
+        let s = h(a.to_f32() + b.to_f32());
+        let want = [
+            s.to_f32().to_bits(),
+            h(a.to_f32() * b.to_f32()).to_f32().to_bits(),
+            h(vx.to_f32() - vy.to_f32()).to_f32().to_bits(),
+            s.to_f32() as u32,
+        ];
+        let got = &out[lid as usize * 4..lid as usize * 4 + 4];
+        assert_eq!(got, want, "lid {lid}");
+    }
+    // the f32 path would differ: 1000 + 0.1·lid is not an f16 for most lanes
+    assert_ne!(out[4], (1000.1f32 + 1.0031f32).to_bits());
+}
+
+#[test]
+fn f16_in_a_host_buffer_is_a_clear_error() {
+    let src = r#"
+enable f16;
+@group(0) @binding(0) var<storage, read_write> out: array<f16>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) lid: u32) { out[lid] = f16(lid); }
+"#;
+    let Err(e) = check_src(src, 4, 4) else {
+        panic!("f16 storage ran");
+    };
+    assert!(
+        e.to_string().contains("f16 in a storage or uniform buffer"),
+        "{e}"
+    );
+}
+
+/// One subgroup of 32 (at subgroup size 32): C = A·B for 8×8 f16 A, B staged in workgroup
+/// memory, stored row-major; `guard` (of `x` = the lane's index) wraps the cooperative
+/// operations.
+fn coop_kernel(guard: &str) -> String {
+    format!(
+        r#"
+enable f16;
+enable wgpu_cooperative_matrix;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+var<workgroup> t: array<f16, 128>;
+var<workgroup> flag: array<u32, 32>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) lid: u32) {{
+    for (var i = lid; i < 128u; i += 32u) {{ t[i] = f16(f32(i % 13u) - 6.0); }}
+    flag[lid] = lid;
+    // naga rejects a cooperative operation under a visibly non-uniform condition; a
+    // workgroupUniformLoad result counts as uniform whatever the pointer, which lets a test
+    // hand it per-lane values
+    let x = workgroupUniformLoad(&flag[lid]);
+    if {guard} {{
+        let a = coopLoadT<coop_mat8x8<f16, A>>(&t[0], 8u);
+        let b = coopLoad<coop_mat8x8<f16, B>>(&t[64], 8u);
+        var c = coop_mat8x8<f32, C>();
+        c = coopMultiplyAdd(a, b, c);
+        coopStoreT(c, &out[0], 8u);
+    }}
+}}
+"#
+    )
+}
+
+#[test]
+fn a_cooperative_multiply_add_matches_the_cpu_and_needs_the_whole_subgroup() {
+    let r = check_src(&coop_kernel("true"), 64, 32).unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let t: Vec<f32> = (0..128).map(|i| (i % 13) as f32 - 6.0).collect();
+    let out = &r.buffers[&0].1;
+    for i in 0..8 {
+        for j in 0..8 {
+            // A row-major at t[0..64]; B column-major at t[64..128]: B(k, j) = t[64 + j·8 + k]
+            let want: f32 = (0..8).map(|k| t[i * 8 + k] * t[64 + j * 8 + k]).sum();
+            assert_eq!(f32::from_bits(out[i * 8 + j]), want, "({i}, {j})");
+        }
+    }
+    // inside a branch half the subgroup skips: flagged at each cooperative operation
+    let r = check_src(&coop_kernel("x < 16u"), 64, 32).unwrap();
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::NonUniformSubgroupOp
+                && f.message.contains("coopMultiplyAdd")),
+        "{:?}",
+        r.findings
+    );
+    // a store past the end of `out` is reported, not performed
+    let r = check_src(&coop_kernel("true"), 60, 32).unwrap();
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::OutOfBounds),
+        "{:?}",
+        r.findings
+    );
+}
