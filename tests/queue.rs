@@ -77,7 +77,7 @@ fn gpu_zero_tasks() {
 
 #[test]
 fn sim_every_task_exactly_once_at_every_subgroup_size() {
-    for (i, sg) in [4u32, 8, 32, 64].into_iter().enumerate() {
+    for (i, sg) in [4u32, 8, 16, 32, 64, 128].into_iter().enumerate() {
         for scheduler in [
             Scheduler::Unfair {
                 starved: vec![0, 2],
@@ -227,7 +227,7 @@ fn aba_probe_kernel_rejects_the_stale_reader() {
             );
         }
     }
-    for sg in [4, 8, 32, 64] {
+    for sg in [4, 8, 16, 32, 64, 128] {
         let sim = SimExecutor::new(SimConfig {
             subgroup_size: sg,
             fail_on_step_limit: true,

@@ -67,7 +67,13 @@ fn shape(s: u32) -> CoopShape {
 #[test]
 fn coop16_gemm_on_the_simulator() {
     // 32 is the H100's subgroup size; the layout holds at any single size, lanes in any order
-    for (sg, shuffle) in [(32, None), (32, Some(3)), (16, None)] {
+    for (sg, shuffle) in [
+        (16, None),
+        (32, None),
+        (32, Some(3)),
+        (64, None),
+        (128, None),
+    ] {
         let exec = sim(sg, SimConfig::coop_shapes(), shuffle);
         // edge tiles: M, N, K not multiples of the 128×128×32 tile
         for mnk in [(65, 40, 48), (130, 72, 33)] {
@@ -80,7 +86,13 @@ fn coop16_gemm_on_the_simulator() {
 
 #[test]
 fn coop8_gemm_on_the_simulator() {
-    for (sg, shuffle) in [(32, None), (8, Some(5))] {
+    for (sg, shuffle) in [
+        (8, Some(5)),
+        (16, None),
+        (32, None),
+        (64, None),
+        (128, None),
+    ] {
         let exec = sim(sg, vec![shape(8)], shuffle);
         for mnk in [(65, 40, 48), (130, 72, 33), (64, 64, 16)] {
             run(&exec, Path::Coop8, mnk);
@@ -251,4 +263,39 @@ fn a_cooperative_multiply_add_matches_the_cpu_and_needs_the_whole_subgroup() {
         "{:?}",
         r.findings
     );
+}
+
+#[test]
+fn too_small_a_subgroup_falls_back_to_the_portable_kernel() {
+    // coop16's 128×128 tile needs more invocations than 4 or 8 subgroups of 4 or 8 lanes give;
+    // coop8's needs more than subgroups of 4: the automatic choice takes the portable kernel
+    for (sg, shapes) in [
+        (4, SimConfig::coop_shapes()),
+        (8, vec![shape(16)]),
+        (4, vec![shape(8)]),
+    ] {
+        let exec = sim(sg, shapes, None);
+        assert!(gemm::coop::usable(exec.caps()).is_err(), "sg {sg}");
+        let (m, n, k) = (65, 40, 48);
+        let a = f32_to_f16(&gemm::bench::random_f32(m * k, 1));
+        let b = f32_to_f16(&gemm::bench::random_f32(k * n, 2));
+        let p = gemm::plan(
+            exec.caps(),
+            Operand::F16(&a),
+            Operand::F16(&b),
+            m,
+            n,
+            k,
+            GemmOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(p.path, Path::Tiled, "sg {sg}");
+        let out = exec.run(&p.plan).unwrap();
+        assert!(out.findings.is_empty(), "sg {sg}: {:?}", out.findings);
+        let e = rel_frobenius(
+            &p.decode(&out).unwrap(),
+            &tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k),
+        );
+        assert!(e <= TOL, "sg {sg}: relative error {e:.3e}");
+    }
 }

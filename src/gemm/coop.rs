@@ -133,9 +133,31 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
             ));
             continue;
         }
+        // at small subgroup sizes the workgroup has too few invocations to stage the tiles
+        // (e.g. coop16 at subgroup size 8): then the portable kernel is the fallback
+        if let Err(e) = layout_fits(&k, &kind.policy(), caps.subgroup_min) {
+            why = no(&format!("{}: {e}", kind.name()));
+            continue;
+        }
         return Ok(kind);
     }
     Err(why)
+}
+
+/// The policy's overrides at subgroup size `sg`.
+fn overrides(p: &CoopPolicy, sg: u32) -> [(&'static str, f64); 4] {
+    [
+        ("BM", p.bm as f64),
+        ("BN", p.bn as f64),
+        ("BK", p.bk as f64),
+        ("SG", sg as f64),
+    ]
+}
+
+/// [`check`] against the workgroup size reflected from `k` specialised for `p` at `sg`.
+fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
+    let reflected = k.workgroup_size("main", &overrides(p, sg))?;
+    check(k, p, sg, reflected)
 }
 
 /// Checks the layout: the reflected workgroup holds exactly one subgroup per WM×WN block of the
@@ -209,14 +231,7 @@ pub fn plan(
     let p = kind.policy();
     let sg = caps.subgroup_min;
     let kern = kernel::load(kind.name(), caps.flavor())?;
-    let overrides = [
-        ("BM", p.bm as f64),
-        ("BN", p.bn as f64),
-        ("BK", p.bk as f64),
-        ("SG", sg as f64),
-    ];
-    let reflected = kern.workgroup_size("main", &overrides)?;
-    check(&kern, &p, sg, reflected)?;
+    layout_fits(&kern, &p, sg)?;
     let grid = [
         (n as u64).div_ceil(p.bn as u64),
         (m as u64).div_ceil(p.bm as u64),
@@ -246,7 +261,7 @@ pub fn plan(
         kind.name(),
         &kern,
         "main",
-        &overrides,
+        &overrides(&p, sg),
         &[params, a, b, c],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, 1]),
     );
