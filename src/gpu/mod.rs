@@ -4,7 +4,11 @@
 //! - Shader modules are created from the kernel's composed WGSL; pipelines use wgpu's automatic
 //!   layout, so binding kinds come from the shader (never restated) and only bindings the entry
 //!   point uses are bound.
-//! - Pipelines are cached per (kernel, entry, overrides) for the executor's lifetime.
+//! - Shader modules are built with bounds checks but without wgpu's loop bounding (see
+//!   [`runtime_checks`]); pipelines are cached per (kernel, entry, overrides) for the
+//!   executor's lifetime, bind groups per prepared plan, large buffers in a pool.
+//! - Timing queues warm-up and timed runs back to back and reads back once (see
+//!   `Executor::time` below), so clocks stay up and begin timestamps cannot run ahead.
 //! - `Poison` buffers are filled with [`POISON_WORD`] by a shader before the first pass.
 //! - Each pass is its own compute pass, so wgpu orders them and timestamps bracket each one.
 //! - Every run is wrapped in validation and out-of-memory error scopes; errors become
@@ -56,11 +60,11 @@ struct Prepared<'a> {
     pool: &'a Mutex<BufferPool>,
 }
 
-/// Device buffers kept for reuse between plans, by size. Large allocations are slow, and on the
-/// H100 freshly allocated gigabyte buffers streamed at half the bandwidth of the first ones a
-/// process made (1.7 against 3.1 TB/s for the same kernel, examples/exp_reduce.rs); reusing
-/// buffers avoids both. Only buffers of at least `MIN_POOLED` bytes are kept, at most
-/// `MAX_POOL_BYTES` in all.
+/// Device buffers kept for reuse between plans, by size. Allocating gigabyte buffers per plan
+/// is slow: on the H100 the 8192³ cooperative-matrix GEMM measured 21 TFLOP/s with fresh
+/// allocations and 99 with reuse. (It did not cure the slower reads of uploaded inputs after
+/// the first plans of a process: see docs/benchmarks.md.) Only buffers of at least `MIN_POOLED`
+/// bytes are kept, at most `MAX_POOL_BYTES` in all.
 #[derive(Default)]
 struct BufferPool {
     free: HashMap<u64, Vec<wgpu::Buffer>>,
