@@ -15,6 +15,7 @@
 //!   [`Error::Gpu`], never panics.
 
 mod context;
+mod staging;
 
 pub use context::{list_adapters, GpuContext};
 
@@ -42,6 +43,15 @@ fn runtime_checks() -> wgpu::ShaderRuntimeChecks {
     }
 }
 
+/// Seconds of warm-up before timed runs: `WGSIMD_WARMUP_MS`, default 100 ms.
+fn warmup_secs() -> f64 {
+    std::env::var("WGSIMD_WARMUP_MS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(100.0)
+        / 1e3
+}
+
 /// Runs plans on a wgpu device.
 pub struct GpuExecutor {
     /// The device and what we know of it.
@@ -49,6 +59,7 @@ pub struct GpuExecutor {
     shaders: Mutex<HashMap<(String, Flavor), Arc<wgpu::ShaderModule>>>,
     pipelines: Mutex<HashMap<String, Arc<wgpu::ComputePipeline>>>,
     pool: Mutex<BufferPool>,
+    staging: Mutex<staging::Staging>,
 }
 
 struct Prepared<'a> {
@@ -101,6 +112,7 @@ impl GpuExecutor {
             shaders: Mutex::new(HashMap::new()),
             pipelines: Mutex::new(HashMap::new()),
             pool: Mutex::new(BufferPool::default()),
+            staging: Mutex::new(staging::Staging::default()),
         }
     }
 
@@ -227,9 +239,7 @@ impl GpuExecutor {
                 BufferInit::Bytes(bytes) => {
                     let whole = bytes.len() as u64 / 4 * 4;
                     if whole > 0 {
-                        self.ctx
-                            .queue
-                            .write_buffer(&buf, 0, &bytes[..whole as usize]);
+                        self.upload(&buf, &bytes[..whole as usize])?;
                     }
                     if whole < b.size {
                         // the tail (a partial word, then zeros)
@@ -247,6 +257,19 @@ impl GpuExecutor {
             prep.buffers.push(buf);
         }
         Ok(prep)
+    }
+
+    /// Writes `bytes` (a multiple of 4) at the start of `buf`: large inputs through the
+    /// persistent staging buffers (`staging.rs` says why), small ones with `write_buffer`.
+    fn upload(&self, buf: &wgpu::Buffer, bytes: &[u8]) -> Result<()> {
+        if bytes.len() as u64 <= staging::SMALL || !staging::persistent() {
+            self.ctx.queue.write_buffer(buf, 0, bytes);
+            return Ok(());
+        }
+        self.staging
+            .lock()
+            .unwrap()
+            .upload(&self.ctx.device, &self.ctx.queue, buf, bytes)
     }
 
     fn encode_fill(&self, enc: &mut wgpu::CommandEncoder, buf: &wgpu::Buffer) -> Result<()> {
@@ -393,7 +416,7 @@ impl GpuExecutor {
         let mut enc = device.create_command_encoder(&Default::default());
         let mut staging = Vec::new();
         for (i, b) in plan.buffers.iter().enumerate() {
-            if b.readback {
+            if b.readback && (b.size <= staging::SMALL || !staging::persistent()) {
                 let s = device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("readback"),
                     size: b.size,
@@ -443,6 +466,17 @@ impl GpuExecutor {
         };
         for (i, s) in &staging {
             out.buffers.insert(crate::plan::BufferId(*i), read(s)?);
+        }
+        for (i, b) in plan.buffers.iter().enumerate() {
+            if b.readback && !out.buffers.contains_key(&crate::plan::BufferId(i)) {
+                let bytes = self.staging.lock().unwrap().download(
+                    device,
+                    &self.ctx.queue,
+                    &prep.buffers[i],
+                    b.size,
+                )?;
+                out.buffers.insert(crate::plan::BufferId(i), bytes);
+            }
         }
         let extra_bytes = match &extra_staging {
             Some(s) => read(s)?,
@@ -521,8 +555,7 @@ impl Executor for GpuExecutor {
         let t = std::time::Instant::now();
         self.submit_run(plan, &prep, true, None)?;
         self.wait()?;
-        let one_run = t.elapsed().as_secs_f64();
-        let warm = ((0.1 / one_run.max(1e-6)).ceil() as usize).clamp(warmup, 2000);
+        let mut per_run_s = t.elapsed().as_secs_f64().max(1e-6);
         // every pass (setup ones too) is bracketed, so each pass's start can be taken from the
         // end of the pass before it (see below)
         let per_run = 2 * plan.passes.len() as u32;
@@ -533,8 +566,19 @@ impl Executor for GpuExecutor {
         } else {
             repeats.max(1)
         };
-        for _ in 0..warm {
-            self.submit_run(plan, &prep, false, None)?;
+        // warm up for at least `warmup` runs and `warmup_secs()` of wall time, in batches of
+        // about 20 ms (each batch's time refines the estimate of one run)
+        let (target, start) = (warmup_secs(), std::time::Instant::now());
+        let mut done = 0;
+        while done < warmup || start.elapsed().as_secs_f64() < target {
+            let k = ((0.02 / per_run_s).ceil() as usize).clamp(1, 1000);
+            let t = std::time::Instant::now();
+            for _ in 0..k {
+                self.submit_run(plan, &prep, false, None)?;
+            }
+            self.wait()?;
+            per_run_s = (t.elapsed().as_secs_f64() / k as f64).max(1e-6);
+            done += k;
         }
         if !use_timestamps {
             self.wait()?;

@@ -1,0 +1,137 @@
+//! Host ↔ device transfers through two persistent staging buffers.
+//!
+//! Rules:
+//! - Every transfer larger than [`SMALL`] goes through one upload and one download buffer of
+//!   [`CHUNK`] bytes, made once per executor and reused: map, copy one chunk, unmap, copy on
+//!   the GPU, wait; then the next chunk. Memory for transfers is therefore bounded (two chunks)
+//!   and, above all, never allocated and freed per run.
+//! - Why: on the H100 (Vulkan, driver 580), a kernel reading a 1 GiB buffer streamed at
+//!   3.1 TB/s until the process had allocated and freed large host-visible buffers (wgpu's
+//!   transient `write_buffer` staging, per-run read-back buffers), then at 1.6–1.7 TB/s for the
+//!   rest of the process, even reading a buffer that was never uploaded
+//!   (`examples/exp_upload.rs`, docs/benchmarks.md). With persistent staging it stays at full
+//!   speed.
+//! - Small transfers (parameters, partial results) use `Queue::write_buffer` and a read-back
+//!   buffer of their own, as wgpu intends: they come from its sub-allocated blocks.
+//! - `WGSIMD_STAGING=transient` restores the per-transfer allocations, for measurements.
+
+use std::sync::{Arc, Mutex};
+
+use crate::error::{Error, Result};
+
+/// Bytes per staging chunk.
+pub const CHUNK: u64 = 64 << 20;
+/// Transfers up to this size use wgpu's own staging.
+pub const SMALL: u64 = 1 << 20;
+
+/// The two staging buffers, made on first use.
+#[derive(Default)]
+pub struct Staging {
+    up: Option<wgpu::Buffer>,
+    down: Option<wgpu::Buffer>,
+}
+
+/// Whether large transfers use the persistent buffers (the default).
+pub fn persistent() -> bool {
+    std::env::var("WGSIMD_STAGING").as_deref() != Ok("transient")
+}
+
+fn wait(device: &wgpu::Device, what: &str) -> Result<()> {
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map(|_| ())
+        .map_err(|e| Error::Gpu(format!("waiting for {what}: {e}")))
+}
+
+/// Maps `slice` and waits for it.
+fn map(device: &wgpu::Device, slice: wgpu::BufferSlice<'_>, mode: wgpu::MapMode) -> Result<()> {
+    let result = Arc::new(Mutex::new(None));
+    let r = result.clone();
+    slice.map_async(mode, move |m| *r.lock().unwrap() = Some(m));
+    wait(device, "a staging buffer")?;
+    let outcome = result.lock().unwrap().take();
+    match outcome {
+        Some(Ok(())) => Ok(()),
+        Some(Err(e)) => Err(Error::Gpu(format!("mapping a staging buffer: {e}"))),
+        None => Err(Error::Gpu("a staging buffer was not mapped".into())),
+    }
+}
+
+impl Staging {
+    fn buffer<'a>(
+        slot: &'a mut Option<wgpu::Buffer>,
+        device: &wgpu::Device,
+        usage: wgpu::BufferUsages,
+    ) -> &'a wgpu::Buffer {
+        slot.get_or_insert_with(|| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("staging"),
+                size: CHUNK,
+                usage,
+                mapped_at_creation: false,
+            })
+        })
+    }
+
+    /// Writes `bytes` (a multiple of 4 long) to `dst` at offset 0, one chunk at a time.
+    pub fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        dst: &wgpu::Buffer,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let up = Self::buffer(
+            &mut self.up,
+            device,
+            wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+        );
+        for (i, part) in bytes.chunks(CHUNK as usize).enumerate() {
+            let len = part.len() as u64;
+            map(device, up.slice(..len), wgpu::MapMode::Write)?;
+            up.slice(..len)
+                .get_mapped_range_mut()
+                .map_err(|e| Error::Gpu(format!("writing a staging buffer: {e}")))?
+                .copy_from_slice(part);
+            up.unmap();
+            let mut enc = device.create_command_encoder(&Default::default());
+            enc.copy_buffer_to_buffer(up, 0, dst, i as u64 * CHUNK, len);
+            queue.submit([enc.finish()]);
+        }
+        // the next map waits for the copy; the last copy is ordered before later submissions
+        Ok(())
+    }
+
+    /// Reads the first `size` bytes (a multiple of 4) of `src`, one chunk at a time.
+    pub fn download(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        src: &wgpu::Buffer,
+        size: u64,
+    ) -> Result<Vec<u8>> {
+        let down = Self::buffer(
+            &mut self.down,
+            device,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let mut out = Vec::with_capacity(size as usize);
+        let mut offset = 0;
+        while offset < size {
+            let len = CHUNK.min(size - offset);
+            let mut enc = device.create_command_encoder(&Default::default());
+            enc.copy_buffer_to_buffer(src, offset, down, 0, len);
+            queue.submit([enc.finish()]);
+            map(device, down.slice(..len), wgpu::MapMode::Read)?;
+            out.extend_from_slice(
+                &down
+                    .slice(..len)
+                    .get_mapped_range()
+                    .map_err(|e| Error::Gpu(format!("reading a staging buffer: {e}")))?,
+            );
+            down.unmap();
+            offset += len;
+        }
+        Ok(out)
+    }
+}
