@@ -195,6 +195,17 @@ fn versioned_cas_rejects_a_stale_reader_after_wraparound() {
 
 #[test]
 fn gpu_bench_cases_verify_over_repeated_runs() {
+    // the simulator runs the same plans, setup (restore) passes included
+    let sim = SimExecutor::new(SimConfig {
+        fail_on_step_limit: true,
+        ..SimConfig::default()
+    })
+    .unwrap();
+    for case in queue::bench_cases(sim.caps(), 1 << 10, 5).unwrap() {
+        let out = sim.run(&case.plan).unwrap();
+        assert!(out.findings.is_empty(), "{:?}", out.findings.first());
+        (case.verify)(&out).unwrap_or_else(|e| panic!("sim {}: {e}", case.variant));
+    }
     let Some(gpu) = common::gpu() else { return };
     let cases = queue::bench_cases(gpu.caps(), 1 << 16, 3).unwrap();
     assert_eq!(cases.len(), 2, "plain and with the latency clock");
@@ -325,6 +336,17 @@ fn latency_checker_catches_a_broken_clock() {
     assert!(broken(&|s| s.ticks[5] = 4).contains("twice"));
     assert!(broken(&|s| s.ticks[5] = u32::MAX).contains("past the clock"));
     assert!(broken(&|s| s.ticks.clear()).contains("tick words"));
+    // the ns window: the clock stood at its final 6 after round 1's persistent pass, so the
+    // passes from round 1's child args on are left out
+    use wgsimd::queue::{latency::active_ns, CTL_MARKS};
+    let passes = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    good.ctl[CTL_MARKS] = 4;
+    good.ctl[CTL_MARKS + 1] = 6;
+    assert_eq!(active_ns(&good, 2, &passes), Some(1.0 + 2.0 + 3.0 + 4.0));
+    good.ctl[CTL_MARKS + 1] = 5; // the last child pass ticked: every pass counts
+    assert_eq!(active_ns(&good, 2, &passes), Some(21.0));
+    assert_eq!(active_ns(&good, 2, &[f64::NAN; 6]), None, "host timing");
+    assert_eq!(active_ns(&good, 3, &passes), None, "3 passes per round");
 }
 
 #[test]

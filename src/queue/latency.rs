@@ -121,9 +121,10 @@ impl Latency {
 /// rounds). The first round `r` after whose persistent pass the clock already stood at its final
 /// value ends the window (its persistent pass included); without one (the last round's child
 /// pass ticked, or more than 16 rounds) the window is every pass. `None` if `pass_ns` does not
-/// have 3 passes per round (e.g. host timing, which has no per-pass times).
+/// have 3 finite pass times per round (host timing has none: the caller then uses the total).
 pub fn active_ns(state: &QueueState, rounds: u32, pass_ns: &[f64]) -> Option<f64> {
-    if pass_ns.len() != 3 * rounds as usize || state.ctl.len() < CTL_MARKS + 16 {
+    let timed = pass_ns.iter().all(|ns| ns.is_finite());
+    if !timed || pass_ns.len() != 3 * rounds as usize || state.ctl.len() < CTL_MARKS + 16 {
         return None;
     }
     let end = state.ctl[CTL_CLOCK];

@@ -1,7 +1,7 @@
 //! # The persistent-kernel work queue (issue 7)
 //!
 //! A lock-free bounded MPMC ring in storage memory (`wgsl/shared/queue.wgsl`), drained by a
-//! persistent kernel whose scheduler subgroups dequeue and hand tasks to worker subgroups, with
+//! persistent kernel whose scheduler teams dequeue and hand tasks to worker teams, with
 //! child launches through indirect dispatch. `docs/queue.md` has the state machine, the ABA
 //! argument for the versioned head/tail and the forward-progress argument. Rules:
 //!
@@ -25,6 +25,9 @@
 //!   ns only by the run's average rate. Off by default: the clock is one more contended global
 //!   atomic per push and per start, so the bench times both ways.
 //! - Policies per adapter: [`QueuePolicy::for_caps`]; its big-GPU figures are unmeasured guesses.
+//! - **Bench plans are repeatable** (`bench.rs`): the GPU executor times repeated runs of one
+//!   prepared plan on the same buffers, so untimed setup passes restore the initial state first,
+//!   and verification checks that the run counted exactly its own rounds ([`check_restored`]).
 
 use std::sync::Arc;
 
