@@ -5,7 +5,7 @@
 //! the CPU reference with `verify`, and reports throughput from `work`. A case that fails
 //! verification is reported as failed, never timed silently.
 
-use crate::exec::RunOutput;
+use crate::exec::{RunOutput, Timing};
 use crate::plan::Plan;
 
 /// What a case's throughput is measured in.
@@ -28,6 +28,11 @@ pub enum Work {
 /// Checks a run's output; `Err` carries what was wrong.
 pub type Verify = Box<dyn Fn(&RunOutput) -> Result<(), String> + Send + Sync>;
 
+/// Extra figures of a timed run, from its output and its timings: (name, value) pairs that
+/// `wgsimd bench` prints under the row and writes to its JSON (e.g. the work queue's latency
+/// percentiles).
+pub type Extra = Box<dyn Fn(&RunOutput, &Timing) -> Vec<(String, f64)> + Send + Sync>;
+
 /// One benchmark case.
 pub struct Case {
     /// Algorithm: "reduce", "scan", "sort", "gemm", "queue", "copy".
@@ -44,6 +49,8 @@ pub struct Case {
     pub work: Work,
     /// Checks the output of a run against the CPU reference.
     pub verify: Verify,
+    /// Extra figures beyond throughput (`None` for most cases).
+    pub extra: Option<Extra>,
 }
 
 /// "2^k" for powers of two, the number otherwise.
@@ -96,5 +103,6 @@ pub fn copy_case(caps: &crate::Caps, n: u64) -> crate::Result<Case> {
                 Some(i) => Err(format!("word {i}: got {:#x}, want {:#x}", got[i], data[i])),
             }
         }),
+        extra: None,
     })
 }

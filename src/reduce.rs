@@ -302,6 +302,7 @@ pub fn bench_cases(caps: &crate::Caps, n: u64, seed: u64) -> Result<Vec<crate::c
                 plan,
                 work: Work::Bytes(4.0 * n as f64),
                 verify: Box::new(move |out| check(decoder.decode(out).map_err(|e| e.to_string())?)),
+                extra: None,
             });
         };
     {

@@ -174,5 +174,6 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<crate::case::Ca
                 Some(i) => Err(format!("element {i}: got {}, want {}", got[i], want[i])),
             }
         }),
+        extra: None,
     }])
 }

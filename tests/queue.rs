@@ -1,12 +1,14 @@
 //! The persistent-kernel work queue: every task id runs exactly once under contention (ring much
 //! smaller than the task count, many producers and consumers, spills to child launches) on the GPU
 //! (lavapipe in CI) and on the simulator (subgroup sizes 4, 8, 32, 64, shuffled lanes, unfair and
-//! shuffled schedulers) with zero findings; the versioned CAS rejects a stale reader after index
-//! wrap-around; the checker catches a lost, a duplicated and a wrong task.
+//! shuffled schedulers) with zero findings, in both flavours (subgroup teams, and one-invocation
+//! teams without subgroups); the versioned CAS rejects a stale reader after index wrap-around;
+//! the checker catches a lost, a duplicated and a wrong task; the latency clock is consistent
+//! (never timed here) and its checker catches a broken clock.
 
 mod common;
 
-use wgsimd::queue::{self, QueuePolicy, QueueProblem, QueueState, S_FULL};
+use wgsimd::queue::{self, Latency, QueuePolicy, QueueProblem, QueueState, CTL_CLOCK, S_FULL};
 use wgsimd::reference::queue::{ring_next, Ring};
 use wgsimd::sim::{Scheduler, SimConfig, SimExecutor};
 use wgsimd::Executor;
@@ -115,7 +117,7 @@ fn sim_every_task_exactly_once_at_every_subgroup_size() {
 #[test]
 fn checker_catches_lost_duplicated_and_wrong_tasks() {
     let problem = QueueProblem::random(10, 3, 2, 5);
-    let mut good = QueueState::initial(10, 4);
+    let mut good = QueueState::initial(10, 4, false);
     good.ring[2] = 0;
     for t in 0..10 {
         good.runs[t] = 1;
@@ -192,12 +194,281 @@ fn versioned_cas_rejects_a_stale_reader_after_wraparound() {
 }
 
 #[test]
-fn gpu_bench_case_verifies_in_one_submission() {
-    let Some(gpu) = common::gpu() else { return };
-    for case in queue::bench_cases(gpu.caps(), 1 << 16, 3).unwrap() {
-        let out = gpu.run(&case.plan).unwrap();
-        (case.verify)(&out).unwrap();
+fn gpu_bench_cases_verify_over_repeated_runs() {
+    // the simulator runs the same plans, setup (restore) passes included
+    let sim = SimExecutor::new(SimConfig {
+        fail_on_step_limit: true,
+        ..SimConfig::default()
+    })
+    .unwrap();
+    for case in queue::bench_cases(sim.caps(), 1 << 10, 5).unwrap() {
+        let out = sim.run(&case.plan).unwrap();
+        assert!(out.findings.is_empty(), "{:?}", out.findings.first());
+        (case.verify)(&out).unwrap_or_else(|e| panic!("sim {}: {e}", case.variant));
     }
+    let Some(gpu) = common::gpu() else { return };
+    let cases = queue::bench_cases(gpu.caps(), 1 << 16, 3).unwrap();
+    assert_eq!(cases.len(), 2, "plain and with the latency clock");
+    for case in cases {
+        // repeated runs of one prepared plan, as the bench does (the timings are not looked at):
+        // the last run must have drained the whole queue again, from the restored state
+        let (out, timing) = gpu.time(&case.plan, 0, 2).unwrap();
+        (case.verify)(&out).unwrap_or_else(|e| panic!("{}: {e}", case.variant));
+        if let Some(extra) = &case.extra {
+            // a made-up run time: only the shape of the figures is checked, nothing is timed
+            let figs = extra(&out, &timing);
+            assert_eq!(figs.len(), 4, "{figs:?}");
+            assert!(
+                figs.iter().all(|(_, v)| v.is_finite() && *v > 0.0),
+                "{figs:?}"
+            );
+            assert!(figs[0].1 <= figs[1].1 && figs[2].1 <= figs[3].1, "{figs:?}");
+        }
+    }
+}
+
+#[test]
+fn gpu_rerun_without_restore_is_caught() {
+    // the plain plan reuses its drained state when run again: the round count gives it away
+    let Some(gpu) = common::gpu() else { return };
+    let problem = QueueProblem::random(500, 4, 2, 1);
+    let policy = QueuePolicy::default();
+    let qp = queue::plan(
+        gpu.caps(),
+        &problem,
+        &policy,
+        &QueueState::initial(500, policy.capacity, false),
+    )
+    .unwrap();
+    let once = qp.decode(&gpu.run(&qp.plan).unwrap()).unwrap();
+    queue::check_restored(&once, policy.rounds).unwrap();
+    let (out, _) = gpu.time(&qp.plan, 0, 2).unwrap();
+    let again = qp.decode(&out).unwrap();
+    queue::check(&problem, &again).unwrap(); // the final state looks fine...
+    let e = queue::check_restored(&again, policy.rounds).unwrap_err(); // ...but was not re-run
+    assert!(e.contains("not restored"), "{e}");
+}
+
+/// The latency clock of a complete run: `Latency::from_state` (inside `queue::run`) already
+/// demands the clock at 2n, the ticks a permutation of 0..2n and every start after its enqueue.
+fn assert_latency(what: &str, problem: &QueueProblem, out: &queue::QueueOutcome) {
+    let l = out.latency.unwrap_or_else(|| panic!("{what}: no latency"));
+    let n = problem.n_tasks;
+    assert_eq!(l.tasks, n, "{what}");
+    assert_eq!(out.state.ctl[CTL_CLOCK], 2 * n, "{what}: enqueues + starts");
+    assert_eq!(l.gpu_ticks, 2 * n - 1, "{what}");
+    assert!(
+        1 <= l.p50_ticks && l.p50_ticks <= l.p99_ticks && l.p99_ticks <= l.max_ticks,
+        "{what}: {l:?}"
+    );
+    assert!(l.max_ticks < 2 * n, "{what}: {l:?}");
+    let timed = l.with_run_ns(2e6);
+    let (p50, p99) = (timed.p50_ns.unwrap(), timed.p99_ns.unwrap());
+    assert!(0.0 < p50 && p50 <= p99, "{what}: {timed:?}");
+    eprintln!("{what}: latency {l:?}");
+}
+
+#[test]
+fn latency_clock_counts_every_enqueue_and_start() {
+    let problem = QueueProblem::random(3000, 8, 3, 17);
+    let mut runs: Vec<(String, &dyn Executor)> = Vec::new();
+    for (flavor, g) in common::executors() {
+        runs.push((format!("gpu {flavor}"), g));
+    }
+    let sims: Vec<(String, SimExecutor)> = [(8, true), (32, false)]
+        .into_iter()
+        .map(|(sg, subgroups)| {
+            let sim = SimExecutor::new(SimConfig {
+                subgroup_size: sg,
+                subgroups,
+                shuffle_lanes: Some(3),
+                scheduler: Scheduler::Unfair { starved: vec![0] },
+                fail_on_step_limit: true,
+                ..SimConfig::default()
+            })
+            .unwrap();
+            (format!("sim sg={sg} subgroups={subgroups}"), sim)
+        })
+        .collect();
+    for (what, sim) in &sims {
+        runs.push((what.clone(), sim));
+    }
+    for (what, exec) in runs {
+        let problem = if what.starts_with("sim") {
+            QueueProblem::random(200, 5, 3, 17)
+        } else {
+            problem.clone()
+        };
+        let policy = QueuePolicy {
+            latency: true,
+            capacity: 16,
+            workgroups: 4,
+            ..QueuePolicy::default()
+        };
+        let out = queue::run(exec, &problem, &policy).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(
+            out.findings.is_empty(),
+            "{what}: {:?}",
+            out.findings.first()
+        );
+        queue::check(&problem, &out.state).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_latency(&what, &problem, &out);
+    }
+}
+
+#[test]
+fn latency_checker_catches_a_broken_clock() {
+    // a hand-made complete run of 3 tasks: 0 enqueued at 0 (host), started 1, pushes 1 and 2
+    // (ticks 2, 3), 1 starts at 4, 2 at 5; clock at 6
+    let mut good = QueueState::initial(3, 4, true);
+    good.ticks = vec![0, 1, 2, 4, 3, 5];
+    good.ctl[CTL_CLOCK] = 6;
+    let l = Latency::from_state(&good).unwrap();
+    assert_eq!((l.p50_ticks, l.p99_ticks, l.max_ticks), (2, 2, 2));
+    assert_eq!(l.gpu_ticks, 5);
+    let broken = |f: &dyn Fn(&mut QueueState)| {
+        let mut s = good.clone();
+        f(&mut s);
+        Latency::from_state(&s).unwrap_err()
+    };
+    assert!(broken(&|s| s.ctl[CTL_CLOCK] = 7).contains("clock ended"));
+    assert!(broken(&|s| s.ticks.swap(2, 3)).contains("task 1 started"));
+    assert!(broken(&|s| s.ticks[5] = 4).contains("twice"));
+    assert!(broken(&|s| s.ticks[5] = u32::MAX).contains("past the clock"));
+    assert!(broken(&|s| s.ticks.clear()).contains("tick words"));
+    // the ns window: the clock stood at its final 6 after round 1's persistent pass, so the
+    // passes from round 1's child args on are left out
+    use wgsimd::queue::{latency::active_ns, CTL_MARKS};
+    let passes = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    good.ctl[CTL_MARKS] = 4;
+    good.ctl[CTL_MARKS + 1] = 6;
+    assert_eq!(active_ns(&good, 2, &passes), Some(1.0 + 2.0 + 3.0 + 4.0));
+    good.ctl[CTL_MARKS + 1] = 5; // the last child pass ticked: every pass counts
+    assert_eq!(active_ns(&good, 2, &passes), Some(21.0));
+    assert_eq!(active_ns(&good, 2, &[f64::NAN; 6]), None, "host timing");
+    assert_eq!(active_ns(&good, 3, &passes), None, "3 passes per round");
+}
+
+#[test]
+fn emulated_flavour_every_task_exactly_once() {
+    // the emulated kernels use no subgroup builtin or operation at all (comments aside)
+    for name in [
+        "queue/persistent",
+        "queue/child_args",
+        "queue/child",
+        "queue/aba_probe",
+    ] {
+        let k = wgsimd::kernel::load(name, wgsimd::kernel::Flavor::Emulated).unwrap();
+        let code: String = k
+            .source
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect();
+        assert!(!code.contains("subgroup"), "{name} uses subgroups");
+    }
+    // lavapipe with subgroups switched off (the emulated kernels), then the simulator without
+    // subgroups: one-invocation teams, 64 per workgroup
+    if let Some(g) = common::gpu_emulated() {
+        for (n, cap, fanout, wgs) in [(1, 2, 1, 1), (4097, 8, 3, 8), (6000, 64, 1, 3)] {
+            let problem = QueueProblem::random(n, 24, fanout, n as u64);
+            let policy = QueuePolicy {
+                workgroups: wgs,
+                capacity: cap,
+                ..QueuePolicy::default()
+            };
+            let what = format!("gpu emulated n={n} cap={cap}");
+            let (dequeues, _) = run_checked(g, &what, &problem, &policy);
+            if n > 1000 {
+                assert!(
+                    dequeues > 2 * cap,
+                    "{what}: ring went round {dequeues}/{cap}"
+                );
+            }
+        }
+    }
+    for (i, sg) in [4u32, 32].into_iter().enumerate() {
+        for scheduler in [
+            Scheduler::Unfair {
+                starved: vec![0, 2],
+            },
+            Scheduler::Shuffled(sg as u64),
+        ] {
+            let sim = SimExecutor::new(SimConfig {
+                subgroup_size: sg,
+                subgroups: false,
+                shuffle_lanes: Some(11 + i as u64),
+                scheduler: scheduler.clone(),
+                fail_on_step_limit: true,
+                ..SimConfig::default()
+            })
+            .unwrap();
+            for (n, cap, fanout) in [(150, 4, 3), (120, 8, 1)] {
+                let problem = QueueProblem::random(n, 9, fanout, sg as u64);
+                let policy = QueuePolicy {
+                    workgroups: 3,
+                    capacity: cap,
+                    ..QueuePolicy::default()
+                };
+                let what = format!("sim emulated sg={sg} {scheduler:?} n={n} cap={cap}");
+                let (dequeues, _) = run_checked(&sim, &what, &problem, &policy);
+                assert!(
+                    dequeues > 2 * cap,
+                    "{what}: ring went round {dequeues}/{cap}"
+                );
+            }
+        }
+        // the ABA probe composes in this flavour too
+        let sim = SimExecutor::new(SimConfig {
+            subgroup_size: sg,
+            subgroups: false,
+            fail_on_step_limit: true,
+            ..SimConfig::default()
+        })
+        .unwrap();
+        assert_probe(
+            &format!("sim emulated sg={sg}"),
+            queue::aba_probe(&sim, 4).unwrap(),
+        );
+    }
+}
+
+#[test]
+fn policy_for_caps_fits_each_adapter() {
+    let sim = SimExecutor::new(SimConfig::default()).unwrap();
+    let mut caps = vec![sim.caps().clone()];
+    if let Some(g) = common::gpu() {
+        caps.push(g.caps().clone());
+        // the policy lavapipe gets runs to completion
+        let problem = QueueProblem::random(5000, 16, 3, 9);
+        run_checked(
+            g,
+            "gpu for_caps",
+            &problem,
+            &QueuePolicy::for_caps(g.caps()),
+        );
+    }
+    // an H100-like adapter (2 GiB bindings): many persistent workgroups, the largest ring
+    let mut big = sim.caps().clone();
+    big.backend = "Vulkan".into();
+    big.name = "NVIDIA H100 80GB HBM3".into();
+    big.max_storage_binding = 2 << 30;
+    big.max_workgroups_per_dim = 65535;
+    let p = QueuePolicy::for_caps(&big);
+    assert!(
+        p.workgroups >= 132 && p.capacity == queue::MAX_CAPACITY,
+        "{p:?}"
+    );
+    caps.push(big);
+    for c in &caps {
+        let p = QueuePolicy::for_caps(c);
+        assert!(p.capacity.is_power_of_two() && p.capacity <= queue::MAX_CAPACITY);
+        assert!(
+            p.workgroups >= 1 && p.workgroups <= c.max_workgroups_per_dim,
+            "{p:?}"
+        );
+        assert!(!p.latency, "the clock is opt-in");
+    }
+    assert_eq!(QueuePolicy::for_caps(sim.caps()).workgroups, 3);
 }
 
 fn assert_probe(what: &str, p: wgsimd::queue::AbaProbe) {
@@ -287,13 +558,10 @@ fn bad_input_is_a_typed_error() {
             other => panic!("{what}: {other:?}"),
         }
     }
-    let no_subgroups = SimExecutor::new(SimConfig {
-        subgroups: false,
-        ..SimConfig::default()
-    })
-    .unwrap();
+    // a state that does not match the problem
+    let state = QueueState::initial(9, policy.capacity, false);
     assert!(matches!(
-        queue::run(&no_subgroups, &good, &policy),
+        queue::plan(sim.caps(), &good, &policy, &state),
         Err(wgsimd::Error::InvalidInput(_))
     ));
 }

@@ -138,6 +138,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             plan: p.plan,
             work,
             verify,
+            extra: None,
         });
     }
     let a16 = f32_to_f16(&a32);
@@ -173,6 +174,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             plan: p.plan,
             work,
             verify,
+            extra: None,
         });
     }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
@@ -188,6 +190,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         plan: p.plan,
         work,
         verify,
+        extra: None,
     });
     Ok(cases)
 }

@@ -1,7 +1,7 @@
 //! # The persistent-kernel work queue (issue 7)
 //!
 //! A lock-free bounded MPMC ring in storage memory (`wgsl/shared/queue.wgsl`), drained by a
-//! persistent kernel whose scheduler subgroups dequeue and hand tasks to worker subgroups, with
+//! persistent kernel whose scheduler teams dequeue and hand tasks to worker teams, with
 //! child launches through indirect dispatch. `docs/queue.md` has the state machine, the ABA
 //! argument for the versioned head/tail and the forward-progress argument. Rules:
 //!
@@ -16,17 +16,31 @@
 //!   `rounds` × (persistent, child args, child). While tasks remain the host submits again,
 //!   carrying every state buffer over (`QueueState`): each submission runs at least one task
 //!   (docs/queue.md), so the loop ends.
-//! - Needs subgroups (`Caps::subgroups`); there is no workgroup-memory flavour of the roles yet.
-//!
-//! Enqueue-to-start latency percentiles are not measured yet (left for later, see docs/queue.md).
+//! - **Two flavours, one kernel text.** Tasks run on *teams* (`wgsl/shared/queue_team.*.wgsl`):
+//!   a subgroup with subgroup operations, or, without `Caps::subgroups`, one invocation (every
+//!   invocation its own scheduler or worker, the broadcast and the sum identities). The
+//!   persistent, child and ABA-probe kernels are the same files in both; [`Caps::flavor`] picks.
+//! - **Latency is counted, not timed** ([`latency`]): with [`QueuePolicy::latency`] a logical
+//!   clock ticks on every push and every start; the host turns ticks into percentiles, and into
+//!   ns only by the run's average rate. Off by default: the clock is one more contended global
+//!   atomic per push and per start, so the bench times both ways.
+//! - Policies per adapter: [`QueuePolicy::for_caps`]; its big-GPU figures are unmeasured guesses.
+//! - **Bench plans are repeatable** (`bench.rs`): the GPU executor times repeated runs of one
+//!   prepared plan on the same buffers, so untimed setup passes restore the initial state first,
+//!   and verification checks that the run counted exactly its own rounds ([`check_restored`]).
 
 use std::sync::Arc;
 
-use crate::case::{size_label, Case, Work};
 use crate::error::{Error, Result};
 use crate::exec::{Caps, Executor, RunOutput};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
+
+mod bench;
+pub mod latency;
+
+pub use bench::{bench_cases, check_restored};
+pub use latency::Latency;
 
 /// Largest ring: the slot index has 12 bits in the packed head/tail.
 pub const MAX_CAPACITY: u32 = 1 << 12;
@@ -38,12 +52,20 @@ pub const S_WRITING: u32 = 1;
 pub const S_FULL: u32 = 2;
 /// A consumer owns the slot.
 pub const S_READING: u32 = 3;
+/// Words of the `ctl` buffer: done, spill count, child lo, child hi, …, the clock at 32.
+pub const CTL_WORDS: usize = 64;
+/// Index of the latency clock in `ctl` (its own 128-byte line).
+pub const CTL_CLOCK: usize = 32;
+/// Rounds of the current submission so far (zeroed by the host at each submission).
+pub const CTL_ROUND: usize = 33;
+/// `ctl[CTL_MARKS + r]`: the clock after round `r`'s persistent pass (first 16 rounds).
+pub const CTL_MARKS: usize = 48;
 
 /// Tuning of the work queue.
 #[derive(Clone, Copy, Debug)]
 pub struct QueuePolicy {
-    /// Persistent workgroups (64 invocations each). Not measured yet: 8 keeps lavapipe's two
-    /// threads and the simulator busy; the H100 would want about one per SM (132).
+    /// Persistent workgroups (64 invocations each). See [`QueuePolicy::for_caps`]; the tests
+    /// set their own.
     pub workgroups: u32,
     /// Ring slots, a power of two ≤ [`MAX_CAPACITY`]. Small on purpose in tests (contention,
     /// spills); not tuned.
@@ -52,6 +74,8 @@ pub struct QueuePolicy {
     pub rounds: u32,
     /// Most submissions before giving up with an error (each runs at least one task).
     pub max_submissions: u32,
+    /// Keep the logical latency clock ([`latency`]); costs two global atomics per task.
+    pub latency: bool,
 }
 
 impl Default for QueuePolicy {
@@ -61,6 +85,40 @@ impl Default for QueuePolicy {
             capacity: 64,
             rounds: 2,
             max_submissions: 100_000,
+            latency: false,
+        }
+    }
+}
+
+impl QueuePolicy {
+    /// A policy for an adapter. Caps has no SM/CU count, so the kind of device is guessed:
+    /// - the simulator: 3 workgroups, 64 slots (its unfair scheduler runs one workgroup at a time;
+    ///   more workgroups only cost simulation time);
+    /// - CPU adapters (lavapipe, SwiftShader, WARP): 8 workgroups (lavapipe runs workgroups on its
+    ///   threads; 8 keeps a few CPUs busy), 256 slots. Not tuned: the lavapipe tests pass and run
+    ///   in well under a second with it;
+    /// - a big discrete GPU (a storage binding of 1 GiB or more, as on the H100's 2 GiB): 264
+    ///   workgroups (2 per SM of a 132-SM H100) and the largest ring, 4096 slots. **Unmeasured:
+    ///   the owner will measure on the H100**; CUDA's seed used one block per SM;
+    /// - anything else (integrated GPUs): 32 workgroups, 1024 slots, unmeasured.
+    pub fn for_caps(caps: &Caps) -> QueuePolicy {
+        let name = caps.name.to_lowercase();
+        let cpu = ["llvmpipe", "lavapipe", "swiftshader", "basic render"]
+            .iter()
+            .any(|n| name.contains(n));
+        let (workgroups, capacity) = if caps.backend == "sim" {
+            (3, 64)
+        } else if cpu {
+            (8, 256)
+        } else if caps.max_storage_binding >= 1 << 30 {
+            (264, MAX_CAPACITY)
+        } else {
+            (32, 1024)
+        };
+        QueuePolicy {
+            workgroups: workgroups.min(caps.max_workgroups_per_dim),
+            capacity,
+            ..QueuePolicy::default()
         }
     }
 }
@@ -101,9 +159,6 @@ impl QueueProblem {
 
     fn validate(&self, caps: &Caps, policy: &QueuePolicy) -> Result<()> {
         let bad = |m: String| Err(Error::InvalidInput(m));
-        if !caps.subgroups {
-            return bad("the work queue needs subgroup operations".into());
-        }
         if self.n_tasks >= 1 << 30 || self.n_tasks as u64 * self.fanout as u64 >= 1 << 32 {
             return bad(format!(
                 "{} tasks × fanout {} too many",
@@ -148,22 +203,37 @@ pub struct QueueState {
     pub ctl: Vec<u32>,
     /// Spilled task ids.
     pub spill: Vec<u32>,
+    /// Per task: enqueue tick, start tick (`POISON_WORD` until taken); empty without the latency
+    /// clock.
+    pub ticks: Vec<u32>,
 }
 
 impl QueueState {
-    /// The initial state: task 0 in slot 0 (none for zero tasks).
-    pub fn initial(n_tasks: u32, capacity: u32) -> Self {
+    /// The initial state: task 0 in slot 0 (none for zero tasks); with `latency`, task 0's
+    /// enqueue is tick 0 and the clock is at 1.
+    pub fn initial(n_tasks: u32, capacity: u32, latency: bool) -> Self {
+        let n = n_tasks as usize;
         let mut ring = vec![0u32; 2 + capacity as usize];
+        let mut ctl = vec![0u32; CTL_WORDS];
+        let mut ticks = Vec::new();
+        if latency {
+            ticks = vec![POISON_WORD; 2 * n];
+        }
         if n_tasks > 0 {
             ring[1] = 1; // tail: version 0, index 1
             ring[2] = S_FULL; // task 0
+            if latency {
+                ticks[0] = 0;
+                ctl[CTL_CLOCK] = 1;
+            }
         }
         QueueState {
-            results: vec![POISON_WORD; n_tasks as usize],
-            runs: vec![0; n_tasks as usize],
+            results: vec![POISON_WORD; n],
+            runs: vec![0; n],
             ring,
-            ctl: vec![0; 4],
-            spill: vec![0; n_tasks as usize],
+            ctl,
+            spill: vec![0; n],
+            ticks,
         }
     }
 
@@ -178,28 +248,51 @@ pub struct QueuePlan {
     /// The passes.
     pub plan: Plan,
     ids: [BufferId; 5],
+    ticks: Option<BufferId>,
+    /// Words of results, runs, ring, ctl, spill, ticks (buffers may be padded).
+    lens: [usize; 6],
 }
 
 impl QueuePlan {
     /// The state after the run.
     pub fn decode(&self, out: &RunOutput) -> Result<QueueState> {
-        let [results, runs, ring, ctl, spill] = self.ids.map(|id| out.get::<u32>(id));
-        if ctl.len() < 4 {
-            return Err(Error::Gpu("queue state missing".into()));
-        }
+        let get = |id: BufferId, len: usize| -> Result<Vec<u32>> {
+            let mut v: Vec<u32> = out.get(id);
+            if v.len() < len {
+                return Err(Error::Gpu("queue state missing".into()));
+            }
+            v.truncate(len);
+            Ok(v)
+        };
+        let [results, runs, ring, ctl, spill] = self.ids;
+        let l = self.lens;
         Ok(QueueState {
-            results,
-            runs,
-            ring,
-            ctl,
-            spill,
+            results: get(results, l[0])?,
+            runs: get(runs, l[1])?,
+            ring: get(ring, l[2])?,
+            ctl: get(ctl, l[3])?,
+            spill: get(spill, l[4])?,
+            ticks: match self.ticks {
+                Some(id) => get(id, l[5])?,
+                None => Vec::new(),
+            },
         })
+    }
+
+    /// A decoder of this plan's output (the plan itself left out), for bench cases.
+    fn decoder(&self) -> QueuePlan {
+        QueuePlan {
+            plan: Plan::new("decode"),
+            ids: self.ids,
+            ticks: self.ticks,
+            lens: self.lens,
+        }
     }
 }
 
-fn kernels() -> Result<[Arc<Kernel>; 3]> {
-    // the queue kernels use subgroup builtins directly; they compose the same in either flavour
-    let f = kernel::Flavor::Subgroup;
+fn kernels(caps: &Caps) -> Result<[Arc<Kernel>; 3]> {
+    // one text per kernel; the team helpers (shared/queue_team) carry the flavour
+    let f = caps.flavor();
     Ok([
         kernel::load("queue/persistent", f)?,
         kernel::load("queue/child_args", f)?,
@@ -214,8 +307,29 @@ pub fn plan(
     policy: &QueuePolicy,
     state: &QueueState,
 ) -> Result<QueuePlan> {
+    build(caps, problem, policy, state, false)
+}
+
+/// [`plan`]; with `repeatable`, every state buffer is restored from a pristine copy by `setup`
+/// passes (`util/copy`, untimed) before the rounds, so each of the bench's repeated runs of the
+/// same prepared plan drains the whole queue again instead of finding it already done.
+fn build(
+    caps: &Caps,
+    problem: &QueueProblem,
+    policy: &QueuePolicy,
+    state: &QueueState,
+    repeatable: bool,
+) -> Result<QueuePlan> {
     problem.validate(caps, policy)?;
-    let [persistent, child_args, child] = kernels()?;
+    if state.runs.len() != problem.n_tasks as usize
+        || state.ctl.len() != CTL_WORDS
+        || (policy.latency && state.ticks.len() != 2 * problem.n_tasks as usize)
+    {
+        return Err(Error::InvalidInput(
+            "queue state does not match the problem / policy".into(),
+        ));
+    }
+    let [persistent, child_args, child] = kernels(caps)?;
     let mut plan = Plan::new("queue");
     let params = plan.upload(
         "params",
@@ -227,19 +341,58 @@ pub fn plan(
         ],
     );
     let input = plan.upload("input", &problem.input);
-    let results = plan.upload("results", &state.results);
-    let runs = plan.upload("runs", &state.runs);
-    let ring = plan.upload("ring", &state.ring);
-    let ctl = plan.upload("ctl", &state.ctl);
-    let spill = plan.upload("spill", &state.spill);
+    let mut copies = Vec::new();
+    let mut state_buf = |plan: &mut Plan, label: &str, data: &[u32]| {
+        if !repeatable {
+            return plan.upload(label, data);
+        }
+        // util/copy moves whole vec4s: pad to 16 bytes
+        let bytes = (data.len().div_ceil(4).max(1) * 16) as u64;
+        let init = BufferInit::Bytes(bytemuck::cast_slice(data).to_vec());
+        let pristine = plan.buffer(format!("{label} (pristine)"), bytes, init);
+        let live = plan.buffer(label, bytes, BufferInit::Zeroed);
+        copies.push((pristine, live, bytes));
+        live
+    };
+    let results = state_buf(&mut plan, "results", &state.results);
+    let runs = state_buf(&mut plan, "runs", &state.runs);
+    let ring = state_buf(&mut plan, "ring", &state.ring);
+    let mut ctl_words = state.ctl.clone();
+    ctl_words[CTL_ROUND] = 0; // the round marks are per submission
+    let ctl = state_buf(&mut plan, "ctl", &ctl_words);
+    let spill = state_buf(&mut plan, "spill", &state.spill);
+    // without the clock the kernels never touch `ticks`, but the binding is still declared
+    let ticks = if policy.latency {
+        state_buf(&mut plan, "ticks", &state.ticks)
+    } else {
+        plan.buffer("ticks (unused)", 4, BufferInit::Zeroed)
+    };
     let args = plan.buffer("child args", 12, BufferInit::Zeroed);
-    let binds = [params, input, results, runs, ring, ctl, spill, args];
+    if !copies.is_empty() {
+        let copy = kernel::load("util/copy", caps.flavor())?;
+        for (i, (pristine, live, bytes)) in copies.into_iter().enumerate() {
+            let groups = (bytes / 16).div_ceil(256).clamp(1, 4096) as u32;
+            plan.pass(
+                format!("reset state {i}"),
+                &copy,
+                "main",
+                &[],
+                &[pristine, live],
+                Workgroups::Direct([groups, 1, 1]),
+            )
+            .setup = true;
+        }
+    }
+    let binds = [
+        params, input, results, runs, ring, ctl, spill, args, args, ticks,
+    ];
+    let lat = [("LATENCY", if policy.latency { 1.0 } else { 0.0 })];
     for r in 0..policy.rounds.max(1) {
         plan.pass(
             format!("persistent {r}"),
             &persistent,
             "main",
-            &[],
+            &lat,
             &binds,
             Workgroups::Direct([policy.workgroups, 1, 1]),
         );
@@ -247,7 +400,7 @@ pub fn plan(
             format!("child args {r}"),
             &child_args,
             "main",
-            &[],
+            &lat,
             &binds,
             Workgroups::Direct([1, 1, 1]),
         );
@@ -255,7 +408,7 @@ pub fn plan(
             format!("child {r}"),
             &child,
             "main",
-            &[],
+            &lat,
             &binds,
             Workgroups::Indirect {
                 buffer: args,
@@ -267,8 +420,19 @@ pub fn plan(
     for id in ids {
         plan.read_back(id);
     }
+    let ticks = policy.latency.then(|| {
+        plan.read_back(ticks);
+        ticks
+    });
     plan.validate()?;
-    Ok(QueuePlan { plan, ids })
+    let n = problem.n_tasks as usize;
+    let lens = [n, n, state.ring.len(), CTL_WORDS, n, 2 * n];
+    Ok(QueuePlan {
+        plan,
+        ids,
+        ticks,
+        lens,
+    })
 }
 
 /// The outcome of [`run`].
@@ -280,6 +444,9 @@ pub struct QueueOutcome {
     pub submissions: u32,
     /// Findings of every submission (simulator only).
     pub findings: Vec<crate::finding::Finding>,
+    /// Enqueue-to-start latency in clock ticks (with [`QueuePolicy::latency`]; no ns: `run` is
+    /// not timed, and the ticks span every submission, without the host's time between them).
+    pub latency: Option<Latency>,
 }
 
 /// Runs every task of `problem`: submits until all are done.
@@ -289,7 +456,7 @@ pub fn run(
     policy: &QueuePolicy,
 ) -> Result<QueueOutcome> {
     problem.validate(exec.caps(), policy)?;
-    let mut state = QueueState::initial(problem.n_tasks, policy.capacity);
+    let mut state = QueueState::initial(problem.n_tasks, policy.capacity, policy.latency);
     let mut findings = Vec::new();
     let mut submissions = 0;
     while state.done() < problem.n_tasks {
@@ -314,10 +481,16 @@ pub fn run(
             )));
         }
     }
+    let latency = if policy.latency {
+        Some(Latency::from_state(&state).map_err(|e| Error::Gpu(format!("latency clock: {e}")))?)
+    } else {
+        None
+    };
     Ok(QueueOutcome {
         state,
         submissions,
         findings,
+        latency,
     })
 }
 
@@ -385,10 +558,10 @@ pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
         ..QueuePolicy::default()
     };
     problem.validate(exec.caps(), &policy)?;
-    let k = kernel::load("queue/aba_probe", kernel::Flavor::Subgroup)?;
+    let k = kernel::load("queue/aba_probe", exec.caps().flavor())?;
     let mut plan = Plan::new("queue aba probe");
     let params = plan.upload("params", &[0u32, 0, 1, capacity]);
-    let ring = plan.upload("ring", &QueueState::initial(0, capacity).ring);
+    let ring = plan.upload("ring", &QueueState::initial(0, capacity, false).ring);
     let probe = plan.buffer("probe", 32, BufferInit::Poison);
     let mut binds = vec![params; 9];
     binds[4] = ring;
@@ -397,7 +570,7 @@ pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
         "aba probe",
         &k,
         "main",
-        &[],
+        &[("LATENCY", 0.0)],
         &binds,
         Workgroups::Direct([1, 1, 1]),
     );
@@ -423,47 +596,4 @@ pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
         fresh_result: opt(p[6]),
         after: opt(p[7]),
     })
-}
-
-/// Benchmark cases: one submission draining a task tree (fanout 4, 64 words per task).
-/// Throughput in tasks/s (`Work::Keys`, keys = tasks). The timed run starts from the initial state,
-/// so a case whose single submission does not finish fails verification rather than lying.
-pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
-    let n_tasks = (n / 64).clamp(1, 1 << 20) as u32;
-    let problem = QueueProblem::random(n_tasks, 64, 4, seed);
-    let policy = QueuePolicy {
-        workgroups: 132,
-        capacity: 1024,
-        // a spill frontier advances about one tree level per round; fanout 4 over ≤ 2^20 tasks is
-        // ≤ 10 levels
-        rounds: 16,
-        ..QueuePolicy::default()
-    };
-    let qp = plan(
-        caps,
-        &problem,
-        &policy,
-        &QueueState::initial(n_tasks, policy.capacity),
-    )?;
-    let bytes = problem.input.len() as f64 * 4.0 + n_tasks as f64 * 8.0;
-    let QueuePlan { plan, ids } = qp;
-    let decoder = QueuePlan {
-        plan: Plan::new("decode"),
-        ids,
-    };
-    Ok(vec![Case {
-        algorithm: "queue".into(),
-        variant: "task tree fanout 4, 64 words/task".into(),
-        size: n_tasks as u64,
-        size_label: size_label(n_tasks as u64),
-        plan,
-        work: Work::Keys {
-            keys: n_tasks as f64,
-            bytes,
-        },
-        verify: Box::new(move |out| {
-            let state = decoder.decode(out).map_err(|e| e.to_string())?;
-            check(&problem, &state)
-        }),
-    }])
 }

@@ -83,6 +83,7 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
                     bytes: n as f64 * bytes_per_key,
                 },
                 verify,
+                extra: None,
             });
         }
     }

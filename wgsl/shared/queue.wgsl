@@ -13,22 +13,23 @@
 //   head/tail CAS loses. The payload travels inside the state word, so no ordering between two
 //   addresses is needed (WGSL atomics are relaxed).
 // try_enqueue / try_dequeue never wait: any lost race returns "retry later".
+// Latency clock (when the override LATENCY is true): ctl[CTL_CLOCK] is a logical clock that every
+// child push and every task start advance by one (atomicAdd returns the tick); ticks[2t] is task
+// t's enqueue tick, ticks[2t + 1] its start tick. The host seeds task 0 with tick 0 and the clock
+// with 1, so a complete run ends with the clock at exactly 2 * n_tasks (docs/queue.md, latency).
+// Tasks run on *teams* (shared/queue_team: a subgroup, or one invocation without subgroups).
 // Source: Vyukov's bounded MPMC queue (per-slot state) with IBM-style versioned (tagged) CAS, as in
 // the CUDA microkernel seed of issue 7.
+
+// invocations per workgroup of the persistent and child kernels
+const QUEUE_WG: u32 = 64u;
+//!include shared/queue_team
 
 struct Params {
     n_tasks: u32,
     words_per_task: u32,
     fanout: u32,
     cap: u32,
-}
-
-struct Inv {
-    @builtin(local_invocation_index) lid: u32,
-    @builtin(subgroup_invocation_id) lane: u32,
-    @builtin(subgroup_size) sg_size: u32,
-    @builtin(subgroup_id) sg_id: u32,
-    @builtin(num_subgroups) n_sg: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -38,10 +39,17 @@ struct Inv {
 // per task id: how many times it was executed (must end at exactly 1)
 @group(0) @binding(3) var<storage, read_write> runs: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> ring: array<atomic<u32>>;
-// ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi
-@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, 4>;
+// ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi,
+// 32 = the latency clock (a word of its own 128-byte line, away from the done counter),
+// 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock after each round's persistent pass
+@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, 64>;
 // spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
 @group(0) @binding(6) var<storage, read_write> spill: array<u32>;
+// per task: enqueue tick, start tick (written only when LATENCY)
+@group(0) @binding(9) var<storage, read_write> ticks: array<u32>;
+
+// record enqueue and start ticks (the host sets it per plan; off = no clock traffic at all)
+override LATENCY: bool = false;
 
 const IDX_BITS: u32 = 12u;
 const IDX_MASK: u32 = 0xfffu;
@@ -54,6 +62,10 @@ const CTL_DONE: u32 = 0u;
 const CTL_SPILL: u32 = 1u;
 const CTL_LO: u32 = 2u;
 const CTL_HI: u32 = 3u;
+const CTL_CLOCK: u32 = 32u;
+const CTL_ROUND: u32 = 33u;
+const CTL_MARKS: u32 = 48u;
+const CTL_MARKS_LEN: u32 = 16u;
 // attempts at enqueueing a child before it is spilled to the next (child) dispatch
 const ENQ_TRIES: u32 = 4u;
 
@@ -105,8 +117,17 @@ fn dequeue_from(h: u32) -> u32 {
     return s >> 2u;
 }
 
-// Lane 0 enqueues `child`, or spills it to the child-launch list after ENQ_TRIES lost attempts.
+// The next tick of the latency clock.
+fn tick() -> u32 {
+    return atomicAdd(&ctl[CTL_CLOCK], 1u);
+}
+
+// The leader enqueues `child`, or spills it to the child-launch list after ENQ_TRIES lost
+// attempts. The enqueue tick is taken before the first attempt, so the latency includes them.
 fn push_child(child: u32) {
+    if LATENCY {
+        ticks[2u * child] = tick();
+    }
     for (var a = 0u; a < ENQ_TRIES; a++) {
         if try_enqueue(child) {
             return;
@@ -116,23 +137,26 @@ fn push_child(child: u32) {
     spill[at] = child;
 }
 
-// Runs task `t` with the whole subgroup (call in subgroup-uniform control flow): sums its range of
-// `input`, records the result and the run, pushes its children fanout*t+1 ..= fanout*t+fanout
-// (those < n_tasks), then counts it done. Children are pushed before `done` moves, so
-// done == n_tasks means every task ran.
-fn run_task(inv: Inv, t: u32) {
+// Runs task `t` with the whole team (call in team-uniform control flow): takes its start tick,
+// sums its range of `input`, records the result and the run, pushes its children
+// fanout*t+1 ..= fanout*t+fanout (those < n_tasks), then counts it done. Children are pushed before
+// `done` moves, so done == n_tasks means every task ran.
+fn run_task(tm: Team, t: u32) {
+    if LATENCY && tm.lane == 0u {
+        ticks[2u * t + 1u] = tick();
+    }
     // sum: lanes stride over the range, uniform bound
     let w = params.words_per_task;
     let base = t * w;
     var acc = 0u;
-    for (var i = 0u; i < w; i += inv.sg_size) {
-        let j = i + inv.lane;
+    for (var i = 0u; i < w; i += tm.size) {
+        let j = i + tm.lane;
         if j < w {
             acc += input[base + j];
         }
     }
-    let total = subgroupAdd(acc);
-    if inv.lane == 0u {
+    let total = team_add(acc);
+    if tm.lane == 0u {
         results[t] = total;
         atomicAdd(&runs[t], 1u);
         for (var c = 1u; c <= params.fanout; c++) {

@@ -76,6 +76,9 @@ pub struct Row {
     /// Matching yardstick and our figure over its figure.
     pub yardstick: Option<String>,
     pub ratio: Option<f64>,
+    /// The case's extra figures (`Case::extra`), e.g. latency percentiles.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<(String, f64)>,
 }
 
 #[derive(Serialize)]
@@ -171,6 +174,7 @@ fn row_from(c: &Case, timing: &Timing, check: Result<(), String>, copy_gbps: Opt
         passes,
         yardstick: None,
         ratio: None,
+        extra: Vec::new(),
     }
 }
 
@@ -301,7 +305,13 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                         continue;
                     }
                     let row = match exec.time(&c.plan, warmup, repeats) {
-                        Ok((out, timing)) => row_from(&c, &timing, (c.verify)(&out), copy_gbps),
+                        Ok((out, timing)) => {
+                            let mut row = row_from(&c, &timing, (c.verify)(&out), copy_gbps);
+                            if let Some(extra) = &c.extra {
+                                row.extra = extra(&out, &timing);
+                            }
+                            row
+                        }
                         Err(e) => failed(&c, e.to_string()),
                     };
                     // a line per finished case on stderr, so a long sweep cut short still shows
@@ -379,6 +389,7 @@ fn failed(c: &Case, e: String) -> Row {
         passes: Vec::new(),
         yardstick: None,
         ratio: None,
+        extra: Vec::new(),
     }
 }
 
@@ -425,6 +436,7 @@ fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
             passes: Vec::new(),
             yardstick: None,
             ratio: None,
+            extra: Vec::new(),
         });
     };
     time("sum u32 (1 thread)", &mut || {
@@ -545,6 +557,7 @@ fn cpu_row(
         passes: Vec::new(),
         yardstick: None,
         ratio: None,
+        extra: Vec::new(),
     }
 }
 
@@ -604,6 +617,14 @@ fn print_table(rows: &[Row], copy_gbps: Option<f64>) {
                 .map(|(l, ms)| format!("{l} {ms:.4}"))
                 .collect();
             println!("{:<8} {:<38} passes (ms): {}", "", "", parts.join(" | "));
+        }
+        if !r.extra.is_empty() {
+            let parts: Vec<String> = r
+                .extra
+                .iter()
+                .map(|(name, v)| format!("{name} {}", significant(*v)))
+                .collect();
+            println!("{:<8} {:<38} {}", "", "", parts.join(" | "));
         }
         if let (Some(y), Some(_)) = (&r.yardstick, r.ratio) {
             println!("{:<8} {:<38} yardstick: {y}", "", "");

@@ -1,0 +1,136 @@
+//! Enqueue-to-start latency of the work queue, from a logical clock.
+//!
+//! WGSL has no clock. With [`super::QueuePolicy::latency`] on, the kernels keep one (the word
+//! `ctl[CTL_CLOCK]`): every child push and every task start takes a tick with `atomicAdd`, and
+//! each task records its enqueue tick and its start tick (`ticks[2t]`, `ticks[2t + 1]`). The host
+//! seeds task 0's enqueue as tick 0 and the clock at 1. So:
+//!
+//! - a complete run ends with the clock at exactly `2 · n_tasks` (one enqueue and one start per
+//!   task), and the `2 · n_tasks` recorded ticks are a permutation of `0 .. 2 · n_tasks`;
+//! - a task's latency in ticks is `start − enqueue` ≥ 1: how many queue events (pushes and starts,
+//!   anywhere on the GPU) happened between its parent pushing it and a team starting it,
+//!   including both. For a spilled child the enqueue is the push that spilled it and the start is
+//!   in the child dispatch (or a later round's persistent pass) that ran it.
+//! - ticks become nanoseconds only on average: `ns_per_tick = run time / ticks taken in the run`
+//!   ([`Latency::with_run_ns`]). Events are not evenly spaced in time (a burst of starts at a
+//!   dispatch boundary, idle polling at the end), so the ns figures are an average-rate conversion,
+//!   not a measured time per task; the tick figures are exact. The run time is that of the
+//!   passes up to the last round that ticked ([`active_ns`], from the clock marks `child_args`
+//!   leaves after each round's persistent pass), so idle trailing rounds do not inflate it.
+//!
+//! [`Latency::from_state`] checks all of the above (it is what the tests assert; nothing in the
+//! tests is timed). Ordering caveat: WGSL atomics are relaxed, so in principle a consumer's start
+//! tick could be ordered before the producer's enqueue tick of the same task (the two ticks are on
+//! one word, the hand-off on another); that would show as a task with `start <= enqueue`, which
+//! `from_state` reports as an error rather than hide.
+
+use super::{QueueState, CTL_CLOCK, CTL_MARKS};
+
+/// Enqueue-to-start latency percentiles of one run (nearest-rank percentiles over all tasks).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Latency {
+    /// Tasks measured.
+    pub tasks: u32,
+    /// Median latency, clock ticks.
+    pub p50_ticks: u32,
+    /// 99th percentile, clock ticks.
+    pub p99_ticks: u32,
+    /// Largest, clock ticks.
+    pub max_ticks: u32,
+    /// Ticks the GPU took (the clock's final value minus the host's seed tick).
+    pub gpu_ticks: u32,
+    /// Median in ns, average-rate conversion (only after [`Latency::with_run_ns`]).
+    pub p50_ns: Option<f64>,
+    /// 99th percentile in ns, average-rate conversion.
+    pub p99_ns: Option<f64>,
+}
+
+/// Nearest-rank percentile `p` (0 < p ≤ 100) of sorted `v` (non-empty).
+fn percentile(v: &[u32], p: u32) -> u32 {
+    let rank = (v.len() * p as usize).div_ceil(100).max(1);
+    v[rank - 1]
+}
+
+impl Latency {
+    /// Reads and checks the clock of a complete run: the clock ends at `2 · n_tasks`, the ticks are
+    /// a permutation of `0 .. 2 · n_tasks`, every start is after its enqueue.
+    pub fn from_state(state: &QueueState) -> Result<Latency, String> {
+        let n = state.runs.len();
+        if state.ticks.len() != 2 * n {
+            return Err(format!(
+                "{} tick words for {n} tasks (latency clock off?)",
+                state.ticks.len()
+            ));
+        }
+        let clock = state.ctl.get(CTL_CLOCK).copied().unwrap_or(0);
+        let want = 2 * n as u64;
+        if clock as u64 != want {
+            return Err(format!(
+                "clock ended at {clock}, want {want} (an enqueue and a start per task)"
+            ));
+        }
+        let mut seen = vec![false; 2 * n];
+        for (i, &t) in state.ticks.iter().enumerate() {
+            match seen.get_mut(t as usize) {
+                Some(s) if !*s => *s = true,
+                Some(_) => return Err(format!("tick {t} recorded twice (word {i})")),
+                None => return Err(format!("tick word {i} is {t:#x}, past the clock")),
+            }
+        }
+        let mut lat = Vec::with_capacity(n);
+        for t in 0..n {
+            let (enq, start) = (state.ticks[2 * t], state.ticks[2 * t + 1]);
+            if start <= enq {
+                return Err(format!(
+                    "task {t} started at tick {start}, enqueued at {enq}"
+                ));
+            }
+            lat.push(start - enq);
+        }
+        lat.sort_unstable();
+        let (p50, p99, max) = if n == 0 {
+            (0, 0, 0)
+        } else {
+            (percentile(&lat, 50), percentile(&lat, 99), lat[n - 1])
+        };
+        Ok(Latency {
+            tasks: n as u32,
+            p50_ticks: p50,
+            p99_ticks: p99,
+            max_ticks: max,
+            gpu_ticks: clock.saturating_sub(1),
+            p50_ns: None,
+            p99_ns: None,
+        })
+    }
+
+    /// Adds ns figures for a run from the initial state that took `run_ns` of GPU time:
+    /// `ns_per_tick = run_ns / gpu_ticks` (average rate; see the module text).
+    pub fn with_run_ns(self, run_ns: f64) -> Latency {
+        let per_tick = run_ns / self.gpu_ticks.max(1) as f64;
+        Latency {
+            p50_ns: Some(self.p50_ticks as f64 * per_tick),
+            p99_ns: Some(self.p99_ticks as f64 * per_tick),
+            ..self
+        }
+    }
+}
+
+/// GPU time of one submission up to the last round that advanced the clock: `pass_ns` are the
+/// submission's pass times in plan order (persistent r, child args r, child r, for `rounds`
+/// rounds). The first round `r` after whose persistent pass the clock already stood at its final
+/// value ends the window (its persistent pass included); without one (the last round's child
+/// pass ticked, or more than 16 rounds) the window is every pass. `None` if `pass_ns` does not
+/// have 3 finite pass times per round (host timing has none: the caller then uses the total).
+pub fn active_ns(state: &QueueState, rounds: u32, pass_ns: &[f64]) -> Option<f64> {
+    let timed = pass_ns.iter().all(|ns| ns.is_finite());
+    if !timed || pass_ns.len() != 3 * rounds as usize || state.ctl.len() < CTL_MARKS + 16 {
+        return None;
+    }
+    let end = state.ctl[CTL_CLOCK];
+    let marked = (rounds as usize).min(16);
+    let last = (0..marked)
+        .find(|&r| state.ctl[CTL_MARKS + r] == end)
+        .map_or(pass_ns.len(), |r| 3 * r + 1);
+    Some(pass_ns[..last].iter().sum())
+}

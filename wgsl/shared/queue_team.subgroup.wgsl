@@ -1,0 +1,39 @@
+// include-only
+// The work queue's unit of execution, subgroup flavour: a *team* is one subgroup. The scheduler
+// role dequeues with lane 0 and hands the task to the team with subgroupBroadcastFirst; a task's
+// words are summed by all lanes and combined with subgroupAdd. Call every function here in control
+// flow uniform per subgroup. The emulated flavour (queue_team.emulated.wgsl) gives the same
+// functions with one-invocation teams and no subgroup operations.
+
+struct Inv {
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) sg_size: u32,
+    @builtin(subgroup_id) sg_id: u32,
+    @builtin(num_subgroups) n_sg: u32,
+}
+
+// lane: rank in the team (0 = leader); size: lanes; id: team index in the workgroup; count: teams
+struct Team {
+    lane: u32,
+    size: u32,
+    id: u32,
+    count: u32,
+}
+
+// spilled tasks per child-launch workgroup: a few per subgroup of a 64-invocation workgroup
+const CHILD_BLOCK: u32 = 8u;
+
+fn team_of(inv: Inv) -> Team {
+    return Team(inv.lane, inv.sg_size, inv.sg_id, inv.n_sg);
+}
+
+// The leader's value, on every lane.
+fn team_first(x: u32) -> u32 {
+    return subgroupBroadcastFirst(x);
+}
+
+// Wrapping sum over the team.
+fn team_add(x: u32) -> u32 {
+    return subgroupAdd(x);
+}
