@@ -82,6 +82,7 @@ fn every_row_of_every_tile_is_written() {
         bk: 8,
         tm: 8,
         tn: 8,
+        warp_x: 0,
     };
     for policy in [p64, GemmPolicy::default(), GemmPolicy::skinny()] {
         let (m, n, k) = (2 * policy.bm as usize + 45, 70, 24);
@@ -91,7 +92,7 @@ fn every_row_of_every_tile_is_written() {
         let opts = GemmOptions {
             path: PathChoice::Tiled,
             policy: Some(policy),
-            split: None,
+            ..Default::default()
         };
         let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
         let want = tiled(&a, &b, m, n, k);
@@ -103,6 +104,43 @@ fn every_row_of_every_tile_is_written() {
                 i % policy.bm as usize
             );
         }
+    }
+}
+
+/// Every candidate tile of the sweep (lane patches, BK = 16, 128×256 / 256×128 tiles), f32,
+/// f16 and int4, with M, N, K ending mid-tile and more than one tile in M and N.
+#[test]
+fn candidate_policies_match_f64() {
+    let Some(g) = common::gpu() else { return };
+    for (i, (name, policy)) in GemmPolicy::candidates().into_iter().enumerate() {
+        if policy.workgroup_bytes() > g.caps().max_workgroup_storage as u64 {
+            continue; // 128×256×16 needs 48 KiB (lavapipe has 32; the simulator runs it)
+        }
+        let (m, n, k) = (
+            policy.bm as usize + 37,
+            policy.bn as usize + 13,
+            3 * policy.bk as usize + 5,
+        );
+        let opts = GemmOptions {
+            path: PathChoice::Tiled,
+            policy: Some(policy),
+            split: Some(1),
+            ..Default::default()
+        };
+        let a = data(m * k, 70 + i as u64);
+        let b = data(k * n, 80 + i as u64);
+        let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
+        let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
+        assert!(e <= 1e-5, "{name} f32 {m}x{n}x{k}: relative error {e:.3e}");
+        let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
+        let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
+        let e = rel_frobenius(&c, &tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k));
+        assert!(e <= 2e-3, "{name} f16 {m}x{n}x{k}: relative error {e:.3e}");
+        let w = Int4Weights::quantize(&b, k, n).unwrap();
+        let p = gemm::plan_int4(g.caps(), &a16, &w, m, opts).unwrap();
+        let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+        let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
+        assert!(e <= 2e-3, "{name} int4 {m}x{n}x{k}: relative error {e:.3e}");
     }
 }
 

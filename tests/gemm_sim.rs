@@ -65,3 +65,44 @@ fn tiled_gemm_on_the_simulator() {
         }
     }
 }
+
+/// The sweep's candidate tiles (lane patches, BK = 16, wide tiles) on the simulator: f32 with a
+/// partial tile in every dimension, lanes in order (subgroup 8, 32 KiB of workgroup memory:
+/// 128×256×16 is refused) and shuffled (subgroup 32, an H100-like device with cooperative
+/// matrices and 48 KiB: every candidate runs).
+#[test]
+fn candidate_policies_on_the_simulator() {
+    for (sg, shuffle, coop) in [(8, None, vec![]), (32, Some(5), SimConfig::coop_shapes())] {
+        let exec = SimExecutor::new(SimConfig {
+            subgroup_size: sg,
+            shuffle_lanes: shuffle,
+            cooperative_matrix: coop,
+            ..Default::default()
+        })
+        .unwrap();
+        let caps = exec.caps().clone();
+        for (i, (name, policy)) in gemm::GemmPolicy::candidates().into_iter().enumerate() {
+            let (m, n, k) = (
+                policy.bm as usize - 3,
+                policy.bn as usize + 5,
+                policy.bk as usize + 3,
+            );
+            let a = gemm::bench::random_f32(m * k, 30 + i as u64);
+            let b = gemm::bench::random_f32(k * n, 40 + i as u64);
+            let opts = GemmOptions {
+                path: PathChoice::Tiled,
+                policy: Some(policy),
+                split: Some(1),
+                ..Default::default()
+            };
+            let what = format!("sg{sg} {name} {m}x{n}x{k}");
+            if policy.workgroup_bytes() > caps.max_workgroup_storage as u64 {
+                let e = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts);
+                assert!(e.is_err(), "{what}: planned beyond workgroup memory");
+                continue;
+            }
+            let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
+            check(&exec, &what, &p, &tiled(&a, &b, m, n, k), 1e-5);
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! (direct `coopStoreT` to C), zero findings, and the f64 reference's result.
 
 use wgsimd::exec::CoopShape;
+use wgsimd::gemm::coop::{CoopKernel, CoopVariant};
 use wgsimd::gemm::{self, GemmOptions, Operand, Path, PathChoice};
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled};
 use wgsimd::sim::{SimConfig, SimExecutor};
@@ -21,16 +22,26 @@ fn sim(sg: u32, shapes: Vec<CoopShape>, shuffle: Option<u64>) -> SimExecutor {
 }
 
 /// Runs C = A·B for random f16 A, B on `exec`; returns (C, f64 reference).
-fn run(
+fn run(exec: &SimExecutor, want_path: Path, mnk: (usize, usize, usize)) -> (Vec<f32>, Vec<f64>) {
+    run_variant(exec, want_path, None, mnk)
+}
+
+/// [`run`] on a forced cooperative-matrix variant (`None`: the default one).
+fn run_variant(
     exec: &SimExecutor,
     want_path: Path,
+    variant: Option<CoopVariant>,
     (m, n, k): (usize, usize, usize),
 ) -> (Vec<f32>, Vec<f64>) {
-    let what = format!("{want_path:?} sg{} {m}x{n}x{k}", exec.caps().subgroup_min);
+    let what = format!(
+        "{want_path:?} {variant:?} sg{} {m}x{n}x{k}",
+        exec.caps().subgroup_min
+    );
     let a = f32_to_f16(&gemm::bench::random_f32(m * k, 11 + m as u64));
     let b = f32_to_f16(&gemm::bench::random_f32(k * n, 17 + n as u64));
     let opts = GemmOptions {
         path: PathChoice::Coop,
+        coop: variant,
         ..Default::default()
     };
     let p = gemm::plan(
@@ -82,6 +93,67 @@ fn coop16_gemm_on_the_simulator() {
         // one full tile (direct stores to C) next to edge tiles
         run(&exec, Path::Coop16, (136, 128, 40));
     }
+}
+
+/// Every candidate tile of the sweep (coop16 and the 64×64-per-subgroup coop16w) at subgroup
+/// sizes where its layout holds, lanes in order and shuffled: edge tiles in M, N and K, and one
+/// full tile (direct stores) beside edge tiles.
+#[test]
+fn coop16_candidate_variants_on_the_simulator() {
+    for (sg, shuffle) in [(16, None), (32, Some(7)), (64, None)] {
+        let exec = sim(sg, SimConfig::coop_shapes(), shuffle);
+        for (name, v) in CoopVariant::candidates() {
+            if gemm::coop::usable_variant(exec.caps(), &v).is_err() {
+                // too few invocations to stage the tile at this size: refused, never wrong
+                assert!(sg < 32, "{name} refused at sg {sg}");
+                continue;
+            }
+            let path = match v.kernel {
+                CoopKernel::K16W => Path::Coop16W,
+                _ => Path::Coop16,
+            };
+            let (bm, bn) = (v.policy.bm as usize, v.policy.bn as usize);
+            run_variant(&exec, path, Some(v), (bm / 2 + 3, 40, 33));
+            run_variant(&exec, path, Some(v), (bm + 8, bn, 24));
+        }
+    }
+}
+
+#[test]
+fn a_variant_that_does_not_fit_the_subgroup_size_falls_back() {
+    // coop16w 128×256: 8 subgroups of 8 lanes cannot stage B (8 loads per invocation > 4)
+    let v = CoopVariant::new(CoopKernel::K16W, 128, 256, 16);
+    let exec = sim(8, SimConfig::coop_shapes(), None);
+    assert!(gemm::coop::usable_variant(exec.caps(), &v).is_err());
+    let (m, n, k) = (70, 20, 16);
+    let a = f32_to_f16(&gemm::bench::random_f32(m * k, 3));
+    let b = f32_to_f16(&gemm::bench::random_f32(k * n, 4));
+    let mut opts = GemmOptions {
+        coop: Some(v),
+        ..Default::default()
+    };
+    let p = gemm::plan(
+        exec.caps(),
+        Operand::F16(&a),
+        Operand::F16(&b),
+        m,
+        n,
+        k,
+        opts,
+    )
+    .unwrap();
+    assert_eq!(p.path, Path::Tiled);
+    opts.path = PathChoice::Coop;
+    assert!(gemm::plan(
+        exec.caps(),
+        Operand::F16(&a),
+        Operand::F16(&b),
+        m,
+        n,
+        k,
+        opts
+    )
+    .is_err());
 }
 
 #[test]

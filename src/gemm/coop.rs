@@ -1,7 +1,9 @@
 //! The cooperative-matrix paths: f16 × f16 → f32 on subgroup-scoped matrices, for adapters that
 //! offer the shape. `wgsl/gemm/coop16.wgsl` uses 16×16×16 fragments (the H100 under Vulkan);
 //! `wgsl/gemm/coop8.wgsl` the same structure on 8×8×8 (Apple GPUs under Metal, the direct port of
-//! the seed's `simdgroup_matrix<half, 8, 8>`).
+//! the seed's `simdgroup_matrix<half, 8, 8>`); `wgsl/gemm/coop16w.wgsl` is coop16 with a 64×64
+//! block of C per subgroup (4×4 fragments) and 128×256 / 256×128 tiles, a candidate chosen only
+//! through [`GemmOptions::coop`](super::GemmOptions) until measured.
 //!
 //! Rules: a variant is chosen only when [`usable`] says so — its shape (f16 inputs, f32
 //! accumulator) is in `caps.cooperative_matrix`, the adapter has one subgroup size (the layout
@@ -31,12 +33,14 @@ pub struct CoopPolicy {
 }
 
 /// The two cooperative-matrix kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CoopKernel {
     /// 16×16×16 fragments (`gemm/coop16`).
     K16,
     /// 8×8×8 fragments (`gemm/coop8`).
     K8,
+    /// 16×16×16 fragments, 64×64 of C per subgroup (`gemm/coop16w`); only on request.
+    K16W,
 }
 
 impl CoopKernel {
@@ -45,13 +49,14 @@ impl CoopKernel {
         match self {
             CoopKernel::K16 => "gemm/coop16",
             CoopKernel::K8 => "gemm/coop8",
+            CoopKernel::K16W => "gemm/coop16w",
         }
     }
 
     /// The shape it needs offered.
     pub fn shape(self) -> CoopShape {
         let s = match self {
-            CoopKernel::K16 => 16,
+            CoopKernel::K16 | CoopKernel::K16W => 16,
             CoopKernel::K8 => 8,
         };
         CoopShape {
@@ -80,6 +85,12 @@ impl CoopKernel {
                 bn: 64,
                 bk: 32,
             },
+            // 128×256×16: 8 subgroups of 32, 37 KiB. Not measured yet (examples/gemm_sweep.rs).
+            CoopKernel::K16W => CoopPolicy {
+                bm: 128,
+                bn: 256,
+                bk: 16,
+            },
         }
     }
 
@@ -88,7 +99,53 @@ impl CoopKernel {
         match self {
             CoopKernel::K16 => Path::Coop16,
             CoopKernel::K8 => Path::Coop8,
+            CoopKernel::K16W => Path::Coop16W,
         }
+    }
+
+    /// Its default tile, as a variant.
+    pub fn variant(self) -> CoopVariant {
+        CoopVariant {
+            kernel: self,
+            policy: self.policy(),
+        }
+    }
+}
+
+/// A cooperative-matrix kernel with a tile ([`GemmOptions::coop`](super::GemmOptions) forces
+/// one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoopVariant {
+    /// The kernel.
+    pub kernel: CoopKernel,
+    /// Its tile.
+    pub policy: CoopPolicy,
+}
+
+impl CoopVariant {
+    /// `kernel` with a `bm × bn × bk` tile.
+    pub fn new(kernel: CoopKernel, bm: u32, bn: u32, bk: u32) -> Self {
+        CoopVariant {
+            kernel,
+            policy: CoopPolicy { bm, bn, bk },
+        }
+    }
+
+    /// Candidate 16×16 variants for the H100 sweep (`examples/gemm_sweep.rs`), the default
+    /// first: `(name, variant)`. Workgroup memory at subgroup 32: coop16 128×128×32 45 KiB,
+    /// 128×128×16 29 KiB, 128×256×16 45 KiB (16 subgroups); coop16w 128×256×16 37 KiB,
+    /// 256×128×16 41 KiB, 128×128×32 40 KiB, 128×128×16 24 KiB (4 subgroups).
+    pub fn candidates() -> Vec<(&'static str, CoopVariant)> {
+        use CoopKernel::{K16, K16W};
+        vec![
+            ("coop16 128x128x32", Self::new(K16, 128, 128, 32)),
+            ("coop16 128x128x16", Self::new(K16, 128, 128, 16)),
+            ("coop16 128x256x16", Self::new(K16, 128, 256, 16)),
+            ("coop16w 128x256x16", Self::new(K16W, 128, 256, 16)),
+            ("coop16w 256x128x16", Self::new(K16W, 256, 128, 16)),
+            ("coop16w 128x128x32", Self::new(K16W, 128, 128, 32)),
+            ("coop16w 128x128x16", Self::new(K16W, 128, 128, 16)),
+        ]
     }
 }
 
@@ -125,23 +182,46 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
         if !caps.cooperative_matrix.contains(&kind.shape()) {
             continue;
         }
-        let k = kernel::load(kind.name(), caps.flavor())?;
-        if workgroup_bytes(&k, &kind.policy())? > caps.max_workgroup_storage as u64 {
-            why = no(&format!(
-                "{}'s tile does not fit workgroup memory",
-                kind.name()
-            ));
-            continue;
+        match variant_fits(caps, &kind.variant()) {
+            Ok(()) => return Ok(kind),
+            Err(e) => why = e,
         }
-        // at small subgroup sizes the workgroup has too few invocations to stage the tiles
-        // (e.g. coop16 at subgroup size 8): then the portable kernel is the fallback
-        if let Err(e) = layout_fits(&k, &kind.policy(), caps.subgroup_min) {
-            why = no(&format!("{}: {e}", kind.name()));
-            continue;
-        }
-        return Ok(kind);
     }
     Err(why)
+}
+
+/// Whether `v` runs on `caps` (as [`usable`] decides for the default tiles), or why not.
+pub fn usable_variant(caps: &Caps, v: &CoopVariant) -> Result<()> {
+    let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
+    if !caps.f16 || !caps.subgroups {
+        return Err(no("needs f16 and subgroups"));
+    }
+    if caps.subgroup_min != caps.subgroup_max || caps.subgroup_min == 0 {
+        return Err(no("needs a single subgroup size"));
+    }
+    if !caps.cooperative_matrix.contains(&v.kernel.shape()) {
+        return Err(no(&format!(
+            "the adapter does not offer {}'s shape",
+            v.kernel.name()
+        )));
+    }
+    variant_fits(caps, v)
+}
+
+/// The tile fits workgroup memory and the layout holds at the adapter's subgroup size.
+fn variant_fits(caps: &Caps, v: &CoopVariant) -> Result<()> {
+    let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
+    let name = v.kernel.name();
+    let k = kernel::load(name, caps.flavor())?;
+    if workgroup_bytes(&k, &v.policy)? > caps.max_workgroup_storage as u64 {
+        return Err(no(&format!(
+            "{name} {:?} does not fit workgroup memory",
+            v.policy
+        )));
+    }
+    // at small subgroup sizes the workgroup has too few invocations to stage the tiles
+    // (e.g. coop16 at subgroup size 8): then the portable kernel is the fallback
+    layout_fits(&k, &v.policy, caps.subgroup_min).map_err(|e| no(&format!("{name}: {e}")))
 }
 
 /// The policy's overrides at subgroup size `sg`.
@@ -215,10 +295,12 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
     Ok(())
 }
 
-/// The plan for the packed f16 operands (rows padded to 8 halves).
+/// The plan for the packed f16 operands (rows padded to 8 halves), on variant `v` (checked
+/// with [`usable_variant`] by the caller).
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     caps: &Caps,
+    v: CoopVariant,
     a_bytes: Vec<u8>,
     b_bytes: Vec<u8>,
     a_row_vecs: u32,
@@ -227,8 +309,8 @@ pub fn plan(
     n: usize,
     k: usize,
 ) -> Result<GemmPlan> {
-    let kind = usable(caps)?;
-    let p = kind.policy();
+    let kind = v.kernel;
+    let p = v.policy;
     let sg = caps.subgroup_min;
     let kern = kernel::load(kind.name(), caps.flavor())?;
     layout_fits(&kern, &p, sg)?;
@@ -246,7 +328,13 @@ pub fn plan(
         ],
         grid,
     )?;
-    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} f16 {}", kind.name()));
+    let mut plan = Plan::new(format!(
+        "gemm {m}x{n}x{k} f16 {} {}x{}x{}",
+        kind.name(),
+        p.bm,
+        p.bn,
+        p.bk
+    ));
     let a = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
     let b = plan.buffer("b", b_bytes.len() as u64, BufferInit::Bytes(b_bytes));
     let k_tiles = (k as u32).div_ceil(p.bk);
@@ -281,7 +369,7 @@ mod tests {
 
     #[test]
     fn coop_kernels_validate_and_their_layouts_cover_the_tile() {
-        for kind in [CoopKernel::K16, CoopKernel::K8] {
+        for kind in [CoopKernel::K16, CoopKernel::K8, CoopKernel::K16W] {
             let k = kernel::load(kind.name(), crate::kernel::Flavor::Subgroup).unwrap();
             let p = kind.policy();
             for sg in [32u32, 64] {
@@ -298,6 +386,39 @@ mod tests {
             }
             assert!(workgroup_bytes(&k, &p).unwrap() <= 48 << 10, "{kind:?}");
         }
+    }
+
+    #[test]
+    fn every_candidate_variant_covers_its_tile_and_fits_48k() {
+        let mut kinds = std::collections::HashSet::new();
+        for (name, v) in CoopVariant::candidates()
+            .into_iter()
+            .chain([("coop16w default", CoopKernel::K16W.variant())])
+        {
+            kinds.insert(v.kernel);
+            let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
+            assert!(
+                workgroup_bytes(&k, &v.policy).unwrap() <= 48 << 10,
+                "{name}"
+            );
+            // subgroup 32 (the H100); the layout check holds or refuses at every size
+            layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for sg in [4u32, 8, 16, 64, 128] {
+                if layout_fits(&k, &v.policy, sg).is_ok() {
+                    let wg = k.workgroup_size("main", &overrides(&v.policy, sg)).unwrap();
+                    assert!(check(&k, &v.policy, sg, [wg[0] - sg, 1, 1]).is_err());
+                }
+            }
+        }
+        assert!(kinds.contains(&CoopKernel::K16W) && kinds.contains(&CoopKernel::K16));
+        // coop16w's 64×64 block: a tile that is not a multiple of it is refused
+        let k = kernel::load("gemm/coop16w", crate::kernel::Flavor::Subgroup).unwrap();
+        let p = CoopPolicy {
+            bm: 128,
+            bn: 96,
+            bk: 16,
+        };
+        assert!(check(&k, &p, 32, [32 * 4, 1, 1]).is_err());
     }
 
     #[test]

@@ -68,6 +68,8 @@ pub enum Path {
     Coop16,
     /// Cooperative matrices, f16 8×8×8 → f32 (Apple).
     Coop8,
+    /// Cooperative matrices, f16 16×16×16 → f32, 64×64 of C per subgroup (on request).
+    Coop16W,
 }
 
 /// How to choose the kernel.
@@ -92,6 +94,10 @@ pub struct GemmOptions {
     /// Portable kernel: split K over this many workgroups per tile; `None` picks
     /// [`split_k`]. Values are clamped to the number of K tiles.
     pub split: Option<u32>,
+    /// Cooperative-matrix kernel and tile; `None` picks [`coop::usable`]'s default. With
+    /// `Some`, `PathChoice::Auto` takes it when it runs on the adapter (else the portable
+    /// kernel), `PathChoice::Coop` requires it.
+    pub coop: Option<coop::CoopVariant>,
 }
 
 /// Invocations the split-K heuristic aims for: half of a 132-SM H100's 2048 resident threads
@@ -247,23 +253,27 @@ pub fn plan(
         )));
     }
     let f16 = a.format() == Format::F16;
+    let choose = || match opts.coop {
+        Some(v) => coop::usable_variant(caps, &v).map(|_| v),
+        None => coop::usable(caps).map(|kind| kind.variant()),
+    };
     let coop = match opts.path {
-        PathChoice::Tiled => false,
-        PathChoice::Auto => f16 && m >= COOP_MIN_M && coop::usable(caps).is_ok(),
+        PathChoice::Tiled => None,
+        PathChoice::Auto if f16 && m >= COOP_MIN_M => choose().ok(),
+        PathChoice::Auto => None,
         PathChoice::Coop => {
             if !f16 {
                 return Err(Error::InvalidInput(
                     "the cooperative-matrix GEMM takes f16 inputs".into(),
                 ));
             }
-            coop::usable(caps)?;
-            true
+            Some(choose()?)
         }
     };
     let (a_bytes, a_row_vecs) = pack(a, m, k);
     let (b_bytes, b_row_vecs) = pack(b, k, n);
-    if coop {
-        return coop::plan(caps, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k);
+    if let Some(v) = coop {
+        return coop::plan(caps, v, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k);
     }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
     let fmt = a.format();

@@ -53,6 +53,10 @@ pub struct GemmPolicy {
     pub tm: u32,
     /// Columns of C per invocation: the kernel's `TN` (8).
     pub tn: u32,
+    /// Lane layout (`WARP_X`): 0 = row-major (`tx = lid % (BN/TN)`); `w` (dividing 32) =
+    /// each 32 consecutive invocations form a `w × 32/w` patch of (tx, ty), so a subgroup of 32
+    /// reads fewer distinct workgroup-memory words per k (CUTLASS's 8×4 warp arrangement at 8).
+    pub warp_x: u32,
 }
 
 impl Default for GemmPolicy {
@@ -66,6 +70,7 @@ impl Default for GemmPolicy {
             bk: 8,
             tm: 8,
             tn: 8,
+            warp_x: 0,
         }
     }
 }
@@ -91,7 +96,37 @@ impl GemmPolicy {
             bk: 8,
             tm: 8,
             tn: 8,
+            warp_x: 0,
         }
+    }
+
+    /// A tile of `bm × bn × bk` with the kernel's 8×8 block and lane layout `warp_x`.
+    pub fn tile(bm: u32, bn: u32, bk: u32, warp_x: u32) -> Self {
+        GemmPolicy {
+            bm,
+            bn,
+            bk,
+            tm: 8,
+            tn: 8,
+            warp_x,
+        }
+    }
+
+    /// Candidate tiles for the portable kernel, not yet measured on the H100 (the sweep,
+    /// `examples/gemm_sweep.rs`, compares them with the default): `(name, policy)`.
+    pub fn candidates() -> Vec<(&'static str, GemmPolicy)> {
+        let t = Self::tile;
+        vec![
+            ("128x128x8", t(128, 128, 8, 0)),
+            ("128x128x8 w8x4", t(128, 128, 8, 8)),
+            ("128x128x8 w4x8", t(128, 128, 8, 4)),
+            ("128x128x16", t(128, 128, 16, 0)),
+            ("128x128x16 w8x4", t(128, 128, 16, 8)),
+            ("128x256x8 w8x4", t(128, 256, 8, 8)),
+            ("256x128x8 w8x4", t(256, 128, 8, 8)),
+            ("128x256x16 w8x4", t(128, 256, 16, 8)),
+            ("64x128x8 w8x4", t(64, 128, 8, 8)),
+        ]
     }
 
     /// The default policy for a problem of `m` rows.
@@ -112,6 +147,7 @@ impl GemmPolicy {
             ("A_FMT", a.code() as f64),
             ("B_FMT", b.code() as f64),
             ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
+            ("WARP_X", self.warp_x as f64),
         ]
     }
 
@@ -164,6 +200,19 @@ impl GemmPolicy {
             ));
         }
         let wg = [p.bn / p.tn, p.bm / p.tm, 1];
+        if p.warp_x != 0
+            && (!32u32.is_multiple_of(p.warp_x)
+                || !wg[0].is_multiple_of(p.warp_x)
+                || !wg[1].is_multiple_of(32 / p.warp_x))
+        {
+            return bad(format!(
+                "lane patch {}×{} must divide 32 and the {}×{} invocations",
+                p.warp_x,
+                32 / p.warp_x,
+                wg[0],
+                wg[1]
+            ));
+        }
         if reflected != wg {
             return bad(format!(
                 "the kernel's workgroup size {reflected:?} is not the layout's {wg:?}"
@@ -236,7 +285,7 @@ impl GemmPolicy {
 pub fn c_block(p: &GemmPolicy, lid: u32) -> Vec<(u32, u32)> {
     let wg_x = p.bn / p.tn;
     let wg_y = p.bm / p.tm;
-    let (tx, ty) = (lid % wg_x, lid / wg_x);
+    let (tx, ty) = lane_xy(p, lid);
     let mut out = Vec::new();
     for i in 0..p.tm / 4 {
         for r in 0..4 {
@@ -248,6 +297,18 @@ pub fn c_block(p: &GemmPolicy, lid: u32) -> Vec<(u32, u32)> {
         }
     }
     out
+}
+
+/// Invocation `lid`'s (tx, ty); mirrors `lane_xy` in the WGSL.
+pub fn lane_xy(p: &GemmPolicy, lid: u32) -> (u32, u32) {
+    let wg_x = p.bn / p.tn;
+    if p.warp_x == 0 {
+        return (lid % wg_x, lid / wg_x);
+    }
+    let w = p.warp_x;
+    let (blk, l) = (lid / 32, lid % 32);
+    let bx = wg_x / w;
+    ((blk % bx) * w + l % w, (blk / bx) * (32 / w) + l / w)
 }
 
 /// The tile (column, row) workgroup `(x, y)` of an `nx × ny` grid computes; mirrors `tile_of` in
@@ -313,8 +374,39 @@ mod tests {
             bk: 8,
             tm: 8,
             tn: 8,
+            warp_x: 0,
         })
         .unwrap();
+    }
+
+    #[test]
+    fn candidate_tiles_and_lane_patches_cover_their_tiles() {
+        for (name, p) in GemmPolicy::candidates() {
+            check(p).unwrap_or_else(|e| panic!("{name}: {e}"));
+            // the lane patch is a bijection onto the WG_X × WG_Y grid
+            let mut seen = std::collections::HashSet::new();
+            for lid in 0..p.invocations() {
+                let (x, y) = lane_xy(&p, lid);
+                assert!(
+                    x < p.bn / 8 && y < p.bm / 8 && seen.insert((x, y)),
+                    "{name}"
+                );
+            }
+        }
+        check(GemmPolicy {
+            warp_x: 8,
+            ..GemmPolicy::skinny()
+        })
+        .unwrap();
+        // a patch that does not divide the invocation grid is refused: 32×64 tile, 8×4
+        // invocations, patch 16×2
+        let e = check(GemmPolicy {
+            warp_x: 16,
+            ..GemmPolicy::skinny()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("lane patch"), "{e}");
+        assert!(check(GemmPolicy::tile(128, 128, 8, 3)).is_err());
     }
 
     #[test]
@@ -328,6 +420,7 @@ mod tests {
             bk: 8,
             tm: 8,
             tn: 8,
+            warp_x: 0,
         };
         let half = [8, 4, 1];
         let e = p
@@ -344,6 +437,7 @@ mod tests {
             bk: 8,
             tm: 16,
             tn: 8,
+            warp_x: 0,
         };
         assert!(check(p).is_err(), "a 16×8 block is not the kernel's 8×8");
         let p = GemmPolicy {
@@ -352,6 +446,7 @@ mod tests {
             bk: 32,
             tm: 8,
             tn: 8,
+            warp_x: 0,
         };
         let e = p
             .check([16, 16, 1], BUDGET, Format::F32, Format::F32, 32 << 10)

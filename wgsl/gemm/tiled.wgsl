@@ -9,9 +9,13 @@
 // buffer after them, so one barrier per step suffices.
 //
 // Invocation layout (mirrored and checked exhaustively in Rust, src/gemm/policy.rs, at plan time):
-//   tx = lid % WG_X, ty = lid / WG_X, WG_X = BN/TN, WG_Y = BM/TM;
+//   (tx, ty) = lane_xy(lid), WG_X = BN/TN, WG_Y = BM/TM;
 //   rows of C: 4·(ty + i·WG_Y) + r for i < 2, r < 4; columns 4·(tx + j·WG_X) + c for j < 2.
 //   The interleave keeps each subgroup's workgroup-memory reads contiguous (conflict-free).
+//   WARP_X = 0: row-major, tx = lid % WG_X (a subgroup of 32 spans 16×2 invocations at WG_X = 16:
+//   16 distinct B vec4 per read). WARP_X = w > 0: blocks of 32 consecutive invocations form
+//   w × (32/w) patches of (tx, ty) (CUTLASS's 8×4 warp arrangement at w = 8: per read, 8 distinct
+//   B vec4 and 4 distinct A vec4 per subgroup of 32, i.e. 128 + 64 bytes of workgroup memory).
 // Workgroups map to tiles in grouped order (`tile_of`); with split-K, workgroup_id.z selects a
 // range of K tiles and the partial product goes to its own slice of the output.
 //
@@ -29,6 +33,8 @@ override BK: u32 = 8u;
 override A_FMT: u32 = 0u;
 override B_FMT: u32 = 0u;
 override HAS_ZEROS: bool = false;
+// lane layout: 0 = row-major, else w × (32/w) patches per 32 invocations (see the header)
+override WARP_X: u32 = 0u;
 
 override WG_X: u32 = BN / TN;
 override WG_Y: u32 = BM / TM;
@@ -243,6 +249,18 @@ fn step_at(c: Acc, k: u32, tx: u32, ty: u32) -> Acc {
     return step(c, As[arow + ty], As[arow + ty + WG_Y], Bs[brow + tx], Bs[brow + tx + WG_X]);
 }
 
+// Invocation -> (tx, ty); a bijection of 0..WG onto WG_X × WG_Y (checked in Rust: `lane_xy`).
+fn lane_xy(lid: u32) -> vec2<u32> {
+    if WARP_X == 0u {
+        return vec2<u32>(lid % WG_X, lid / WG_X);
+    }
+    let w = max(WARP_X, 1u);
+    let blk = lid / 32u;
+    let l = lid % 32u;
+    let bx = WG_X / w;
+    return vec2<u32>((blk % bx) * w + l % w, (blk / bx) * (32u / w) + l / w);
+}
+
 // Workgroup -> tile: groups of GROUP_M tile rows walked column by column (Triton's grouped
 // ordering), so the workgroups resident at once share rows of A and columns of B in L2. A
 // bijection of the grid onto itself; mirrored and checked in src/gemm/policy.rs (`tile_of`).
@@ -282,8 +300,9 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let tile = tile_of(wid, nwg);
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;
-    let tx = lid % WG_X;
-    let ty = lid / WG_X;
+    let xy = lane_xy(lid);
+    let tx = xy.x;
+    let ty = xy.y;
     // this split's K tiles: t0 .. t1 (uniform over the workgroup)
     let t0 = wid.z * params.tiles_per_split;
     let t1 = min(t0 + params.tiles_per_split, params.k_tiles);
