@@ -288,7 +288,8 @@ fn main() {
             .filter(|v| {
                 let name = v.name();
                 name.ends_with("tiled 128x128x8")
-                    || name.ends_with("tiled 128x128x8 w8x4")
+                    || name.ends_with("tiled 64x128x8 w8x4")
+                    || name.ends_with("coop16 128x256x16")
                     || name.ends_with("coop16 128x128x32")
                     || name.ends_with("coop16w 128x256x16")
             })

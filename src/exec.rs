@@ -62,6 +62,16 @@ pub struct CoopShape {
 }
 
 impl Caps {
+    /// Whether the adapter is a CPU implementation (lavapipe/llvmpipe, SwiftShader, WARP)
+    /// rather than a GPU. The simulator's caps count as CPU too.
+    pub fn is_cpu(&self) -> bool {
+        let name = self.name.to_lowercase();
+        self.backend == "sim"
+            || ["llvmpipe", "lavapipe", "swiftshader", "basic render"]
+                .iter()
+                .any(|n| name.contains(n))
+    }
+
     /// The kernel flavor these caps call for.
     pub fn flavor(&self) -> Flavor {
         if self.subgroups {

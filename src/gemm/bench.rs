@@ -199,8 +199,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
 /// M = 1, 16, 64 with N = K = 4096 on a real GPU; small squares and one skinny shape on CPU
 /// adapters (lavapipe: about 1 GFLOP/s) and the simulator. `quick` keeps one of each kind.
 pub fn bench_shapes(caps: &Caps, quick: bool) -> Vec<(u64, u64, u64)> {
-    let name = caps.name.to_lowercase();
-    let slow = caps.backend == "sim" || name.contains("llvmpipe") || name.contains("swiftshader");
+    let slow = caps.is_cpu();
     let (squares, skinny, nk): (&[u64], &[u64], u64) = match (slow, quick) {
         (true, true) => (&[64], &[1], 256),
         (true, false) => (&[128, 256], &[1, 16], 512),

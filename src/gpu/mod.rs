@@ -28,18 +28,30 @@ use crate::exec::{Caps, Executor, RunOutput, TimeSource, Timing};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups, POISON_WORD};
 
-/// The runtime checks wgpu compiles into our shaders. By default bounds checks stay on and
-/// wgpu's loop bounding (an extra counter and branch in every loop, meant for untrusted web
-/// shaders) is off. `WGSIMD_SHADER_CHECKS=all|bounds|none` overrides, for measurements.
-fn runtime_checks() -> wgpu::ShaderRuntimeChecks {
+/// The line by which a kernel asks to be built without runtime checks (see [`runtime_checks`]).
+pub const UNCHECKED_DIRECTIVE: &str = "// wgsimd: runtime checks off";
+
+/// The runtime checks wgpu compiles into one of our shaders. By default bounds checks stay on
+/// and wgpu's loop bounding (an extra counter and branch in every loop, meant for untrusted web
+/// shaders) is off. A kernel whose every access the simulator proves in bounds in its tests
+/// (its out-of-bounds checker at several subgroup sizes, edge tiles included) may carry the
+/// line [`UNCHECKED_DIRECTIVE`]: the cooperative-matrix GEMM does, because the checks on its
+/// workgroup-memory staging cost 45% on the H100 (8192³: 98 against 178 TFLOP/s).
+/// `WGSIMD_SHADER_CHECKS=all|bounds|none` overrides both, for measurements.
+fn runtime_checks(k: &Kernel) -> wgpu::ShaderRuntimeChecks {
+    let bounds_only = || {
+        let mut c = wgpu::ShaderRuntimeChecks::checked();
+        c.force_loop_bounding = false;
+        c
+    };
     match std::env::var("WGSIMD_SHADER_CHECKS").as_deref() {
         Ok("all") => wgpu::ShaderRuntimeChecks::checked(),
         Ok("none") => wgpu::ShaderRuntimeChecks::unchecked(),
-        _ => {
-            let mut c = wgpu::ShaderRuntimeChecks::checked();
-            c.force_loop_bounding = false;
-            c
+        Ok("bounds") => bounds_only(),
+        _ if k.source.lines().any(|l| l.trim() == UNCHECKED_DIRECTIVE) => {
+            wgpu::ShaderRuntimeChecks::unchecked()
         }
+        _ => bounds_only(),
     }
 }
 
@@ -51,6 +63,11 @@ fn warmup_secs() -> f64 {
         .unwrap_or(100.0)
         / 1e3
 }
+
+/// Longest warm-up before timed runs, in seconds.
+const WARMUP_MAX_S: f64 = 4.0;
+/// The warm-up ends when one run got no faster over this many seconds.
+const SETTLE_S: f64 = 0.25;
 
 /// Runs plans on a wgpu device.
 pub struct GpuExecutor {
@@ -159,7 +176,7 @@ impl GpuExecutor {
             match shaders.get(&(k.name.clone(), k.flavor)) {
                 Some(m) => m.clone(),
                 None => {
-                    let checks = runtime_checks();
+                    let checks = runtime_checks(k);
                     let m = Arc::new(self.scoped(|| {
                         let desc = wgpu::ShaderModuleDescriptor {
                             label: Some(&k.name),
@@ -566,11 +583,27 @@ impl Executor for GpuExecutor {
         } else {
             repeats.max(1)
         };
-        // warm up for at least `warmup` runs and `warmup_secs()` of wall time, in batches of
-        // about 20 ms (each batch's time refines the estimate of one run)
+        // Warm up in batches of about 20 ms until at least `warmup` runs and `warmup_secs()`
+        // have passed and one run has not become faster by more than 1.5% over the last
+        // SETTLE_S (at most WARMUP_MAX_S in all). On the H100, after a large transfer or seconds
+        // of host work the GPU came back to full speed only gradually, over more than 100 ms:
+        // a fixed 100 ms warm-up measured the same reduction at 1.5 and at 2.9 TB/s.
         let (target, start) = (warmup_secs(), std::time::Instant::now());
         let mut done = 0;
-        while done < warmup || start.elapsed().as_secs_f64() < target {
+        // (seconds since start, seconds per run) of each batch
+        let mut history: Vec<(f64, f64)> = Vec::new();
+        loop {
+            let elapsed = start.elapsed().as_secs_f64();
+            // CPU adapters' timings are too noisy (and their clocks need no ramp) to wait for
+            let settled = self.ctx.caps.is_cpu()
+                || history
+                    .iter()
+                    .rev()
+                    .find(|(t, _)| *t <= elapsed - SETTLE_S)
+                    .is_some_and(|&(_, then)| per_run_s >= then / 1.015);
+            if (done >= warmup && elapsed >= target && settled) || elapsed >= WARMUP_MAX_S {
+                break;
+            }
             let k = ((0.02 / per_run_s).ceil() as usize).clamp(1, 1000);
             let t = std::time::Instant::now();
             for _ in 0..k {
@@ -578,6 +611,7 @@ impl Executor for GpuExecutor {
             }
             self.wait()?;
             per_run_s = (t.elapsed().as_secs_f64() / k as f64).max(1e-6);
+            history.push((start.elapsed().as_secs_f64(), per_run_s));
             done += k;
         }
         if !use_timestamps {

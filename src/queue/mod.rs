@@ -102,13 +102,9 @@ impl QueuePolicy {
     ///   the owner will measure on the H100**; CUDA's seed used one block per SM;
     /// - anything else (integrated GPUs): 32 workgroups, 1024 slots, unmeasured.
     pub fn for_caps(caps: &Caps) -> QueuePolicy {
-        let name = caps.name.to_lowercase();
-        let cpu = ["llvmpipe", "lavapipe", "swiftshader", "basic render"]
-            .iter()
-            .any(|n| name.contains(n));
         let (workgroups, capacity) = if caps.backend == "sim" {
             (3, 64)
-        } else if cpu {
+        } else if caps.is_cpu() {
             (8, 256)
         } else if caps.max_storage_binding >= 1 << 30 {
             (264, MAX_CAPACITY)

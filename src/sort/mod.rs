@@ -135,9 +135,7 @@ impl SortPolicy {
     /// - Otherwise OneSweep from `onesweep_min_keys` keys up: it moves 8 bytes per key per pass
     ///   where reduce-then-scan moves 12.
     pub fn choose(&self, caps: &Caps, n: u64) -> Strategy {
-        let cpu = caps.name.to_lowercase().contains("llvmpipe")
-            || caps.name.to_lowercase().contains("lavapipe")
-            || caps.backend == "sim";
+        let cpu = caps.is_cpu();
         if !caps.subgroups || cpu || n < self.onesweep_min_keys {
             Strategy::ReduceThenScan
         } else {

@@ -16,6 +16,10 @@
 // Store: a tile entirely inside C (and N a multiple of 4, so rows are 16-byte aligned) stores its
 // fragments straight to C; an edge tile stages each fragment in workgroup memory and copies the
 // part inside C, lane by lane.
+//
+// Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
+// bounds by the simulator tests (tests/sim_coop.rs, edge tiles at several subgroup sizes).
+// wgsimd: runtime checks off
 
 enable f16;
 enable wgpu_cooperative_matrix;

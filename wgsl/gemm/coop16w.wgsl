@@ -11,6 +11,10 @@
 //
 // Layout (checked in Rust, src/gemm/coop.rs): subgroup s = (wm, wn) = (s / SG_X, s % SG_X),
 // SG_X = BN/64, SG_Y = BM/64, WG = SG_X·SG_Y·SG invocations.
+//
+// Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
+// bounds by the simulator tests (tests/sim_coop.rs, edge tiles at several subgroup sizes).
+// wgsimd: runtime checks off
 
 enable f16;
 enable wgpu_cooperative_matrix;

@@ -4,6 +4,10 @@
 // the naga store workaround) with 8×8 fragments: each subgroup owns WM×WN = 32×16 of C as 4×2
 // accumulators; defaults BM = BN = 64, BK = 32 (8 subgroups of 32 on Apple GPUs, 21 KiB of
 // workgroup memory). Layout checked in Rust (src/gemm/coop.rs) like coop16.
+//
+// Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
+// bounds by the simulator tests (tests/sim_coop.rs, edge tiles at several subgroup sizes).
+// wgsimd: runtime checks off
 
 enable f16;
 enable wgpu_cooperative_matrix;
