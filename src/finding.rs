@@ -23,11 +23,14 @@ pub enum FindingKind {
     UnwrittenOutput,
     /// The step budget ran out (a hang, or a wait on another workgroup).
     StepLimit,
+    /// One subgroup took more loop iterations, over all loops of one invocation, than lavapipe
+    /// runs before it ends every loop early (65535, one counter per row of lanes).
+    LoopLimit,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 7] = [
+    pub const ALL: [FindingKind; 8] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -35,6 +38,7 @@ impl FindingKind {
         FindingKind::UninitializedRead,
         FindingKind::UnwrittenOutput,
         FindingKind::StepLimit,
+        FindingKind::LoopLimit,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -47,6 +51,7 @@ impl FindingKind {
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::UnwrittenOutput => "unwritten-output",
             FindingKind::StepLimit => "step-limit",
+            FindingKind::LoopLimit => "loop-limit",
         }
     }
 }

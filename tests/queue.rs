@@ -432,6 +432,39 @@ fn emulated_flavour_every_task_exactly_once() {
     }
 }
 
+/// Issue 7's emulated flake: lavapipe ends every loop of an invocation after 65535 back-edges in
+/// all (one counter per row of 8 lanes, shared by every loop), and the persistent kernel ran
+/// thousands of tasks' sum loops on one row, so a task stored a prefix sum. Long tasks in a chain
+/// on one workgroup overran it on every run before the kernel bounded its polls by LOOP_BUDGET;
+/// the simulator's `loop-limit` check reports the same overrun (one 64-lane subgroup runs all).
+#[test]
+fn long_tasks_stay_within_the_lavapipe_loop_limit() {
+    let policy = QueuePolicy {
+        workgroups: 1,
+        capacity: 8,
+        ..QueuePolicy::default()
+    };
+    let sim = SimExecutor::new(SimConfig {
+        subgroup_size: 64,
+        subgroups: false,
+        fail_on_step_limit: true,
+        ..SimConfig::default()
+    })
+    .unwrap();
+    let problem = QueueProblem::random(400, 400, 1, 8);
+    run_checked(&sim, "sim emulated long tasks", &problem, &policy);
+    if let Some(g) = common::gpu_emulated() {
+        let problem = QueueProblem::random(3000, 200, 1, 7);
+        run_checked(g, "gpu emulated long tasks", &problem, &policy);
+    }
+    // a task longer than the budget allows is refused up front
+    let long = QueueProblem::random(2, 8000, 1, 9);
+    assert!(matches!(
+        queue::run(&sim, &long, &policy),
+        Err(wgsimd::Error::InvalidInput(_))
+    ));
+}
+
 #[test]
 fn policy_for_caps_fits_each_adapter() {
     let sim = SimExecutor::new(SimConfig::default()).unwrap();

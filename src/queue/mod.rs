@@ -61,6 +61,31 @@ pub const CTL_ROUND: usize = 33;
 /// `ctl[CTL_MARKS + r]`: the clock after round `r`'s persistent pass (first 16 rounds).
 pub const CTL_MARKS: usize = 48;
 
+/// Attempts at enqueueing a child before it is spilled (`ENQ_TRIES` in `wgsl/shared/queue.wgsl`).
+const ENQ_TRIES: u64 = 4;
+/// Most spilled tasks one child-kernel team runs (`CHILD_BLOCK` of the subgroup flavour, 8, on a
+/// one-subgroup workgroup; one per team in the emulated flavour).
+const CHILD_TASKS_PER_TEAM: u64 = 8;
+
+/// Loop back-edges one invocation of a queue kernel may take, over all its loops (the
+/// persistent kernel's `LOOP_BUDGET`), or `None` for no limit. lavapipe/llvmpipe (gallivm) keep
+/// one iteration counter per shader invocation, shared by every loop, and end every loop after
+/// 65535 back-edges, silently: a persistent kernel that runs thousands of tasks on one row of
+/// lanes had a task's sum loop stop half way (issue 7's emulated flake). The simulator stands in
+/// for lavapipe and gets the same budget (its `loop-limit` check would report the overrun).
+/// Margin below 65535: naga/NIR may add a loop of its own.
+pub fn loop_budget(caps: &Caps) -> Option<u32> {
+    let name = caps.name.to_lowercase();
+    let gallivm = ["llvmpipe", "lavapipe"].iter().any(|n| name.contains(n));
+    (gallivm || caps.backend == "sim").then_some(60_000)
+}
+
+/// Upper bound on the loop back-edges one invocation takes running one task (`task_steps` in
+/// `wgsl/shared/queue.wgsl` with one-lane teams, the worst case).
+fn task_steps(problem: &QueueProblem) -> u64 {
+    problem.words_per_task as u64 + 2 + problem.fanout as u64 * (ENQ_TRIES + 2)
+}
+
 /// Tuning of the work queue.
 #[derive(Clone, Copy, Debug)]
 pub struct QueuePolicy {
@@ -178,6 +203,20 @@ impl QueueProblem {
         let c = policy.capacity;
         if !c.is_power_of_two() || !(2..=MAX_CAPACITY).contains(&c) {
             return bad(format!("capacity {c} not a power of two in 2..=4096"));
+        }
+        if let Some(budget) = loop_budget(caps) {
+            // the persistent kernel needs one poll (three tasks' loops), a child team
+            // CHILD_TASKS_PER_TEAM tasks' (+ 1 each for its own loop)
+            let steps = task_steps(self);
+            if (CHILD_TASKS_PER_TEAM + 1) * (steps + 1) > budget as u64 {
+                return bad(format!(
+                    "a task of {} words and fanout {} takes {steps} loop steps: more than this \
+                     adapter runs in one invocation ({budget} in all, over {} tasks)",
+                    self.words_per_task,
+                    self.fanout,
+                    CHILD_TASKS_PER_TEAM + 1
+                ));
+            }
         }
         if policy.workgroups == 0 || policy.workgroups > caps.max_workgroups_per_dim {
             return bad(format!("{} persistent workgroups", policy.workgroups));
@@ -383,12 +422,14 @@ fn build(
         params, input, results, runs, ring, ctl, spill, args, args, ticks,
     ];
     let lat = [("LATENCY", if policy.latency { 1.0 } else { 0.0 })];
+    let budget = loop_budget(caps).unwrap_or(u32::MAX) as f64;
+    let persistent_overrides = [lat[0], ("LOOP_BUDGET", budget)];
     for r in 0..policy.rounds.max(1) {
         plan.pass(
             format!("persistent {r}"),
             &persistent,
             "main",
-            &lat,
+            &persistent_overrides,
             &binds,
             Workgroups::Direct([policy.workgroups, 1, 1]),
         );

@@ -211,6 +211,8 @@ pub trait Checker {
     fn out_of_bounds(&mut self, _ctx: &Ctx, _e: &OobEvent, _out: &mut Findings) {}
     /// The step budget ran out in this workgroup at `span`.
     fn step_limit(&mut self, _ctx: &Ctx, _steps: u64, _span: Span, _out: &mut Findings) {}
+    /// An iteration of a loop starts with `lanes` (slots) active.
+    fn loop_iteration(&mut self, _ctx: &Ctx, _lanes: &Mask, _span: Span, _out: &mut Findings) {}
     /// The run ended (buffers as at the end).
     fn run_end(&mut self, _buffers: &[BufferMeta], _out: &mut Findings) {}
 }

@@ -7,8 +7,8 @@
 // - worker teams (odd team id) take tasks from their mailbox and run them.
 // A lone team (one subgroup per workgroup) is a scheduler with no worker: it runs everything.
 // Every team operation sits in control flow uniform per team (conditions are broadcast values);
-// no role waits at a barrier or on another invocation: polling is bounded (MAX_POLLS in all,
-// IDLE_POLLS in a row without work), after which the workgroup simply exits. The host then
+// no role waits at a barrier or on another invocation: polling is bounded (MAX_POLLS in all, fewer
+// when LOOP_BUDGET asks, IDLE_POLLS in a row without work), after which the workgroup simply exits. The host then
 // re-dispatches while tasks remain (docs/queue.md, forward progress).
 //!include shared/queue
 
@@ -16,6 +16,13 @@
 // mailbox (worker)
 const MAX_POLLS: u32 = 4096u;
 const IDLE_POLLS: u32 = 64u;
+// Loop back-edges one invocation may take in all, over every loop of this kernel (the host sets
+// it per adapter; 0xffffffff = no limit). lavapipe (gallivm) keeps ONE counter per shader
+// invocation (a SIMD row of 8 invocations), shared by every loop, and after 65535 back-edges ends
+// every loop early: a task's sum loop stopped half way and stored a prefix sum (issue 7's
+// emulated-flavour flake: one-invocation teams take 24 back-edges per task, and a row ran
+// thousands of tasks). The poll bound below keeps the whole kernel within the budget.
+override LOOP_BUDGET: u32 = 60000u;
 
 // mailbox[s]: 0 = empty, else task + 1, for worker team s (one-invocation teams: QUEUE_WG of them)
 var<workgroup> mailbox: array<atomic<u32>, QUEUE_WG>;
@@ -29,8 +36,15 @@ fn main(inv: Inv) {
     workgroupBarrier();
     let scheduler = (tm.id & 1u) == 0u;
     let has_worker = tm.id + 1u < tm.count;
+    // polls within LOOP_BUDGET: a poll costs at most one back-edge of its own plus two tasks'
+    // loops (a row of lanes runs the scheduler's and the worker's run_task one after the other),
+    // and the after-loop drain one task more; at least one poll, so every dispatch can progress
+    // (the host rejects tasks too long for the budget: QueueProblem::validate)
+    let cost = task_steps(tm);
+    let spare = LOOP_BUDGET - min(LOOP_BUDGET, cost + 2u);
+    let polls = clamp(spare / (1u + 2u * cost), 1u, MAX_POLLS);
     var idle = 0u;
-    for (var p = 0u; p < MAX_POLLS; p++) {
+    for (var p = 0u; p < polls; p++) {
         // stop when everything is done or after IDLE_POLLS empty polls (uniform: broadcast)
         var done_all = false;
         if tm.lane == 0u {

@@ -137,6 +137,14 @@ fn push_child(child: u32) {
     spill[at] = child;
 }
 
+// Upper bound on the loop back-edges one invocation takes in run_task: the sum loop (one per
+// tm.size words, plus the exit), the children loop, and ENQ_TRIES + 1 per push_child (rows of lanes
+// in lockstep take a loop's back-edges even where the loop has no active lane: count them all).
+// QueueProblem::validate states the same bound in Rust with tm.size = 1.
+fn task_steps(tm: Team) -> u32 {
+    return (params.words_per_task + tm.size - 1u) / tm.size + 2u + params.fanout * (ENQ_TRIES + 2u);
+}
+
 // Runs task `t` with the whole team (call in team-uniform control flow): takes its start tick,
 // sums its range of `input`, records the result and the run, pushes its children
 // fanout*t+1 ..= fanout*t+fanout (those < n_tasks), then counts it done. Children are pushed before

@@ -6,14 +6,17 @@
 //! | [`Race`] | `workgroup-race` |
 //! | [`Bounds`] | `out-of-bounds`, `step-limit` |
 //! | [`Init`] | `uninitialized-read`, `unwritten-output` |
+//! | [`LoopLimit`] | `loop-limit` |
 
 mod bounds;
 mod init;
+mod loops;
 mod race;
 mod uniformity;
 
 pub use bounds::Bounds;
 pub use init::Init;
+pub use loops::LoopLimit;
 pub use race::Race;
 pub use uniformity::Uniformity;
 
@@ -26,5 +29,6 @@ pub fn all() -> Vec<Box<dyn Checker>> {
         Box::new(Race::default()),
         Box::new(Bounds),
         Box::new(Init::default()),
+        Box::new(LoopLimit::default()),
     ]
 }

@@ -518,6 +518,10 @@ impl<'a, 'h> Interp<'a, 'h> {
                 });
                 let mut cur = *active;
                 while !cur.none() && !self.halted {
+                    let ctx = ctx!(self);
+                    for c in self.hooks.checkers.iter_mut() {
+                        c.loop_iteration(&ctx, &cur, span, self.hooks.findings);
+                    }
                     self.block(fi, body, &mut cur);
                     if let Some(Ctl::Loop { cont, .. }) = self.ctl.last_mut() {
                         cur = cur.or(cont);
