@@ -23,6 +23,8 @@ pub enum Work {
     },
     /// Floating-point operations: reported as TFLOP/s.
     Flops(f64),
+    /// Tasks run (the work queue): reported as M tasks/s.
+    Tasks(f64),
 }
 
 /// Checks a run's output; `Err` carries what was wrong.

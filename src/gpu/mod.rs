@@ -207,8 +207,16 @@ impl GpuExecutor {
                 cache: None,
             })
         })?);
-        self.pipelines.lock().unwrap().insert(key, pipeline.clone());
-        Ok(pipeline)
+        // Two threads may have built the same pipeline at once: every caller must get the one
+        // that stays cached, or a bind group made from the other's (automatic) layout fails
+        // later with "pipelines don't match" (seen once in 50 runs of tests/queue.rs).
+        Ok(self
+            .pipelines
+            .lock()
+            .unwrap()
+            .entry(key)
+            .or_insert(pipeline)
+            .clone())
     }
 
     fn prepare(&self, plan: &Plan) -> Result<Prepared<'_>> {

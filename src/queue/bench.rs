@@ -23,7 +23,7 @@ pub fn check_restored(state: &QueueState, rounds: u32) -> std::result::Result<()
 }
 
 /// Benchmark cases: a task tree (fanout 4, 64 words per task) drained in one submission, plain
-/// and with the latency clock. Throughput in tasks/s (`Work::Keys`, keys = tasks); the clock case
+/// and with the latency clock. Throughput in tasks/s (`Work::Tasks`); the clock case
 /// adds enqueue-to-start p50/p99 (ticks, and ns by the run's average tick rate: see
 /// [`super::latency`]) as extra figures. The timed run starts from the initial state, so a case
 /// whose single submission does not finish fails verification rather than lying.
@@ -42,7 +42,6 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
         };
         let state = QueueState::initial(n_tasks, policy.capacity, latency);
         let qp = build(caps, &problem, &policy, &state, true)?;
-        let bytes = problem.input.len() as f64 * 4.0 + n_tasks as f64 * 8.0;
         let (decoder, decoder2) = (qp.decoder(), qp.decoder());
         let variant = format!(
             "task tree fanout 4, 64 words/task, {} wg{}",
@@ -75,10 +74,7 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
             size: n_tasks as u64,
             size_label: size_label(n_tasks as u64),
             plan: qp.plan,
-            work: Work::Keys {
-                keys: n_tasks as f64,
-                bytes,
-            },
+            work: Work::Tasks(n_tasks as f64),
             verify: Box::new(move |out| {
                 let state = decoder.decode(out).map_err(|e| e.to_string())?;
                 check(&problem, &state)?;

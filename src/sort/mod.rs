@@ -96,10 +96,10 @@ impl Default for SortOptions {
 /// memory (the H100 has 48 KiB).
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
-    /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter). Below
-    /// it, the reduce-then-scan's extra passes cost less than a launch of OneSweep's three
-    /// setup dispatches… in principle; 2^16 is a guess awaiting the H100 run (owner), not a
-    /// measurement.
+    /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter).
+    /// `u64::MAX`: never by default. H100 (2026-11-22, `wgsimd bench --only sort`, u32 keys):
+    /// reduce-then-scan 14.6 / 19.9 Gkeys/s at 2^24 / 2^28, the hybrid 13.6 / 18.9, OneSweep
+    /// 11.4 / 12.7 (its look-back, not its traffic, bounds it: docs/sort.md).
     pub onesweep_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
     /// fallback reads a 16 KiB tile, roughly the latency of 64 L2 polls; unmeasured on H100.
@@ -116,7 +116,7 @@ pub struct SortPolicy {
 impl Default for SortPolicy {
     fn default() -> Self {
         SortPolicy {
-            onesweep_min_keys: 1 << 16,
+            onesweep_min_keys: u64::MAX,
             spin: 64,
             histogram_workgroups: 1056,
             onesweep_tickets: true,
@@ -132,8 +132,9 @@ impl SortPolicy {
     /// - CPU adapters (lavapipe) and the simulator → reduce-then-scan: it never waits, and on
     ///   lavapipe OneSweep was not reliably faster (docs/sort.md: 350 vs 175 ms at 2^20 keys,
     ///   448 vs 512 ms at 2^22, on 2 shared CPUs).
-    /// - Otherwise OneSweep from `onesweep_min_keys` keys up: it moves 8 bytes per key per pass
-    ///   where reduce-then-scan moves 12.
+    /// - Otherwise OneSweep from `onesweep_min_keys` keys up (never, by default): it moves 8
+    ///   bytes per key per pass where reduce-then-scan moves 12, but on the H100 its look-back
+    ///   costs more than the traffic it saves (see the field).
     pub fn choose(&self, caps: &Caps, n: u64) -> Strategy {
         let cpu = caps.is_cpu();
         if !caps.subgroups || cpu || n < self.onesweep_min_keys {

@@ -139,6 +139,7 @@ fn throughput(work: Work, ns: f64) -> (f64, &'static str, Option<f64>) {
         Work::Bytes(b) => (b / ns, "GB/s", Some(b)),
         Work::Keys { keys, bytes } => (keys / ns, "Gkeys/s", Some(bytes)),
         Work::Flops(f) => (f / ns / 1e3, "TFLOP/s", None),
+        Work::Tasks(t) => (t / ns * 1e3, "Mtasks/s", None),
     }
 }
 
