@@ -49,7 +49,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "upload".into());
     let g = GpuExecutor::new().unwrap();
-    let n: u64 = std::env::var("EXP_N").ok().and_then(|v| v.parse().ok()).unwrap_or(1 << 28);
+    let n: u64 = std::env::var("EXP_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 28);
     let data: Vec<u32> = (0..n as u32)
         .map(|i| i.wrapping_mul(2654435761) | 1)
         .collect();
@@ -70,7 +73,14 @@ fn main() {
         }
         let partials = plan.buffer("partials", groups * 4, BufferInit::Zeroed);
         if mode.ends_with("fill") {
-            plan.pass("fill", &fill, "main", &[], &[input], Workgroups::Direct([4096, 1, 1]));
+            plan.pass(
+                "fill",
+                &fill,
+                "main",
+                &[],
+                &[input],
+                Workgroups::Direct([4096, 1, 1]),
+            );
         }
         plan.pass(
             "read",
@@ -83,11 +93,18 @@ fn main() {
         plan.read_back(partials);
         let (out, t) = g.time(&plan, 3, 10).unwrap();
         let p: Vec<u32> = out.get(partials);
-        let want = if mode == "zero" || mode == "zero+dummy" { 0 } else { 1 };
+        let want = if mode == "zero" || mode == "zero+dummy" {
+            0
+        } else {
+            1
+        };
         let ok = p.iter().copied().min() == Some(want);
         let i = t.pass_labels.iter().position(|l| l == "read").unwrap();
         let ns = t.pass_median_ns()[i];
-        println!("{mode} round {round}: read {:.1} GB/s ok={ok}", 4.0 * n as f64 / ns);
+        println!(
+            "{mode} round {round}: read {:.1} GB/s ok={ok}",
+            4.0 * n as f64 / ns
+        );
         if mode == "keep" {
             kept.push(plan);
         }

@@ -119,7 +119,8 @@ pub struct Timing {
     pub pass_labels: Vec<String>,
     /// For each repeat, nanoseconds per timed pass (empty per repeat with host timing).
     pub pass_ns: Vec<Vec<f64>>,
-    /// For each repeat, nanoseconds of all timed passes together.
+    /// For each repeat, nanoseconds of the whole run. GPU executors may take these from runs
+    /// timed whole (no per-pass timestamps), so they can be less than the sum of `pass_ns`.
     pub total_ns: Vec<f64>,
 }
 

@@ -64,6 +64,15 @@ fn warmup_secs() -> f64 {
         / 1e3
 }
 
+/// Where a run writes its timestamps: from index `base` of `set`, two per pass (`per_pass`)
+/// or two per run (the beginning of its first pass and the end of its last).
+#[derive(Clone, Copy)]
+struct Stamps<'a> {
+    set: &'a wgpu::QuerySet,
+    base: u32,
+    per_pass: bool,
+}
+
 /// Longest warm-up before timed runs, in seconds.
 const WARMUP_MAX_S: f64 = 4.0;
 /// The warm-up ends when one run got no faster over this many seconds.
@@ -297,6 +306,52 @@ impl GpuExecutor {
             .upload(&self.ctx.device, &self.ctx.queue, buf, bytes)
     }
 
+    /// Times `repeats` runs of a multi-pass plan whole, queued back to back: one timestamp at
+    /// the beginning of a run's first pass and one at the end of its last, so that the
+    /// per-pass timestamps and the barriers they bring do not weigh on the total (on the H100
+    /// a tiny pass measured 13 µs between two per-pass stamps). Returns the (begin, end) ticks
+    /// of each run, or `None` where the per-pass totals are used: one-pass plans (the same
+    /// thing) and plans with setup passes (which run before the timed ones, so a run's total
+    /// could not start at the end of the run before).
+    fn time_runs(&self, plan: &Plan, prep: &Prepared, repeats: usize) -> Result<Option<Vec<u64>>> {
+        if plan.passes.len() < 2 || plan.passes.iter().any(|p| p.setup) {
+            return Ok(None);
+        }
+        let device = &self.ctx.device;
+        let count = 2 * repeats.clamp(1, 2048) as u32;
+        let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("run timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count,
+        });
+        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("run timestamps"),
+            size: 8 * count as u64,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        for r in 0..count / 2 {
+            let stamps = Stamps {
+                set: &qs,
+                base: 2 * r,
+                per_pass: false,
+            };
+            self.submit_run(plan, prep, false, Some(stamps))?;
+        }
+        let mut enc = device.create_command_encoder(&Default::default());
+        enc.resolve_query_set(&qs, 0..count, &resolve, 0);
+        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
+        let bytes = self.staging.lock().unwrap().download(
+            device,
+            &self.ctx.queue,
+            &resolve,
+            8 * count as u64,
+        )?;
+        resolve.destroy();
+        qs.destroy();
+        Ok(Some(bytemuck::pod_collect_to_vec(&bytes)))
+    }
+
     fn encode_fill(&self, enc: &mut wgpu::CommandEncoder, buf: &wgpu::Buffer) -> Result<()> {
         let k = kernel::load("util/fill", Flavor::Emulated)?;
         let p = self.pipeline(&k, "main", &[("VALUE".into(), POISON_WORD as f64)])?;
@@ -376,9 +431,10 @@ impl GpuExecutor {
         plan: &Plan,
         prep: &Prepared,
         enc: &mut wgpu::CommandEncoder,
-        queries: Option<(&wgpu::QuerySet, u32)>,
+        queries: Option<Stamps>,
     ) -> Result<()> {
-        let mut timed = queries.map_or(0, |q| q.1 / 2);
+        let mut timed = queries.map_or(0, |q| q.base / 2);
+        let last = plan.passes.len().saturating_sub(1);
         for (index, p) in plan.passes.iter().enumerate() {
             let pipeline = self.pipeline(&p.kernel, &p.entry, &p.overrides)?;
             let cached = prep.bind_groups.borrow()[index].clone();
@@ -391,15 +447,28 @@ impl GpuExecutor {
                 }
             };
             let timestamp_writes = match queries {
-                Some((q, _)) => {
+                Some(Stamps {
+                    set,
+                    per_pass: true,
+                    ..
+                }) => {
                     let tw = wgpu::ComputePassTimestampWrites {
-                        query_set: q,
+                        query_set: set,
                         beginning_of_pass_write_index: Some(2 * timed),
                         end_of_pass_write_index: Some(2 * timed + 1),
                     };
                     timed += 1;
                     Some(tw)
                 }
+                Some(Stamps {
+                    set,
+                    per_pass: false,
+                    base,
+                }) if index == 0 || index == last => Some(wgpu::ComputePassTimestampWrites {
+                    query_set: set,
+                    beginning_of_pass_write_index: (index == 0).then_some(base),
+                    end_of_pass_write_index: (index == last).then_some(base + 1),
+                }),
                 _ => None,
             };
             let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -517,7 +586,7 @@ impl GpuExecutor {
         plan: &Plan,
         prep: &Prepared,
         first: bool,
-        queries: Option<(&wgpu::QuerySet, u32)>,
+        queries: Option<Stamps>,
     ) -> Result<()> {
         let device = &self.ctx.device;
         let mut enc = device.create_command_encoder(&Default::default());
@@ -655,15 +724,21 @@ impl Executor for GpuExecutor {
             mapped_at_creation: false,
         });
         for r in 0..repeats as u32 {
-            self.submit_run(plan, &prep, false, Some((&qs, r * per_run)))?;
+            let stamps = Stamps {
+                set: &qs,
+                base: r * per_run,
+                per_pass: true,
+            };
+            self.submit_run(plan, &prep, false, Some(stamps))?;
         }
         let mut enc = device.create_command_encoder(&Default::default());
         enc.resolve_query_set(&qs, 0..count, &resolve, 0);
         self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
         let (out, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
-        drop(prep);
         resolve.destroy();
         qs.destroy();
+        let run_ticks = self.time_runs(plan, &prep, repeats)?;
+        drop(prep);
         self.wait()?;
         let period = self.ctx.queue.get_timestamp_period() as f64;
         let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ts);
@@ -692,6 +767,18 @@ impl Executor for GpuExecutor {
             }
             total_ns.push(per.iter().sum());
             pass_ns.push(per);
+        }
+        if let Some(run_ticks) = run_ticks {
+            // the totals from the runs timed whole (see `time_runs`)
+            let mut prev_end: Option<u64> = None;
+            total_ns = run_ticks
+                .chunks(2)
+                .map(|c| {
+                    let start = prev_end.map_or(c[0], |e| c[0].max(e));
+                    prev_end = Some(c[1]);
+                    c[1].saturating_sub(start) as f64 * period
+                })
+                .collect();
         }
         Ok((
             out,
