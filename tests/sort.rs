@@ -568,3 +568,52 @@ fn two_dimensional_grids() {
         }
     }
 }
+
+/// Every case `wgsimd bench` times (u32 per strategy; i32 and f32 keys and pairs for the policy's
+/// strategy) verifies on both kernel flavours, and each of its checks fails on a corrupted output:
+/// one bit flipped in any element of the keys (or the values) read back.
+#[test]
+fn bench_cases_verify_and_catch_corruption() {
+    for (flavour, g) in common::executors() {
+        for n in [5000u64, 4097] {
+            let cases = sort::bench_cases(g.caps(), n, 7).unwrap();
+            let variants: Vec<&str> = cases.iter().map(|c| c.variant.as_str()).collect();
+            let chosen = SortPolicy::default().choose(g.caps(), n);
+            for v in ["keys i32", "pairs i32", "keys f32", "pairs f32"] {
+                assert!(
+                    variants.contains(&format!("{v} {chosen}").as_str()),
+                    "{flavour}: no {v} case in {variants:?}"
+                );
+            }
+            let strategies = if g.caps().subgroups { 3 } else { 2 };
+            assert_eq!(cases.len(), 2 * strategies + 4, "{variants:?}");
+            for (i, case) in cases.iter().enumerate() {
+                let what = format!("{flavour} {} n={n}", case.variant);
+                let out = g.run(&case.plan).unwrap();
+                (case.verify)(&out).unwrap_or_else(|e| panic!("{what}: {e}"));
+                let read_back: Vec<_> = out.buffers.keys().copied().collect();
+                let want = if case.variant.starts_with("pairs") {
+                    2
+                } else {
+                    1
+                };
+                assert_eq!(read_back.len(), want, "{what}: read-back buffers");
+                for id in read_back {
+                    // a different element per case and buffer, the last one included
+                    let at = if i % 2 == 0 {
+                        n as usize - 1
+                    } else {
+                        (i * 397) % n as usize
+                    };
+                    let mut bad = out.clone();
+                    let bytes = bad.buffers.get_mut(&id).unwrap();
+                    bytes[4 * at] ^= 1;
+                    assert!(
+                        (case.verify)(&bad).is_err(),
+                        "{what}: a flipped bit in buffer {id:?} element {at} passed"
+                    );
+                }
+            }
+        }
+    }
+}
