@@ -148,4 +148,17 @@ fn quick_bench_verifies_and_writes_json() {
     assert!(rows.len() >= 6, "{rows:?}");
     assert!(rows.iter().all(|r| r["verified"] == true));
     assert!(rows.iter().any(|r| r["algorithm"] == "scan"));
+    // the saved report draws again as an image; a file that is not a report is a clear error
+    let png = dir.path().join("b.png");
+    let o = common::wgsimd(&["plot", json.to_str().unwrap(), "-o", png.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+        "{}",
+        bytes.len()
+    );
+    let o = common::wgsimd(&["plot", png.to_str().unwrap(), "-o", json.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("report"));
 }

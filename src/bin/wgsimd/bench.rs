@@ -8,6 +8,8 @@
 //! logs of ../shared/h100/remote.sh and adds a ratio to every matching row.
 
 use std::io::IsTerminal;
+
+use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -57,7 +59,7 @@ pub struct BenchArgs {
 }
 
 /// One line of the table.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Row {
     pub algorithm: String,
     pub variant: String,
@@ -77,8 +79,34 @@ pub struct Row {
     pub yardstick: Option<String>,
     pub ratio: Option<f64>,
     /// The case's extra figures (`Case::extra`), e.g. latency percentiles.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub extra: Vec<(String, f64)>,
+}
+
+/// `wgsimd plot`: draws a saved `wgsimd bench --json` report again.
+#[derive(clap::Args, Debug)]
+pub struct PlotArgs {
+    /// A report written by `wgsimd bench --json`.
+    pub json: PathBuf,
+    /// The image to write (.svg or .png).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// Runs `wgsimd plot`.
+pub fn replot(args: &PlotArgs) -> anyhow::Result<std::process::ExitCode> {
+    #[derive(serde::Deserialize)]
+    struct Saved {
+        adapter: String,
+        rows: Vec<Row>,
+    }
+    let bytes =
+        std::fs::read(&args.json).with_context(|| format!("reading {}", args.json.display()))?;
+    let saved: Saved = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not a wgsimd bench report", args.json.display()))?;
+    plot::write(&args.output, &saved.rows, &saved.adapter)?;
+    println!("wrote {}", args.output.display());
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
 #[derive(Serialize)]

@@ -77,6 +77,8 @@ enum Command {
     Sort(sort_cmd::SortArgs),
     /// Multiply two .npy matrices: C (M,N) float32 = A (M,K) · B (K,N), float32 or float16.
     Gemm(gemm_cmd::GemmArgs),
+    /// Draw a saved `bench --json` report as an .svg or .png plot.
+    Plot(bench::PlotArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -96,6 +98,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         ),
         Command::Sort(args) => sort_cmd::run(&*cli.exec.open()?, &args),
         Command::Gemm(args) => gemm_cmd::run(&*cli.exec.open()?, &args),
+        Command::Plot(args) => bench::replot(&args),
     }
 }
 
