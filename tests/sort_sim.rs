@@ -102,18 +102,21 @@ fn onesweep_with_starved_workgroups() {
         },
         ..Default::default()
     });
-    let policy = SortPolicy {
-        onesweep_tickets: false,
-        ..Default::default()
-    };
-    check_with(
-        &e,
-        "starved",
-        4 * 4096 + 5,
-        Strategy::OneSweep,
-        false,
-        &policy,
-    );
+    for early in [false, true] {
+        let policy = SortPolicy {
+            onesweep_tickets: false,
+            onesweep_early_lookback: early,
+            ..Default::default()
+        };
+        check_with(
+            &e,
+            &format!("starved, early look-back {early}"),
+            4 * 4096 + 5,
+            Strategy::OneSweep,
+            false,
+            &policy,
+        );
+    }
 }
 
 #[test]

@@ -114,8 +114,8 @@ impl GemmPolicy {
         }
     }
 
-    /// Candidate tiles for the portable kernel, not yet measured on the H100 (the sweep,
-    /// `examples/gemm_sweep.rs`, compares them with the default): `(name, policy)`.
+    /// Candidate tiles for the portable kernel (the sweep, `examples/gemm_sweep.rs`, compares
+    /// them with the default; docs/gemm.md has the H100 figures): `(name, policy)`.
     pub fn candidates() -> Vec<(&'static str, GemmPolicy)> {
         let t = Self::tile;
         vec![
@@ -128,6 +128,12 @@ impl GemmPolicy {
             ("256x128x8 w8x4", t(256, 128, 8, 8)),
             ("128x256x16 w8x4", t(128, 256, 16, 8)),
             ("64x128x8 w8x4", t(64, 128, 8, 8)),
+            ("64x128x8 w4x8", t(64, 128, 8, 4)),
+            ("64x128x16 w8x4", t(64, 128, 16, 8)),
+            ("64x256x8 w8x4", t(64, 256, 8, 8)),
+            ("128x64x8 w8x4", t(128, 64, 8, 8)),
+            ("64x64x8 w8x4", t(64, 64, 8, 8)),
+            ("64x64x16 w8x4", t(64, 64, 16, 8)),
         ]
     }
 

@@ -545,9 +545,9 @@ impl GpuExecutor {
                 pending.lock().unwrap().push(r)
             });
         }
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(format!("waiting for the GPU: {e}")))?;
+        staging::poll_until(device, "the GPU", || {
+            pending.lock().unwrap().len() == all.len()
+        })?;
         for r in pending.lock().unwrap().drain(..) {
             r.map_err(|e| Error::Gpu(format!("mapping a result buffer: {e}")))?;
         }

@@ -43,12 +43,27 @@ fn wait(device: &wgpu::Device, what: &str) -> Result<()> {
         .map_err(|e| Error::Gpu(format!("waiting for {what}: {e}")))
 }
 
+/// Polls the device until `done()` holds. Another thread's poll may be the one that runs our
+/// map callback, so a returned poll does not mean the callback has run: poll again (briefly
+/// yielding) until it has.
+pub fn poll_until(device: &wgpu::Device, what: &str, done: impl Fn() -> bool) -> Result<()> {
+    loop {
+        wait(device, what)?;
+        if done() {
+            return Ok(());
+        }
+        std::thread::yield_now();
+    }
+}
+
 /// Maps `slice` and waits for it.
 fn map(device: &wgpu::Device, slice: wgpu::BufferSlice<'_>, mode: wgpu::MapMode) -> Result<()> {
     let result = Arc::new(Mutex::new(None));
     let r = result.clone();
     slice.map_async(mode, move |m| *r.lock().unwrap() = Some(m));
-    wait(device, "a staging buffer")?;
+    poll_until(device, "a staging buffer", || {
+        result.lock().unwrap().is_some()
+    })?;
     let outcome = result.lock().unwrap().take();
     match outcome {
         Some(Ok(())) => Ok(()),

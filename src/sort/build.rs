@@ -442,6 +442,10 @@ pub(super) fn build<T: SortKey>(
                     ("PASS", p as f64),
                     ("SPIN", policy.spin as f64),
                     ("TICKETS", policy.onesweep_tickets as u32 as f64),
+                    (
+                        "EARLY_LOOKBACK",
+                        policy.onesweep_early_lookback as u32 as f64,
+                    ),
                 ]);
                 b.stage(
                     format!("onesweep {p}"),

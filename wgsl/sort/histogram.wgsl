@@ -23,11 +23,17 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     atomicStore(&counts[inv.lid], 0u);
     // barrier: counters cleared before anyone counts
     workgroupBarrier();
-    // load + count: consecutive invocations read consecutive keys
+    // load: consecutive invocations read consecutive keys, all KPT loads issued before any
+    // counting so that they overlap (a load-then-count loop kept one load in flight)
+    var keys: array<u32, KPT>;
     for (var j = 0u; j < KPT; j++) {
         let i = j * WG_SIZE + inv.lid;
-        if i < desc.y {
-            var k = keys_in[desc.x + i];
+        keys[j] = keys_in[desc.x + min(i, desc.y - 1u)];
+    }
+    // count
+    for (var j = 0u; j < KPT; j++) {
+        if j * WG_SIZE + inv.lid < desc.y {
+            var k = keys[j];
             if MAP_IN != 0u {
                 k = to_sortable(k);
             }

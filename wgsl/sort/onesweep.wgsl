@@ -22,6 +22,8 @@ const LOOKBACK: u32 = 16u;
 // 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (tests only: lets
 // the simulator's unfair scheduler run a tile before its predecessors)
 override TICKETS: u32 = 1u;
+// 1: look back before ranking instead of after (SortPolicy::onesweep_early_lookback)
+override EARLY_LOOKBACK: u32 = 1u;
 
 const STATE_COUNTERS: u32 = 1024u;
 const STATE_STATUS: u32 = 1088u;
@@ -76,8 +78,13 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     } else {
         atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
     }
-    // rank
-    let rank = tile_rank(inv, t, count);
+    // rank here (EARLY_LOOKBACK = 0: CUB's order, the ranking overlaps the predecessors'
+    // look-backs) or after the look-back (1, the default: this tile's inclusive prefix is
+    // published sooner, which shortened the successors' walks on the H100)
+    var rank: array<u32, KPT>;
+    if EARLY_LOOKBACK == 0u {
+        rank = tile_rank(inv, t, count);
+    }
     if d < 4u {
         atomicStore(&os_flags[d], 0u);
     }
@@ -198,6 +205,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));
     }
     digit_base[d] = acc;
+    if EARLY_LOOKBACK != 0u {
+        rank = tile_rank(inv, t, count);
+    }
     // scatter
     tile_scatter(inv, t, rank, start, count);
 }
