@@ -7,8 +7,12 @@
 //! - Shader modules are built with bounds checks but without wgpu's loop bounding (see
 //!   [`runtime_checks`]); pipelines are cached per (kernel, entry, overrides) for the
 //!   executor's lifetime, bind groups per prepared plan, large buffers in a pool.
-//! - Timing queues warm-up and timed runs back to back and reads back once (see
-//!   `Executor::time` below), so clocks stay up and begin timestamps cannot run ahead.
+//! - Timing (`Executor::time` below) warms up in batches until one run stops getting faster,
+//!   then queues the timed runs back to back and reads back once, so clocks stay up; totals
+//!   come from runs timed whole (two timestamps per run), the per-pass breakdown from a second
+//!   set of runs with timestamps around every pass; every pass or run is timed from the end of
+//!   the one before, because begin timestamps can run ahead of queued work.
+//! - Transfers above 1 MiB go through two persistent staging buffers (`staging.rs`).
 //! - `Poison` buffers are filled with [`POISON_WORD`] by a shader before the first pass.
 //! - Each pass is its own compute pass, so wgpu orders them and timestamps bracket each one.
 //! - Every run is wrapped in validation and out-of-memory error scopes; errors become

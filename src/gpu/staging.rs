@@ -5,12 +5,11 @@
 //!   [`CHUNK`] bytes, made once per executor and reused: map, copy one chunk, unmap, copy on
 //!   the GPU, wait; then the next chunk. Memory for transfers is therefore bounded (two chunks)
 //!   and, above all, never allocated and freed per run.
-//! - Why: on the H100 (Vulkan, driver 580), a kernel reading a 1 GiB buffer streamed at
-//!   3.1 TB/s until the process had allocated and freed large host-visible buffers (wgpu's
-//!   transient `write_buffer` staging, per-run read-back buffers), then at 1.6–1.7 TB/s for the
-//!   rest of the process, even reading a buffer that was never uploaded
-//!   (`examples/exp_upload.rs`, docs/benchmarks.md). With persistent staging it stays at full
-//!   speed.
+//! - Why: a single `write_buffer` of a 1 GiB input makes wgpu allocate a 1 GiB staging buffer
+//!   (host-visible device memory on a GPU with a full BAR, such as the H100), and a read-back
+//!   buffer of the output's size was made per run; transfers now cost two chunks of memory
+//!   however large the data. (They were first suspected of the H100's "half-speed reads after
+//!   large uploads"; that turned out to be the executor's warm-up, docs/benchmarks.md item 5.)
 //! - Small transfers (parameters, partial results) use `Queue::write_buffer` and a read-back
 //!   buffer of their own, as wgpu intends: they come from its sub-allocated blocks.
 //! - `WGSIMD_STAGING=transient` restores the per-transfer allocations, for measurements.
