@@ -1,7 +1,8 @@
 //! Upload-bandwidth experiment (development, not a test): the same reduction kernel read 8 times
 //! in a row from a fresh plan each, with the input made in different ways, to tell which part
 //! of "uploaded from the host" makes later plans read at half speed on the H100.
-//! `exp_upload MODE`: upload | zero | fill | upload+fill | zero+dummy | keep
+//! `exp_upload MODE`: upload | zero | fill | upload+fill | zero+dummy. It found the executor's
+//! warm-up, not the uploads, to blame (docs/benchmarks.md, item 5).
 use std::sync::Arc;
 use wgsimd::kernel::{Flavor, Kernel};
 use wgsimd::plan::{BufferInit, Plan, Workgroups};
@@ -59,7 +60,6 @@ fn main() {
     let read = Arc::new(Kernel::from_source("exp/read", Flavor::Subgroup, READ.into()).unwrap());
     let fill = Arc::new(Kernel::from_source("exp/fill", Flavor::Emulated, FILL.into()).unwrap());
     let groups = 4096u64;
-    let mut kept = Vec::new();
     for round in 0..8 {
         let mut plan = Plan::new(format!("read {round}"));
         let input = match mode.as_str() {
@@ -105,8 +105,5 @@ fn main() {
             "{mode} round {round}: read {:.1} GB/s ok={ok}",
             4.0 * n as f64 / ns
         );
-        if mode == "keep" {
-            kept.push(plan);
-        }
     }
 }
