@@ -321,39 +321,59 @@ impl GpuExecutor {
         if plan.passes.len() < 2 || plan.passes.iter().any(|p| p.setup) {
             return Ok(None);
         }
+        let (qs, resolve) = self.stamped_runs(plan, prep, repeats.clamp(1, 2048), false)?;
         let device = &self.ctx.device;
-        let count = 2 * repeats.clamp(1, 2048) as u32;
-        let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
-            label: Some("run timestamps"),
-            ty: wgpu::QueryType::Timestamp,
-            count,
-        });
-        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("run timestamps"),
-            size: 8 * count as u64,
-            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        for r in 0..count / 2 {
-            let stamps = Stamps {
-                set: &qs,
-                base: 2 * r,
-                per_pass: false,
-            };
-            self.submit_run(plan, prep, false, Some(stamps))?;
-        }
-        let mut enc = device.create_command_encoder(&Default::default());
-        enc.resolve_query_set(&qs, 0..count, &resolve, 0);
-        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
         let bytes = self.staging.lock().unwrap().download(
             device,
             &self.ctx.queue,
             &resolve,
-            8 * count as u64,
+            resolve.size(),
         )?;
         resolve.destroy();
         qs.destroy();
         Ok(Some(bytemuck::pod_collect_to_vec(&bytes)))
+    }
+
+    /// Submits `repeats` runs back to back, each writing its timestamps (`per_pass`: two per
+    /// pass, else two per run, see [`Stamps`]) into one query set, then resolves the set into
+    /// the returned buffer (8 bytes per stamp). The caller reads the buffer and destroys both.
+    fn stamped_runs(
+        &self,
+        plan: &Plan,
+        prep: &Prepared,
+        repeats: usize,
+        per_pass: bool,
+    ) -> Result<(wgpu::QuerySet, wgpu::Buffer)> {
+        let device = &self.ctx.device;
+        let per_run = if per_pass {
+            2 * plan.passes.len() as u32
+        } else {
+            2
+        };
+        let count = per_run * repeats as u32;
+        let set = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count,
+        });
+        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps"),
+            size: 8 * count as u64,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        for r in 0..repeats as u32 {
+            let stamps = Stamps {
+                set: &set,
+                base: r * per_run,
+                per_pass,
+            };
+            self.submit_run(plan, prep, false, Some(stamps))?;
+        }
+        let mut enc = device.create_command_encoder(&Default::default());
+        enc.resolve_query_set(&set, 0..count, &resolve, 0);
+        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
+        Ok((set, resolve))
     }
 
     fn encode_fill(&self, enc: &mut wgpu::CommandEncoder, buf: &wgpu::Buffer) -> Result<()> {
@@ -714,30 +734,7 @@ impl Executor for GpuExecutor {
             };
             return Ok((out, timing));
         }
-        let count = per_run * repeats as u32;
-        let device = &self.ctx.device;
-        let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
-            label: Some("pass timestamps"),
-            ty: wgpu::QueryType::Timestamp,
-            count,
-        });
-        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("timestamps"),
-            size: 8 * count as u64,
-            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        for r in 0..repeats as u32 {
-            let stamps = Stamps {
-                set: &qs,
-                base: r * per_run,
-                per_pass: true,
-            };
-            self.submit_run(plan, &prep, false, Some(stamps))?;
-        }
-        let mut enc = device.create_command_encoder(&Default::default());
-        enc.resolve_query_set(&qs, 0..count, &resolve, 0);
-        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
+        let (qs, resolve) = self.stamped_runs(plan, &prep, repeats, true)?;
         let (out, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
         resolve.destroy();
         qs.destroy();
