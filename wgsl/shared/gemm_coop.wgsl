@@ -32,27 +32,9 @@ fn main(
     var c21 = FragC();
     var c30 = FragC();
     var c31 = FragC();
-    // prefetch registers as named variables (a loop-indexed array would live in local memory)
-    var pa0: vec4<u32>; var pa1: vec4<u32>; var pa2: vec4<u32>; var pa3: vec4<u32>;
-    var pb0: vec4<u32>; var pb1: vec4<u32>; var pb2: vec4<u32>; var pb3: vec4<u32>;
-
-    // load: tile 0 into buffer 0
-    pa0 = fetch_a(lid, m0, 0u);
-    if fa > 1u { pa1 = fetch_a(lid + WG, m0, 0u); }
-    if fa > 2u { pa2 = fetch_a(lid + 2u * WG, m0, 0u); }
-    if fa > 3u { pa3 = fetch_a(lid + 3u * WG, m0, 0u); }
-    pb0 = fetch_b(lid, 0u, n0);
-    if fb > 1u { pb1 = fetch_b(lid + WG, 0u, n0); }
-    if fb > 2u { pb2 = fetch_b(lid + 2u * WG, 0u, n0); }
-    if fb > 3u { pb3 = fetch_b(lid + 3u * WG, 0u, n0); }
-    stash_a(lid, 0u, pa0);
-    if fa > 1u { stash_a(lid + WG, 0u, pa1); }
-    if fa > 2u { stash_a(lid + 2u * WG, 0u, pa2); }
-    if fa > 3u { stash_a(lid + 3u * WG, 0u, pa3); }
-    stash_b(lid, 0u, pb0);
-    if fb > 1u { stash_b(lid + WG, 0u, pb1); }
-    if fb > 2u { stash_b(lid + 2u * WG, 0u, pb2); }
-    if fb > 3u { stash_b(lid + 3u * WG, 0u, pb3); }
+    // load: tile 0 into buffer 0 (`pre` holds the prefetch registers)
+    var pre = fetch_tile(lid, m0, n0, 0u, fa, fb);
+    stash_tile(lid, 0u, pre, fa, fb);
     // barrier: tile 0 is staged before any fragment load
     workgroupBarrier();
 
@@ -62,14 +44,7 @@ fn main(
         let k_next = (t + 1u) * BK;
         // prefetch tile t+1 into registers
         if more {
-            pa0 = fetch_a(lid, m0, k_next);
-            if fa > 1u { pa1 = fetch_a(lid + WG, m0, k_next); }
-            if fa > 2u { pa2 = fetch_a(lid + 2u * WG, m0, k_next); }
-            if fa > 3u { pa3 = fetch_a(lid + 3u * WG, m0, k_next); }
-            pb0 = fetch_b(lid, k_next, n0);
-            if fb > 1u { pb1 = fetch_b(lid + WG, k_next, n0); }
-            if fb > 2u { pb2 = fetch_b(lid + 2u * WG, k_next, n0); }
-            if fb > 3u { pb3 = fetch_b(lid + 3u * WG, k_next, n0); }
+            pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
         }
         // multiply: 4×2 fragments per FRAG of K
         for (var ks = 0u; ks < BK / FRAG; ks++) {
@@ -92,14 +67,7 @@ fn main(
         }
         // stash tile t+1 into the other buffer (its readers finished before the last barrier)
         if more {
-            stash_a(lid, 1u - cur, pa0);
-            if fa > 1u { stash_a(lid + WG, 1u - cur, pa1); }
-            if fa > 2u { stash_a(lid + 2u * WG, 1u - cur, pa2); }
-            if fa > 3u { stash_a(lid + 3u * WG, 1u - cur, pa3); }
-            stash_b(lid, 1u - cur, pb0);
-            if fb > 1u { stash_b(lid + WG, 1u - cur, pb1); }
-            if fb > 2u { stash_b(lid + 2u * WG, 1u - cur, pb2); }
-            if fb > 3u { stash_b(lid + 3u * WG, 1u - cur, pb3); }
+            stash_tile(lid, 1u - cur, pre, fa, fb);
         }
         // barrier: tile t+1 staged; buffer `cur` free for step t+1's stash
         workgroupBarrier();

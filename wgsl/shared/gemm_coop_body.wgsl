@@ -106,6 +106,40 @@ fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
     Bs[at + 7u] = p3.y;
 }
 
+// One K step's share of A and B for this invocation, held in registers between the prefetch and
+// the stash (double buffering): `fa` A items and `fb` B items (each ≤ MAX_FETCH), as named
+// fields because a loop-indexed array would live in local memory.
+struct Staged {
+    a0: vec4<u32>, a1: vec4<u32>, a2: vec4<u32>, a3: vec4<u32>,
+    b0: vec4<u32>, b1: vec4<u32>, b2: vec4<u32>, b3: vec4<u32>,
+}
+
+// load: the A tile at (m0, k0) and the B tile at (k0, n0), items lid, lid + WG, ...
+fn fetch_tile(lid: u32, m0: u32, n0: u32, k0: u32, fa: u32, fb: u32) -> Staged {
+    var s: Staged;
+    s.a0 = fetch_a(lid, m0, k0);
+    if fa > 1u { s.a1 = fetch_a(lid + WG, m0, k0); }
+    if fa > 2u { s.a2 = fetch_a(lid + 2u * WG, m0, k0); }
+    if fa > 3u { s.a3 = fetch_a(lid + 3u * WG, m0, k0); }
+    s.b0 = fetch_b(lid, k0, n0);
+    if fb > 1u { s.b1 = fetch_b(lid + WG, k0, n0); }
+    if fb > 2u { s.b2 = fetch_b(lid + 2u * WG, k0, n0); }
+    if fb > 3u { s.b3 = fetch_b(lid + 3u * WG, k0, n0); }
+    return s;
+}
+
+// stash: a fetched tile into workgroup buffer `buf` (as f16)
+fn stash_tile(lid: u32, buf: u32, s: Staged, fa: u32, fb: u32) {
+    stash_a(lid, buf, s.a0);
+    if fa > 1u { stash_a(lid + WG, buf, s.a1); }
+    if fa > 2u { stash_a(lid + 2u * WG, buf, s.a2); }
+    if fa > 3u { stash_a(lid + 3u * WG, buf, s.a3); }
+    stash_b(lid, buf, s.b0);
+    if fb > 1u { stash_b(lid + WG, buf, s.b1); }
+    if fb > 2u { stash_b(lid + 2u * WG, buf, s.b2); }
+    if fb > 3u { stash_b(lid + 3u * WG, buf, s.b3); }
+}
+
 // naga 30's WGSL front end pushes a cooperative store without flushing the pending expressions
 // of its operands (the SPIR-V writer then panics, "Expression is not cached"); a store inside a
 // function sees only arguments, which need no flushing. Matrices are passed by value, never arrays.
