@@ -147,8 +147,7 @@ fn parse_size(s: &str) -> anyhow::Result<u64> {
 /// the simulator, whose speed is nanoseconds to microseconds per element.
 fn default_sizes(caps: &Caps, quick: bool) -> Vec<u64> {
     let sim = caps.backend == "sim";
-    let cpu_adapter = caps.name.to_lowercase().contains("llvmpipe")
-        || caps.name.to_lowercase().contains("swiftshader");
+    let cpu_adapter = caps.is_cpu();
     let exps: &[u32] = match (quick, sim, cpu_adapter) {
         (_, true, _) => &[10, 14],
         (true, _, true) => &[16],
