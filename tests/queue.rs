@@ -80,36 +80,43 @@ fn gpu_zero_tasks() {
 #[test]
 fn sim_every_task_exactly_once_at_every_subgroup_size() {
     for (i, sg) in [4u32, 8, 16, 32, 64, 128].into_iter().enumerate() {
-        for scheduler in [
-            Scheduler::Unfair {
-                starved: vec![0, 2],
-            },
-            Scheduler::Shuffled(sg as u64),
-        ] {
-            let sim = SimExecutor::new(SimConfig {
-                subgroup_size: sg,
-                shuffle_lanes: Some(7 + i as u64),
-                scheduler: scheduler.clone(),
-                fail_on_step_limit: true,
-                ..SimConfig::default()
-            })
-            .unwrap();
-            // spill-heavy (fanout 3 into 4 slots) and ring-heavy (a chain through 8 slots)
-            for (n, cap, fanout) in [(150, 4, 3), (120, 8, 1)] {
-                let problem = QueueProblem::random(n, 9, fanout, sg as u64);
-                let policy = QueuePolicy {
-                    workgroups: 3,
-                    capacity: cap,
-                    rounds: 2,
-                    ..QueuePolicy::default()
-                };
-                let what = format!("sim sg={sg} {scheduler:?} n={n} cap={cap}");
-                let (dequeues, _) = run_checked(&sim, &what, &problem, &policy);
-                assert!(
-                    dequeues > 2 * cap,
-                    "{what}: the ring went round only {dequeues}/{cap} times"
-                );
-            }
+        sim_contention(sg, true, 7 + i as u64, 2, "sim");
+    }
+}
+
+/// The queue on the simulator at subgroup size `sg` (real subgroups or the emulated flavour),
+/// shuffled lanes, unfair and shuffled schedulers: a spill-heavy problem (fanout 3 into 4 slots)
+/// and a ring-heavy one (a chain through 8 slots), every task exactly once, the ring wrapping.
+fn sim_contention(sg: u32, subgroups: bool, lane_seed: u64, rounds: u32, label: &str) {
+    for scheduler in [
+        Scheduler::Unfair {
+            starved: vec![0, 2],
+        },
+        Scheduler::Shuffled(sg as u64),
+    ] {
+        let sim = SimExecutor::new(SimConfig {
+            subgroup_size: sg,
+            subgroups,
+            shuffle_lanes: Some(lane_seed),
+            scheduler: scheduler.clone(),
+            fail_on_step_limit: true,
+            ..SimConfig::default()
+        })
+        .unwrap();
+        for (n, cap, fanout) in [(150, 4, 3), (120, 8, 1)] {
+            let problem = QueueProblem::random(n, 9, fanout, sg as u64);
+            let policy = QueuePolicy {
+                workgroups: 3,
+                capacity: cap,
+                rounds,
+                ..QueuePolicy::default()
+            };
+            let what = format!("{label} sg={sg} {scheduler:?} n={n} cap={cap}");
+            let (dequeues, _) = run_checked(&sim, &what, &problem, &policy);
+            assert!(
+                dequeues > 2 * cap,
+                "{what}: the ring went round only {dequeues}/{cap} times"
+            );
         }
     }
 }
@@ -387,36 +394,13 @@ fn emulated_flavour_every_task_exactly_once() {
         }
     }
     for (i, sg) in [4u32, 32].into_iter().enumerate() {
-        for scheduler in [
-            Scheduler::Unfair {
-                starved: vec![0, 2],
-            },
-            Scheduler::Shuffled(sg as u64),
-        ] {
-            let sim = SimExecutor::new(SimConfig {
-                subgroup_size: sg,
-                subgroups: false,
-                shuffle_lanes: Some(11 + i as u64),
-                scheduler: scheduler.clone(),
-                fail_on_step_limit: true,
-                ..SimConfig::default()
-            })
-            .unwrap();
-            for (n, cap, fanout) in [(150, 4, 3), (120, 8, 1)] {
-                let problem = QueueProblem::random(n, 9, fanout, sg as u64);
-                let policy = QueuePolicy {
-                    workgroups: 3,
-                    capacity: cap,
-                    ..QueuePolicy::default()
-                };
-                let what = format!("sim emulated sg={sg} {scheduler:?} n={n} cap={cap}");
-                let (dequeues, _) = run_checked(&sim, &what, &problem, &policy);
-                assert!(
-                    dequeues > 2 * cap,
-                    "{what}: ring went round {dequeues}/{cap}"
-                );
-            }
-        }
+        sim_contention(
+            sg,
+            false,
+            11 + i as u64,
+            QueuePolicy::default().rounds,
+            "sim emulated",
+        );
         // the ABA probe composes in this flavour too
         let sim = SimExecutor::new(SimConfig {
             subgroup_size: sg,
