@@ -18,7 +18,7 @@ fn main() {
     let want_u: u64 = u.iter().map(|&x| x as u64).sum();
     let want_f: f64 = f.iter().map(|&x| x as f64).sum();
     let abs_f: f64 = f.iter().map(|&x| x.abs() as f64).sum();
-    for wg in [264u32, 528, 1056, 2112, 4096, 8192] {
+    for wg in [528u32, 1056, 1584, 2112, 3168, 4096] {
         let policy = ReducePolicy { max_workgroups: wg };
         for dt in ["u32", "f32"] {
             let p = match dt {

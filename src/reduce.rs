@@ -6,9 +6,12 @@
 //! - f32 sums are double-float on the GPU, rounded once to f32 on the host: deterministic for a
 //!   given n, within ~2^-44 · Σ|x| of the exact sum.
 //! - min/max go through order-preserving u32 keys; any NaN wins; an empty min/max is an error.
-//! - Two stages: a capped grid of workgroups (see [`ReducePolicy`]) writes one partial each;
-//!   one workgroup reduces the partials. Input longer than one storage binding is split into
-//!   chunks, each a stage-1 pass writing its own range of partials.
+//! - One dispatch: a capped grid of workgroups (see [`ReducePolicy`]) publishes one partial
+//!   each, and the workgroup that arrives last folds them (`wgsl/shared/fold.wgsl`: atomic words
+//!   tagged with the run's epoch, so no fence is needed). Input longer than one storage binding is split into
+//!   chunks, each a pass publishing its own range of partials; the last arrival over all chunks
+//!   folds. The slots, counter and epoch live in a buffer created zeroed; the folder resets
+//!   the counter and advances the epoch, so a plan can run any number of times.
 
 use std::sync::Arc;
 
@@ -77,11 +80,11 @@ impl std::fmt::Display for Scalar {
 /// Tuning of the reduction.
 #[derive(Clone, Copy, Debug)]
 pub struct ReducePolicy {
-    /// Most stage-1 workgroups per chunk. H100, 2^28 elements, examples/reduce_sweep.rs
-    /// (2026-11-22, one run; stage 1 + combine): 4096 workgroups of 256 sweeping the input one
-    /// vec4 per step gave 2980 GB/s for sum u32 and 2926 for sum f32, against 2948 / 2920 with
-    /// 1056, 2940 / 2907 with 2112, 2966 / 2880 with 8192 and 2728 / 2704 with 528. The
-    /// one-workgroup combine of 4096 partials took 15–17 µs (including its launch).
+    /// Most workgroups per chunk. H100, 2^28 elements, examples/reduce_sweep.rs with the
+    /// one-dispatch fold (2026-11-22, one run, GB/s sum u32 / sum f32): 528 → 2804 / 2773,
+    /// 1056 → 3031 / 3006, 1584 → 2974 / 2935, 2112 → 3022 / 2988, 3168 → 3019 / 2978,
+    /// 4096 → 3062 / 2999 (CUB in the same call: 3049 / 3048). The fold reads two atomic words
+    /// per partial in one workgroup, so more workgroups cost the fold little.
     pub max_workgroups: u32,
 }
 
@@ -168,13 +171,12 @@ pub fn plan<T: Element>(
         )));
     }
     let flavor = caps.flavor();
-    let (stage1, stage2, partial_bytes): (&str, &str, u64) = match (op, dtype) {
-        (ReduceOp::Sum, Dtype::F32) => ("reduce/sum_f32", "reduce/sum_f32_partials", 8),
-        (ReduceOp::Sum, _) => ("reduce/sum_u64", "reduce/sum_u64_partials", 8),
-        _ => ("reduce/minmax", "reduce/minmax_partials", 4),
+    let (stage, result_bytes): (&str, u64) = match (op, dtype) {
+        (ReduceOp::Sum, Dtype::F32) => ("reduce/sum_f32", 8),
+        (ReduceOp::Sum, _) => ("reduce/sum_u64", 8),
+        _ => ("reduce/minmax", 4),
     };
-    let k1: Arc<Kernel> = kernel::load(stage1, flavor)?;
-    let k2: Arc<Kernel> = kernel::load(stage2, flavor)?;
+    let k1: Arc<Kernel> = kernel::load(stage, flavor)?;
     let mut overrides: Vec<(&str, f64)> = Vec::new();
     match (op, dtype) {
         (ReduceOp::Sum, Dtype::I32) => overrides.push(("FLIP", 1.0)),
@@ -204,50 +206,34 @@ pub fn plan<T: Element>(
         .map(|&(_, c)| (c.div_ceil(4).div_ceil(wg)).clamp(1, policy.max_workgroups as u64) as u32)
         .collect();
     let total_partials: u64 = grids.iter().map(|&g| g as u64).sum();
-    let partials = plan.buffer(
-        "partials",
-        total_partials * partial_bytes,
-        BufferInit::Poison,
-    );
+    // two tagged words per partial, then the arrival counter and the epoch
+    // (wgsl/shared/fold.wgsl)
+    let slots = plan.buffer("slots", (2 * total_partials + 2) * 4, BufferInit::Zeroed);
     // one u64 (or double-float) for sums, one key for min/max: every word is written
-    let result = plan.buffer("result", partial_bytes, BufferInit::Poison);
+    let result = plan.buffer("result", result_bytes, BufferInit::Poison);
     let mut base = 0u32;
     for (i, (&(first, count), &grid)) in chunks.iter().zip(&grids).enumerate() {
-        let params = plan.upload("params", &[count as u32, base, 0, 0]);
+        let params = plan.upload("params", &[count as u32, base, total_partials as u32, 0]);
         let offset = first * 4;
         let size = (count * 4).div_ceil(16).max(1) * 16;
         let size = size.min(input_size - offset);
         let label = if chunks.len() == 1 {
-            "partials".to_string()
+            "reduce".to_string()
         } else {
-            format!("partials {i}")
+            format!("reduce {i}")
         };
         let pass = plan.pass(
             label,
             &k1,
             "main",
             &overrides,
-            &[params, input, partials],
+            &[params, input, slots, result],
             Workgroups::Direct([grid, 1, 1]),
         );
         pass.bindings[1].offset = offset;
         pass.bindings[1].size = Some(size);
         base += grid;
     }
-    let ov2: Vec<(&str, f64)> = overrides
-        .iter()
-        .filter(|(k, _)| *k == "OP")
-        .copied()
-        .collect();
-    let zero = plan.upload("zero", &[0u32; 4]);
-    plan.pass(
-        "combine",
-        &k2,
-        "main",
-        &ov2,
-        &[partials, result, zero],
-        Workgroups::Direct([1, 1, 1]),
-    );
     plan.read_back(result);
     Ok(ReducePlan {
         plan,

@@ -280,3 +280,67 @@ fn the_checks_catch_a_perturbed_result() {
     assert!(check_minmax(Some(1.0f32), &[2.0, 3.0], false).is_err());
     assert!(check_minmax(Some(1.0f32), &[1.0, f32::NAN], false).is_err());
 }
+
+/// The fold's slots carry the run's epoch (wgsl/shared/fold.wgsl): three dispatches share one
+/// slots buffer, over inputs a, b, a. A fold that forgot to reset the counter would never fold
+/// again and leave a result poisoned; publishers that ignored the epoch would leave the wrong
+/// tag bit in the slots (a stale partial taken for a fresh one shows only where stores become
+/// visible late, which neither lavapipe nor the simulator does, so the tags are checked
+/// directly). On the GPU in both flavours and on the simulator.
+#[test]
+fn the_fold_takes_only_this_runs_partials() {
+    use wgsimd::kernel::{self, Flavor};
+    use wgsimd::plan::{BufferInit, Plan, Workgroups};
+    let n = 100_000u32;
+    let grid = 5u32;
+    let a = common::random_u32(n as usize, 1);
+    let b = common::random_u32(n as usize, 2);
+    let mut execs: Vec<(String, Box<dyn Fn(&Plan) -> wgsimd::exec::RunOutput>)> = Vec::new();
+    for (flavor, g) in common::executors() {
+        execs.push((flavor.to_string(), Box::new(move |p| g.run(p).unwrap())));
+    }
+    let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
+    execs.push(("sim".into(), Box::new(move |p| sim.run(p).unwrap())));
+    for (name, run) in &execs {
+        let flavor = if name.contains("emulated") {
+            Flavor::Emulated
+        } else {
+            Flavor::Subgroup
+        };
+        let k = kernel::load("reduce/sum_u64", flavor).unwrap();
+        let mut plan = Plan::new("three runs");
+        let params = plan.upload("params", &[n, 0, grid, 0]);
+        let ia = plan.upload("a", &a);
+        let ib = plan.upload("b", &b);
+        let slots = plan.buffer("slots", (2 * grid as u64 + 2) * 4, BufferInit::Zeroed);
+        let results: Vec<_> = (0..3)
+            .map(|i| plan.buffer(format!("result {i}"), 8, BufferInit::Poison))
+            .collect();
+        for (i, input) in [ia, ib, ia].into_iter().enumerate() {
+            plan.pass(
+                format!("run {i}"),
+                &k,
+                "main",
+                &[],
+                &[params, input, slots, results[i]],
+                Workgroups::Direct([grid, 1, 1]),
+            );
+            plan.read_back(results[i]);
+        }
+        plan.read_back(slots);
+        let out = run(&plan);
+        for (i, want) in [&a, &b, &a].into_iter().enumerate() {
+            let w: Vec<u32> = out.get(results[i]);
+            let got = w[0] as u64 | (w[1] as u64) << 32;
+            assert_eq!(got, refr::sum_u64(want), "{name}: run {i}");
+        }
+        let words: Vec<u32> = out.get(slots);
+        let g = 2 * grid as usize;
+        assert_eq!((words[g], words[g + 1]), (0, 3), "{name}: counter, epoch");
+        // epoch 2 (even) writes tag bit 1
+        assert!(
+            words[..g].iter().all(|&w| w >> 31 == 1),
+            "{name}: tags {words:x?}"
+        );
+    }
+}

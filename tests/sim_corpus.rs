@@ -228,7 +228,7 @@ fn shipped_kernel_locations_map_to_wgsl_files() {
     use wgsimd::kernel::{self, Flavor};
     use wgsimd::plan::{BufferInit, Plan, Workgroups};
     use wgsimd::Executor;
-    let k = kernel::load("reduce/minmax_partials", Flavor::Subgroup).unwrap();
+    let k = kernel::load("reduce/minmax", Flavor::Subgroup).unwrap();
     // a span on `subgroupMin` inside the included helper maps to the helper's own file and line
     let line = k
         .source
@@ -257,16 +257,18 @@ fn shipped_kernel_locations_map_to_wgsl_files() {
     assert_eq!(loc.col as usize, col + 1);
     // and a whole run of a shipped kernel stays clean
     let mut plan = Plan::new("t");
-    let parts = plan.upload("partials", &[5u32, 3, 9]);
+    let params = plan.upload("params", &[12u32, 0, 3, 0]);
+    let input = plan.upload("input", &[5u32, 7, 8, 9, 6, 3, 7, 7, 9, 9, 9, 9]);
+    let slots = plan.buffer("slots", 40, BufferInit::Zeroed);
     let out_b = plan.buffer("result", 4, BufferInit::Poison);
     plan.read_back(out_b);
     plan.pass(
-        "combine",
+        "reduce",
         &k,
         "main",
         &[("OP", 1.0)],
-        &[parts, out_b],
-        Workgroups::Direct([1, 1, 1]),
+        &[params, input, slots, out_b],
+        Workgroups::Direct([3, 1, 1]),
     );
     let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
     let out = sim.run(&plan).unwrap();

@@ -1,10 +1,12 @@
 // Min or max of u32, i32 or f32 elements through order-preserving u32 keys, one partial key per
-// workgroup (stage 1 of 2). KEY: 0 = u32 (identity), 1 = i32 (flip the sign bit), 2 = f32
+// workgroup. KEY: 0 = u32 (identity), 1 = i32 (flip the sign bit), 2 = f32
 // (total-order key: negative -> all bits flipped, positive -> sign bit set). NaN must win, as in
 // numpy: for min every NaN maps to key 0, for max to 0xffffffff; both keys decode to NaN.
+// One dispatch: the workgroup that finishes last folds the partials (shared/fold.wgsl).
 // Same grid-stride sweep as sum_u64.wgsl.
 
 //!include shared/wg_ops
+//!include shared/fold
 
 const WG_SIZE: u32 = 256u;
 override KEY: u32 = 0u;
@@ -12,12 +14,15 @@ override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
 
 struct Params {
     n: u32,
-    out_base: u32,
+    out_base: u32,   // index of this chunk's first partial
+    total: u32,      // partials over all chunks
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read_write> partials: array<u32>;
+// binding 2: the partials' slots (shared/fold.wgsl)
+// the winning key
+@group(0) @binding(3) var<storage, read_write> result: array<u32>;
 
 fn to_key(x: u32) -> u32 {
     if KEY == 1u {
@@ -40,6 +45,8 @@ fn accumulate(acc: u32, v: vec4<u32>) -> u32 {
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
+    // read before any workgroup can arrive last and advance it
+    let epoch = fold_epoch(inv.lid == 0u, params.total);
     let identity = select(0u, 0xffffffffu, OP == OP_MIN);
     var acc = identity;
     // load + accumulate: the whole grid sweeps the input together, one vec4 per invocation per
@@ -63,8 +70,23 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     }
     // reduce
     let r = wg_reduce_u32(inv, OP, acc);
-    // store
+    // publish
     if inv.lid == 0u {
-        partials[params.out_base + wid.x] = r;
+        fold_publish(params.out_base + wid.x, vec2<u32>(r, 0u), epoch);
+    }
+    // fold: the last workgroup to arrive combines every partial
+    if fold_arrive(inv.lid == 0u, params.total, epoch) {
+        let count = params.total;
+        var best = identity;
+        for (var base = inv.lid; base < count; base += FOLD_BATCH * WG_SIZE) {
+            let f = fold_gather8(base, WG_SIZE, count, vec2<u32>(identity, 0u));
+            best = combine_u32(OP, best, combine_u32(OP, combine_u32(OP, f.v0.x, f.v1.x), combine_u32(OP, f.v2.x, f.v3.x)));
+            best = combine_u32(OP, best, combine_u32(OP, combine_u32(OP, f.v4.x, f.v5.x), combine_u32(OP, f.v6.x, f.v7.x)));
+        }
+        let key = wg_reduce_u32(inv, OP, best);
+        if inv.lid == 0u {
+            result[0] = key;
+            fold_done(count);
+        }
     }
 }

@@ -1,4 +1,5 @@
-// Deterministic f32 sum, one double-float partial per workgroup (stage 1 of 2).
+// Deterministic f32 sum in one dispatch: one double-float partial per workgroup, folded by the
+// workgroup that finishes last (shared/fold.wgsl).
 // Each invocation accumulates with TwoSum (Ogita, Rump & Oishi's Sum2: the rounding error of
 // every addition is kept in a second f32), so the result is within about 2^-44 of the exact sum
 // relative to sum(|x|), far inside the 1e-6 contract, and the same from run to run: the grid,
@@ -7,18 +8,22 @@
 // without the (then meaningless) error term.
 
 //!include shared/wg_ops
+//!include shared/fold
 
 const WG_SIZE: u32 = 256u;
 
 struct Params {
-    n: u32,
-    out_base: u32,
+    n: u32,          // elements in this chunk
+    out_base: u32,   // index of this chunk's first partial
+    total: u32,      // partials over all chunks
     zero: u32,       // always 0: see dd_zero in shared/ops.wgsl
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read_write> partials: array<vec2<f32>>;
+// binding 2: the partials' slots (shared/fold.wgsl)
+// (hi, lo) of the sum; the host adds them in f64 and rounds once
+@group(0) @binding(3) var<storage, read_write> result: array<vec2<f32>>;
 
 // (sum, error) += x, the error of the addition computed exactly by TwoSum
 fn add_f32(acc: vec2<f32>, x: f32) -> vec2<f32> {
@@ -32,6 +37,8 @@ fn add_f32(acc: vec2<f32>, x: f32) -> vec2<f32> {
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
+    // read before any workgroup can arrive last and advance it
+    let epoch = fold_epoch(inv.lid == 0u, params.total);
     dd_zero = params.zero;
     // two running (sum, error) pairs, for lanes x, y and for z, w: half the chain of dependent
     // TwoSums per step; merged below in a fixed order, so the result stays deterministic
@@ -64,8 +71,32 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let total_in = dd_add(a, b);
     // reduce
     let total = wg_reduce_dd(inv, total_in);
-    // store
+    // publish
     if inv.lid == 0u {
-        partials[params.out_base + wid.x] = total;
+        // lo loses its two lowest bits (62-bit slots): 2^-46 of hi, far inside the contract
+        fold_publish(params.out_base + wid.x, vec2<u32>(bitcast<u32>(total.x), bitcast<u32>(total.y) >> 2u), epoch);
+    }
+    // fold: the last workgroup to arrive adds every partial, each invocation a fixed strided
+    // subset in index order, then the workgroup tree: an order that depends only on n
+    if fold_arrive(inv.lid == 0u, params.total, epoch) {
+        let count = params.total;
+        var acc = vec2<f32>(0.0, 0.0);
+        for (var base = inv.lid; base < count; base += FOLD_BATCH * WG_SIZE) {
+            let f = fold_gather8(base, WG_SIZE, count, vec2<u32>(0u, 0u));
+            // in index order: the result must not depend on anything but n
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v0.x), bitcast<f32>(f.v0.y << 2u)));
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v1.x), bitcast<f32>(f.v1.y << 2u)));
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v2.x), bitcast<f32>(f.v2.y << 2u)));
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v3.x), bitcast<f32>(f.v3.y << 2u)));
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v4.x), bitcast<f32>(f.v4.y << 2u)));
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v5.x), bitcast<f32>(f.v5.y << 2u)));
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v6.x), bitcast<f32>(f.v6.y << 2u)));
+            acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v7.x), bitcast<f32>(f.v7.y << 2u)));
+        }
+        let sum = wg_reduce_dd(inv, acc);
+        if inv.lid == 0u {
+            result[0] = sum;
+            fold_done(count);
+        }
     }
 }

@@ -1,4 +1,5 @@
-// Exact sum of u32 elements into 64 bits, one partial per workgroup (stage 1 of 2).
+// Exact sum of u32 elements into 64 bits in one dispatch: one partial per workgroup, folded by
+// the workgroup that finishes last (shared/fold.wgsl).
 // Integer sums follow numpy: u32 -> u64; i32 -> i64 by summing x ^ 0x80000000 (= x + 2^31 as
 // unsigned) and letting the host subtract n * 2^31 (FLIP = 1).
 // Structure: a capped grid of workgroups sweeping the input with a grid stride (CUB's "even
@@ -6,6 +7,7 @@
 // workgroup-wide reduction.
 
 //!include shared/wg_ops
+//!include shared/fold
 
 const WG_SIZE: u32 = 256u;
 override FLIP: u32 = 0u;
@@ -13,11 +15,23 @@ override FLIP: u32 = 0u;
 struct Params {
     n: u32,          // elements in this chunk
     out_base: u32,   // index of this chunk's first partial
+    total: u32,      // partials over all chunks
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read_write> partials: array<vec2<u32>>;
+// binding 2: the partials' slots (shared/fold.wgsl)
+// (lo, hi) of the sum
+@group(0) @binding(3) var<storage, read_write> result: array<vec2<u32>>;
+
+// Workgroup sum of 64-bit values: 16-bit halves of lo and all of hi summed separately cannot
+// overflow u32 (the total of any input fits 61 bits).
+fn wg_sum_u64(inv: Inv, x: vec2<u32>) -> vec2<u32> {
+    let a = wg_reduce_u32(inv, OP_ADD, x.x & 0xffffu);
+    let b = wg_reduce_u32(inv, OP_ADD, x.x >> 16u);
+    let h = wg_reduce_u32(inv, OP_ADD, x.y);
+    return u64_add(vec2<u32>(a, h), vec2<u32>(b << 16u, b >> 16u));
+}
 
 // (lo, hi) += each lane of v, with carry. Written out lane by lane: a loop with a dynamic
 // vector index can land the vector in local memory on some drivers.
@@ -33,6 +47,8 @@ fn accumulate(acc: vec2<u32>, v: vec4<u32>) -> vec2<u32> {
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
+    // read before any workgroup can arrive last and advance it
+    let epoch = fold_epoch(inv.lid == 0u, params.total);
     let flip = vec4<u32>(select(0u, 0x80000000u, FLIP != 0u));
     var acc = vec2<u32>(0u, 0u);
     // load + accumulate: the whole grid sweeps the input together, one vec4 per invocation per
@@ -48,12 +64,25 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         let v = input[full] ^ flip;
         acc = accumulate(acc, vec4<u32>(v.x, select(0u, v.y, rest > 1u), select(0u, v.z, rest > 2u), 0u));
     }
-    // reduce: 16-bit halves of lo and all of hi summed separately cannot overflow u32
-    let a = wg_reduce_u32(inv, OP_ADD, acc.x & 0xffffu);
-    let b = wg_reduce_u32(inv, OP_ADD, acc.x >> 16u);
-    let h = wg_reduce_u32(inv, OP_ADD, acc.y);
-    // store
+    // reduce
+    let total = wg_sum_u64(inv, acc);
+    // publish
     if inv.lid == 0u {
-        partials[params.out_base + wid.x] = u64_add(vec2<u32>(a, h), vec2<u32>(b << 16u, b >> 16u));
+        fold_publish(params.out_base + wid.x, total, epoch);
+    }
+    // fold: the last workgroup to arrive adds every partial
+    if fold_arrive(inv.lid == 0u, params.total, epoch) {
+        let count = params.total;
+        var sum = vec2<u32>(0u, 0u);
+        for (var base = inv.lid; base < count; base += FOLD_BATCH * WG_SIZE) {
+            let f = fold_gather8(base, WG_SIZE, count, vec2<u32>(0u, 0u));
+            sum = u64_add(sum, u64_add(u64_add(f.v0, f.v1), u64_add(f.v2, f.v3)));
+            sum = u64_add(sum, u64_add(u64_add(f.v4, f.v5), u64_add(f.v6, f.v7)));
+        }
+        let r = wg_sum_u64(inv, sum);
+        if inv.lid == 0u {
+            result[0] = r;
+            fold_done(count);
+        }
     }
 }
