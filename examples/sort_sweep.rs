@@ -1,6 +1,6 @@
-//! Sort tuning sweep (development, not a test): OneSweep look-back order and spin against
-//! reduce-then-scan, u32 keys at 2^24 and 2^28 (or `EXP_SIZES=20,24`), each output compared
-//! with `sort_unstable`, with the per-pass breakdown.
+//! Sort tuning sweep (development, not a test): ranking with one-word or four-word ballots
+//! and OneSweep's look-back order, against reduce-then-scan, u32 keys at 2^24 and 2^28 (or
+//! `EXP_SIZES=20,24`), each output compared with `sort_unstable`, with the per-pass breakdown.
 use rand::{Rng, SeedableRng};
 use wgsimd::sort::{self, SortOptions, SortPolicy, Strategy};
 use wgsimd::{Executor, GpuExecutor};
@@ -20,28 +20,24 @@ fn main() {
         let mut want = keys.clone();
         want.sort_unstable();
         let base = SortPolicy::default();
+        let wide = SortPolicy {
+            narrow_rank: false,
+            ..base
+        };
         let variants: Vec<(&str, Strategy, SortPolicy)> = vec![
             ("reduce-then-scan", Strategy::ReduceThenScan, base),
-            ("onesweep late look-back", Strategy::OneSweep, base),
             (
-                "onesweep early look-back",
+                "reduce-then-scan, 4-word ballots",
+                Strategy::ReduceThenScan,
+                wide,
+            ),
+            ("onesweep", Strategy::OneSweep, base),
+            ("onesweep, 4-word ballots", Strategy::OneSweep, wide),
+            (
+                "onesweep late look-back",
                 Strategy::OneSweep,
                 SortPolicy {
-                    onesweep_early_lookback: true,
-                    ..base
-                },
-            ),
-            (
-                "onesweep late, spin 512",
-                Strategy::OneSweep,
-                SortPolicy { spin: 512, ..base },
-            ),
-            (
-                "onesweep early, spin 512",
-                Strategy::OneSweep,
-                SortPolicy {
-                    spin: 512,
-                    onesweep_early_lookback: true,
+                    onesweep_early_lookback: false,
                     ..base
                 },
             ),

@@ -118,22 +118,26 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
                     st[j] = atomicLoad(&state[status + (pos - j) * RADIX + d]);
                 }
             }
-            // walk it in order
+            // walk it in order, with constant bounds and no break so the window can stay in
+            // registers (NVIDIA's compiler put a loop-indexed array of the GEMM in local
+            // memory); j = the aggregates taken before the walk stopped
             var j = 0u;
-            loop {
-                if j >= LOOKBACK || j > pos {
-                    break;
+            var stop = false;
+            for (var k = 0u; k < LOOKBACK; k++) {
+                let s = st[k];
+                if !stop {
+                    if k > pos || (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u {
+                        stop = true;
+                    } else {
+                        acc += s & VALUE_MASK;
+                        if (s & FLAG_INCLUSIVE) != 0u {
+                            done = true;
+                            stop = true;
+                        } else {
+                            j += 1u;
+                        }
+                    }
                 }
-                let s = st[j];
-                if (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u {
-                    break;
-                }
-                acc += s & VALUE_MASK;
-                if (s & FLAG_INCLUSIVE) != 0u {
-                    done = true;
-                    break;
-                }
-                j++;
             }
             if !done {
                 pos -= j;
