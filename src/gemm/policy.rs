@@ -162,7 +162,7 @@ impl GemmPolicy {
 
     /// Candidate tiles for the portable kernels (the sweep, `examples/gemm_sweep.rs`, compares
     /// them with the default; docs/gemm.md has the H100 figures): `(name, policy)`. Names carry
-    /// the block (`8x16`, else 8×8) and the knobs that differ from the default: `1buf` (one
+    /// the block (`wide`: 8×16, else 8×8) and the knobs that differ from the default: `1buf` (one
     /// workgroup buffer), `pair` (K loop by two steps), `u8` (8 k per inner iteration).
     pub fn candidates() -> Vec<(&'static str, GemmPolicy)> {
         let mut c = Self::tile_candidates();
@@ -212,24 +212,24 @@ impl GemmPolicy {
             ),
             // 8×16: 128 invocations at 128×128 (16 KiB), 64 at 64×128 (12 KiB), 128 at
             // 64×256 (20 KiB), 256 at 128×256 (24 KiB) and 256×128 (24 KiB)
-            ("8x16 128x128x8 w4x8", t(128, 128, 8, 4).wide()),
-            ("8x16 128x128x8 w8x4", t(128, 128, 8, 8).wide()),
+            ("wide 128x128x8 w4x8", t(128, 128, 8, 4).wide()),
+            ("wide 128x128x8 w8x4", t(128, 128, 8, 8).wide()),
             (
-                "8x16 128x128x8 w4x8 pair u8",
+                "wide 128x128x8 w4x8 pair u8",
                 t(128, 128, 8, 4).wide().paired().unrolled(8),
             ),
-            ("8x16 64x128x8 w4x8", t(64, 128, 8, 4).wide()),
-            ("8x16 64x256x8 w8x4", t(64, 256, 8, 8).wide()),
-            ("8x16 128x256x8 w4x8", t(128, 256, 8, 4).wide()),
-            ("8x16 128x256x8 w8x4", t(128, 256, 8, 8).wide()),
-            ("8x16 256x128x8 w4x8", t(256, 128, 8, 4).wide()),
+            ("wide 64x128x8 w4x8", t(64, 128, 8, 4).wide()),
+            ("wide 64x256x8 w8x4", t(64, 256, 8, 8).wide()),
+            ("wide 128x256x8 w4x8", t(128, 256, 8, 4).wide()),
+            ("wide 128x256x8 w8x4", t(128, 256, 8, 8).wide()),
+            ("wide 256x128x8 w4x8", t(256, 128, 8, 4).wide()),
             // 8×16 at BK = 16: 32 KiB double-buffered, 16 KiB with one buffer
             (
-                "8x16 128x128x16 w4x8 u8",
+                "wide 128x128x16 w4x8 u8",
                 t(128, 128, 16, 4).wide().unrolled(8),
             ),
             (
-                "8x16 128x128x16 w4x8 1buf u8",
+                "wide 128x128x16 w4x8 1buf u8",
                 t(128, 128, 16, 4).wide().buffered(1).unrolled(8),
             ),
         ]
