@@ -6,13 +6,17 @@
 //!
 //! Inputs are generated once per shape. The first variant of each group is timed again at the
 //! end of its shape ("again"), to show drift within the process (docs/gemm.md: the H100's
-//! timings were bimodal). Unless `--no-unchecked`, a few variants are then timed again on a
-//! second executor whose shader modules are built without bounds checks
-//! (`WGSIMD_SHADER_CHECKS=none`, tagged "nochk").
+//! timings were bimodal). Unless `--no-unchecked`, a few variants (among those the filters
+//! select) are then timed again on a second executor whose shader modules are built without
+//! bounds checks (`WGSIMD_SHADER_CHECKS=none`, tagged "nochk").
 //!
 //! `cargo run --release --example gemm_sweep -- [--sizes 4096,8192] [--repeats N]
-//! [--no-unchecked] [FILTER ...]`: a variant runs when its name or shape contains any FILTER
-//! (e.g. `coop16w`, `w8x4`, `8192`).
+//! [--no-unchecked] [--list] [FILTER ...]`: a variant runs when its name or shape contains any
+//! FILTER (e.g. `coop16w`, `w8x4`, `8192`), or when a FILTER `=NAME` is exactly its short name
+//! (`=64x128x8 w8x4`, the default). Portable names carry the block (`wide` = 8×16 per invocation,
+//! else 8×8) and the K-loop knobs (`1buf`, `pair`, `u8`; see `GemmPolicy::kernel_candidates`):
+//! `-- wide 1buf pair u8 "=64x128x8 w8x4"` times the kernel variants against the default.
+//! `--list` prints the portable candidates with their invocations and workgroup memory, and exits.
 
 use std::time::Instant;
 
@@ -32,6 +36,12 @@ enum Variant {
 }
 
 impl Variant {
+    fn short(&self) -> &'static str {
+        match self {
+            Variant::Tiled(n, _) | Variant::Coop(n, _) => n,
+        }
+    }
+
     fn name(&self) -> String {
         match self {
             Variant::Tiled(n, _) => format!("f32 tiled {n}"),
@@ -130,21 +140,21 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
     let p = match planned {
         Ok(p) => p,
         Err(e) => {
-            println!("{name:<32} {shape:>15}  FAIL plan: {e}");
+            println!("{name:<40} {shape:>15}  FAIL plan: {e}");
             return;
         }
     };
     let (out, t) = match g.time(&p.plan, 3, repeats) {
         Ok(r) => r,
         Err(e) => {
-            println!("{name:<32} {shape:>15}  FAIL run: {e}");
+            println!("{name:<40} {shape:>15}  FAIL run: {e}");
             return;
         }
     };
     let c = match p.decode(&out) {
         Ok(c) => c,
         Err(e) => {
-            println!("{name:<32} {shape:>15}  FAIL decode: {e}");
+            println!("{name:<40} {shape:>15}  FAIL decode: {e}");
             return;
         }
     };
@@ -177,7 +187,7 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
         format!("FAIL err {err:.2e} > {tol:.1e}")
     };
     println!(
-        "{name:<32} {shape:>15}  median {:7.2} TFLOP/s  best {:7.2}  ({:.3} ms median, err {err:.1e}, {:?}, {:.1}s)  {verdict}",
+        "{name:<40} {shape:>15}  median {:7.2} TFLOP/s  best {:7.2}  ({:.3} ms median, err {err:.1e}, {:?}, {:.1}s)  {verdict}",
         flops / t.median_ns() / 1e3,
         flops / t.min_ns() / 1e3,
         t.median_ns() / 1e6,
@@ -190,6 +200,7 @@ fn main() {
     let mut sizes = vec![4096usize, 8192];
     let mut repeats = 0usize;
     let mut unchecked = true;
+    let mut list = false;
     let mut filters: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -204,8 +215,21 @@ fn main() {
             }
             "--repeats" => repeats = args.next().and_then(|s| s.parse().ok()).expect("a count"),
             "--no-unchecked" => unchecked = false,
+            "--list" => list = true,
             f => filters.push(f.to_string()),
         }
+    }
+    if list {
+        for (name, p) in GemmPolicy::candidates() {
+            println!(
+                "{name:<40} block {}x{}  {:>3} invocations  {:>2} KiB workgroup memory",
+                p.tm,
+                p.tn,
+                p.invocations(),
+                p.workgroup_bytes() >> 10
+            );
+        }
+        return;
     }
     let started = Instant::now();
     let g = GpuExecutor::new().expect("a GPU adapter");
@@ -235,7 +259,11 @@ fn main() {
     );
     let wanted = |v: &Variant, n: usize| {
         let line = format!("{} {n}x{n}x{n}", v.name());
-        filters.is_empty() || filters.iter().any(|f| line.contains(f.as_str()))
+        filters.is_empty()
+            || filters.iter().any(|f| match f.strip_prefix('=') {
+                Some(exact) => v.short() == exact,
+                None => line.contains(f.as_str()),
+            })
     };
     let coop_ok = gemm::coop_offered(&caps);
     let mut all = Vec::new();
@@ -289,6 +317,8 @@ fn main() {
                 let name = v.name();
                 name.ends_with("tiled 128x128x8")
                     || name.ends_with("tiled 64x128x8 w8x4")
+                    || name.ends_with("tiled wide 128x128x8 w4x8")
+                    || name.ends_with("tiled wide 128x256x8 w4x8")
                     || name.ends_with("coop16 128x256x16")
                     || name.ends_with("coop16 128x128x32")
                     || name.ends_with("coop16w 128x256x16")

@@ -71,20 +71,22 @@ fn f16_shapes_match_f64_reference() {
     }
 }
 
-/// Both policies (128-row default and 32-row skinny) and a 64-row tile, with M spanning several
-/// tiles and ending mid-tile: rows 32..63 of each tile must be written (the seed's bug).
+/// Both shipped policies (64-row default and 32-row skinny), a 64×64 tile, and the kernel
+/// variants (8×16 blocks with 128 and 256 invocations, one buffer, paired steps), with M spanning
+/// several tiles and ending mid-tile: rows 32..63 of each tile must be written (the seed's bug).
 #[test]
 fn every_row_of_every_tile_is_written() {
     let Some(g) = common::gpu() else { return };
-    let p64 = GemmPolicy {
-        bm: 64,
-        bn: 64,
-        bk: 8,
-        tm: 8,
-        tn: 8,
-        warp_x: 0,
-    };
-    for policy in [p64, GemmPolicy::default(), GemmPolicy::skinny()] {
+    let t = GemmPolicy::tile;
+    for policy in [
+        t(64, 64, 8, 0),
+        GemmPolicy::default(),
+        GemmPolicy::skinny(),
+        t(128, 128, 8, 4).wide(),
+        t(128, 256, 8, 8).wide(),
+        GemmPolicy::default().buffered(1).paired(),
+        t(128, 128, 16, 4).wide().paired().unrolled(8),
+    ] {
         let (m, n, k) = (2 * policy.bm as usize + 45, 70, 24);
         // distinct, exactly representable rows: C(i, j) = (i + 1) · Σ b(:, j)
         let a: Vec<f32> = (0..m * k).map(|x| ((x / k) + 1) as f32).collect();
@@ -141,6 +143,61 @@ fn candidate_policies_match_f64() {
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
         let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
         assert!(e <= 2e-3, "{name} int4 {m}x{n}x{k}: relative error {e:.3e}");
+    }
+}
+
+/// Every kernel variant of the sweep (8×16 block, one buffer, paired steps, unroll 8;
+/// `GemmPolicy::kernel_candidates`) on the required shapes, f32 and f16, one int4 shape and one
+/// split-K shape (odd and even step counts per split, so paired loops end both ways), on poisoned
+/// output. Variants beyond the adapter's workgroup memory must be refused at plan time.
+#[test]
+fn kernel_variants_match_f64_on_required_shapes() {
+    let Some(g) = common::gpu() else { return };
+    for (v, (name, policy)) in GemmPolicy::kernel_candidates().into_iter().enumerate() {
+        let opts = GemmOptions {
+            path: PathChoice::Tiled,
+            policy: Some(policy),
+            split: Some(1),
+            ..Default::default()
+        };
+        if policy.workgroup_bytes() > g.caps().max_workgroup_storage as u64 {
+            let a = [1.0f32];
+            let r = gemm::plan(g.caps(), Operand::F32(&a), Operand::F32(&a), 1, 1, 1, opts);
+            assert!(r.is_err(), "{name}: planned beyond workgroup memory");
+            continue;
+        }
+        for (i, &(m, n, k)) in SHAPES.iter().enumerate() {
+            let seed = 100 * v as u64 + i as u64;
+            let a = data(m * k, 1000 + seed);
+            let b = data(k * n, 2000 + seed);
+            let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
+            let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
+            assert!(e <= 1e-5, "{name} f32 {m}x{n}x{k}: relative error {e:.3e}");
+            let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
+            let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
+            let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
+            let e = rel_frobenius(&c, &want);
+            assert!(e <= 2e-3, "{name} f16 {m}x{n}x{k}: relative error {e:.3e}");
+        }
+        let (m, n, k) = (65, 63, 129);
+        let a = data(m * k, 3000 + v as u64);
+        let b = data(k * n, 4000 + v as u64);
+        let a16 = f32_to_f16(&a);
+        let w = Int4Weights::quantize(&b, k, n).unwrap();
+        let p = gemm::plan_int4(g.caps(), &a16, &w, m, opts).unwrap();
+        let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+        let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
+        assert!(e <= 2e-3, "{name} int4 {m}x{n}x{k}: relative error {e:.3e}");
+        let split = GemmOptions {
+            split: Some(3),
+            ..opts
+        };
+        let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), split);
+        let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
+        assert!(
+            e <= 1e-5,
+            "{name} f32 {m}x{n}x{k} split 3: relative error {e:.3e}"
+        );
     }
 }
 

@@ -106,3 +106,80 @@ fn candidate_policies_on_the_simulator() {
         }
     }
 }
+
+/// Every kernel variant of the sweep (`GemmPolicy::kernel_candidates`: the 8×16 block, one
+/// buffer, paired steps, unroll 8) on the required shapes plus a tile-coverage shape (M = 2·BM + 45,
+/// N = BN + 13: two full tiles and a partial one in M), f32 and f16, and int4 and split-K on one
+/// shape, with lanes shuffled on an H100-like device (subgroup 32, 48 KiB): zero findings (a
+/// missing barrier of the one-buffer loop is a race) and the f64 reference's result.
+#[test]
+fn kernel_variants_on_the_simulator() {
+    let exec = SimExecutor::new(SimConfig {
+        subgroup_size: 32,
+        shuffle_lanes: Some(11),
+        cooperative_matrix: SimConfig::coop_shapes(),
+        ..Default::default()
+    })
+    .unwrap();
+    let caps = exec.caps().clone();
+    for (v, (name, policy)) in gemm::GemmPolicy::kernel_candidates()
+        .into_iter()
+        .enumerate()
+    {
+        let opts = GemmOptions {
+            path: PathChoice::Tiled,
+            policy: Some(policy),
+            split: Some(1),
+            ..Default::default()
+        };
+        let coverage = (2 * policy.bm as usize + 45, policy.bn as usize + 13, 24);
+        for (i, &(m, n, k)) in REQUIRED_SHAPES.iter().chain([&coverage]).enumerate() {
+            let seed = 100 * v as u64 + i as u64;
+            let a = gemm::bench::random_f32(m * k, 1000 + seed);
+            let b = gemm::bench::random_f32(k * n, 2000 + seed);
+            let what = format!("{name} {m}x{n}x{k}");
+            let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
+            check(
+                &exec,
+                &format!("{what} f32"),
+                &p,
+                &tiled(&a, &b, m, n, k),
+                1e-5,
+            );
+            let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
+            let p =
+                gemm::plan(&caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
+            let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
+            check(&exec, &format!("{what} f16"), &p, &want, 2e-3);
+            if (m, n, k) == (65, 63, 129) {
+                let w = Int4Weights::quantize(&b, k, n).unwrap();
+                let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
+                let want = wgsimd::reference::gemm::int4(&a16, &w, m);
+                check(&exec, &format!("{what} int4"), &p, &want, 2e-3);
+                let split = GemmOptions {
+                    split: Some(3),
+                    ..opts
+                };
+                let p =
+                    gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, split).unwrap();
+                check(
+                    &exec,
+                    &format!("{what} split 3"),
+                    &p,
+                    &tiled(&a, &b, m, n, k),
+                    1e-5,
+                );
+            }
+        }
+    }
+}
+
+const REQUIRED_SHAPES: &[(usize, usize, usize)] = &[
+    (1, 1, 1),
+    (33, 128, 17),
+    (64, 64, 64),
+    (65, 63, 129),
+    (127, 1, 255),
+    (7, 300, 5),
+    (257, 129, 384),
+];

@@ -3,8 +3,9 @@
 //! Rules:
 //! - **Three inputs:** f32 × f32, f16 × f16 (u16 bits on the host), and f16 activations × int4
 //!   weights ([`int4::Int4Weights`], the Marlin use case).
-//! - **Two kernels.** `gemm/tiled` is the portable register-tiled kernel (every adapter, no
-//!   feature needed: f16 is unpacked with `unpack2x16float`). `gemm/coop16` and
+//! - **Two kinds of kernel.** `gemm/tiled` is the portable register-tiled kernel (every
+//!   adapter, no feature needed: f16 is unpacked with `unpack2x16float`); `gemm/tiled_wide` is
+//!   the same with an 8×16 block per invocation, chosen by the policy (`GemmPolicy::kernel`). `gemm/coop16` and
 //!   `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 only when the
 //!   adapter offers that shape, has one subgroup size, and the tile fits its workgroup memory
@@ -305,7 +306,7 @@ fn tiled_pass(
     [m, n, k]: [usize; 3],
     [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
 ) -> Result<GemmPlan> {
-    let kern: Arc<Kernel> = kernel::load("gemm/tiled", caps.flavor())?;
+    let kern: Arc<Kernel> = kernel::load(policy.kernel()?, caps.flavor())?;
     let overrides = policy.overrides(fa, fb, has_zeros);
     let budget = policy::KernelBudget {
         tm: kernel_const(&kern, "TM")?,

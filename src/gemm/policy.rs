@@ -2,11 +2,13 @@
 //! every element of every tile.
 //!
 //! The seed this crate replaces had a simdgroup layout that covered only rows 0–31 of a 64-row
-//! tile. Here the layout is a function of the policy alone, mirrored from `wgsl/gemm/tiled.wgsl`
-//! in [`c_block`], [`a_item`] and [`b_item`], and [`GemmPolicy::check`] enumerates it against the
-//! workgroup size naga reflects from the specialized kernel: every C element of the tile owned by
-//! exactly one invocation, every A and B element of a K step loaded by exactly one item, within
-//! the register and workgroup-memory budgets the kernel declares.
+//! tile. Here the layout is a function of the policy alone, mirrored from `wgsl/gemm/tiled.wgsl`,
+//! `tiled_wide.wgsl` and `shared/gemm_tiled.wgsl` in [`c_block`], [`a_item`] and [`b_item`], and
+//! [`GemmPolicy::check`] enumerates it against the workgroup size naga reflects from the
+//! specialized kernel: every C element of the tile owned by exactly one invocation, every A and B
+//! element of a K step loaded by exactly one item, within the register and workgroup-memory
+//! budgets the kernel declares. The per-invocation block (`tm × tn`) picks the kernel
+//! ([`GemmPolicy::kernel`]): 8×8 `gemm/tiled`, 8×16 `gemm/tiled_wide`.
 
 use crate::error::{Error, Result};
 
@@ -39,7 +41,8 @@ impl Format {
     }
 }
 
-/// Tile sizes of the portable kernel (`wgsl/gemm/tiled.wgsl`); passed as overrides.
+/// Tile sizes and K-loop knobs of the portable kernels (`wgsl/gemm/tiled.wgsl`,
+/// `tiled_wide.wgsl`); passed as overrides, except `tm × tn`, which picks the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmPolicy {
     /// Rows of C per workgroup.
@@ -48,15 +51,23 @@ pub struct GemmPolicy {
     pub bn: u32,
     /// K per step (staged in workgroup memory, two buffers).
     pub bk: u32,
-    /// Rows of C per invocation: must be the kernel's `TM` (8; the accumulators are written
-    /// out as variables, see tiled.wgsl), checked at plan time.
+    /// Rows of C per invocation: the kernel's `TM` (8; the accumulators are written out as
+    /// variables, see tiled.wgsl), checked at plan time.
     pub tm: u32,
-    /// Columns of C per invocation: the kernel's `TN` (8).
+    /// Columns of C per invocation: the kernel's `TN`, 8 (`gemm/tiled`) or 16
+    /// (`gemm/tiled_wide`).
     pub tn: u32,
     /// Lane layout (`WARP_X`): 0 = row-major (`tx = lid % (BN/TN)`); `w` (dividing 32) =
     /// each 32 consecutive invocations form a `w × 32/w` patch of (tx, ty), so a subgroup of 32
     /// reads fewer distinct workgroup-memory words per k (CUTLASS's 8×4 warp arrangement at 8).
     pub warp_x: u32,
+    /// Workgroup buffers per operand (`BUFFERS`): 2 = double buffering, one barrier per K step;
+    /// 1 = half the workgroup memory, two barriers per step (both with a register prefetch).
+    pub buffers: u32,
+    /// `PAIRED`: the K loop unrolled by two steps so each step's buffer index is a literal.
+    pub paired: bool,
+    /// `UNROLL`: k per inner-loop iteration, 4 or 8 (must divide `bk`).
+    pub unroll: u32,
 }
 
 impl Default for GemmPolicy {
@@ -73,6 +84,9 @@ impl Default for GemmPolicy {
             tm: 8,
             tn: 8,
             warp_x: 8,
+            buffers: 2,
+            paired: false,
+            unroll: 4,
         }
     }
 }
@@ -92,18 +106,12 @@ impl GemmPolicy {
     /// A policy for skinny M (≤ 32): 32 rows per workgroup so a matrix-vector-like product does
     /// not waste 3/4 of each tile; 128 invocations of 4×8.
     pub fn skinny() -> Self {
-        GemmPolicy {
-            bm: 32,
-            bn: 64,
-            bk: 8,
-            tm: 8,
-            tn: 8,
-            warp_x: 0,
-        }
+        Self::tile(32, 64, 8, 0)
     }
 
-    /// A tile of `bm × bn × bk` with the kernel's 8×8 block and lane layout `warp_x`.
-    pub fn tile(bm: u32, bn: u32, bk: u32, warp_x: u32) -> Self {
+    /// A tile of `bm × bn × bk` with the 8×8 block (`gemm/tiled`), lane layout `warp_x`, double
+    /// buffering, the K loop unrolled by 4.
+    pub const fn tile(bm: u32, bn: u32, bk: u32, warp_x: u32) -> Self {
         GemmPolicy {
             bm,
             bn,
@@ -111,12 +119,59 @@ impl GemmPolicy {
             tm: 8,
             tn: 8,
             warp_x,
+            buffers: 2,
+            paired: false,
+            unroll: 4,
         }
     }
 
-    /// Candidate tiles for the portable kernel (the sweep, `examples/gemm_sweep.rs`, compares
-    /// them with the default; docs/gemm.md has the H100 figures): `(name, policy)`.
+    /// The same tile with an 8×16 block per invocation (`gemm/tiled_wide`): half the
+    /// invocations.
+    pub const fn wide(self) -> Self {
+        GemmPolicy { tn: 16, ..self }
+    }
+
+    /// The same tile with `buffers` workgroup buffers (1 or 2).
+    pub const fn buffered(self, buffers: u32) -> Self {
+        GemmPolicy { buffers, ..self }
+    }
+
+    /// The same tile with the K loop unrolled by two steps (literal buffer indices).
+    pub const fn paired(self) -> Self {
+        GemmPolicy {
+            paired: true,
+            ..self
+        }
+    }
+
+    /// The same tile with `unroll` k per inner-loop iteration (4 or 8).
+    pub const fn unrolled(self, unroll: u32) -> Self {
+        GemmPolicy { unroll, ..self }
+    }
+
+    /// The kernel that has this policy's per-invocation block.
+    pub fn kernel(&self) -> Result<&'static str> {
+        match (self.tm, self.tn) {
+            (8, 8) => Ok("gemm/tiled"),
+            (8, 16) => Ok("gemm/tiled_wide"),
+            (tm, tn) => Err(Error::Plan(format!(
+                "gemm policy {self:?}: no portable kernel has a {tm}×{tn} block (8×8, 8×16)"
+            ))),
+        }
+    }
+
+    /// Candidate tiles for the portable kernels (the sweep, `examples/gemm_sweep.rs`, compares
+    /// them with the default; docs/gemm.md has the H100 figures): `(name, policy)`. Names carry
+    /// the block (`wide`: 8×16, else 8×8) and the knobs that differ from the default: `1buf` (one
+    /// workgroup buffer), `pair` (K loop by two steps), `u8` (8 k per inner iteration).
     pub fn candidates() -> Vec<(&'static str, GemmPolicy)> {
+        let mut c = Self::tile_candidates();
+        c.extend(Self::kernel_candidates());
+        c
+    }
+
+    /// The 8×8 tiles of the first sweeps (double-buffered, unrolled by 4).
+    pub fn tile_candidates() -> Vec<(&'static str, GemmPolicy)> {
         let t = Self::tile;
         vec![
             ("128x128x8", t(128, 128, 8, 0)),
@@ -134,6 +189,49 @@ impl GemmPolicy {
             ("128x64x8 w8x4", t(128, 64, 8, 8)),
             ("64x64x8 w8x4", t(64, 64, 8, 8)),
             ("64x64x16 w8x4", t(64, 64, 16, 8)),
+        ]
+    }
+
+    /// Kernel variants not yet measured (2026-11): the 8×16 block (`gemm/tiled_wide`) and the
+    /// K-loop knobs, on the default tile and on the tiles the 8×16 block makes natural.
+    /// Workgroup memory, `buffers·bk·(bm+bn)·4` bytes, is listed per line.
+    pub fn kernel_candidates() -> Vec<(&'static str, GemmPolicy)> {
+        let t = Self::tile;
+        let d = Self::default();
+        vec![
+            // 8×8, the default tile (12 KiB; 1buf 6 KiB)
+            ("64x128x8 w8x4 u8", d.unrolled(8)),
+            ("64x128x8 w8x4 pair", d.paired()),
+            ("64x128x8 w8x4 pair u8", d.paired().unrolled(8)),
+            ("64x128x8 w8x4 1buf", d.buffered(1)),
+            // 8×8, BK = 16 unrolled by 8 (24 KiB; 1buf 12 KiB)
+            ("64x128x16 w8x4 u8", t(64, 128, 16, 8).unrolled(8)),
+            (
+                "64x128x16 w8x4 1buf u8",
+                t(64, 128, 16, 8).buffered(1).unrolled(8),
+            ),
+            // 8×16: 128 invocations at 128×128 (16 KiB), 64 at 64×128 (12 KiB), 128 at
+            // 64×256 (20 KiB), 256 at 128×256 (24 KiB) and 256×128 (24 KiB)
+            ("wide 128x128x8 w4x8", t(128, 128, 8, 4).wide()),
+            ("wide 128x128x8 w8x4", t(128, 128, 8, 8).wide()),
+            (
+                "wide 128x128x8 w4x8 pair u8",
+                t(128, 128, 8, 4).wide().paired().unrolled(8),
+            ),
+            ("wide 64x128x8 w4x8", t(64, 128, 8, 4).wide()),
+            ("wide 64x256x8 w8x4", t(64, 256, 8, 8).wide()),
+            ("wide 128x256x8 w4x8", t(128, 256, 8, 4).wide()),
+            ("wide 128x256x8 w8x4", t(128, 256, 8, 8).wide()),
+            ("wide 256x128x8 w4x8", t(256, 128, 8, 4).wide()),
+            // 8×16 at BK = 16: 32 KiB double-buffered, 16 KiB with one buffer
+            (
+                "wide 128x128x16 w4x8 u8",
+                t(128, 128, 16, 4).wide().unrolled(8),
+            ),
+            (
+                "wide 128x128x16 w4x8 1buf u8",
+                t(128, 128, 16, 4).wide().buffered(1).unrolled(8),
+            ),
         ]
     }
 
@@ -156,6 +254,9 @@ impl GemmPolicy {
             ("B_FMT", b.code() as f64),
             ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
             ("WARP_X", self.warp_x as f64),
+            ("BUFFERS", self.buffers as f64),
+            ("PAIRED", if self.paired { 1.0 } else { 0.0 }),
+            ("UNROLL", self.unroll as f64),
         ]
     }
 
@@ -164,9 +265,10 @@ impl GemmPolicy {
         (self.bn / self.tn.max(1)) * (self.bm / self.tm.max(1))
     }
 
-    /// Workgroup memory the kernel declares for this policy (two buffers of each tile), bytes.
+    /// Workgroup memory the kernel declares for this policy (`buffers` copies of each tile),
+    /// bytes.
     pub fn workgroup_bytes(&self) -> u64 {
-        2 * (self.bk as u64) * (self.bm as u64 + self.bn as u64) * 4
+        self.buffers as u64 * (self.bk as u64) * (self.bm as u64 + self.bn as u64) * 4
     }
 
     /// Checks that the policy's layout covers every tile exactly once for formats `a`, `b`,
@@ -194,6 +296,12 @@ impl GemmPolicy {
         }
         if b == Format::Int4 && (!p.bk.is_multiple_of(8) || !128u32.is_multiple_of(p.bk)) {
             return bad("int4 needs BK a multiple of 8 dividing the group size 128".into());
+        }
+        if !matches!(p.unroll, 4 | 8) || !p.bk.is_multiple_of(p.unroll) {
+            return bad("UNROLL must be 4 or 8 and divide BK".into());
+        }
+        if !matches!(p.buffers, 1 | 2) {
+            return bad("BUFFERS must be 1 or 2".into());
         }
         if p.tm != budget.tm || p.tn != budget.tn {
             return bad(format!(
@@ -360,14 +468,26 @@ mod tests {
         max_fetch: 4,
     };
 
+    /// The budget the policy's kernel declares (read from the module, as the plan does).
+    fn budget(p: &GemmPolicy) -> Result<KernelBudget> {
+        let k = crate::kernel::load(p.kernel()?, crate::kernel::Flavor::Subgroup)?;
+        let c = |name| crate::gemm::kernel_const(&k, name);
+        Ok(KernelBudget {
+            tm: c("TM")?,
+            tn: c("TN")?,
+            max_fetch: c("MAX_FETCH")?,
+        })
+    }
+
     fn check(p: GemmPolicy) -> Result<()> {
         let wg = [p.bn / p.tn, p.bm / p.tm, 1];
+        let budget = budget(&p)?;
         for (a, b) in [
             (Format::F32, Format::F32),
             (Format::F16, Format::F16),
             (Format::F16, Format::Int4),
         ] {
-            p.check(wg, BUDGET, a, b, 48 << 10)?;
+            p.check(wg, budget, a, b, 48 << 10)?;
         }
         Ok(())
     }
@@ -376,15 +496,7 @@ mod tests {
     fn shipped_policies_cover_their_tiles() {
         check(GemmPolicy::default()).unwrap();
         check(GemmPolicy::skinny()).unwrap();
-        check(GemmPolicy {
-            bm: 64,
-            bn: 64,
-            bk: 8,
-            tm: 8,
-            tn: 8,
-            warp_x: 0,
-        })
-        .unwrap();
+        check(GemmPolicy::tile(64, 64, 8, 0)).unwrap();
     }
 
     #[test]
@@ -396,7 +508,7 @@ mod tests {
             for lid in 0..p.invocations() {
                 let (x, y) = lane_xy(&p, lid);
                 assert!(
-                    x < p.bn / 8 && y < p.bm / 8 && seen.insert((x, y)),
+                    x < p.bn / p.tn && y < p.bm / p.tm && seen.insert((x, y)),
                     "{name}"
                 );
             }
@@ -422,14 +534,7 @@ mod tests {
         // the seed's bug: a 64-row tile whose invocations reach rows 0..31 only. With a
         // workgroup sized for 32 rows (the layout's own count for BM=32) the check sees that
         // the reflected size does not match a 64-row tile.
-        let p = GemmPolicy {
-            bm: 64,
-            bn: 64,
-            bk: 8,
-            tm: 8,
-            tn: 8,
-            warp_x: 0,
-        };
+        let p = GemmPolicy::tile(64, 64, 8, 0);
         let half = [8, 4, 1];
         let e = p
             .check(half, BUDGET, Format::F32, Format::F32, 48 << 10)
@@ -440,26 +545,29 @@ mod tests {
     #[test]
     fn budgets_are_enforced() {
         let p = GemmPolicy {
-            bm: 128,
-            bn: 128,
-            bk: 8,
             tm: 16,
-            tn: 8,
-            warp_x: 0,
+            ..GemmPolicy::tile(128, 128, 8, 0)
         };
-        assert!(check(p).is_err(), "a 16×8 block is not the kernel's 8×8");
-        let p = GemmPolicy {
-            bm: 128,
-            bn: 128,
-            bk: 32,
-            tm: 8,
-            tn: 8,
-            warp_x: 0,
-        };
+        assert!(check(p).is_err(), "no kernel has a 16×8 block");
+        // an 8×16 policy checked against the 8×8 kernel's budget is refused
+        let wide = GemmPolicy::tile(128, 128, 8, 0).wide();
+        let e = wide
+            .check([8, 16, 1], BUDGET, Format::F32, Format::F32, 48 << 10)
+            .unwrap_err();
+        assert!(e.to_string().contains("not the kernel's block"), "{e}");
+        // knobs out of range
+        assert!(check(GemmPolicy::default().unrolled(16)).is_err());
+        assert!(check(GemmPolicy::tile(64, 128, 4, 0).unrolled(8)).is_err());
+        assert!(check(GemmPolicy::default().buffered(3)).is_err());
+        let p = GemmPolicy::tile(128, 128, 32, 0);
         let e = p
             .check([16, 16, 1], BUDGET, Format::F32, Format::F32, 32 << 10)
             .unwrap_err();
         assert!(e.to_string().contains("workgroup memory"), "{e}");
+        // one buffer halves it: 128×128×32 fits 32 KiB
+        p.buffered(1)
+            .check([16, 16, 1], BUDGET, Format::F32, Format::F32, 32 << 10)
+            .unwrap();
     }
 
     #[test]
