@@ -371,15 +371,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn coop_kernels_are_built_without_runtime_checks() {
-        for kind in [CoopKernel::K16, CoopKernel::K8, CoopKernel::K16W] {
-            let k = kernel::load(kind.name(), crate::kernel::Flavor::Subgroup).unwrap();
+    fn gemm_kernels_are_built_without_runtime_checks() {
+        let coop = [CoopKernel::K16, CoopKernel::K8, CoopKernel::K16W].map(|k| k.name());
+        for name in coop.into_iter().chain(["gemm/tiled", "gemm/tiled_wide"]) {
+            let k = kernel::load(name, crate::kernel::Flavor::Subgroup).unwrap();
             assert!(
                 k.source
                     .lines()
                     .any(|l| l.trim() == crate::gpu::UNCHECKED_DIRECTIVE),
-                "{}",
-                kind.name()
+                "{name}"
             );
         }
     }

@@ -71,23 +71,16 @@ pub struct GemmPolicy {
 }
 
 impl Default for GemmPolicy {
-    /// 64×128×8 with 8×8 per invocation (128 invocations) and lanes in 8×4 patches
-    /// (`warp_x = 8`). H100 (Vulkan, 2026-11-22, examples/gemm_sweep.rs, one run): 37.5 TFLOP/s
-    /// at 8192³ and 36.3 at 4096³, against 34.4 / 33.5 for the classic 128×128×8 with row-major
-    /// lanes; 128×256×16 w8x4 was as fast (37.2) but needs 48 KiB of workgroup memory
-    /// (lavapipe has 32). Everything else in the sweep was slower (docs/gemm.md).
+    /// 64×128×8 with 8×8 per invocation (128 invocations), lanes in 8×4 patches
+    /// (`warp_x = 8`), the K loop in pairs of steps and unrolled by 8. H100 (Vulkan,
+    /// 2026-11-22, examples/gemm_sweep.rs, kernels without runtime checks): 43.97 TFLOP/s at
+    /// 8192³ and 42.50 at 4096³, against 41.52 / 39.49 for the same tile with single steps
+    /// unrolled by 4. The 8×16 block on 128×128×16 with one buffer was 1% faster at 8192³
+    /// (44.33 / 43.37), but its 128-row tiles give half as many workgroups on medium sizes
+    /// (64 on a 1024² C for 132 SMs), so the 64-row tile stays the default. Every other tile
+    /// and knob of the sweep (docs/gemm.md) was slower.
     fn default() -> Self {
-        GemmPolicy {
-            bm: 64,
-            bn: 128,
-            bk: 8,
-            tm: 8,
-            tn: 8,
-            warp_x: 8,
-            buffers: 2,
-            paired: false,
-            unroll: 4,
-        }
+        Self::tile(64, 128, 8, 8).paired().unrolled(8)
     }
 }
 
@@ -192,14 +185,14 @@ impl GemmPolicy {
         ]
     }
 
-    /// Kernel variants not yet measured (2026-11): the 8×16 block (`gemm/tiled_wide`) and the
-    /// K-loop knobs, on the default tile and on the tiles the 8×16 block makes natural.
-    /// Workgroup memory, `buffers·bk·(bm+bn)·4` bytes, is listed per line.
+    /// The 8×16 block (`gemm/tiled_wide`) and the K-loop knobs, on the 64×128×8 tile and on
+    /// the tiles the 8×16 block makes natural (H100 figures in docs/gemm.md; "pair u8" is the
+    /// default). Workgroup memory, `buffers·bk·(bm+bn)·4` bytes, is listed per line.
     pub fn kernel_candidates() -> Vec<(&'static str, GemmPolicy)> {
         let t = Self::tile;
-        let d = Self::default();
+        let d = t(64, 128, 8, 8);
         vec![
-            // 8×8, the default tile (12 KiB; 1buf 6 KiB)
+            // 8×8 on 64×128×8 (12 KiB; 1buf 6 KiB)
             ("64x128x8 w8x4 u8", d.unrolled(8)),
             ("64x128x8 w8x4 pair", d.paired()),
             ("64x128x8 w8x4 pair u8", d.paired().unrolled(8)),

@@ -269,7 +269,6 @@ pub(super) fn build<T: SortKey>(
             ("KEY_TYPE", key_type as f64),
             ("DESCENDING", opts.descending as u32 as f64),
             ("PAIRS", pairs as u32 as f64),
-            ("NARROW_RANK", policy.narrow_rank as u32 as f64),
         ],
         descs: no_descs,
         indirect: None,

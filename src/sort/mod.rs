@@ -117,9 +117,6 @@ pub struct SortPolicy {
     /// publishing the inclusive prefix before the ranking shortens the successors' walks.
     /// (`spin` 64 or 512 made no difference there.)
     pub onesweep_early_lookback: bool,
-    /// Rank with one-word ballots on subgroups of at most 32 lanes (the four-word path serves
-    /// larger ones). Unmeasured on the H100 yet.
-    pub narrow_rank: bool,
 }
 
 impl Default for SortPolicy {
@@ -130,7 +127,6 @@ impl Default for SortPolicy {
             histogram_workgroups: 1056,
             onesweep_tickets: true,
             onesweep_early_lookback: true,
-            narrow_rank: true,
         }
     }
 }

@@ -26,6 +26,13 @@
 // The host pads A rows to a whole vec4 of K and B rows to a whole vec4 of N (zeros), so a vec4 is
 // entirely inside or outside the matrix; every other edge is handled in the shared body: loads
 // outside M, N, K read zero, stores outside M, N are skipped. No function takes an array by value.
+//
+// Built without runtime checks (src/gpu/mod.rs, runtime_checks): the explicit edge handling above
+// is the bounds check, and the simulator tests prove every access in bounds
+// (tests/gemm_sim.rs, kernel_variants_on_the_simulator: every candidate policy, edge tiles on
+// every side, split-K, f16 and int4). On the H100 the checks cost 8% (8192³, 64×128×8:
+// 38.4 against 41.5 TFLOP/s, examples/gemm_sweep.rs).
+// wgsimd: runtime checks off
 
 // The invocation's block of C (struct `Acc`) is fixed here, with literal names: NVIDIA's SPIR-V
 // compiler put a loop-indexed accumulator array in local memory (1.8 TFLOP/s on the H100 at

@@ -11,6 +11,10 @@
 //   (tx, ty) = lane_xy(lid), WG_X = BN/16, WG_Y = BM/8;
 //   rows of C: 4·(ty + i·WG_Y) + r for i < 2, r < 4; columns 4·(tx + j·WG_X) + c for j < 4.
 //   Each of the six reads per k is contiguous across tx (B) or ty (A), as in gemm/tiled.
+//
+// Built without runtime checks, as gemm/tiled (the same shared body and edge handling; proven in
+// bounds by the same simulator tests).
+// wgsimd: runtime checks off
 
 // The invocation's block of C, spelled out (NVIDIA's SPIR-V compiler put a loop-indexed
 // accumulator array in local memory). The Rust policy check reads these constants.

@@ -45,8 +45,6 @@ override MAP_OUT: u32 = 0u;
 override PAIRS: u32 = 0u;
 // tiles come from tile_descs (the hybrid's LSD passes inside MSD buckets)
 override SEGMENTED: u32 = 0u;
-// 1: rank with one-word ballots when the subgroup has at most 32 lanes (SortPolicy::narrow_rank)
-override NARROW_RANK: u32 = 1u;
 
 struct SortParams {
     n: u32,          // keys
@@ -175,8 +173,6 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let lt = vec4<u32>(lanes_below(lane, 0u), lanes_below(lane, 1u), lanes_below(lane, 2u), lanes_below(lane, 3u));
     let size = rs_size(inv);
     let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));
-    // uniform: the subgroup size is the same for every invocation of a dispatch
-    let narrow = NARROW_RANK != 0u && size <= 32u;
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
     for (var i = inv.lid; i < RANK_ROWS * RADIX / 2u; i += WG_SIZE) {
@@ -203,27 +199,13 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
                 let d = digit_of(t.keys[j]);
                 let valid = slot(inv, j) < count;
                 var peers = all_lanes;
-                if narrow {
-                    // subgroups of up to 32 lanes: one word per ballot (a fifth of the ALU
-                    // work per digit bit of the four-word path)
-                    var p = all_lanes.x;
-                    if !full {
-                        p = rs_ballot(inv, valid).x;
-                    }
-                    for (var b = 0u; b < BITS; b++) {
-                        // the ballot where this key's bit is 1, its complement where it is 0
-                        let flip = ((d >> b) & 1u) - 1u;
-                        p &= rs_ballot(inv, flip == 0u).x ^ flip;
-                    }
-                    peers = vec4<u32>(p, 0u, 0u, 0u);
-                } else {
-                    if !full {
-                        peers = rs_ballot(inv, valid);
-                    }
-                    for (var b = 0u; b < BITS; b++) {
-                        let flip = ((d >> b) & 1u) - 1u;
-                        peers &= rs_ballot(inv, flip == 0u) ^ vec4<u32>(flip);
-                    }
+                if !full {
+                    peers = rs_ballot(inv, valid);
+                }
+                for (var b = 0u; b < BITS; b++) {
+                    let bit_set = ((d >> b) & 1u) != 0u;
+                    let bal = rs_ballot(inv, bit_set);
+                    peers &= select(~bal, bal, bit_set);
                 }
                 let below = popcount4(peers & lt);
                 var base = 0u;
