@@ -1,4 +1,4 @@
-//! Sort tuning sweep (development, not a test): OneSweep's look-back order against
+//! Sort tuning sweep (development, not a test): kernel experiments (source rewrites) and
 //! reduce-then-scan, u32 keys at 2^24 and 2^28 (or
 //! `EXP_SIZES=20,24`), each output compared with `sort_unstable`, with the per-pass breakdown.
 use rand::{Rng, SeedableRng};
@@ -22,31 +22,62 @@ fn main() {
         let base = SortPolicy::default();
         let variants: Vec<(&str, Strategy, SortPolicy)> = vec![
             ("reduce-then-scan", Strategy::ReduceThenScan, base),
+            (
+                "exp: reduce-then-scan, plain staging",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "exp: reduce-then-scan, clear used rows",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "exp: reduce-then-scan, both",
+                Strategy::ReduceThenScan,
+                base,
+            ),
             // not a sort: every scatter writes its tile's staged keys to the tile's own
-            // range, so the difference to the line above is the cost of scattered writes
+            // range, so the difference to the first line is the cost of scattered writes
             (
                 "diag: reduce-then-scan, coalesced writes",
                 Strategy::ReduceThenScan,
                 base,
             ),
-            ("onesweep", Strategy::OneSweep, base),
+            // not a sort: the ranking skips its ballots (every key's peers are the whole
+            // subgroup), so the difference to the first line is what the ballots cost
             (
-                "onesweep late look-back",
-                Strategy::OneSweep,
-                SortPolicy {
-                    onesweep_early_lookback: false,
-                    ..base
-                },
+                "diag: reduce-then-scan, no ballots",
+                Strategy::ReduceThenScan,
+                base,
             ),
+            ("onesweep", Strategy::OneSweep, base),
+            ("exp: onesweep, both", Strategy::OneSweep, base),
         ];
+        // EXP_VARIANTS=name,name: only those
+        let only = std::env::var("EXP_VARIANTS").ok();
         for (name, strategy, policy) in variants {
+            if let Some(o) = &only {
+                if !o.split(',').any(|v| v == name) {
+                    continue;
+                }
+            }
             let opts = SortOptions {
                 strategy: Some(strategy),
                 ..Default::default()
             };
             let mut p = sort::plan(&caps, &keys, None, &opts, &policy).unwrap();
-            if name.starts_with("diag") {
-                coalesce_scatter_writes(&mut p.plan);
+            if name.contains("plain staging") || name.ends_with("both") {
+                rewrite_tile_passes(&mut p.plan, PLAIN_STAGING);
+            }
+            if name.contains("clear used rows") || name.ends_with("both") {
+                rewrite_tile_passes(&mut p.plan, CLEAR_USED_ROWS);
+            }
+            if name.contains("coalesced writes") {
+                rewrite_tile_passes(&mut p.plan, COALESCED_WRITES);
+            }
+            if name.contains("no ballots") {
+                rewrite_tile_passes(&mut p.plan, NO_BALLOTS);
             }
             let (out, t) = g.time(&p.plan, 3, 10).unwrap();
             let ok = p.keys::<u32>(&out) == want;
@@ -75,17 +106,58 @@ fn main() {
     }
 }
 
-/// Diagnostic: the scatter passes write each staged key to its own tile's range (coalesced)
-/// instead of its digit's destination. The output is no longer sorted.
-fn coalesce_scatter_writes(plan: &mut wgsimd::plan::Plan) {
+/// Experiment: stage the ranked tile in a plain (non-atomic) workgroup array of its own instead
+/// of the atomic `tile_mem` the rank counters need (16 KiB more workgroup memory: fits the
+/// H100's 48, not lavapipe's 32). Keys only.
+const PLAIN_STAGING: &[(&str, &str)] = &[
+    (
+        "var<workgroup> tile_mem: array<atomic<u32>, TILE>;",
+        "var<workgroup> tile_mem: array<atomic<u32>, TILE>;\nvar<workgroup> stage_plain: array<u32, TILE>;",
+    ),
+    (
+        "atomicStore(&tile_mem[rank[j]], t.keys[j]);",
+        "stage_plain[rank[j]] = t.keys[j];",
+    ),
+    ("let k = atomicLoad(&tile_mem[i]);", "let k = stage_plain[i];"),
+];
+
+/// Experiment: clear only the counter rows in use (8 with subgroups of 32) instead of all 32.
+const CLEAR_USED_ROWS: &[(&str, &str)] = &[(
+    "for (var i = inv.lid; i < RANK_ROWS * RADIX / 2u; i += WG_SIZE) {",
+    "for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {",
+)];
+
+/// Diagnostic (not a sort): each staged key goes to its own tile's range (coalesced) instead of
+/// its digit's destination.
+const COALESCED_WRITES: &[(&str, &str)] = &[("keys_out[dst[j]] = ", "keys_out[start + i] = ")];
+
+/// Diagnostic (not a sort): no ballots in the ranking.
+const NO_BALLOTS: &[(&str, &str)] = &[(
+    "for (var b = 0u; b < BITS; b++) {",
+    "for (var b = 0u; b < 0u; b++) {",
+)];
+
+/// Rewrites the kernels of the ranking passes (scatter, onesweep) with `edits`.
+fn rewrite_tile_passes(plan: &mut wgsimd::plan::Plan, edits: &[(&str, &str)]) {
     use std::sync::Arc;
-    for pass in plan.passes.iter_mut().filter(|p| p.label.starts_with("scatter")) {
-        let src = pass
-            .kernel
-            .source
-            .replace("keys_out[dst[j]] = ", "keys_out[start + i] = ");
-        assert_ne!(src, pass.kernel.source, "the scatter's store moved");
-        let k = wgsimd::kernel::Kernel::from_source("scatter diag", pass.kernel.flavor, src);
+    for pass in plan
+        .passes
+        .iter_mut()
+        .filter(|p| p.label.starts_with("scatter") || p.label.starts_with("onesweep "))
+    {
+        let mut src = pass.kernel.source.clone();
+        for (from, to) in edits {
+            assert!(src.contains(from), "{from:?} not in {}", pass.label);
+            src = src.replace(from, to);
+        }
+        // the executor caches modules by kernel name: one name per distinct text
+        let name = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            src.hash(&mut h);
+            format!("sort experiment {:x}", h.finish())
+        };
+        let k = wgsimd::kernel::Kernel::from_source(&name, pass.kernel.flavor, src);
         pass.kernel = Arc::new(k.unwrap());
     }
 }

@@ -183,6 +183,25 @@ fn expand(
 }
 
 impl Kernel {
+    /// The value of the module's `const NAME: u32` (sizes the host must agree with, read from
+    /// the kernel rather than restated in Rust).
+    pub fn const_u32(&self, name: &str) -> Result<u32> {
+        let m = &self.module;
+        m.constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(name))
+            .and_then(|(_, c)| match m.global_expressions[c.init] {
+                naga::Expression::Literal(naga::Literal::U32(v)) => Some(v),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                Error::Plan(format!(
+                    "kernel {} declares no const {name}: u32",
+                    self.name
+                ))
+            })
+    }
+
     /// Parses and validates WGSL text; errors carry naga's rendered diagnostic.
     pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
         let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {

@@ -13,7 +13,12 @@ use wgsimd::reference::sort::{check_keys, check_pairs, sort_keys as ref_sort, Or
 use wgsimd::sort::{self, SortKey, SortOptions, SortPolicy, Strategy};
 use wgsimd::{Caps, Error, Executor, GpuExecutor};
 
-const SMALL: &[usize] = &[0, 1, 2, 31, 33, 255, 257, 4097, 65537];
+/// Issue 3's sizes up to 65537, plus one tile (`sort::tile_keys`, read from the kernel) and its
+/// neighbours.
+fn small() -> Vec<usize> {
+    let t = sort::tile_keys().unwrap() as usize;
+    vec![0, 1, 2, 31, 33, 255, 257, t - 1, t, t + 1, 4097, 65537]
+}
 const LARGE: &[usize] = &[2_684_354, (1 << 22) + 7];
 const STRATEGIES: &[Strategy] = &[
     Strategy::ReduceThenScan,
@@ -149,7 +154,7 @@ fn run_check<T: Key>(
 fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy) {
     let caps = g.caps().clone();
     let mut runs: Vec<(usize, Dist)> = Vec::new();
-    for &n in SMALL {
+    for n in small() {
         for &dist in DISTS {
             if strategy != Strategy::Hybrid || n <= 4097 || dist == Dist::Uniform {
                 runs.push((n, dist));
@@ -548,7 +553,8 @@ fn two_dimensional_grids() {
     let mut caps = g.caps().clone();
     caps.max_workgroups_per_dim = 3;
     for &strategy in STRATEGIES {
-        for &n in &[4 * 4096 + 1, 10 * 4096 - 3] {
+        let t = sort::tile_keys().unwrap() as usize;
+        for &n in &[4 * t + 1, 10 * t - 3] {
             let opts = SortOptions {
                 strategy: Some(strategy),
                 ..Default::default()

@@ -153,15 +153,7 @@ impl GemmPlan {
 
 /// Reads a `const NAME: u32` the kernel declares (its budgets), so Rust never restates it.
 pub(crate) fn kernel_const(k: &Kernel, name: &str) -> Result<u32> {
-    let m = &k.module;
-    m.constants
-        .iter()
-        .find(|(_, c)| c.name.as_deref() == Some(name))
-        .and_then(|(_, c)| match m.global_expressions[c.init] {
-            naga::Expression::Literal(naga::Literal::U32(v)) => Some(v),
-            _ => None,
-        })
-        .ok_or_else(|| Error::Plan(format!("kernel {} declares no const {name}: u32", k.name)))
+    k.const_u32(name)
 }
 
 /// Rows padded to `cols_pad` (zeros), as bytes; `data` is rows×cols.

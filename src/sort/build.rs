@@ -11,8 +11,11 @@ use crate::exec::{grid_2d, Caps};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 
-/// Keys per tile: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × 16 keys).
-const TILE: u64 = 4096;
+/// Keys per tile: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × `KPT` keys), read
+/// from the kernel.
+pub fn tile_keys() -> Result<u64> {
+    Ok(kernel::load("sort/scatter", Flavor::Subgroup)?.const_u32("TILE")? as u64)
+}
 /// Digit values: one per invocation of the 256-wide stages.
 const RADIX: u64 = 256;
 /// Words before OneSweep's status area in its state buffer (see `wgsl/sort/onesweep.wgsl`).
@@ -273,7 +276,7 @@ pub(super) fn build<T: SortKey>(
         descs: no_descs,
         indirect: None,
     };
-    let tiles = n.div_ceil(TILE);
+    let tiles = n.div_ceil(tile_keys()?);
     let passes = digits.len();
     let strategy_used = if strategy == Strategy::Hybrid && passes < 2 {
         Strategy::ReduceThenScan
@@ -478,7 +481,7 @@ pub(super) fn build<T: SortKey>(
 
 #[cfg(test)]
 mod tests {
-    use super::tile_grid;
+    use super::*;
 
     #[test]
     fn tile_grids_cover_tiles_with_few_spare_workgroups() {
@@ -495,5 +498,22 @@ mod tests {
             assert!(n >= tiles && n - tiles < y as u64, "{tiles} {max}: {x}x{y}");
         }
         assert_eq!(tile_grid(65536, 65535), [32768, 2, 1]);
+    }
+
+    /// `wgsl/sort/buckets.wgsl` restates the tile size of `wgsl/shared/sort_tile.wgsl`.
+    #[test]
+    fn every_sort_kernel_agrees_on_the_tile() {
+        let tile = tile_keys().unwrap() as u32;
+        for name in [
+            "sort/buckets",
+            "sort/histogram",
+            "sort/onesweep",
+            "sort/onesweep_histogram",
+        ] {
+            for flavor in [Flavor::Subgroup, Flavor::Emulated] {
+                let k = kernel::load(name, flavor).unwrap();
+                assert_eq!(k.const_u32("TILE").unwrap(), tile, "{name}");
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ mod bench;
 mod build;
 
 pub use bench::bench_cases;
+pub use build::tile_keys;
 
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};

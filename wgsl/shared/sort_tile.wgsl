@@ -28,10 +28,17 @@
 const WG_SIZE: u32 = 256u;
 // RADIX == WG_SIZE: in per-digit steps, the invocation of scan rank d owns digit d.
 const RADIX: u32 = 256u;
-const KPT: u32 = 16u;
-const TILE: u32 = 4096u;
+// keys per invocation. H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys, reduce-then-scan,
+// 2^28 / 2^24 Gkeys/s): 8 → 17.8 / 15.2, 10 → 19.6 / 16.0, 12 → 23.4 / 18.1, 14 → 20.7 / 16.6,
+// 16 → 21.1 / 16.5, 24 → 13.9 / 11.6. Not monotonic, so presumably the compiler's register
+// allocation decides more than the per-tile work (a 16 KiB plain staging array beside tile_mem
+// cost 65% at 16).
+const KPT: u32 = 12u;
+// the host reads TILE from here (src/sort/build.rs); wgsl/sort/buckets.wgsl restates it, and a
+// unit test checks they agree
+const TILE: u32 = 3072u;
 // rows of 16-bit rank counters: RANK_ROWS * RADIX / 2 words = TILE words, aliasing the staging
-const RANK_ROWS: u32 = 32u;
+const RANK_ROWS: u32 = 24u;
 
 // 0 = u32, 1 = i32, 2 = f32
 override KEY_TYPE: u32 = 0u;
@@ -188,7 +195,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // per item: multisplit (the peers of a key: valid keys of this subgroup with its digit),
     // then the leader of each peer group reserves the group's slots in the subgroup's counters,
     // items in order. Counters are 16-bit halves (digit d in half d & 1 of word d / 2 of its
-    // row): at most TILE = 4096 keys per digit, so halves never carry into each other. Ballots
+    // row): at most TILE = 3072 keys per digit, so halves never carry into each other. Ballots
     // and ranks are not kept across items (no per-item arrays but the ranks), so subgroups of 4,
     // which share rows and take turns, redo the ballots in each phase.
     var rank: array<u32, KPT>;

@@ -7,7 +7,8 @@
 //!include shared/wg_ops
 
 const WG_SIZE: u32 = 256u;
-const TILE: u32 = 4096u;
+// = TILE of shared/sort_tile.wgsl (a unit test in src/sort/build.rs checks it)
+const TILE: u32 = 3072u;
 
 struct BucketParams {
     n: u32,          // keys
