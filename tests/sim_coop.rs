@@ -427,7 +427,12 @@ fn main(@builtin(local_invocation_index) lid: u32) {{
 
 /// The f16 value of element `e` of `val(i)` in [`vec4_kernel`].
 fn vec4_val(i: usize, e: usize) -> f32 {
-    [(i % 13) as f32, (i % 7) as f32, -((i % 5) as f32), (i % 3) as f32][e] - 2.0
+    [
+        (i % 13) as f32,
+        (i % 7) as f32,
+        -((i % 5) as f32),
+        (i % 3) as f32,
+    ][e] - 2.0
 }
 
 #[test]

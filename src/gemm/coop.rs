@@ -177,6 +177,12 @@ impl CoopVariant {
         self
     }
 
+    /// Invocations per workgroup at subgroup size `sg`, reflected from the kernel.
+    pub fn invocations(&self, sg: u32) -> Result<u32> {
+        let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
+        Ok(k.workgroup_size("main", &overrides(&self.policy, sg))?[0])
+    }
+
     /// Workgroup memory it declares, in bytes (at any subgroup size).
     pub fn workgroup_bytes(&self) -> Result<u64> {
         let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
