@@ -16,7 +16,10 @@
 //! (`=64x128x8 w8x4`, the default). Portable names carry the block (`wide` = 8×16 per invocation,
 //! else 8×8) and the K-loop knobs (`1buf`, `pair`, `u8`; see `GemmPolicy::kernel_candidates`):
 //! `-- wide 1buf pair u8 "=64x128x8 w8x4"` times the kernel variants against the default.
-//! `--list` prints the portable candidates with their invocations and workgroup memory, and exits.
+//! `--list` prints the portable and cooperative-matrix candidates with their invocations and
+//! workgroup memory, and exits. Cooperative names: `coop16` (f16 staging), `coop16v` (vec4<f16>
+//! staging), `w` = 64×64 of C per subgroup, `1buf` = one staging buffer; `-- coop16` times them
+//! all.
 
 use std::time::Instant;
 
@@ -227,6 +230,15 @@ fn main() {
                 p.tn,
                 p.invocations(),
                 p.workgroup_bytes() >> 10
+            );
+        }
+        for (name, v) in CoopVariant::candidates() {
+            let show = |r: wgsimd::Result<u64>| r.map_or_else(|e| e.to_string(), |b| b.to_string());
+            println!(
+                "{name:<40} {:>4} invocations at subgroup 32  {:>5} B workgroup memory  {} staging buffer(s)",
+                show(v.invocations(32).map(u64::from)),
+                show(v.workgroup_bytes()),
+                v.policy.bufs
             );
         }
         return;

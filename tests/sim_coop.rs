@@ -95,9 +95,11 @@ fn coop16_gemm_on_the_simulator() {
     }
 }
 
-/// Every candidate tile of the sweep (coop16 and the 64×64-per-subgroup coop16w) at subgroup
-/// sizes where its layout holds, lanes in order and shuffled: edge tiles in M, N and K, and one
-/// full tile (direct stores) beside edge tiles.
+/// Every candidate variant of the sweep (coop16, the 64×64-per-subgroup coop16w, their
+/// vec4<f16>-staged twins coop16v / coop16vw, one or two staging buffers) at subgroup sizes
+/// where its layout holds, lanes in order and shuffled: edge tiles in M, N and K over three K
+/// steps (so the one-buffer variants overwrite their buffer twice), and one full tile (direct
+/// stores) beside edge tiles.
 #[test]
 fn coop16_candidate_variants_on_the_simulator() {
     for (sg, shuffle) in [(16, None), (32, Some(7)), (64, None)] {
@@ -108,15 +110,31 @@ fn coop16_candidate_variants_on_the_simulator() {
                 assert!(sg < 32, "{name} refused at sg {sg}");
                 continue;
             }
-            let path = match v.kernel {
-                CoopKernel::K16W => Path::Coop16W,
-                _ => Path::Coop16,
-            };
-            let (bm, bn) = (v.policy.bm as usize, v.policy.bn as usize);
-            run_variant(&exec, path, Some(v), (bm / 2 + 3, 40, 33));
+            let path = v.kernel.path();
+            let (bm, bn, bk) = (
+                v.policy.bm as usize,
+                v.policy.bn as usize,
+                v.policy.bk as usize,
+            );
+            run_variant(&exec, path, Some(v), (bm / 2 + 3, 40, 2 * bk + 3));
             run_variant(&exec, path, Some(v), (bm + 8, bn, 24));
         }
     }
+}
+
+#[test]
+fn the_sweep_covers_every_16x16_kernel_with_one_and_two_buffers() {
+    let c = CoopVariant::candidates();
+    for kind in [
+        CoopKernel::K16,
+        CoopKernel::K16W,
+        CoopKernel::K16V,
+        CoopKernel::K16VW,
+    ] {
+        assert!(c.iter().any(|(_, v)| v.kernel == kind), "{kind:?}");
+    }
+    assert!(c.iter().any(|(_, v)| v.policy.bufs == 1));
+    assert_eq!(c[0].1, CoopKernel::K16.variant(), "the default first");
 }
 
 #[test]
@@ -370,4 +388,94 @@ fn too_small_a_subgroup_falls_back_to_the_portable_kernel() {
         );
         assert!(e <= TOL, "sg {sg}: relative error {e:.3e}");
     }
+}
+
+/// One subgroup of 32: C = A·B for 8×8 f16 A, B staged in a `vec4<f16>` workgroup array the
+/// way gemm_coop_stage_v.wgsl stages (the stride counted in vec4s): A row-major with stride 3
+/// (a vec4 of padding per row, never written), B column-major with stride 2, ending exactly at
+/// the array's end. `len`: the array's length (40 fits); `skip`: a staged vec4 left unwritten;
+/// `barrier`: the barrier between staging and the loads.
+fn vec4_kernel(len: u32, skip: u32, barrier: bool) -> String {
+    let barrier = if barrier { "workgroupBarrier();" } else { "" };
+    format!(
+        r#"
+enable f16;
+enable wgpu_cooperative_matrix;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+var<workgroup> t: array<vec4<f16>, {len}>;
+fn val(i: u32) -> vec4<f16> {{
+    return vec4<f16>(f16(i % 13u), f16(i % 7u), -f16(i % 5u), f16(i % 3u)) - 2.0h;
+}}
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) lid: u32) {{
+    // A: rows r at t[3r], t[3r + 1] (t[3r + 2] is padding); B: t[24..40]
+    for (var i = lid; i < 40u; i += 32u) {{
+        if i != {skip}u && (i >= 24u || i % 3u != 2u) && i < {len}u {{
+            t[i] = val(i);
+        }}
+    }}
+    {barrier}
+    let a = coopLoadT<coop_mat8x8<f16, A>>(&t[0], 3u);
+    let b = coopLoad<coop_mat8x8<f16, B>>(&t[24], 2u);
+    var c = coop_mat8x8<f32, C>();
+    c = coopMultiplyAdd(a, b, c);
+    coopStoreT(c, &out[0], 8u);
+}}
+"#
+    )
+}
+
+/// The f16 value of element `e` of `val(i)` in [`vec4_kernel`].
+fn vec4_val(i: usize, e: usize) -> f32 {
+    [
+        (i % 13) as f32,
+        (i % 7) as f32,
+        -((i % 5) as f32),
+        (i % 3) as f32,
+    ][e] - 2.0
+}
+
+#[test]
+fn a_vec4_staged_cooperative_load_reads_the_right_halves_and_is_checked() {
+    // looks bad but is fine: unwritten padding between A's rows, and B's last element the
+    // array's last (a stride counted in f16 instead of vec4s would read padding or run past)
+    let r = check_src(&vec4_kernel(40, 99, true), 64, 32).unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let out = &r.buffers[&0].1;
+    for i in 0..8 {
+        for j in 0..8 {
+            // A(i, k) = half k of row i: vec4 3i + k / 4; B(k, j) = vec4 24 + 2j + k / 4
+            let want: f32 = (0..8)
+                .map(|k| vec4_val(3 * i + k / 4, k % 4) * vec4_val(24 + 2 * j + k / 4, k % 4))
+                .sum();
+            assert_eq!(f32::from_bits(out[i * 8 + j]), want, "({i}, {j})");
+        }
+    }
+    // one vec4 short: B's last column runs past the array
+    let r = check_src(&vec4_kernel(39, 99, true), 64, 32).unwrap();
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::OutOfBounds),
+        "{:?}",
+        r.findings
+    );
+    // a staged vec4 never written (A's row 7, second half)
+    let r = check_src(&vec4_kernel(40, 22, true), 64, 32).unwrap();
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::UninitializedRead),
+        "{:?}",
+        r.findings
+    );
+    // no barrier between the staging stores of other lanes and the subgroup's load
+    let r = check_src(&vec4_kernel(40, 99, false), 64, 32).unwrap();
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::WorkgroupRace),
+        "{:?}",
+        r.findings
+    );
 }

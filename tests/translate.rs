@@ -9,9 +9,10 @@ use wgsimd::kernel::{self, Flavor};
 fn unsupported(kernel: &str, backend: &str) -> Option<&'static str> {
     match (kernel, backend) {
         // DX12 never gets this kernel: gemm::coop::usable needs the cooperative-matrix feature
-        ("gemm/coop16" | "gemm/coop16w" | "gemm/coop8", "hlsl") => {
-            Some("naga 30's HLSL writer has no cooperative matrices")
-        }
+        (
+            "gemm/coop16" | "gemm/coop16w" | "gemm/coop16v" | "gemm/coop16vw" | "gemm/coop8",
+            "hlsl",
+        ) => Some("naga 30's HLSL writer has no cooperative matrices"),
         _ => None,
     }
 }

@@ -2,8 +2,12 @@
 //! offer the shape. `wgsl/gemm/coop16.wgsl` uses 16×16×16 fragments (the H100 under Vulkan);
 //! `wgsl/gemm/coop8.wgsl` the same structure on 8×8×8 (Apple GPUs under Metal, the direct port of
 //! the seed's `simdgroup_matrix<half, 8, 8>`); `wgsl/gemm/coop16w.wgsl` is coop16 with a 64×64
-//! block of C per subgroup (4×4 fragments) and 128×256 / 256×128 tiles, a candidate chosen only
-//! through [`GemmOptions::coop`](super::GemmOptions) until measured.
+//! block of C per subgroup (4×4 fragments) and 128×256 / 256×128 tiles; `coop16v` and `coop16vw`
+//! are coop16 and coop16w staging through `vec4<f16>` workgroup arrays (two 8-byte stores per
+//! 8 f16 instead of 8 scalar 16-bit stores). Every tile may use one staging buffer instead of two
+//! ([`CoopPolicy::bufs`], override `NBUF`: two barriers per K step, twice the BK in the same
+//! memory). The variants other than coop16 / coop8 are chosen only through
+//! [`GemmOptions::coop`](super::GemmOptions) until measured.
 //!
 //! Rules: a variant is chosen only when [`usable`] says so — its shape (f16 inputs, f32
 //! accumulator) is in `caps.cooperative_matrix`, the adapter has one subgroup size (the layout
@@ -30,9 +34,12 @@ pub struct CoopPolicy {
     pub bn: u32,
     /// K per step (a multiple of the fragment size and of 8).
     pub bk: u32,
+    /// Staged tile buffers (override `NBUF`): 2, one barrier per K step; or 1, two barriers
+    /// per K step and half the staging memory.
+    pub bufs: u32,
 }
 
-/// The two cooperative-matrix kernels.
+/// The cooperative-matrix kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CoopKernel {
     /// 16×16×16 fragments (`gemm/coop16`).
@@ -41,22 +48,37 @@ pub enum CoopKernel {
     K8,
     /// 16×16×16 fragments, 64×64 of C per subgroup (`gemm/coop16w`); only on request.
     K16W,
+    /// `gemm/coop16` staging through `vec4<f16>` arrays (`gemm/coop16v`); only on request.
+    K16V,
+    /// `gemm/coop16w` staging through `vec4<f16>` arrays (`gemm/coop16vw`); only on request.
+    K16VW,
 }
 
 impl CoopKernel {
+    /// Every kernel.
+    pub const ALL: [CoopKernel; 5] = [
+        CoopKernel::K16,
+        CoopKernel::K8,
+        CoopKernel::K16W,
+        CoopKernel::K16V,
+        CoopKernel::K16VW,
+    ];
+
     /// The WGSL stage.
     pub fn name(self) -> &'static str {
         match self {
             CoopKernel::K16 => "gemm/coop16",
             CoopKernel::K8 => "gemm/coop8",
             CoopKernel::K16W => "gemm/coop16w",
+            CoopKernel::K16V => "gemm/coop16v",
+            CoopKernel::K16VW => "gemm/coop16vw",
         }
     }
 
     /// The shape it needs offered.
     pub fn shape(self) -> CoopShape {
         let s = match self {
-            CoopKernel::K16 | CoopKernel::K16W => 16,
+            CoopKernel::K16 | CoopKernel::K16W | CoopKernel::K16V | CoopKernel::K16VW => 16,
             CoopKernel::K8 => 8,
         };
         CoopShape {
@@ -80,6 +102,7 @@ impl CoopKernel {
                 bm: 128,
                 bn: 128,
                 bk: 32,
+                bufs: 2,
             },
             // 64×64×32: 8 subgroups of 32 on Apple GPUs, 21 KiB. Not measured (no Apple GPU
             // here); validated by naga (MSL 2.4, SPIR-V) only.
@@ -87,13 +110,20 @@ impl CoopKernel {
                 bm: 64,
                 bn: 64,
                 bk: 32,
+                bufs: 2,
             },
-            // 128×256×16: 8 subgroups of 32, 37 KiB. Not measured yet (examples/gemm_sweep.rs).
+            // 128×256×16: 8 subgroups of 32, 37 KiB. H100 8192³: 111–147 TFLOP/s over its tiles
+            // (see K16).
             CoopKernel::K16W => CoopPolicy {
                 bm: 128,
                 bn: 256,
                 bk: 16,
+                bufs: 2,
             },
+            // coop16's tile. Not measured yet (examples/gemm_sweep.rs).
+            CoopKernel::K16V => CoopKernel::K16.policy(),
+            // coop16w's tile. Not measured yet (examples/gemm_sweep.rs).
+            CoopKernel::K16VW => CoopKernel::K16W.policy(),
         }
     }
 
@@ -103,6 +133,8 @@ impl CoopKernel {
             CoopKernel::K16 => Path::Coop16,
             CoopKernel::K8 => Path::Coop8,
             CoopKernel::K16W => Path::Coop16W,
+            CoopKernel::K16V => Path::Coop16V,
+            CoopKernel::K16VW => Path::Coop16VW,
         }
     }
 
@@ -126,20 +158,45 @@ pub struct CoopVariant {
 }
 
 impl CoopVariant {
-    /// `kernel` with a `bm × bn × bk` tile.
+    /// `kernel` with a `bm × bn × bk` tile, two staging buffers.
     pub fn new(kernel: CoopKernel, bm: u32, bn: u32, bk: u32) -> Self {
         CoopVariant {
             kernel,
-            policy: CoopPolicy { bm, bn, bk },
+            policy: CoopPolicy {
+                bm,
+                bn,
+                bk,
+                bufs: 2,
+            },
         }
     }
 
+    /// The same with one staging buffer (two barriers per K step).
+    pub fn one_buf(mut self) -> Self {
+        self.policy.bufs = 1;
+        self
+    }
+
+    /// Invocations per workgroup at subgroup size `sg`, reflected from the kernel.
+    pub fn invocations(&self, sg: u32) -> Result<u32> {
+        let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
+        Ok(k.workgroup_size("main", &overrides(&self.policy, sg))?[0])
+    }
+
+    /// Workgroup memory it declares, in bytes (at any subgroup size).
+    pub fn workgroup_bytes(&self) -> Result<u64> {
+        let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
+        workgroup_bytes(&k, &self.policy)
+    }
+
     /// Candidate 16×16 variants for the H100 sweep (`examples/gemm_sweep.rs`), the default
-    /// first: `(name, variant)`. Workgroup memory at subgroup 32: coop16 128×128×32 45 KiB,
-    /// 128×128×16 29 KiB, 128×256×16 45 KiB (16 subgroups); coop16w 128×256×16 37 KiB,
-    /// 256×128×16 41 KiB, 128×128×32 40 KiB, 128×128×16 24 KiB (4 subgroups).
+    /// first: `(name, variant)`. Workgroup memory (`gemm_sweep --list` prints it): coop16
+    /// 128×128×32 45 KiB, 128×128×16 29 KiB, 128×256×16 45 KiB (16 subgroups); coop16w
+    /// 128×256×16 37 KiB, 256×128×16 41 KiB, 128×128×32 41 KiB, 128×128×16 24 KiB (4 subgroups).
+    /// The vec4-staged kernels take the same memory as their f16-staged twins; `1buf` halves
+    /// the staging part. Not measured yet: everything from `coop16 128x128x64 1buf` on.
     pub fn candidates() -> Vec<(&'static str, CoopVariant)> {
-        use CoopKernel::{K16, K16W};
+        use CoopKernel::{K16, K16V, K16VW, K16W};
         vec![
             ("coop16 128x128x32", Self::new(K16, 128, 128, 32)),
             ("coop16 128x128x16", Self::new(K16, 128, 128, 16)),
@@ -148,6 +205,42 @@ impl CoopVariant {
             ("coop16w 256x128x16", Self::new(K16W, 256, 128, 16)),
             ("coop16w 128x128x32", Self::new(K16W, 128, 128, 32)),
             ("coop16w 128x128x16", Self::new(K16W, 128, 128, 16)),
+            // one buffer, BK 64, f16 staging: the deeper K step alone
+            (
+                "coop16 128x128x64 1buf",
+                Self::new(K16, 128, 128, 64).one_buf(),
+            ),
+            // 8-byte staging stores (vec4<f16>): against the coop16 tiles above
+            ("coop16v 128x128x32", Self::new(K16V, 128, 128, 32)),
+            ("coop16v 128x256x16", Self::new(K16V, 128, 256, 16)),
+            (
+                "coop16v 128x128x32 1buf",
+                Self::new(K16V, 128, 128, 32).one_buf(),
+            ),
+            (
+                "coop16v 128x128x64 1buf",
+                Self::new(K16V, 128, 128, 64).one_buf(),
+            ),
+            (
+                "coop16v 128x256x32 1buf",
+                Self::new(K16V, 128, 256, 32).one_buf(),
+            ),
+            (
+                "coop16v 256x128x32 1buf",
+                Self::new(K16V, 256, 128, 32).one_buf(),
+            ),
+            // 64×64 per subgroup and 8-byte staging stores
+            ("coop16vw 128x256x16", Self::new(K16VW, 128, 256, 16)),
+            ("coop16vw 256x128x16", Self::new(K16VW, 256, 128, 16)),
+            ("coop16vw 128x128x32", Self::new(K16VW, 128, 128, 32)),
+            (
+                "coop16vw 128x256x32 1buf",
+                Self::new(K16VW, 128, 256, 32).one_buf(),
+            ),
+            (
+                "coop16vw 256x128x32 1buf",
+                Self::new(K16VW, 256, 128, 32).one_buf(),
+            ),
         ]
     }
 }
@@ -157,8 +250,9 @@ pub fn wanted_shape() -> CoopShape {
     CoopKernel::K16.shape()
 }
 
-/// Workgroup memory the kernel declares: two staged f16 tiles with rows padded by `PAD`, and
-/// one fragment square of f32 per subgroup.
+/// Workgroup memory the kernel declares: `bufs` staged f16 tiles with rows padded by `PAD` (the
+/// same bytes whether staged as f16 or as `vec4<f16>`), and one fragment square of f32 per
+/// subgroup.
 fn workgroup_bytes(k: &Kernel, p: &CoopPolicy) -> Result<u64> {
     let pad = kernel_const(k, "PAD")? as u64;
     let (wm, wn, frag) = (
@@ -167,8 +261,8 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy) -> Result<u64> {
         kernel_const(k, "FRAG")? as u64,
     );
     let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
-    let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
-    Ok(2 * bm * (bk + pad) * 2 + 2 * bk * (bn + pad) * 2 + subgroups * frag * frag * 4)
+    let (bm, bn, bk, bufs) = (p.bm as u64, p.bn as u64, p.bk as u64, p.bufs as u64);
+    Ok(bufs * (bm * (bk + pad) + bk * (bn + pad)) * 2 + subgroups * frag * frag * 4)
 }
 
 /// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
@@ -228,12 +322,13 @@ fn variant_fits(caps: &Caps, v: &CoopVariant) -> Result<()> {
 }
 
 /// The policy's overrides at subgroup size `sg`.
-fn overrides(p: &CoopPolicy, sg: u32) -> [(&'static str, f64); 4] {
+fn overrides(p: &CoopPolicy, sg: u32) -> [(&'static str, f64); 5] {
     [
         ("BM", p.bm as f64),
         ("BN", p.bn as f64),
         ("BK", p.bk as f64),
         ("SG", sg as f64),
+        ("NBUF", p.bufs as f64),
     ]
 }
 
@@ -259,6 +354,11 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
         return bad(format!(
             "BM, BN, BK must be multiples of {wm}, {wn}, {frag}"
         ));
+    }
+    // the vec4<f16> staging indexes As and Bs in 4s of f16 with 16-byte rows: BK, BN (and
+    // PAD) multiples of 8
+    if !(1..=2).contains(&p.bufs) || !p.bn.is_multiple_of(8) {
+        return bad("one or two staging buffers, BN a multiple of 8".into());
     }
     let blocks = (p.bm / wm) * (p.bn / wn);
     if reflected != [blocks * sg, 1, 1] {
@@ -372,7 +472,7 @@ mod tests {
 
     #[test]
     fn gemm_kernels_are_built_without_runtime_checks() {
-        let coop = [CoopKernel::K16, CoopKernel::K8, CoopKernel::K16W].map(|k| k.name());
+        let coop = CoopKernel::ALL.map(|k| k.name());
         for name in coop.into_iter().chain(["gemm/tiled", "gemm/tiled_wide"]) {
             let k = kernel::load(name, crate::kernel::Flavor::Subgroup).unwrap();
             assert!(
@@ -386,17 +486,11 @@ mod tests {
 
     #[test]
     fn coop_kernels_validate_and_their_layouts_cover_the_tile() {
-        for kind in [CoopKernel::K16, CoopKernel::K8, CoopKernel::K16W] {
+        for kind in CoopKernel::ALL {
             let k = kernel::load(kind.name(), crate::kernel::Flavor::Subgroup).unwrap();
             let p = kind.policy();
             for sg in [32u32, 64] {
-                let ov = [
-                    ("BM", p.bm as f64),
-                    ("BN", p.bn as f64),
-                    ("BK", p.bk as f64),
-                    ("SG", sg as f64),
-                ];
-                let wg = k.workgroup_size("main", &ov).unwrap();
+                let wg = k.workgroup_size("main", &overrides(&p, sg)).unwrap();
                 check(&k, &p, sg, wg).unwrap();
                 // a workgroup that is one subgroup short is refused
                 assert!(check(&k, &p, sg, [wg[0] - sg, 1, 1]).is_err());
@@ -434,6 +528,7 @@ mod tests {
             bm: 128,
             bn: 96,
             bk: 16,
+            bufs: 2,
         };
         assert!(check(&k, &p, 32, [32 * 4, 1, 1]).is_err());
     }

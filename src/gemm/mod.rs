@@ -71,6 +71,10 @@ pub enum Path {
     Coop8,
     /// Cooperative matrices, f16 16×16×16 → f32, 64×64 of C per subgroup (on request).
     Coop16W,
+    /// `Coop16` staged through `vec4<f16>` workgroup arrays (on request).
+    Coop16V,
+    /// `Coop16W` staged through `vec4<f16>` workgroup arrays (on request).
+    Coop16VW,
 }
 
 /// How to choose the kernel.

@@ -150,6 +150,16 @@ impl Program {
         }
     }
 
+    /// The type of expression `h` of function table `fi`, as naga resolved it.
+    pub fn expr_type(&self, fi: usize, h: Handle<Expression>) -> &TypeInner {
+        let info = if fi == self.entry_fn {
+            self.spec.info.get_entry_point(self.entry_index)
+        } else {
+            &self.spec.info[self.fn_handles[fi]]
+        };
+        inner(&self.spec.module, info, h)
+    }
+
     /// Builds the tables for `entry` of `spec`.
     pub fn new(spec: std::sync::Arc<Specialized>, entry: &str) -> Result<Program> {
         let module = &spec.module;
@@ -287,7 +297,7 @@ fn shape(t: &TypeInner) -> (u32, Kind, bool) {
 }
 
 /// Type of what a pointer expression points to, as (inner, handle if any).
-fn pointee<'a>(
+pub(crate) fn pointee<'a>(
     module: &'a Module,
     t: &'a TypeInner,
 ) -> Option<(TypeInner, Option<Handle<naga::Type>>)> {

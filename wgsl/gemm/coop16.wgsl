@@ -5,8 +5,10 @@
 // VK_KHR_cooperative_matrix): a workgroup owns a BM×BN tile of C; each subgroup owns a WM×WN =
 // 64×32 block of it, held as 4×2 accumulator fragments. Each K step stages BM×BK of A and BK×BN
 // of B in workgroup memory as f16 (two buffers, register prefetch as in tiled.wgsl: one barrier
-// per step), then each subgroup loads 4 A and 2 B fragments per 16 of K and does 8
-// multiply-adds. Loads outside M, N, K stage zeros, so any shape is exact.
+// per step; or, with the override NBUF = 1, one buffer and two barriers per step), then each
+// subgroup loads 4 A and 2 B fragments per 16 of K and does 8 multiply-adds. Loads outside M, N,
+// K stage zeros, so any shape is exact. This kernel stages in f16 arrays
+// (shared/gemm_coop_stage_h.wgsl); gemm/coop16v.wgsl is the same with 8-byte staging stores.
 //
 // Layout (checked in Rust, src/gemm/coop.rs, against the reflected workgroup size and the
 // adapter's subgroup size): subgroup s = (wm, wn) = (s / SG_X, s % SG_X), SG_X = BN/WN,
@@ -24,17 +26,10 @@
 enable f16;
 enable wgpu_cooperative_matrix;
 
-override BM: u32 = 128u;
-override BN: u32 = 128u;
-override BK: u32 = 32u;
-// The subgroup size the plan requires (the adapter's minimum = maximum).
-override SG: u32 = 32u;
-
+// the block of C each subgroup owns
 const WM: u32 = 64u;
 const WN: u32 = 32u;
-const FRAG: u32 = 16u;
-alias FragA = coop_mat16x16<f16, A>;
-alias FragB = coop_mat16x16<f16, B>;
-alias FragC = coop_mat16x16<f32, C>;
 
+//!include shared/gemm_coop16
+//!include shared/gemm_coop_stage_h
 //!include shared/gemm_coop

@@ -25,4 +25,5 @@ alias FragA = coop_mat8x8<f16, A>;
 alias FragB = coop_mat8x8<f16, B>;
 alias FragC = coop_mat8x8<f32, C>;
 
+//!include shared/gemm_coop_stage_h
 //!include shared/gemm_coop

@@ -1,9 +1,10 @@
 // include-only
-// The entry point of the cooperative-matrix GEMM shared by gemm/coop16.wgsl and gemm/coop8.wgsl:
-// 4×2 accumulator fragments per subgroup (read coop16.wgsl's header for the design; the helpers
-// are in shared/gemm_coop_body.wgsl). The stage file enables f16 and wgpu_cooperative_matrix,
-// declares BM, BN, BK, SG, WM, WN, FRAG and the fragment types FragA, FragB (f16 operands) and
-// FragC (f32 accumulator) of its shape, then includes this.
+// The entry point of the cooperative-matrix GEMM with 4×2 accumulator fragments per subgroup,
+// shared by gemm/coop16.wgsl, gemm/coop16v.wgsl and gemm/coop8.wgsl (read coop16.wgsl's header
+// for the design; the helpers are in shared/gemm_coop_body.wgsl). The stage file enables f16 and
+// wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG and the fragment types FragA,
+// FragB (f16 operands) and FragC (f32 accumulator) of its shape, includes a staging file
+// (shared/gemm_coop_stage_h or _v), then this.
 
 //!include shared/gemm_coop_body
 
@@ -39,7 +40,7 @@ fn main(
     workgroupBarrier();
 
     for (var t = 0u; t < k_tiles; t++) {
-        let cur = t % 2u;
+        let cur = t % NBUF;
         let more = t + 1u < k_tiles;
         let k_next = (t + 1u) * BK;
         // prefetch tile t+1 into registers
@@ -49,13 +50,13 @@ fn main(
         // multiply: 4×2 fragments per FRAG of K
         for (var ks = 0u; ks < BK / FRAG; ks++) {
             let abase = cur * BM * A_STRIDE + wm * WM * A_STRIDE + ks * FRAG;
-            let a0 = coopLoadT<FragA>(&As[abase], A_STRIDE);
-            let a1 = coopLoadT<FragA>(&As[abase + FRAG * A_STRIDE], A_STRIDE);
-            let a2 = coopLoadT<FragA>(&As[abase + 2u * FRAG * A_STRIDE], A_STRIDE);
-            let a3 = coopLoadT<FragA>(&As[abase + 3u * FRAG * A_STRIDE], A_STRIDE);
+            let a0 = frag_a(abase);
+            let a1 = frag_a(abase + FRAG * A_STRIDE);
+            let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
+            let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
             let bbase = cur * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
-            let b0 = coopLoadT<FragB>(&Bs[bbase], B_STRIDE);
-            let b1 = coopLoadT<FragB>(&Bs[bbase + FRAG], B_STRIDE);
+            let b0 = frag_b(bbase);
+            let b1 = frag_b(bbase + FRAG);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
             c10 = coopMultiplyAdd(a1, b0, c10);
@@ -65,11 +66,16 @@ fn main(
             c30 = coopMultiplyAdd(a3, b0, c30);
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
-        // stash tile t+1 into the other buffer (its readers finished before the last barrier)
-        if more {
-            stash_tile(lid, 1u - cur, pre, fa, fb);
+        // barrier (one buffer): every subgroup has read tile t before the stash overwrites it
+        if NBUF == 1u {
+            workgroupBarrier();
         }
-        // barrier: tile t+1 staged; buffer `cur` free for step t+1's stash
+        // stash tile t+1 into the next buffer (two buffers: its readers finished before the
+        // last barrier)
+        if more {
+            stash_tile(lid, (t + 1u) % NBUF, pre, fa, fb);
+        }
+        // barrier: tile t+1 staged; two buffers: `cur` free for step t+1's stash
         workgroupBarrier();
     }
 
@@ -88,40 +94,14 @@ fn main(
         store_c(c30, (r0 + 3u * FRAG) * ld + q0, ld);
         store_c(c31, (r0 + 3u * FRAG) * ld + q0 + FRAG, ld);
     } else {
-        // edge tile (uniform over the workgroup): stage each fragment, copy what is inside C.
-        // Barriers: the staged square is complete before lanes read it, and read before the
-        // next fragment overwrites it.
-        let cs = sg_id * FRAG * FRAG;
-        store_staged(c00, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0, q0);
-        workgroupBarrier();
-        store_staged(c01, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0, q0 + FRAG);
-        workgroupBarrier();
-        store_staged(c10, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0 + FRAG, q0);
-        workgroupBarrier();
-        store_staged(c11, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0 + FRAG, q0 + FRAG);
-        workgroupBarrier();
-        store_staged(c20, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0 + 2u * FRAG, q0);
-        workgroupBarrier();
-        store_staged(c21, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0 + 2u * FRAG, q0 + FRAG);
-        workgroupBarrier();
-        store_staged(c30, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0 + 3u * FRAG, q0);
-        workgroupBarrier();
-        store_staged(c31, cs);
-        workgroupBarrier();
-        spill(sg_id, lane, r0 + 3u * FRAG, q0 + FRAG);
+        // edge tile (uniform over the workgroup): each fragment staged, then copied lane by lane
+        edge_store(c00, sg_id, lane, r0, q0);
+        edge_store(c01, sg_id, lane, r0, q0 + FRAG);
+        edge_store(c10, sg_id, lane, r0 + FRAG, q0);
+        edge_store(c11, sg_id, lane, r0 + FRAG, q0 + FRAG);
+        edge_store(c20, sg_id, lane, r0 + 2u * FRAG, q0);
+        edge_store(c21, sg_id, lane, r0 + 2u * FRAG, q0 + FRAG);
+        edge_store(c30, sg_id, lane, r0 + 3u * FRAG, q0);
+        edge_store(c31, sg_id, lane, r0 + 3u * FRAG, q0 + FRAG);
     }
 }

@@ -1,9 +1,12 @@
 // include-only
-// The helpers of the cooperative-matrix GEMMs (gemm/coop16, gemm/coop8 through
-// shared/gemm_coop.wgsl, and gemm/coop16w): params and bindings, the staged f16 tiles with their
-// global fetch and workgroup stash, the C store helpers, the grouped tile order. The stage file
-// enables f16 and wgpu_cooperative_matrix and declares BM, BN, BK, SG, WM, WN, FRAG and the
-// fragment types FragA, FragB, FragC before including this; the entry point follows it.
+// The helpers of the cooperative-matrix GEMMs (the entry points in shared/gemm_coop.wgsl, 4×2
+// fragments per subgroup, and shared/gemm_coop_wide.wgsl, 4×4): params and bindings, the global
+// fetch of the staged tiles, the C store helpers, the grouped tile order. The stage file
+// enables f16 and wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG and the
+// fragment types FragA, FragB, FragC, and includes one staging file before the entry point:
+// shared/gemm_coop_stage_h.wgsl (f16 arrays, one 16-bit store per element) or
+// shared/gemm_coop_stage_v.wgsl (vec4<u32> arrays, one 16-byte store per 8 elements). Both
+// give As, Bs, stash_a, stash_b and the fragment loads frag_a, frag_b, indexed in f16 elements.
 
 // f16 of padding per staged row: keeps rows 16-byte aligned and staggers the banks
 const PAD: u32 = 8u;
@@ -14,6 +17,9 @@ override SG_Y: u32 = BM / WM;
 override WG: u32 = SG_X * SG_Y * SG;
 override A_STRIDE: u32 = BK + PAD;
 override B_STRIDE: u32 = BN + PAD;
+// Staged tile buffers: 2 (one barrier per K step: tile t+1 is stashed into the other buffer
+// while tile t is read) or 1 (two barriers per K step, half the memory, so twice the BK fits).
+override NBUF: u32 = 2u;
 
 struct Params {
     m: u32,
@@ -31,10 +37,6 @@ struct Params {
 @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
-// [buffer][BM][A_STRIDE]
-var<workgroup> As: array<f16, 2u * BM * A_STRIDE>;
-// [buffer][BK][B_STRIDE]
-var<workgroup> Bs: array<f16, 2u * BK * B_STRIDE>;
 // one FRAG×FRAG staging square per subgroup, for edge tiles
 var<workgroup> Cs: array<f32, SG_X * SG_Y * FRAG * FRAG>;
 
@@ -66,46 +68,6 @@ fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
     return vec4<u32>(0u);
 }
 
-fn stash_a(li: u32, buf: u32, v: vec4<u32>) {
-    if li >= a_items() {
-        return;
-    }
-    let per_row = BK / 8u;
-    let at = buf * BM * A_STRIDE + (li / per_row) * A_STRIDE + (li % per_row) * 8u;
-    let p0 = vec2<f16>(unpack2x16float(v.x));
-    let p1 = vec2<f16>(unpack2x16float(v.y));
-    let p2 = vec2<f16>(unpack2x16float(v.z));
-    let p3 = vec2<f16>(unpack2x16float(v.w));
-    As[at] = p0.x;
-    As[at + 1u] = p0.y;
-    As[at + 2u] = p1.x;
-    As[at + 3u] = p1.y;
-    As[at + 4u] = p2.x;
-    As[at + 5u] = p2.y;
-    As[at + 6u] = p3.x;
-    As[at + 7u] = p3.y;
-}
-
-fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
-    if li >= b_items() {
-        return;
-    }
-    let per_row = BN / 8u;
-    let at = buf * BK * B_STRIDE + (li / per_row) * B_STRIDE + (li % per_row) * 8u;
-    let p0 = vec2<f16>(unpack2x16float(v.x));
-    let p1 = vec2<f16>(unpack2x16float(v.y));
-    let p2 = vec2<f16>(unpack2x16float(v.z));
-    let p3 = vec2<f16>(unpack2x16float(v.w));
-    Bs[at] = p0.x;
-    Bs[at + 1u] = p0.y;
-    Bs[at + 2u] = p1.x;
-    Bs[at + 3u] = p1.y;
-    Bs[at + 4u] = p2.x;
-    Bs[at + 5u] = p2.y;
-    Bs[at + 6u] = p3.x;
-    Bs[at + 7u] = p3.y;
-}
-
 // One K step's share of A and B for this invocation, held in registers between the prefetch and
 // the stash (double buffering): `fa` A items and `fb` B items (each ≤ MAX_FETCH), as named
 // fields because a loop-indexed array would live in local memory.
@@ -128,7 +90,7 @@ fn fetch_tile(lid: u32, m0: u32, n0: u32, k0: u32, fa: u32, fb: u32) -> Staged {
     return s;
 }
 
-// stash: a fetched tile into workgroup buffer `buf` (as f16)
+// stash: a fetched tile into workgroup buffer `buf` (stash_a, stash_b: the staging file)
 fn stash_tile(lid: u32, buf: u32, s: Staged, fa: u32, fb: u32) {
     stash_a(lid, buf, s.a0);
     if fa > 1u { stash_a(lid + WG, buf, s.a1); }
@@ -161,6 +123,16 @@ fn spill(s: u32, lane: u32, row0: u32, col0: u32) {
             c[row * params.n + col] = Cs[s * FRAG * FRAG + e];
         }
     }
+}
+
+// An edge fragment: staged in subgroup `s`'s square, then the part inside C copied lane by lane.
+// Barriers: the square is complete before lanes read it, and read before it is overwritten.
+// Called in uniform control flow (every subgroup of the workgroup, same fragment count).
+fn edge_store(m: FragC, s: u32, lane: u32, row0: u32, col0: u32) {
+    store_staged(m, s * FRAG * FRAG);
+    workgroupBarrier();
+    spill(s, lane, row0, col0);
+    workgroupBarrier();
 }
 
 // Workgroup -> tile: groups of GROUP_M tile rows walked column by column (Triton's grouped

@@ -12,10 +12,17 @@
 //! - Loads and stores go through memory like any access, element by element: element `e`
 //!   (row-major index) is attributed to the `e mod k`-th active lane of the subgroup (`k`
 //!   active lanes), so the race, init and bounds checkers see every word. `coopLoadT` /
-//!   `coopStoreT` are row-major (element `(r, c)` at `p + r·stride + c` elements of the array `p`
-//!   points into), `coopLoad` / `coopStore` column-major (`p + c·stride + r`). Every element
-//!   index is checked against that array (or the binding / variable when the pointer is not an
-//!   array element); an element out of range is reported, loads 0 and is not stored.
+//!   `coopStoreT` are row-major, `coopLoad` / `coopStore` column-major.
+//! - The pointer may point to a scalar or to a vector of 2 or 4 (`vec4<f16>` staging: one
+//!   8-byte store per 4 elements) of the matrix's element type (naga 30 types a loaded matrix
+//!   by its pointer and refuses a store through another type, so memory is never
+//!   reinterpreted). The stride counts **array elements of the pointee**, each holding `per`
+//!   matrix elements (its leaves, a word each here, `layout.rs`): row `r` of a row-major matrix
+//!   starts at matrix element `(i + r·stride)·per` of the array (`i` the pointer's element
+//!   index), column `c` of a column-major one at `(i + c·stride)·per`.
+//! - Every element's array index is checked against that array (or the binding / variable when
+//!   the pointer is not an array element); an element out of range is reported, loads 0 and is
+//!   not stored.
 //! - `coopMultiplyAdd(a, b, c)` = `c + a·b`, each sum in f32 in order of k (products of f16 are
 //!   exact in f32); an f16 accumulator is rounded to f16 at the end.
 
@@ -24,12 +31,43 @@ use super::*;
 /// Where the elements of a cooperative load or store go.
 struct Place {
     root: Root,
-    /// Binding range (bindings) or the variable's word range (workgroup memory).
-    lo: usize,
+    /// End of the binding (bindings) or of the variable's words (workgroup memory).
     hi: usize,
     /// Array element words and the array's base-pointer expression, when the pointer is an
     /// element of an indexed array.
     array: Option<(Handle<Expression>, u32, Len)>,
+    /// How matrix elements pack into the pointee.
+    pack: Packing,
+}
+
+/// How the elements of a matrix sit in the type the pointer points to.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    /// Matrix elements (= leaves = words) per pointee (array element).
+    per: u64,
+}
+
+impl Packing {
+    /// The packing of `matrix`-kind elements behind a pointer to `pointee`.
+    fn of(pointee: &naga::TypeInner, matrix: Kind) -> Result<Packing> {
+        let no = |why: &str| {
+            Err(Error::Sim(format!(
+                "cooperative load/store through a pointer to {pointee:?}: {why}"
+            )))
+        };
+        let (per, scalar) = match *pointee {
+            naga::TypeInner::Scalar(s) => (1u64, s),
+            naga::TypeInner::Vector { size, scalar } => (size as u64, scalar),
+            _ => return no("not a scalar or vector"),
+        };
+        if per == 3 {
+            return no("vec3 (padded to 4) is not simulated");
+        }
+        if Kind::of(scalar)? != matrix {
+            return no("not the matrix's element type");
+        }
+        Ok(Packing { per })
+    }
 }
 
 impl<'a, 'h> Interp<'a, 'h> {
@@ -48,9 +86,17 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
     }
 
-    fn coop_place(&self, fi: usize, pointer: Handle<Expression>) -> Result<Place> {
+    fn coop_place(&self, fi: usize, pointer: Handle<Expression>, matrix: Kind) -> Result<Place> {
         let prog = self.prog;
         let f = prog.function(fi);
+        let pack = match crate::sim::program::pointee(prog.module(), prog.expr_type(fi, pointer)) {
+            Some((t, _)) => Packing::of(&t, matrix)?,
+            None => {
+                return Err(Error::Sim(
+                    "cooperative load/store through a non-pointer".into(),
+                ))
+            }
+        };
         let root = self.roots[fi][pointer.index()];
         let array = match (
             &f.expressions[pointer],
@@ -61,11 +107,11 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
             _ => None,
         };
-        let (lo, hi) = match root {
+        let hi = match root {
             Root::Binding(g) => {
                 let b =
                     self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
-                (0, b.len)
+                b.len
             }
             Root::Workgroup => {
                 // the workgroup variable the pointer derives from
@@ -77,9 +123,9 @@ impl<'a, 'h> Interp<'a, 'h> {
                         }
                         Expression::GlobalVariable(g) => {
                             let gm = &prog.globals[g.index()];
-                            break (gm.base as usize, (gm.base + gm.words) as usize);
+                            break (gm.base + gm.words) as usize;
                         }
-                        _ => break (0, prog.wg_words as usize),
+                        _ => break prog.wg_words as usize,
                     }
                 }
             }
@@ -90,11 +136,20 @@ impl<'a, 'h> Interp<'a, 'h> {
                 ))
             }
         };
+        if let Some((_, stride, _)) = array {
+            if stride as u64 != pack.per {
+                return Err(Error::Sim(format!(
+                    "cooperative load/store: array stride of {stride} words for a pointee of {} \
+                     (not simulated)",
+                    pack.per
+                )));
+            }
+        }
         Ok(Place {
             root,
-            lo,
             hi,
             array,
+            pack,
         })
     }
 
@@ -138,8 +193,8 @@ impl<'a, 'h> Interp<'a, 'h> {
         out
     }
 
-    /// Word addresses (relative to the place's space) of every element, row-major, `None` for
-    /// an element out of range (reported).
+    /// Where every element is (relative to the place's space), row-major, `None` for an
+    /// element out of range (reported).
     #[allow(clippy::too_many_arguments)]
     fn coop_addrs(
         &mut self,
@@ -159,34 +214,34 @@ impl<'a, 'h> Interp<'a, 'h> {
         if p == BAD {
             return out;
         }
+        let pk = place.pack;
+        // the array (base word, element index of the pointer, length in elements) the
+        // elements are counted in; without one, the pointee's own words from `p` on
+        let (b0, i0, len) = match place.array {
+            Some((base, stride, len)) => {
+                let b0 = self.regs[fi][t.exprs[base.index()].reg as usize * n + lane] as u64;
+                let len = match len {
+                    Len::Const(c) => c as u64,
+                    Len::Runtime => (place.hi as u64).saturating_sub(b0) / stride as u64,
+                };
+                (b0, (p as u64 - b0) / stride as u64, len)
+            }
+            None => (
+                p as u64,
+                0,
+                (place.hi as u64).saturating_sub(p as u64) / pk.per,
+            ),
+        };
         let mut bad = None;
         for r in 0..rows {
             for c in 0..cols {
-                let step = if row_major {
-                    r as u64 * ld as u64 + c as u64
-                } else {
-                    c as u64 * ld as u64 + r as u64
-                };
-                let (addr, idx, len) = match place.array {
-                    Some((base, stride, len)) => {
-                        let b0 = self.regs[fi][t.exprs[base.index()].reg as usize * n + lane];
-                        let i = (p - b0) as u64 / stride as u64 + step;
-                        let len = match len {
-                            Len::Const(c) => c as u64,
-                            Len::Runtime => {
-                                (place.hi as u64).saturating_sub(b0 as u64) / stride as u64
-                            }
-                        };
-                        (b0 as u64 + i * stride as u64, i, len)
-                    }
-                    None => {
-                        let a = p as u64 + step;
-                        let len = (place.hi - place.lo) as u64;
-                        (a, a - place.lo as u64, len)
-                    }
-                };
-                if idx < len && addr < place.hi as u64 {
-                    out[r * cols + c] = Some(addr as usize);
+                let (line, along) = if row_major { (r, c) } else { (c, r) };
+                // matrix-element index into the array (a word each), then its array element
+                let h = (i0 + line as u64 * ld as u64) * pk.per + along as u64;
+                let idx = h / pk.per;
+                let word = b0 + h;
+                if idx < len && word < place.hi as u64 {
+                    out[r * cols + c] = Some(word as usize);
                 } else if bad.is_none() {
                     bad = Some((idx, len));
                 }
@@ -210,7 +265,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let m = self.prog.funcs[fi].exprs[h.index()];
         let (rows, cols) = (m.coop.0 as usize, m.coop.1 as usize);
         self.coop_pointer(fi, data.pointer, active)?;
-        let place = self.coop_place(fi, data.pointer)?;
+        let place = self.coop_place(fi, data.pointer, m.kind)?;
         let name = if data.row_major {
             "coopLoadT"
         } else {
@@ -279,7 +334,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             return Err(Error::Sim("coopStore of a non-matrix".into()));
         }
         self.coop_pointer(fi, data.pointer, active)?;
-        let place = self.coop_place(fi, data.pointer)?;
+        let place = self.coop_place(fi, data.pointer, m.kind)?;
         let name = if data.row_major {
             "coopStoreT"
         } else {
