@@ -27,13 +27,9 @@ fn main() {
                 Strategy::ReduceThenScan,
                 base,
             ),
+            // right only where every subgroup has its own counter row (per_row = 1: the H100)
             (
-                "exp: reduce-then-scan, clear used rows",
-                Strategy::ReduceThenScan,
-                base,
-            ),
-            (
-                "exp: reduce-then-scan, both",
+                "exp: reduce-then-scan, one phase",
                 Strategy::ReduceThenScan,
                 base,
             ),
@@ -52,13 +48,12 @@ fn main() {
                 base,
             ),
             ("onesweep", Strategy::OneSweep, base),
-            ("exp: onesweep, both", Strategy::OneSweep, base),
         ];
-        // EXP_VARIANTS=name,name: only those
+        // EXP_VARIANTS="name;name": only those
         let only = std::env::var("EXP_VARIANTS").ok();
         for (name, strategy, policy) in variants {
             if let Some(o) = &only {
-                if !o.split(',').any(|v| v == name) {
+                if !o.split(';').any(|v| v == name) {
                     continue;
                 }
             }
@@ -67,11 +62,11 @@ fn main() {
                 ..Default::default()
             };
             let mut p = sort::plan(&caps, &keys, None, &opts, &policy).unwrap();
-            if name.contains("plain staging") || name.ends_with("both") {
+            if name.contains("plain staging") {
                 rewrite_tile_passes(&mut p.plan, PLAIN_STAGING);
             }
-            if name.contains("clear used rows") || name.ends_with("both") {
-                rewrite_tile_passes(&mut p.plan, CLEAR_USED_ROWS);
+            if name.contains("one phase") {
+                rewrite_tile_passes(&mut p.plan, ONE_PHASE);
             }
             if name.contains("coalesced writes") {
                 rewrite_tile_passes(&mut p.plan, COALESCED_WRITES);
@@ -121,10 +116,11 @@ const PLAIN_STAGING: &[(&str, &str)] = &[
     ("let k = atomicLoad(&tile_mem[i]);", "let k = stage_plain[i];"),
 ];
 
-/// Experiment: clear only the counter rows in use (8 with subgroups of 32) instead of all 32.
-const CLEAR_USED_ROWS: &[(&str, &str)] = &[(
-    "for (var i = inv.lid; i < RANK_ROWS * RADIX / 2u; i += WG_SIZE) {",
-    "for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {",
+/// Experiment: the ranking's phase loop with a constant bound of 1 (right only when every
+/// subgroup has a counter row of its own, as on the H100: 8 subgroups, 24 rows).
+const ONE_PHASE: &[(&str, &str)] = &[(
+    "for (var phase = 0u; phase < per_row; phase++) {",
+    "for (var phase = 0u; phase < 1u; phase++) {",
 )];
 
 /// Diagnostic (not a sort): each staged key goes to its own tile's range (coalesced) instead of
