@@ -403,7 +403,7 @@ fn emulated_flavour() {
         }
     }
     // the policy never picks OneSweep without subgroups; asking for it is an error
-    assert_eq!(p.choose(&caps, 1 << 24), Strategy::ReduceThenScan);
+    assert_eq!(p.choose(&caps, 1 << 24, false), Strategy::ReduceThenScan);
     let opts = SortOptions {
         strategy: Some(Strategy::OneSweep),
         ..Default::default()
@@ -533,7 +533,7 @@ fn checker_catches_perturbed_output() {
 fn policy_and_default_api() {
     let Some(g) = common::gpu() else { return };
     // lavapipe: reduce-then-scan at every size (docs/sort.md)
-    let s = SortPolicy::default().choose(g.caps(), 1 << 24);
+    let s = SortPolicy::default().choose(g.caps(), 1 << 24, false);
     eprintln!("policy on {}: {s}", g.caps().name);
     let k: Vec<f32> = keys(Dist::Extremes, 3000, 50);
     let out = sort::sort_keys(g, &k, &SortOptions::default()).unwrap();
@@ -584,8 +584,8 @@ fn bench_cases_verify_and_catch_corruption() {
         for n in [5000u64, 4097] {
             let cases = sort::bench_cases(g.caps(), n, 7).unwrap();
             let variants: Vec<&str> = cases.iter().map(|c| c.variant.as_str()).collect();
-            let chosen = SortPolicy::default().choose(g.caps(), n);
             for v in ["keys i32", "pairs i32", "keys f32", "pairs f32"] {
+                let chosen = SortPolicy::default().choose(g.caps(), n, v.starts_with("pairs"));
                 assert!(
                     variants.contains(&format!("{v} {chosen}").as_str()),
                     "{flavour}: no {v} case in {variants:?}"
@@ -622,4 +622,23 @@ fn bench_cases_verify_and_catch_corruption() {
             }
         }
     }
+}
+
+/// The policy on a GPU that is not a CPU adapter (caps borrowed from the simulator and renamed):
+/// pairs from `hybrid_pairs_min_keys` up take the hybrid, keys stay on reduce-then-scan, and
+/// CPU adapters always get reduce-then-scan.
+#[test]
+fn policy_picks_the_hybrid_for_large_pairs_on_a_gpu() {
+    let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
+    let cpu = sim.caps().clone();
+    let mut gpu = cpu.clone();
+    gpu.backend = "vulkan".into();
+    gpu.name = "a discrete GPU".into();
+    assert!(cpu.is_cpu() && !gpu.is_cpu());
+    let p = SortPolicy::default();
+    let big = p.hybrid_pairs_min_keys;
+    assert_eq!(p.choose(&gpu, big, true), Strategy::Hybrid);
+    assert_eq!(p.choose(&gpu, big - 1, true), Strategy::ReduceThenScan);
+    assert_eq!(p.choose(&gpu, big, false), Strategy::ReduceThenScan);
+    assert_eq!(p.choose(&cpu, big, true), Strategy::ReduceThenScan);
 }

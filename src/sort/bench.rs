@@ -220,14 +220,14 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
             cases.push(case(caps, &u32s, &values, pairs, strategy)?);
         }
     }
-    let chosen = SortPolicy::default().choose(caps, n);
+    let chosen = |pairs| SortPolicy::default().choose(caps, n, pairs);
     let i32s = Input::new(i32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(case(caps, &i32s, &values, pairs, chosen)?);
+        cases.push(case(caps, &i32s, &values, pairs, chosen(pairs))?);
     }
     let f32s = Input::new(f32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(case(caps, &f32s, &values, pairs, chosen)?);
+        cases.push(case(caps, &f32s, &values, pairs, chosen(pairs))?);
     }
     Ok(cases)
 }

@@ -118,6 +118,11 @@ pub struct SortPolicy {
     /// publishing the inclusive prefix before the ranking shortens the successors' walks.
     /// (`spin` 64 or 512 made no difference there.)
     pub onesweep_early_lookback: bool,
+    /// Pairs from this many keys up take the MSD+LSD hybrid (not on CPU adapters). H100
+    /// (`wgsimd bench`, 2026-11-22, u32 pairs, Gkeys/s at 2^24 / 2^26 / 2^28): hybrid 15.2 /
+    /// 18.7 / 19.4 against reduce-then-scan 15.3 / 18.1 / 18.0. For keys alone reduce-then-scan
+    /// stays ahead at every size (23.5 against 22.9 at 2^28).
+    pub hybrid_pairs_min_keys: u64,
 }
 
 impl Default for SortPolicy {
@@ -128,6 +133,7 @@ impl Default for SortPolicy {
             histogram_workgroups: 1056,
             onesweep_tickets: true,
             onesweep_early_lookback: true,
+            hybrid_pairs_min_keys: 1 << 26,
         }
     }
 }
@@ -140,12 +146,18 @@ impl SortPolicy {
     /// - CPU adapters (lavapipe) and the simulator → reduce-then-scan: it never waits, and on
     ///   lavapipe OneSweep was not reliably faster (docs/sort.md: 350 vs 175 ms at 2^20 keys,
     ///   448 vs 512 ms at 2^22, on 2 shared CPUs).
+    /// - Otherwise, for key-value pairs from `hybrid_pairs_min_keys` up, the hybrid (its LSD
+    ///   passes work bucket by bucket, which the pairs' second scatter profits from).
     /// - Otherwise OneSweep from `onesweep_min_keys` keys up (never, by default): it moves 8
     ///   bytes per key per pass where reduce-then-scan moves 12, but on the H100 its look-back
     ///   costs more than the traffic it saves (see the field).
-    pub fn choose(&self, caps: &Caps, n: u64) -> Strategy {
+    pub fn choose(&self, caps: &Caps, n: u64, pairs: bool) -> Strategy {
         let cpu = caps.is_cpu();
-        if !caps.subgroups || cpu || n < self.onesweep_min_keys {
+        if cpu {
+            Strategy::ReduceThenScan
+        } else if pairs && n >= self.hybrid_pairs_min_keys {
+            Strategy::Hybrid
+        } else if !caps.subgroups || n < self.onesweep_min_keys {
             Strategy::ReduceThenScan
         } else {
             Strategy::OneSweep
@@ -243,7 +255,9 @@ pub fn plan<T: SortKey>(
             caps.max_storage_binding
         )));
     }
-    let strategy = opts.strategy.unwrap_or_else(|| policy.choose(caps, n));
+    let strategy = opts
+        .strategy
+        .unwrap_or_else(|| policy.choose(caps, n, values.is_some()));
     if strategy == Strategy::OneSweep && !caps.subgroups {
         return Err(Error::InvalidInput(
             "the onesweep strategy needs subgroups, which this adapter lacks".into(),
