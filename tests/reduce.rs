@@ -1,6 +1,8 @@
 //! Reductions on the GPU (lavapipe in CI) against `src/reference/reduce.rs`, in both kernel
 //! flavours, at issue 2's sizes, with random and adversarial inputs. Every plan poisons its
-//! partials and result buffers, so an unwritten value cannot pass.
+//! result buffer, so an unwritten result cannot pass; the fold's partial slots start zeroed,
+//! which reads as "not yet published" (wgsl/shared/fold.wgsl), so a partial that was never
+//! published cannot be taken for one either.
 
 mod common;
 
