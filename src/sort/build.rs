@@ -175,9 +175,17 @@ impl Builder<'_> {
             ("MAP_OUT", map_out as u32 as f64),
             ("SEGMENTED", segmented as u32 as f64),
         ]);
+        let max = self.caps.max_workgroups_per_dim;
         let grid = match (segmented, self.indirect) {
             (true, Some(buffer)) => Workgroups::Indirect { buffer, offset: 0 },
-            _ => Workgroups::Direct(tile_grid(tiles, self.caps.max_workgroups_per_dim)),
+            _ => Workgroups::Direct(tile_grid(tiles, max)),
+        };
+        // unsegmented histograms count HIST_GROUP tiles per workgroup
+        let hist_grid = if segmented {
+            grid
+        } else {
+            let group = k_hist.const_u32("HIST_GROUP")? as u64;
+            Workgroups::Direct(tile_grid(tiles.div_ceil(group), max))
         };
         self.stage(
             format!("histogram {tag}"),
@@ -186,7 +194,7 @@ impl Builder<'_> {
             params,
             io,
             hist,
-            grid,
+            hist_grid,
         );
         self.scan(hist, hist_scan, RADIX * tiles, tag)?;
         self.stage(
