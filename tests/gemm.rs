@@ -8,15 +8,7 @@ use wgsimd::gemm::{self, GemmOptions, GemmPolicy, Int4Weights, Operand, Path, Pa
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled};
 use wgsimd::Executor;
 
-const SHAPES: &[(usize, usize, usize)] = &[
-    (1, 1, 1),
-    (33, 128, 17),
-    (64, 64, 64),
-    (65, 63, 129),
-    (127, 1, 255),
-    (7, 300, 5),
-    (257, 129, 384),
-];
+use common::GEMM_SHAPES as SHAPES;
 
 fn data(len: usize, seed: u64) -> Vec<f32> {
     gemm::bench::random_f32(len, seed)

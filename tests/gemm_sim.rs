@@ -2,6 +2,8 @@
 //! small shapes, at several subgroup sizes and with shuffled lanes: zero findings (races,
 //! out-of-bounds, uninitialized reads, unwritten output) and the f64 reference's result.
 
+mod common;
+
 use wgsimd::gemm::{self, GemmOptions, Int4Weights, Operand, PathChoice};
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled};
 use wgsimd::sim::{SimConfig, SimExecutor};
@@ -17,6 +19,30 @@ fn check(exec: &SimExecutor, what: &str, p: &gemm::GemmPlan, want: &[f64], tol: 
     let c = p.decode(&out).unwrap();
     let e = rel_frobenius(&c, want);
     assert!(e <= tol, "{what}: relative error {e:.3e}");
+}
+
+/// `a`·`b` in f32, and rounded to f16, through `opts`: both against the f64 reference.
+fn check_f32_f16(
+    exec: &SimExecutor,
+    what: &str,
+    a: &[f32],
+    b: &[f32],
+    (m, n, k): (usize, usize, usize),
+    opts: GemmOptions,
+) {
+    let caps = exec.caps();
+    let p = gemm::plan(caps, Operand::F32(a), Operand::F32(b), m, n, k, opts).unwrap();
+    check(
+        exec,
+        &format!("{what} f32"),
+        &p,
+        &tiled(a, b, m, n, k),
+        1e-5,
+    );
+    let (a16, b16) = (f32_to_f16(a), f32_to_f16(b));
+    let p = gemm::plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
+    let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
+    check(exec, &format!("{what} f16"), &p, &want, 2e-3);
 }
 
 #[test]
@@ -45,19 +71,8 @@ fn tiled_gemm_on_the_simulator() {
                 ..Default::default()
             };
             let what = format!("sg{sg} {m}x{n}x{k}");
-            let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
-            check(
-                &exec,
-                &format!("{what} f32"),
-                &p,
-                &tiled(&a, &b, m, n, k),
-                1e-5,
-            );
-            let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
-            let p =
-                gemm::plan(&caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
-            let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
-            check(&exec, &format!("{what} f16"), &p, &want, 2e-3);
+            check_f32_f16(&exec, &what, &a, &b, (m, n, k), opts);
+            let a16 = f32_to_f16(&a);
             let w = Int4Weights::quantize(&b, k, n).unwrap();
             let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
             let want = wgsimd::reference::gemm::int4(&a16, &w, m);
@@ -133,24 +148,13 @@ fn kernel_variants_on_the_simulator() {
             ..Default::default()
         };
         let coverage = (2 * policy.bm as usize + 45, policy.bn as usize + 13, 24);
-        for (i, &(m, n, k)) in REQUIRED_SHAPES.iter().chain([&coverage]).enumerate() {
+        for (i, &(m, n, k)) in common::GEMM_SHAPES.iter().chain([&coverage]).enumerate() {
             let seed = 100 * v as u64 + i as u64;
             let a = gemm::bench::random_f32(m * k, 1000 + seed);
             let b = gemm::bench::random_f32(k * n, 2000 + seed);
             let what = format!("{name} {m}x{n}x{k}");
-            let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
-            check(
-                &exec,
-                &format!("{what} f32"),
-                &p,
-                &tiled(&a, &b, m, n, k),
-                1e-5,
-            );
-            let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
-            let p =
-                gemm::plan(&caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
-            let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
-            check(&exec, &format!("{what} f16"), &p, &want, 2e-3);
+            check_f32_f16(&exec, &what, &a, &b, (m, n, k), opts);
+            let a16 = f32_to_f16(&a);
             if (m, n, k) == (65, 63, 129) {
                 let w = Int4Weights::quantize(&b, k, n).unwrap();
                 let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
@@ -173,13 +177,3 @@ fn kernel_variants_on_the_simulator() {
         }
     }
 }
-
-const REQUIRED_SHAPES: &[(usize, usize, usize)] = &[
-    (1, 1, 1),
-    (33, 128, 17),
-    (64, 64, 64),
-    (65, 63, 129),
-    (127, 1, 255),
-    (7, 300, 5),
-    (257, 129, 384),
-];

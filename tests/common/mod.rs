@@ -99,3 +99,14 @@ pub fn write_npy<T: npyz::AutoSerialize + Copy>(
 ) -> std::path::PathBuf {
     write_npy_shaped(dir, name, &[data.len() as u64], data)
 }
+
+/// Issue 4's GEMM shapes (M, N, K): partial tiles on every edge, a single element, a column.
+pub const GEMM_SHAPES: &[(usize, usize, usize)] = &[
+    (1, 1, 1),
+    (33, 128, 17),
+    (64, 64, 64),
+    (65, 63, 129),
+    (127, 1, 255),
+    (7, 300, 5),
+    (257, 129, 384),
+];
