@@ -215,6 +215,15 @@ fn cooperative_matrices_are_off_by_default() {
 use wgsimd::finding::FindingKind;
 use wgsimd::sim::check::{check, CheckReport, CheckRequest};
 
+/// The report has at least one finding of `kind`.
+fn assert_finds(r: &CheckReport, kind: FindingKind) {
+    assert!(
+        r.findings.iter().any(|f| f.kind == kind),
+        "no {kind:?} in {:?}",
+        r.findings
+    );
+}
+
 fn check_src(src: &str, out_words: usize, sg: u32) -> wgsimd::Result<CheckReport> {
     check(&CheckRequest {
         name: "inline.wgsl".into(),
@@ -346,13 +355,7 @@ fn a_cooperative_multiply_add_matches_the_cpu_and_needs_the_whole_subgroup() {
     );
     // a store past the end of `out` is reported, not performed
     let r = check_src(&coop_kernel("true"), 60, 32).unwrap();
-    assert!(
-        r.findings
-            .iter()
-            .any(|f| f.kind == FindingKind::OutOfBounds),
-        "{:?}",
-        r.findings
-    );
+    assert_finds(&r, FindingKind::OutOfBounds);
 }
 
 #[test]
@@ -453,29 +456,11 @@ fn a_vec4_staged_cooperative_load_reads_the_right_halves_and_is_checked() {
     }
     // one vec4 short: B's last column runs past the array
     let r = check_src(&vec4_kernel(39, 99, true), 64, 32).unwrap();
-    assert!(
-        r.findings
-            .iter()
-            .any(|f| f.kind == FindingKind::OutOfBounds),
-        "{:?}",
-        r.findings
-    );
+    assert_finds(&r, FindingKind::OutOfBounds);
     // a staged vec4 never written (A's row 7, second half)
     let r = check_src(&vec4_kernel(40, 22, true), 64, 32).unwrap();
-    assert!(
-        r.findings
-            .iter()
-            .any(|f| f.kind == FindingKind::UninitializedRead),
-        "{:?}",
-        r.findings
-    );
+    assert_finds(&r, FindingKind::UninitializedRead);
     // no barrier between the staging stores of other lanes and the subgroup's load
     let r = check_src(&vec4_kernel(40, 99, false), 64, 32).unwrap();
-    assert!(
-        r.findings
-            .iter()
-            .any(|f| f.kind == FindingKind::WorkgroupRace),
-        "{:?}",
-        r.findings
-    );
+    assert_finds(&r, FindingKind::WorkgroupRace);
 }
