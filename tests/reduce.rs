@@ -283,8 +283,8 @@ fn the_checks_catch_a_perturbed_result() {
     assert!(check_minmax(Some(1.0f32), &[1.0, f32::NAN], false).is_err());
 }
 
-/// The fold's slots carry the run's epoch (wgsl/shared/fold.wgsl): three dispatches share one
-/// slots buffer, over inputs a, b, a. A fold that forgot to reset the counter would never fold
+/// The fold's slots carry the run's epoch (wgsl/shared/fold.wgsl): four dispatches share one
+/// slots buffer, over inputs a, b, a, b. A fold that forgot to reset the counter would never fold
 /// again and leave a result poisoned; publishers that ignored the epoch would leave the wrong
 /// tag bit in the slots (a stale partial taken for a fresh one shows only where stores become
 /// visible late, which neither lavapipe nor the simulator does, so the tags are checked
@@ -310,15 +310,15 @@ fn the_fold_takes_only_this_runs_partials() {
             Flavor::Subgroup
         };
         let k = kernel::load("reduce/sum_u64", flavor).unwrap();
-        let mut plan = Plan::new("three runs");
+        let mut plan = Plan::new("four runs");
         let params = plan.upload("params", &[n, 0, grid, 0]);
         let ia = plan.upload("a", &a);
         let ib = plan.upload("b", &b);
         let slots = plan.buffer("slots", (2 * grid as u64 + 2) * 4, BufferInit::Zeroed);
-        let results: Vec<_> = (0..3)
+        let results: Vec<_> = (0..4)
             .map(|i| plan.buffer(format!("result {i}"), 8, BufferInit::Poison))
             .collect();
-        for (i, input) in [ia, ib, ia].into_iter().enumerate() {
+        for (i, input) in [ia, ib, ia, ib].into_iter().enumerate() {
             plan.pass(
                 format!("run {i}"),
                 &k,
@@ -331,17 +331,18 @@ fn the_fold_takes_only_this_runs_partials() {
         }
         plan.read_back(slots);
         let out = run(&plan);
-        for (i, want) in [&a, &b, &a].into_iter().enumerate() {
+        for (i, want) in [&a, &b, &a, &b].into_iter().enumerate() {
             let w: Vec<u32> = out.get(results[i]);
             let got = w[0] as u64 | (w[1] as u64) << 32;
             assert_eq!(got, refr::sum_u64(want), "{name}: run {i}");
         }
         let words: Vec<u32> = out.get(slots);
         let g = 2 * grid as usize;
-        assert_eq!((words[g], words[g + 1]), (0, 3), "{name}: counter, epoch");
-        // epoch 2 (even) writes tag bit 1
+        assert_eq!((words[g], words[g + 1]), (0, 4), "{name}: counter, epoch");
+        // the last run's epoch, 3 (odd), writes tag bit 0 (a tag that ignored the epoch would
+        // be 1, as in epoch 0)
         assert!(
-            words[..g].iter().all(|&w| w >> 31 == 1),
+            words[..g].iter().all(|&w| w >> 31 == 0),
             "{name}: tags {words:x?}"
         );
     }
