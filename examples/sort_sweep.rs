@@ -59,6 +59,10 @@ fn main() {
                 base,
             ),
             ("onesweep", Strategy::OneSweep, base),
+            ("exp: onesweep, window 32", Strategy::OneSweep, base),
+            ("exp: onesweep, window 8", Strategy::OneSweep, base),
+            // the rewrite machinery alone (the same window, a recompiled module)
+            ("exp: onesweep, window 16", Strategy::OneSweep, base),
         ];
         // EXP_VARIANTS="name;name": only those
         let only = std::env::var("EXP_VARIANTS").ok();
@@ -84,6 +88,24 @@ fn main() {
             }
             if name.contains("one phase") {
                 rewrite_tile_passes(&mut p.plan, ONE_PHASE);
+            }
+            if name.contains("window 32") {
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 32u;")],
+                );
+            }
+            if name.contains("window 16") {
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 16u; ")],
+                );
+            }
+            if name.contains("window 8") {
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 8u;")],
+                );
             }
             if name.contains("coalesced writes") {
                 rewrite_tile_passes(&mut p.plan, COALESCED_WRITES);
