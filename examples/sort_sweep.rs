@@ -267,12 +267,7 @@ fn vec4_histogram(plan: &mut wgsimd::plan::Plan) {
         };
         let k = wgsimd::kernel::Kernel::from_source(&name, pass.kernel.flavor, src).unwrap();
         pass.kernel = Arc::new(k);
-        let keys = pass
-            .bindings
-            .iter()
-            .find(|b| b.binding == 1)
-            .unwrap()
-            .clone();
+        let keys = *pass.bindings.iter().find(|b| b.binding == 1).unwrap();
         pass.bindings.push(wgsimd::plan::Binding {
             binding: 7,
             size: keys.size.map(|s| s / 16 * 16),

@@ -297,7 +297,8 @@ fn the_fold_takes_only_this_runs_partials() {
     let grid = 5u32;
     let a = common::random_u32(n as usize, 1);
     let b = common::random_u32(n as usize, 2);
-    let mut execs: Vec<(String, Box<dyn Fn(&Plan) -> wgsimd::exec::RunOutput>)> = Vec::new();
+    type Run = Box<dyn Fn(&Plan) -> wgsimd::exec::RunOutput>;
+    let mut execs: Vec<(String, Run)> = Vec::new();
     for (flavor, g) in common::executors() {
         execs.push((flavor.to_string(), Box::new(move |p| g.run(p).unwrap())));
     }
