@@ -337,7 +337,8 @@ impl Kernel {
 
 /// Composes and validates `name` with `flavor` (cached for the process).
 pub fn load(name: &str, flavor: Flavor) -> Result<Arc<Kernel>> {
-    static CACHE: OnceLock<Mutex<HashMap<(String, Flavor), Arc<Kernel>>>> = OnceLock::new();
+    type Cache = Mutex<HashMap<(String, Flavor), Arc<Kernel>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let key = (name.to_string(), flavor);
     if let Some(k) = cache.lock().unwrap().get(&key) {

@@ -289,7 +289,8 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     pb.inc(sizes.len() as u64);
     // jobs: (algorithm, size label, case builder); GEMM sizes are shapes, the rest element counts
-    let mut jobs: Vec<(String, String, Box<dyn Fn() -> wgsimd::Result<Vec<Case>>>)> = Vec::new();
+    type Build = Box<dyn Fn() -> wgsimd::Result<Vec<Case>>>;
+    let mut jobs: Vec<(String, String, Build)> = Vec::new();
     for (name, cases) in &algos {
         for &n in &sizes {
             let caps = caps.clone();
