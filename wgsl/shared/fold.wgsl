@@ -13,8 +13,8 @@
 // Tags instead of clearing: the tag bit is the parity of the run's epoch (a counter the folder
 // advances), inverted, so the words left from the previous run, and the zeros the host creates
 // the slots with, never look ready. Every run writes every slot, so a slot never holds a value
-// two runs old. Clearing 4096 slots with atomic stores cost the H100's folding workgroup more
-// than the whole fold.
+// two runs old. (A first version cleared each of 4096 three-word slots after reading it: on the
+// H100 that made the sum 12 µs slower than two dispatches.)
 // Forward progress: the folding workgroup waits only for stores that workgroups which have
 // already arrived have already issued; it never waits for a workgroup to be scheduled.
 // Layout of `fold_slots` (zeroed by the host): 2 words per partial, then the arrival counter
@@ -31,7 +31,8 @@ var<workgroup> fold_is_last: u32;
 var<workgroup> fold_run_epoch: u32;
 
 // This run's epoch, for the invocation that will publish (`reader`; 0 for the others). Every
-// workgroup reads the same value: the folder advances it only after everyone has arrived.
+// workgroup of a run, in every chunk's dispatch, reads the same value: each reads it before it
+// arrives, and the folder advances it only after everyone has arrived.
 fn fold_epoch(reader: bool, total: u32) -> u32 {
     if reader {
         return atomicLoad(&fold_slots[2u * total + 1u]);
