@@ -267,12 +267,15 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
 fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, start: u32, count: u32) {
     // barrier: digit_base is visible; the ranks have been read out of tile_mem
     workgroupBarrier();
+    // digit d's keys go to digit_base[d] + (position - digit_start[d]): fold the two into one
+    // word per digit (RADIX == WG_SIZE: invocation d owns digit d; wrapping arithmetic)
+    digit_base[inv.lid] -= digit_start[inv.lid];
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
             atomicStore(&tile_mem[rank[j]], t.keys[j]);
         }
     }
-    // barrier: the tile is staged in digit order
+    // barrier: the tile is staged in digit order, digit_base folded
     workgroupBarrier();
     var dst: array<u32, KPT>;
     for (var j = 0u; j < KPT; j++) {
@@ -280,7 +283,7 @@ fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, start: u32, count:
         if i < count {
             let k = atomicLoad(&tile_mem[i]);
             let d = digit_of(k);
-            dst[j] = digit_base[d] + i - digit_start[d];
+            dst[j] = digit_base[d] + i;
             keys_out[dst[j]] = select(k, from_sortable(k), MAP_OUT != 0u);
         }
     }
