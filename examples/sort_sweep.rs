@@ -76,7 +76,11 @@ fn main() {
                 strategy: Some(strategy),
                 ..Default::default()
             };
-            let mut p = sort::plan(&caps, &keys, None, &opts, &policy).unwrap();
+            // EXP_PAIRS=1: sort (key, index) pairs (the check still compares the keys)
+            let vals: Vec<u32> = (0..n as u32).collect();
+            let pairs = std::env::var("EXP_PAIRS").is_ok();
+            let v = pairs.then_some(&vals[..]);
+            let mut p = sort::plan(&caps, &keys, v, &opts, &policy).unwrap();
             if name.contains("plain staging") {
                 rewrite_tile_passes(&mut p.plan, PLAIN_STAGING);
             }
