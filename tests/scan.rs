@@ -87,3 +87,44 @@ fn the_check_catches_a_perturbed_result() {
     got.pop();
     assert!(first_difference(&got, &scan_u32(&x, false)).is_some());
 }
+
+/// The one-workgroup pass over the tile sums (`scan/scan_tile_sums`) walks blocks of 1024 sums
+/// with a carry: 12 293 sums (13 blocks, the last partial), on both GPU flavours and on the
+/// simulator, whatever block size the kernel uses.
+#[test]
+fn tile_sums_carry_across_blocks() {
+    use wgsimd::kernel::{self, Flavor};
+    use wgsimd::plan::{Plan, Workgroups};
+    let n = 3 * 256 * 16 + 5;
+    let x: Vec<u32> = common::random_u32(n, 9).iter().map(|v| v >> 8).collect();
+    let want: Vec<u32> = x
+        .iter()
+        .scan(0u32, |acc, &v| {
+            let before = *acc;
+            *acc = acc.wrapping_add(v);
+            Some(before)
+        })
+        .collect();
+    let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
+    let mut execs: Vec<(&str, &dyn Executor, Flavor)> = vec![("sim", &sim, Flavor::Subgroup)];
+    for (flavor, g) in common::executors() {
+        let f = if flavor == "emulated" {
+            Flavor::Emulated
+        } else {
+            Flavor::Subgroup
+        };
+        execs.push((flavor, g, f));
+    }
+    for (name, exec, flavor) in execs {
+        let k = kernel::load("scan/scan_tile_sums", flavor).unwrap();
+        let mut plan = Plan::new("tile sums");
+        let sums = plan.upload("sums", &x);
+        plan.read_back(sums);
+        plan.pass("scan", &k, "main", &[], &[sums], Workgroups::Direct([1, 1, 1]));
+        let out = exec.run(&plan).unwrap();
+        let got: Vec<u32> = out.get(sums);
+        if let Some(d) = first_difference(&got, &want) {
+            panic!("{name}: {d}");
+        }
+    }
+}
