@@ -120,7 +120,14 @@ fn tile_sums_carry_across_blocks() {
         let mut plan = Plan::new("tile sums");
         let sums = plan.upload("sums", &x);
         plan.read_back(sums);
-        plan.pass("scan", &k, "main", &[], &[sums], Workgroups::Direct([1, 1, 1]));
+        plan.pass(
+            "scan",
+            &k,
+            "main",
+            &[],
+            &[sums],
+            Workgroups::Direct([1, 1, 1]),
+        );
         let out = exec.run(&plan).unwrap();
         let got: Vec<u32> = out.get(sums);
         if let Some(d) = first_difference(&got, &want) {
