@@ -8,6 +8,8 @@
 // shared/gemm_coop_stage_v.wgsl (vec4<u32> arrays, one 16-byte store per 8 elements). Both
 // give As, Bs, stash_a, stash_b and the fragment loads frag_a, frag_b, indexed in f16 elements.
 
+//!include shared/gemm_staged
+
 // f16 of padding per staged row: keeps rows 16-byte aligned and staggers the banks
 const PAD: u32 = 8u;
 const MAX_FETCH: u32 = 4u;
@@ -66,28 +68,6 @@ fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
         return b[kr * params.b_row_vecs + nv];
     }
     return vec4<u32>(0u);
-}
-
-// One K step's share of A and B for this invocation, held in registers between the prefetch and
-// the stash (double buffering): `fa` A items and `fb` B items (each ≤ MAX_FETCH), as named
-// fields because a loop-indexed array would live in local memory.
-struct Staged {
-    a0: vec4<u32>, a1: vec4<u32>, a2: vec4<u32>, a3: vec4<u32>,
-    b0: vec4<u32>, b1: vec4<u32>, b2: vec4<u32>, b3: vec4<u32>,
-}
-
-// load: the A tile at (m0, k0) and the B tile at (k0, n0), items lid, lid + WG, ...
-fn fetch_tile(lid: u32, m0: u32, n0: u32, k0: u32, fa: u32, fb: u32) -> Staged {
-    var s: Staged;
-    s.a0 = fetch_a(lid, m0, k0);
-    if fa > 1u { s.a1 = fetch_a(lid + WG, m0, k0); }
-    if fa > 2u { s.a2 = fetch_a(lid + 2u * WG, m0, k0); }
-    if fa > 3u { s.a3 = fetch_a(lid + 3u * WG, m0, k0); }
-    s.b0 = fetch_b(lid, k0, n0);
-    if fb > 1u { s.b1 = fetch_b(lid + WG, k0, n0); }
-    if fb > 2u { s.b2 = fetch_b(lid + 2u * WG, k0, n0); }
-    if fb > 3u { s.b3 = fetch_b(lid + 3u * WG, k0, n0); }
-    return s;
 }
 
 // stash: a fetched tile into workgroup buffer `buf` (stash_a, stash_b: the staging file)

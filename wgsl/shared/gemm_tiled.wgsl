@@ -14,6 +14,8 @@
 //     literal (workgroup addresses fold into immediates); a trailing single step for odd counts.
 //   UNROLL 4 or 8: k per iteration of the inner loop (BK a multiple of it).
 
+//!include shared/gemm_staged
+
 override BM: u32 = 128u;
 override BN: u32 = 128u;
 override BK: u32 = 8u;
@@ -206,13 +208,6 @@ fn stash_b(li: u32, buf: u32, k0: u32, v: vec4<u32>) {
     }
 }
 
-// One K step's tile in registers between its global loads and its stash: MAX_FETCH vec4 per
-// operand, named (NVIDIA's compiler puts indexed arrays in local memory).
-struct Staged {
-    a0: vec4<u32>, a1: vec4<u32>, a2: vec4<u32>, a3: vec4<u32>,
-    b0: vec4<u32>, b1: vec4<u32>, b2: vec4<u32>, b3: vec4<u32>,
-}
-
 // loads per invocation per operand (constant after specialization; checked ≤ MAX_FETCH)
 fn fetches_a() -> u32 {
     return (a_items() + WG - 1u) / WG;
@@ -222,21 +217,7 @@ fn fetches_b() -> u32 {
     return (b_items() + WG - 1u) / WG;
 }
 
-// Global -> registers: the A and B tiles at k0 (A rows from m0, B columns from n0).
-fn fetch_tile(lid: u32, m0: u32, n0: u32, k0: u32) -> Staged {
-    let fa = fetches_a();
-    let fb = fetches_b();
-    var s: Staged;
-    s.a0 = fetch_a(lid, m0, k0);
-    if fa > 1u { s.a1 = fetch_a(lid + WG, m0, k0); }
-    if fa > 2u { s.a2 = fetch_a(lid + 2u * WG, m0, k0); }
-    if fa > 3u { s.a3 = fetch_a(lid + 3u * WG, m0, k0); }
-    s.b0 = fetch_b(lid, k0, n0);
-    if fb > 1u { s.b1 = fetch_b(lid + WG, k0, n0); }
-    if fb > 2u { s.b2 = fetch_b(lid + 2u * WG, k0, n0); }
-    if fb > 3u { s.b3 = fetch_b(lid + 3u * WG, k0, n0); }
-    return s;
-}
+// Global -> registers: fetch_tile (shared/gemm_staged.wgsl) with fetches_a(), fetches_b().
 
 // Registers -> workgroup buffer `buf`: the tile fetched at k0.
 fn stash_tile(s: Staged, lid: u32, buf: u32, k0: u32) {
@@ -306,7 +287,7 @@ fn k_step(acc: Acc, t: u32, t1: u32, cur: u32, lid: u32, m0: u32, n0: u32, xy: v
     // prefetch: issue the global loads of tile t+1 now, consume them after the FMAs
     var st: Staged;
     if more {
-        st = fetch_tile(lid, m0, n0, kn);
+        st = fetch_tile(lid, m0, n0, kn, fetches_a(), fetches_b());
     }
     // multiply: UNROLL k per iteration (fewer loop-bound checks, which wgpu adds to every loop)
     var r = acc;
@@ -350,7 +331,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let t1 = min(t0 + params.tiles_per_split, params.k_tiles);
 
     // load: the split's first tile into buffer 0
-    stash_tile(fetch_tile(lid, m0, n0, t0 * BK), lid, 0u, t0 * BK);
+    stash_tile(fetch_tile(lid, m0, n0, t0 * BK, fetches_a(), fetches_b()), lid, 0u, t0 * BK);
     // barrier: the first tile is complete in buffer 0 before anyone multiplies
     workgroupBarrier();
 
