@@ -22,7 +22,7 @@ use crate::exec::{Caps, CoopShape};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
-use super::{check_limits, kernel_const, GemmPlan, Path};
+use super::{check_limits, GemmPlan, Path};
 
 /// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
 /// `WM`×`WN` constant).
@@ -256,11 +256,11 @@ pub fn wanted_shape() -> CoopShape {
 /// same bytes whether staged as f16 or as `vec4<f16>`), and one fragment square of f32 per
 /// subgroup.
 fn workgroup_bytes(k: &Kernel, p: &CoopPolicy) -> Result<u64> {
-    let pad = kernel_const(k, "PAD")? as u64;
+    let pad = k.const_u32("PAD")? as u64;
     let (wm, wn, frag) = (
-        kernel_const(k, "WM")?,
-        kernel_const(k, "WN")?,
-        kernel_const(k, "FRAG")? as u64,
+        k.const_u32("WM")?,
+        k.const_u32("WN")?,
+        k.const_u32("FRAG")? as u64,
     );
     let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
     let (bm, bn, bk, bufs) = (p.bm as u64, p.bn as u64, p.bk as u64, p.bufs as u64);
@@ -344,10 +344,10 @@ fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
 /// tile, and the staged loads fit the kernel's prefetch registers.
 pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result<()> {
     let bad = |m: String| Err(Error::Plan(format!("coop policy {p:?}: {m}")));
-    let wm = kernel_const(k, "WM")?;
-    let wn = kernel_const(k, "WN")?;
-    let frag = kernel_const(k, "FRAG")?;
-    let max_fetch = kernel_const(k, "MAX_FETCH")?;
+    let wm = k.const_u32("WM")?;
+    let wn = k.const_u32("WN")?;
+    let frag = k.const_u32("FRAG")?;
+    let max_fetch = k.const_u32("MAX_FETCH")?;
     if !p.bm.is_multiple_of(wm)
         || !p.bn.is_multiple_of(wn)
         || !p.bk.is_multiple_of(frag)

@@ -155,11 +155,6 @@ impl GemmPlan {
     }
 }
 
-/// Reads a `const NAME: u32` the kernel declares (its budgets), so Rust never restates it.
-pub(crate) fn kernel_const(k: &Kernel, name: &str) -> Result<u32> {
-    k.const_u32(name)
-}
-
 /// Rows padded to `cols_pad` (zeros), as bytes; `data` is rows×cols.
 fn pad_rows<T: bytemuck::Pod + Default>(
     data: &[T],
@@ -305,9 +300,9 @@ fn tiled_pass(
     let kern: Arc<Kernel> = kernel::load(policy.kernel()?, caps.flavor())?;
     let overrides = policy.overrides(fa, fb, has_zeros);
     let budget = policy::KernelBudget {
-        tm: kernel_const(&kern, "TM")?,
-        tn: kernel_const(&kern, "TN")?,
-        max_fetch: kernel_const(&kern, "MAX_FETCH")?,
+        tm: kern.const_u32("TM")?,
+        tn: kern.const_u32("TN")?,
+        max_fetch: kern.const_u32("MAX_FETCH")?,
     };
     let reflected = kern.workgroup_size("main", &overrides)?;
     policy.check(reflected, budget, fa, fb, caps.max_workgroup_storage)?;

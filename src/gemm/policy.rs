@@ -464,7 +464,7 @@ mod tests {
     /// The budget the policy's kernel declares (read from the module, as the plan does).
     fn budget(p: &GemmPolicy) -> Result<KernelBudget> {
         let k = crate::kernel::load(p.kernel()?, crate::kernel::Flavor::Subgroup)?;
-        let c = |name| crate::gemm::kernel_const(&k, name);
+        let c = |name| k.const_u32(name);
         Ok(KernelBudget {
             tm: c("TM")?,
             tn: c("TN")?,
