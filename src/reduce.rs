@@ -7,10 +7,10 @@
 //!   given n, within ~2^-44 · Σ|x| of the exact sum.
 //! - min/max go through order-preserving u32 keys; any NaN wins; an empty min/max is an error.
 //! - One dispatch: a capped grid of workgroups (see [`ReducePolicy`]) publishes one partial
-//!   each, and the workgroup that arrives last folds them (`wgsl/shared/fold.wgsl`: atomic words
-//!   tagged with the run's epoch, so no fence is needed). Input longer than one storage binding is split into
-//!   chunks, each a pass publishing its own range of partials; the last arrival over all chunks
-//!   folds. The slots, counter and epoch live in a buffer created zeroed; the folder resets
+//!   each, and the workgroup that arrives last folds them (`wgsl/shared/fold.wgsl`: atomic
+//!   words tagged with the run's epoch, so no fence is needed). Input longer than one storage
+//!   binding is split into chunks, each a pass publishing its own range of partials; the last
+//!   arrival over all chunks folds. The slots, counter and epoch live in a buffer created zeroed; the folder resets
 //!   the counter and advances the epoch, so a plan can run any number of times.
 
 use std::sync::Arc;

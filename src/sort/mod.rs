@@ -98,9 +98,9 @@ impl Default for SortOptions {
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
     /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter).
-    /// `u64::MAX`: never by default. H100 (2026-11-22, `wgsimd bench --only sort`, u32 keys):
-    /// reduce-then-scan 14.6 / 19.9 Gkeys/s at 2^24 / 2^28, the hybrid 13.6 / 18.9, OneSweep
-    /// 11.4 / 12.7 (its look-back, not its traffic, bounds it: docs/sort.md).
+    /// `u64::MAX`: never by default. H100 (2026-11-22, `wgsimd bench`, u32 keys, 12 keys per
+    /// invocation): reduce-then-scan 18.8 / 24.7 Gkeys/s at 2^24 / 2^28, the hybrid 17.3 / 23.1,
+    /// OneSweep 13.7 / 15.4 (its look-back, not its traffic, bounds it: docs/sort.md).
     pub onesweep_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
     /// fallback reads a 16 KiB tile, roughly the latency of 64 L2 polls; unmeasured on H100.
@@ -114,9 +114,9 @@ pub struct SortPolicy {
     pub onesweep_tickets: bool,
     /// OneSweep looks back before ranking its tile (true) or after (false, CUB's order: the
     /// ranking overlaps the predecessors' look-backs). true: H100 (examples/sort_sweep.rs,
-    /// 2026-11-22, u32 keys) 13.1 / 14.5 Gkeys/s at 2^24 / 2^28 against 11.6 / 12.7 for false;
-    /// publishing the inclusive prefix before the ranking shortens the successors' walks.
-    /// (`spin` 64 or 512 made no difference there.)
+    /// 2026-11-22, u32 keys, 16 keys per invocation) 15.0 / 17.1 Gkeys/s at 2^24 / 2^28 against
+    /// 14.8 / 16.9 for false, since the look-back window stays in registers (before that:
+    /// 13.1 / 14.5 against 11.6 / 12.7). (`spin` 64 or 512 made no difference.)
     pub onesweep_early_lookback: bool,
     /// Pairs from this many keys up take the MSD+LSD hybrid (not on CPU adapters). H100
     /// (`wgsimd bench`, 2026-11-22, u32 pairs, Gkeys/s at 2^24 / 2^26 / 2^28): hybrid 15.2 /

@@ -33,7 +33,6 @@ fn add_f32(acc: vec2<f32>, x: f32) -> vec2<f32> {
     return vec2<f32>(s, acc.y + err);
 }
 
-
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
