@@ -19,22 +19,15 @@ fn main() {
         let keys: Vec<u32> = (0..n).map(|_| rng.random()).collect();
         let mut want = keys.clone();
         want.sort_unstable();
+        // EXP_PAIRS=1: sort (key, index) pairs (the check still compares the keys)
+        let vals: Option<Vec<u32>> = std::env::var("EXP_PAIRS")
+            .is_ok()
+            .then(|| (0..n as u32).collect());
         let base = SortPolicy::default();
         let variants: Vec<(&str, Strategy, SortPolicy)> = vec![
             ("reduce-then-scan", Strategy::ReduceThenScan, base),
             (
                 "exp: reduce-then-scan, plain staging",
-                Strategy::ReduceThenScan,
-                base,
-            ),
-            (
-                "exp: reduce-then-scan, vec4 histogram",
-                Strategy::ReduceThenScan,
-                base,
-            ),
-            // not a sort: the histogram writes its counts tile-major (contiguous per tile)
-            (
-                "diag: reduce-then-scan, tile-major histogram",
                 Strategy::ReduceThenScan,
                 base,
             ),
@@ -76,19 +69,9 @@ fn main() {
                 strategy: Some(strategy),
                 ..Default::default()
             };
-            // EXP_PAIRS=1: sort (key, index) pairs (the check still compares the keys)
-            let vals: Vec<u32> = (0..n as u32).collect();
-            let pairs = std::env::var("EXP_PAIRS").is_ok();
-            let v = pairs.then_some(&vals[..]);
-            let mut p = sort::plan(&caps, &keys, v, &opts, &policy).unwrap();
+            let mut p = sort::plan(&caps, &keys, vals.as_deref(), &opts, &policy).unwrap();
             if name.contains("plain staging") {
                 rewrite_tile_passes(&mut p.plan, PLAIN_STAGING);
-            }
-            if name.contains("tile-major histogram") {
-                rewrite_passes(&mut p.plan, "histogram", TILE_MAJOR_HISTOGRAM);
-            }
-            if name.contains("vec4 histogram") {
-                vec4_histogram(&mut p.plan);
             }
             if name.contains("one phase") {
                 rewrite_tile_passes(&mut p.plan, ONE_PHASE);
@@ -176,26 +159,13 @@ const NO_BALLOTS: &[(&str, &str)] = &[(
     "for (var b = 0u; b < 0u; b++) {",
 )];
 
-/// Diagnostic (not a sort): the histogram's counts stored tile by tile (256 consecutive words)
-/// instead of digit-major (256 words `tiles` apart).
-const TILE_MAJOR_HISTOGRAM: &[(&str, &str)] = &[(
-    "hist[desc.z + inv.lid * desc.w] = ",
-    "hist[desc.z * RADIX + inv.lid] = ",
-)];
-
 /// Rewrites the kernels of the ranking passes (scatter, onesweep) with `edits`.
 fn rewrite_tile_passes(plan: &mut wgsimd::plan::Plan, edits: &[(&str, &str)]) {
-    rewrite_passes(plan, "scatter", edits);
-    rewrite_passes(plan, "onesweep ", edits);
-}
-
-/// Rewrites the kernels of the passes whose label starts with `label` with `edits`.
-fn rewrite_passes(plan: &mut wgsimd::plan::Plan, label: &str, edits: &[(&str, &str)]) {
     use std::sync::Arc;
     for pass in plan
         .passes
         .iter_mut()
-        .filter(|p| p.label.starts_with(label))
+        .filter(|p| p.label.starts_with("scatter") || p.label.starts_with("onesweep "))
     {
         let mut src = pass.kernel.source.clone();
         for (from, to) in edits {
@@ -211,71 +181,5 @@ fn rewrite_passes(plan: &mut wgsimd::plan::Plan, label: &str, edits: &[(&str, &s
         };
         let k = wgsimd::kernel::Kernel::from_source(&name, pass.kernel.flavor, src);
         pass.kernel = Arc::new(k.unwrap());
-    }
-}
-
-/// Experiment: the histogram passes load their tile as vec4 (3 per invocation at 12 keys per
-/// invocation) through a second, vec4-typed binding (7) of the same keys; unsegmented tiles
-/// only (their starts are multiples of 4 keys).
-fn vec4_histogram(plan: &mut wgsimd::plan::Plan) {
-    use std::sync::Arc;
-    let load_old = "    var keys: array<u32, KPT>;
-    for (var j = 0u; j < KPT; j++) {
-        let i = j * WG_SIZE + inv.lid;
-        keys[j] = keys_in[desc.x + min(i, desc.y - 1u)];
-    }
-    // count
-    for (var j = 0u; j < KPT; j++) {
-        if j * WG_SIZE + inv.lid < desc.y {
-            var k = keys[j];
-            if MAP_IN != 0u {
-                k = to_sortable(k);
-            }
-            atomicAdd(&counts[digit_of(k)], 1u);
-        }
-    }";
-    let load_new = "    var kv: array<vec4<u32>, KPT / 4u>;
-    let last = (desc.y + 3u) / 4u - 1u;
-    for (var j = 0u; j < KPT / 4u; j++) {
-        let i = j * WG_SIZE + inv.lid;
-        kv[j] = keys_in4[desc.x / 4u + min(i, last)];
-    }
-    for (var j = 0u; j < KPT / 4u; j++) {
-        for (var c = 0u; c < 4u; c++) {
-            if (j * WG_SIZE + inv.lid) * 4u + c < desc.y {
-                var k = kv[j][c];
-                if MAP_IN != 0u {
-                    k = to_sortable(k);
-                }
-                atomicAdd(&counts[digit_of(k)], 1u);
-            }
-        }
-    }";
-    for pass in plan
-        .passes
-        .iter_mut()
-        .filter(|p| p.label.starts_with("histogram"))
-    {
-        let mut src = pass.kernel.source.clone();
-        assert!(src.contains(load_old), "the histogram's load moved");
-        src = src.replace(load_old, load_new);
-        src = src.replace(
-            "var<workgroup> counts: array<atomic<u32>, RADIX>;",
-            "var<workgroup> counts: array<atomic<u32>, RADIX>;\n@group(0) @binding(7) var<storage, read> keys_in4: array<vec4<u32>>;",
-        );
-        let name = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            src.hash(&mut h);
-            format!("sort experiment {:x}", h.finish())
-        };
-        let k = wgsimd::kernel::Kernel::from_source(&name, pass.kernel.flavor, src).unwrap();
-        pass.kernel = Arc::new(k);
-        let keys = *pass.bindings.iter().find(|b| b.binding == 1).unwrap();
-        pass.bindings.push(wgsimd::plan::Binding {
-            binding: 7,
-            size: keys.size.map(|s| s / 16 * 16),
-            ..keys
-        });
     }
 }
