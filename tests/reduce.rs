@@ -291,26 +291,15 @@ fn the_checks_catch_a_perturbed_result() {
 /// directly). On the GPU in both flavours and on the simulator.
 #[test]
 fn the_fold_takes_only_this_runs_partials() {
-    use wgsimd::kernel::{self, Flavor};
+    use wgsimd::kernel;
     use wgsimd::plan::{BufferInit, Plan, Workgroups};
     let n = 100_000u32;
     let grid = 5u32;
     let a = common::random_u32(n as usize, 1);
     let b = common::random_u32(n as usize, 2);
-    type Run = Box<dyn Fn(&Plan) -> wgsimd::exec::RunOutput>;
-    let mut execs: Vec<(String, Run)> = Vec::new();
-    for (flavor, g) in common::executors() {
-        execs.push((flavor.to_string(), Box::new(move |p| g.run(p).unwrap())));
-    }
     let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
-    execs.push(("sim".into(), Box::new(move |p| sim.run(p).unwrap())));
-    for (name, run) in &execs {
-        let flavor = if name.contains("emulated") {
-            Flavor::Emulated
-        } else {
-            Flavor::Subgroup
-        };
-        let k = kernel::load("reduce/sum_u64", flavor).unwrap();
+    for (name, exec) in common::executors_and(&sim) {
+        let k = kernel::load("reduce/sum_u64", exec.caps().flavor()).unwrap();
         let mut plan = Plan::new("four runs");
         let params = plan.upload("params", &[n, 0, grid, 0]);
         let ia = plan.upload("a", &a);
@@ -331,7 +320,7 @@ fn the_fold_takes_only_this_runs_partials() {
             plan.read_back(results[i]);
         }
         plan.read_back(slots);
-        let out = run(&plan);
+        let out = exec.run(&plan).unwrap();
         for (i, want) in [&a, &b, &a, &b].into_iter().enumerate() {
             let w: Vec<u32> = out.get(results[i]);
             let got = w[0] as u64 | (w[1] as u64) << 32;

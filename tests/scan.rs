@@ -93,7 +93,7 @@ fn the_check_catches_a_perturbed_result() {
 /// simulator, whatever block size the kernel uses.
 #[test]
 fn tile_sums_carry_across_blocks() {
-    use wgsimd::kernel::{self, Flavor};
+    use wgsimd::kernel;
     use wgsimd::plan::{Plan, Workgroups};
     let n = 3 * 256 * 16 + 5;
     let x: Vec<u32> = common::random_u32(n, 9).iter().map(|v| v >> 8).collect();
@@ -106,17 +106,8 @@ fn tile_sums_carry_across_blocks() {
         })
         .collect();
     let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
-    let mut execs: Vec<(&str, &dyn Executor, Flavor)> = vec![("sim", &sim, Flavor::Subgroup)];
-    for (flavor, g) in common::executors() {
-        let f = if flavor == "emulated" {
-            Flavor::Emulated
-        } else {
-            Flavor::Subgroup
-        };
-        execs.push((flavor, g, f));
-    }
-    for (name, exec, flavor) in execs {
-        let k = kernel::load("scan/scan_tile_sums", flavor).unwrap();
+    for (name, exec) in common::executors_and(&sim) {
+        let k = kernel::load("scan/scan_tile_sums", exec.caps().flavor()).unwrap();
         let mut plan = Plan::new("tile sums");
         let sums = plan.upload("sums", &x);
         plan.read_back(sums);

@@ -62,6 +62,18 @@ pub fn executors() -> Vec<(&'static str, &'static GpuExecutor)> {
     v
 }
 
+/// Both GPU flavours of [`executors`] and `sim`, as executors; each one's kernel flavour is
+/// `exec.caps().flavor()`.
+pub fn executors_and<'a>(
+    sim: &'a wgsimd::sim::SimExecutor,
+) -> Vec<(&'static str, &'a dyn wgsimd::Executor)> {
+    let mut v: Vec<(&'static str, &'a dyn wgsimd::Executor)> = vec![("sim", sim)];
+    for (name, g) in executors() {
+        v.push((name, g));
+    }
+    v
+}
+
 /// Runs the `wgsimd` binary with `args` (for CLI tests).
 pub fn wgsimd(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_wgsimd"))
