@@ -508,6 +508,25 @@ mod tests {
         assert_eq!(tile_grid(65536, 65535), [32768, 2, 1]);
     }
 
+    /// The ranking stages carry the directive (their accesses are proven by the simulator
+    /// tests); the histogram stages do not (faster with the checks on the H100).
+    #[test]
+    fn ranking_stages_are_built_without_runtime_checks() {
+        for (name, unchecked) in [
+            ("sort/scatter", true),
+            ("sort/onesweep", true),
+            ("sort/histogram", false),
+            ("sort/onesweep_histogram", false),
+        ] {
+            let k = kernel::load(name, Flavor::Subgroup).unwrap();
+            let has = k
+                .source
+                .lines()
+                .any(|l| l.trim() == crate::gpu::UNCHECKED_DIRECTIVE);
+            assert_eq!(has, unchecked, "{name}");
+        }
+    }
+
     /// `wgsl/sort/buckets.wgsl` restates the tile size of `wgsl/shared/sort_tile.wgsl`.
     #[test]
     fn every_sort_kernel_agrees_on_the_tile() {

@@ -98,9 +98,10 @@ impl Default for SortOptions {
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
     /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter).
-    /// `u64::MAX`: never by default. H100 (2026-11-22, `wgsimd bench`, u32 keys, 12 keys per
-    /// invocation): reduce-then-scan 18.8 / 24.7 Gkeys/s at 2^24 / 2^28, the hybrid 17.3 / 23.1,
-    /// OneSweep 13.7 / 15.4 (its look-back, not its traffic, bounds it: docs/sort.md).
+    /// `u64::MAX`: never by default. H100 (2026-11-22, fourth session's `wgsimd bench`, u32 keys,
+    /// 12 keys per invocation): reduce-then-scan 19.7 / 26.2 Gkeys/s at 2^24 / 2^28, the hybrid
+    /// 18.0 / 24.3, OneSweep 15.5 / 17.6 (its look-back and early counts cost more than the
+    /// traffic it saves: docs/sort.md).
     pub onesweep_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
     /// fallback reads a 16 KiB tile, roughly the latency of 64 L2 polls; unmeasured on H100.
@@ -119,9 +120,9 @@ pub struct SortPolicy {
     /// 13.1 / 14.5 against 11.6 / 12.7). (`spin` 64 or 512 made no difference.)
     pub onesweep_early_lookback: bool,
     /// Pairs from this many keys up take the MSD+LSD hybrid (not on CPU adapters). H100
-    /// (`wgsimd bench`, 2026-11-22, u32 pairs, Gkeys/s at 2^24 / 2^26 / 2^28): hybrid 15.2 /
-    /// 18.7 / 19.4 against reduce-then-scan 15.3 / 18.1 / 18.0. For keys alone reduce-then-scan
-    /// stays ahead at every size (23.5 against 22.9 at 2^28).
+    /// (`wgsimd bench`, 2026-11-22, fourth session, u32 pairs, Gkeys/s at 2^24 / 2^26 / 2^28):
+    /// hybrid 15.5 / 19.0 / 19.7 against reduce-then-scan 15.5 / 18.3 / 18.5. For keys alone
+    /// reduce-then-scan stays ahead at every size (26.2 against 24.3 at 2^28).
     pub hybrid_pairs_min_keys: u64,
 }
 

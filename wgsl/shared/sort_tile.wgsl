@@ -28,17 +28,24 @@
 const WG_SIZE: u32 = 256u;
 // RADIX == WG_SIZE: in per-digit steps, the invocation of scan rank d owns digit d.
 const RADIX: u32 = 256u;
-// keys per invocation. H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys, reduce-then-scan,
-// 2^28 / 2^24 Gkeys/s): 8 → 17.8 / 15.2, 10 → 19.6 / 16.0, 12 → 23.4 / 18.1, 14 → 20.7 / 16.6,
-// 16 → 21.1 / 16.5, 24 → 13.9 / 11.6. Not monotonic, so presumably the compiler's register
-// allocation decides more than the per-tile work (a 16 KiB plain staging array beside tile_mem
-// cost 65% at 16).
+// keys per invocation. H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys, 2^28, scatter ms
+// over four passes, with the digit tables in tile_mem): 9 → 9.91, 10 → 10.10, 11 → 8.71,
+// 12 → 8.64, 13 → 8.76, 14 → 8.77, 16 → 10.31 (16 KiB tiles cross the workgroup-memory cliff
+// described at RANK_ROWS). OneSweep prefers 14 (14.3 against 15.2 ms) but shares the tile.
 const KPT: u32 = 12u;
 // the host reads TILE from here (src/sort/build.rs); wgsl/sort/buckets.wgsl restates it, and a
 // unit test checks they agree
 const TILE: u32 = 3072u;
-// rows of 16-bit rank counters: RANK_ROWS * RADIX / 2 words = TILE words, aliasing the staging
-const RANK_ROWS: u32 = 24u;
+// tile_mem while ranking: RANK_ROWS rows of 16-bit rank counters (RADIX / 2 words each), then
+// the tile's digit starts, then FREE_AT.. for the stage's own use (OneSweep's fallback
+// counters). Keeping the digit table in tile_mem saves workgroup memory: on the H100 the
+// scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 → 10.52 ms
+// at 2^28 keys; 1 more word changed nothing), so resident workgroups are bounded by workgroup
+// memory right at this size.
+const RANK_ROWS: u32 = (TILE - 2u * RADIX) / (RADIX / 2u);
+const START_AT: u32 = RANK_ROWS * RADIX / 2u;
+const FREE_AT: u32 = START_AT + RADIX;
+const_assert FREE_AT + RADIX <= TILE;
 
 // 0 = u32, 1 = i32, 2 = f32
 override KEY_TYPE: u32 = 0u;
@@ -68,12 +75,13 @@ struct SortParams {
 // (start, count, hist_base, hist_stride) per tile, for SEGMENTED
 @group(0) @binding(6) var<storage, read> tile_descs: array<vec4<u32>>;
 
-var<workgroup> digit_count: array<u32, RADIX>;
-var<workgroup> digit_start: array<u32, RADIX>;
-// where the tile's first key of each digit goes in keys_out; written by the stage
+// the staged key at position i of the tile, of digit d, goes to keys_out[digit_base[d] + i]:
+// the digit's first output position minus its start in the tile (tile_digit_start), written by
+// the stage after tile_rank (wrapping arithmetic)
 var<workgroup> digit_base: array<u32, RADIX>;
-// the rank counters while ranking, then the tile staged in digit order (atomic only so that the
-// counters can be; staging uses plain atomic loads and stores)
+// the rank counters and digit starts while ranking (layout at RANK_ROWS), then the tile staged
+// in digit order (atomic only so that the counters can be; the rest uses atomic loads and
+// stores)
 var<workgroup> tile_mem: array<atomic<u32>, TILE>;
 
 fn to_sortable(x: u32) -> u32 {
@@ -167,8 +175,14 @@ fn lanes_below(lane: u32, w: u32) -> u32 {
     return select(part, 0xffffffffu, lane >= lo + 32u);
 }
 
-// rank: each key's position in the tile sorted stably by digit. Leaves digit_count (keys per
-// digit) and digit_start (exclusive scan of it) in workgroup memory. Uniform control flow only.
+// Where digit d's keys start in the tile sorted by digit: valid from tile_rank's return until
+// tile_scatter's first barrier.
+fn tile_digit_start(d: u32) -> u32 {
+    return atomicLoad(&tile_mem[START_AT + d]);
+}
+
+// rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
+// tile_digit_start. Uniform control flow only.
 fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let lane = rs_lane(inv);
     let n_sg = rs_count(inv);
@@ -232,50 +246,54 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
         // barrier: this phase's counts are complete before the next phase's subgroups add
         workgroupBarrier();
     }
-    // per digit pair: rows become exclusive prefixes (both halves at once), digit totals
-    if inv.lid < RADIX / 2u {
-        var run = 0u;
+    // per digit pair (p = 2 digits, one counter word per row), in scan order so the pairs' scan
+    // is the digits' scan: the pair's totals, their exclusive prefix over the tile (the digit
+    // starts), then each row's word becomes the digit start plus the rows before it (both
+    // halves at once: at most TILE, so halves never carry), and a key's rank needs one word
+    let p = inv_rank(inv);
+    let owner = p < RADIX / 2u;
+    var total = 0u;
+    if owner {
         for (var r = 0u; r < rows; r++) {
-            let c = atomicLoad(&tile_mem[r * (RADIX / 2u) + inv.lid]);
-            atomicStore(&tile_mem[r * (RADIX / 2u) + inv.lid], run);
+            total += atomicLoad(&tile_mem[r * (RADIX / 2u) + p]);
+        }
+    }
+    let lo = total & 0xffffu;
+    let sc = wg_scan_add_u32(inv, select(0u, lo + (total >> 16u), owner));
+    if owner {
+        atomicStore(&tile_mem[START_AT + 2u * p], sc.x);
+        atomicStore(&tile_mem[START_AT + 2u * p + 1u], sc.x + lo);
+        var run = sc.x | ((sc.x + lo) << 16u);
+        for (var r = 0u; r < rows; r++) {
+            let c = atomicLoad(&tile_mem[r * (RADIX / 2u) + p]);
+            atomicStore(&tile_mem[r * (RADIX / 2u) + p], run);
             run += c;
         }
-        digit_count[2u * inv.lid] = run & 0xffffu;
-        digit_count[2u * inv.lid + 1u] = run >> 16u;
     }
-    // barrier: digit totals are complete
-    workgroupBarrier();
-    // digits scanned, in scan order
-    let d = inv_rank(inv);
-    let sc = wg_scan_add_u32(inv, digit_count[d]);
-    digit_start[d] = sc.x;
     // barrier: row prefixes and digit starts are visible
     workgroupBarrier();
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
             let dj = digit_of(t.keys[j]);
             let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
-            rank[j] += ((w >> (16u * (dj & 1u))) & 0xffffu) + digit_start[dj];
+            rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;
         }
     }
     return rank;
 }
 
 // scatter: stage the tile in digit order, then write runs of equal digits to
-// digit_base[d] + (position - digit_start[d]): consecutive invocations, consecutive addresses.
-// The stage must have written digit_base before calling.
+// digit_base[d] + position: consecutive invocations, consecutive addresses. The stage must have
+// written digit_base before calling.
 fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, start: u32, count: u32) {
-    // barrier: digit_base is visible; the ranks have been read out of tile_mem
+    // barrier: digit_base is visible; the ranks and digit starts have been read out of tile_mem
     workgroupBarrier();
-    // digit d's keys go to digit_base[d] + (position - digit_start[d]): fold the two into one
-    // word per digit (RADIX == WG_SIZE: invocation d owns digit d; wrapping arithmetic)
-    digit_base[inv.lid] -= digit_start[inv.lid];
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
             atomicStore(&tile_mem[rank[j]], t.keys[j]);
         }
     }
-    // barrier: the tile is staged in digit order, digit_base folded
+    // barrier: the tile is staged in digit order
     workgroupBarrier();
     var dst: array<u32, KPT>;
     for (var j = 0u; j < KPT; j++) {
