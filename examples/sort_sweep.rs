@@ -44,6 +44,35 @@ fn main() {
                 Strategy::ReduceThenScan,
                 base,
             ),
+            // not a sort: no ranking at all (keys staged in input order), so the difference
+            // to "coalesced writes" is what the ranking costs
+            (
+                "diag: reduce-then-scan, no ranking, coalesced writes",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            // not a sort: ranking parts left out, writes coalesced (compare with "coalesced
+            // writes")
+            (
+                "diag: reduce-then-scan, no ballots, coalesced writes",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, no counter adds, coalesced writes",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, no shuffles, coalesced writes",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, no final add, coalesced writes",
+                Strategy::ReduceThenScan,
+                base,
+            ),
             // not a sort: the ranking skips its ballots (every key's peers are the whole
             // subgroup), so the difference to the first line is what the ballots cost
             (
@@ -51,7 +80,39 @@ fn main() {
                 Strategy::ReduceThenScan,
                 base,
             ),
+            // workgroup memory the scatter never uses (2, 4, 8 KiB): how resident workgroups
+            // bound it
+            (
+                "diag: reduce-then-scan, +1 words",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, +256 words",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, +2 KiB",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, +4 KiB",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, +8 KiB",
+                Strategy::ReduceThenScan,
+                base,
+            ),
             ("onesweep", Strategy::OneSweep, base),
+            // look-back steps, fallbacks and polls per pass, in the state buffer
+            ("diag: onesweep, counters", Strategy::OneSweep, base),
+            // not a sort: no look-back (every digit's prefix is 0), so the difference to
+            // onesweep is what the look-back costs
+            ("diag: onesweep, no look-back", Strategy::OneSweep, base),
             ("exp: onesweep, window 32", Strategy::OneSweep, base),
             ("exp: onesweep, window 8", Strategy::OneSweep, base),
             // the rewrite machinery alone (the same window, a recompiled module)
@@ -94,6 +155,54 @@ fn main() {
                     &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 8u;")],
                 );
             }
+            if let Some(pad) = name.strip_prefix("diag: reduce-then-scan, +") {
+                let words = match pad.strip_suffix(" KiB") {
+                    Some(kib) => kib.parse::<u32>().unwrap() * 256,
+                    None => pad.trim_end_matches(" words").parse::<u32>().unwrap(),
+                };
+                rewrite_tile_passes(&mut p.plan, &pad_smem(words));
+            }
+            if name.contains("onesweep, counters") {
+                rewrite_tile_passes(&mut p.plan, ONESWEEP_COUNTERS);
+                for b in p.plan.buffers.iter_mut() {
+                    if b.label == "onesweep state" {
+                        b.readback = true;
+                    }
+                }
+            }
+            if name.contains("no look-back") {
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[("var done = tile == 0u;", "var done = true;")],
+                );
+            }
+            if name.contains("no counter adds") {
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[(
+                        "let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);",
+                        "let old = popcount4(peers) << half;",
+                    )],
+                );
+            }
+            if name.contains("no shuffles") {
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[("base = rs_shuffle(inv, base, leader);", "base += leader;")],
+                );
+            }
+            if name.contains("no final add") {
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[(
+                        "rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;",
+                        "rank[j] += dj;",
+                    )],
+                );
+            }
+            if name.contains("no ranking") {
+                rewrite_tile_passes(&mut p.plan, NO_RANKING);
+            }
             if name.contains("coalesced writes") {
                 rewrite_tile_passes(&mut p.plan, COALESCED_WRITES);
             }
@@ -102,6 +211,24 @@ fn main() {
             }
             let (out, t) = g.time(&p.plan, 3, 10).unwrap();
             let ok = p.keys::<u32>(&out) == want;
+            if name.contains("onesweep, counters") {
+                let id = p
+                    .plan
+                    .buffers
+                    .iter()
+                    .position(|b| b.label == "onesweep state")
+                    .unwrap();
+                let w: &[u32] = bytemuck::cast_slice(&out.buffers[&wgsimd::plan::BufferId(id)]);
+                let tiles = n.div_ceil(3072);
+                for pass in 0..4 {
+                    println!(
+                        "  pass {pass}: look-back steps per tile {:.3}, fallbacks {}, stops at a silent predecessor {}",
+                        w[1056 + pass] as f64 / tiles as f64,
+                        w[1064 + pass],
+                        w[1072 + pass]
+                    );
+                }
+            }
             let mut agg: Vec<(String, f64)> = Vec::new();
             for (l, ns) in t.pass_labels.iter().zip(t.pass_median_ns()) {
                 let k = l
@@ -153,15 +280,55 @@ const ONE_PHASE: &[(&str, &str)] = &[(
 /// its digit's destination.
 const COALESCED_WRITES: &[(&str, &str)] = &[("keys_out[dst[j]] = ", "keys_out[start + i] = ")];
 
+/// Diagnostic (not a sort): the scatter's ranks are the keys' positions in the tile.
+const NO_RANKING: &[(&str, &str)] = &[(
+    "let rank = tile_rank(inv, t, desc.y);",
+    "var rank: array<u32, KPT>;\n    for (var j = 0u; j < KPT; j++) { rank[j] = slot(inv, j); }",
+)];
+
 /// Diagnostic (not a sort): no ballots in the ranking.
 const NO_BALLOTS: &[(&str, &str)] = &[(
     "for (var b = 0u; b < BITS; b++) {",
     "for (var b = 0u; b < 0u; b++) {",
 )];
 
+/// Diagnostic: `words` more workgroup memory in the scatter, touched only on a branch never
+/// taken (params.n is never all ones), so the compiler must keep it.
+fn pad_smem(words: u32) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "@compute @workgroup_size(WG_SIZE)",
+            format!("var<workgroup> pad_mem: array<u32, {words}>;\n@compute @workgroup_size(WG_SIZE)"),
+        ),
+        (
+            "    let desc = describe(tile);",
+            format!("    if params.n == 0xffffffffu {{ pad_mem[inv.lid] = inv.lid; keys_out[0] = pad_mem[(inv.lid + 1u) % {words}u]; }}\n    let desc = describe(tile);"),
+        ),
+    ]
+}
+
+/// Diagnostic: the OneSweep pass counts its look-back steps (state word 1056 + PASS), the
+/// fallbacks (1064 + PASS) and the digits' stops at a silent predecessor (1072 + PASS).
+const ONESWEEP_COUNTERS: &[(&str, &str)] = &[
+    (
+        "    // publish the inclusive prefix",
+        "    if inv.lid == 0u { atomicAdd(&state[1056u + PASS], step); }\n    // publish the inclusive prefix",
+    ),
+    (
+        "            let f = fb - 1u;",
+        "            let f = fb - 1u;\n            if inv.lid == 0u { atomicAdd(&state[1064u + PASS], 1u); }",
+    ),
+    (
+        "                    if (s & FLAG_INCLUSIVE) != 0u {\n                        acc += s & VALUE_MASK;\n                        done = true;\n                    } else if",
+        "                    atomicAdd(&state[1072u + PASS], 1u);\n                    if (s & FLAG_INCLUSIVE) != 0u {\n                        acc += s & VALUE_MASK;\n                        done = true;\n                    } else if",
+    ),
+];
+
 /// Rewrites the kernels of the ranking passes (scatter, onesweep) with `edits`.
-fn rewrite_tile_passes(plan: &mut wgsimd::plan::Plan, edits: &[(&str, &str)]) {
-    use std::sync::Arc;
+fn rewrite_tile_passes<A: AsRef<str>, B: AsRef<str>>(
+    plan: &mut wgsimd::plan::Plan,
+    edits: &[(A, B)],
+) {
     for pass in plan
         .passes
         .iter_mut()
@@ -169,9 +336,17 @@ fn rewrite_tile_passes(plan: &mut wgsimd::plan::Plan, edits: &[(&str, &str)]) {
     {
         let mut src = pass.kernel.source.clone();
         for (from, to) in edits {
+            let (from, to) = (from.as_ref(), to.as_ref());
             assert!(src.contains(from), "{from:?} not in {}", pass.label);
             src = src.replace(from, to);
         }
+        replace_kernel(pass, src);
+    }
+}
+
+/// `pass` with its kernel rebuilt from `src`.
+fn replace_kernel(pass: &mut wgsimd::plan::Pass, src: String) {
+    {
         // the executor caches modules by kernel name: one name per distinct text
         let name = {
             use std::hash::{Hash, Hasher};
@@ -180,6 +355,6 @@ fn rewrite_tile_passes(plan: &mut wgsimd::plan::Plan, edits: &[(&str, &str)]) {
             format!("sort experiment {:x}", h.finish())
         };
         let k = wgsimd::kernel::Kernel::from_source(&name, pass.kernel.flavor, src);
-        pass.kernel = Arc::new(k.unwrap());
+        pass.kernel = std::sync::Arc::new(k.unwrap());
     }
 }
