@@ -131,29 +131,10 @@ fn main() {
                 ..Default::default()
             };
             let mut p = sort::plan(&caps, &keys, vals.as_deref(), &opts, &policy).unwrap();
-            if name.contains("plain staging") {
-                rewrite_tile_passes(&mut p.plan, PLAIN_STAGING);
-            }
-            if name.contains("one phase") {
-                rewrite_tile_passes(&mut p.plan, ONE_PHASE);
-            }
-            if name.contains("window 32") {
-                rewrite_tile_passes(
-                    &mut p.plan,
-                    &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 32u;")],
-                );
-            }
-            if name.contains("window 16") {
-                rewrite_tile_passes(
-                    &mut p.plan,
-                    &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 16u; ")],
-                );
-            }
-            if name.contains("window 8") {
-                rewrite_tile_passes(
-                    &mut p.plan,
-                    &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 8u;")],
-                );
+            for (part, edits) in EDITS {
+                if name.contains(part) {
+                    rewrite_tile_passes(&mut p.plan, edits);
+                }
             }
             if let Some(pad) = name.strip_prefix("diag: reduce-then-scan, +") {
                 let words = match pad.strip_suffix(" KiB") {
@@ -170,45 +151,6 @@ fn main() {
                     }
                 }
             }
-            if name.contains("no look-back") {
-                rewrite_tile_passes(
-                    &mut p.plan,
-                    &[("var done = tile == 0u;", "var done = true;")],
-                );
-            }
-            if name.contains("no counter adds") {
-                rewrite_tile_passes(
-                    &mut p.plan,
-                    &[(
-                        "let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);",
-                        "let old = popcount4(peers) << half;",
-                    )],
-                );
-            }
-            if name.contains("no shuffles") {
-                rewrite_tile_passes(
-                    &mut p.plan,
-                    &[("base = rs_shuffle(inv, base, leader);", "base += leader;")],
-                );
-            }
-            if name.contains("no final add") {
-                rewrite_tile_passes(
-                    &mut p.plan,
-                    &[(
-                        "rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;",
-                        "rank[j] += dj;",
-                    )],
-                );
-            }
-            if name.contains("no ranking") {
-                rewrite_tile_passes(&mut p.plan, NO_RANKING);
-            }
-            if name.contains("coalesced writes") {
-                rewrite_tile_passes(&mut p.plan, COALESCED_WRITES);
-            }
-            if name.contains("no ballots") {
-                rewrite_tile_passes(&mut p.plan, NO_BALLOTS);
-            }
             let (out, t) = g.time(&p.plan, 3, 10).unwrap();
             let ok = p.keys::<u32>(&out) == want;
             if name.contains("onesweep, counters") {
@@ -219,7 +161,7 @@ fn main() {
                     .position(|b| b.label == "onesweep state")
                     .unwrap();
                 let w: &[u32] = bytemuck::cast_slice(&out.buffers[&wgsimd::plan::BufferId(id)]);
-                let tiles = n.div_ceil(3072);
+                let tiles = n.div_ceil(sort::tile_keys().unwrap() as usize);
                 for pass in 0..4 {
                     println!(
                         "  pass {pass}: look-back steps per tile {:.3}, fallbacks {}, stops at a silent predecessor {}",
@@ -253,6 +195,51 @@ fn main() {
         }
     }
 }
+
+/// The source edits of the variants whose names contain the first string (those that take no
+/// parameter; the workgroup-memory pad and the OneSweep counters are applied in `main`).
+const EDITS: &[(&str, &[(&str, &str)])] = &[
+    ("plain staging", PLAIN_STAGING),
+    ("one phase", ONE_PHASE),
+    (
+        "window 32",
+        &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 32u;")],
+    ),
+    // the same window through the rewrite machinery (a recompiled module)
+    (
+        "window 16",
+        &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 16u; ")],
+    ),
+    (
+        "window 8",
+        &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 8u;")],
+    ),
+    (
+        "no look-back",
+        &[("var done = tile == 0u;", "var done = true;")],
+    ),
+    (
+        "no counter adds",
+        &[(
+            "let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);",
+            "let old = popcount4(peers) << half;",
+        )],
+    ),
+    (
+        "no shuffles",
+        &[("base = rs_shuffle(inv, base, leader);", "base += leader;")],
+    ),
+    (
+        "no final add",
+        &[(
+            "rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;",
+            "rank[j] += dj;",
+        )],
+    ),
+    ("no ranking", NO_RANKING),
+    ("coalesced writes", COALESCED_WRITES),
+    ("no ballots", NO_BALLOTS),
+];
 
 /// Experiment: stage the ranked tile in a plain (non-atomic) workgroup array of its own instead
 /// of the atomic `tile_mem` the rank counters need (16 KiB more workgroup memory: fits the
