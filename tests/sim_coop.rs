@@ -135,6 +135,10 @@ fn the_sweep_covers_every_16x16_kernel_with_one_and_two_buffers() {
     }
     assert!(c.iter().any(|(_, v)| v.policy.bufs == 1));
     assert_eq!(c[0].1, CoopKernel::K16.variant(), "the default first");
+    assert!(
+        c.iter().any(|(_, v)| *v == gemm::coop::large_tile()),
+        "the large products' tile is among the candidates the simulator proves"
+    );
 }
 
 #[test]
