@@ -140,13 +140,33 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
             },
         ),
     };
-    let p = match planned {
+    let mut p = match planned {
         Ok(p) => p,
         Err(e) => {
             println!("{name:<40} {shape:>15}  FAIL plan: {e}");
             return;
         }
     };
+    // EXP_EDIT="FROM=>TO;;;FROM=>TO" (`\n` for a line break): diagnostic source edits of every
+    // pass whose kernel contains FROM (most are no GEMM any more, so their check fails)
+    for edit in std::env::var("EXP_EDIT")
+        .iter()
+        .flat_map(|e| e.split(";;;"))
+    {
+        let (from, to) = edit.split_once("=>").expect("EXP_EDIT=FROM=>TO");
+        let (from, to) = (from.replace("\\n", "\n"), to.replace("\\n", "\n"));
+        for pass in p.plan.passes.iter_mut() {
+            if pass.kernel.source.contains(&from) {
+                let src = pass.kernel.source.replace(&from, &to);
+                let k = wgsimd::kernel::Kernel::from_source(
+                    &format!("{} edited", pass.kernel.name),
+                    pass.kernel.flavor,
+                    src,
+                );
+                pass.kernel = std::sync::Arc::new(k.unwrap());
+            }
+        }
+    }
     let (out, t) = match g.time(&p.plan, 3, repeats) {
         Ok(r) => r,
         Err(e) => {

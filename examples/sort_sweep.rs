@@ -39,6 +39,28 @@ fn main() {
             ),
             // not a sort: every scatter writes its tile's staged keys to the tile's own
             // range, so the difference to the first line is the cost of scattered writes
+            // barriers the scatter's one tile per workgroup does not need: tile_rank's first
+            // (no previous tile's staging) and the digit scan's first (no previous scan)
+            (
+                "exp: reduce-then-scan, no first barrier",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "exp: reduce-then-scan, no first barrier, no scan barrier",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "exp: reduce-then-scan, branchless first lane",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "exp: reduce-then-scan, no first barrier, no scan barrier, branchless first lane",
+                Strategy::ReduceThenScan,
+                base,
+            ),
             (
                 "diag: reduce-then-scan, coalesced writes",
                 Strategy::ReduceThenScan,
@@ -108,6 +130,11 @@ fn main() {
                 base,
             ),
             ("onesweep", Strategy::OneSweep, base),
+            (
+                "exp: onesweep, no first barrier, no scan barrier, branchless first lane",
+                Strategy::OneSweep,
+                base,
+            ),
             // look-back steps, fallbacks and polls per pass, in the state buffer
             ("diag: onesweep, counters", Strategy::OneSweep, base),
             // not a sort: no look-back (every digit's prefix is 0), so the difference to
@@ -234,6 +261,27 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
         &[(
             "rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;",
             "rank[j] += dj;",
+        )],
+    ),
+    (
+        "no first barrier",
+        &[(
+            "    // barrier: nobody still reads tile_mem (a previous tile's staging)\n    workgroupBarrier();\n",
+            "",
+        )],
+    ),
+    (
+        "no scan barrier",
+        &[(
+            "    // barrier: a previous call's readers of wg_slots must be done before we overwrite it\n    workgroupBarrier();\n    if inv.lane == 0u {\n        wg_slots[inv.sg_id] = sg_total;",
+            "    if inv.lane == 0u {\n        wg_slots[inv.sg_id] = sg_total;",
+        )],
+    ),
+    (
+        "branchless first lane",
+        &[(
+            "    if m.x != 0u {\n        return firstTrailingBit(m.x);\n    }\n    if m.y != 0u {\n        return 32u + firstTrailingBit(m.y);\n    }\n    if m.z != 0u {\n        return 64u + firstTrailingBit(m.z);\n    }\n    return 96u + firstTrailingBit(m.w);",
+            "    let f = firstTrailingBit(m) + vec4<u32>(0u, 32u, 64u, 96u);\n    return select(select(select(f.w, f.z, m.z != 0u), f.y, m.y != 0u), f.x, m.x != 0u);",
         )],
     ),
     ("no ranking", NO_RANKING),

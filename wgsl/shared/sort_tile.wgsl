@@ -196,7 +196,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
-    // only the rows in use (8 of 24 with subgroups of 32)
+    // only the rows in use (8 of 20 with subgroups of 32)
     for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {
         atomicStore(&tile_mem[i], 0u);
     }
