@@ -91,10 +91,11 @@ impl Default for SortOptions {
     }
 }
 
-/// Tuning of the sort. The tile (256 invocations × 16 keys = 4096 keys) and the 8-bit digit
+/// Tuning of the sort. The tile (256 invocations × 12 keys = 3072 keys) and the 8-bit digit
 /// are fixed by `wgsl/shared/sort_tile.wgsl`: 256 digits = one per invocation in per-digit steps,
-/// and the 16 KiB staging array plus 8 KiB of rank counters fit lavapipe's 32 KiB of workgroup
-/// memory (the H100 has 48 KiB).
+/// and the 12 KiB staging array, which holds the rank counters and digit starts while ranking,
+/// plus 1 KiB of digit bases fit lavapipe's 32 KiB of workgroup memory (the H100 has 48 KiB; on
+/// it, 1 KiB more per workgroup costs the scatter a fifth: docs/sort.md).
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
     /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter).
@@ -104,7 +105,8 @@ pub struct SortPolicy {
     /// traffic it saves: docs/sort.md).
     pub onesweep_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
-    /// fallback reads a 16 KiB tile, roughly the latency of 64 L2 polls; unmeasured on H100.
+    /// fallback reads a 12 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
+    /// fallback never ran at 2^24 or 2^28 keys (fourth session's look-back counters).
     pub spin: u32,
     /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
     /// of 256 on the H100 (the same wave reasoning as [`crate::reduce::ReducePolicy`]).
