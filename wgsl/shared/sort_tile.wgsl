@@ -76,8 +76,7 @@ struct SortParams {
 @group(0) @binding(6) var<storage, read> tile_descs: array<vec4<u32>>;
 
 // the staged key at position i of the tile, of digit d, goes to keys_out[digit_base[d] + i]:
-// the digit's first output position minus its start in the tile (tile_digit_start), written by
-// the stage after tile_rank (wrapping arithmetic)
+// the digit's first output position minus its start in the tile (tile_set_base)
 var<workgroup> digit_base: array<u32, RADIX>;
 // the rank counters and digit starts while ranking (layout at RANK_ROWS), then the tile staged
 // in digit order (atomic only so that the counters can be; the rest uses atomic loads and
@@ -175,14 +174,16 @@ fn lanes_below(lane: u32, w: u32) -> u32 {
     return select(part, 0xffffffffu, lane >= lo + 32u);
 }
 
-// Where digit d's keys start in the tile sorted by digit: valid from tile_rank's return until
-// tile_scatter's first barrier.
-fn tile_digit_start(d: u32) -> u32 {
-    return atomicLoad(&tile_mem[START_AT + d]);
+// The stage's share of the scatter: digit d's keys go to keys_out from position `first` on.
+// Call for d = inv.lid (RADIX == WG_SIZE: invocation d owns digit d) after tile_rank, before
+// tile_scatter, whose first barrier makes it visible. Stored as `first` minus the digit's start
+// in the tile (tile_mem[START_AT + d], which tile_rank left; wrapping arithmetic).
+fn tile_set_base(d: u32, first: u32) {
+    digit_base[d] = first - atomicLoad(&tile_mem[START_AT + d]);
 }
 
 // rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
-// tile_digit_start. Uniform control flow only.
+// tile_set_base. Uniform control flow only.
 fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let lane = rs_lane(inv);
     let n_sg = rs_count(inv);
@@ -284,7 +285,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
 
 // scatter: stage the tile in digit order, then write runs of equal digits to
 // digit_base[d] + position: consecutive invocations, consecutive addresses. The stage must have
-// written digit_base before calling.
+// called tile_set_base before.
 fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, start: u32, count: u32) {
     // barrier: digit_base is visible; the ranks and digit starts have been read out of tile_mem
     workgroupBarrier();

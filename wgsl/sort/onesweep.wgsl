@@ -215,8 +215,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if EARLY_LOOKBACK != 0u {
         rank = tile_rank(inv, t, count);
     }
-    // RADIX == WG_SIZE: invocation d owns digit d (wrapping arithmetic)
-    digit_base[d] = acc - tile_digit_start(d);
+    tile_set_base(d, acc);
     // scatter
     tile_scatter(inv, t, rank, start, count);
 }

@@ -29,9 +29,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let t = tile_load(inv, desc.x, desc.y);
     // rank
     let rank = tile_rank(inv, t, desc.y);
-    // offsets of this tile's digits, less their starts in the tile (visible to all after
-    // tile_scatter's first barrier; RADIX == WG_SIZE: invocation d owns digit d)
-    digit_base[inv.lid] = offsets[desc.z + inv.lid * desc.w] - tile_digit_start(inv.lid);
+    // where this tile's digits go: the scanned histogram's offsets
+    tile_set_base(inv.lid, offsets[desc.z + inv.lid * desc.w]);
     // scatter
     tile_scatter(inv, t, rank, desc.x, desc.y);
 }
