@@ -158,12 +158,7 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
         for pass in p.plan.passes.iter_mut() {
             if pass.kernel.source.contains(&from) {
                 let src = pass.kernel.source.replace(&from, &to);
-                let k = wgsimd::kernel::Kernel::from_source(
-                    &format!("{} edited", pass.kernel.name),
-                    pass.kernel.flavor,
-                    src,
-                );
-                pass.kernel = std::sync::Arc::new(k.unwrap());
+                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
             }
         }
     }

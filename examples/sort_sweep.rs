@@ -375,21 +375,6 @@ fn rewrite_tile_passes<A: AsRef<str>, B: AsRef<str>>(
             assert!(src.contains(from), "{from:?} not in {}", pass.label);
             src = src.replace(from, to);
         }
-        replace_kernel(pass, src);
-    }
-}
-
-/// `pass` with its kernel rebuilt from `src`.
-fn replace_kernel(pass: &mut wgsimd::plan::Pass, src: String) {
-    {
-        // the executor caches modules by kernel name: one name per distinct text
-        let name = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            src.hash(&mut h);
-            format!("sort experiment {:x}", h.finish())
-        };
-        let k = wgsimd::kernel::Kernel::from_source(&name, pass.kernel.flavor, src);
-        pass.kernel = std::sync::Arc::new(k.unwrap());
+        pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
     }
 }

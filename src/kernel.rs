@@ -202,6 +202,17 @@ impl Kernel {
             })
     }
 
+    /// A kernel of the same flavour from edited WGSL text (the sweeps' source experiments),
+    /// named after this one and a hash of the text: executors cache modules by kernel name, so
+    /// each distinct text needs its own.
+    pub fn edited(&self, source: String) -> Result<Kernel> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        source.hash(&mut h);
+        let name = format!("{} edited {:x}", self.name, h.finish());
+        Kernel::from_source(&name, self.flavor, source)
+    }
+
     /// Parses and validates WGSL text; errors carry naga's rendered diagnostic.
     pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
         let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
@@ -348,4 +359,28 @@ pub fn load(name: &str, flavor: Flavor) -> Result<Arc<Kernel>> {
     let kernel = Arc::new(Kernel::from_source(name, flavor, source)?);
     cache.lock().unwrap().insert(key, kernel.clone());
     Ok(kernel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edited_kernels_are_named_by_their_text() {
+        let copy = load("util/copy", Flavor::Subgroup).unwrap();
+        let same = copy.source.replace("fn main", "fn main ");
+        let a = copy.edited(same.clone()).unwrap();
+        let b = copy.edited(same).unwrap();
+        assert_eq!(a.name, b.name, "one text, one name");
+        assert_ne!(a.name, copy.name);
+        assert_eq!(a.flavor, copy.flavor);
+        let other = copy
+            .edited(copy.source.replace("fn main", "fn  main"))
+            .unwrap();
+        assert_ne!(other.name, a.name, "another text, another name");
+        let broken = copy
+            .edited(copy.source.replace("fn main", "fn main("))
+            .unwrap_err();
+        assert!(matches!(broken, Error::Shader { .. }), "{broken}");
+    }
 }
