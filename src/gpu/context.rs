@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::exec::{Caps, CoopShape};
 
 /// Features requested when present.
-fn wanted_features() -> wgpu::Features {
+pub fn wanted_features() -> wgpu::Features {
     wgpu::Features::SUBGROUP
         | wgpu::Features::SUBGROUP_BARRIER
         | wgpu::Features::SHADER_F16

@@ -21,7 +21,7 @@
 mod context;
 mod staging;
 
-pub use context::{list_adapters, GpuContext};
+pub use context::{list_adapters, wanted_features, GpuContext};
 
 use std::collections::HashMap;
 use std::num::NonZeroU64;
@@ -42,7 +42,7 @@ pub const UNCHECKED_DIRECTIVE: &str = "// wgsimd: runtime checks off";
 /// line [`UNCHECKED_DIRECTIVE`]: the cooperative-matrix GEMM does, because the checks on its
 /// workgroup-memory staging cost 45% on the H100 (8192³: 98 against 178 TFLOP/s).
 /// `WGSIMD_SHADER_CHECKS=all|bounds|none` overrides both, for measurements.
-fn runtime_checks(k: &Kernel) -> wgpu::ShaderRuntimeChecks {
+pub fn runtime_checks(k: &Kernel) -> wgpu::ShaderRuntimeChecks {
     let bounds_only = || {
         let mut c = wgpu::ShaderRuntimeChecks::checked();
         c.force_loop_bounding = false;
