@@ -80,3 +80,37 @@ fn sort_on_sim() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The ranking's phase count comes from the smallest subgroup size the plan was built for
+/// (override `SG_MIN`): planned for subgroups of 4 (four phases) but run at 8 and 32 (two and
+/// one needed), the spare phases must change nothing; planned for the size it runs at, the
+/// count is exact. Subgroups of 4 share counter rows and need every phase.
+#[test]
+fn ranking_phases_cover_any_subgroup_size_from_the_planned_minimum() {
+    let n = 7001;
+    let keys = common::random_u32(n, 77);
+    let vals: Vec<u32> = (0..n as u32).collect();
+    let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(vals.iter().copied()).collect();
+    want.sort_by_key(|&(k, _)| k);
+    for (planned, actual) in [(4u32, 8u32), (4, 32), (8, 8), (4, 4)] {
+        let sim = SimExecutor::new(SimConfig {
+            subgroup_size: actual,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut caps = sim.caps().clone();
+        caps.subgroup_min = planned;
+        for strategy in [Strategy::ReduceThenScan, Strategy::OneSweep] {
+            let opts = SortOptions {
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            let p = sort::plan(&caps, &keys, Some(&vals), &opts, &SortPolicy::default()).unwrap();
+            let out = sim.run(&p.plan).unwrap();
+            let what = format!("planned for {planned}, run at {actual}, {strategy}");
+            assert!(out.findings.is_empty(), "{what}: {:?}", out.findings);
+            let got: Vec<(u32, u32)> = p.keys(&out).into_iter().zip(p.values(&out)).collect();
+            assert!(got == want, "{what}: wrong result");
+        }
+    }
+}

@@ -55,6 +55,16 @@ fn tile_grid(tiles: u64, max: u32) -> [u32; 3] {
     [width as u32, rows as u32, 1]
 }
 
+/// The smallest subgroup the ranking runs at (override `SG_MIN` of
+/// `wgsl/shared/sort_tile.wgsl`, which sets its phase count): the adapter's minimum, or the
+/// emulated flavour's 32-lane virtual subgroups.
+fn rank_subgroup_min(caps: &Caps) -> u32 {
+    match caps.flavor() {
+        Flavor::Emulated => 32,
+        Flavor::Subgroup => caps.subgroup_min.max(4),
+    }
+}
+
 /// What one digit pass binds: keys and values in and out.
 #[derive(Clone, Copy)]
 struct Io {
@@ -277,6 +287,7 @@ pub(super) fn build<T: SortKey>(
         plan,
         flavor: caps.flavor(),
         base: vec![
+            ("SG_MIN", rank_subgroup_min(caps) as f64),
             ("KEY_TYPE", key_type as f64),
             ("DESCENDING", opts.descending as u32 as f64),
             ("PAIRS", pairs as u32 as f64),
