@@ -1,6 +1,6 @@
 //! Sort tuning sweep (development, not a test): kernel experiments (source rewrites) and
 //! reduce-then-scan, u32 keys at 2^24 and 2^28 (or
-//! `EXP_SIZES=20,24`), each output compared with `sort_unstable`, with the per-pass breakdown.
+//! `EXP_SIZES=20,24`; `EXP_KEYS=equal` or `sorted` for adversarial keys), each output compared with `sort_unstable`, with the per-pass breakdown.
 use rand::{Rng, SeedableRng};
 use wgsimd::sort::{self, SortOptions, SortPolicy, Strategy};
 use wgsimd::{Executor, GpuExecutor};
@@ -16,7 +16,12 @@ fn main() {
     for e in exps {
         let n = 1usize << e;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(e as u64);
-        let keys: Vec<u32> = (0..n).map(|_| rng.random()).collect();
+        // EXP_KEYS=equal / sorted: adversarial inputs instead of uniform random keys
+        let keys: Vec<u32> = match std::env::var("EXP_KEYS").as_deref() {
+            Ok("equal") => vec![0x5a5a_5a5a; n],
+            Ok("sorted") => (0..n as u32).collect(),
+            _ => (0..n).map(|_| rng.random()).collect(),
+        };
         let mut want = keys.clone();
         want.sort_unstable();
         // EXP_PAIRS=1: sort (key, index) pairs (the check still compares the keys)
@@ -24,7 +29,8 @@ fn main() {
             .is_ok()
             .then(|| (0..n as u32).collect());
         let base = SortPolicy::default();
-        let variants: Vec<(&str, Strategy, SortPolicy)> = vec![
+        let variants: Vec<(&str, Strategy, SortPolicy)> =
+            vec![
             ("reduce-then-scan", Strategy::ReduceThenScan, base),
             (
                 "exp: reduce-then-scan, plain staging",
@@ -129,7 +135,37 @@ fn main() {
                 Strategy::ReduceThenScan,
                 base,
             ),
+            // one ballot word (right where subgroups have at most 32 lanes, as on the H100):
+            // the same time as four words on the H100 (fifth session), whose compiler drops the
+            // words a 32-lane subgroup leaves zero
+            (
+                "exp: reduce-then-scan, one ballot word",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            // not a sort: tile t takes the digit offsets of tile t % 8 (cached), so the
+            // difference to the first line is what reading each tile's 256 scattered offsets
+            // costs
+            (
+                "diag: reduce-then-scan, cached offsets",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            // every lane adds to its digit's counter (non-leaders add 0): no divergent branch
+            // between one item's ballots and the next's, so they may overlap the atomic
+            (
+                "exp: reduce-then-scan, branch-free counters",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "exp: reduce-then-scan, branch-free counters, one phase",
+                Strategy::ReduceThenScan,
+                base,
+            ),
             ("onesweep", Strategy::OneSweep, base),
+            ("exp: onesweep, branch-free counters", Strategy::OneSweep, base),
+            ("hybrid", Strategy::Hybrid, base),
             (
                 "exp: onesweep, no first barrier, no scan barrier, branchless first lane",
                 Strategy::OneSweep,
@@ -284,6 +320,15 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
             "    let f = firstTrailingBit(m) + vec4<u32>(0u, 32u, 64u, 96u);\n    return select(select(select(f.w, f.z, m.z != 0u), f.y, m.y != 0u), f.x, m.x != 0u);",
         )],
     ),
+    ("one ballot word", ONE_BALLOT_WORD),
+    ("branch-free counters", BRANCH_FREE_COUNTERS),
+    (
+        "cached offsets",
+        &[(
+            "offsets[desc.z + inv.lid * desc.w]",
+            "offsets[desc.z % 8u + inv.lid * desc.w]",
+        )],
+    ),
     ("no ranking", NO_RANKING),
     ("coalesced writes", COALESCED_WRITES),
     ("no ballots", NO_BALLOTS),
@@ -310,6 +355,36 @@ const ONE_PHASE: &[(&str, &str)] = &[(
     "for (var phase = 0u; phase < per_row; phase++) {",
     "for (var phase = 0u; phase < 1u; phase++) {",
 )];
+
+/// Experiment: the counter update without a branch (every lane adds; only leaders add non-zero).
+const BRANCH_FREE_COUNTERS: &[(&str, &str)] = &[(
+    "                var base = 0u;
+                if mine && valid && below == 0u {
+                    let half = 16u * (d & 1u);
+                    let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
+                    base = (old >> half) & 0xffffu;
+                }",
+    "                let half = 16u * (d & 1u);
+                let lead = mine && valid && below == 0u;
+                let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], select(0u, popcount4(peers) << half, lead));
+                var base = (old >> half) & 0xffffu;",
+)];
+
+/// Experiment: ballots, lane masks and peer masks in one word (subgroups of at most 32 lanes).
+const ONE_BALLOT_WORD: &[(&str, &str)] = &[
+    (
+        "    return subgroupBallot(p);",
+        "    return vec4<u32>(subgroupBallot(p).x, 0u, 0u, 0u);",
+    ),
+    (
+        "let lt = vec4<u32>(lanes_below(lane, 0u), lanes_below(lane, 1u), lanes_below(lane, 2u), lanes_below(lane, 3u));",
+        "let lt = vec4<u32>(lanes_below(lane, 0u), 0u, 0u, 0u);",
+    ),
+    (
+        "let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));",
+        "let all_lanes = vec4<u32>(lanes_below(size, 0u), 0u, 0u, 0u);",
+    ),
+];
 
 /// Diagnostic (not a sort): each staged key goes to its own tile's range (coalesced) instead of
 /// its digit's destination.
