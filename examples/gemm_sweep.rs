@@ -162,6 +162,16 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
             }
         }
     }
+    // EXP_SOURCE=FILE: the cooperative-matrix passes run FILE's kernel instead (a whole module
+    // that takes their bindings, overrides and grid; examples/wgsl/)
+    if let Ok(path) = std::env::var("EXP_SOURCE") {
+        let src = std::fs::read_to_string(&path).expect("EXP_SOURCE");
+        for pass in p.plan.passes.iter_mut() {
+            if pass.kernel.name.starts_with("gemm/coop") {
+                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src.clone()).unwrap());
+            }
+        }
+    }
     let (out, t) = match g.time(&p.plan, 3, repeats) {
         Ok(r) => r,
         Err(e) => {

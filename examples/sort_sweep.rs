@@ -87,6 +87,16 @@ fn main() {
                 base,
             ),
             (
+                "diag: reduce-then-scan, no digit scan, coalesced writes",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
+                "diag: reduce-then-scan, no digit scan, no row sums, coalesced writes",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            (
                 "diag: reduce-then-scan, no counter adds, coalesced writes",
                 Strategy::ReduceThenScan,
                 base,
@@ -163,7 +173,27 @@ fn main() {
                 Strategy::ReduceThenScan,
                 base,
             ),
+            // values in a read_write binding behind a storage barrier: the compiler may not
+            // load them before the ranking (holding 12 more registers through it). Slower on
+            // the H100 (fifth session: pairs scatter 14.8 against 12.9 ms at 2^28): the early
+            // loads help
+            (
+                "exp: reduce-then-scan, values pinned",
+                Strategy::ReduceThenScan,
+                base,
+            ),
+            ("exp: hybrid, values pinned", Strategy::Hybrid, base),
+            ("exp: onesweep, values pinned", Strategy::OneSweep, base),
             ("onesweep", Strategy::OneSweep, base),
+            // not sorts: writes coalesced as in "coalesced writes", with and without the
+            // look-back, so the difference is the look-back's cost without the write
+            // collisions of "no look-back" (every tile writing from its digits' starts)
+            ("diag: onesweep, coalesced writes", Strategy::OneSweep, base),
+            (
+                "diag: onesweep, no look-back, coalesced writes",
+                Strategy::OneSweep,
+                base,
+            ),
             ("exp: onesweep, branch-free counters", Strategy::OneSweep, base),
             ("hybrid", Strategy::Hybrid, base),
             (
@@ -321,6 +351,19 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
         )],
     ),
     ("one ballot word", ONE_BALLOT_WORD),
+    (
+        "values pinned",
+        &[
+            (
+                "var<storage, read> vals_in: array<u32>;",
+                "var<storage, read_write> vals_in: array<u32>;",
+            ),
+            (
+                "        // barrier: every key was read from tile_mem before values overwrite it\n        workgroupBarrier();",
+                "        // barrier: every key was read from tile_mem before values overwrite it\n        workgroupBarrier();\n        storageBarrier();",
+            ),
+        ],
+    ),
     ("branch-free counters", BRANCH_FREE_COUNTERS),
     (
         "cached offsets",
@@ -332,6 +375,32 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
     ("no ranking", NO_RANKING),
     ("coalesced writes", COALESCED_WRITES),
     ("no ballots", NO_BALLOTS),
+    // the digit starts' scan over the tile (its subgroup scans and barriers)
+    (
+        "no digit scan",
+        &[(
+            "let sc = wg_scan_add_u32(inv, select(0u, lo + (total >> 16u), owner));",
+            "let sc = vec2<u32>(lo, total);",
+        ),
+        (
+            "atomicStore(&tile_mem[rank[j]], t.keys[j]);",
+            "atomicStore(&tile_mem[rank[j] % TILE], t.keys[j]);",
+        )],
+    ),
+    // the owners' walks over the counter rows (sum, then rewrite)
+    (
+        "no row sums",
+        &[
+            (
+                "        for (var r = 0u; r < rows; r++) {\n            total += atomicLoad(&tile_mem[r * (RADIX / 2u) + p]);\n        }",
+                "        total = atomicLoad(&tile_mem[p]);",
+            ),
+            (
+                "        for (var r = 0u; r < rows; r++) {\n            let c = atomicLoad(&tile_mem[r * (RADIX / 2u) + p]);\n            atomicStore(&tile_mem[r * (RADIX / 2u) + p], run);\n            run += c;\n        }",
+                "        atomicStore(&tile_mem[row * (RADIX / 2u) + p], run);",
+            ),
+        ],
+    ),
 ];
 
 /// Experiment: stage the ranked tile in a plain (non-atomic) workgroup array of its own instead
