@@ -84,7 +84,8 @@ fn sort_on_sim() {
 /// The ranking's phase count comes from the smallest subgroup size the plan was built for
 /// (override `SG_MIN`): planned for subgroups of 4 (four phases) but run at 8 and 32 (two and
 /// one needed), the spare phases must change nothing; planned for the size it runs at, the
-/// count is exact. Subgroups of 4 share counter rows and need every phase.
+/// count is exact; an adapter reporting no minimum (1) gets the most phases. Subgroups of 4
+/// share counter rows and need every phase.
 #[test]
 fn ranking_phases_cover_any_subgroup_size_from_the_planned_minimum() {
     let n = 7001;
@@ -92,7 +93,7 @@ fn ranking_phases_cover_any_subgroup_size_from_the_planned_minimum() {
     let vals: Vec<u32> = (0..n as u32).collect();
     let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(vals.iter().copied()).collect();
     want.sort_by_key(|&(k, _)| k);
-    for (planned, actual) in [(4u32, 8u32), (4, 32), (8, 8), (4, 4)] {
+    for (planned, actual) in [(4u32, 8u32), (4, 32), (8, 8), (4, 4), (1, 4)] {
         let sim = SimExecutor::new(SimConfig {
             subgroup_size: actual,
             ..Default::default()

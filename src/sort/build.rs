@@ -56,12 +56,13 @@ fn tile_grid(tiles: u64, max: u32) -> [u32; 3] {
 }
 
 /// The smallest subgroup the ranking runs at (override `SG_MIN` of
-/// `wgsl/shared/sort_tile.wgsl`, which sets its phase count): the adapter's minimum, or the
-/// emulated flavour's 32-lane virtual subgroups.
+/// `wgsl/shared/sort_tile.wgsl`, which sets its phase count): the adapter's minimum (1 when it
+/// reports none: the most phases, right at any size), or the emulated flavour's 32-lane virtual
+/// subgroups.
 fn rank_subgroup_min(caps: &Caps) -> u32 {
     match caps.flavor() {
         Flavor::Emulated => 32,
-        Flavor::Subgroup => caps.subgroup_min.max(4),
+        Flavor::Subgroup => caps.subgroup_min.max(1),
     }
 }
 

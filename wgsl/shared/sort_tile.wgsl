@@ -53,7 +53,7 @@ const_assert FREE_AT + RADIX <= TILE;
 // nothing): a constant loop bound, which ran the scatter 1% faster on the H100
 // (examples/sort_sweep.rs, 2026-11-22, 2^28 keys, four passes: uniform 8.14 → 8.06 ms, all
 // equal 8.08 → 7.96, sorted 8.39 → 8.30).
-override SG_MIN: u32 = 4u;
+override SG_MIN: u32 = 1u;
 override RANK_PHASES: u32 = (WG_SIZE / SG_MIN + RANK_ROWS - 1u) / RANK_ROWS;
 
 // 0 = u32, 1 = i32, 2 = f32
