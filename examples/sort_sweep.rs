@@ -185,6 +185,26 @@ fn main() {
             ("exp: hybrid, values pinned", Strategy::Hybrid, base),
             ("exp: onesweep, values pinned", Strategy::OneSweep, base),
             ("onesweep", Strategy::OneSweep, base),
+            // the fallback sooner (fewer polls of a silent predecessor), and the look-back
+            // before the ranking (the policy's default until the fifth session)
+            (
+                "exp: onesweep, spin 8",
+                Strategy::OneSweep,
+                SortPolicy { spin: 8, ..base },
+            ),
+            (
+                "exp: onesweep, spin 0",
+                Strategy::OneSweep,
+                SortPolicy { spin: 0, ..base },
+            ),
+            (
+                "exp: onesweep, look back before ranking",
+                Strategy::OneSweep,
+                SortPolicy {
+                    onesweep_early_lookback: true,
+                    ..base
+                },
+            ),
             // not sorts: writes coalesced as in "coalesced writes", with and without the
             // look-back, so the difference is the look-back's cost without the write
             // collisions of "no look-back" (every tile writing from its digits' starts)

@@ -101,8 +101,8 @@ pub struct SortPolicy {
     /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter).
     /// `u64::MAX`: never by default. H100 (2026-11-22, fourth session's `wgsimd bench`, u32 keys,
     /// 12 keys per invocation): reduce-then-scan 19.7 / 26.2 Gkeys/s at 2^24 / 2^28, the hybrid
-    /// 18.0 / 24.3, OneSweep 15.5 / 17.6 (its look-back and early counts cost more than the
-    /// traffic it saves: docs/sort.md).
+    /// 18.0 / 24.3, OneSweep 15.5 / 17.6 (16.5 / 18.8 looking back after ranking, fifth
+    /// session; its look-back costs more than the traffic it saves: docs/sort.md).
     pub onesweep_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
     /// fallback reads a 12 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
@@ -116,10 +116,11 @@ pub struct SortPolicy {
     /// unfair scheduler can run a tile before its predecessors and exercise the fallback.
     pub onesweep_tickets: bool,
     /// OneSweep looks back before ranking its tile (true) or after (false, CUB's order: the
-    /// ranking overlaps the predecessors' look-backs). true: H100 (examples/sort_sweep.rs,
-    /// 2026-11-22, u32 keys, 16 keys per invocation) 15.0 / 17.1 Gkeys/s at 2^24 / 2^28 against
-    /// 14.8 / 16.9 for false, since the look-back window stays in registers (before that:
-    /// 13.1 / 14.5 against 11.6 / 12.7). (`spin` 64 or 512 made no difference.)
+    /// ranking overlaps the predecessors' look-backs). false: H100 (examples/sort_sweep.rs,
+    /// 2026-11-22, fifth session, u32 keys, 12 keys per invocation) 16.5 / 18.8 Gkeys/s at
+    /// 2^24 / 2^28 against 15.6 / 17.8 for true. With 16 keys per invocation (fourth session)
+    /// true had led, 15.0 / 17.1 against 14.8 / 16.9. (`spin` 0, 8, 64 or 512 made no
+    /// difference.)
     pub onesweep_early_lookback: bool,
     /// Pairs from this many keys up take the MSD+LSD hybrid (not on CPU adapters). H100
     /// (`wgsimd bench`, 2026-11-22, fourth session, u32 pairs, Gkeys/s at 2^24 / 2^26 / 2^28):
@@ -135,7 +136,7 @@ impl Default for SortPolicy {
             spin: 64,
             histogram_workgroups: 1056,
             onesweep_tickets: true,
-            onesweep_early_lookback: true,
+            onesweep_early_lookback: false,
             hybrid_pairs_min_keys: 1 << 26,
         }
     }
