@@ -22,8 +22,8 @@ fn main(
     let wm = sg_id / SG_X;
     let wn = sg_id % SG_X;
     let k_tiles = params.k_tiles;
-    let fa = (a_items() + WG - 1u) / WG;
-    let fb = (b_items() + WG - 1u) / WG;
+    let fa = fetches_a();
+    let fb = fetches_b();
 
     var c00 = FragC();
     var c01 = FragC();

@@ -37,8 +37,8 @@ fn main(
     let wm = sg_id / SG_X;
     let wn = sg_id % SG_X;
     let k_tiles = params.k_tiles;
-    let fa = (a_items() + WG - 1u) / WG;
-    let fb = (b_items() + WG - 1u) / WG;
+    let fa = fetches_a();
+    let fb = fetches_b();
 
     // c<i><j>: fragment row i (16 rows each), column j of the subgroup's 64×64 block
     var c00 = FragC(); var c01 = FragC(); var c02 = FragC(); var c03 = FragC();

@@ -2,14 +2,25 @@
 // The register prefetch of the GEMM kernels (shared/gemm_tiled.wgsl and
 // shared/gemm_coop_body.wgsl): one K step's share of A and B for this invocation, held between
 // its global loads and its stash into workgroup memory (double buffering). The includer
-// declares WG (invocations per workgroup) and `fetch_a(li, m0, k0)`, `fetch_b(li, k0, n0)`:
-// item li of the A tile at (m0, k0) and of the B tile at (k0, n0), zero outside the matrix.
+// declares WG (invocations per workgroup), `a_items()`, `b_items()` (vec4 items per tile of A
+// and of B) and `fetch_a(li, m0, k0)`, `fetch_b(li, k0, n0)`: item li of the A tile at (m0, k0)
+// and of the B tile at (k0, n0), zero outside the matrix.
 
 // `fa` A items and `fb` B items (each ≤ 4), as named fields: NVIDIA's compiler put a
 // loop-indexed array in local memory.
 struct Staged {
     a0: vec4<u32>, a1: vec4<u32>, a2: vec4<u32>, a3: vec4<u32>,
     b0: vec4<u32>, b1: vec4<u32>, b2: vec4<u32>, b3: vec4<u32>,
+}
+
+// loads per invocation per operand (constant after specialization; the hosts check them against
+// MAX_FETCH)
+fn fetches_a() -> u32 {
+    return (a_items() + WG - 1u) / WG;
+}
+
+fn fetches_b() -> u32 {
+    return (b_items() + WG - 1u) / WG;
 }
 
 // load: items lid, lid + WG, ... of the A tile at (m0, k0) and of the B tile at (k0, n0)

@@ -208,17 +208,6 @@ fn stash_b(li: u32, buf: u32, k0: u32, v: vec4<u32>) {
     }
 }
 
-// loads per invocation per operand (constant after specialization; checked ≤ MAX_FETCH)
-fn fetches_a() -> u32 {
-    return (a_items() + WG - 1u) / WG;
-}
-
-fn fetches_b() -> u32 {
-    return (b_items() + WG - 1u) / WG;
-}
-
-// Global -> registers: fetch_tile (shared/gemm_staged.wgsl) with fetches_a(), fetches_b().
-
 // Registers -> workgroup buffer `buf`: the tile fetched at k0.
 fn stash_tile(s: Staged, lid: u32, buf: u32, k0: u32) {
     let fa = fetches_a();
