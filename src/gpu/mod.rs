@@ -52,11 +52,14 @@ pub fn runtime_checks(k: &Kernel) -> wgpu::ShaderRuntimeChecks {
         Ok("all") => wgpu::ShaderRuntimeChecks::checked(),
         Ok("none") => wgpu::ShaderRuntimeChecks::unchecked(),
         Ok("bounds") => bounds_only(),
-        _ if k.source.lines().any(|l| l.trim() == UNCHECKED_DIRECTIVE) => {
-            wgpu::ShaderRuntimeChecks::unchecked()
-        }
+        _ if asks_unchecked(k) => wgpu::ShaderRuntimeChecks::unchecked(),
         _ => bounds_only(),
     }
+}
+
+/// Whether `k` carries the line [`UNCHECKED_DIRECTIVE`].
+pub fn asks_unchecked(k: &Kernel) -> bool {
+    k.source.lines().any(|l| l.trim() == UNCHECKED_DIRECTIVE)
 }
 
 /// Seconds of warm-up before timed runs: `WGSIMD_WARMUP_MS`, default 100 ms.

@@ -531,11 +531,7 @@ mod tests {
             ("sort/onesweep_histogram", false),
         ] {
             let k = kernel::load(name, Flavor::Subgroup).unwrap();
-            let has = k
-                .source
-                .lines()
-                .any(|l| l.trim() == crate::gpu::UNCHECKED_DIRECTIVE);
-            assert_eq!(has, unchecked, "{name}");
+            assert_eq!(crate::gpu::asks_unchecked(&k), unchecked, "{name}");
         }
     }
 
