@@ -97,14 +97,7 @@ fn tile_sums_carry_across_blocks() {
     use wgsimd::plan::{Plan, Workgroups};
     let n = 3 * 256 * 16 + 5;
     let x: Vec<u32> = common::random_u32(n, 9).iter().map(|v| v >> 8).collect();
-    let want: Vec<u32> = x
-        .iter()
-        .scan(0u32, |acc, &v| {
-            let before = *acc;
-            *acc = acc.wrapping_add(v);
-            Some(before)
-        })
-        .collect();
+    let want = scan_u32(&x, false);
     let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
     for (name, exec) in common::executors_and(&sim) {
         let k = kernel::load("scan/scan_tile_sums", exec.caps().flavor()).unwrap();
