@@ -230,15 +230,41 @@ fn main() {
             ("exp: onesweep, window 8", Strategy::OneSweep, base),
             // the rewrite machinery alone (the same window, a recompiled module)
             ("exp: onesweep, window 16", Strategy::OneSweep, base),
+            // status words read and written with plain loads and stores (not atomics): what
+            // the look-back's atomic loads cost (racy reads, so a diagnostic, not a kernel)
+            ("diag: onesweep, plain status", Strategy::OneSweep, base),
+            ("diag: onesweep, plain status, window 32", Strategy::OneSweep, base),
+            ("diag: onesweep, plain status, window 8", Strategy::OneSweep, base),
+            ("diag: onesweep, plain status, counters", Strategy::OneSweep, base),
+            ("exp: onesweep, window 4", Strategy::OneSweep, base),
+            ("exp: onesweep, window 2", Strategy::OneSweep, base),
+            ("diag: onesweep, window 4, counters", Strategy::OneSweep, base),
         ];
-        // EXP_VARIANTS="name;name": only those
+        // EXP_VARIANTS="name;name": only those, in that order; a name not listed above runs
+        // the strategy it names with its edits ("exp: onesweep, window 6, ...")
         let only = std::env::var("EXP_VARIANTS").ok();
+        let variants: Vec<(String, Strategy, SortPolicy)> = match &only {
+            None => variants
+                .into_iter()
+                .map(|(n, s, p)| (n.to_string(), s, p))
+                .collect(),
+            Some(o) => o
+                .split(';')
+                .map(|v| match variants.iter().find(|x| x.0 == v) {
+                    Some(&(n, s, p)) => (n.to_string(), s, p),
+                    None if v.contains("onesweep") => (v.to_string(), Strategy::OneSweep, base),
+                    None if v.contains("hybrid") => (v.to_string(), Strategy::Hybrid, base),
+                    None => (v.to_string(), Strategy::ReduceThenScan, base),
+                })
+                .collect(),
+        };
         for (name, strategy, policy) in variants {
-            if let Some(o) = &only {
-                if !o.split(';').any(|v| v == name) {
-                    continue;
-                }
-            }
+            let name = name.as_str();
+            let policy = SortPolicy {
+                onesweep_early_lookback: policy.onesweep_early_lookback
+                    || name.contains("look back before ranking"),
+                ..policy
+            };
             let opts = SortOptions {
                 strategy: Some(strategy),
                 ..Default::default()
@@ -249,6 +275,15 @@ fn main() {
                     rewrite_tile_passes(&mut p.plan, edits);
                 }
             }
+            // "window N": OneSweep's look-back reads N predecessors per step
+            if let Some(w) = name.split("window ").nth(1) {
+                let w: u32 = w.split(',').next().unwrap().trim().parse().unwrap();
+                let line = "const LOOKBACK: u32 = 4u;";
+                rewrite_tile_passes(
+                    &mut p.plan,
+                    &[(line, format!("const LOOKBACK: u32 = {w}u; "))],
+                );
+            }
             if let Some(pad) = name.strip_prefix("diag: reduce-then-scan, +") {
                 let words = match pad.strip_suffix(" KiB") {
                     Some(kib) => kib.parse::<u32>().unwrap() * 256,
@@ -256,8 +291,19 @@ fn main() {
                 };
                 rewrite_tile_passes(&mut p.plan, &pad_smem(words));
             }
-            if name.contains("onesweep, counters") {
-                rewrite_tile_passes(&mut p.plan, ONESWEEP_COUNTERS);
+            let counters = name.contains("onesweep") && name.ends_with(", counters");
+            if counters {
+                // on the plain-status variant the atomic words are the head of a struct
+                let head = if name.contains("plain status") {
+                    "&os_state.head["
+                } else {
+                    "&state["
+                };
+                let edits: Vec<(&str, String)> = ONESWEEP_COUNTERS
+                    .iter()
+                    .map(|(a, b)| (*a, b.replace("&state[", head)))
+                    .collect();
+                rewrite_tile_passes(&mut p.plan, &edits);
                 for b in p.plan.buffers.iter_mut() {
                     if b.label == "onesweep state" {
                         b.readback = true;
@@ -266,7 +312,7 @@ fn main() {
             }
             let (out, t) = g.time(&p.plan, 3, 10).unwrap();
             let ok = p.keys::<u32>(&out) == want;
-            if name.contains("onesweep, counters") {
+            if counters {
                 let id = p
                     .plan
                     .buffers
@@ -277,8 +323,9 @@ fn main() {
                 let tiles = n.div_ceil(sort::tile_keys().unwrap() as usize);
                 for pass in 0..4 {
                     println!(
-                        "  pass {pass}: look-back steps per tile {:.3}, fallbacks {}, stops at a silent predecessor {}",
+                        "  pass {pass}: digit 0's solo look-back steps per tile {:.3}, workgroup steps per tile {:.3}, fallbacks {}, stops at a silent predecessor {}",
                         w[1056 + pass] as f64 / tiles as f64,
+                        w[1080 + pass] as f64 / tiles as f64,
                         w[1064 + pass],
                         w[1072 + pass]
                     );
@@ -313,19 +360,19 @@ fn main() {
 /// parameter; the workgroup-memory pad and the OneSweep counters are applied in `main`).
 const EDITS: &[(&str, &[(&str, &str)])] = &[
     ("plain staging", PLAIN_STAGING),
+    ("plain status", PLAIN_STATUS),
     ("one phase", ONE_PHASE),
     (
-        "window 32",
-        &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 32u;")],
-    ),
-    // the same window through the rewrite machinery (a recompiled module)
-    (
-        "window 16",
-        &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 16u; ")],
+        "half status reads",
+        &[("status + select(0u, pos - j, j <= pos) * RADIX + d]", "status + select(0u, pos - j, j <= pos) * RADIX + (d & ~1u)]")],
     ),
     (
-        "window 8",
-        &[("const LOOKBACK: u32 = 16u;", "const LOOKBACK: u32 = 8u;")],
+        "quarter status reads",
+        &[("status + select(0u, pos - j, j <= pos) * RADIX + d]", "status + select(0u, pos - j, j <= pos) * RADIX + (d & ~3u)]")],
+    ),
+    (
+        "no solo walk",
+        &[("const SOLO_WALK: u32 = 1u;", "const SOLO_WALK: u32 = 0u;")],
     ),
     (
         "no look-back",
@@ -438,10 +485,51 @@ const PLAIN_STAGING: &[(&str, &str)] = &[
     ("let k = atomicLoad(&tile_mem[i]);", "let k = stage_plain[i];"),
 ];
 
+/// Diagnostic: OneSweep's status words as a plain (non-atomic) array behind the atomic head of
+/// the state buffer (offsets and tile counters), so the look-back's window is read with plain
+/// loads. Racy reads: a stale value is an older one of the same word, which the look-back
+/// handles (walks on, or falls back), so the sort stays right on the H100; not a kernel.
+const PLAIN_STATUS: &[(&str, &str)] = &[
+    (
+        "@group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;",
+        "struct OsState { head: array<atomic<u32>, 1088>, status: array<u32> }\n@group(0) @binding(5) var<storage, read_write> os_state: OsState;",
+    ),
+    ("&state[STATE_COUNTERS + PASS]", "&os_state.head[STATE_COUNTERS + PASS]"),
+    ("&state[PASS * RADIX + d]", "&os_state.head[PASS * RADIX + d]"),
+    (
+        "let status = STATE_STATUS + PASS * params.tiles * RADIX;",
+        "let status = PASS * params.tiles * RADIX;",
+    ),
+    (
+        "atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));",
+        "os_state.status[status + d] = FLAG_INCLUSIVE | (global + total);",
+    ),
+    (
+        "atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);",
+        "os_state.status[status + tile * RADIX + d] = FLAG_AGGREGATE | total;",
+    ),
+    (
+        "st[j] = atomicLoad(&state[status + select(0u, pos - j, j <= pos) * RADIX + d]);",
+        "st[j] = os_state.status[status + select(0u, pos - j, j <= pos) * RADIX + d];",
+    ),
+    (
+        "var s = atomicLoad(&state[status + r.pos * RADIX + d]);",
+        "var s = os_state.status[status + r.pos * RADIX + d];",
+    ),
+    (
+        "s = atomicLoad(&state[status + r.pos * RADIX + d]);",
+        "s = os_state.status[status + r.pos * RADIX + d];",
+    ),
+    (
+        "atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));",
+        "os_state.status[status + tile * RADIX + d] = FLAG_INCLUSIVE | (acc + total);",
+    ),
+];
+
 /// Experiment: the ranking's phase loop with a constant bound of 1 (right only when every
 /// subgroup has a counter row of its own, as on the H100: 8 subgroups, 24 rows).
 const ONE_PHASE: &[(&str, &str)] = &[(
-    "for (var phase = 0u; phase < per_row; phase++) {",
+    "for (var phase = 0u; phase < RANK_PHASES; phase++) {",
     "for (var phase = 0u; phase < 1u; phase++) {",
 )];
 
@@ -506,20 +594,29 @@ fn pad_smem(words: u32) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Diagnostic: the OneSweep pass counts its look-back steps (state word 1056 + PASS), the
-/// fallbacks (1064 + PASS) and the digits' stops at a silent predecessor (1072 + PASS).
+/// Diagnostic: the OneSweep pass counts digit 0's solo look-back steps (state word 1056 + PASS;
+/// one digit, as every digit adding to one word slowed the pass by half), the workgroup's steps (1080 + PASS), the fallbacks (1064 + PASS) and the
+/// digits' stops at a silent predecessor (1072 + PASS).
 const ONESWEEP_COUNTERS: &[(&str, &str)] = &[
     (
         "    // publish the inclusive prefix",
-        "    if inv.lid == 0u { atomicAdd(&state[1056u + PASS], step); }\n    // publish the inclusive prefix",
+        "    atomicAdd(&state[1056u + PASS], select(0u, solo_steps, inv.lid == 0u));\n    atomicAdd(&state[1080u + PASS], select(0u, step, inv.lid == 0u));\n    // publish the inclusive prefix",
+    ),
+    (
+        "    var silent = false;",
+        "    var silent = false;\n    var solo_steps = 0u;",
+    ),
+    (
+        "        silent = w.silent;",
+        "        silent = w.silent;\n        solo_steps += 1u;",
     ),
     (
         "            let f = fb - 1u;",
         "            let f = fb - 1u;\n            if inv.lid == 0u { atomicAdd(&state[1064u + PASS], 1u); }",
     ),
     (
-        "                    if (s & FLAG_INCLUSIVE) != 0u {\n                        acc += s & VALUE_MASK;\n                        done = true;\n                    } else if",
-        "                    atomicAdd(&state[1072u + PASS], 1u);\n                    if (s & FLAG_INCLUSIVE) != 0u {\n                        acc += s & VALUE_MASK;\n                        done = true;\n                    } else if",
+        "            if (s & FLAG_INCLUSIVE) != 0u {\n                r.acc += s & VALUE_MASK;\n                r.done = true;\n            } else if",
+        "            atomicAdd(&state[1072u + PASS], 1u);\n            if (s & FLAG_INCLUSIVE) != 0u {\n                r.acc += s & VALUE_MASK;\n                r.done = true;\n            } else if",
     ),
 ];
 

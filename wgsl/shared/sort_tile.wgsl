@@ -37,15 +37,13 @@ const KPT: u32 = 12u;
 // unit test checks they agree
 const TILE: u32 = 3072u;
 // tile_mem while ranking: RANK_ROWS rows of 16-bit rank counters (RADIX / 2 words each), then
-// the tile's digit starts, then FREE_AT.. for the stage's own use (OneSweep's fallback
-// counters). Keeping the digit table in tile_mem saves workgroup memory: on the H100 the
+// the tile's digit starts. Keeping the digit table in tile_mem saves workgroup memory: on the H100 the
 // scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 → 10.52 ms
 // at 2^28 keys; 1 more word changed nothing), so resident workgroups are bounded by workgroup
 // memory right at this size.
-const RANK_ROWS: u32 = (TILE - 2u * RADIX) / (RADIX / 2u);
+const RANK_ROWS: u32 = (TILE - RADIX) / (RADIX / 2u);
 const START_AT: u32 = RANK_ROWS * RADIX / 2u;
-const FREE_AT: u32 = START_AT + RADIX;
-const_assert FREE_AT + RADIX <= TILE;
+const_assert START_AT + RADIX <= TILE;
 
 // The smallest subgroup size the pipeline may run at (the host passes the adapter's minimum; the
 // emulated flavour's 32). It fixes the ranking's phase count (enough phases for subgroups of
@@ -85,8 +83,10 @@ struct SortParams {
 @group(0) @binding(6) var<storage, read> tile_descs: array<vec4<u32>>;
 
 // the staged key at position i of the tile, of digit d, goes to keys_out[digit_base[d] + i]:
-// the digit's first output position minus its start in the tile (tile_set_base)
-var<workgroup> digit_base: array<u32, RADIX>;
+// the digit's first output position minus its start in the tile (tile_set_base). Until then a
+// stage may use it as per-digit counters (OneSweep counts its tile's and a silent
+// predecessor's digits here), hence atomic.
+var<workgroup> digit_base: array<atomic<u32>, RADIX>;
 // the rank counters and digit starts while ranking (layout at RANK_ROWS), then the tile staged
 // in digit order (atomic only so that the counters can be; the rest uses atomic loads and
 // stores)
@@ -183,12 +183,17 @@ fn lanes_below(lane: u32, w: u32) -> u32 {
     return select(part, 0xffffffffu, lane >= lo + 32u);
 }
 
-// The stage's share of the scatter: digit d's keys go to keys_out from position `first` on.
-// Call for d = inv.lid (RADIX == WG_SIZE: invocation d owns digit d) after tile_rank, before
-// tile_scatter, whose first barrier makes it visible. Stored as `first` minus the digit's start
-// in the tile (tile_mem[START_AT + d], which tile_rank left; wrapping arithmetic).
-fn tile_set_base(d: u32, first: u32) {
-    digit_base[d] = first - atomicLoad(&tile_mem[START_AT + d]);
+// Digit d's start in the ranked tile: read it after tile_rank, before tile_stage overwrites it.
+fn tile_digit_start(d: u32) -> u32 {
+    return atomicLoad(&tile_mem[START_AT + d]);
+}
+
+// The stage's share of the scatter: digit d's keys go to keys_out from position `first` on;
+// `start` is tile_digit_start(d). Call for d = inv.lid (RADIX == WG_SIZE: invocation d owns
+// digit d) before tile_write, whose first barrier makes it visible. Stored as `first` minus
+// the digit's start (wrapping arithmetic).
+fn tile_set_base(d: u32, first: u32, start: u32) {
+    atomicStore(&digit_base[d], first - start);
 }
 
 // rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
@@ -292,18 +297,23 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     return rank;
 }
 
-// scatter: stage the tile in digit order, then write runs of equal digits to
-// digit_base[d] + position: consecutive invocations, consecutive addresses. The stage must have
-// called tile_set_base before.
-fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, start: u32, count: u32) {
-    // barrier: digit_base is visible; the ranks and digit starts have been read out of tile_mem
+// stage: the tile's keys in tile_mem in digit order (after tile_rank; the keys are not needed
+// in registers after this, only the ranks, for the values).
+fn tile_stage(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
+    // barrier: the ranks' lookups and the digit starts have been read out of tile_mem
     workgroupBarrier();
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
             atomicStore(&tile_mem[rank[j]], t.keys[j]);
         }
     }
-    // barrier: the tile is staged in digit order
+}
+
+// scatter: write the staged tile's runs of equal digits to digit_base[d] + position:
+// consecutive invocations, consecutive addresses (then the values the same way). After
+// tile_stage and tile_set_base.
+fn tile_write(inv: Inv, rank: array<u32, KPT>, start: u32, count: u32) {
+    // barrier: the tile is staged in digit order and digit_base is set
     workgroupBarrier();
     var dst: array<u32, KPT>;
     for (var j = 0u; j < KPT; j++) {
@@ -311,7 +321,7 @@ fn tile_scatter(inv: Inv, t: TileKeys, rank: array<u32, KPT>, start: u32, count:
         if i < count {
             let k = atomicLoad(&tile_mem[i]);
             let d = digit_of(k);
-            dst[j] = digit_base[d] + i;
+            dst[j] = atomicLoad(&digit_base[d]) + i;
             keys_out[dst[j]] = select(k, from_sortable(k), MAP_OUT != 0u);
         }
     }

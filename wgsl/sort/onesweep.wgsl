@@ -1,8 +1,8 @@
 // Radix sort, OneSweep stage 3, one dispatch per digit (Adinets & Merrill 2022): count the
-// tile's digits and publish the counts, rank the tile (shared/sort_tile.wgsl), find its digits'
-// global offsets by decoupled look-back over the predecessors' published counts (Merrill &
-// Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016), publish the
-// inclusive prefix, scatter.
+// tile's digits and publish the counts, rank the tile and stage it in digit order
+// (shared/sort_tile.wgsl), find its digits' global offsets by decoupled look-back over the
+// predecessors' published counts (Merrill & Garland, "Single-pass Parallel Prefix Scan with
+// Decoupled Look-back", 2016), publish the inclusive prefix, write the staged tile out.
 //
 // Forward progress: tiles take their index from an atomic counter (so predecessors have at
 // least started), and a predecessor that has published nothing after SPIN polls is not waited
@@ -21,13 +21,20 @@
 
 override PASS: u32 = 0u;
 override SPIN: u32 = 64u;
-// predecessors read per look-back step
-const LOOKBACK: u32 = 16u;
+// predecessors read per look-back step. H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys,
+// 2^28, Gkeys/s, walks alone first): 2 → 21.7, 3 → 22.1, 4 → 22.4, 6 → 8.1, 8 → 8.1,
+// 16 → 17.2 (the old walk with branches: 16 → 18.8, 8 → 20.5, 4 → 21.0). Wider windows take
+// fewer steps (16: 3.0 per tile, 4: about 6) but each step costs more than its loads: reading
+// half or a quarter as many distinct status words changed nothing, and no fallback happened.
+const LOOKBACK: u32 = 4u;
 // 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (tests only: lets
 // the simulator's unfair scheduler run a tile before its predecessors)
 override TICKETS: u32 = 1u;
 // 1: look back before ranking instead of after (SortPolicy::onesweep_early_lookback)
 override EARLY_LOOKBACK: u32 = 0u;
+// 1: each digit first walks alone, without the workgroup's two barriers per step (see the
+// look-back): 22.4 against 21.9 Gkeys/s (H100, 2^28 keys, window 4)
+const SOLO_WALK: u32 = 1u;
 
 const STATE_COUNTERS: u32 = 1024u;
 const STATE_STATUS: u32 = 1088u;
@@ -40,6 +47,67 @@ const VALUE_MASK: u32 = 0x3fffffffu;
 var<workgroup> os_tile: u32;
 // [fallback needed, still pending] for even and odd look-back steps
 var<workgroup> os_flags: array<atomic<u32>, 4>;
+
+// One look-back step of digit d's walk, from predecessor `pos` down with `acc` taken so far:
+// read a window of LOOKBACK predecessors (independent loads: about one L2 round trip however
+// far back the inclusive prefix is; one predecessor per step made the H100 wait a round trip
+// per predecessor, 0.84 ms per pass at 2^24 keys against 0.18 ms for a reduce-then-scan
+// scatter), walk it adding aggregates until an inclusive prefix, and if the walk stops at a
+// predecessor that has published nothing, poll that one SPIN times. `silent`: it is still
+// silent (pos is that predecessor).
+struct LookStep {
+    acc: u32,
+    pos: u32,
+    done: bool,
+    silent: bool,
+}
+
+fn look_step(status: u32, d: u32, pos_in: u32, acc_in: u32) -> LookStep {
+    var r = LookStep(acc_in, pos_in, false, false);
+    let pos = pos_in;
+    // the window: predecessors pos, pos - 1, ..., pos - LOOKBACK + 1 (past tile 0 it reads
+    // tile 0 again; the walk ignores those)
+    var st: array<u32, LOOKBACK>;
+    for (var j = 0u; j < LOOKBACK; j++) {
+        st[j] = atomicLoad(&state[status + select(0u, pos - j, j <= pos) * RADIX + d]);
+    }
+    // walk it in order, with constant bounds, no break and no branches: the window stays in
+    // registers (NVIDIA's compiler put a loop-indexed array of the GEMM in local memory), and
+    // no load can sink into a branch of the walk, where each would wait for the one before
+    // (written with branches, the look-back took 5.6 ms over the four passes at 2^28 keys on
+    // the H100, see LOOKBACK). j = the aggregates taken before the walk stopped.
+    var j = 0u;
+    var stop = false;
+    for (var k = 0u; k < LOOKBACK; k++) {
+        let s = st[k];
+        let take = !stop && k <= pos && (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) != 0u;
+        let inclusive = take && (s & FLAG_INCLUSIVE) != 0u;
+        r.acc += select(0u, s & VALUE_MASK, take);
+        j += select(0u, 1u, take && !inclusive);
+        r.done = r.done || inclusive;
+        stop = stop || !take || inclusive;
+    }
+    if !r.done {
+        r.pos = pos - j;
+        if j < LOOKBACK {
+            // stopped at a silent predecessor: poll it
+            var s = atomicLoad(&state[status + r.pos * RADIX + d]);
+            for (var spin = 0u; spin < SPIN && (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u; spin++) {
+                s = atomicLoad(&state[status + r.pos * RADIX + d]);
+            }
+            if (s & FLAG_INCLUSIVE) != 0u {
+                r.acc += s & VALUE_MASK;
+                r.done = true;
+            } else if (s & FLAG_AGGREGATE) != 0u {
+                r.acc += s & VALUE_MASK;
+                r.pos -= 1u;
+            } else {
+                r.silent = true;
+            }
+        }
+    }
+    return r;
+}
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -61,20 +129,20 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let t = tile_load(inv, start, count);
     // count the tile's digits first and publish them before ranking (CUB's "early counts"), so
     // successors looking back rarely find this tile silent: tile 0 publishes its inclusive
-    // prefix at once. The counters are tile_mem[FREE_AT..], which the ranking leaves alone: the
-    // fallback counts there too, until the scatter stages the tile.
+    // prefix at once. The counters are digit_base, free until tile_set_base; the fallback
+    // counts there too.
     let d = inv.lid;
-    atomicStore(&tile_mem[FREE_AT + d], 0u);
+    atomicStore(&digit_base[d], 0u);
     // barrier: the counters are cleared before anyone counts
     workgroupBarrier();
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
-            atomicAdd(&tile_mem[FREE_AT + digit_of(t.keys[j])], 1u);
+            atomicAdd(&digit_base[digit_of(t.keys[j])], 1u);
         }
     }
     // barrier: the tile's counts are complete
     workgroupBarrier();
-    let total = atomicLoad(&tile_mem[FREE_AT + d]);
+    let total = atomicLoad(&digit_base[d]);
     let status = STATE_STATUS + PASS * params.tiles * RADIX;
     let global = atomicLoad(&state[PASS * RADIX + d]);
     if tile == 0u {
@@ -82,87 +150,59 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     } else {
         atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
     }
-    // rank here (EARLY_LOOKBACK = 0, the default: CUB's order, the ranking overlaps the
-    // predecessors' look-backs; 6% faster on the H100 with 12 keys per invocation) or after the
-    // look-back (1: this tile's inclusive prefix is published sooner; SortPolicy::
-    // onesweep_early_lookback)
+    // rank and stage the tile here (EARLY_LOOKBACK = 0, the default: CUB's order, the ranking
+    // overlaps the predecessors' look-backs; 6% faster on the H100 with 12 keys per
+    // invocation) or after the look-back (1: this tile's inclusive prefix is published sooner;
+    // SortPolicy::onesweep_early_lookback). Staging before the look-back leaves only the ranks
+    // (pairs) and the window in registers while it waits.
     var rank: array<u32, KPT>;
+    var dstart = 0u;
     if EARLY_LOOKBACK == 0u {
         rank = tile_rank(inv, t, count);
+        dstart = tile_digit_start(d);
+        tile_stage(inv, t, rank, count);
     }
     if d < 4u {
         atomicStore(&os_flags[d], 0u);
     }
-    atomicStore(&tile_mem[FREE_AT + d], 0u);
+    atomicStore(&digit_base[d], 0u);
     // barrier: flags and fallback counters are cleared
     workgroupBarrier();
     // look back (decoupled, Merrill & Garland): each digit's invocation walks its predecessors
-    // from tile - 1 down, adding aggregates until it meets an inclusive prefix. A step reads a
-    // window of LOOKBACK predecessors at once (independent loads, so a step costs about one L2
-    // round trip however far back the inclusive prefix is; one predecessor per step made the
-    // H100 wait a round trip per predecessor: 0.84 ms per pass at 2^24 keys, against 0.18 ms
-    // for a reduce-then-scan scatter). A walk stops early at a predecessor that has published
-    // nothing yet and polls it SPIN times; if it is still silent, the invocation asks for the
-    // fallback on that tile. The workgroup then counts the highest requested tile's keys itself
-    // (uniform: one tile for all digits), the invocations stuck on it step past it, and those
-    // stuck lower retry in the next step, so every step makes progress without waiting for any
-    // other workgroup.
+    // from tile - 1 down in steps (look_step), adding aggregates until it meets an inclusive
+    // prefix. A walk stuck at a silent predecessor asks for the fallback on that tile: the
+    // workgroup then counts the highest requested tile's keys itself (uniform: one tile for all
+    // digits), the invocations stuck on it step past it, and those stuck lower retry in the
+    // next step, so every step makes progress without waiting for any other workgroup.
     var acc = select(0u, global, tile == 0u);
     var done = tile == 0u;
     // the next predecessor to look at
     var pos = tile - 1u;
+    // first each digit walks alone, without barriers, until it is done or stuck at a silent
+    // predecessor (no subgroup operations or barriers inside, so the walks may differ in
+    // length)
+    var silent = false;
+    while SOLO_WALK != 0u && !done && !silent {
+        let w = look_step(status, d, pos, acc);
+        acc = w.acc;
+        pos = w.pos;
+        done = w.done;
+        silent = w.silent;
+    }
+    // then the workgroup's steps, with the fallback: one step and two barriers when no walk
+    // got stuck
     var step = 0u;
     loop {
         let par = (step & 1u) * 2u;
         var need = false;
         if !done {
-            // read the window: predecessors pos, pos - 1, ..., pos - LOOKBACK + 1 (those >= 0)
-            var st: array<u32, LOOKBACK>;
-            for (var j = 0u; j < LOOKBACK; j++) {
-                if j <= pos {
-                    st[j] = atomicLoad(&state[status + (pos - j) * RADIX + d]);
-                }
-            }
-            // walk it in order, with constant bounds and no break so the window can stay in
-            // registers (NVIDIA's compiler put a loop-indexed array of the GEMM in local
-            // memory); j = the aggregates taken before the walk stopped
-            var j = 0u;
-            var stop = false;
-            for (var k = 0u; k < LOOKBACK; k++) {
-                let s = st[k];
-                if !stop {
-                    if k > pos || (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u {
-                        stop = true;
-                    } else {
-                        acc += s & VALUE_MASK;
-                        if (s & FLAG_INCLUSIVE) != 0u {
-                            done = true;
-                            stop = true;
-                        } else {
-                            j += 1u;
-                        }
-                    }
-                }
-            }
-            if !done {
-                pos -= j;
-                if j < LOOKBACK {
-                    // stopped at a silent predecessor (pos): poll it, then ask for the fallback
-                    var s = atomicLoad(&state[status + pos * RADIX + d]);
-                    for (var spin = 0u; spin < SPIN && (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u; spin++) {
-                        s = atomicLoad(&state[status + pos * RADIX + d]);
-                    }
-                    if (s & FLAG_INCLUSIVE) != 0u {
-                        acc += s & VALUE_MASK;
-                        done = true;
-                    } else if (s & FLAG_AGGREGATE) != 0u {
-                        acc += s & VALUE_MASK;
-                        pos -= 1u;
-                    } else {
-                        need = true;
-                        atomicMax(&os_flags[par], pos + 1u);
-                    }
-                }
+            let w = look_step(status, d, pos, acc);
+            acc = w.acc;
+            pos = w.pos;
+            done = w.done;
+            if w.silent {
+                need = true;
+                atomicMax(&os_flags[par], pos + 1u);
             }
         }
         // barrier: fallback requests are in
@@ -181,12 +221,12 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
                 if MAP_IN != 0u {
                     k = to_sortable(k);
                 }
-                atomicAdd(&tile_mem[FREE_AT + digit_of(k)], 1u);
+                atomicAdd(&digit_base[digit_of(k)], 1u);
             }
             // barrier: the predecessor's counts are complete
             workgroupBarrier();
             if need && pos == f {
-                acc += atomicLoad(&tile_mem[FREE_AT + d]);
+                acc += atomicLoad(&digit_base[d]);
                 if f == 0u {
                     acc += global;
                     done = true;
@@ -202,7 +242,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         workgroupBarrier();
         let pending = atomicLoad(&os_flags[par + 1u]) != 0u;
         if fb != 0u {
-            atomicStore(&tile_mem[FREE_AT + d], 0u);
+            atomicStore(&digit_base[d], 0u);
         }
         step += 1u;
         if !pending {
@@ -215,8 +255,10 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     }
     if EARLY_LOOKBACK != 0u {
         rank = tile_rank(inv, t, count);
+        dstart = tile_digit_start(d);
+        tile_stage(inv, t, rank, count);
     }
-    tile_set_base(d, acc);
+    tile_set_base(d, acc, dstart);
     // scatter
-    tile_scatter(inv, t, rank, start, count);
+    tile_write(inv, rank, start, count);
 }

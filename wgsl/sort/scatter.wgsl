@@ -30,7 +30,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // rank
     let rank = tile_rank(inv, t, desc.y);
     // where this tile's digits go: the scanned histogram's offsets
-    tile_set_base(inv.lid, offsets[desc.z + inv.lid * desc.w]);
+    tile_set_base(inv.lid, offsets[desc.z + inv.lid * desc.w], tile_digit_start(inv.lid));
     // scatter
-    tile_scatter(inv, t, rank, desc.x, desc.y);
+    tile_stage(inv, t, rank, desc.y);
+    tile_write(inv, rank, desc.x, desc.y);
 }
