@@ -625,20 +625,46 @@ fn bench_cases_verify_and_catch_corruption() {
 }
 
 /// The policy on a GPU that is not a CPU adapter (caps borrowed from the simulator and renamed):
-/// pairs from `hybrid_pairs_min_keys` up take the hybrid, keys stay on reduce-then-scan, and
-/// CPU adapters always get reduce-then-scan.
+/// pairs take OneSweep at every size, keys below `onesweep_keys_below`, reduce-then-scan from
+/// there; the hybrid only when asked for; without subgroups, and on CPU adapters,
+/// reduce-then-scan always.
 #[test]
-fn policy_picks_the_hybrid_for_large_pairs_on_a_gpu() {
+fn policy_on_a_gpu() {
     let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
     let cpu = sim.caps().clone();
     let mut gpu = cpu.clone();
     gpu.backend = "vulkan".into();
     gpu.name = "a discrete GPU".into();
-    assert!(cpu.is_cpu() && !gpu.is_cpu());
+    assert!(cpu.is_cpu() && !gpu.is_cpu() && gpu.subgroups);
     let p = SortPolicy::default();
-    let big = p.hybrid_pairs_min_keys;
-    assert_eq!(p.choose(&gpu, big, true), Strategy::Hybrid);
-    assert_eq!(p.choose(&gpu, big - 1, true), Strategy::ReduceThenScan);
-    assert_eq!(p.choose(&gpu, big, false), Strategy::ReduceThenScan);
-    assert_eq!(p.choose(&cpu, big, true), Strategy::ReduceThenScan);
+    let edge = p.onesweep_keys_below;
+    for n in [0, 1, edge - 1, edge, 1 << 28] {
+        assert_eq!(p.choose(&gpu, n, true), Strategy::OneSweep, "pairs {n}");
+        assert_eq!(
+            p.choose(&cpu, n, true),
+            Strategy::ReduceThenScan,
+            "cpu pairs {n}"
+        );
+        assert_eq!(
+            p.choose(&cpu, n, false),
+            Strategy::ReduceThenScan,
+            "cpu keys {n}"
+        );
+    }
+    assert_eq!(p.choose(&gpu, edge - 1, false), Strategy::OneSweep);
+    assert_eq!(p.choose(&gpu, edge, false), Strategy::ReduceThenScan);
+    let mut plain = gpu.clone();
+    plain.subgroups = false;
+    assert_eq!(p.choose(&plain, 100, true), Strategy::ReduceThenScan);
+    assert_eq!(p.choose(&plain, 100, false), Strategy::ReduceThenScan);
+    let hybrid = SortPolicy {
+        hybrid_pairs_min_keys: 1 << 26,
+        ..p
+    };
+    assert_eq!(hybrid.choose(&gpu, 1 << 26, true), Strategy::Hybrid);
+    assert_eq!(hybrid.choose(&gpu, (1 << 26) - 1, true), Strategy::OneSweep);
+    assert_eq!(
+        hybrid.choose(&gpu, 1 << 26, false),
+        Strategy::ReduceThenScan
+    );
 }

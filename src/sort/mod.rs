@@ -98,12 +98,17 @@ impl Default for SortOptions {
 /// it, 1 KiB more per workgroup costs the scatter a fifth: docs/sort.md).
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
-    /// OneSweep is chosen from this many keys up (with subgroups, not on a CPU adapter).
-    /// `u64::MAX`: never by default. H100 (2026-11-22, fourth session's `wgsimd bench`, u32 keys,
-    /// 12 keys per invocation): reduce-then-scan 19.7 / 26.2 Gkeys/s at 2^24 / 2^28, the hybrid
-    /// 18.0 / 24.3, OneSweep 15.5 / 17.6 (16.5 / 18.8 looking back after ranking, fifth
-    /// session; its look-back costs more than the traffic it saves: docs/sort.md).
-    pub onesweep_min_keys: u64,
+    /// Keys alone (no values) below this many take OneSweep (with subgroups, not on a CPU
+    /// adapter), reduce-then-scan from here up. 2^24: H100 (`wgsimd bench`, 2026-11-22, sixth
+    /// session, u32 keys, Gkeys/s at 2^20 / 2^24 / 2^26 / 2^28): OneSweep 8.43 / 19.88 / 21.89
+    /// / 22.39, reduce-then-scan 4.39 / 19.87 / 24.61 / 26.34, the hybrid 3.77 / 18.07 /
+    /// 23.15 / 24.59.
+    pub onesweep_keys_below: u64,
+    /// Key-value pairs from this many up take OneSweep (with subgroups, not on a CPU adapter)
+    /// unless the hybrid takes them first (`hybrid_pairs_min_keys`). 0: H100 (same run, u32
+    /// pairs): OneSweep 7.40 / 17.08 / 19.46 / 19.86, reduce-then-scan 4.11 / 15.44 / 18.00 /
+    /// 18.18, the hybrid 3.37 / 15.45 / 19.09 / 19.80.
+    pub onesweep_pairs_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
     /// fallback reads a 12 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
     /// fallback never ran at 2^24 or 2^28 keys (fourth session's look-back counters).
@@ -122,22 +127,24 @@ pub struct SortPolicy {
     /// true had led, 15.0 / 17.1 against 14.8 / 16.9. (`spin` 0, 8, 64 or 512 made no
     /// difference.)
     pub onesweep_early_lookback: bool,
-    /// Pairs from this many keys up take the MSD+LSD hybrid (not on CPU adapters). H100
-    /// (`wgsimd bench`, 2026-11-22, fourth session, u32 pairs, Gkeys/s at 2^24 / 2^26 / 2^28):
-    /// hybrid 15.5 / 19.0 / 19.7 against reduce-then-scan 15.5 / 18.3 / 18.5. For keys alone
-    /// reduce-then-scan stays ahead at every size (26.2 against 24.3 at 2^28).
+    /// Pairs from this many keys up take the MSD+LSD hybrid (not on CPU adapters). `u64::MAX`:
+    /// never, since the sixth session's OneSweep is level with it or ahead at every size
+    /// (see `onesweep_pairs_min_keys`). Before, from 2^26 (fourth session, H100, u32 pairs,
+    /// Gkeys/s at 2^24 / 2^26 / 2^28: hybrid 15.5 / 19.0 / 19.7, reduce-then-scan 15.5 / 18.3
+    /// / 18.5, OneSweep 14.9 / 16.6 / 17.1).
     pub hybrid_pairs_min_keys: u64,
 }
 
 impl Default for SortPolicy {
     fn default() -> Self {
         SortPolicy {
-            onesweep_min_keys: u64::MAX,
+            onesweep_keys_below: 1 << 24,
+            onesweep_pairs_min_keys: 0,
             spin: 64,
             histogram_workgroups: 1056,
             onesweep_tickets: true,
             onesweep_early_lookback: false,
-            hybrid_pairs_min_keys: 1 << 26,
+            hybrid_pairs_min_keys: u64::MAX,
         }
     }
 }
@@ -150,21 +157,30 @@ impl SortPolicy {
     /// - CPU adapters (lavapipe) and the simulator → reduce-then-scan: it never waits, and on
     ///   lavapipe OneSweep was not reliably faster (docs/sort.md: 350 vs 175 ms at 2^20 keys,
     ///   448 vs 512 ms at 2^22, on 2 shared CPUs).
-    /// - Otherwise, for key-value pairs from `hybrid_pairs_min_keys` up, the hybrid (its LSD
-    ///   passes work bucket by bucket, which the pairs' second scatter profits from).
-    /// - Otherwise OneSweep from `onesweep_min_keys` keys up (never, by default): it moves 8
-    ///   bytes per key per pass where reduce-then-scan moves 12, but on the H100 its look-back
-    ///   costs more than the traffic it saves (see the field).
+    /// - Otherwise, for key-value pairs from `hybrid_pairs_min_keys` up (never, by default),
+    ///   the hybrid (its LSD passes work bucket by bucket, which the values' second scatter
+    ///   profits from).
+    /// - Otherwise OneSweep for pairs from `onesweep_pairs_min_keys` up (always, by default)
+    ///   and for keys below `onesweep_keys_below` (2^24): it moves 8 bytes per key per pass
+    ///   where reduce-then-scan moves 12 and needs 7 dispatches where reduce-then-scan needs
+    ///   20; for keys from 2^24 up its look-back costs more than that saves on the H100 (see
+    ///   the fields). Its waits end in the decoupled fallback, so it needs no forward-progress
+    ///   guarantee between workgroups.
+    /// - Otherwise reduce-then-scan.
     pub fn choose(&self, caps: &Caps, n: u64, pairs: bool) -> Strategy {
-        let cpu = caps.is_cpu();
-        if cpu {
+        let onesweep = if pairs {
+            n >= self.onesweep_pairs_min_keys
+        } else {
+            n < self.onesweep_keys_below
+        };
+        if caps.is_cpu() {
             Strategy::ReduceThenScan
         } else if pairs && n >= self.hybrid_pairs_min_keys {
             Strategy::Hybrid
-        } else if !caps.subgroups || n < self.onesweep_min_keys {
-            Strategy::ReduceThenScan
-        } else {
+        } else if caps.subgroups && onesweep {
             Strategy::OneSweep
+        } else {
+            Strategy::ReduceThenScan
         }
     }
 }
