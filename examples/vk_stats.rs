@@ -15,6 +15,9 @@
 //!
 //! Environment:
 //! - `VK_STATS_ONLY=substr`: only kernels whose name contains `substr`.
+//! - `VK_STATS_EDIT=from=>to`: kernels whose source contains `from` are compiled with it
+//!   replaced by `to` (the statistics of a sweep's variant, e.g.
+//!   `const LOOKBACK: u32 = 4u;=>const LOOKBACK: u32 = 8u;`).
 //! - `VK_STATS_DIR=dir`: write each pipeline's SPIR-V and the driver's text internal
 //!   representations there, named after the pass.
 //! - `VK_STATS_NO_CAPTURE=1`: without the extension (lavapipe lacks it): build every pipeline
@@ -68,6 +71,10 @@ fn collect(
     out: &mut Vec<Target>,
 ) {
     let only = std::env::var("VK_STATS_ONLY").ok();
+    let edit = std::env::var("VK_STATS_EDIT").ok();
+    let edit = edit
+        .as_deref()
+        .map(|e| e.split_once("=>").expect("VK_STATS_EDIT is from=>to"));
     for (label, plan) in plans {
         let plan = match plan {
             Ok(p) => p,
@@ -83,10 +90,17 @@ fn collect(
             {
                 continue;
             }
+            let kernel = match edit {
+                Some((from, to)) if pass.kernel.source.contains(from) => {
+                    let src = pass.kernel.source.replace(from, to);
+                    Arc::new(pass.kernel.edited(src).expect("the edited kernel"))
+                }
+                _ => pass.kernel.clone(),
+            };
             let t = Target {
                 plan: label.clone(),
                 pass: pass.label.clone(),
-                kernel: pass.kernel.clone(),
+                kernel,
                 entry: pass.entry.clone(),
                 overrides: pass.overrides.clone(),
             };
