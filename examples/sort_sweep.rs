@@ -311,7 +311,21 @@ fn main() {
                 }
             }
             let (out, t) = g.time(&p.plan, 3, 10).unwrap();
-            let ok = p.keys::<u32>(&out) == want;
+            let out_keys = p.keys::<u32>(&out);
+            let mut ok = out_keys == want;
+            if vals.is_some() && ok {
+                // values = input index: each follows its key, equal keys keep input order,
+                // and every index appears once
+                let v: Vec<u32> = p.values(&out);
+                let mut seen = vec![false; n];
+                ok = v.iter().enumerate().all(|(i, &x)| {
+                    let x = x as usize;
+                    let fresh = x < n && !std::mem::replace(&mut seen[x], true);
+                    fresh
+                        && keys[x] == out_keys[i]
+                        && (i == 0 || out_keys[i - 1] != out_keys[i] || v[i - 1] < v[i])
+                });
+            }
             if counters {
                 let id = p
                     .plan
@@ -361,6 +375,13 @@ fn main() {
 const EDITS: &[(&str, &[(&str, &str)])] = &[
     ("plain staging", PLAIN_STAGING),
     ("plain status", PLAIN_STATUS),
+    (
+        "packed digits",
+        &[
+            ("    var dst: array<u32, KPT>;\n    for (var j = 0u; j < KPT; j++) {\n        let i = j * WG_SIZE + inv.lid;\n        if i < count {\n            let k = atomicLoad(&tile_mem[i]);\n            let d = digit_of(k);\n            dst[j] = atomicLoad(&digit_base[d]) + i;\n            keys_out[dst[j]] = select(k, from_sortable(k), MAP_OUT != 0u);\n        }\n    }", "    var digits: array<u32, (KPT + 3u) / 4u>;\n    for (var j = 0u; j < KPT; j++) {\n        let i = j * WG_SIZE + inv.lid;\n        if i < count {\n            let k = atomicLoad(&tile_mem[i]);\n            let d = digit_of(k);\n            digits[j / 4u] |= d << (8u * (j % 4u));\n            keys_out[atomicLoad(&digit_base[d]) + i] = select(k, from_sortable(k), MAP_OUT != 0u);\n        }\n    }"),
+            ("                vals_out[dst[j]] = atomicLoad(&tile_mem[i]);", "                let d = (digits[j / 4u] >> (8u * (j % 4u))) & 0xffu;\n                vals_out[atomicLoad(&digit_base[d]) + i] = atomicLoad(&tile_mem[i]);"),
+        ],
+    ),
     ("one phase", ONE_PHASE),
     (
         "half status reads",
