@@ -37,10 +37,10 @@ const KPT: u32 = 12u;
 // unit test checks they agree
 const TILE: u32 = 3072u;
 // tile_mem while ranking: RANK_ROWS rows of 16-bit rank counters (RADIX / 2 words each), then
-// the tile's digit starts. Keeping the digit table in tile_mem saves workgroup memory: on the H100 the
-// scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 → 10.52 ms
-// at 2^28 keys; 1 more word changed nothing), so resident workgroups are bounded by workgroup
-// memory right at this size.
+// the tile's digit starts. Keeping the digit table in tile_mem saves workgroup memory: on the
+// H100 the scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 →
+// 10.52 ms at 2^28 keys; 1 more word changed nothing), so resident workgroups are bounded by
+// workgroup memory right at this size.
 const RANK_ROWS: u32 = (TILE - RADIX) / (RADIX / 2u);
 const START_AT: u32 = RANK_ROWS * RADIX / 2u;
 const_assert START_AT + RADIX <= TILE;
@@ -211,7 +211,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
-    // only the rows in use (8 of 20 with subgroups of 32)
+    // only the rows in use (8 of 22 with subgroups of 32)
     for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {
         atomicStore(&tile_mem[i], 0u);
     }
