@@ -2,8 +2,8 @@
 //! local memory / spills, shared memory, instruction counts — whatever the Vulkan driver reports
 //! through `VK_KHR_pipeline_executable_properties` — for every distinct (kernel, entry point,
 //! overrides) among the passes of the sort and GEMM plans (u32 sort at 2^20 keys: keys and pairs
-//! for each strategy; GEMM f16 8192³ and 2048³, f32 4096³, and every cooperative-matrix
-//! candidate at 8192³).
+//! for each strategy, and f32 / i32 keys through OneSweep; GEMM f16 8192³ and 2048³, f32
+//! 4096³, and every cooperative-matrix candidate at 8192³).
 //!
 //! `cargo run --release --example vk_stats`
 //!
@@ -138,6 +138,23 @@ fn sort_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
                 p.map(|p| p.plan).map_err(|e| e.to_string()),
             ));
         }
+    }
+    // f32 and i32 keys map in the first pass and out in the last (KEY_TYPE): OneSweep, the
+    // policy's strategy for them below 2^24
+    let opts = SortOptions {
+        strategy: Some(Strategy::OneSweep),
+        ..Default::default()
+    };
+    let f: Vec<f32> = keys.iter().map(|&k| f32::from_bits(k)).collect();
+    let i: Vec<i32> = keys.iter().map(|&k| k as i32).collect();
+    for (what, p) in [
+        ("f32", sort::plan(caps, &f, None, &opts, &policy)),
+        ("i32", sort::plan(caps, &i, None, &opts, &policy)),
+    ] {
+        plans.push((
+            format!("sort {what} 2^20 keys onesweep"),
+            p.map(|p| p.plan).map_err(|e| e.to_string()),
+        ));
     }
     plans
 }
