@@ -53,8 +53,8 @@ var<workgroup> os_flags: array<atomic<u32>, 4>;
 // far back the inclusive prefix is; one predecessor per step made the H100 wait a round trip
 // per predecessor, 0.84 ms per pass at 2^24 keys against 0.18 ms for a reduce-then-scan
 // scatter), walk it adding aggregates until an inclusive prefix, and if the walk stops at a
-// predecessor that has published nothing, poll that one SPIN times. `silent`: it is still
-// silent (pos is that predecessor).
+// predecessor that has published nothing, poll that one SPIN times (`poll`) or not. `silent`:
+// it is still silent (pos is that predecessor).
 struct LookStep {
     acc: u32,
     pos: u32,
@@ -62,7 +62,7 @@ struct LookStep {
     silent: bool,
 }
 
-fn look_step(status: u32, d: u32, pos_in: u32, acc_in: u32) -> LookStep {
+fn look_step(status: u32, d: u32, pos_in: u32, acc_in: u32, poll: bool) -> LookStep {
     var r = LookStep(acc_in, pos_in, false, false);
     let pos = pos_in;
     // the window: predecessors pos, pos - 1, ..., pos - LOOKBACK + 1 (past tile 0 it reads
@@ -89,7 +89,9 @@ fn look_step(status: u32, d: u32, pos_in: u32, acc_in: u32) -> LookStep {
     }
     if !r.done {
         r.pos = pos - j;
-        if j < LOOKBACK {
+        if j < LOOKBACK && !poll {
+            r.silent = true;
+        } else if j < LOOKBACK {
             // stopped at a silent predecessor: poll it
             var s = atomicLoad(&state[status + r.pos * RADIX + d]);
             for (var spin = 0u; spin < SPIN && (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u; spin++) {
@@ -178,12 +180,16 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     var done = tile == 0u;
     // the next predecessor to look at
     var pos = tile - 1u;
-    // first each digit walks alone, without barriers, until it is done or stuck at a silent
+    // first each digit walks alone, without barriers, until it is done or meets a silent
     // predecessor (no subgroup operations or barriers inside, so the walks may differ in
-    // length)
+    // length). It does not poll: the workgroup's steps do, so the poll loop is inlined once.
+    // Inlined twice, it made NVIDIA's compiler put the first pass's per-item arrays in local
+    // memory for f32 and i32 keys (144 bytes per invocation; examples/vk_stats.rs), and
+    // without it the keys pass is 1% faster (22.40 → 22.57 Gkeys/s at 2^28 on the H100; pairs
+    // 19.82 → 19.99).
     var silent = false;
     while SOLO_WALK != 0u && !done && !silent {
-        let w = look_step(status, d, pos, acc);
+        let w = look_step(status, d, pos, acc, false);
         acc = w.acc;
         pos = w.pos;
         done = w.done;
@@ -196,7 +202,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         let par = (step & 1u) * 2u;
         var need = false;
         if !done {
-            let w = look_step(status, d, pos, acc);
+            let w = look_step(status, d, pos, acc, true);
             acc = w.acc;
             pos = w.pos;
             done = w.done;
