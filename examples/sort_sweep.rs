@@ -1,6 +1,8 @@
 //! Sort tuning sweep (development, not a test): kernel experiments (source rewrites) and
-//! reduce-then-scan, u32 keys at 2^24 and 2^28 (or
-//! `EXP_SIZES=20,24`; `EXP_KEYS=equal` or `sorted` for adversarial keys), each output compared with `sort_unstable`, with the per-pass breakdown.
+//! reduce-then-scan, u32 keys at 2^24 and 2^28 (or `EXP_SIZES=20,24`; `EXP_KEYS=equal` or
+//! `sorted` for adversarial keys; `EXP_PAIRS=1` for pairs; `EXP_VARIANTS="a;b"` for those
+//! variants only), each output compared with `sort_unstable` (pairs: values checked too), with
+//! the per-pass breakdown.
 use rand::{Rng, SeedableRng};
 use wgsimd::sort::{self, SortOptions, SortPolicy, Strategy};
 use wgsimd::{Executor, GpuExecutor};
@@ -228,7 +230,6 @@ fn main() {
             ("diag: onesweep, no look-back", Strategy::OneSweep, base),
             ("exp: onesweep, window 32", Strategy::OneSweep, base),
             ("exp: onesweep, window 8", Strategy::OneSweep, base),
-            // the rewrite machinery alone (the same window, a recompiled module)
             ("exp: onesweep, window 16", Strategy::OneSweep, base),
             // status words read and written with plain loads and stores (not atomics): what
             // the look-back's atomic loads cost (racy reads, so a diagnostic, not a kernel)
@@ -236,6 +237,7 @@ fn main() {
             ("diag: onesweep, plain status, window 32", Strategy::OneSweep, base),
             ("diag: onesweep, plain status, window 8", Strategy::OneSweep, base),
             ("diag: onesweep, plain status, counters", Strategy::OneSweep, base),
+            // the rewrite machinery alone (the kernel's own window, a recompiled module)
             ("exp: onesweep, window 4", Strategy::OneSweep, base),
             ("exp: onesweep, window 2", Strategy::OneSweep, base),
             ("diag: onesweep, window 4, counters", Strategy::OneSweep, base),
@@ -371,7 +373,8 @@ fn main() {
 }
 
 /// The source edits of the variants whose names contain the first string (those that take no
-/// parameter; the workgroup-memory pad and the OneSweep counters are applied in `main`).
+/// parameter; the workgroup-memory pad, the look-back window and the OneSweep counters are
+/// applied in `main`).
 const EDITS: &[(&str, &[(&str, &str)])] = &[
     ("plain staging", PLAIN_STAGING),
     ("plain status", PLAIN_STATUS),
