@@ -468,3 +468,67 @@ fn a_vec4_staged_cooperative_load_reads_the_right_halves_and_is_checked() {
     let r = check_src(&vec4_kernel(40, 99, false), 64, 32).unwrap();
     assert_finds(&r, FindingKind::WorkgroupRace);
 }
+
+/// The sweep's prefetch-distance experiment (`examples/wgsl/coop16_dist.wgsl`, run through
+/// `EXP_SOURCE`) is a GEMM at every distance, on coop16's plan for the two-buffer and the
+/// one-buffer tiles (full tiles, five K steps, lanes shuffled): the figures docs/gemm.md gives
+/// for it are of a real product. Stashing a stale register set is caught.
+#[test]
+fn the_prefetch_distance_experiment_computes_the_product() {
+    let source = include_str!("../examples/wgsl/coop16_dist.wgsl");
+    let line = "const DIST: u32 = 2u;";
+    assert!(source.contains(line));
+    let exec = sim(32, SimConfig::coop_shapes(), Some(3));
+    let err = |variant: CoopVariant, src: String| {
+        let (m, n, k) = (
+            2 * variant.policy.bm as usize,
+            variant.policy.bn as usize,
+            5 * variant.policy.bk as usize,
+        );
+        let a = f32_to_f16(&gemm::bench::random_f32(m * k, 31));
+        let b = f32_to_f16(&gemm::bench::random_f32(k * n, 37));
+        let opts = GemmOptions {
+            path: PathChoice::Coop,
+            coop: Some(variant),
+            ..Default::default()
+        };
+        let mut p = gemm::plan(
+            exec.caps(),
+            Operand::F16(&a),
+            Operand::F16(&b),
+            m,
+            n,
+            k,
+            opts,
+        )
+        .unwrap();
+        for pass in p.plan.passes.iter_mut() {
+            if pass.kernel.name.starts_with("gemm/coop") {
+                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src.clone()).unwrap());
+            }
+        }
+        let out = exec.run(&p.plan).unwrap();
+        assert!(out.findings.is_empty(), "findings {:#?}", out.findings);
+        let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+        rel_frobenius(&p.decode(&out).unwrap(), &want)
+    };
+    let variants = [
+        CoopVariant::new(CoopKernel::K16, 128, 128, 32),
+        gemm::coop::large_tile(),
+    ];
+    for v in variants {
+        for dist in 1..=3 {
+            let src = source.replace(line, &format!("const DIST: u32 = {dist}u;"));
+            let e = err(v, src);
+            assert!(e <= TOL, "{v:?} DIST {dist}: relative error {e:.3e}");
+        }
+    }
+    // the odd tiles stashed from set 0 instead of set 1
+    let stale = source.replacen(
+        "stash_tile(lid, buf, r1);",
+        "stash_tile(lid, buf, r0);",
+        1,
+    );
+    assert_ne!(stale, source);
+    assert!(err(variants[0], stale) > TOL);
+}
