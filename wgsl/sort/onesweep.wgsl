@@ -65,9 +65,8 @@ struct LookStep {
     silent: bool,
 }
 
-fn look_step(status: u32, d: u32, pos_in: u32, acc_in: u32, poll: bool) -> LookStep {
-    var r = LookStep(acc_in, pos_in, false, false);
-    let pos = pos_in;
+fn look_step(status: u32, d: u32, pos: u32, acc_in: u32, poll: bool) -> LookStep {
+    var r = LookStep(acc_in, pos, false, false);
     // the window: predecessors pos, pos - 1, ..., pos - LOOKBACK + 1 (past tile 0 it reads
     // tile 0 again; the walk ignores those)
     var st: array<u32, LOOKBACK>;
@@ -92,10 +91,10 @@ fn look_step(status: u32, d: u32, pos_in: u32, acc_in: u32, poll: bool) -> LookS
     }
     if !r.done {
         r.pos = pos - j;
-        if j < LOOKBACK && !poll {
-            r.silent = true;
-        } else if j < LOOKBACK {
-            // stopped at a silent predecessor: poll it
+        // the walk stopped at a silent predecessor (j < LOOKBACK): poll it, or leave it to
+        // the caller
+        r.silent = j < LOOKBACK;
+        if r.silent && poll {
             var s = atomicLoad(&state[status + r.pos * RADIX + d]);
             for (var spin = 0u; spin < SPIN && (s & (FLAG_AGGREGATE | FLAG_INCLUSIVE)) == 0u; spin++) {
                 s = atomicLoad(&state[status + r.pos * RADIX + d]);
@@ -103,11 +102,11 @@ fn look_step(status: u32, d: u32, pos_in: u32, acc_in: u32, poll: bool) -> LookS
             if (s & FLAG_INCLUSIVE) != 0u {
                 r.acc += s & VALUE_MASK;
                 r.done = true;
+                r.silent = false;
             } else if (s & FLAG_AGGREGATE) != 0u {
                 r.acc += s & VALUE_MASK;
                 r.pos -= 1u;
-            } else {
-                r.silent = true;
+                r.silent = false;
             }
         }
     }
