@@ -405,13 +405,13 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
     (
         "no counter adds",
         &[(
-            "let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);",
+            "let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);",
             "let old = popcount4(peers) << half;",
         )],
     ),
     (
         "no shuffles",
-        &[("base = rs_shuffle(inv, base, leader);", "base += leader;")],
+        &[("return rs_shuffle(inv, base, leader) + below;", "return base + leader + below;")],
     ),
     (
         "no final add",
@@ -559,16 +559,16 @@ const ONE_PHASE: &[(&str, &str)] = &[(
 
 /// Experiment: the counter update without a branch (every lane adds; only leaders add non-zero).
 const BRANCH_FREE_COUNTERS: &[(&str, &str)] = &[(
-    "                var base = 0u;
-                if mine && valid && below == 0u {
-                    let half = 16u * (d & 1u);
-                    let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
-                    base = (old >> half) & 0xffffu;
-                }",
-    "                let half = 16u * (d & 1u);
-                let lead = mine && valid && below == 0u;
-                let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], select(0u, popcount4(peers) << half, lead));
-                var base = (old >> half) & 0xffffu;",
+    "    var base = 0u;
+    if c.mine && valid && below == 0u {
+        let half = 16u * (d & 1u);
+        let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
+        base = (old >> half) & 0xffffu;
+    }",
+    "    let half = 16u * (d & 1u);
+    let lead = c.mine && valid && below == 0u;
+    let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], select(0u, popcount4(peers) << half, lead));
+    var base = (old >> half) & 0xffffu;",
 )];
 
 /// Experiment: ballots, lane masks and peer masks in one word (subgroups of at most 32 lanes).
@@ -639,8 +639,8 @@ const ONESWEEP_COUNTERS: &[(&str, &str)] = &[
         "            let f = fb - 1u;\n            if inv.lid == 0u { atomicAdd(&state[1064u + PASS], 1u); }",
     ),
     (
-        "            if (s & FLAG_INCLUSIVE) != 0u {\n                r.acc += s & VALUE_MASK;\n                r.done = true;\n            } else if",
-        "            atomicAdd(&state[1072u + PASS], 1u);\n            if (s & FLAG_INCLUSIVE) != 0u {\n                r.acc += s & VALUE_MASK;\n                r.done = true;\n            } else if",
+        "            if (s & FLAG_INCLUSIVE) != 0u {\n                r.acc += s & VALUE_MASK;\n                r.done = true;\n                r.silent = false;\n            } else if",
+        "            atomicAdd(&state[1072u + PASS], 1u);\n            if (s & FLAG_INCLUSIVE) != 0u {\n                r.acc += s & VALUE_MASK;\n                r.done = true;\n                r.silent = false;\n            } else if",
     ),
 ];
 

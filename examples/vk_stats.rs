@@ -18,8 +18,14 @@
 //! - `VK_STATS_EDIT=from=>to`: kernels whose source contains `from` are compiled with it
 //!   replaced by `to` (the statistics of a sweep's variant, e.g.
 //!   `const LOOKBACK: u32 = 4u;=>const LOOKBACK: u32 = 8u;`).
-//! - `VK_STATS_DIR=dir`: write each pipeline's SPIR-V and the driver's text internal
-//!   representations there, named after the pass.
+//! - `VK_STATS_DIR=dir`: write each pipeline's SPIR-V, the driver's text internal
+//!   representations and the pipeline cache's data (`.cache`) there, named after the pass.
+//!   NVIDIA's driver reports no internal representation, but its cache data holds the
+//!   compiled machine code: a zstd frame whose content starts `NVDANVVMNVuc`, with a table at
+//!   byte 0x48 of (kind, size, offset) and the instructions from offset + 8 on. That code is
+//!   written as `.sm.bin`; on a machine with the CUDA toolkit `nvdisasm -b SM90 FILE` prints
+//!   its SASS (docs/gemm.md, "Seventh session", shows what it found). The layout was read off
+//!   driver 580.159.04; where it differs, only the `.cache` file is written.
 //! - `VK_STATS_NO_CAPTURE=1`: without the extension (lavapipe lacks it): build every pipeline
 //!   and print "pipeline ok", to check the SPIR-V and pipeline path.
 //! - `VK_STATS_PROBE=1`: also a small kernel that must use local memory (a dynamically indexed
@@ -608,9 +614,30 @@ fn inspect(vk: &Vk, t: &Target, index: usize, dir: Option<&str>) -> Result<(), S
                     .module(o.module)
                     .name(&entry_name),
             );
-        o.pipeline = d
-            .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
-            .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"))?[0];
+        // with VK_STATS_DIR, a pipeline cache of its own, saved beside the SPIR-V: NVIDIA's
+        // holds the compiled binary, whose SASS `nvdisasm` prints (.yardstick/sass.py)
+        let cache = match dir {
+            Some(_) => d
+                .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+                .map_err(err("vkCreatePipelineCache"))?,
+            None => vk::PipelineCache::null(),
+        };
+        let created = d
+            .create_compute_pipelines(cache, &[info], None)
+            .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"));
+        if let Some(dir) = dir {
+            let data = d.get_pipeline_cache_data(cache);
+            d.destroy_pipeline_cache(cache, None);
+            let data = data.map_err(err("vkGetPipelineCacheData"))?;
+            let path = format!("{dir}/{stem}.cache");
+            std::fs::write(&path, &data).map_err(|e| format!("{path}: {e}"))?;
+            if let Some(code) = nvidia_code(&data) {
+                let path = format!("{dir}/{stem}.sm.bin");
+                std::fs::write(&path, code).map_err(|e| format!("{path}: {e}"))?;
+                println!("  machine code: {path} (`nvdisasm -b SM90 {path}`)");
+            }
+        }
+        o.pipeline = created?[0];
     }
     let Some(ext) = &vk.exec_props else {
         println!("  pipeline ok ({} bytes of SPIR-V)", words.len() * 4);
@@ -923,4 +950,25 @@ fn main() {
         }
     }
     println!("# {ok} ok, {failed} failed");
+}
+
+/// The machine code inside an NVIDIA pipeline cache blob (see `VK_STATS_DIR` at the top), or
+/// `None` when the blob does not have the layout this was read from.
+fn nvidia_code(blob: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let at = blob
+        .windows(4)
+        .position(|w| w == [0x28, 0xb5, 0x2f, 0xfd])?;
+    let mut unpacked = Vec::new();
+    ruzstd::decoding::StreamingDecoder::new(&blob[at..])
+        .ok()?
+        .read_to_end(&mut unpacked)
+        .ok()?;
+    if !unpacked.starts_with(b"NVDANVVMNVuc") || unpacked.len() < 0x54 {
+        return None;
+    }
+    let word = |i: usize| u32::from_le_bytes(unpacked[i..i + 4].try_into().unwrap()) as usize;
+    let (size, offset) = (word(0x4c), word(0x50));
+    let code = unpacked.get(offset + 8..offset + size)?;
+    Some(code[..code.len() / 16 * 16].to_vec())
 }

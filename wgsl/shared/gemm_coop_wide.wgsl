@@ -55,10 +55,11 @@ fn main(
         let cur = t % NBUF;
         let more = t + 1u < k_tiles;
         let k_next = (t + 1u) * BK;
-        // prefetch tile t+1 into registers
-        if more {
-            pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
-        }
+        // prefetch tile t+1 into registers, unconditionally: after the last tile the fetch's
+        // bounds checks give zeros without loading. Under `if more`, NVIDIA's compiler merged
+        // the loads into `pre` with moves right after them, so each step waited for its global
+        // loads before its first multiply-add (SASS in docs/gemm.md, "Seventh session").
+        pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
         // multiply: 4 B fragments, then each A fragment against them (4×4 per FRAG of K)
         for (var ks = 0u; ks < BK / FRAG; ks++) {
             let bbase = cur * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;

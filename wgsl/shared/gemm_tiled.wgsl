@@ -273,11 +273,12 @@ fn k_step(acc: Acc, t: u32, t1: u32, cur: u32, lid: u32, m0: u32, n0: u32, xy: v
     let buf = cur % BUFFERS;
     let more = t + 1u < t1;
     let kn = (t + 1u) * BK;
-    // prefetch: issue the global loads of tile t+1 now, consume them after the FMAs
-    var st: Staged;
-    if more {
-        st = fetch_tile(lid, m0, n0, kn, fetches_a(), fetches_b());
-    }
+    // prefetch: issue the global loads of tile t+1 now, consume them after the FMAs. Always:
+    // past K the fetch's bounds checks give zeros without loading (at the end of a split that
+    // is not the last, it loads the next split's tile for nothing). Under `if more`, NVIDIA's
+    // compiler merged the loads into the variable with moves right after them, which waited
+    // for the loads before the FMAs (seen in the cooperative kernel's SASS, docs/gemm.md).
+    let st = fetch_tile(lid, m0, n0, kn, fetches_a(), fetches_b());
     // multiply: UNROLL k per iteration (fewer loop-bound checks, which wgpu adds to every loop)
     var r = acc;
     for (var kk = 0u; kk < BK; kk += UNROLL) {

@@ -33,6 +33,8 @@ const RADIX: u32 = 256u;
 // 12 → 8.64, 13 → 8.76, 14 → 8.77, 16 → 10.31 (16 KiB tiles cross the workgroup-memory cliff
 // described at RANK_ROWS). OneSweep prefers 14 (14.3 against 15.2 ms) but shares the tile.
 const KPT: u32 = 12u;
+// tile_rank calls rank_item once per item, by hand (see there)
+const_assert KPT == 12u;
 // the host reads TILE from here (src/sort/build.rs); wgsl/sort/buckets.wgsl restates it, and a
 // unit test checks they agree
 const TILE: u32 = 3072u;
@@ -196,6 +198,52 @@ fn tile_set_base(d: u32, first: u32, start: u32) {
     atomicStore(&digit_base[d], first - start);
 }
 
+// What each item of tile_rank's ranking needs: the masks of the lanes below this one and of
+// all lanes, this subgroup's counter row, whether it is this subgroup's phase, the items that
+// hold a key in any subgroup, whether the tile is full, and its key count.
+struct RankItems {
+    lt: vec4<u32>,
+    all_lanes: vec4<u32>,
+    row: u32,
+    mine: bool,
+    items: u32,
+    full: bool,
+    count: u32,
+}
+
+// One item j of the ranking, key k: multisplit (the peers of a key: valid keys of this
+// subgroup with its digit), then the leader of each peer group reserves the group's slots in
+// the subgroup's counters (when it is the subgroup's phase). Counters are 16-bit halves (digit
+// d in half d & 1 of word d / 2 of its row): at most TILE = 3072 keys per digit, so halves
+// never carry into each other. Returns the key's rank among its digit's keys so far (0 for
+// items past `items`, which hold no key in any subgroup: a uniform condition that spares
+// partial tiles most of the ballots). Subgroup operations: call from uniform control flow.
+fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
+    if j >= c.items {
+        return 0u;
+    }
+    let d = digit_of(k);
+    let valid = slot(inv, j) < c.count;
+    var peers = c.all_lanes;
+    if !c.full {
+        peers = rs_ballot(inv, valid);
+    }
+    for (var b = 0u; b < BITS; b++) {
+        let bit_set = ((d >> b) & 1u) != 0u;
+        let bal = rs_ballot(inv, bit_set);
+        peers &= select(~bal, bal, bit_set);
+    }
+    let below = popcount4(peers & c.lt);
+    var base = 0u;
+    if c.mine && valid && below == 0u {
+        let half = 16u * (d & 1u);
+        let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
+        base = (old >> half) & 0xffffu;
+    }
+    let leader = select(rs_lane(inv), first_lane(peers), any(peers != vec4<u32>(0u)));
+    return rs_shuffle(inv, base, leader) + below;
+}
+
 // rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
 // tile_set_base. Uniform control flow only.
 fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
@@ -215,49 +263,33 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {
         atomicStore(&tile_mem[i], 0u);
     }
-    // items past `items` hold no key in any subgroup (slot >= j * S): a uniform condition that
-    // spares partial tiles (the hybrid's small buckets) most of the ballots, while the loops
-    // keep constant bounds so compilers unroll them and keep the arrays in registers
+    // items past `items` hold no key in any subgroup (slot >= j * S): rank_item skips them, a
+    // uniform condition that spares partial tiles (the hybrid's small buckets) most of the
+    // ballots
     let items = min(KPT, (count + rs_size(inv) - 1u) / rs_size(inv));
     let full = count == TILE;
     // barrier: counters are cleared before any leader adds to them
     workgroupBarrier();
-    // per item: multisplit (the peers of a key: valid keys of this subgroup with its digit),
-    // then the leader of each peer group reserves the group's slots in the subgroup's counters,
-    // items in order. Counters are 16-bit halves (digit d in half d & 1 of word d / 2 of its
-    // row): at most TILE = 3072 keys per digit, so halves never carry into each other. Ballots
-    // and ranks are not kept across items (no per-item arrays but the ranks), so subgroups of 4,
-    // which share rows and take turns, redo the ballots in each phase.
+    // per item (rank_item), items in order; subgroups of 4, which share rows and take turns,
+    // redo the ballots in each phase. The items are called one by one with literal indices:
+    // written as a loop over j, NVIDIA's compiler kept the loop rolled and read t.keys[j] and
+    // wrote rank[j] through 12-way chains of compares and predicated moves, half of the
+    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session").
     var rank: array<u32, KPT>;
     for (var phase = 0u; phase < RANK_PHASES; phase++) {
-        let mine = my_phase == phase;
-        for (var j = 0u; j < KPT; j++) {
-            if j < items {
-                let d = digit_of(t.keys[j]);
-                let valid = slot(inv, j) < count;
-                var peers = all_lanes;
-                if !full {
-                    peers = rs_ballot(inv, valid);
-                }
-                for (var b = 0u; b < BITS; b++) {
-                    let bit_set = ((d >> b) & 1u) != 0u;
-                    let bal = rs_ballot(inv, bit_set);
-                    peers &= select(~bal, bal, bit_set);
-                }
-                let below = popcount4(peers & lt);
-                var base = 0u;
-                if mine && valid && below == 0u {
-                    let half = 16u * (d & 1u);
-                    let old = atomicAdd(&tile_mem[row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
-                    base = (old >> half) & 0xffffu;
-                }
-                let leader = select(lane, first_lane(peers), any(peers != vec4<u32>(0u)));
-                base = rs_shuffle(inv, base, leader);
-                if mine {
-                    rank[j] = base + below;
-                }
-            }
-        }
+        let c = RankItems(lt, all_lanes, row, my_phase == phase, items, full, count);
+        rank[0] = select(rank[0], rank_item(inv, c, t.keys[0], 0u), c.mine);
+        rank[1] = select(rank[1], rank_item(inv, c, t.keys[1], 1u), c.mine);
+        rank[2] = select(rank[2], rank_item(inv, c, t.keys[2], 2u), c.mine);
+        rank[3] = select(rank[3], rank_item(inv, c, t.keys[3], 3u), c.mine);
+        rank[4] = select(rank[4], rank_item(inv, c, t.keys[4], 4u), c.mine);
+        rank[5] = select(rank[5], rank_item(inv, c, t.keys[5], 5u), c.mine);
+        rank[6] = select(rank[6], rank_item(inv, c, t.keys[6], 6u), c.mine);
+        rank[7] = select(rank[7], rank_item(inv, c, t.keys[7], 7u), c.mine);
+        rank[8] = select(rank[8], rank_item(inv, c, t.keys[8], 8u), c.mine);
+        rank[9] = select(rank[9], rank_item(inv, c, t.keys[9], 9u), c.mine);
+        rank[10] = select(rank[10], rank_item(inv, c, t.keys[10], 10u), c.mine);
+        rank[11] = select(rank[11], rank_item(inv, c, t.keys[11], 11u), c.mine);
         // barrier: this phase's counts are complete before the next phase's subgroups add
         workgroupBarrier();
     }
