@@ -313,28 +313,43 @@ impl GpuExecutor {
             .upload(&self.ctx.device, &self.ctx.queue, buf, bytes)
     }
 
-    /// Times `repeats` runs of a multi-pass plan whole, queued back to back: one timestamp at
-    /// the beginning of a run's first pass and one at the end of its last, so that the
-    /// per-pass timestamps and the barriers they bring do not weigh on the total (on the H100
-    /// a tiny pass measured 13 µs between two per-pass stamps). Returns the (begin, end) ticks
-    /// of each run, or `None` where the per-pass totals are used: one-pass plans (the same
-    /// thing) and plans with setup passes (which run before the timed ones, so a run's total
-    /// could not start at the end of the run before).
-    fn time_runs(&self, plan: &Plan, prep: &Prepared, repeats: usize) -> Result<Option<Vec<u64>>> {
+    /// Queues `repeats` runs of a multi-pass plan to be timed whole, back to back: one
+    /// timestamp at the beginning of a run's first pass and one at the end of its last, so
+    /// that the per-pass timestamps and the barriers they bring do not weigh on the total (on
+    /// the H100 a tiny pass measured 13 µs between two per-pass stamps). Returns their query
+    /// set and resolve buffer ([`Self::read_whole_runs`] reads the (begin, end) ticks of each
+    /// run), or `None` where the per-pass totals are used: one-pass plans (the same thing) and
+    /// plans with setup passes (which run before the timed ones, so a run's total could not
+    /// start at the end of the run before).
+    fn queue_whole_runs(
+        &self,
+        plan: &Plan,
+        prep: &Prepared,
+        repeats: usize,
+    ) -> Result<Option<(wgpu::QuerySet, wgpu::Buffer)>> {
         if plan.passes.len() < 2 || plan.passes.iter().any(|p| p.setup) {
             return Ok(None);
         }
-        let (qs, resolve) = self.stamped_runs(plan, prep, repeats.clamp(1, 2048), false)?;
-        let device = &self.ctx.device;
+        Ok(Some(self.stamped_runs(
+            plan,
+            prep,
+            repeats.clamp(1, 2048),
+            false,
+        )?))
+    }
+
+    /// The (begin, end) ticks of the runs [`Self::queue_whole_runs`] queued.
+    fn read_whole_runs(&self, whole: (wgpu::QuerySet, wgpu::Buffer)) -> Result<Vec<u64>> {
+        let (qs, resolve) = whole;
         let bytes = self.staging.lock().unwrap().download(
-            device,
+            &self.ctx.device,
             &self.ctx.queue,
             &resolve,
             resolve.size(),
         )?;
         resolve.destroy();
         qs.destroy();
-        Ok(Some(bytemuck::pod_collect_to_vec(&bytes)))
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 
     /// Submits `repeats` runs back to back, each writing its timestamps (`per_pass`: two per
@@ -738,10 +753,15 @@ impl Executor for GpuExecutor {
             return Ok((out, timing));
         }
         let (qs, resolve) = self.stamped_runs(plan, &prep, repeats, true)?;
+        // the whole runs go right behind the per-pass ones, before anything is read back: a
+        // read-back idles the GPU long enough for its clocks to drop (behind the 2 GiB of a
+        // 2^28-pair sort's outputs, the whole runs' median was 40.6 ms against 12.9 ms summed
+        // over their passes on the H100)
+        let whole = self.queue_whole_runs(plan, &prep, repeats)?;
         let (out, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
         resolve.destroy();
         qs.destroy();
-        let run_ticks = self.time_runs(plan, &prep, repeats)?;
+        let run_ticks = whole.map(|w| self.read_whole_runs(w)).transpose()?;
         drop(prep);
         self.wait()?;
         let period = self.ctx.queue.get_timestamp_period() as f64;
@@ -773,7 +793,7 @@ impl Executor for GpuExecutor {
             pass_ns.push(per);
         }
         if let Some(run_ticks) = run_ticks {
-            // the totals from the runs timed whole (see `time_runs`)
+            // the totals from the runs timed whole (see `queue_whole_runs`)
             let mut prev_end: Option<u64> = None;
             total_ns = run_ticks
                 .chunks(2)
