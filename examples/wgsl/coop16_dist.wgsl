@@ -6,14 +6,21 @@
 // tile, K a multiple of BK); takes coop16's plan (bindings, overrides, grid) as it is.
 // tests/sim_coop.rs runs it on the simulator at every DIST.
 //
-// Measured on the H100 (2026-11-22, seventh session, f16 → f32, TFLOP/s at 8192³ / 4096³,
-// against the kernel itself in the same call: 128×128×32 178.5 / 163.7, 128×256×32 one buffer
-// 189.6 / 172.1, 256×128×32 one buffer 184.9 / 170.9):
+// Measured on the H100 (2026-11-22, seventh session, f16 → f32, TFLOP/s at 8192³ / 4096³).
+// Written first with each refill under `if more`, which made NVIDIA's compiler wait for the
+// loads right after issuing them (the SASS finding in docs/gemm.md), it measured against the
+// kernel of that time (128×128×32 178.5 / 163.7, 128×256×32 one buffer 189.6 / 172.1,
+// 256×128×32 one buffer 184.9 / 170.9):
 //   DIST 1: 168.7 / 156.8, 189.7 / 176.5, 182.9 / 170.6
 //   DIST 2: 166.4 / 153.0, 191.1 / 174.7, 184.4 / 171.4
 //   DIST 3: 158.2 / 145.7, 181.2 / 168.1, 177.0 / 164.8
-// Loading further ahead does not help: the latency of the next step's loads is not what
-// bounds the kernel (docs/gemm.md, "Seventh session").
+// As it is now (refills unconditional), against gemm/coop16 with its prefetch unconditional
+// (182.2 / 165.3, 265.0 / 234.4, 245.6 / 217.7):
+//   DIST 1: 167.0 / 153.1, 210.8 / 190.9, 206.0 / 188.3
+//   DIST 2: 164.3 / 150.5, 213.4 / 191.8, 204.6 / 185.2
+//   DIST 3: 159.7 / 148.9, 164.9 / 149.6, 156.2 / 146.1
+// Loading further ahead does not help, and loading right after the stash (here) is slower
+// than at the top of the step (gemm/coop16).
 // wgsimd: runtime checks off
 
 enable f16;
@@ -236,20 +243,21 @@ fn main(
         let nt = t + 1u;
         if nt < k_tiles {
             let buf = nt % NBUF;
-            let more = nt + DIST < k_tiles;
-            let k_next = (nt + DIST) * BK;
+            // unconditional (see gemm/coop16), past the last tile wrapping to tile 0: its fetch has
+            // no bounds checks
+            let k_next = ((nt + DIST) % k_tiles) * BK;
             switch nt % DIST {
                 case 0u: {
                     stash_tile(lid, buf, r0);
-                    if more { r0 = fetch_tile(lid, m0, n0, k_next); }
+                    r0 = fetch_tile(lid, m0, n0, k_next);
                 }
                 case 1u: {
                     stash_tile(lid, buf, r1);
-                    if more { r1 = fetch_tile(lid, m0, n0, k_next); }
+                    r1 = fetch_tile(lid, m0, n0, k_next);
                 }
                 default: {
                     stash_tile(lid, buf, r2);
-                    if more { r2 = fetch_tile(lid, m0, n0, k_next); }
+                    r2 = fetch_tile(lid, m0, n0, k_next);
                 }
             }
         }

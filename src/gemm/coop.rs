@@ -313,7 +313,9 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
 /// 128×128×32 default): 8192³ 189.5 / 178.5, 4096³ 174.6 / 162.3, 2048³ 155.6 / 155.6 (128
 /// workgroups), 1024³ 41.1 / 73.1. Each K step reads 25% fewer bytes from L2 per
 /// multiply-add; 256×128×32 reached 184.8 at 8192³, the 64×64-per-subgroup coop16w on these
-/// tiles 167–179.
+/// tiles 167–179. Seventh session, with the prefetch unconditional: 265.0 / 182.2 at 8192³,
+/// 234.4 / 165.3 at 4096³; 256×128×32 one buffer 245.6, coop16w 128×256×32 one buffer 260.3
+/// (239.7 at 4096³), 128×128×64 one buffer 235.5.
 pub fn large_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).one_buf()
 }

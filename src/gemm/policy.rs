@@ -78,7 +78,9 @@ impl Default for GemmPolicy {
     /// unrolled by 4. The 8×16 block on 128×128×16 with one buffer was 1% faster at 8192³
     /// (44.33 / 43.37), but its 128-row tiles give half as many workgroups on medium sizes
     /// (64 on a 1024² C for 132 SMs), so the 64-row tile stays the default. Every other tile
-    /// and knob of the sweep (docs/gemm.md) was slower.
+    /// and knob of the sweep (docs/gemm.md) was slower. Seventh session, with the prefetch
+    /// unconditional: 45.86 / 43.93 TFLOP/s (single steps 40.62 / 39.12, the 8×16 block
+    /// 44.53 / 43.55).
     fn default() -> Self {
         Self::tile(64, 128, 8, 8).paired().unrolled(8)
     }
