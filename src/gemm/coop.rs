@@ -320,17 +320,34 @@ pub fn large_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).one_buf()
 }
 
-/// See [`large_tile`]: 256 workgroups (4096² of C and up) gained 6–8%; 128 (2048²) tied.
-pub const LARGE_TILE_MIN_WORKGROUPS: usize = 256;
+/// See [`large_tile`]. Fourth session: 256 workgroups (4096² of C and up) gained 6–8%, 128
+/// (2048²) tied. Seventh session (the prefetch unconditional): at 2048³ (128 workgroups) 197.0
+/// against 157.6 TFLOP/s for the default tile and 178.1 for [`deep_tile`]; at 1024³ (32) 45.8
+/// against 73.2 and 75.1.
+pub const LARGE_TILE_MIN_WORKGROUPS: usize = 128;
+
+/// coop16's tile below [`LARGE_TILE_MIN_WORKGROUPS`]: 128×128×64 with one staging buffer (8
+/// subgroups of 32 on the H100, 43 KiB): a K step of 64 between two barriers. H100 (seventh
+/// session, TFLOP/s against the 128×128×32 two-buffer default): 1024³ 75.1 / 73.2, 2048³
+/// 178.1 / 157.6, 3072³ 187.1 / 147.1, 8192³ 235.5 / 182.2. It stages 8 loads per invocation
+/// per operand at 32 lanes, so at subgroups of 16 it does not fit and the default stays.
+pub fn deep_tile() -> CoopVariant {
+    CoopVariant::new(CoopKernel::K16, 128, 128, 64).one_buf()
+}
 
 /// The variant of `kind` for an `m × n` C: coop16 takes [`large_tile`] when that gives at
-/// least [`LARGE_TILE_MIN_WORKGROUPS`] workgroups and fits `caps`, else `kind`'s default.
+/// least [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits
+/// `caps`, else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
     if kind == CoopKernel::K16 {
         let large = large_tile();
         let tiles = m.div_ceil(large.policy.bm as usize) * n.div_ceil(large.policy.bn as usize);
         if tiles >= LARGE_TILE_MIN_WORKGROUPS && variant_fits(caps, &large).is_ok() {
             return large;
+        }
+        let deep = deep_tile();
+        if variant_fits(caps, &deep).is_ok() {
+            return deep;
         }
     }
     kind.variant()
@@ -609,14 +626,24 @@ mod tests {
             large_tile()
         );
         assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 2048, 4096),
+            variant_for(&caps, CoopKernel::K16, 2048, 2048),
             large_tile(),
-            "16 × 16 = 256 workgroups"
+            "16 × 8 = 128 workgroups"
         );
         assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 2048, 2048),
+            variant_for(&caps, CoopKernel::K16, 2048, 1024),
+            deep_tile(),
+            "16 × 4 = 64 workgroups"
+        );
+        // at subgroups of 16 the deep tile does not fit: the default
+        caps.subgroup_min = 16;
+        caps.subgroup_max = 16;
+        assert_eq!(
+            variant_for(&caps, CoopKernel::K16, 1024, 1024),
             CoopKernel::K16.variant()
         );
+        caps.subgroup_min = 32;
+        caps.subgroup_max = 32;
         assert_eq!(
             variant_for(&caps, CoopKernel::K8, 8192, 8192),
             CoopKernel::K8.variant()
