@@ -204,13 +204,16 @@ impl Kernel {
 
     /// A kernel of the same flavour from edited WGSL text (the sweeps' source experiments),
     /// named after this one and a hash of the text: executors cache modules by kernel name, so
-    /// each distinct text needs its own.
+    /// each distinct text needs its own. `//!include` lines in the text are expanded as in a
+    /// stage file (so an experiment file under examples/wgsl/ can use the shared helpers).
     pub fn edited(&self, source: String) -> Result<Kernel> {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         source.hash(&mut h);
         let name = format!("{} edited {:x}", self.name, h.finish());
-        Kernel::from_source(&name, self.flavor, source)
+        let mut text = String::new();
+        expand(&name, &source, self.flavor, &mut BTreeSet::new(), &mut text)?;
+        Kernel::from_source(&name, self.flavor, text)
     }
 
     /// Parses and validates WGSL text; errors carry naga's rendered diagnostic.
@@ -382,5 +385,21 @@ mod tests {
             .edited(copy.source.replace("fn main", "fn main("))
             .unwrap_err();
         assert!(matches!(broken, Error::Shader { .. }), "{broken}");
+    }
+
+    #[test]
+    fn edited_text_may_include_shared_helpers() {
+        let copy = load("util/copy", Flavor::Subgroup).unwrap();
+        let text = "//!include shared/ops\n@compute @workgroup_size(1)\nfn main() {}\n";
+        let k = copy.edited(text.into()).unwrap();
+        assert!(
+            k.source.contains("// ---- begin shared/ops.wgsl"),
+            "{}",
+            k.source
+        );
+        let missing = copy
+            .edited("//!include shared/no_such_helper\n".into())
+            .unwrap_err();
+        assert!(missing.to_string().contains("no_such_helper"), "{missing}");
     }
 }

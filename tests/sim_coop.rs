@@ -524,7 +524,11 @@ fn the_prefetch_distance_experiment_computes_the_product() {
         }
     }
     // the odd tiles stashed from set 0 instead of set 1
-    let stale = source.replacen("stash_tile(lid, buf, r1);", "stash_tile(lid, buf, r0);", 1);
+    let stale = source.replacen(
+        "stash_tile(lid, buf, r1, fa, fb);",
+        "stash_tile(lid, buf, r0, fa, fb);",
+        1,
+    );
     assert_ne!(stale, source);
     assert!(err(variants[0], stale) > TOL);
 }
