@@ -199,14 +199,13 @@ fn tile_set_base(d: u32, first: u32, start: u32) {
 }
 
 // What each item of tile_rank's ranking needs: the masks of the lanes below this one and of
-// all lanes, this subgroup's counter row, whether it is this subgroup's phase, the items that
-// hold a key in any subgroup, whether the tile is full, and its key count.
+// all lanes, this subgroup's counter row, whether it is this subgroup's phase, whether the
+// tile is full, and its key count.
 struct RankItems {
     lt: vec4<u32>,
     all_lanes: vec4<u32>,
     row: u32,
     mine: bool,
-    items: u32,
     full: bool,
     count: u32,
 }
@@ -215,19 +214,16 @@ struct RankItems {
 // subgroup with its digit), then the leader of each peer group reserves the group's slots in
 // the subgroup's counters (when it is the subgroup's phase). Counters are 16-bit halves (digit
 // d in half d & 1 of word d / 2 of its row): at most TILE = 3072 keys per digit, so halves
-// never carry into each other. Returns the key's rank among its digit's keys so far (0 for
-// items past `items`, which hold no key in any subgroup: a uniform condition that spares
-// partial tiles most of the ballots). Subgroup operations: call from uniform control flow.
+// never carry into each other. Returns the key's rank among its digit's keys so far.
+// Subgroup operations: call from uniform control flow. No branch around them: branches that
+// skipped the items holding no key in a partial tile (a uniform condition) and the
+// valid-lanes ballot in a full tile cost the full tiles 2% (H100, examples/sort_sweep.rs,
+// seventh session: without them reduce-then-scan keys 29.3 → 30.0 Gkeys/s at 2^28, OneSweep
+// 24.7 → 25.2).
 fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
-    if j >= c.items {
-        return 0u;
-    }
     let d = digit_of(k);
     let valid = slot(inv, j) < c.count;
-    var peers = c.all_lanes;
-    if !c.full {
-        peers = rs_ballot(inv, valid);
-    }
+    var peers = select(c.all_lanes, rs_ballot(inv, valid), !c.full);
     for (var b = 0u; b < BITS; b++) {
         let bit_set = ((d >> b) & 1u) != 0u;
         let bal = rs_ballot(inv, bit_set);
@@ -263,10 +259,6 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {
         atomicStore(&tile_mem[i], 0u);
     }
-    // items past `items` hold no key in any subgroup (slot >= j * S): rank_item skips them, a
-    // uniform condition that spares partial tiles (the hybrid's small buckets) most of the
-    // ballots
-    let items = min(KPT, (count + rs_size(inv) - 1u) / rs_size(inv));
     let full = count == TILE;
     // barrier: counters are cleared before any leader adds to them
     workgroupBarrier();
@@ -277,7 +269,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session").
     var rank: array<u32, KPT>;
     for (var phase = 0u; phase < RANK_PHASES; phase++) {
-        let c = RankItems(lt, all_lanes, row, my_phase == phase, items, full, count);
+        let c = RankItems(lt, all_lanes, row, my_phase == phase, full, count);
         rank[0] = select(rank[0], rank_item(inv, c, t.keys[0], 0u), c.mine);
         rank[1] = select(rank[1], rank_item(inv, c, t.keys[1], 1u), c.mine);
         rank[2] = select(rank[2], rank_item(inv, c, t.keys[2], 2u), c.mine);
