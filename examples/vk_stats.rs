@@ -615,7 +615,7 @@ fn inspect(vk: &Vk, t: &Target, index: usize, dir: Option<&str>) -> Result<(), S
                     .name(&entry_name),
             );
         // with VK_STATS_DIR, a pipeline cache of its own, saved beside the SPIR-V: NVIDIA's
-        // holds the compiled binary, whose SASS `nvdisasm` prints (.yardstick/sass.py)
+        // holds the compiled machine code (`nvidia_code`), written as `.sm.bin` for nvdisasm
         let cache = match dir {
             Some(_) => d
                 .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
