@@ -551,7 +551,7 @@ const PLAIN_STATUS: &[(&str, &str)] = &[
 ];
 
 /// Experiment: the ranking's phase loop with a constant bound of 1 (right only when every
-/// subgroup has a counter row of its own, as on the H100: 8 subgroups, 24 rows).
+/// subgroup has a counter row of its own, as on the H100: 8 subgroups, RANK_ROWS = 22 rows).
 const ONE_PHASE: &[(&str, &str)] = &[(
     "for (var phase = 0u; phase < RANK_PHASES; phase++) {",
     "for (var phase = 0u; phase < 1u; phase++) {",
