@@ -105,19 +105,29 @@ fn coop16_candidate_variants_on_the_simulator() {
     for (sg, shuffle) in [(16, None), (32, Some(7)), (64, None)] {
         let exec = sim(sg, SimConfig::coop_shapes(), shuffle);
         for (name, v) in CoopVariant::candidates() {
-            if gemm::coop::usable_variant(exec.caps(), &v).is_err() {
-                // too few invocations to stage the tile at this size: refused, never wrong
-                assert!(sg < 32, "{name} refused at sg {sg}");
-                continue;
-            }
             let path = v.kernel.path();
             let (bm, bn, bk) = (
                 v.policy.bm as usize,
                 v.policy.bn as usize,
                 v.policy.bk as usize,
             );
-            run_variant(&exec, path, Some(v), (bm / 2 + 3, 40, 2 * bk + 3));
-            run_variant(&exec, path, Some(v), (bm + 8, bn, 24));
+            // a C of whole tiles (no edge path, `EDGES` = 0), two by one, over three K steps
+            let interior = (2 * bm, bn, 2 * bk + 3);
+            if gemm::coop::usable_variant(exec.caps(), &v, interior.0, interior.1).is_err() {
+                // too few invocations to stage the tile at this size: refused, never wrong
+                assert!(sg < 32, "{name} refused at sg {sg}");
+                continue;
+            }
+            run_variant(&exec, path, Some(v), interior);
+            let edgy = [(bm / 2 + 3, 40, 2 * bk + 3), (bm + 8, bn, 24)];
+            if gemm::coop::usable_variant(exec.caps(), &v, edgy[0].0, edgy[0].1).is_err() {
+                // only fits without the edge path's squares: refused where C has edge tiles
+                assert!(v.workgroup_bytes(true).unwrap() > 48 << 10, "{name}");
+                continue;
+            }
+            for mnk in edgy {
+                run_variant(&exec, path, Some(v), mnk);
+            }
         }
     }
 }
@@ -146,7 +156,7 @@ fn a_variant_that_does_not_fit_the_subgroup_size_falls_back() {
     // coop16w 128×256: 8 subgroups of 8 lanes cannot stage B (8 loads per invocation > 4)
     let v = CoopVariant::new(CoopKernel::K16W, 128, 256, 16);
     let exec = sim(8, SimConfig::coop_shapes(), None);
-    assert!(gemm::coop::usable_variant(exec.caps(), &v).is_err());
+    assert!(gemm::coop::usable_variant(exec.caps(), &v, 70, 20).is_err());
     let (m, n, k) = (70, 20, 16);
     let a = f32_to_f16(&gemm::bench::random_f32(m * k, 3));
     let b = f32_to_f16(&gemm::bench::random_f32(k * n, 4));

@@ -181,13 +181,14 @@ impl CoopVariant {
     /// Invocations per workgroup at subgroup size `sg`, reflected from the kernel.
     pub fn invocations(&self, sg: u32) -> Result<u32> {
         let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
-        Ok(k.workgroup_size("main", &overrides(&self.policy, sg))?[0])
+        Ok(k.workgroup_size("main", &overrides(&self.policy, sg, true))?[0])
     }
 
-    /// Workgroup memory it declares, in bytes (at any subgroup size).
-    pub fn workgroup_bytes(&self) -> Result<u64> {
+    /// Workgroup memory it declares, in bytes (at any subgroup size), for a C with edge tiles
+    /// (`edges`, see [`has_edges`]) or without.
+    pub fn workgroup_bytes(&self, edges: bool) -> Result<u64> {
         let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
-        workgroup_bytes(&k, &self.policy)
+        workgroup_bytes(&k, &self.policy, edges)
     }
 
     /// Candidate 16×16 variants for the H100 sweep (`examples/gemm_sweep.rs`), the default
@@ -230,6 +231,26 @@ impl CoopVariant {
                 "coop16w 128x256x32 1buf",
                 Self::new(K16W, 128, 256, 32).one_buf(),
             ),
+            // tiles that fit 48 KiB only without the edge path's staging squares (products
+            // whose C is a whole number of tiles, `EDGES` = 0): a deeper K step or a wider
+            // tile between the same two barriers, and 128×128×32 with one buffer (19 KiB: two
+            // workgroups per SM if the registers allow)
+            (
+                "coop16 128x256x48 1buf",
+                Self::new(K16, 128, 256, 48).one_buf(),
+            ),
+            (
+                "coop16 256x128x48 1buf",
+                Self::new(K16, 256, 128, 48).one_buf(),
+            ),
+            (
+                "coop16 128x192x64 1buf",
+                Self::new(K16, 128, 192, 64).one_buf(),
+            ),
+            (
+                "coop16 128x128x32 1buf",
+                Self::new(K16, 128, 128, 32).one_buf(),
+            ),
             // 8-byte staging stores (vec4<f16>): against the coop16 tiles above
             ("coop16v 128x128x32", Self::new(K16V, 128, 128, 32)),
             ("coop16v 128x256x16", Self::new(K16V, 128, 256, 16)),
@@ -270,10 +291,16 @@ pub fn wanted_shape() -> CoopShape {
     CoopKernel::K16.shape()
 }
 
+/// Whether an `m × n` C has tiles of `p` that cross its edges (or rows not 16-byte aligned):
+/// then the kernel needs its edge path (override `EDGES`) and the staging squares of that path.
+pub fn has_edges(p: &CoopPolicy, m: usize, n: usize) -> bool {
+    !m.is_multiple_of(p.bm as usize) || !n.is_multiple_of(p.bn as usize) || !n.is_multiple_of(4)
+}
+
 /// Workgroup memory the kernel declares: `bufs` staged f16 tiles with rows padded by `PAD` (the
-/// same bytes whether staged as f16 or as `vec4<f16>`), and one fragment square of f32 per
-/// subgroup.
-fn workgroup_bytes(k: &Kernel, p: &CoopPolicy) -> Result<u64> {
+/// same bytes whether staged as f16 or as `vec4<f16>`), and, with `edges`, one fragment square
+/// of f32 per subgroup (without, four words: `CS_LEN`).
+fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let pad = k.const_u32("PAD")? as u64;
     let (wm, wn, frag) = (
         k.const_u32("WM")?,
@@ -282,7 +309,8 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy) -> Result<u64> {
     );
     let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
     let (bm, bn, bk, bufs) = (p.bm as u64, p.bn as u64, p.bk as u64, p.bufs as u64);
-    Ok(bufs * (bm * (bk + pad) + bk * (bn + pad)) * 2 + subgroups * frag * frag * 4)
+    let squares = if edges { subgroups * frag * frag } else { 0 };
+    Ok(bufs * (bm * (bk + pad) + bk * (bn + pad)) * 2 + (squares + 4) * 4)
 }
 
 /// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
@@ -299,7 +327,7 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
         if !caps.cooperative_matrix.contains(&kind.shape()) {
             continue;
         }
-        match variant_fits(caps, &kind.variant()) {
+        match variant_fits(caps, &kind.variant(), true) {
             Ok(()) => return Ok(kind),
             Err(e) => why = e,
         }
@@ -339,22 +367,24 @@ pub fn deep_tile() -> CoopVariant {
 /// least [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits
 /// `caps`, else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
+    let fits = |v: &CoopVariant| variant_fits(caps, v, has_edges(&v.policy, m, n)).is_ok();
     if kind == CoopKernel::K16 {
         let large = large_tile();
         let tiles = m.div_ceil(large.policy.bm as usize) * n.div_ceil(large.policy.bn as usize);
-        if tiles >= LARGE_TILE_MIN_WORKGROUPS && variant_fits(caps, &large).is_ok() {
+        if tiles >= LARGE_TILE_MIN_WORKGROUPS && fits(&large) {
             return large;
         }
         let deep = deep_tile();
-        if variant_fits(caps, &deep).is_ok() {
+        if fits(&deep) {
             return deep;
         }
     }
     kind.variant()
 }
 
-/// Whether `v` runs on `caps` (as [`usable`] decides for the default tiles), or why not.
-pub fn usable_variant(caps: &Caps, v: &CoopVariant) -> Result<()> {
+/// Whether `v` runs on `caps` for an `m × n` C (as [`usable`] decides for the default tiles),
+/// or why not.
+pub fn usable_variant(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<()> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
     if !caps.f16 || !caps.subgroups {
         return Err(no("needs f16 and subgroups"));
@@ -368,17 +398,19 @@ pub fn usable_variant(caps: &Caps, v: &CoopVariant) -> Result<()> {
             v.kernel.name()
         )));
     }
-    variant_fits(caps, v)
+    variant_fits(caps, v, has_edges(&v.policy, m, n))
 }
 
-/// The tile fits workgroup memory and the layout holds at the adapter's subgroup size.
-fn variant_fits(caps: &Caps, v: &CoopVariant) -> Result<()> {
+/// The tile fits workgroup memory (with the edge path's squares where `edges`) and the layout
+/// holds at the adapter's subgroup size.
+fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
     let name = v.kernel.name();
     let k = kernel::load(name, caps.flavor())?;
-    if workgroup_bytes(&k, &v.policy)? > caps.max_workgroup_storage as u64 {
+    if workgroup_bytes(&k, &v.policy, edges)? > caps.max_workgroup_storage as u64 {
+        let with = if edges { " with edge tiles" } else { "" };
         return Err(no(&format!(
-            "{name} {:?} does not fit workgroup memory",
+            "{name} {:?} does not fit workgroup memory{with}",
             v.policy
         )));
     }
@@ -387,20 +419,21 @@ fn variant_fits(caps: &Caps, v: &CoopVariant) -> Result<()> {
     layout_fits(&k, &v.policy, caps.subgroup_min).map_err(|e| no(&format!("{name}: {e}")))
 }
 
-/// The policy's overrides at subgroup size `sg`.
-fn overrides(p: &CoopPolicy, sg: u32) -> [(&'static str, f64); 5] {
+/// The policy's overrides at subgroup size `sg`, with or without the edge path.
+fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(&'static str, f64); 6] {
     [
         ("BM", p.bm as f64),
         ("BN", p.bn as f64),
         ("BK", p.bk as f64),
         ("SG", sg as f64),
         ("NBUF", p.bufs as f64),
+        ("EDGES", if edges { 1.0 } else { 0.0 }),
     ]
 }
 
 /// [`check`] against the workgroup size reflected from `k` specialised for `p` at `sg`.
 fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
-    let reflected = k.workgroup_size("main", &overrides(p, sg))?;
+    let reflected = k.workgroup_size("main", &overrides(p, sg, true))?;
     check(k, p, sg, reflected)
 }
 
@@ -483,6 +516,13 @@ pub fn plan(
     let sg = caps.subgroup_min;
     let kern = kernel::load(kind.name(), caps.flavor())?;
     layout_fits(&kern, &p, sg)?;
+    let edges = has_edges(&p, m, n);
+    if workgroup_bytes(&kern, &p, edges)? > caps.max_workgroup_storage as u64 {
+        return Err(Error::InvalidInput(format!(
+            "cooperative-matrix GEMM: {} {p:?} does not fit workgroup memory for {m}×{n}",
+            kind.name()
+        )));
+    }
     let grid = [
         (n as u64).div_ceil(p.bn as u64),
         (m as u64).div_ceil(p.bm as u64),
@@ -518,7 +558,7 @@ pub fn plan(
         kind.name(),
         &kern,
         "main",
-        &overrides(&p, sg),
+        &overrides(&p, sg, edges),
         &[params, a, b, c],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, 1]),
     );
@@ -551,12 +591,15 @@ mod tests {
             let k = kernel::load(kind.name(), crate::kernel::Flavor::Subgroup).unwrap();
             let p = kind.policy();
             for sg in [32u32, 64] {
-                let wg = k.workgroup_size("main", &overrides(&p, sg)).unwrap();
+                let wg = k.workgroup_size("main", &overrides(&p, sg, true)).unwrap();
                 check(&k, &p, sg, wg).unwrap();
                 // a workgroup that is one subgroup short is refused
                 assert!(check(&k, &p, sg, [wg[0] - sg, 1, 1]).is_err());
             }
-            assert!(workgroup_bytes(&k, &p).unwrap() <= 48 << 10, "{kind:?}");
+            assert!(
+                workgroup_bytes(&k, &p, true).unwrap() <= 48 << 10,
+                "{kind:?}"
+            );
         }
     }
 
@@ -569,15 +612,18 @@ mod tests {
         {
             kinds.insert(v.kernel);
             let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
+            // some candidates fit only without the edge path's squares
             assert!(
-                workgroup_bytes(&k, &v.policy).unwrap() <= 48 << 10,
+                workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
                 "{name}"
             );
             // subgroup 32 (the H100); the layout check holds or refuses at every size
             layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{name}: {e}"));
             for sg in [4u32, 8, 16, 64, 128] {
                 if layout_fits(&k, &v.policy, sg).is_ok() {
-                    let wg = k.workgroup_size("main", &overrides(&v.policy, sg)).unwrap();
+                    let wg = k
+                        .workgroup_size("main", &overrides(&v.policy, sg, true))
+                        .unwrap();
                     assert!(check(&k, &v.policy, sg, [wg[0] - sg, 1, 1]).is_err());
                 }
             }
@@ -592,6 +638,36 @@ mod tests {
             bufs: 2,
         };
         assert!(check(&k, &p, 32, [32 * 4, 1, 1]).is_err());
+    }
+
+    /// The driver lays out workgroup variables in an order of its own, and cooperative loads
+    /// from them need 16-byte alignment: every variable a multiple of 16 bytes keeps every
+    /// order aligned (a 4-byte `Cs` broke every `EDGES` = 0 product on the H100).
+    #[test]
+    fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
+        for (name, v) in CoopVariant::candidates() {
+            let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
+            for edges in [true, false] {
+                let o: Vec<(String, f64)> = overrides(&v.policy, 32, edges)
+                    .iter()
+                    .map(|(n, x)| (n.to_string(), *x))
+                    .collect();
+                let s = k.specialize("main", &o).unwrap();
+                let mut total = 0;
+                for (_, g) in s.module.global_variables.iter() {
+                    if g.space == naga::AddressSpace::WorkGroup {
+                        let bytes = s.module.types[g.ty].inner.size(s.module.to_ctx());
+                        assert_eq!(bytes % 16, 0, "{name} edges {edges}: {:?}", g.name);
+                        total += bytes as u64;
+                    }
+                }
+                assert_eq!(
+                    total,
+                    workgroup_bytes(&k, &v.policy, edges).unwrap(),
+                    "{name}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -246,7 +246,7 @@ pub fn plan(
     }
     let f16 = a.format() == Format::F16;
     let choose = || match opts.coop {
-        Some(v) => coop::usable_variant(caps, &v).map(|_| v),
+        Some(v) => coop::usable_variant(caps, &v, m, n).map(|_| v),
         None => coop::usable(caps).map(|kind| coop::variant_for(caps, kind, m, n)),
     };
     let coop = match opts.path {

@@ -39,8 +39,17 @@ struct Params {
 @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
-// one FRAG×FRAG staging square per subgroup, for edge tiles
-var<workgroup> Cs: array<f32, SG_X * SG_Y * FRAG * FRAG>;
+// 1: a tile may cross an edge of C (or N is not a multiple of 4), so the store may take the
+// edge path. 0: the plan (src/gemm/coop.rs) guarantees every tile lies inside C with N a
+// multiple of 4; the edge path is dead and its staging squares shrink to one word, leaving
+// their memory (16 KiB on 16 subgroups) to the staged tiles.
+override EDGES: u32 = 1u;
+// one FRAG×FRAG staging square per subgroup, for edge tiles (named: naga 30 note in docs/gemm.md).
+// Never shorter than 16 bytes: the driver may place As and Bs after it, and their cooperative
+// loads need 16-byte alignment (with one word, every EDGES = 0 product on the H100 came out
+// wrong: ldmatrix read rows 4 bytes off).
+override CS_LEN: u32 = EDGES * SG_X * SG_Y * FRAG * FRAG + 4u;
+var<workgroup> Cs: array<f32, CS_LEN>;
 
 fn a_items() -> u32 {
     return BM * BK / 8u;

@@ -105,7 +105,7 @@ fn main(
     // store
     let r0 = m0 + wm * WM;
     let q0 = n0 + wn * WN;
-    let full = m0 + BM <= params.m && n0 + BN <= params.n && params.n % 4u == 0u;
+    let full = EDGES == 0u || (m0 + BM <= params.m && n0 + BN <= params.n && params.n % 4u == 0u);
     if full {
         let ld = params.n;
         store_c4(c00, c01, c02, c03, r0 * ld + q0, ld);
