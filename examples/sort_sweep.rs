@@ -262,9 +262,15 @@ fn main() {
         };
         for (name, strategy, policy) in variants {
             let name = name.as_str();
+            // "full tiles on" / "full tiles off": the policy's FULL_TILES for the strategy
+            let full = |default: bool| {
+                (default || name.contains("full tiles on")) && !name.contains("full tiles off")
+            };
             let policy = SortPolicy {
                 onesweep_early_lookback: policy.onesweep_early_lookback
                     || name.contains("look back before ranking"),
+                scatter_full_tiles: full(policy.scatter_full_tiles),
+                onesweep_full_tiles: full(policy.onesweep_full_tiles),
                 ..policy
             };
             let opts = SortOptions {
@@ -442,6 +448,15 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
         )],
     ),
     ("one ballot word", ONE_BALLOT_WORD),
+    // a ballot as an OR-reduction of each lane's bit (right where subgroups have at most 32
+    // lanes, as on the H100): NVIDIA masks each `subgroupBallot` with the active lanes
+    (
+        "or ballot",
+        &[(
+            "    return subgroupBallot(p);",
+            "    return vec4<u32>(subgroupOr(select(0u, 1u << (inv.lane & 31u), p)), 0u, 0u, 0u);",
+        )],
+    ),
     (
         "values pinned",
         &[

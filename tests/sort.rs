@@ -453,6 +453,40 @@ fn onesweep_fallback() {
     }
 }
 
+/// `FULL_TILES` both ways for every strategy (the policy turns it on for the scatters and off
+/// for OneSweep): full tiles, a partial last tile, and tiles of one key, keys and pairs.
+#[test]
+fn full_tile_loops_both_ways() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps().clone();
+    let tile = 3072usize;
+    for full in [false, true] {
+        let p = SortPolicy {
+            scatter_full_tiles: full,
+            onesweep_full_tiles: full,
+            ..Default::default()
+        };
+        for strategy in [
+            Strategy::ReduceThenScan,
+            Strategy::OneSweep,
+            Strategy::Hybrid,
+        ] {
+            let opts = SortOptions {
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            for &n in &[1usize, tile - 1, tile, tile + 1, 3 * tile + 7] {
+                let vals: Vec<u32> = (0..n as u32).collect();
+                let k: Vec<u32> = keys(Dist::Uniform, n, 31);
+                let what = format!("{strategy:?} full tiles {full} n={n}");
+                run_check(g, &caps, &k, Some(&vals), &opts, &p, &what);
+                let k: Vec<u32> = keys(Dist::HighByte, n, 32);
+                run_check(g, &caps, &k, None, &opts, &p, &what);
+            }
+        }
+    }
+}
+
 #[test]
 fn bad_input_is_an_error() {
     let Some(g) = common::gpu() else { return };

@@ -83,6 +83,10 @@ struct Builder<'a> {
     descs: BufferId,
     /// Workgroup counts of segmented passes, written by the buckets stage.
     indirect: Option<BufferId>,
+    /// `SortPolicy::scatter_full_tiles`.
+    scatter_full_tiles: bool,
+    /// Values follow the keys.
+    pairs: bool,
 }
 
 impl Builder<'_> {
@@ -208,6 +212,9 @@ impl Builder<'_> {
             hist_grid,
         );
         self.scan(hist, hist_scan, RADIX * tiles, tag)?;
+        let mut ov = ov;
+        let full = self.scatter_full_tiles && !self.pairs;
+        ov.push(("FULL_TILES", full as u32 as f64));
         self.stage(
             format!("scatter {tag}"),
             &k_scatter,
@@ -294,6 +301,8 @@ pub(super) fn build<T: SortKey>(
             ("PAIRS", pairs as u32 as f64),
         ],
         descs: no_descs,
+        scatter_full_tiles: policy.scatter_full_tiles,
+        pairs,
         indirect: None,
     };
     let tiles = n.div_ceil(tile_keys()?);
@@ -464,6 +473,7 @@ pub(super) fn build<T: SortKey>(
                     ("MAP_OUT", (p + 1 == passes) as u32 as f64),
                     ("PASS", p as f64),
                     ("SPIN", policy.spin as f64),
+                    ("FULL_TILES", policy.onesweep_full_tiles as u32 as f64),
                     ("TICKETS", policy.onesweep_tickets as u32 as f64),
                     (
                         "EARLY_LOOKBACK",

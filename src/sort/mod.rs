@@ -133,6 +133,17 @@ pub struct SortPolicy {
     /// Gkeys/s at 2^24 / 2^26 / 2^28: hybrid 15.5 / 19.0 / 19.7, reduce-then-scan 15.5 / 18.3
     /// / 18.5, OneSweep 14.9 / 16.6 / 17.1).
     pub hybrid_pairs_min_keys: u64,
+    /// The reduce-then-scan and hybrid scatters of keys alone take loops without per-item
+    /// bounds checks on full tiles (override `FULL_TILES`, `wgsl/shared/sort_tile.wgsl`; pairs
+    /// keep the checks). true: H100 (examples/sort_sweep.rs, 2026-11-22, eighth session, u32
+    /// keys at 2^28, two calls) four scatters 6.67–6.69 against 6.88–6.89 ms, 30.3 against
+    /// 29.6–29.7 Gkeys/s; 2^24 level (22.0). With pairs the hybrid got slower (18.2 against
+    /// 18.8 Gkeys/s at 2^28), hence keys only.
+    pub scatter_full_tiles: bool,
+    /// The same for OneSweep's passes. false: H100 (same calls) keys 24.5–24.7 against
+    /// 25.2–25.3 Gkeys/s at 2^28 and 21.3–21.4 against 21.6–21.7 at 2^24; pairs 20.3 against
+    /// 21.0 and 17.6–17.8 against 18.1–18.2.
+    pub onesweep_full_tiles: bool,
 }
 
 impl Default for SortPolicy {
@@ -145,6 +156,8 @@ impl Default for SortPolicy {
             onesweep_tickets: true,
             onesweep_early_lookback: false,
             hybrid_pairs_min_keys: u64::MAX,
+            scatter_full_tiles: true,
+            onesweep_full_tiles: false,
         }
     }
 }

@@ -185,6 +185,14 @@ fn lanes_below(lane: u32, w: u32) -> u32 {
     return select(part, 0xffffffffu, lane >= lo + 32u);
 }
 
+// 1: full tiles (every tile of a pass but its last) take loops without a per-item bounds
+// check, and the ranking's final lookups have none at all. With the check, NVIDIA's compiler
+// wraps each item of the staging and the write in a branch with a convergence barrier
+// (BSSY/BSYNC), so no item's loads are issued before the previous item's store. 0: the checks
+// everywhere. The policy picks it per strategy (SortPolicy::scatter_full_tiles,
+// onesweep_full_tiles; measured in docs/sort.md, "Eighth session").
+override FULL_TILES: u32 = 1u;
+
 // Digit d's start in the ranked tile: read it after tile_rank, before tile_stage overwrites it.
 fn tile_digit_start(d: u32) -> u32 {
     return atomicLoad(&tile_mem[START_AT + d]);
@@ -311,8 +319,10 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     }
     // barrier: row prefixes and digit starts are visible
     workgroupBarrier();
+    // (with FULL_TILES, unconditional: an item without a key has key 0, an in-bounds lookup,
+    // and a rank nobody uses)
     for (var j = 0u; j < KPT; j++) {
-        if slot(inv, j) < count {
+        if FULL_TILES != 0u || slot(inv, j) < count {
             let dj = digit_of(t.keys[j]);
             let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
             rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;
@@ -326,11 +336,25 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
 fn tile_stage(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
     // barrier: the ranks' lookups and the digit starts have been read out of tile_mem
     workgroupBarrier();
-    for (var j = 0u; j < KPT; j++) {
-        if slot(inv, j) < count {
+    if FULL_TILES != 0u && count == TILE {
+        for (var j = 0u; j < KPT; j++) {
             atomicStore(&tile_mem[rank[j]], t.keys[j]);
         }
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            if slot(inv, j) < count {
+                atomicStore(&tile_mem[rank[j]], t.keys[j]);
+            }
+        }
     }
+}
+
+// Writes staged key i to its place in keys_out; returns the place.
+fn write_key(i: u32) -> u32 {
+    let k = atomicLoad(&tile_mem[i]);
+    let dst = atomicLoad(&digit_base[digit_of(k)]) + i;
+    keys_out[dst] = select(k, from_sortable(k), MAP_OUT != 0u);
+    return dst;
 }
 
 // scatter: write the staged tile's runs of equal digits to digit_base[d] + position:
@@ -339,32 +363,48 @@ fn tile_stage(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
 fn tile_write(inv: Inv, rank: array<u32, KPT>, start: u32, count: u32) {
     // barrier: the tile is staged in digit order and digit_base is set
     workgroupBarrier();
+    let full = FULL_TILES != 0u && count == TILE;
     var dst: array<u32, KPT>;
-    for (var j = 0u; j < KPT; j++) {
-        let i = j * WG_SIZE + inv.lid;
-        if i < count {
-            let k = atomicLoad(&tile_mem[i]);
-            let d = digit_of(k);
-            dst[j] = atomicLoad(&digit_base[d]) + i;
-            keys_out[dst[j]] = select(k, from_sortable(k), MAP_OUT != 0u);
+    if full {
+        for (var j = 0u; j < KPT; j++) {
+            dst[j] = write_key(j * WG_SIZE + inv.lid);
+        }
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            let i = j * WG_SIZE + inv.lid;
+            if i < count {
+                dst[j] = write_key(i);
+            }
         }
     }
     if PAIRS != 0u {
         // barrier: every key was read from tile_mem before values overwrite it
         workgroupBarrier();
         // values are loaded only now, in the keys' layout: no registers held through the ranking
-        for (var j = 0u; j < KPT; j++) {
-            let s = slot(inv, j);
-            if s < count {
-                atomicStore(&tile_mem[rank[j]], vals_in[start + s]);
+        if full {
+            for (var j = 0u; j < KPT; j++) {
+                atomicStore(&tile_mem[rank[j]], vals_in[start + slot(inv, j)]);
+            }
+        } else {
+            for (var j = 0u; j < KPT; j++) {
+                let s = slot(inv, j);
+                if s < count {
+                    atomicStore(&tile_mem[rank[j]], vals_in[start + s]);
+                }
             }
         }
         // barrier: the values are staged
         workgroupBarrier();
-        for (var j = 0u; j < KPT; j++) {
-            let i = j * WG_SIZE + inv.lid;
-            if i < count {
-                vals_out[dst[j]] = atomicLoad(&tile_mem[i]);
+        if full {
+            for (var j = 0u; j < KPT; j++) {
+                vals_out[dst[j]] = atomicLoad(&tile_mem[j * WG_SIZE + inv.lid]);
+            }
+        } else {
+            for (var j = 0u; j < KPT; j++) {
+                let i = j * WG_SIZE + inv.lid;
+                if i < count {
+                    vals_out[dst[j]] = atomicLoad(&tile_mem[i]);
+                }
             }
         }
     }
