@@ -80,15 +80,6 @@ struct Stamps<'a> {
     per_pass: bool,
 }
 
-/// Runs per command buffer when timing a plan whose runs take `per_run_s` seconds (as the
-/// warm-up measures them): about a millisecond of work per submission. With one submission per
-/// run, a plan of a few microseconds left the GPU idle while the host submitted the next one,
-/// and the first timed case of an algorithm sometimes ran at a third of the speed of the
-/// others (reduce sum u32 at 2^20 on the H100: 147–188 against 481–496 GB/s).
-fn runs_per_submit(per_run_s: f64) -> usize {
-    ((1e-3 / per_run_s).ceil() as usize).clamp(1, 64)
-}
-
 /// Longest warm-up before timed runs, in seconds.
 const WARMUP_MAX_S: f64 = 4.0;
 /// The warm-up ends when one run got no faster over this many seconds.
@@ -335,7 +326,6 @@ impl GpuExecutor {
         plan: &Plan,
         prep: &Prepared,
         repeats: usize,
-        batch: usize,
     ) -> Result<Option<(wgpu::QuerySet, wgpu::Buffer)>> {
         if plan.passes.len() < 2 || plan.passes.iter().any(|p| p.setup) {
             return Ok(None);
@@ -345,7 +335,6 @@ impl GpuExecutor {
             prep,
             repeats.clamp(1, 2048),
             false,
-            batch,
         )?))
     }
 
@@ -372,7 +361,6 @@ impl GpuExecutor {
         prep: &Prepared,
         repeats: usize,
         per_pass: bool,
-        batch: usize,
     ) -> Result<(wgpu::QuerySet, wgpu::Buffer)> {
         let device = &self.ctx.device;
         let per_run = if per_pass {
@@ -392,16 +380,14 @@ impl GpuExecutor {
             usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let stamps: Vec<Option<Stamps>> = (0..repeats as u32)
-            .map(|r| {
-                Some(Stamps {
-                    set: &set,
-                    base: r * per_run,
-                    per_pass,
-                })
-            })
-            .collect();
-        self.submit_runs(plan, prep, &stamps, batch)?;
+        for r in 0..repeats as u32 {
+            let stamps = Stamps {
+                set: &set,
+                base: r * per_run,
+                per_pass,
+            };
+            self.submit_run(plan, prep, false, Some(stamps))?;
+        }
         let mut enc = device.create_command_encoder(&Default::default());
         enc.resolve_query_set(&set, 0..count, &resolve, 0);
         self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
@@ -646,41 +632,9 @@ impl GpuExecutor {
     ) -> Result<()> {
         let device = &self.ctx.device;
         let mut enc = device.create_command_encoder(&Default::default());
-        self.encode_run(plan, prep, &mut enc, first, queries)?;
-        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
-        Ok(())
-    }
-
-    /// Submits one run per entry of `stamps` (none poisons), `batch` runs per command buffer.
-    fn submit_runs(
-        &self,
-        plan: &Plan,
-        prep: &Prepared,
-        stamps: &[Option<Stamps>],
-        batch: usize,
-    ) -> Result<()> {
-        for chunk in stamps.chunks(batch.max(1)) {
-            let mut enc = self.ctx.device.create_command_encoder(&Default::default());
-            for &q in chunk {
-                self.encode_run(plan, prep, &mut enc, false, q)?;
-            }
-            self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
-        }
-        Ok(())
-    }
-
-    /// Encodes one run of `plan` (`first`: poisoning and zeroing its buffers before it).
-    fn encode_run(
-        &self,
-        plan: &Plan,
-        prep: &Prepared,
-        enc: &mut wgpu::CommandEncoder,
-        first: bool,
-        queries: Option<Stamps>,
-    ) -> Result<()> {
         if first {
             for &i in &prep.poison {
-                self.encode_fill(enc, &prep.buffers[i])?;
+                self.encode_fill(&mut enc, &prep.buffers[i])?;
             }
             for &i in &prep.zeroed {
                 // Zeroed buffers, and the part of Bytes buffers past their data
@@ -691,7 +645,9 @@ impl GpuExecutor {
                 enc.clear_buffer(&prep.buffers[i], start, None);
             }
         }
-        self.encode_passes(plan, prep, enc, queries)
+        self.encode_passes(plan, prep, &mut enc, queries)?;
+        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
+        Ok(())
     }
 
     fn wait(&self) -> Result<()> {
@@ -769,7 +725,9 @@ impl Executor for GpuExecutor {
             }
             let k = ((0.02 / per_run_s).ceil() as usize).clamp(1, 1000);
             let t = std::time::Instant::now();
-            self.submit_runs(plan, &prep, &vec![None; k], runs_per_submit(per_run_s))?;
+            for _ in 0..k {
+                self.submit_run(plan, &prep, false, None)?;
+            }
             self.wait()?;
             per_run_s = (t.elapsed().as_secs_f64() / k as f64).max(1e-6);
             history.push((start.elapsed().as_secs_f64(), per_run_s));
@@ -778,12 +736,9 @@ impl Executor for GpuExecutor {
         if !use_timestamps {
             self.wait()?;
             let t = std::time::Instant::now();
-            self.submit_runs(
-                plan,
-                &prep,
-                &vec![None; repeats],
-                runs_per_submit(per_run_s),
-            )?;
+            for _ in 0..repeats {
+                self.submit_run(plan, &prep, false, None)?;
+            }
             self.wait()?;
             let mean = t.elapsed().as_secs_f64() * 1e9 / repeats as f64;
             let (out, _) = self.read_buffers(plan, &prep, None)?;
@@ -797,13 +752,12 @@ impl Executor for GpuExecutor {
             };
             return Ok((out, timing));
         }
-        let batch = runs_per_submit(per_run_s);
-        let (qs, resolve) = self.stamped_runs(plan, &prep, repeats, true, batch)?;
+        let (qs, resolve) = self.stamped_runs(plan, &prep, repeats, true)?;
         // the whole runs go right behind the per-pass ones, before anything is read back: a
         // read-back idles the GPU long enough for its clocks to drop (behind the 2 GiB of a
         // 2^28-pair sort's outputs, the whole runs' median was 40.6 ms against 12.9 ms summed
         // over their passes on the H100)
-        let whole = self.queue_whole_runs(plan, &prep, repeats, batch)?;
+        let whole = self.queue_whole_runs(plan, &prep, repeats)?;
         let (out, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
         resolve.destroy();
         qs.destroy();
