@@ -453,8 +453,8 @@ fn onesweep_fallback() {
     }
 }
 
-/// `FULL_TILES` both ways for every strategy (the policy turns it on for the scatters and off
-/// for OneSweep): full tiles, a partial last tile, and tiles of one key, keys and pairs.
+/// `FULL_TILES` both ways for every strategy (the policy turns it on for the scatters of keys
+/// and off for OneSweep): full tiles, a partial last tile, and tiles of one key, keys and pairs.
 #[test]
 fn full_tile_loops_both_ways() {
     let Some(g) = common::gpu() else { return };

@@ -41,7 +41,7 @@ struct Params {
 
 // 1: a tile may cross an edge of C (or N is not a multiple of 4), so the store may take the
 // edge path. 0: the plan (src/gemm/coop.rs) guarantees every tile lies inside C with N a
-// multiple of 4; the edge path is dead and its staging squares shrink to one word, leaving
+// multiple of 4; the edge path is dead and its staging squares shrink to 16 bytes, leaving
 // their memory (16 KiB on 16 subgroups) to the staged tiles.
 override EDGES: u32 = 1u;
 // one FRAG×FRAG staging square per subgroup, for edge tiles (named: naga 30 note in docs/gemm.md).
