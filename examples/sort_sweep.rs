@@ -283,6 +283,12 @@ fn main() {
                     rewrite_tile_passes(&mut p.plan, edits);
                 }
             }
+            // "scalar histogram": OneSweep's global histogram loads u32s, not vec4s
+            if name.contains("scalar histogram") {
+                let vec4 = "const VEC4_LOADS: bool = true;";
+                let scalar = "const VEC4_LOADS: bool = false;";
+                rewrite_passes(&mut p.plan, &["global histogram"], &[(vec4, scalar)]);
+            }
             // "window N": OneSweep's look-back reads N predecessors per step
             if let Some(w) = name.split("window ").nth(1) {
                 let w: u32 = w.split(',').next().unwrap().trim().parse().unwrap();
@@ -664,10 +670,19 @@ fn rewrite_tile_passes<A: AsRef<str>, B: AsRef<str>>(
     plan: &mut wgsimd::plan::Plan,
     edits: &[(A, B)],
 ) {
+    rewrite_passes(plan, &["scatter", "onesweep "], edits);
+}
+
+/// Applies `edits` to the passes whose label starts with one of `labels`.
+fn rewrite_passes<A: AsRef<str>, B: AsRef<str>>(
+    plan: &mut wgsimd::plan::Plan,
+    labels: &[&str],
+    edits: &[(A, B)],
+) {
     for pass in plan
         .passes
         .iter_mut()
-        .filter(|p| p.label.starts_with("scatter") || p.label.starts_with("onesweep "))
+        .filter(|p| labels.iter().any(|l| p.label.starts_with(l)))
     {
         let mut src = pass.kernel.source.clone();
         for (from, to) in edits {

@@ -9,7 +9,7 @@ use super::{SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
 use crate::error::Result;
 use crate::exec::{grid_2d, Caps};
 use crate::kernel::{self, Flavor, Kernel};
-use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups};
 
 /// Keys per tile: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × `KPT` keys), read
 /// from the kernel.
@@ -87,6 +87,9 @@ struct Builder<'a> {
     scatter_full_tiles: bool,
     /// Values follow the keys.
     pairs: bool,
+    /// A 16-byte buffer for the global histogram's vec4 view of the keys when no tile is
+    /// full.
+    no_full_tile: Option<BufferId>,
 }
 
 impl Builder<'_> {
@@ -107,7 +110,7 @@ impl Builder<'_> {
         io: Io,
         own: BufferId,
         workgroups: Workgroups,
-    ) {
+    ) -> &mut Pass {
         let b = [
             params,
             io.keys_in,
@@ -117,7 +120,7 @@ impl Builder<'_> {
             own,
             self.descs,
         ];
-        self.plan.pass(label, k, "main", overrides, &b, workgroups);
+        self.plan.pass(label, k, "main", overrides, &b, workgroups)
     }
 
     /// Exclusive scan of `len` u32 of `input` into `output` with the scan kernels
@@ -277,6 +280,8 @@ pub(super) fn build<T: SortKey>(
         ),
     };
     let no_descs = plan.buffer("no tile descriptors", 16, BufferInit::Zeroed);
+    let no_full_tile =
+        (n < tile_keys()?).then(|| plan.buffer("no full tile", 16, BufferInit::Zeroed));
     let io = |src: usize, dst: usize| {
         let k = [keys_in, ka, kb];
         let v = [vals_in, va, vb];
@@ -303,6 +308,7 @@ pub(super) fn build<T: SortKey>(
         descs: no_descs,
         scatter_full_tiles: policy.scatter_full_tiles,
         pairs,
+        no_full_tile,
         indirect: None,
     };
     let tiles = n.div_ceil(tile_keys()?);
@@ -444,6 +450,9 @@ pub(super) fn build<T: SortKey>(
             let grid = tiles
                 .min(policy.histogram_workgroups as u64)
                 .min(caps.max_workgroups_per_dim as u64) as u32;
+            // binding 7: the keys again, read as vec4s in full tiles; where there is no full
+            // tile a 16-byte stand-in (a vec4 array needs 16 bytes)
+            let keys4 = b.no_full_tile.unwrap_or(keys_in);
             b.stage(
                 "global histogram".into(),
                 &k_hist,
@@ -452,7 +461,14 @@ pub(super) fn build<T: SortKey>(
                 io(0, 1),
                 state,
                 Workgroups::Direct([grid, 1, 1]),
-            );
+            )
+            .bindings
+            .push(Binding {
+                binding: 7,
+                buffer: keys4,
+                offset: 0,
+                size: None,
+            });
             let k_scan = kernel::load("sort/onesweep_scan", b.flavor)?;
             let ov = b.overrides(&[("PASSES", passes as f64)]);
             b.stage(

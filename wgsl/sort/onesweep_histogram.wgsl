@@ -10,8 +10,27 @@ override BEGIN_BIT: u32 = 0u;
 override END_BIT: u32 = 32u;
 
 @group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
+// the keys of binding 1 again, as vec4s (the host binds the same buffer, or a 16-byte stand-in
+// when no tile is full), for the loads of full tiles
+@group(0) @binding(7) var<storage, read> keys_in4: array<vec4<u32>>;
+
+// 1: full tiles load their keys as vec4s (consecutive invocations on consecutive 16 bytes); 0:
+// as u32s, like the last tile. H100 (examples/sort_sweep.rs, 2026-11-22, eighth session, u32
+// keys): this pass 0.513 against 0.543 ms at 2^28, 0.051 against 0.064 at 2^24. The same loads
+// in reduce-then-scan's per-pass histogram were slower at 2^28 (1.78 against 1.73 ms over four
+// passes, 0.163 against 0.172 at 2^24), so that one loads u32s.
+const VEC4_LOADS: bool = true;
+const_assert KPT % 4u == 0u && TILE % 4u == 0u;
 
 var<workgroup> counts: array<atomic<u32>, 4u * RADIX>;
+
+// One raw key into every pass's counts.
+fn count_key(raw: u32) {
+    let k = to_sortable(raw);
+    for (var p = 0u; p < PASSES; p++) {
+        atomicAdd(&counts[p * RADIX + pass_digit(k, p)], 1u);
+    }
+}
 
 fn pass_digit(k: u32, p: u32) -> u32 {
     let shift = BEGIN_BIT + 8u * p;
@@ -28,13 +47,20 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     workgroupBarrier();
     // load + count, tile by tile (grid-stride; no barriers inside)
     for (var tile = wid.x; tile < params.tiles; tile += nwg.x) {
+        if VEC4_LOADS && (tile + 1u) * TILE <= params.n {
+            for (var j = 0u; j < KPT / 4u; j++) {
+                let v = keys_in4[tile * (TILE / 4u) + j * WG_SIZE + inv.lid];
+                count_key(v.x);
+                count_key(v.y);
+                count_key(v.z);
+                count_key(v.w);
+            }
+            continue;
+        }
         for (var j = 0u; j < KPT; j++) {
             let i = tile * TILE + j * WG_SIZE + inv.lid;
             if i < params.n {
-                let k = to_sortable(keys_in[i]);
-                for (var p = 0u; p < PASSES; p++) {
-                    atomicAdd(&counts[p * RADIX + pass_digit(k, p)], 1u);
-                }
+                count_key(keys_in[i]);
             }
         }
     }
