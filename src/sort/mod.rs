@@ -136,9 +136,11 @@ pub struct SortPolicy {
     /// The reduce-then-scan and hybrid scatters of keys alone take loops without per-item
     /// bounds checks on full tiles (override `FULL_TILES`, `wgsl/shared/sort_tile.wgsl`; pairs
     /// keep the checks). true: H100 (examples/sort_sweep.rs, 2026-11-22, eighth session, u32
-    /// keys at 2^28, two calls) four scatters 6.67–6.69 against 6.88–6.89 ms, 30.3 against
-    /// 29.6–29.7 Gkeys/s; 2^24 level (22.0). With pairs the hybrid got slower (18.2 against
-    /// 18.8 Gkeys/s at 2^28), hence keys only.
+    /// keys at 2^28) four scatters 6.67–6.69 against 6.88–6.89 ms in two calls, 30.3 against
+    /// 29.6–29.7 Gkeys/s; 2^24 level (22.0). A third call, which found that the sweep's plans
+    /// differ by up to 1.5% by buffer placement alone, gave 0.3–1.2% at equal positions
+    /// (docs/sort.md, "Eighth session"). With pairs the hybrid got slower (18.2 against 18.8
+    /// Gkeys/s at 2^28), hence keys only.
     pub scatter_full_tiles: bool,
     /// The same for OneSweep's passes. false: H100 (same calls) keys 24.5–24.7 against
     /// 25.2–25.3 Gkeys/s at 2^28 and 21.3–21.4 against 21.6–21.7 at 2^24; pairs 20.3 against
