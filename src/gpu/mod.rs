@@ -80,20 +80,6 @@ struct Stamps<'a> {
     per_pass: bool,
 }
 
-/// Runs per command buffer in the warm-up of a plan whose runs take `per_run_s` seconds:
-/// about a millisecond of work per submission, so that the GPU is busy and raises its clocks.
-/// Submitted one by one, runs of a few microseconds left it idle while the host submitted the
-/// next. A small case right after seconds of host work (the CPU check of a large one) was
-/// now and then timed 3–4× slow on the H100, every pass of it alike, which looks like a clock
-/// that had not come up (skinny f32 GEMM 0.27 against 0.065 ms, reduce sum u32 at 2^20 147–188
-/// against 481–496 GB/s); not reproduced on demand, so this is a precaution: in four A/B runs
-/// each it changed no figure (2^20 reductions 491–495 GB/s both ways). Timed runs stay one per
-/// submission: back to back in one command buffer, each pass is timed from the end of the
-/// previous run's pass, which added the launches between runs (8% on those reductions).
-fn runs_per_submit(per_run_s: f64) -> usize {
-    ((1e-3 / per_run_s).ceil() as usize).clamp(1, 64)
-}
-
 /// Longest warm-up before timed runs, in seconds.
 const WARMUP_MAX_S: f64 = 4.0;
 /// The warm-up ends when one run got no faster over this many seconds.
@@ -646,36 +632,9 @@ impl GpuExecutor {
     ) -> Result<()> {
         let device = &self.ctx.device;
         let mut enc = device.create_command_encoder(&Default::default());
-        self.encode_run(plan, prep, &mut enc, first, queries)?;
-        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
-        Ok(())
-    }
-
-    /// Submits `runs` untimed runs (none poisons), `batch` runs per command buffer.
-    fn submit_runs(&self, plan: &Plan, prep: &Prepared, runs: usize, batch: usize) -> Result<()> {
-        let batch = batch.max(1);
-        for first in (0..runs).step_by(batch) {
-            let mut enc = self.ctx.device.create_command_encoder(&Default::default());
-            for _ in first..(first + batch).min(runs) {
-                self.encode_run(plan, prep, &mut enc, false, None)?;
-            }
-            self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
-        }
-        Ok(())
-    }
-
-    /// Encodes one run of `plan` (`first`: poisoning and zeroing its buffers before it).
-    fn encode_run(
-        &self,
-        plan: &Plan,
-        prep: &Prepared,
-        enc: &mut wgpu::CommandEncoder,
-        first: bool,
-        queries: Option<Stamps>,
-    ) -> Result<()> {
         if first {
             for &i in &prep.poison {
-                self.encode_fill(enc, &prep.buffers[i])?;
+                self.encode_fill(&mut enc, &prep.buffers[i])?;
             }
             for &i in &prep.zeroed {
                 // Zeroed buffers, and the part of Bytes buffers past their data
@@ -686,7 +645,9 @@ impl GpuExecutor {
                 enc.clear_buffer(&prep.buffers[i], start, None);
             }
         }
-        self.encode_passes(plan, prep, enc, queries)
+        self.encode_passes(plan, prep, &mut enc, queries)?;
+        self.scoped(|| self.ctx.queue.submit([enc.finish()]))?;
+        Ok(())
     }
 
     fn wait(&self) -> Result<()> {
@@ -745,9 +706,7 @@ impl Executor for GpuExecutor {
         // have passed and one run has not become faster by more than 1.5% over the last
         // SETTLE_S (at most WARMUP_MAX_S in all). On the H100, after a large transfer or seconds
         // of host work the GPU came back to full speed only gradually, over more than 100 ms:
-        // a fixed 100 ms warm-up measured the same reduction at 1.5 and at 2.9 TB/s. Small
-        // plans warm up several runs per command buffer (`runs_per_submit`), so that the GPU
-        // is busy enough to raise its clocks.
+        // a fixed 100 ms warm-up measured the same reduction at 1.5 and at 2.9 TB/s.
         let (target, start) = (warmup_secs(), std::time::Instant::now());
         let mut done = 0;
         // (seconds since start, seconds per run) of each batch
@@ -766,7 +725,9 @@ impl Executor for GpuExecutor {
             }
             let k = ((0.02 / per_run_s).ceil() as usize).clamp(1, 1000);
             let t = std::time::Instant::now();
-            self.submit_runs(plan, &prep, k, runs_per_submit(per_run_s))?;
+            for _ in 0..k {
+                self.submit_run(plan, &prep, false, None)?;
+            }
             self.wait()?;
             per_run_s = (t.elapsed().as_secs_f64() / k as f64).max(1e-6);
             history.push((start.elapsed().as_secs_f64(), per_run_s));
