@@ -233,8 +233,8 @@ impl CoopVariant {
             ),
             // tiles that fit 48 KiB only without the edge path's staging squares (products
             // whose C is a whole number of tiles, `EDGES` = 0): a deeper K step or a wider
-            // tile between the same two barriers, and 128×128×32 with one buffer (19 KiB: two
-            // workgroups per SM if the registers allow)
+            // tile between the same two barriers, and 128×128×32 with one buffer (19 KiB, but
+            // 150 registers: still one workgroup per SM). H100: none faster, docs/gemm.md
             (
                 "coop16 128x256x48 1buf",
                 Self::new(K16, 128, 256, 48).one_buf(),
@@ -291,8 +291,9 @@ pub fn wanted_shape() -> CoopShape {
     CoopKernel::K16.shape()
 }
 
-/// Whether an `m × n` C has tiles of `p` that cross its edges (or rows not 16-byte aligned):
-/// then the kernel needs its edge path (override `EDGES`) and the staging squares of that path.
+/// Whether an `m × n` C has tiles of `p` that cross its edges (or rows not 16-byte aligned,
+/// which BN, a multiple of 8, already implies): then the kernel needs its edge path (override
+/// `EDGES`) and the staging squares of that path.
 pub fn has_edges(p: &CoopPolicy, m: usize, n: usize) -> bool {
     !m.is_multiple_of(p.bm as usize) || !n.is_multiple_of(p.bn as usize) || !n.is_multiple_of(4)
 }
@@ -696,6 +697,12 @@ mod tests {
         caps.subgroup_min = 8;
         assert!(usable(&caps).is_err(), "varying subgroup sizes");
         caps.subgroup_min = 32;
+        // the edge path is needed where a tile crosses C's edge or rows are not 16-byte
+        // aligned
+        let lp = large_tile().policy;
+        assert!(!has_edges(&lp, 4096, 4096));
+        assert!(has_edges(&lp, 4096 + 64, 4096), "M not a multiple of 128");
+        assert!(has_edges(&lp, 4096, 4096 + 128), "N not a multiple of 256");
         // large products take the large tile, small ones the default
         assert_eq!(
             variant_for(&caps, CoopKernel::K16, 4096, 4096),
