@@ -138,7 +138,7 @@ pub struct SortPolicy {
     /// keep the checks). true: H100 (examples/sort_sweep.rs, 2026-11-22, eighth session, u32
     /// keys at 2^28) four scatters 6.67–6.69 against 6.88–6.89 ms in two calls, 30.3 against
     /// 29.6–29.7 Gkeys/s; 2^24 level (22.0). A third call, which found that the sweep's plans
-    /// differ by up to 1.5% by buffer placement alone, gave 0.3–1.2% at equal positions
+    /// differ by up to 1.5% by buffer placement alone, gave 0.2–1.2% at like positions
     /// (docs/sort.md, "Eighth session"). With pairs the hybrid got slower (18.2 against 18.8
     /// Gkeys/s at 2^28), hence keys only.
     pub scatter_full_tiles: bool,
