@@ -3,7 +3,8 @@
 //! through `VK_KHR_pipeline_executable_properties` — for every distinct (kernel, entry point,
 //! overrides) among the passes of the sort and GEMM plans (u32 sort at 2^20 keys: keys and pairs
 //! for each strategy, and f32 / i32 keys through OneSweep; GEMM f16 8192³ and 2048³, f32
-//! 4096³, and every cooperative-matrix candidate at 8192³).
+//! 4096³, f32 and f16 1×4096×4096 (the few-rows kernel), and every cooperative-matrix
+//! candidate at 8192³).
 //!
 //! `cargo run --release --example vk_stats`
 //!
@@ -165,8 +166,9 @@ fn sort_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
     plans
 }
 
-/// The GEMM plans: f16 8192³ and 2048³ and f32 4096³ as the plan chooses, then every
-/// cooperative-matrix candidate at 8192³ (as examples/gemm_sweep.rs builds them).
+/// The GEMM plans: f16 8192³ and 2048³, f32 4096³ and f32 / f16 1×4096×4096 as the plan
+/// chooses, then every cooperative-matrix candidate at 8192³ (as examples/gemm_sweep.rs
+/// builds them).
 fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
     let mut plans = Vec::new();
     let big = 8192;
@@ -199,6 +201,34 @@ fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
     );
     plans.push((
         format!("gemm f32 {n}³"),
+        p.map(|p| p.plan).map_err(|e| e.to_string()),
+    ));
+    // the few-rows kernel: 1×4096×4096 in f32 and f16 (one pipeline per B format and M)
+    let v = vec![0f32; n];
+    let p = gemm::plan(
+        caps,
+        Operand::F32(&v),
+        Operand::F32(&f),
+        1,
+        n,
+        n,
+        GemmOptions::default(),
+    );
+    plans.push((
+        format!("gemm f32 1x{n}x{n}"),
+        p.map(|p| p.plan).map_err(|e| e.to_string()),
+    ));
+    let p = gemm::plan(
+        caps,
+        Operand::F16(&h[..n]),
+        Operand::F16(&h[..n * n]),
+        1,
+        n,
+        n,
+        GemmOptions::default(),
+    );
+    plans.push((
+        format!("gemm f16 1x{n}x{n}"),
         p.map(|p| p.plan).map_err(|e| e.to_string()),
     ));
     drop(f);

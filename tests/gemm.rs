@@ -44,6 +44,67 @@ fn f32_shapes_match_f64_reference() {
     }
 }
 
+/// The few-rows kernel (M ≤ 8, default options) on the GPU: f32, f16 and int4 with zero points,
+/// N and K off every multiple (partial column blocks, a partial last K slice) and one tile of
+/// the register-tiled kernel wide, outputs poisoned; the same shapes through the tiled kernel
+/// agree.
+#[test]
+fn gemv_shapes_match_f64_reference() {
+    let Some(g) = common::gpu() else { return };
+    for (i, &(m, n, k)) in [
+        (1, 1, 1),
+        (1, 4099, 257),
+        (2, 63, 1000),
+        (8, 1030, 129),
+        (7, 5, 3),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let a = data(m * k, 90 + i as u64);
+        let b = data(k * n, 95 + i as u64);
+        let want = tiled(&a, &b, m, n, k);
+        let (c, path) = run(
+            g,
+            Operand::F32(&a),
+            Operand::F32(&b),
+            (m, n, k),
+            GemmOptions::default(),
+        );
+        assert_eq!(path, Path::Gemv, "{m}x{n}x{k}");
+        let e = rel_frobenius(&c, &want);
+        assert!(e <= 1e-5, "gemv f32 {m}x{n}x{k}: relative error {e:.3e}");
+        let forced = GemmOptions {
+            path: PathChoice::Tiled,
+            ..Default::default()
+        };
+        let (t, path) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), forced);
+        assert_eq!(path, Path::Tiled);
+        assert!(rel_frobenius(&t, &want) <= 1e-5, "tiled f32 {m}x{n}x{k}");
+        let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
+        let want16 = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
+        let (c, _) = run(
+            g,
+            Operand::F16(&a16),
+            Operand::F16(&b16),
+            (m, n, k),
+            GemmOptions::default(),
+        );
+        let e = rel_frobenius(&c, &want16);
+        assert!(e <= 2e-3, "gemv f16 {m}x{n}x{k}: relative error {e:.3e}");
+        let mut w = Int4Weights::quantize(&b, k, n).unwrap();
+        let z: Vec<u16> = (0..w.scales.len())
+            .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
+            .collect();
+        w.zeros = Some(z);
+        let p = gemm::plan_int4(g.caps(), &a16, &w, m, GemmOptions::default()).unwrap();
+        assert_eq!(p.path, Path::Gemv);
+        let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+        let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
+        assert!(e <= 2e-3, "gemv int4 {m}x{n}x{k}: relative error {e:.3e}");
+    }
+}
+
 #[test]
 fn f16_shapes_match_f64_reference() {
     let Some(g) = common::gpu() else { return };

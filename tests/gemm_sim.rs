@@ -177,3 +177,51 @@ fn kernel_variants_on_the_simulator() {
         }
     }
 }
+
+/// The few-rows kernel (`gemm/gemv`, M ≤ 8 with the default options) on the simulator: f32, f16
+/// and int4 with and without zero points, N and K off every multiple (partial column blocks,
+/// a partial last K slice), one K slice and several, at two subgroup sizes with shuffled lanes.
+#[test]
+fn gemv_on_the_simulator() {
+    for (sg, shuffle) in [(8, None), (32, Some(9))] {
+        let exec = SimExecutor::new(SimConfig {
+            subgroup_size: sg,
+            shuffle_lanes: shuffle,
+            ..Default::default()
+        })
+        .unwrap();
+        let caps = exec.caps().clone();
+        for (i, &(m, n, k)) in [(1, 9, 5), (3, 37, 300), (8, 1030, 130), (5, 9, 7)]
+            .iter()
+            .enumerate()
+        {
+            let a = gemm::bench::random_f32(m * k, 70 + i as u64);
+            let b = gemm::bench::random_f32(k * n, 80 + i as u64);
+            let what = format!("sg{sg} gemv {m}x{n}x{k}");
+            let opts = GemmOptions::default();
+            let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
+            assert_eq!(p.path, gemm::Path::Gemv, "{what}");
+            check_f32_f16(&exec, &what, &a, &b, (m, n, k), opts);
+            let a16 = f32_to_f16(&a);
+            let mut w = Int4Weights::quantize(&b, k, n).unwrap();
+            for zeros in [false, true] {
+                if zeros {
+                    let z: Vec<u16> = (0..w.scales.len())
+                        .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
+                        .collect();
+                    w.zeros = Some(z);
+                }
+                let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
+                assert_eq!(p.path, gemm::Path::Gemv, "{what}");
+                let want = wgsimd::reference::gemm::int4(&a16, &w, m);
+                check(
+                    &exec,
+                    &format!("{what} int4 zeros {zeros}"),
+                    &p,
+                    &want,
+                    2e-3,
+                );
+            }
+        }
+    }
+}

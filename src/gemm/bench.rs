@@ -109,7 +109,10 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     let mut cases = Vec::new();
     let a32 = random_f32(m * k, seed);
     let b32 = random_f32(k * n, seed.wrapping_add(1));
-    {
+    // the register-tiled kernel, and for a few rows the default path (the few-rows kernel)
+    let few = m <= super::GEMV_MAX_ROWS;
+    let gemv = few.then_some((PathChoice::Auto, "gemv"));
+    for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
         let p = plan(
             caps,
             Operand::F32(&a32),
@@ -118,7 +121,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             n,
             k,
             GemmOptions {
-                path: PathChoice::Tiled,
+                path,
                 ..Default::default()
             },
         )?;
@@ -132,7 +135,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         );
         cases.push(Case {
             algorithm: "gemm".into(),
-            variant: "f32 tiled".into(),
+            variant: format!("f32 {kind}"),
             size,
             size_label: label.clone(),
             plan: p.plan,
@@ -151,6 +154,9 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     if let Ok(kind) = super::coop::usable(caps) {
         let name = kind.name().trim_start_matches("gemm/");
         paths.push((PathChoice::Coop, format!("f16 {name}")));
+    }
+    if few {
+        paths.push((PathChoice::Auto, "f16 gemv".to_string()));
     }
     for (path, variant) in paths {
         let p = plan(
@@ -180,18 +186,24 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
     let wd = Arc::new(w.dequantize());
-    let p = plan_int4(caps, &a16, &w, m, GemmOptions::default())?;
-    let verify = verifier(p.c, a16f, wd, [m, n, k], 2e-3, seed);
-    cases.push(Case {
-        algorithm: "gemm".into(),
-        variant: "int4 tiled".into(),
-        size,
-        size_label: label,
-        plan: p.plan,
-        work,
-        verify,
-        extra: None,
-    });
+    for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
+        let opts = GemmOptions {
+            path,
+            ..Default::default()
+        };
+        let p = plan_int4(caps, &a16, &w, m, opts)?;
+        let verify = verifier(p.c, a16f.clone(), wd.clone(), [m, n, k], 2e-3, seed);
+        cases.push(Case {
+            algorithm: "gemm".into(),
+            variant: format!("int4 {kind}"),
+            size,
+            size_label: label.clone(),
+            plan: p.plan,
+            work,
+            verify,
+            extra: None,
+        });
+    }
     Ok(cases)
 }
 

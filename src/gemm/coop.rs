@@ -580,7 +580,10 @@ mod tests {
     #[test]
     fn gemm_kernels_are_built_without_runtime_checks() {
         let coop = CoopKernel::ALL.map(|k| k.name());
-        for name in coop.into_iter().chain(["gemm/tiled", "gemm/tiled_wide"]) {
+        for name in coop
+            .into_iter()
+            .chain(["gemm/tiled", "gemm/tiled_wide", "gemm/gemv"])
+        {
             let k = kernel::load(name, crate::kernel::Flavor::Subgroup).unwrap();
             assert!(crate::gpu::asks_unchecked(&k), "{name}");
         }

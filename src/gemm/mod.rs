@@ -75,6 +75,9 @@ pub enum Path {
     Coop16V,
     /// `Coop16W` staged through `vec4<f16>` workgroup arrays (on request).
     Coop16VW,
+    /// The few-rows kernel (`gemm/gemv`): M ≤ [`GEMV_MAX_ROWS`] with the default path and
+    /// policy.
+    Gemv,
 }
 
 /// How to choose the kernel.
@@ -128,6 +131,17 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 /// portable kernel with split-K is faster (H100, 64×4096×4096 f16: coop16 2.0 ms, tiled
 /// split-K 1.2 ms).
 pub const COOP_MIN_M: usize = 65;
+
+/// Products of at most this many rows take `gemm/gemv` (its `MAX_ROWS`) when neither a path, a
+/// tile policy nor a split count is forced.
+pub const GEMV_MAX_ROWS: usize = 8;
+
+/// Workgroups the few-rows kernel aims for (its K slices times its column blocks): 4 per SM of
+/// a 132-SM H100, so that enough loads of B are in flight...
+const GEMV_TARGET_WORKGROUPS: u64 = 528;
+/// ...with at most this many K slices: the split-K sum reads every slice's partial product, and
+/// with 256 slices of 1×4096 it took longer than the product.
+const GEMV_MAX_SPLITS: u64 = 32;
 
 /// A built GEMM: run `plan`, then [`GemmPlan::decode`].
 pub struct GemmPlan {
@@ -269,10 +283,22 @@ pub fn plan(
     }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
     let fmt = a.format();
-    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} {fmt:?} tiled").to_lowercase());
+    let gemv = takes_gemv(&opts, m);
+    let kind = if gemv { "gemv" } else { "tiled" };
+    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} {fmt:?} {kind}").to_lowercase());
     let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
     let b_buf = plan.buffer("b", b_bytes.len() as u64, BufferInit::Bytes(b_bytes));
     let dummy = plan.buffer("no scales", 16, BufferInit::Zeroed);
+    if gemv {
+        return gemv_pass(
+            caps,
+            &mut plan,
+            (fmt, false),
+            [a_buf, b_buf, dummy, dummy],
+            [m, n, k],
+            [a_row_vecs, b_row_vecs, 0],
+        );
+    }
     tiled_pass(
         caps,
         &mut plan,
@@ -363,6 +389,97 @@ fn tiled_pass(
         &[params, bufs[0], bufs[1], bufs[2], bufs[3], target],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits]),
     );
+    finish_split_k(caps, plan, (target, c), splits, [m, n], Path::Tiled)
+}
+
+/// Whether a product of `m` rows with `opts` takes the few-rows kernel.
+fn takes_gemv(opts: &GemmOptions, m: usize) -> bool {
+    m <= GEMV_MAX_ROWS
+        && opts.path == PathChoice::Auto
+        && opts.policy.is_none()
+        && opts.split.is_none()
+        && opts.coop.is_none()
+}
+
+/// The few-rows kernel's pass (`gemm/gemv`) and the output buffer; `bufs` and the params are
+/// the tiled kernel's (a, b, scales, zeros; `[a_row_vecs, b_row_vecs, b_rows]`).
+fn gemv_pass(
+    caps: &Caps,
+    plan: &mut Plan,
+    (fb, has_zeros): (Format, bool),
+    bufs: [BufferId; 4],
+    [m, n, k]: [usize; 3],
+    [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
+) -> Result<GemmPlan> {
+    let kern: Arc<Kernel> = kernel::load("gemm/gemv", caps.flavor())?;
+    // column groups per workgroup, and the workgroup memory beside the slice of A
+    let groups = kern.const_u32("CV")? as u64;
+    let reduce_bytes = 4 * 8 * kern.invocations("main", &[])? as u64;
+    let cols: u64 = match fb {
+        Format::F32 => 4,
+        Format::F16 => 8,
+        Format::Int4 => 1,
+    };
+    let rows = m as u64;
+    let c_bytes = (m * n * 4) as u64;
+    let blocks = (n as u64).div_ceil(groups * cols);
+    // K slices: enough workgroups to keep B's loads in flight, a slice a multiple of 64 (the
+    // kernel's KSLICE) whose f32 copy of A fits workgroup memory, partials within a binding
+    let free = (caps.max_workgroup_storage as u64).saturating_sub(reduce_bytes);
+    let most = (free / (4 * rows) / 64 * 64).clamp(64, 4096);
+    let want = GEMV_TARGET_WORKGROUPS
+        .div_ceil(blocks)
+        .clamp(1, GEMV_MAX_SPLITS);
+    let mut kslice = ((k as u64).div_ceil(want).div_ceil(64) * 64).clamp(64, most);
+    while (k as u64).div_ceil(kslice) * c_bytes > caps.max_storage_binding && kslice < most {
+        kslice = (kslice * 2).min(most);
+    }
+    let splits = (k as u64).div_ceil(kslice);
+    let sizes: Vec<(&str, u64)> = [("A", bufs[0]), ("B", bufs[1]), ("scales", bufs[2])]
+        .iter()
+        .map(|&(s, id)| (s, plan.buffers[id.0].size))
+        .chain([("C", c_bytes * splits)])
+        .collect();
+    check_limits(caps, &sizes, [blocks, splits])?;
+    let overrides = [
+        ("B_FMT", fb.code() as f64),
+        ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
+        ("ROWS", rows as f64),
+        ("KSLICE", kslice as f64),
+    ];
+    let params = plan.upload(
+        "params",
+        &[
+            m as u32, n as u32, k as u32, a_row_vecs, b_row_vecs, 0, b_rows, 0,
+        ],
+    );
+    let c = plan.buffer("c", c_bytes, BufferInit::Poison);
+    let target = if splits > 1 {
+        plan.buffer("partials", c_bytes * splits, BufferInit::Poison)
+    } else {
+        c
+    };
+    plan.pass(
+        "gemv",
+        &kern,
+        "main",
+        &overrides,
+        &[params, bufs[0], bufs[1], bufs[2], bufs[3], target],
+        Workgroups::Direct([blocks as u32, splits as u32, 1]),
+    );
+    finish_split_k(caps, plan, (target, c), splits as u32, [m, n], Path::Gemv)
+}
+
+/// The split-K sum pass (when `splits` > 1, from `partials` into `c`), the read-back of C, and
+/// the plan.
+fn finish_split_k(
+    caps: &Caps,
+    plan: &mut Plan,
+    (partials, c): (BufferId, BufferId),
+    splits: u32,
+    [m, n]: [usize; 2],
+    path: Path,
+) -> Result<GemmPlan> {
     if splits > 1 {
         let sum = kernel::load("gemm/splitk_sum", caps.flavor())?;
         let wg = sum.invocations("main", &[])? as u64;
@@ -373,7 +490,7 @@ fn tiled_pass(
             &sum,
             "main",
             &[],
-            &[sp, target, c],
+            &[sp, partials, c],
             Workgroups::Direct(crate::exec::grid_2d(
                 count.div_ceil(wg),
                 caps.max_workgroups_per_dim,
@@ -386,7 +503,7 @@ fn tiled_pass(
         c,
         m,
         n,
-        path: Path::Tiled,
+        path,
     })
 }
 
@@ -409,7 +526,9 @@ pub fn plan_int4(
         v.resize(v.len().div_ceil(8).max(1) * 8, 0);
         v
     };
-    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} int4 tiled"));
+    let gemv = takes_gemv(&opts, m);
+    let kind = if gemv { "gemv" } else { "tiled" };
+    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} int4 {kind}"));
     let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
     let b_buf = plan.upload("w", &words);
     let s_buf = plan.upload("scales", &halves(&w.scales));
@@ -417,6 +536,16 @@ pub fn plan_int4(
         Some(z) => plan.upload("zeros", &halves(z)),
         None => plan.buffer("no zeros", 16, BufferInit::Zeroed),
     };
+    if gemv {
+        return gemv_pass(
+            caps,
+            &mut plan,
+            (Format::Int4, w.zeros.is_some()),
+            [a_buf, b_buf, s_buf, z_buf],
+            [m, n, k],
+            [a_row_vecs, n as u32, k.div_ceil(8) as u32],
+        );
+    }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
     tiled_pass(
         caps,
