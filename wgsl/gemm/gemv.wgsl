@@ -27,8 +27,8 @@ override B_FMT: u32 = 0u;
 override HAS_ZEROS: bool = false;
 // M: a constant, so that the loops over rows unroll and the accumulators stay in registers
 override ROWS: u32 = 1u;
-// K per workgroup: a multiple of 8 · KT · 4 / 4 = 64 (KT lanes, four loads per step, and int4
-// words of 8)
+// K per workgroup: a multiple of 64 (KT lanes × four loads per step for f32 / f16, KT whole
+// int4 words of 8)
 override KSLICE: u32 = 256u;
 override AS_LEN: u32 = ROWS * KSLICE;
 
@@ -38,28 +38,8 @@ const KT: u32 = 8u;
 const CV: u32 = WG / KT;
 // the host keeps M at most this (src/gemm/mod.rs, GEMV_MAX_ROWS)
 const MAX_ROWS: u32 = 8u;
-// int4 quantization group along K
-const GROUP: u32 = 128u;
 
-struct Params {
-    m: u32,
-    n: u32,
-    k: u32,
-    // vec4<u32> per row of A (K padded) and of B (N padded); for int4, u32 per packed row (= N)
-    a_row_vecs: u32,
-    b_row_vecs: u32,
-    k_tiles: u32,
-    // int4: packed rows (ceil(K/8))
-    b_rows: u32,
-    tiles_per_split: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read> scales: array<u32>;
-@group(0) @binding(4) var<storage, read> zeros: array<u32>;
-@group(0) @binding(5) var<storage, read_write> c: array<f32>;
+//!include shared/gemm_portable
 
 // [row][k - k0]: this workgroup's slice of A, in f32
 var<workgroup> As: array<f32, AS_LEN>;
@@ -81,17 +61,6 @@ fn a_at(r: u32, k: u32) -> f32 {
     }
     let w = a[r * params.a_row_vecs + k / 8u][(k % 8u) / 2u];
     return unpack2x16float(w >> (16u * (k & 1u))).x;
-}
-
-// f16 element `idx` of the scales (or zeros) array.
-fn f16_at(of_scales: bool, idx: u32) -> f32 {
-    var w: u32;
-    if of_scales {
-        w = scales[idx / 2u];
-    } else {
-        w = zeros[idx / 2u];
-    }
-    return unpack2x16float(w >> (16u * (idx & 1u))).x;
 }
 
 // B's vec4 at row k, column vec v; zero past K or N (loaded from a clamped index either way).
@@ -139,10 +108,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
                     let w = row * params.n + n;
                     let word = b[w / 4u][w % 4u];
                     let grp = (row * 8u) / GROUP * params.n + n;
-                    let s = f16_at(true, grp);
+                    let s = f16_word(true, grp);
                     var z = 8.0;
                     if HAS_ZEROS {
-                        z = f16_at(false, grp);
+                        z = f16_word(false, grp);
                     }
                     for (var r = 0u; r < ROWS; r++) {
                         var dot = 0.0;

@@ -40,29 +40,7 @@ override BS_LEN: u32 = BUFFERS * BK * BN / 4u;
 
 const MAX_FETCH: u32 = 4u;  // prefetched vec4 per invocation per operand (`Staged`)
 
-const GROUP: u32 = 128u;    // int4 quantization group along K
-
-struct Params {
-    m: u32,
-    n: u32,
-    k: u32,
-    // vec4<u32> per row of A (K padded) and of B (N padded); for int4, u32 per packed row (= N)
-    a_row_vecs: u32,
-    b_row_vecs: u32,
-    k_tiles: u32,
-    // int4: packed rows (ceil(K/8))
-    b_rows: u32,
-    // split-K: K tiles per split; split z (workgroup_id.z) writes its partial product to
-    // c[z·M·N ..], summed by splitk_sum.wgsl
-    tiles_per_split: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read> scales: array<u32>;
-@group(0) @binding(4) var<storage, read> zeros: array<u32>;
-@group(0) @binding(5) var<storage, read_write> c: array<f32>;
+//!include shared/gemm_portable
 
 // [buffer][k][BM/4]: A transposed, so a column of the A tile is contiguous
 var<workgroup> As: array<vec4<f32>, AS_LEN>;
@@ -86,16 +64,6 @@ fn b_items() -> u32 {
         return BK / 8u * BN;
     }
     return BK * BN / b_epl();
-}
-
-fn f16_word(buf_is_scales: bool, idx: u32) -> f32 {
-    var w: u32;
-    if buf_is_scales {
-        w = scales[idx / 2u];
-    } else {
-        w = zeros[idx / 2u];
-    }
-    return unpack2x16float(w >> (16u * (idx & 1u))).x;
 }
 
 // Global -> registers: item `li` of the A tile at (m0, k0); zero outside the matrix.

@@ -1,0 +1,40 @@
+// include-only
+// The params, bindings and int4 helpers of the portable GEMMs, shared by the register-tiled
+// kernels (shared/gemm_tiled.wgsl) and the few-rows kernel (gemm/gemv.wgsl), which the host
+// fills the same way (src/gemm/mod.rs).
+
+// int4 quantization group along K
+const GROUP: u32 = 128u;
+
+struct Params {
+    m: u32,
+    n: u32,
+    k: u32,
+    // vec4<u32> per row of A (K padded) and of B (N padded); for int4, u32 per packed row (= N)
+    a_row_vecs: u32,
+    b_row_vecs: u32,
+    k_tiles: u32,
+    // int4: packed rows (ceil(K/8))
+    b_rows: u32,
+    // split-K: K tiles per split; split z (workgroup_id.z) writes its partial product to
+    // c[z·M·N ..], summed by splitk_sum.wgsl
+    tiles_per_split: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> scales: array<u32>;
+@group(0) @binding(4) var<storage, read> zeros: array<u32>;
+@group(0) @binding(5) var<storage, read_write> c: array<f32>;
+
+// f16 element `idx` of the scales (or, `of_scales` false, the zero points), as f32.
+fn f16_word(of_scales: bool, idx: u32) -> f32 {
+    var w: u32;
+    if of_scales {
+        w = scales[idx / 2u];
+    } else {
+        w = zeros[idx / 2u];
+    }
+    return unpack2x16float(w >> (16u * (idx & 1u))).x;
+}
