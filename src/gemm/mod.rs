@@ -579,3 +579,14 @@ pub fn gemm_int4(exec: &dyn Executor, a: &[u16], w: &Int4Weights, m: usize) -> R
     let out = exec.run(&p.plan)?;
     p.decode(&out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_few_rows_limit_is_the_kernels() {
+        let k = kernel::load("gemm/gemv", crate::kernel::Flavor::Subgroup).unwrap();
+        assert_eq!(k.const_u32("MAX_ROWS").unwrap() as usize, GEMV_MAX_ROWS);
+    }
+}

@@ -94,7 +94,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     workgroupBarrier();
 
     // accumulate: two vec4 per row r at 2r, 2r + 1 (f32 uses the first, int4 its .x)
-    var acc: array<vec4<f32>, 16>;
+    var acc: array<vec4<f32>, 2u * MAX_ROWS>;
     let cv = lid % CV;
     let kt = lid / CV;
     let g = wid.x * CV + cv;
