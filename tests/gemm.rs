@@ -93,10 +93,7 @@ fn gemv_shapes_match_f64_reference() {
         let e = rel_frobenius(&c, &want16);
         assert!(e <= 2e-3, "gemv f16 {m}x{n}x{k}: relative error {e:.3e}");
         let mut w = Int4Weights::quantize(&b, k, n).unwrap();
-        let z: Vec<u16> = (0..w.scales.len())
-            .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
-            .collect();
-        w.zeros = Some(z);
+        w.zeros = Some(common::alternating_zeros(w.scales.len()));
         let p = gemm::plan_int4(g.caps(), &a16, &w, m, GemmOptions::default()).unwrap();
         assert_eq!(p.path, Path::Gemv);
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
@@ -265,10 +262,7 @@ fn int4_matches_dequantize_then_f64() {
         let mut w = Int4Weights::quantize(&data(k * n, 60 + i as u64), k, n).unwrap();
         if i % 2 == 1 {
             // an explicit zero point per group (7.0 and 9.0 alternating)
-            let z: Vec<u16> = (0..w.scales.len())
-                .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
-                .collect();
-            w.zeros = Some(z);
+            w.zeros = Some(common::alternating_zeros(w.scales.len()));
         }
         let want = wgsimd::reference::gemm::int4(&a, &w, m);
         let c = gemm::gemm_int4(g, &a, &w, m).unwrap();

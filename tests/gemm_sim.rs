@@ -206,10 +206,7 @@ fn gemv_on_the_simulator() {
             let mut w = Int4Weights::quantize(&b, k, n).unwrap();
             for zeros in [false, true] {
                 if zeros {
-                    let z: Vec<u16> = (0..w.scales.len())
-                        .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
-                        .collect();
-                    w.zeros = Some(z);
+                    w.zeros = Some(common::alternating_zeros(w.scales.len()));
                 }
                 let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
                 assert_eq!(p.path, gemm::Path::Gemv, "{what}");

@@ -122,3 +122,11 @@ pub const GEMM_SHAPES: &[(usize, usize, usize)] = &[
     (7, 300, 5),
     (257, 129, 384),
 ];
+
+/// Explicit int4 zero points, 7.0 and 9.0 alternating per group and column (f16 bits), for
+/// weights with `groups` scales.
+pub fn alternating_zeros(groups: usize) -> Vec<u16> {
+    (0..groups)
+        .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
+        .collect()
+}
