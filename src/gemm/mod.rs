@@ -281,7 +281,6 @@ pub fn plan(
     if let Some(v) = coop {
         return coop::plan(caps, v, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k);
     }
-    let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
     let fmt = a.format();
     let gemv = takes_gemv(&opts, m);
     let kind = if gemv { "gemv" } else { "tiled" };
@@ -299,6 +298,7 @@ pub fn plan(
             [a_row_vecs, b_row_vecs, 0],
         );
     }
+    let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
     tiled_pass(
         caps,
         &mut plan,
@@ -353,12 +353,7 @@ fn tiled_pass(
     }
     let tiles_per_split = k_tiles.div_ceil(splits);
     let splits = k_tiles.div_ceil(tiles_per_split);
-    let sizes: Vec<(&str, u64)> = [("A", bufs[0]), ("B", bufs[1]), ("scales", bufs[2])]
-        .iter()
-        .map(|&(s, id)| (s, plan.buffers[id.0].size))
-        .chain([("C", c_bytes * splits as u64)])
-        .collect();
-    check_limits(caps, &sizes, grid)?;
+    let (target, c) = product_buffers(caps, plan, &bufs, c_bytes, splits as u64, grid)?;
     if splits > caps.max_workgroups_per_dim {
         return Err(Error::TooLarge(format!("{splits} K splits")));
     }
@@ -375,12 +370,6 @@ fn tiled_pass(
             tiles_per_split,
         ],
     );
-    let c = plan.buffer("c", c_bytes, BufferInit::Poison);
-    let target = if splits > 1 {
-        plan.buffer("partials", c_bytes * splits as u64, BufferInit::Poison)
-    } else {
-        c
-    };
     plan.pass(
         "gemm",
         &kern,
@@ -435,12 +424,7 @@ fn gemv_pass(
         kslice = (kslice * 2).min(most);
     }
     let splits = (k as u64).div_ceil(kslice);
-    let sizes: Vec<(&str, u64)> = [("A", bufs[0]), ("B", bufs[1]), ("scales", bufs[2])]
-        .iter()
-        .map(|&(s, id)| (s, plan.buffers[id.0].size))
-        .chain([("C", c_bytes * splits)])
-        .collect();
-    check_limits(caps, &sizes, [blocks, splits])?;
+    let (target, c) = product_buffers(caps, plan, &bufs, c_bytes, splits, [blocks, splits])?;
     let overrides = [
         ("B_FMT", fb.code() as f64),
         ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
@@ -453,12 +437,6 @@ fn gemv_pass(
             m as u32, n as u32, k as u32, a_row_vecs, b_row_vecs, 0, b_rows, 0,
         ],
     );
-    let c = plan.buffer("c", c_bytes, BufferInit::Poison);
-    let target = if splits > 1 {
-        plan.buffer("partials", c_bytes * splits, BufferInit::Poison)
-    } else {
-        c
-    };
     plan.pass(
         "gemv",
         &kern,
@@ -468,6 +446,32 @@ fn gemv_pass(
         Workgroups::Direct([blocks as u32, splits as u32, 1]),
     );
     finish_split_k(caps, plan, (target, c), splits as u32, [m, n], Path::Gemv)
+}
+
+/// Checks A, B, the scales (`bufs`) and `splits` products of `c_bytes` against the adapter's
+/// limits for a `grid` of workgroups, then adds C and, with several K splits, the buffer of
+/// partial products: (where the product pass writes, C).
+fn product_buffers(
+    caps: &Caps,
+    plan: &mut Plan,
+    bufs: &[BufferId; 4],
+    c_bytes: u64,
+    splits: u64,
+    grid: [u64; 2],
+) -> Result<(BufferId, BufferId)> {
+    let sizes: Vec<(&str, u64)> = [("A", bufs[0]), ("B", bufs[1]), ("scales", bufs[2])]
+        .iter()
+        .map(|&(s, id)| (s, plan.buffers[id.0].size))
+        .chain([("C", c_bytes * splits)])
+        .collect();
+    check_limits(caps, &sizes, grid)?;
+    let c = plan.buffer("c", c_bytes, BufferInit::Poison);
+    let target = if splits > 1 {
+        plan.buffer("partials", c_bytes * splits, BufferInit::Poison)
+    } else {
+        c
+    };
+    Ok((target, c))
 }
 
 /// The split-K sum pass (when `splits` > 1, from `partials` into `c`), the read-back of C, and
