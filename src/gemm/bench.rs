@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{plan, plan_int4, GemmOptions, Int4Weights, Operand, PathChoice};
+use super::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, PathChoice};
 use crate::case::{Case, Work};
 use crate::error::Result;
 use crate::exec::Caps;
@@ -107,42 +107,31 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     // f32 accumulation error grows like sqrt(K)·eps
     let tol32 = 1e-5 * ((k as f64) / 1024.0).sqrt().max(1.0);
     let mut cases = Vec::new();
-    let a32 = random_f32(m * k, seed);
-    let b32 = random_f32(k * n, seed.wrapping_add(1));
-    // the register-tiled kernel, and for a few rows the default path (the few-rows kernel)
-    let few = m <= super::GEMV_MAX_ROWS;
-    let gemv = few.then_some((PathChoice::Auto, "gemv"));
-    for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
-        let p = plan(
-            caps,
-            Operand::F32(&a32),
-            Operand::F32(&b32),
-            m,
-            n,
-            k,
-            GemmOptions {
-                path,
-                ..Default::default()
-            },
-        )?;
-        let verify = verifier(
-            p.c,
-            Arc::new(a32.clone()),
-            Arc::new(b32.clone()),
-            [m, n, k],
-            tol32,
-            seed,
-        );
+    let mut push = |variant: String, p: GemmPlan, verify| {
         cases.push(Case {
             algorithm: "gemm".into(),
-            variant: format!("f32 {kind}"),
+            variant,
             size,
             size_label: label.clone(),
             plan: p.plan,
             work,
             verify,
             extra: None,
-        });
+        })
+    };
+    let a32 = Arc::new(random_f32(m * k, seed));
+    let b32 = Arc::new(random_f32(k * n, seed.wrapping_add(1)));
+    // the register-tiled kernel, and for a few rows the default path (the few-rows kernel)
+    let few = m <= super::GEMV_MAX_ROWS;
+    let gemv = few.then_some((PathChoice::Auto, "gemv"));
+    for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
+        let opts = GemmOptions {
+            path,
+            ..Default::default()
+        };
+        let p = plan(caps, Operand::F32(&a32), Operand::F32(&b32), m, n, k, opts)?;
+        let verify = verifier(p.c, a32.clone(), b32.clone(), [m, n, k], tol32, seed);
+        push(format!("f32 {kind}"), p, verify);
     }
     let a16 = f32_to_f16(&a32);
     let b16 = f32_to_f16(&b32);
@@ -159,29 +148,13 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         paths.push((PathChoice::Auto, "f16 gemv".to_string()));
     }
     for (path, variant) in paths {
-        let p = plan(
-            caps,
-            Operand::F16(&a16),
-            Operand::F16(&b16),
-            m,
-            n,
-            k,
-            GemmOptions {
-                path,
-                ..Default::default()
-            },
-        )?;
+        let opts = GemmOptions {
+            path,
+            ..Default::default()
+        };
+        let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts)?;
         let verify = verifier(p.c, a16f.clone(), b16f.clone(), [m, n, k], 2e-3, seed);
-        cases.push(Case {
-            algorithm: "gemm".into(),
-            variant,
-            size,
-            size_label: label.clone(),
-            plan: p.plan,
-            work,
-            verify,
-            extra: None,
-        });
+        push(variant, p, verify);
     }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
@@ -193,16 +166,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         };
         let p = plan_int4(caps, &a16, &w, m, opts)?;
         let verify = verifier(p.c, a16f.clone(), wd.clone(), [m, n, k], 2e-3, seed);
-        cases.push(Case {
-            algorithm: "gemm".into(),
-            variant: format!("int4 {kind}"),
-            size,
-            size_label: label.clone(),
-            plan: p.plan,
-            work,
-            verify,
-            extra: None,
-        });
+        push(format!("int4 {kind}"), p, verify);
     }
     Ok(cases)
 }
