@@ -87,9 +87,6 @@ struct Builder<'a> {
     scatter_full_tiles: bool,
     /// Values follow the keys.
     pairs: bool,
-    /// A 16-byte buffer for the global histogram's vec4 view of the keys when no tile is
-    /// full.
-    no_full_tile: Option<BufferId>,
 }
 
 impl Builder<'_> {
@@ -280,6 +277,8 @@ pub(super) fn build<T: SortKey>(
         ),
     };
     let no_descs = plan.buffer("no tile descriptors", 16, BufferInit::Zeroed);
+    // OneSweep's global histogram reads full tiles through a vec4 view of the keys (binding 7);
+    // with no full tile it gets this stand-in (a vec4 array needs 16 bytes)
     let no_full_tile =
         (n < tile_keys()?).then(|| plan.buffer("no full tile", 16, BufferInit::Zeroed));
     let io = |src: usize, dst: usize| {
@@ -308,7 +307,6 @@ pub(super) fn build<T: SortKey>(
         descs: no_descs,
         scatter_full_tiles: policy.scatter_full_tiles,
         pairs,
-        no_full_tile,
         indirect: None,
     };
     let tiles = n.div_ceil(tile_keys()?);
@@ -452,7 +450,7 @@ pub(super) fn build<T: SortKey>(
                 .min(caps.max_workgroups_per_dim as u64) as u32;
             // binding 7: the keys again, read as vec4s in full tiles; where there is no full
             // tile a 16-byte stand-in (a vec4 array needs 16 bytes)
-            let keys4 = b.no_full_tile.unwrap_or(keys_in);
+            let keys4 = no_full_tile.unwrap_or(keys_in);
             b.stage(
                 "global histogram".into(),
                 &k_hist,
