@@ -276,6 +276,13 @@ fn main() {
                     || name.contains("look back before ranking"),
                 scatter_full_tiles: full(policy.scatter_full_tiles),
                 onesweep_full_tiles: full(policy.onesweep_full_tiles),
+                // "match ranking on" / "match ranking off": SortPolicy's *_match_ranking
+                onesweep_match_ranking: policy.onesweep_match_ranking
+                    && !name.contains("match ranking off")
+                    || name.contains("match ranking on"),
+                scatter_match_ranking: policy.scatter_match_ranking
+                    && !name.contains("match ranking off")
+                    || name.contains("match ranking on"),
                 ..policy
             };
             let opts = SortOptions {

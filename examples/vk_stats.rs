@@ -125,7 +125,12 @@ fn sort_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
     let keys: Vec<u32> = (0..n).map(|_| rng.random()).collect();
     let vals: Vec<u32> = (0..n as u32).collect();
-    let policy = SortPolicy::default();
+    // VK_STATS_MATCH=1 / 0: every pass ranks by match masks / by ballots
+    let mut policy = SortPolicy::default();
+    if let Ok(m) = std::env::var("VK_STATS_MATCH") {
+        policy.onesweep_match_ranking = m == "1";
+        policy.scatter_match_ranking = m == "1";
+    }
     let mut plans = Vec::new();
     for strategy in [
         Strategy::ReduceThenScan,

@@ -487,6 +487,52 @@ fn full_tile_loops_both_ways() {
     }
 }
 
+/// Both rankings (`SortPolicy::onesweep_match_ranking`, `scatter_match_ranking`: match masks in
+/// workgroup memory, or one ballot per digit bit) for every strategy: full, partial and
+/// one-key tiles; uniform, all-equal (one peer group per subgroup), low-byte-only and sorted
+/// keys; keys and stable pairs. On lavapipe's subgroups of 8, four subgroups share each mask
+/// word.
+#[test]
+fn match_and_ballot_ranking() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps().clone();
+    let tile = 3072usize;
+    for matching in [false, true] {
+        let p = SortPolicy {
+            onesweep_match_ranking: matching,
+            scatter_match_ranking: matching,
+            ..Default::default()
+        };
+        for strategy in [
+            Strategy::ReduceThenScan,
+            Strategy::OneSweep,
+            Strategy::Hybrid,
+        ] {
+            let opts = SortOptions {
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            for &n in &[1usize, tile - 1, tile, tile + 1, 3 * tile + 7] {
+                let what = format!("{strategy:?} match ranking {matching} n={n}");
+                let vals: Vec<u32> = (0..n as u32).collect();
+                for dist in [Dist::Uniform, Dist::AllEqual, Dist::LowByte, Dist::Sorted] {
+                    let k: Vec<u32> = keys(dist, n, 41);
+                    run_check(
+                        g,
+                        &caps,
+                        &k,
+                        Some(&vals),
+                        &opts,
+                        &p,
+                        &format!("{what} {dist:?} pairs"),
+                    );
+                    run_check(g, &caps, &k, None, &opts, &p, &format!("{what} {dist:?}"));
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn bad_input_is_an_error() {
     let Some(g) = common::gpu() else { return };

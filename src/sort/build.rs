@@ -85,6 +85,8 @@ struct Builder<'a> {
     indirect: Option<BufferId>,
     /// `SortPolicy::scatter_full_tiles`.
     scatter_full_tiles: bool,
+    /// `SortPolicy::scatter_match_ranking`, where the flavour allows it.
+    scatter_match_ranking: bool,
     /// Values follow the keys.
     pairs: bool,
 }
@@ -215,6 +217,7 @@ impl Builder<'_> {
         let mut ov = ov;
         let full = self.scatter_full_tiles && !self.pairs;
         ov.push(("FULL_TILES", full as u32 as f64));
+        ov.push(("RANK_MATCH", self.scatter_match_ranking as u32 as f64));
         self.stage(
             format!("scatter {tag}"),
             &k_scatter,
@@ -294,6 +297,8 @@ pub(super) fn build<T: SortKey>(
     // pass p reads buffer src(p) and writes 1 + p % 2: input -> a -> b -> a ...
     let src = |p: usize| if p == 0 { 0 } else { 1 + (p - 1) % 2 };
     let dst = |p: usize| 1 + p % 2;
+    // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/shared/sort_tile.wgsl)
+    let match_allowed = caps.flavor() == Flavor::Subgroup;
     let mut b = Builder {
         caps,
         plan,
@@ -306,6 +311,7 @@ pub(super) fn build<T: SortKey>(
         ],
         descs: no_descs,
         scatter_full_tiles: policy.scatter_full_tiles,
+        scatter_match_ranking: policy.scatter_match_ranking && match_allowed,
         pairs,
         indirect: None,
     };
@@ -488,6 +494,10 @@ pub(super) fn build<T: SortKey>(
                     ("PASS", p as f64),
                     ("SPIN", policy.spin as f64),
                     ("FULL_TILES", policy.onesweep_full_tiles as u32 as f64),
+                    (
+                        "RANK_MATCH",
+                        (policy.onesweep_match_ranking && match_allowed) as u32 as f64,
+                    ),
                     ("TICKETS", policy.onesweep_tickets as u32 as f64),
                     (
                         "EARLY_LOOKBACK",

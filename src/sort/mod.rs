@@ -146,6 +146,20 @@ pub struct SortPolicy {
     /// 25.2–25.3 Gkeys/s at 2^28 and 21.3–21.4 against 21.6–21.7 at 2^24; pairs 20.3 against
     /// 21.0 and 17.6–17.8 against 18.1–18.2.
     pub onesweep_full_tiles: bool,
+    /// OneSweep's passes rank by match masks in workgroup memory (override `RANK_MATCH`,
+    /// `wgsl/shared/sort_tile.wgsl`: a set, a read and a clear per key) instead of one ballot
+    /// per digit bit; only with real subgroups (the emulated flavour always ballots). true:
+    /// H100 (examples/sort_sweep.rs, 2026-11-23, ninth session, u32, 2^28, two calls) keys
+    /// 26.8 against 25.2 Gkeys/s (four passes 9.38–9.40 against 10.00 ms), pairs 21.2–21.7
+    /// against 21.0–21.2 (12.02–11.75 against 12.16–12.03 ms); 2^24 keys 23.3 against 22.0,
+    /// pairs 19.1 against 18.3. Fewer instructions (about 28 per item against 75) and fewer
+    /// registers (keys 60–63 against 64–70).
+    pub onesweep_match_ranking: bool,
+    /// The same for the reduce-then-scan and hybrid scatters. false: H100 (same calls) the
+    /// four keys scatters took 7.18–7.39 ms against 6.68–6.69 (6.94 with `FULL_TILES` off).
+    /// Each item's set, read, counter add and clear are a chain of workgroup-memory round
+    /// trips that the ballots do not have.
+    pub scatter_match_ranking: bool,
 }
 
 impl Default for SortPolicy {
@@ -160,6 +174,8 @@ impl Default for SortPolicy {
             hybrid_pairs_min_keys: u64::MAX,
             scatter_full_tiles: true,
             onesweep_full_tiles: false,
+            onesweep_match_ranking: true,
+            scatter_match_ranking: false,
         }
     }
 }

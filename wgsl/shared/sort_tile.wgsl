@@ -43,9 +43,23 @@ const TILE: u32 = 3072u;
 // H100 the scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 →
 // 10.52 ms at 2^28 keys; 1 more word changed nothing), so resident workgroups are bounded by
 // workgroup memory right at this size.
-const RANK_ROWS: u32 = (TILE - RADIX) / (RADIX / 2u);
-const START_AT: u32 = RANK_ROWS * RADIX / 2u;
+const COUNTER_ROWS: u32 = (TILE - RADIX) / (RADIX / 2u);
+const START_AT: u32 = COUNTER_ROWS * RADIX / 2u;
 const_assert START_AT + RADIX <= TILE;
+
+// 1: rank by match masks (RANK_MATCH, at rank_item_match) instead of one ballot per digit bit.
+// The masks take the top MATCH_WORDS words of tile_mem while ranking (one bit per invocation
+// for each digit: WG_SIZE / 32 rows of RADIX words), which leaves the counters MATCH_ROWS rows
+// below them; the digit starts at START_AT are written over the masks once ranking is done.
+// The host sets it only with real subgroups (the emulated ones need barriers between the
+// steps) and per SortPolicy::match_ranking.
+override RANK_MATCH: u32 = 0u;
+const MATCH_WORDS: u32 = RADIX * (WG_SIZE / 32u);
+const MATCH_AT: u32 = TILE - MATCH_WORDS;
+const MATCH_ROWS: u32 = MATCH_AT / (RADIX / 2u);
+const_assert MATCH_ROWS >= 1u;
+// counter rows in use: subgroups beyond them take turns (phases)
+override RANK_ROWS: u32 = COUNTER_ROWS - (COUNTER_ROWS - MATCH_ROWS) * min(RANK_MATCH, 1u);
 
 // The smallest subgroup size the pipeline may run at (the host passes the adapter's minimum; the
 // emulated flavour's 32). It fixes the ranking's phase count (enough phases for subgroups of
@@ -216,6 +230,15 @@ struct RankItems {
     mine: bool,
     full: bool,
     count: u32,
+    // RANK_MATCH only: this invocation's bit (1 << (g % 32), g = subgroup index × size + lane)
+    // and its mask row's word for digit 0 (MATCH_AT + (g / 32) × RADIX); the subgroup's first
+    // mask row's word for digit 0, its bits' offset in that word (subgroups under 32 lanes
+    // share words) and its words per mask (size / 32, at least 1)
+    bit: u32,
+    mask_at: u32,
+    sg_mask_at: u32,
+    sg_shift: u32,
+    words: u32,
 }
 
 // One item j of the ranking, key k: multisplit (the peers of a key: valid keys of this
@@ -229,6 +252,9 @@ struct RankItems {
 // seventh session: without them reduce-then-scan keys 29.3 → 30.0 Gkeys/s at 2^28, OneSweep
 // 24.7 → 25.2).
 fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
+    if RANK_MATCH != 0u {
+        return rank_item_match(inv, c, k, j);
+    }
     let d = digit_of(k);
     let valid = slot(inv, j) < c.count;
     var peers = select(c.all_lanes, rs_ballot(inv, valid), !c.full);
@@ -243,6 +269,49 @@ fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
         let half = 16u * (d & 1u);
         let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
         base = (old >> half) & 0xffffu;
+    }
+    let leader = select(rs_lane(inv), first_lane(peers), any(peers != vec4<u32>(0u)));
+    return rs_shuffle(inv, base, leader) + below;
+}
+
+// rank_item by match masks (RANK_MATCH; CUB's BlockRadixRankMatch with WARP_MATCH_ATOMIC_OR):
+// each invocation with a key sets its bit in its digit's mask word, reads back its subgroup's
+// bits of that word (its peers: every lane that set one has the same digit), and the leader of
+// the peers reserves their slots and clears their bits for the next item. Three workgroup
+// memory steps per item where the ballots take one subgroup operation per digit bit.
+// It relies on the lanes of a subgroup seeing each other's atomics on tile_mem in program
+// order with no barrier between: the set, the read and the clear are each one instruction of
+// the whole subgroup, run in order, on SIMD hardware (and on lavapipe, and the simulator's
+// lockstep). WGSL has no subgroup barrier to say so; the shuffle at the end keeps the subgroup
+// converged from one item to the next.
+fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
+    let d = digit_of(k);
+    let valid = c.full || slot(inv, j) < c.count;
+    // set: only keys of this subgroup's phase
+    if c.mine && valid {
+        atomicOr(&tile_mem[c.mask_at + d], c.bit);
+    }
+    // read: the subgroup's bits for digit d (a subgroup over 32 lanes: one word per 32)
+    let at = c.sg_mask_at + d;
+    var peers = vec4<u32>((atomicLoad(&tile_mem[at]) >> c.sg_shift) & c.all_lanes.x, 0u, 0u, 0u);
+    if c.words > 1u {
+        peers.y = atomicLoad(&tile_mem[at + RADIX]);
+    }
+    if c.words > 2u {
+        peers.z = atomicLoad(&tile_mem[at + 2u * RADIX]);
+        peers.w = atomicLoad(&tile_mem[at + 3u * RADIX]);
+    }
+    let below = popcount4(peers & c.lt);
+    var base = 0u;
+    if c.mine && valid && below == 0u {
+        let half = 16u * (d & 1u);
+        let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
+        base = (old >> half) & 0xffffu;
+        // clear: every peer has read the word (the read above, one step of the subgroup)
+        atomicAnd(&tile_mem[at], ~(c.all_lanes.x << c.sg_shift));
+        for (var w = 1u; w < c.words; w++) {
+            atomicStore(&tile_mem[at + w * RADIX], 0u);
+        }
     }
     let leader = select(rs_lane(inv), first_lane(peers), any(peers != vec4<u32>(0u)));
     return rs_shuffle(inv, base, leader) + below;
@@ -263,10 +332,17 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
-    // only the rows in use (8 of 22 with subgroups of 32)
+    // only the rows in use (8 of 22 with subgroups of 32), and the match masks
     for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {
         atomicStore(&tile_mem[i], 0u);
     }
+    if RANK_MATCH != 0u {
+        for (var i = MATCH_AT + inv.lid; i < TILE; i += WG_SIZE) {
+            atomicStore(&tile_mem[i], 0u);
+        }
+    }
+    let g = rs_index(inv) * size + lane;
+    let sg_g = rs_index(inv) * size;
     let full = count == TILE;
     // barrier: counters are cleared before any leader adds to them
     workgroupBarrier();
@@ -277,7 +353,11 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session").
     var rank: array<u32, KPT>;
     for (var phase = 0u; phase < RANK_PHASES; phase++) {
-        let c = RankItems(lt, all_lanes, row, my_phase == phase, full, count);
+        let c = RankItems(
+            lt, all_lanes, row, my_phase == phase, full, count,
+            1u << (g % 32u), MATCH_AT + (g / 32u) * RADIX,
+            MATCH_AT + (sg_g / 32u) * RADIX, sg_g % 32u, max(size / 32u, 1u),
+        );
         rank[0] = select(rank[0], rank_item(inv, c, t.keys[0], 0u), c.mine);
         rank[1] = select(rank[1], rank_item(inv, c, t.keys[1], 1u), c.mine);
         rank[2] = select(rank[2], rank_item(inv, c, t.keys[2], 2u), c.mine);
