@@ -223,19 +223,22 @@ fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
         format!("gemm f32 1x{n}x{n}"),
         p.map(|p| p.plan).map_err(|e| e.to_string()),
     ));
-    let p = gemm::plan(
-        caps,
-        Operand::F16(&h[..n]),
-        Operand::F16(&h[..n * n]),
-        1,
-        n,
-        n,
-        GemmOptions::default(),
-    );
-    plans.push((
-        format!("gemm f16 1x{n}x{n}"),
-        p.map(|p| p.plan).map_err(|e| e.to_string()),
-    ));
+    // f16 with 1 row and with a full block of rows (GEMV_MAX_ROWS)
+    for m in [1, gemm::GEMV_MAX_ROWS] {
+        let p = gemm::plan(
+            caps,
+            Operand::F16(&h[..m * n]),
+            Operand::F16(&h[..n * n]),
+            m,
+            n,
+            n,
+            GemmOptions::default(),
+        );
+        plans.push((
+            format!("gemm f16 {m}x{n}x{n}"),
+            p.map(|p| p.plan).map_err(|e| e.to_string()),
+        ));
+    }
     drop(f);
     let candidates: Vec<(&str, CoopVariant)> = CoopVariant::candidates();
     for (name, v) in candidates {

@@ -44,10 +44,12 @@ fn f32_shapes_match_f64_reference() {
     }
 }
 
-/// The few-rows kernel (M ≤ 8, default options) on the GPU: f32, f16 and int4 with zero points,
-/// N and K off every multiple (partial column blocks, a partial last K slice) and one tile of
-/// the register-tiled kernel wide, outputs poisoned; the same shapes through the tiled kernel
-/// agree.
+/// The few-rows kernel (`PathChoice::Gemv`) on the GPU: f32, f16 and int4 with zero points, N
+/// and K off every multiple (partial column blocks, a partial last K slice) and one tile of the
+/// register-tiled kernel wide, M in one block of rows and in several (9: a block of one row
+/// after a full one; 64: eight full blocks; 33), outputs poisoned; the same shapes through the
+/// tiled kernel agree. The default path takes it up to `gemv_max_m` rows
+/// (`default_path_by_rows`, tests/gemm_sim.rs).
 #[test]
 fn gemv_shapes_match_f64_reference() {
     let Some(g) = common::gpu() else { return };
@@ -57,6 +59,9 @@ fn gemv_shapes_match_f64_reference() {
         (2, 63, 1000),
         (8, 1030, 129),
         (7, 5, 3),
+        (9, 300, 77),
+        (33, 129, 260),
+        (64, 1030, 129),
     ]
     .iter()
     .enumerate()
@@ -64,13 +69,11 @@ fn gemv_shapes_match_f64_reference() {
         let a = data(m * k, 90 + i as u64);
         let b = data(k * n, 95 + i as u64);
         let want = tiled(&a, &b, m, n, k);
-        let (c, path) = run(
-            g,
-            Operand::F32(&a),
-            Operand::F32(&b),
-            (m, n, k),
-            GemmOptions::default(),
-        );
+        let gemv = GemmOptions {
+            path: PathChoice::Gemv,
+            ..Default::default()
+        };
+        let (c, path) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), gemv);
         assert_eq!(path, Path::Gemv, "{m}x{n}x{k}");
         let e = rel_frobenius(&c, &want);
         assert!(e <= 1e-5, "gemv f32 {m}x{n}x{k}: relative error {e:.3e}");
@@ -83,18 +86,13 @@ fn gemv_shapes_match_f64_reference() {
         assert!(rel_frobenius(&t, &want) <= 1e-5, "tiled f32 {m}x{n}x{k}");
         let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
         let want16 = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
-        let (c, _) = run(
-            g,
-            Operand::F16(&a16),
-            Operand::F16(&b16),
-            (m, n, k),
-            GemmOptions::default(),
-        );
+        let (c, path) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), gemv);
+        assert_eq!(path, Path::Gemv, "{m}x{n}x{k}");
         let e = rel_frobenius(&c, &want16);
         assert!(e <= 2e-3, "gemv f16 {m}x{n}x{k}: relative error {e:.3e}");
         let mut w = Int4Weights::quantize(&b, k, n).unwrap();
         w.zeros = Some(common::alternating_zeros(w.scales.len()));
-        let p = gemm::plan_int4(g.caps(), &a16, &w, m, GemmOptions::default()).unwrap();
+        let p = gemm::plan_int4(g.caps(), &a16, &w, m, gemv).unwrap();
         assert_eq!(p.path, Path::Gemv);
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
         let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));

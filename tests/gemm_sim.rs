@@ -4,7 +4,7 @@
 
 mod common;
 
-use wgsimd::gemm::{self, GemmOptions, Int4Weights, Operand, PathChoice};
+use wgsimd::gemm::{self, Format, GemmOptions, Int4Weights, Operand, PathChoice};
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled};
 use wgsimd::sim::{SimConfig, SimExecutor};
 use wgsimd::Executor;
@@ -178,9 +178,10 @@ fn kernel_variants_on_the_simulator() {
     }
 }
 
-/// The few-rows kernel (`gemm/gemv`, M ≤ 8 with the default options) on the simulator: f32, f16
-/// and int4 with and without zero points, N and K off every multiple (partial column blocks,
-/// a partial last K slice), one K slice and several, at two subgroup sizes with shuffled lanes.
+/// The few-rows kernel (`gemm/gemv`, `PathChoice::Gemv`) on the simulator: f32,
+/// f16 and int4 with and without zero points, N and K off every multiple (partial column
+/// blocks, a partial last K slice), one K slice and several, one block of rows and several (a
+/// partial last block: 11 = 8 + 3), at two subgroup sizes with shuffled lanes.
 #[test]
 fn gemv_on_the_simulator() {
     for (sg, shuffle) in [(8, None), (32, Some(9))] {
@@ -191,14 +192,23 @@ fn gemv_on_the_simulator() {
         })
         .unwrap();
         let caps = exec.caps().clone();
-        for (i, &(m, n, k)) in [(1, 9, 5), (3, 37, 300), (8, 1030, 130), (5, 9, 7)]
-            .iter()
-            .enumerate()
+        for (i, &(m, n, k)) in [
+            (1, 9, 5),
+            (3, 37, 300),
+            (8, 1030, 130),
+            (5, 9, 7),
+            (11, 40, 70),
+        ]
+        .iter()
+        .enumerate()
         {
             let a = gemm::bench::random_f32(m * k, 70 + i as u64);
             let b = gemm::bench::random_f32(k * n, 80 + i as u64);
             let what = format!("sg{sg} gemv {m}x{n}x{k}");
-            let opts = GemmOptions::default();
+            let opts = GemmOptions {
+                path: PathChoice::Gemv,
+                ..Default::default()
+            };
             let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
             assert_eq!(p.path, gemm::Path::Gemv, "{what}");
             check_f32_f16(&exec, &what, &a, &b, (m, n, k), opts);
@@ -220,5 +230,47 @@ fn gemv_on_the_simulator() {
                 );
             }
         }
+    }
+}
+
+/// The default path by rows and B's format: the few-rows kernel up to `gemv_max_m` rows (f32
+/// 16, f16 4, int4 8), then the register-tiled kernel (f16 from `COOP_MIN_M` rows the
+/// cooperative one where offered); forcing a tile policy keeps the tiled kernel.
+#[test]
+fn default_path_by_rows() {
+    let exec = SimExecutor::new(SimConfig::default()).unwrap();
+    let caps = exec.caps().clone();
+    let (n, k) = (40, 24);
+    let b = gemm::bench::random_f32(k * n, 5);
+    let b16 = f32_to_f16(&b);
+    let w = Int4Weights::quantize(&b, k, n).unwrap();
+    let coop = gemm::coop_offered(&caps);
+    for m in [1, 4, 5, 8, 9, 15, 16, 17, 64, 65] {
+        let a = gemm::bench::random_f32(m * k, 6);
+        let a16 = f32_to_f16(&a);
+        let opts = GemmOptions::default();
+        let p32 = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
+        let p16 = gemm::plan(&caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
+        let p4 = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
+        let want = |f| match m <= gemm::gemv_max_m(f) {
+            true => gemm::Path::Gemv,
+            false => gemm::Path::Tiled,
+        };
+        assert_eq!(p32.path, want(Format::F32), "f32 m={m}");
+        assert_eq!(p4.path, want(Format::Int4), "int4 m={m}");
+        if coop && m >= gemm::COOP_MIN_M {
+            assert!(
+                !matches!(p16.path, gemm::Path::Gemv | gemm::Path::Tiled),
+                "f16 m={m}"
+            );
+        } else {
+            assert_eq!(p16.path, want(Format::F16), "f16 m={m}");
+        }
+        let forced = GemmOptions {
+            policy: Some(gemm::GemmPolicy::for_m(m as u64)),
+            ..Default::default()
+        };
+        let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, forced).unwrap();
+        assert_eq!(p.path, gemm::Path::Tiled, "forced policy m={m}");
     }
 }

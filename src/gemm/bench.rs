@@ -121,9 +121,10 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     };
     let a32 = Arc::new(random_f32(m * k, seed));
     let b32 = Arc::new(random_f32(k * n, seed.wrapping_add(1)));
-    // the register-tiled kernel, and for a few rows the default path (the few-rows kernel)
-    let few = m <= super::GEMV_MAX_ROWS;
-    let gemv = few.then_some((PathChoice::Auto, "gemv"));
+    // the register-tiled kernel, and for skinny shapes the few-rows kernel (the default path
+    // takes it up to `gemv_max_m` rows, by B's format)
+    let few = m <= 64;
+    let gemv = few.then_some((PathChoice::Gemv, "gemv"));
     for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
         let opts = GemmOptions {
             path,
@@ -145,7 +146,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         paths.push((PathChoice::Coop, format!("f16 {name}")));
     }
     if few {
-        paths.push((PathChoice::Auto, "f16 gemv".to_string()));
+        paths.push((PathChoice::Gemv, "f16 gemv".to_string()));
     }
     for (path, variant) in paths {
         let opts = GemmOptions {

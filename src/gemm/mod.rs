@@ -75,7 +75,7 @@ pub enum Path {
     Coop16V,
     /// `Coop16W` staged through `vec4<f16>` workgroup arrays (on request).
     Coop16VW,
-    /// The few-rows kernel (`gemm/gemv`): M ≤ [`GEMV_MAX_ROWS`] with the default path and
+    /// The few-rows kernel (`gemm/gemv`): M ≤ [`gemv_max_m`] with the default path and
     /// policy.
     Gemv,
 }
@@ -83,13 +83,16 @@ pub enum Path {
 /// How to choose the kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathChoice {
-    /// Cooperative matrices when offered (f16 inputs, M ≥ [`COOP_MIN_M`]), else portable.
+    /// The few-rows kernel for M ≤ [`gemv_max_m`], cooperative matrices when offered (f16
+    /// inputs, M ≥ [`COOP_MIN_M`]), else the register-tiled kernel.
     #[default]
     Auto,
-    /// The portable kernel.
+    /// The register-tiled portable kernel.
     Tiled,
     /// Cooperative matrices, or an error when the adapter does not offer them.
     Coop,
+    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of [`GEMV_MAX_ROWS`] rows.
+    Gemv,
 }
 
 /// Options of a GEMM plan.
@@ -128,12 +131,28 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 }
 
 /// Cooperative matrices are chosen (when offered) from this many rows of C up: below it the
-/// portable kernel with split-K is faster (H100, 64×4096×4096 f16: coop16 2.0 ms, tiled
-/// split-K 1.2 ms).
-pub const COOP_MIN_M: usize = 65;
+/// portable kernels are faster. 16: H100 (`wgsimd bench --gemm-shapes`, ninth session, f16
+/// M×4096×4096, ms, coop16 against the register-tiled kernel): M = 9 0.076 / 0.063, 16 0.076 /
+/// 0.078, 32 0.079 / 0.112, 64 0.080 / 0.107. (65 until then, from the first session's coop16
+/// at 2.0 ms against 1.2.)
+pub const COOP_MIN_M: usize = 16;
 
-/// Products of at most this many rows take `gemm/gemv` (its `MAX_ROWS`) when neither a path, a
-/// tile policy nor a split count is forced.
+/// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
+/// split count nor a cooperative variant is forced, by B's format: f32 16, f16 4, int4 8. H100
+/// (same run, M×4096×4096, ms, gemv against the register-tiled kernel): f32 M = 1 0.039 /
+/// 0.064 (the run before), 8 0.058 / 0.071, 16 0.063 / 0.083, 32 0.139 / 0.100; f16 M = 2
+/// 0.024 / 0.056, 4 0.037 / 0.059, 8 0.076 / 0.064 (170 registers: one workgroup per SM);
+/// int4 M = 4 0.035 / 0.065, 8 0.054 / 0.066, 9 0.087 / 0.066 (two blocks of rows, each
+/// unpacking B again).
+pub fn gemv_max_m(b: Format) -> usize {
+    match b {
+        Format::F32 => 16,
+        Format::F16 => 4,
+        Format::Int4 => 8,
+    }
+}
+
+/// Rows of C per `gemm/gemv` workgroup (its `MAX_ROWS`); more rows take several blocks.
 pub const GEMV_MAX_ROWS: usize = 8;
 
 /// Workgroups the few-rows kernel aims for (its K slices times its column blocks): 4 per SM of
@@ -264,7 +283,7 @@ pub fn plan(
         None => coop::usable(caps).map(|kind| coop::variant_for(caps, kind, m, n)),
     };
     let coop = match opts.path {
-        PathChoice::Tiled => None,
+        PathChoice::Tiled | PathChoice::Gemv => None,
         PathChoice::Auto if f16 && m >= COOP_MIN_M => choose().ok(),
         PathChoice::Auto => None,
         PathChoice::Coop => {
@@ -282,7 +301,7 @@ pub fn plan(
         return coop::plan(caps, v, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k);
     }
     let fmt = a.format();
-    let gemv = takes_gemv(&opts, m);
+    let gemv = takes_gemv(&opts, m, fmt);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {m}x{n}x{k} {fmt:?} {kind}").to_lowercase());
     let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
@@ -382,12 +401,17 @@ fn tiled_pass(
 }
 
 /// Whether a product of `m` rows with `opts` takes the few-rows kernel.
-fn takes_gemv(opts: &GemmOptions, m: usize) -> bool {
-    m <= GEMV_MAX_ROWS
-        && opts.path == PathChoice::Auto
-        && opts.policy.is_none()
-        && opts.split.is_none()
-        && opts.coop.is_none()
+fn takes_gemv(opts: &GemmOptions, m: usize, b: Format) -> bool {
+    match opts.path {
+        PathChoice::Gemv => true,
+        PathChoice::Auto => {
+            m <= gemv_max_m(b)
+                && opts.policy.is_none()
+                && opts.split.is_none()
+                && opts.coop.is_none()
+        }
+        PathChoice::Tiled | PathChoice::Coop => false,
+    }
 }
 
 /// The few-rows kernel's pass (`gemm/gemv`) and the output buffer; `bufs` and the params are
@@ -409,9 +433,11 @@ fn gemv_pass(
         Format::F16 => 8,
         Format::Int4 => 1,
     };
-    let rows = m as u64;
+    // rows per workgroup, and blocks of them: workgroups of one column block, consecutive
+    let rows = m.min(GEMV_MAX_ROWS) as u64;
+    let row_blocks = (m as u64).div_ceil(rows);
     let c_bytes = (m * n * 4) as u64;
-    let blocks = (n as u64).div_ceil(groups * cols);
+    let blocks = (n as u64).div_ceil(groups * cols) * row_blocks;
     // K slices: enough workgroups to keep B's loads in flight, a slice a multiple of 64 (the
     // kernel's KSLICE) whose f32 copy of A fits workgroup memory, partials within a binding
     let free = (caps.max_workgroup_storage as u64).saturating_sub(reduce_bytes);
@@ -429,6 +455,7 @@ fn gemv_pass(
         ("B_FMT", fb.code() as f64),
         ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
         ("ROWS", rows as f64),
+        ("ROW_BLOCKS", row_blocks as f64),
         ("KSLICE", kslice as f64),
     ];
     let params = plan.upload(
@@ -530,7 +557,7 @@ pub fn plan_int4(
         v.resize(v.len().div_ceil(8).max(1) * 8, 0);
         v
     };
-    let gemv = takes_gemv(&opts, m);
+    let gemv = takes_gemv(&opts, m, Format::Int4);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {m}x{n}x{k} int4 {kind}"));
     let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));

@@ -1,4 +1,4 @@
-// GEMM for a few rows of A (M ≤ MAX_ROWS, the matrix-vector products of LLM decoding):
+// GEMM for a few rows of A (M ≤ 64, the matrix-vector products of LLM decoding, batched):
 // C (M×N) = A (M×K) · B (K×N), row-major, B f32, f16 or int4 (docs/gemm.md, "int4 weight
 // format"), A f32 with f32 B and f16 otherwise, C f32. Such a product reads B once and does
 // almost nothing else, so the kernel is built for B's bandwidth, not for reuse. A workgroup is
@@ -10,9 +10,12 @@
 // The register-tiled kernel (tiled.wgsl) spent 31 of every 32 rows of its tile on nothing here,
 // with a barrier per 8 of K.
 //
-// Layout: workgroup (x, y) owns column groups [x·CV, (x+1)·CV) and K slice y (split-K: slice y
-// writes its partial product to c[y·M·N ..], summed by splitk_sum.wgsl; one slice writes C).
-// The slice of A (ROWS × KSLICE) is staged in workgroup memory as f32 first.
+// Layout: workgroup (x, y) owns rows [rb·ROWS, (rb+1)·ROWS) for rb = x % ROW_BLOCKS, column
+// groups [cb·CV, (cb+1)·CV) for cb = x / ROW_BLOCKS, and K slice y (split-K: slice y writes its
+// partial product to c[y·M·N ..], summed by splitk_sum.wgsl; one slice writes C). The row
+// blocks of a column block are consecutive workgroups, so they run together and all but the
+// first read their B from L2. The block's slice of A (ROWS × KSLICE) is staged in workgroup
+// memory as f32 first.
 //
 // Params and bindings are the tiled kernel's (src/gemm/mod.rs fills both the same way).
 //
@@ -25,8 +28,10 @@
 
 override B_FMT: u32 = 0u;
 override HAS_ZEROS: bool = false;
-// M: a constant, so that the loops over rows unroll and the accumulators stay in registers
+// rows per workgroup (M, or MAX_ROWS when M is larger): a constant, so that the steps of rows
+// past it compile away and the sums stay in registers; and the blocks of rows, ceil(M / ROWS)
 override ROWS: u32 = 1u;
+override ROW_BLOCKS: u32 = 1u;
 // K per workgroup: a multiple of 64 (KT lanes × four loads per step for f32 / f16, KT whole
 // int4 words of 8)
 override KSLICE: u32 = 256u;
@@ -36,8 +41,10 @@ const WG: u32 = 256u;
 // lanes of K per column group, and column groups per workgroup
 const KT: u32 = 8u;
 const CV: u32 = WG / KT;
-// the host keeps M at most this (src/gemm/mod.rs, GEMV_MAX_ROWS)
+// the host keeps ROWS at most this (src/gemm/mod.rs, GEMV_MAX_ROWS); main writes its per-row
+// steps out for 8 rows
 const MAX_ROWS: u32 = 8u;
+const_assert MAX_ROWS == 8u;
 
 //!include shared/gemm_portable
 
@@ -77,27 +84,108 @@ fn halves(w: vec4<u32>) -> array<vec4<f32>, 2> {
     return array<vec4<f32>, 2>(lo, hi);
 }
 
+// B's four vectors of one step as f32 columns: lo holds columns 0..3 of each (f32: all of
+// them), hi columns 4..7 (f16 only).
+struct Step {
+    lo: array<vec4<f32>, 4>,
+    hi: array<vec4<f32>, 4>,
+}
+
+// Row r's terms of a step at kk (A[r][kk + i·KT] times vector i, summed over i < 4): the lo
+// and hi columns.
+fn row_terms(r: u32, kk: u32, st: Step) -> array<vec4<f32>, 2> {
+    let at = r * KSLICE + kk;
+    let x = vec4<f32>(As[at], As[at + KT], As[at + 2u * KT], As[at + 3u * KT]);
+    let lo = x.x * st.lo[0] + x.y * st.lo[1] + x.z * st.lo[2] + x.w * st.lo[3];
+    var hi = vec4<f32>(0.0);
+    if B_FMT == 1u {
+        hi = x.x * st.hi[0] + x.y * st.hi[1] + x.z * st.hi[2] + x.w * st.hi[3];
+    }
+    return array<vec4<f32>, 2>(lo, hi);
+}
+
+// Row r's term of an int4 word at kb (8 of K) with scale s and zero point z.
+fn int4_term(r: u32, kb: u32, word: u32, s: f32, z: f32) -> f32 {
+    var dot = 0.0;
+    for (var j = 0u; j < 8u; j++) {
+        let q = f32((word >> (4u * j)) & 15u);
+        dot += As[r * KSLICE + kb * 8u + j] * ((q - z) * s);
+    }
+    return dot;
+}
+
+// Where a workgroup's lanes write: row r's sums of this K slice, C or a partial product.
+struct Out {
+    lid: u32,
+    kt: u32,
+    cv: u32,
+    base: u32,
+    n0: u32,
+    row0: u32,
+}
+
+// reduce + store row r (after every lane's accumulation; every invocation calls it): the KT
+// partial sums of each column added by lane kt = 0, which writes this slice's partial product
+// of the row (or C itself with one slice). lo, hi: the lane's sums of row r.
+fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
+    red[o.lid * 8u] = lo.x;
+    if cols() > 1u {
+        red[o.lid * 8u + 1u] = lo.y;
+        red[o.lid * 8u + 2u] = lo.z;
+        red[o.lid * 8u + 3u] = lo.w;
+    }
+    if cols() > 4u {
+        red[o.lid * 8u + 4u] = hi.x;
+        red[o.lid * 8u + 5u] = hi.y;
+        red[o.lid * 8u + 6u] = hi.z;
+        red[o.lid * 8u + 7u] = hi.w;
+    }
+    // barrier: every lane's partial sums of row r are in `red`
+    workgroupBarrier();
+    if o.kt == 0u {
+        for (var e = 0u; e < cols(); e++) {
+            var sum = 0.0;
+            for (var t = 0u; t < KT; t++) {
+                sum += red[(t * CV + o.cv) * 8u + e];
+            }
+            let n = o.n0 + e;
+            if n < params.n && o.row0 + r < params.m {
+                c[o.base + (o.row0 + r) * params.n + n] = sum;
+            }
+        }
+    }
+    // barrier: `red` is read before the next row overwrites it
+    workgroupBarrier();
+}
+
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
     let k0 = wid.y * KSLICE;
-    // stage: the slice of A, zero past K
+    let row0 = (wid.x % ROW_BLOCKS) * ROWS;
+    let block = wid.x / ROW_BLOCKS;
+    // stage: the block's slice of A, zero past K and past M
     for (var i = lid; i < ROWS * KSLICE; i += WG) {
         let r = i / KSLICE;
         let k = k0 + i % KSLICE;
         var x = 0.0;
-        if k < params.k {
-            x = a_at(r, k);
+        if k < params.k && row0 + r < params.m {
+            x = a_at(row0 + r, k);
         }
         As[i] = x;
     }
     // barrier: the slice of A is staged before anyone multiplies
     workgroupBarrier();
 
-    // accumulate: two vec4 per row r at 2r, 2r + 1 (f32 uses the first, int4 its .x)
-    var acc: array<vec4<f32>, 2u * MAX_ROWS>;
+    // accumulate: row r's sums in lo[r] (f32: all four columns, int4: .x) and hi[r] (f16:
+    // columns 4..7). Every per-row step below is written out for rows 0..7 with literal
+    // indices, each under `if ROWS > r` (a constant): as loops over r, NVIDIA's compiler kept
+    // the sums in local memory (256 bytes; 1×4096×4096 f16 took 0.012 ms, 2 rows 0.038, 8
+    // rows 0.102, where the register-tiled kernel took 0.049; H100, ninth session).
+    var lo: array<vec4<f32>, MAX_ROWS>;
+    var hi: array<vec4<f32>, MAX_ROWS>;
     let cv = lid % CV;
     let kt = lid / CV;
-    let g = wid.x * CV + cv;
+    let g = block * CV + cv;
     if B_FMT == 2u {
         // int4: column n, every KT-th packed word (8 of K), scale (and zero) per group of 128
         let n = g;
@@ -113,14 +201,14 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
                     if HAS_ZEROS {
                         z = f16_word(false, grp);
                     }
-                    for (var r = 0u; r < ROWS; r++) {
-                        var dot = 0.0;
-                        for (var j = 0u; j < 8u; j++) {
-                            let q = f32((word >> (4u * j)) & 15u);
-                            dot += As[r * KSLICE + kb * 8u + j] * ((q - z) * s);
-                        }
-                        acc[2u * r].x += dot;
-                    }
+                    lo[0].x += int4_term(0u, kb, word, s, z);
+                    if ROWS > 1u { lo[1].x += int4_term(1u, kb, word, s, z); }
+                    if ROWS > 2u { lo[2].x += int4_term(2u, kb, word, s, z); }
+                    if ROWS > 3u { lo[3].x += int4_term(3u, kb, word, s, z); }
+                    if ROWS > 4u { lo[4].x += int4_term(4u, kb, word, s, z); }
+                    if ROWS > 5u { lo[5].x += int4_term(5u, kb, word, s, z); }
+                    if ROWS > 6u { lo[6].x += int4_term(6u, kb, word, s, z); }
+                    if ROWS > 7u { lo[7].x += int4_term(7u, kb, word, s, z); }
                 }
             }
         }
@@ -134,48 +222,39 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             let b1 = b_vec(k + KT, v);
             let b2 = b_vec(k + 2u * KT, v);
             let b3 = b_vec(k + 3u * KT, v);
-            for (var r = 0u; r < ROWS; r++) {
-                let at = r * KSLICE + kk;
-                let x = vec4<f32>(As[at], As[at + KT], As[at + 2u * KT], As[at + 3u * KT]);
-                if B_FMT == 0u {
-                    acc[2u * r] += x.x * bitcast<vec4<f32>>(b0) + x.y * bitcast<vec4<f32>>(b1)
-                        + x.z * bitcast<vec4<f32>>(b2) + x.w * bitcast<vec4<f32>>(b3);
-                } else {
-                    let h0 = halves(b0);
-                    let h1 = halves(b1);
-                    let h2 = halves(b2);
-                    let h3 = halves(b3);
-                    acc[2u * r] += x.x * h0[0] + x.y * h1[0] + x.z * h2[0] + x.w * h3[0];
-                    acc[2u * r + 1u] += x.x * h0[1] + x.y * h1[1] + x.z * h2[1] + x.w * h3[1];
-                }
+            var st: Step;
+            if B_FMT == 0u {
+                st.lo = array<vec4<f32>, 4>(bitcast<vec4<f32>>(b0), bitcast<vec4<f32>>(b1),
+                    bitcast<vec4<f32>>(b2), bitcast<vec4<f32>>(b3));
+            } else {
+                let h0 = halves(b0);
+                let h1 = halves(b1);
+                let h2 = halves(b2);
+                let h3 = halves(b3);
+                st.lo = array<vec4<f32>, 4>(h0[0], h1[0], h2[0], h3[0]);
+                st.hi = array<vec4<f32>, 4>(h0[1], h1[1], h2[1], h3[1]);
             }
+            let t0 = row_terms(0u, kk, st);
+            lo[0] += t0[0];
+            hi[0] += t0[1];
+            if ROWS > 1u { let t = row_terms(1u, kk, st); lo[1] += t[0]; hi[1] += t[1]; }
+            if ROWS > 2u { let t = row_terms(2u, kk, st); lo[2] += t[0]; hi[2] += t[1]; }
+            if ROWS > 3u { let t = row_terms(3u, kk, st); lo[3] += t[0]; hi[3] += t[1]; }
+            if ROWS > 4u { let t = row_terms(4u, kk, st); lo[4] += t[0]; hi[4] += t[1]; }
+            if ROWS > 5u { let t = row_terms(5u, kk, st); lo[5] += t[0]; hi[5] += t[1]; }
+            if ROWS > 6u { let t = row_terms(6u, kk, st); lo[6] += t[0]; hi[6] += t[1]; }
+            if ROWS > 7u { let t = row_terms(7u, kk, st); lo[7] += t[0]; hi[7] += t[1]; }
         }
     }
 
-    // reduce + store, row by row: the KT partial sums of each column added by lane kt = 0, which
-    // writes this slice's partial product (or C itself with one slice)
-    let base = wid.y * params.m * params.n;
-    let n0 = g * cols();
-    for (var r = 0u; r < ROWS; r++) {
-        for (var e = 0u; e < cols(); e++) {
-            let part = acc[2u * r + e / 4u];
-            red[lid * 8u + e] = part[e % 4u];
-        }
-        // barrier: every lane's partial sums of row r are in `red`
-        workgroupBarrier();
-        if kt == 0u {
-            for (var e = 0u; e < cols(); e++) {
-                var sum = 0.0;
-                for (var t = 0u; t < KT; t++) {
-                    sum += red[(t * CV + cv) * 8u + e];
-                }
-                let n = n0 + e;
-                if n < params.n {
-                    c[base + r * params.n + n] = sum;
-                }
-            }
-        }
-        // barrier: `red` is read before the next row overwrites it
-        workgroupBarrier();
-    }
+    // reduce + store, row by row (ROWS is the same for the whole workgroup: uniform barriers)
+    let o = Out(lid, kt, cv, wid.y * params.m * params.n, g * cols(), row0);
+    store_row(o, 0u, lo[0], hi[0]);
+    if ROWS > 1u { store_row(o, 1u, lo[1], hi[1]); }
+    if ROWS > 2u { store_row(o, 2u, lo[2], hi[2]); }
+    if ROWS > 3u { store_row(o, 3u, lo[3], hi[3]); }
+    if ROWS > 4u { store_row(o, 4u, lo[4], hi[4]); }
+    if ROWS > 5u { store_row(o, 5u, lo[5], hi[5]); }
+    if ROWS > 6u { store_row(o, 6u, lo[6], hi[6]); }
+    if ROWS > 7u { store_row(o, 7u, lo[7], hi[7]); }
 }

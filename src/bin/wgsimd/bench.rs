@@ -28,9 +28,13 @@ pub struct BenchArgs {
     /// Small sizes only (a quick check that everything runs and verifies).
     #[arg(long)]
     pub quick: bool,
-    /// Element counts for reduce/scan/sort/copy, e.g. 2^20,2^24,1000000 (GEMM: matrix sizes).
+    /// Element counts for reduce/scan/sort/copy, e.g. 2^20,2^24,1000000.
     #[arg(long, value_delimiter = ',')]
     pub sizes: Vec<String>,
+    /// GEMM shapes MxNxK instead of the default squares and skinny shapes, e.g.
+    /// 8x4096x4096,32x4096x4096.
+    #[arg(long, value_delimiter = ',', value_parser = parse_shape)]
+    pub gemm_shapes: Vec<(u64, u64, u64)>,
     /// Only these algorithms: copy, reduce, scan, sort, gemm, queue, cpu.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
@@ -314,7 +318,12 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     if wanted("gemm") {
-        for (m, n, k) in wgsimd::gemm::bench_shapes(&caps, args.quick) {
+        let shapes = if args.gemm_shapes.is_empty() {
+            wgsimd::gemm::bench_shapes(&caps, args.quick)
+        } else {
+            args.gemm_shapes.clone()
+        };
+        for (m, n, k) in shapes {
             let caps = caps.clone();
             let seed = args.seed;
             jobs.push((
@@ -658,5 +667,19 @@ fn print_table(rows: &[Row], copy_gbps: Option<f64>) {
         if let (Some(y), Some(_)) = (&r.yardstick, r.ratio) {
             println!("{:<8} {:<38} yardstick: {y}", "", "");
         }
+    }
+}
+
+/// `MxNxK` (each at least 1).
+fn parse_shape(s: &str) -> Result<(u64, u64, u64), String> {
+    let dims: Vec<u64> = s
+        .split('x')
+        .map(|d| d.trim().parse::<u64>().map_err(|e| format!("{s}: {e}")))
+        .collect::<Result<_, _>>()?;
+    match dims[..] {
+        [m, n, k] if m > 0 && n > 0 && k > 0 => Ok((m, n, k)),
+        _ => Err(format!(
+            "{s}: expected MxNxK with every dimension at least 1"
+        )),
     }
 }
