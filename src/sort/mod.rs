@@ -99,10 +99,11 @@ impl Default for SortOptions {
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
     /// Keys alone (no values) below this many take OneSweep (with subgroups, not on a CPU
-    /// adapter), reduce-then-scan from here up. 2^24: H100 (`wgsimd bench`, 2026-11-22, sixth
-    /// session, u32 keys, Gkeys/s at 2^20 / 2^24 / 2^26 / 2^28): OneSweep 8.43 / 19.88 / 21.89
-    /// / 22.39, reduce-then-scan 4.39 / 19.87 / 24.61 / 26.34, the hybrid 3.77 / 18.07 /
-    /// 23.15 / 24.59.
+    /// adapter), reduce-then-scan from here up. 2^25: H100 (examples/sort_sweep.rs,
+    /// 2026-11-23, ninth session, OneSweep ranking by match masks, u32 keys, Gkeys/s at 2^24 /
+    /// 2^25 / 2^26 / 2^27, two runs each): OneSweep 23.4 / 25.0 / 26.0–25.9 / 26.4–26.2,
+    /// reduce-then-scan 22.0–21.9 / 25.7–25.6 / 28.2 / 28.4–28.5. (2^24 from the sixth
+    /// session, when OneSweep ranked by ballots: 19.88 against 19.87 at 2^24.)
     pub onesweep_keys_below: u64,
     /// Key-value pairs from this many up take OneSweep (with subgroups, not on a CPU adapter)
     /// unless the hybrid takes them first (`hybrid_pairs_min_keys`). 0: H100 (same run, u32
@@ -165,7 +166,7 @@ pub struct SortPolicy {
 impl Default for SortPolicy {
     fn default() -> Self {
         SortPolicy {
-            onesweep_keys_below: 1 << 24,
+            onesweep_keys_below: 1 << 25,
             onesweep_pairs_min_keys: 0,
             spin: 64,
             histogram_workgroups: 1056,
@@ -192,9 +193,9 @@ impl SortPolicy {
     ///   the hybrid (its LSD passes work bucket by bucket, which the values' second scatter
     ///   profits from).
     /// - Otherwise OneSweep for pairs from `onesweep_pairs_min_keys` up (always, by default)
-    ///   and for keys below `onesweep_keys_below` (2^24): it moves 8 bytes per key per pass
+    ///   and for keys below `onesweep_keys_below` (2^25): it moves 8 bytes per key per pass
     ///   where reduce-then-scan moves 12 and needs 7 dispatches where reduce-then-scan needs
-    ///   20; for keys from 2^24 up its look-back costs more than that saves on the H100 (see
+    ///   20; for keys from 2^25 up its look-back costs more than that saves on the H100 (see
     ///   the fields). Its waits end in the decoupled fallback, so it needs no forward-progress
     ///   guarantee between workgroups.
     /// - Otherwise reduce-then-scan.
