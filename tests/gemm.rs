@@ -47,8 +47,9 @@ fn f32_shapes_match_f64_reference() {
 /// The few-rows kernel (`PathChoice::Gemv`) on the GPU: f32, f16 and int4 with zero points, N
 /// and K off every multiple (partial column blocks, a partial last K slice) and one tile of the
 /// register-tiled kernel wide, M in one block of rows and in several (9: a block of one row
-/// after a full one; 64: eight full blocks; 33), outputs poisoned; the same shapes through the
-/// tiled kernel agree. The default path takes it up to `gemv_max_m` rows
+/// after a full one; 64: eight full blocks; 33), N large enough for all of K in each workgroup
+/// (no split-K: 32 column groups per workgroup at N = 262144; K = 4000 in two staged chunks),
+/// outputs poisoned; the same shapes through the tiled kernel agree. The default path takes it up to `gemv_max_m` rows
 /// (`default_path_by_rows`, tests/gemm_sim.rs).
 #[test]
 fn gemv_shapes_match_f64_reference() {
@@ -62,6 +63,8 @@ fn gemv_shapes_match_f64_reference() {
         (9, 300, 77),
         (33, 129, 260),
         (64, 1030, 129),
+        (1, 262144, 8),
+        (2, 2048, 4000),
     ]
     .iter()
     .enumerate()

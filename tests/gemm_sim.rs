@@ -181,7 +181,9 @@ fn kernel_variants_on_the_simulator() {
 /// The few-rows kernel (`gemm/gemv`, `PathChoice::Gemv`) on the simulator: f32,
 /// f16 and int4 with and without zero points, N and K off every multiple (partial column
 /// blocks, a partial last K slice), one K slice and several, one block of rows and several (a
-/// partial last block: 11 = 8 + 3), at two subgroup sizes with shuffled lanes.
+/// partial last block: 11 = 8 + 3), column groups per workgroup from the fewest to 8 (N = 8192:
+/// all of K in each workgroup, no split-K sum), K in several staged chunks of one slice (8 ×
+/// 2048 × 1100), at two subgroup sizes with shuffled lanes.
 #[test]
 fn gemv_on_the_simulator() {
     for (sg, shuffle) in [(8, None), (32, Some(9))] {
@@ -198,6 +200,9 @@ fn gemv_on_the_simulator() {
             (8, 1030, 130),
             (5, 9, 7),
             (11, 40, 70),
+            (8, 40, 2000),
+            (1, 8192, 40),
+            (8, 2048, 1100),
         ]
         .iter()
         .enumerate()

@@ -102,8 +102,9 @@ pub struct GemmOptions {
     pub path: PathChoice,
     /// Portable-kernel policy; `None` picks [`GemmPolicy::for_m`].
     pub policy: Option<GemmPolicy>,
-    /// Portable kernel: split K over this many workgroups per tile; `None` picks
-    /// [`split_k`]. Values are clamped to the number of K tiles.
+    /// Portable kernels: split K over this many workgroups per tile (the few-rows kernel: per
+    /// column block); `None` picks [`split_k`] (the few-rows kernel: its own rule). Values are
+    /// clamped to the number of K tiles (steps).
     pub split: Option<u32>,
     /// Cooperative-matrix kernel and tile; `None` picks [`coop::usable`]'s default. With
     /// `Some`, `PathChoice::Auto` takes it when it runs on the adapter (else the portable
@@ -131,32 +132,43 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 }
 
 /// Cooperative matrices are chosen (when offered) from this many rows of C up: below it the
-/// portable kernels are faster. 16: H100 (`wgsimd bench --gemm-shapes`, ninth session, f16
-/// M×4096×4096, ms, coop16 against the register-tiled kernel): M = 9 0.076 / 0.063, 16 0.076 /
-/// 0.078, 32 0.079 / 0.112, 64 0.080 / 0.107. (65 until then, from the first session's coop16
-/// at 2.0 ms against 1.2.)
-pub const COOP_MIN_M: usize = 16;
+/// portable kernels are faster. 17: H100 (`wgsimd bench --gemm-shapes`, ninth session, f16
+/// M×4096×4096, ms): coop16 0.076 / 0.077 / 0.078 / 0.080 at M = 9 / 16 / 32 / 64, the
+/// register-tiled kernel 0.063 / 0.071 / 0.112 / 0.107, the few-rows kernel 0.061 at 16 and
+/// 0.090 at 32. (65 until then, from the first session's coop16 at 2.0 ms against 1.2.)
+pub const COOP_MIN_M: usize = 17;
 
 /// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
-/// split count nor a cooperative variant is forced, by B's format: f32 16, f16 4, int4 8. H100
-/// (same run, M×4096×4096, ms, gemv against the register-tiled kernel): f32 M = 1 0.039 /
-/// 0.064 (the run before), 8 0.058 / 0.071, 16 0.063 / 0.083, 32 0.139 / 0.100; f16 M = 2
-/// 0.024 / 0.056, 4 0.037 / 0.059, 8 0.076 / 0.064 (170 registers: one workgroup per SM);
-/// int4 M = 4 0.035 / 0.065, 8 0.054 / 0.066, 9 0.087 / 0.066 (two blocks of rows, each
-/// unpacking B again).
+/// split count nor a cooperative variant is forced, by B's format: f32 4, f16 16, int4 16. H100
+/// (`wgsimd bench --gemm-shapes` and examples/gemv_sweep.rs, ninth session, M×4096×4096, ms,
+/// the few-rows kernel against the register-tiled one): f32 M = 1 0.031 / 0.065, 4 0.051 /
+/// 0.069, 8 0.074 / 0.071, 16 0.092 / 0.077; f16 M = 1 0.015 / 0.055, 8 0.047 / 0.063, 16
+/// 0.061 / 0.071 (coop16 0.077), 32 0.090 / 0.112; int4 M = 1 0.012 / 0.062, 8 0.039 /
+/// 0.065, 16 0.057 / 0.071.
 pub fn gemv_max_m(b: Format) -> usize {
     match b {
-        Format::F32 => 16,
-        Format::F16 => 4,
-        Format::Int4 => 8,
+        Format::F32 => 4,
+        Format::F16 => 16,
+        Format::Int4 => 16,
     }
 }
 
 /// Rows of C per `gemm/gemv` workgroup (its `MAX_ROWS`); more rows take several blocks.
 pub const GEMV_MAX_ROWS: usize = 8;
 
-/// Workgroups the few-rows kernel aims for (its K slices times its column blocks): 4 per SM of
-/// a 132-SM H100, so that enough loads of B are in flight...
+/// Column blocks from which the few-rows kernel takes all of K in each workgroup (no split-K
+/// sum; up to GEMV_MAX_KSLICE): 2 per SM of a 132-SM H100. H100 (examples/gemv_sweep.rs,
+/// ninth session, ms, whole K against the best forced split of 2–32): 1×4096×4096 f32 0.031 /
+/// 0.041, f16 0.015 / 0.028, int4 0.012 / 0.022; 8×4096×4096 f16 0.047 / 0.072; 16×4096×4096
+/// f32 0.092 / 0.085.
+const GEMV_WHOLE_K_WORKGROUPS: u64 = 256;
+
+/// At most this much of K per few-rows workgroup: 1×8192×8192 (same sweep) took 0.114 / 0.068
+/// / 0.053 ms (f32 / f16 / int4) in one slice and 0.108 / 0.067 / 0.047 in two.
+const GEMV_MAX_KSLICE: u64 = 4096;
+
+/// Below that, workgroups the few-rows kernel aims for (its K slices times its column blocks):
+/// 4 per SM of a 132-SM H100, so that enough loads of B are in flight...
 const GEMV_TARGET_WORKGROUPS: u64 = 528;
 /// ...with at most this many K slices: the split-K sum reads every slice's partial product, and
 /// with 256 slices of 1×4096 it took longer than the product.
@@ -315,6 +327,7 @@ pub fn plan(
             [a_buf, b_buf, dummy, dummy],
             [m, n, k],
             [a_row_vecs, b_row_vecs, 0],
+            opts.split,
         );
     }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
@@ -423,39 +436,76 @@ fn gemv_pass(
     bufs: [BufferId; 4],
     [m, n, k]: [usize; 3],
     [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
+    split: Option<u32>,
 ) -> Result<GemmPlan> {
     let kern: Arc<Kernel> = kernel::load("gemm/gemv", caps.flavor())?;
-    // column groups per workgroup, and the workgroup memory beside the slice of A
-    let groups = kern.const_u32("CV")? as u64;
-    let reduce_bytes = 4 * 8 * kern.invocations("main", &[])? as u64;
-    let cols: u64 = match fb {
-        Format::F32 => 4,
-        Format::F16 => 8,
-        Format::Int4 => 1,
+    let wg = kern.invocations("main", &[])? as u64;
+    // columns per invocation, and bytes of B per k (per packed word of 8 k, int4) each reads
+    let (cols, run_bytes): (u64, u64) = match fb {
+        Format::F32 => (4, 16),
+        Format::F16 => (8, 16),
+        Format::Int4 => (1, 4),
     };
     // rows per workgroup, and blocks of them: workgroups of one column block, consecutive
     let rows = m.min(GEMV_MAX_ROWS) as u64;
     let row_blocks = (m as u64).div_ceil(rows);
     let c_bytes = (m * n * 4) as u64;
-    let blocks = (n as u64).div_ceil(groups * cols) * row_blocks;
-    // K slices: enough workgroups to keep B's loads in flight, a slice a multiple of 64 (the
-    // kernel's KSLICE) whose f32 copy of A fits workgroup memory, partials within a binding
-    let free = (caps.max_workgroup_storage as u64).saturating_sub(reduce_bytes);
-    let most = (free / (4 * rows) / 64 * 64).clamp(64, 4096);
-    let want = GEMV_TARGET_WORKGROUPS
-        .div_ceil(blocks)
-        .clamp(1, GEMV_MAX_SPLITS);
-    let mut kslice = ((k as u64).div_ceil(want).div_ceil(64) * 64).clamp(64, most);
-    while (k as u64).div_ceil(kslice) * c_bytes > caps.max_storage_binding && kslice < most {
-        kslice = (kslice * 2).min(most);
+    // K per step of the KT = wg / cv lanes (int4: four words of 8), and the workgroup memory
+    // left for the chunk of A beside the reduction's 8 words per invocation
+    let step_of = |cv: u64| (wg / cv) * if fb == Format::Int4 { 32 } else { 4 };
+    let free = (caps.max_workgroup_storage as u64).saturating_sub(4 * 8 * wg);
+    // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS
+    // workgroups (each then takes all of K: no split-K sum), else the fewest; at least one
+    // 32-byte sector of each B row, at most 32, and one step of A within workgroup memory
+    let blocks_of = |cv: u64| (n as u64).div_ceil(cv * cols) * row_blocks;
+    let cv_min = (32 / run_bytes).max(1);
+    let usable: Vec<u64> = [32u64, 16, 8, 4, 2, 1]
+        .into_iter()
+        .filter(|&cv| cv >= cv_min && 4 * rows * step_of(cv) <= free)
+        .collect();
+    let Some(&fewest) = usable.last() else {
+        return Err(Error::TooLarge(format!(
+            "the few-rows GEMM needs {} bytes of workgroup memory; the adapter has {}",
+            4 * 8 * wg + 4 * rows * step_of(32),
+            caps.max_workgroup_storage
+        )));
+    };
+    let cv = usable
+        .iter()
+        .copied()
+        .find(|&cv| blocks_of(cv) >= GEMV_WHOLE_K_WORKGROUPS)
+        .unwrap_or(fewest);
+    let blocks = blocks_of(cv);
+    let step = step_of(cv);
+    // the chunk of K staged at once: whole steps, its f32 copy of A within workgroup memory
+    let fits = free / (4 * rows) / step * step;
+    // K slices: one when the column blocks fill the GPU, else enough workgroups to keep B's
+    // loads in flight; whole steps, partial products within a binding
+    let want = match split {
+        Some(s) => s.max(1) as u64,
+        None if blocks >= GEMV_WHOLE_K_WORKGROUPS => (k as u64).div_ceil(GEMV_MAX_KSLICE),
+        None => GEMV_TARGET_WORKGROUPS
+            .div_ceil(blocks)
+            .clamp(1, GEMV_MAX_SPLITS),
+    };
+    let k = k as u64;
+    let mut kslice = k.div_ceil(want).div_ceil(step) * step;
+    while k.div_ceil(kslice) > 1 && k.div_ceil(kslice) * c_bytes > caps.max_storage_binding {
+        kslice *= 2;
     }
-    let splits = (k as u64).div_ceil(kslice);
+    // ...worked through in equal chunks of whole steps
+    let chunks = kslice.div_ceil(fits);
+    let chunk = kslice.div_ceil(chunks).div_ceil(step) * step;
+    let kslice = chunks * chunk;
+    let splits = k.div_ceil(kslice);
     let (target, c) = product_buffers(caps, plan, &bufs, c_bytes, splits, [blocks, splits])?;
     let overrides = [
         ("B_FMT", fb.code() as f64),
         ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
         ("ROWS", rows as f64),
         ("ROW_BLOCKS", row_blocks as f64),
+        ("CV", cv as f64),
+        ("CHUNK", chunk as f64),
         ("KSLICE", kslice as f64),
     ];
     let params = plan.upload(
@@ -575,6 +625,7 @@ pub fn plan_int4(
             [a_buf, b_buf, s_buf, z_buf],
             [m, n, k],
             [a_row_vecs, n as u32, k.div_ceil(8) as u32],
+            opts.split,
         );
     }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));

@@ -1,21 +1,24 @@
-// GEMM for a few rows of A (M ≤ 64, the matrix-vector products of LLM decoding, batched):
-// C (M×N) = A (M×K) · B (K×N), row-major, B f32, f16 or int4 (docs/gemm.md, "int4 weight
-// format"), A f32 with f32 B and f16 otherwise, C f32. Such a product reads B once and does
-// almost nothing else, so the kernel is built for B's bandwidth, not for reuse. A workgroup is
-// CV column groups × KT lanes of K: invocation (cv, kt) owns a few consecutive columns for all M
-// rows (one vec4 of a B row per k, f32: 4 columns, f16: 8; or one packed word per 8 k, int4: 1
-// column) and every KT-th k (word) of the workgroup's K slice, four loads issued before their
-// multiply-adds; the KT partial sums of a column are added in workgroup memory at the end. A
-// subgroup's 32 invocations (or fewer) are consecutive column groups of one k: coalesced rows.
-// The register-tiled kernel (tiled.wgsl) spent 31 of every 32 rows of its tile on nothing here,
-// with a barrier per 8 of K.
+// GEMM for a few rows of A (the matrix-vector products of LLM decoding, batched): C (M×N) =
+// A (M×K) · B (K×N), row-major, B f32, f16 or int4 (docs/gemm.md, "int4 weight format"), A f32
+// with f32 B and f16 otherwise, C f32. Such a product reads B once and does almost nothing
+// else, so the kernel is built for B's bandwidth, not for reuse. A workgroup is CV column
+// groups × KT lanes of K (CV · KT = 256): invocation (cv, kt) owns a few consecutive columns
+// for all rows of its block (one vec4 of a B row per k, f32: 4 columns, f16: 8; or one packed
+// word per 8 k, int4: 1 column) and every KT-th k (word) of the workgroup's K range, four loads
+// issued before their multiply-adds; the KT partial sums of a column are added in workgroup
+// memory at the end. A subgroup's invocations are CV consecutive column groups of one k, then
+// the next k: each B row is read in runs of CV column groups (the host keeps a run at least one
+// 32-byte sector). The register-tiled kernel (tiled.wgsl) spent 31 of every 32 rows of its tile
+// on nothing here, with a barrier per 8 of K.
 //
 // Layout: workgroup (x, y) owns rows [rb·ROWS, (rb+1)·ROWS) for rb = x % ROW_BLOCKS, column
-// groups [cb·CV, (cb+1)·CV) for cb = x / ROW_BLOCKS, and K slice y (split-K: slice y writes its
-// partial product to c[y·M·N ..], summed by splitk_sum.wgsl; one slice writes C). The row
-// blocks of a column block are consecutive workgroups, so they run together and all but the
-// first read their B from L2. The block's slice of A (ROWS × KSLICE) is staged in workgroup
-// memory as f32 first.
+// groups [cb·CV, (cb+1)·CV) for cb = x / ROW_BLOCKS, and K slice y, [y·KSLICE, (y+1)·KSLICE)
+// (split-K: slice y writes its partial product to c[y·M·N ..], summed by splitk_sum.wgsl; one
+// slice writes C). The row blocks of a column block are consecutive workgroups, so they run
+// together and all but the first read their B from L2. The slice is worked through in chunks
+// of CHUNK: the block's A for the chunk (ROWS × CHUNK) is staged in workgroup memory as f32,
+// then multiplied. With few columns (CV small) one slice can cover all of K, and the split-K
+// sum, a second dispatch, is not needed.
 //
 // Params and bindings are the tiled kernel's (src/gemm/mod.rs fills both the same way).
 //
@@ -32,15 +35,15 @@ override HAS_ZEROS: bool = false;
 // past it compile away and the sums stay in registers; and the blocks of rows, ceil(M / ROWS)
 override ROWS: u32 = 1u;
 override ROW_BLOCKS: u32 = 1u;
-// K per workgroup: a multiple of 64 (KT lanes × four loads per step for f32 / f16, KT whole
-// int4 words of 8)
-override KSLICE: u32 = 256u;
-override AS_LEN: u32 = ROWS * KSLICE;
-
 const WG: u32 = 256u;
-// lanes of K per column group, and column groups per workgroup
-const KT: u32 = 8u;
-const CV: u32 = WG / KT;
+// column groups per workgroup (a power of two up to 32), and lanes of K per column group
+override CV: u32 = 32u;
+override KT: u32 = WG / CV;
+// K staged at a time: a multiple of 4·KT (f32 / f16: four loads per step of KT lanes) or of
+// 32·KT (int4: four words of 8 per step); K per workgroup: a multiple of CHUNK
+override CHUNK: u32 = 256u;
+override KSLICE: u32 = 256u;
+override AS_LEN: u32 = ROWS * CHUNK;
 // the host keeps ROWS at most this (src/gemm/mod.rs, GEMV_MAX_ROWS); main writes its per-row
 // steps out for 8 rows
 const MAX_ROWS: u32 = 8u;
@@ -48,9 +51,10 @@ const_assert MAX_ROWS == 8u;
 
 //!include shared/gemm_portable
 
-// [row][k - k0]: this workgroup's slice of A, in f32
+// [row][k - k0]: this workgroup's chunk of A, in f32
 var<workgroup> As: array<f32, AS_LEN>;
-// [kt][cv][column of the group]: one row's partial sums, to be added over kt
+// [kt][cv][column of the group]: one row's partial sums, to be added over kt (then the sums of
+// the columns' parts)
 var<workgroup> red: array<f32, WG * 8u>;
 
 // Columns per invocation.
@@ -94,7 +98,7 @@ struct Step {
 // Row r's terms of a step at kk (A[r][kk + i·KT] times vector i, summed over i < 4): the lo
 // and hi columns.
 fn row_terms(r: u32, kk: u32, st: Step) -> array<vec4<f32>, 2> {
-    let at = r * KSLICE + kk;
+    let at = r * CHUNK + kk;
     let x = vec4<f32>(As[at], As[at + KT], As[at + 2u * KT], As[at + 3u * KT]);
     let lo = x.x * st.lo[0] + x.y * st.lo[1] + x.z * st.lo[2] + x.w * st.lo[3];
     var hi = vec4<f32>(0.0);
@@ -104,29 +108,50 @@ fn row_terms(r: u32, kk: u32, st: Step) -> array<vec4<f32>, 2> {
     return array<vec4<f32>, 2>(lo, hi);
 }
 
-// Row r's term of an int4 word at kb (8 of K) with scale s and zero point z.
-fn int4_term(r: u32, kb: u32, word: u32, s: f32, z: f32) -> f32 {
+// One packed int4 word of B (8 of K at packed row `row`, column n) with its group's scale and
+// zero point; a row past B's end gives a zero scale (loaded from a clamped index either way).
+struct Int4Word {
+    word: u32,
+    scale: f32,
+    zero: f32,
+}
+
+fn int4_word(row: u32, n: u32) -> Int4Word {
+    let r = min(row, params.b_rows - 1u);
+    let w = r * params.n + n;
+    let grp = (r * 8u) / GROUP * params.n + n;
+    var z = 8.0;
+    if HAS_ZEROS {
+        z = f16_word(false, grp);
+    }
+    let s = select(0.0, f16_word(true, grp), row < params.b_rows);
+    return Int4Word(b[w / 4u][w % 4u], s, z);
+}
+
+// Row r's term of an int4 word at kw (packed words from the chunk's start).
+fn int4_term(r: u32, kw: u32, x: Int4Word) -> f32 {
     var dot = 0.0;
     for (var j = 0u; j < 8u; j++) {
-        let q = f32((word >> (4u * j)) & 15u);
-        dot += As[r * KSLICE + kb * 8u + j] * ((q - z) * s);
+        let q = f32((x.word >> (4u * j)) & 15u);
+        dot += As[r * CHUNK + kw * 8u + j] * ((q - x.zero) * x.scale);
     }
     return dot;
 }
 
-// Where a workgroup's lanes write: row r's sums of this K slice, C or a partial product.
+// Where a workgroup writes: its first column, the first row of its block, and the offset of
+// its K slice's partial product (or 0: C).
 struct Out {
     lid: u32,
-    kt: u32,
-    cv: u32,
-    base: u32,
-    n0: u32,
+    col0: u32,
     row0: u32,
+    base: u32,
 }
 
-// reduce + store row r (after every lane's accumulation; every invocation calls it): the KT
-// partial sums of each column added by lane kt = 0, which writes this slice's partial product
-// of the row (or C itself with one slice). lo, hi: the lane's sums of row r.
+// reduce + store row r (after every lane's accumulation; every invocation calls it): each
+// column's KT partial sums are added in two stages by all invocations (the column's WG / (CV ·
+// cols) invocations take `cols` partial sums each, then one adds theirs), and the sum is
+// written to this slice's partial product of the row (or to C itself with one slice). lo, hi:
+// the invocation's sums of row r.
 fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
     red[o.lid * 8u] = lo.x;
     if cols() > 1u {
@@ -142,16 +167,27 @@ fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
     }
     // barrier: every lane's partial sums of row r are in `red`
     workgroupBarrier();
-    if o.kt == 0u {
-        for (var e = 0u; e < cols(); e++) {
-            var sum = 0.0;
-            for (var t = 0u; t < KT; t++) {
-                sum += red[(t * CV + o.cv) * 8u + e];
-            }
-            let n = o.n0 + e;
-            if n < params.n && o.row0 + r < params.m {
-                c[o.base + (o.row0 + r) * params.n + n] = sum;
-            }
+    // columns of the workgroup and invocations per column (powers of two: nc divides WG)
+    let nc = CV * cols();
+    let per = WG / nc;
+    let col = o.lid % nc;
+    var part = 0.0;
+    for (var t = o.lid / nc; t < KT; t += per) {
+        part += red[(t * CV + col / cols()) * 8u + col % cols()];
+    }
+    // barrier: every partial sum has been read before the parts overwrite them
+    workgroupBarrier();
+    red[o.lid] = part;
+    // barrier: the parts are in
+    workgroupBarrier();
+    if o.lid < nc {
+        var sum = 0.0;
+        for (var q = 0u; q < per; q++) {
+            sum += red[q * nc + col];
+        }
+        let n = o.col0 + col;
+        if n < params.n && o.row0 + r < params.m {
+            c[o.base + (o.row0 + r) * params.n + n] = sum;
         }
     }
     // barrier: `red` is read before the next row overwrites it
@@ -160,22 +196,8 @@ fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let k0 = wid.y * KSLICE;
     let row0 = (wid.x % ROW_BLOCKS) * ROWS;
     let block = wid.x / ROW_BLOCKS;
-    // stage: the block's slice of A, zero past K and past M
-    for (var i = lid; i < ROWS * KSLICE; i += WG) {
-        let r = i / KSLICE;
-        let k = k0 + i % KSLICE;
-        var x = 0.0;
-        if k < params.k && row0 + r < params.m {
-            x = a_at(row0 + r, k);
-        }
-        As[i] = x;
-    }
-    // barrier: the slice of A is staged before anyone multiplies
-    workgroupBarrier();
-
     // accumulate: row r's sums in lo[r] (f32: all four columns, int4: .x) and hi[r] (f16:
     // columns 4..7). Every per-row step below is written out for rows 0..7 with literal
     // indices, each under `if ROWS > r` (a constant): as loops over r, NVIDIA's compiler kept
@@ -186,69 +208,83 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let cv = lid % CV;
     let kt = lid / CV;
     let g = block * CV + cv;
-    if B_FMT == 2u {
-        // int4: column n, every KT-th packed word (8 of K), scale (and zero) per group of 128
-        let n = g;
-        if n < params.n {
-            for (var kb = kt; kb < KSLICE / 8u; kb += KT) {
-                let row = k0 / 8u + kb;
-                if row < params.b_rows {
-                    let w = row * params.n + n;
-                    let word = b[w / 4u][w % 4u];
-                    let grp = (row * 8u) / GROUP * params.n + n;
-                    let s = f16_word(true, grp);
-                    var z = 8.0;
-                    if HAS_ZEROS {
-                        z = f16_word(false, grp);
-                    }
-                    lo[0].x += int4_term(0u, kb, word, s, z);
-                    if ROWS > 1u { lo[1].x += int4_term(1u, kb, word, s, z); }
-                    if ROWS > 2u { lo[2].x += int4_term(2u, kb, word, s, z); }
-                    if ROWS > 3u { lo[3].x += int4_term(3u, kb, word, s, z); }
-                    if ROWS > 4u { lo[4].x += int4_term(4u, kb, word, s, z); }
-                    if ROWS > 5u { lo[5].x += int4_term(5u, kb, word, s, z); }
-                    if ROWS > 6u { lo[6].x += int4_term(6u, kb, word, s, z); }
-                    if ROWS > 7u { lo[7].x += int4_term(7u, kb, word, s, z); }
+    // the slice, chunk by chunk (bounds uniform in the workgroup: the barriers are too)
+    let k_end = min((wid.y + 1u) * KSLICE, params.k);
+    for (var k0 = wid.y * KSLICE; k0 < k_end; k0 += CHUNK) {
+        // barrier: the previous chunk's multiply-adds are done with As
+        workgroupBarrier();
+        // stage: the block's chunk of A, zero past K and past M
+        for (var i = lid; i < ROWS * CHUNK; i += WG) {
+            let r = i / CHUNK;
+            let k = k0 + i % CHUNK;
+            var x = 0.0;
+            if k < params.k && row0 + r < params.m {
+                x = a_at(row0 + r, k);
+            }
+            As[i] = x;
+        }
+        // barrier: the chunk of A is staged before anyone multiplies
+        workgroupBarrier();
+        if B_FMT == 2u {
+            // int4: column n, every KT-th packed word (8 of K) of the chunk, four per step,
+            // loads first; scale (and zero) per group of 128
+            let n = min(g, params.n - 1u);
+            for (var kb = kt; kb < CHUNK / 8u; kb += 4u * KT) {
+                var q: array<Int4Word, 4>;
+                for (var i = 0u; i < 4u; i++) {
+                    q[i] = int4_word(k0 / 8u + kb + i * KT, n);
+                }
+                for (var i = 0u; i < 4u; i++) {
+                    let kw = kb + i * KT;
+                    let x = q[i];
+                    lo[0].x += int4_term(0u, kw, x);
+                    if ROWS > 1u { lo[1].x += int4_term(1u, kw, x); }
+                    if ROWS > 2u { lo[2].x += int4_term(2u, kw, x); }
+                    if ROWS > 3u { lo[3].x += int4_term(3u, kw, x); }
+                    if ROWS > 4u { lo[4].x += int4_term(4u, kw, x); }
+                    if ROWS > 5u { lo[5].x += int4_term(5u, kw, x); }
+                    if ROWS > 6u { lo[6].x += int4_term(6u, kw, x); }
+                    if ROWS > 7u { lo[7].x += int4_term(7u, kw, x); }
                 }
             }
-        }
-    } else {
-        // f32 / f16: column vec v of B's rows, k = kt, kt + KT, ... of the slice, four per step,
-        // loads first
-        let v = g;
-        for (var kk = kt; kk < KSLICE; kk += 4u * KT) {
-            let k = k0 + kk;
-            let b0 = b_vec(k, v);
-            let b1 = b_vec(k + KT, v);
-            let b2 = b_vec(k + 2u * KT, v);
-            let b3 = b_vec(k + 3u * KT, v);
-            var st: Step;
-            if B_FMT == 0u {
-                st.lo = array<vec4<f32>, 4>(bitcast<vec4<f32>>(b0), bitcast<vec4<f32>>(b1),
-                    bitcast<vec4<f32>>(b2), bitcast<vec4<f32>>(b3));
-            } else {
-                let h0 = halves(b0);
-                let h1 = halves(b1);
-                let h2 = halves(b2);
-                let h3 = halves(b3);
-                st.lo = array<vec4<f32>, 4>(h0[0], h1[0], h2[0], h3[0]);
-                st.hi = array<vec4<f32>, 4>(h0[1], h1[1], h2[1], h3[1]);
+        } else {
+            // f32 / f16: column vec v of B's rows, k = kt, kt + KT, ... of the chunk, four per
+            // step, loads first
+            let v = g;
+            for (var kk = kt; kk < CHUNK; kk += 4u * KT) {
+                let k = k0 + kk;
+                let b0 = b_vec(k, v);
+                let b1 = b_vec(k + KT, v);
+                let b2 = b_vec(k + 2u * KT, v);
+                let b3 = b_vec(k + 3u * KT, v);
+                var st: Step;
+                if B_FMT == 0u {
+                    st.lo = array<vec4<f32>, 4>(bitcast<vec4<f32>>(b0), bitcast<vec4<f32>>(b1),
+                        bitcast<vec4<f32>>(b2), bitcast<vec4<f32>>(b3));
+                } else {
+                    let h0 = halves(b0);
+                    let h1 = halves(b1);
+                    let h2 = halves(b2);
+                    let h3 = halves(b3);
+                    st.lo = array<vec4<f32>, 4>(h0[0], h1[0], h2[0], h3[0]);
+                    st.hi = array<vec4<f32>, 4>(h0[1], h1[1], h2[1], h3[1]);
+                }
+                let t0 = row_terms(0u, kk, st);
+                lo[0] += t0[0];
+                hi[0] += t0[1];
+                if ROWS > 1u { let t = row_terms(1u, kk, st); lo[1] += t[0]; hi[1] += t[1]; }
+                if ROWS > 2u { let t = row_terms(2u, kk, st); lo[2] += t[0]; hi[2] += t[1]; }
+                if ROWS > 3u { let t = row_terms(3u, kk, st); lo[3] += t[0]; hi[3] += t[1]; }
+                if ROWS > 4u { let t = row_terms(4u, kk, st); lo[4] += t[0]; hi[4] += t[1]; }
+                if ROWS > 5u { let t = row_terms(5u, kk, st); lo[5] += t[0]; hi[5] += t[1]; }
+                if ROWS > 6u { let t = row_terms(6u, kk, st); lo[6] += t[0]; hi[6] += t[1]; }
+                if ROWS > 7u { let t = row_terms(7u, kk, st); lo[7] += t[0]; hi[7] += t[1]; }
             }
-            let t0 = row_terms(0u, kk, st);
-            lo[0] += t0[0];
-            hi[0] += t0[1];
-            if ROWS > 1u { let t = row_terms(1u, kk, st); lo[1] += t[0]; hi[1] += t[1]; }
-            if ROWS > 2u { let t = row_terms(2u, kk, st); lo[2] += t[0]; hi[2] += t[1]; }
-            if ROWS > 3u { let t = row_terms(3u, kk, st); lo[3] += t[0]; hi[3] += t[1]; }
-            if ROWS > 4u { let t = row_terms(4u, kk, st); lo[4] += t[0]; hi[4] += t[1]; }
-            if ROWS > 5u { let t = row_terms(5u, kk, st); lo[5] += t[0]; hi[5] += t[1]; }
-            if ROWS > 6u { let t = row_terms(6u, kk, st); lo[6] += t[0]; hi[6] += t[1]; }
-            if ROWS > 7u { let t = row_terms(7u, kk, st); lo[7] += t[0]; hi[7] += t[1]; }
         }
     }
 
     // reduce + store, row by row (ROWS is the same for the whole workgroup: uniform barriers)
-    let o = Out(lid, kt, cv, wid.y * params.m * params.n, g * cols(), row0);
+    let o = Out(lid, block * CV * cols(), row0, wid.y * params.m * params.n);
     store_row(o, 0u, lo[0], hi[0]);
     if ROWS > 1u { store_row(o, 1u, lo[1], hi[1]); }
     if ROWS > 2u { store_row(o, 2u, lo[2], hi[2]); }
