@@ -274,6 +274,7 @@ fn main() {
             let policy = SortPolicy {
                 onesweep_early_lookback: policy.onesweep_early_lookback
                     || name.contains("look back before ranking"),
+                onesweep_tickets: policy.onesweep_tickets && !name.contains("no tickets"),
                 scatter_full_tiles: full(policy.scatter_full_tiles),
                 onesweep_full_tiles: full(policy.onesweep_full_tiles),
                 // "match ranking on" / "match ranking off": SortPolicy's *_match_ranking
