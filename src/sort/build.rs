@@ -473,17 +473,6 @@ pub(super) fn build<T: SortKey>(
                 offset: 0,
                 size: None,
             });
-            let k_scan = kernel::load("sort/onesweep_scan", b.flavor)?;
-            let ov = b.overrides(&[("PASSES", passes as f64)]);
-            b.stage(
-                "digit scan".into(),
-                &k_scan,
-                &ov,
-                params,
-                io(0, 1),
-                state,
-                Workgroups::Direct([1, 1, 1]),
-            );
             let k_sweep = kernel::load("sort/onesweep", b.flavor)?;
             for (p, &d) in digits.iter().enumerate() {
                 let ov = b.overrides(&[

@@ -1,5 +1,6 @@
-// Radix sort, OneSweep stage 3, one dispatch per digit (Adinets & Merrill 2022): count the
-// tile's digits and publish the counts, rank the tile and stage it in digit order
+// Radix sort, OneSweep stage 2, one dispatch per digit (Adinets & Merrill 2022): scan the
+// pass's global digit counts (stage 1's histogram) into digit starts, count the tile's digits
+// and publish the counts, rank the tile and stage it in digit order
 // (shared/sort_tile.wgsl), find its digits' global offsets by decoupled look-back over the
 // predecessors' published counts (Merrill & Garland, "Single-pass Parallel Prefix Scan with
 // Decoupled Look-back", 2016), publish the inclusive prefix, write the staged tile out.
@@ -9,7 +10,7 @@
 // for: the workgroup counts that predecessor's digits from its keys itself (decoupled
 // fallback), so no tile ever depends on another workgroup being scheduled.
 //
-// State (one u32 buffer, cleared before the sort): [0, 1024) global digit offsets per pass,
+// State (one u32 buffer, cleared before the sort): [0, 1024) global digit counts per pass,
 // [1024, 1088) tile counters, then per pass tiles * 256 status words: 2 flag bits
 // (1 = aggregate, 2 = inclusive prefix) over a 30-bit count, so n < 2^30.
 //
@@ -136,9 +137,15 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // prefix at once. The counters are digit_base, free until tile_set_base; the fallback
     // counts there too.
     let d = inv.lid;
+    // the digit's first output position: the exclusive scan of this pass's global digit counts,
+    // which every workgroup takes itself (a dispatch of its own cost 14 µs per sort on the
+    // H100), in scan order and then by digit through tile_mem (free until tile_rank)
+    let r = inv_rank(inv);
+    atomicStore(&tile_mem[START_AT + r], wg_scan_add_u32(inv, atomicLoad(&state[PASS * RADIX + r])).x);
     atomicStore(&digit_base[d], 0u);
-    // barrier: the counters are cleared before anyone counts
+    // barrier: the counters are cleared before anyone counts; the digit starts are in
     workgroupBarrier();
+    let global = atomicLoad(&tile_mem[START_AT + d]);
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
             atomicAdd(&digit_base[digit_of(t.keys[j])], 1u);
@@ -148,7 +155,6 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     workgroupBarrier();
     let total = atomicLoad(&digit_base[d]);
     let status = STATE_STATUS + PASS * params.tiles * RADIX;
-    let global = atomicLoad(&state[PASS * RADIX + d]);
     if tile == 0u {
         atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));
     } else {
