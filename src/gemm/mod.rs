@@ -139,15 +139,15 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 pub const COOP_MIN_M: usize = 17;
 
 /// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
-/// split count nor a cooperative variant is forced, by B's format: f32 4, f16 16, int4 16. H100
-/// (`wgsimd bench --gemm-shapes` and examples/gemv_sweep.rs, ninth session, M×4096×4096, ms,
-/// the few-rows kernel against the register-tiled one): f32 M = 1 0.031 / 0.065, 4 0.051 /
-/// 0.069, 8 0.074 / 0.071, 16 0.092 / 0.077; f16 M = 1 0.015 / 0.055, 8 0.047 / 0.063, 16
-/// 0.061 / 0.071 (coop16 0.077), 32 0.090 / 0.112; int4 M = 1 0.012 / 0.062, 8 0.039 /
-/// 0.065, 16 0.057 / 0.071.
+/// split count nor a cooperative variant is forced, by B's format: 16 each. H100 (`wgsimd bench
+/// --gemm-shapes` and examples/gemv_sweep.rs, ninth session, M×4096×4096, ms, the few-rows
+/// kernel against the register-tiled one): f32 M = 1 0.031 / 0.065, 4 0.051 / 0.069, 8 0.046
+/// / 0.071, 16 0.060 / 0.077, 32 0.090 / 0.098 (see GEMV_WIDE_F32_ROWS); f16 M = 1 0.015 /
+/// 0.055, 8 0.047 / 0.063, 16 0.061 / 0.071 (coop16 0.077), 32 0.090 / 0.112; int4 M = 1
+/// 0.012 / 0.062, 8 0.039 / 0.065, 16 0.057 / 0.071.
 pub fn gemv_max_m(b: Format) -> usize {
     match b {
-        Format::F32 => 4,
+        Format::F32 => 16,
         Format::F16 => 16,
         Format::Int4 => 16,
     }
@@ -162,6 +162,15 @@ pub const GEMV_MAX_ROWS: usize = 8;
 /// 0.041, f16 0.015 / 0.028, int4 0.012 / 0.022; 8×4096×4096 f16 0.047 / 0.072; 16×4096×4096
 /// f32 0.092 / 0.085.
 const GEMV_WHOLE_K_WORKGROUPS: u64 = 256;
+
+/// f32 products of more rows than this take the widest few-rows workgroups (32 column groups)
+/// and slices of GEMV_WIDE_F32_KSLICE of K, rather than all of K in fewer columns: H100
+/// (examples/gemv_sweep.rs, ninth session, ms, M×4096×4096 at 5 / 8 / 16 / 32 rows) 0.042 /
+/// 0.046 / 0.060 / 0.090 against 0.051 (4 rows) / 0.074 / 0.092 / 0.137 for all of K in
+/// fewer columns and the register-tiled kernel's 0.069 / 0.071 / 0.077 / 0.098; slices of 256
+/// (17 and 9 of them) took 0.048 / 0.055 / 0.072 / 0.138, all of K in 32 columns 0.098–0.117.
+const GEMV_WIDE_F32_ROWS: u64 = 4;
+const GEMV_WIDE_F32_KSLICE: u64 = 512;
 
 /// At most this much of K per few-rows workgroup: 1×8192×8192 (same sweep) took 0.114 / 0.068
 /// / 0.053 ms (f32 / f16 / int4) in one slice and 0.108 / 0.067 / 0.047 in two.
@@ -470,10 +479,12 @@ fn gemv_pass(
             caps.max_workgroup_storage
         )));
     };
+    // (f32 with more than 4 rows: the widest, splitting K instead; see GEMV_WIDE_F32_ROWS)
+    let wide = fb == Format::F32 && rows > GEMV_WIDE_F32_ROWS;
     let cv = usable
         .iter()
         .copied()
-        .find(|&cv| blocks_of(cv) >= GEMV_WHOLE_K_WORKGROUPS)
+        .find(|&cv| wide || blocks_of(cv) >= GEMV_WHOLE_K_WORKGROUPS)
         .unwrap_or(fewest);
     let blocks = blocks_of(cv);
     let step = step_of(cv);
@@ -483,6 +494,9 @@ fn gemv_pass(
     // loads in flight; whole steps, partial products within a binding
     let want = match split {
         Some(s) => s.max(1) as u64,
+        None if wide => (k as u64)
+            .div_ceil(GEMV_WIDE_F32_KSLICE)
+            .clamp(1, GEMV_MAX_SPLITS),
         None if blocks >= GEMV_WHOLE_K_WORKGROUPS => (k as u64).div_ceil(GEMV_MAX_KSLICE),
         None => GEMV_TARGET_WORKGROUPS
             .div_ceil(blocks)
