@@ -453,37 +453,45 @@ fn onesweep_fallback() {
     }
 }
 
+/// Calls `check(options, n, what)` for every strategy at 1, tile − 1, tile, tile + 1 and
+/// 3·tile + 7 keys: full, partial and one-key tiles.
+fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, String)) {
+    let tile = 3072usize;
+    for strategy in [
+        Strategy::ReduceThenScan,
+        Strategy::OneSweep,
+        Strategy::Hybrid,
+    ] {
+        let opts = SortOptions {
+            strategy: Some(strategy),
+            ..Default::default()
+        };
+        for n in [1usize, tile - 1, tile, tile + 1, 3 * tile + 7] {
+            check(&opts, n, format!("{strategy:?} n={n}"));
+        }
+    }
+}
+
 /// `FULL_TILES` both ways for every strategy (the policy turns it on for the scatters of keys
 /// and off for OneSweep): full tiles, a partial last tile, and tiles of one key, keys and pairs.
 #[test]
 fn full_tile_loops_both_ways() {
     let Some(g) = common::gpu() else { return };
     let caps = g.caps().clone();
-    let tile = 3072usize;
     for full in [false, true] {
         let p = SortPolicy {
             scatter_full_tiles: full,
             onesweep_full_tiles: full,
             ..Default::default()
         };
-        for strategy in [
-            Strategy::ReduceThenScan,
-            Strategy::OneSweep,
-            Strategy::Hybrid,
-        ] {
-            let opts = SortOptions {
-                strategy: Some(strategy),
-                ..Default::default()
-            };
-            for &n in &[1usize, tile - 1, tile, tile + 1, 3 * tile + 7] {
-                let vals: Vec<u32> = (0..n as u32).collect();
-                let k: Vec<u32> = keys(Dist::Uniform, n, 31);
-                let what = format!("{strategy:?} full tiles {full} n={n}");
-                run_check(g, &caps, &k, Some(&vals), &opts, &p, &what);
-                let k: Vec<u32> = keys(Dist::HighByte, n, 32);
-                run_check(g, &caps, &k, None, &opts, &p, &what);
-            }
-        }
+        every_strategy_and_tile_edge(|opts, n, what| {
+            let what = format!("{what} full tiles {full}");
+            let vals: Vec<u32> = (0..n as u32).collect();
+            let k: Vec<u32> = keys(Dist::Uniform, n, 31);
+            run_check(g, &caps, &k, Some(&vals), opts, &p, &what);
+            let k: Vec<u32> = keys(Dist::HighByte, n, 32);
+            run_check(g, &caps, &k, None, opts, &p, &what);
+        });
     }
 }
 
@@ -496,40 +504,29 @@ fn full_tile_loops_both_ways() {
 fn match_and_ballot_ranking() {
     let Some(g) = common::gpu() else { return };
     let caps = g.caps().clone();
-    let tile = 3072usize;
     for matching in [false, true] {
         let p = SortPolicy {
             onesweep_match_ranking: matching,
             scatter_match_ranking: matching,
             ..Default::default()
         };
-        for strategy in [
-            Strategy::ReduceThenScan,
-            Strategy::OneSweep,
-            Strategy::Hybrid,
-        ] {
-            let opts = SortOptions {
-                strategy: Some(strategy),
-                ..Default::default()
-            };
-            for &n in &[1usize, tile - 1, tile, tile + 1, 3 * tile + 7] {
-                let what = format!("{strategy:?} match ranking {matching} n={n}");
-                let vals: Vec<u32> = (0..n as u32).collect();
-                for dist in [Dist::Uniform, Dist::AllEqual, Dist::LowByte, Dist::Sorted] {
-                    let k: Vec<u32> = keys(dist, n, 41);
-                    run_check(
-                        g,
-                        &caps,
-                        &k,
-                        Some(&vals),
-                        &opts,
-                        &p,
-                        &format!("{what} {dist:?} pairs"),
-                    );
-                    run_check(g, &caps, &k, None, &opts, &p, &format!("{what} {dist:?}"));
-                }
+        every_strategy_and_tile_edge(|opts, n, what| {
+            let vals: Vec<u32> = (0..n as u32).collect();
+            for dist in [Dist::Uniform, Dist::AllEqual, Dist::LowByte, Dist::Sorted] {
+                let k: Vec<u32> = keys(dist, n, 41);
+                let what = format!("{what} match ranking {matching} {dist:?}");
+                run_check(
+                    g,
+                    &caps,
+                    &k,
+                    Some(&vals),
+                    opts,
+                    &p,
+                    &format!("{what} pairs"),
+                );
+                run_check(g, &caps, &k, None, opts, &p, &what);
             }
-        }
+        });
     }
 }
 

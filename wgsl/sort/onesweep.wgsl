@@ -1,7 +1,7 @@
-// Radix sort, OneSweep stage 2, one dispatch per digit (Adinets & Merrill 2022): scan the
-// pass's global digit counts (stage 1's histogram) into digit starts, count the tile's digits
-// and publish the counts, rank the tile and stage it in digit order
-// (shared/sort_tile.wgsl), find its digits' global offsets by decoupled look-back over the
+// Radix sort, OneSweep stage 2, one dispatch per digit (Adinets & Merrill 2022): count the
+// tile's digits and publish the counts (tile 0 first scans the pass's global digit counts,
+// stage 1's histogram, into the digits' first positions), rank the tile and stage it in digit
+// order (shared/sort_tile.wgsl), find its digits' global offsets by decoupled look-back over the
 // predecessors' published counts (Merrill & Garland, "Single-pass Parallel Prefix Scan with
 // Decoupled Look-back", 2016), publish the inclusive prefix, write the staged tile out.
 //
@@ -114,6 +114,16 @@ fn look_step(status: u32, d: u32, pos: u32, acc_in: u32, poll: bool) -> LookStep
     return r;
 }
 
+// Digit d's first output position the slow way, for the decoupled fallback on a silent tile 0:
+// this pass's global counts of the digits below d, summed.
+fn digits_below(d: u32) -> u32 {
+    var sum = 0u;
+    for (var e = 0u; e < d; e++) {
+        sum += atomicLoad(&state[PASS * RADIX + e]);
+    }
+    return sum;
+}
+
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     // tile index in order of start
@@ -137,15 +147,24 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // prefix at once. The counters are digit_base, free until tile_set_base; the fallback
     // counts there too.
     let d = inv.lid;
-    // the digit's first output position: the exclusive scan of this pass's global digit counts,
-    // which every workgroup takes itself (a dispatch of its own cost 14 µs per sort on the
-    // H100), in scan order and then by digit through tile_mem (free until tile_rank)
-    let r = inv_rank(inv);
-    atomicStore(&tile_mem[START_AT + r], wg_scan_add_u32(inv, atomicLoad(&state[PASS * RADIX + r])).x);
+    // the digit's first output position: the exclusive scan of this pass's global digit counts.
+    // Only tile 0 needs it (every other tile's look-back ends at an inclusive prefix that holds
+    // it, or, rarely, in a fallback on tile 0: digits_below), so tile 0's workgroup takes it
+    // itself, in scan order and then by digit through tile_mem (free until tile_rank). (A
+    // dispatch of its own cost 14 µs per sort on the H100; the scan in every workgroup cost 3.5%
+    // at 2^28 keys.)
+    if tile == 0u {
+        let r = inv_rank(inv);
+        let c = atomicLoad(&state[PASS * RADIX + r]);
+        atomicStore(&tile_mem[START_AT + r], wg_scan_add_u32(inv, c).x);
+    }
     atomicStore(&digit_base[d], 0u);
-    // barrier: the counters are cleared before anyone counts; the digit starts are in
+    // barrier: the counters are cleared before anyone counts; tile 0's digit starts are in
     workgroupBarrier();
-    let global = atomicLoad(&tile_mem[START_AT + d]);
+    var global = 0u;
+    if tile == 0u {
+        global = atomicLoad(&tile_mem[START_AT + d]);
+    }
     for (var j = 0u; j < KPT; j++) {
         if slot(inv, j) < count {
             atomicAdd(&digit_base[digit_of(t.keys[j])], 1u);
@@ -242,7 +261,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             if need && pos == f {
                 acc += atomicLoad(&digit_base[d]);
                 if f == 0u {
-                    acc += global;
+                    acc += digits_below(d);
                     done = true;
                 } else {
                     pos -= 1u;
