@@ -49,7 +49,7 @@ fn f32_shapes_match_f64_reference() {
 /// register-tiled kernel wide, M in one block of rows and in several (9: a block of one row
 /// after a full one; 64: eight full blocks; 33), N large enough for all of K in each workgroup
 /// (no split-K: 32 column groups per workgroup at N = 262144; K = 4000 in two staged chunks),
-/// outputs poisoned; the same shapes through the tiled kernel agree. The default path takes it up to `gemv_max_m` rows
+/// outputs poisoned; the same shapes through the tiled kernel agree. The default path takes it up to `GEMV_MAX_M` rows
 /// (`default_path_by_rows`, tests/gemm_sim.rs).
 #[test]
 fn gemv_shapes_match_f64_reference() {

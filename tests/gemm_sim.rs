@@ -4,7 +4,7 @@
 
 mod common;
 
-use wgsimd::gemm::{self, Format, GemmOptions, Int4Weights, Operand, PathChoice};
+use wgsimd::gemm::{self, GemmOptions, Int4Weights, Operand, PathChoice};
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled};
 use wgsimd::sim::{SimConfig, SimExecutor};
 use wgsimd::Executor;
@@ -238,9 +238,9 @@ fn gemv_on_the_simulator() {
     }
 }
 
-/// The default path by rows and B's format: the few-rows kernel up to `gemv_max_m` rows (f32
-/// 16, f16 4, int4 8), then the register-tiled kernel (f16 from `COOP_MIN_M` rows the
-/// cooperative one where offered); forcing a tile policy keeps the tiled kernel.
+/// The default path by rows, for each format of B: the few-rows kernel up to `GEMV_MAX_M` rows,
+/// then the register-tiled kernel (f16 from `COOP_MIN_M` rows the cooperative one where
+/// offered); forcing a tile policy keeps the tiled kernel.
 #[test]
 fn default_path_by_rows() {
     let exec = SimExecutor::new(SimConfig::default()).unwrap();
@@ -257,19 +257,19 @@ fn default_path_by_rows() {
         let p32 = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
         let p16 = gemm::plan(&caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
         let p4 = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
-        let want = |f| match m <= gemm::gemv_max_m(f) {
+        let want = match m <= gemm::GEMV_MAX_M {
             true => gemm::Path::Gemv,
             false => gemm::Path::Tiled,
         };
-        assert_eq!(p32.path, want(Format::F32), "f32 m={m}");
-        assert_eq!(p4.path, want(Format::Int4), "int4 m={m}");
+        assert_eq!(p32.path, want, "f32 m={m}");
+        assert_eq!(p4.path, want, "int4 m={m}");
         if coop && m >= gemm::COOP_MIN_M {
             assert!(
                 !matches!(p16.path, gemm::Path::Gemv | gemm::Path::Tiled),
                 "f16 m={m}"
             );
         } else {
-            assert_eq!(p16.path, want(Format::F16), "f16 m={m}");
+            assert_eq!(p16.path, want, "f16 m={m}");
         }
         let forced = GemmOptions {
             policy: Some(gemm::GemmPolicy::for_m(m as u64)),

@@ -122,7 +122,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     let a32 = Arc::new(random_f32(m * k, seed));
     let b32 = Arc::new(random_f32(k * n, seed.wrapping_add(1)));
     // the register-tiled kernel, and for skinny shapes the few-rows kernel (the default path
-    // takes it up to `gemv_max_m` rows, by B's format)
+    // takes it up to `GEMV_MAX_M` rows)
     let few = m <= 64;
     let gemv = few.then_some((PathChoice::Gemv, "gemv"));
     for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {

@@ -75,7 +75,7 @@ pub enum Path {
     Coop16V,
     /// `Coop16W` staged through `vec4<f16>` workgroup arrays (on request).
     Coop16VW,
-    /// The few-rows kernel (`gemm/gemv`): M ≤ [`gemv_max_m`] with the default path and
+    /// The few-rows kernel (`gemm/gemv`): M ≤ [`GEMV_MAX_M`] with the default path and
     /// policy.
     Gemv,
 }
@@ -83,7 +83,7 @@ pub enum Path {
 /// How to choose the kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathChoice {
-    /// The few-rows kernel for M ≤ [`gemv_max_m`], cooperative matrices when offered (f16
+    /// The few-rows kernel for M ≤ [`GEMV_MAX_M`], cooperative matrices when offered (f16
     /// inputs, M ≥ [`COOP_MIN_M`]), else the register-tiled kernel.
     #[default]
     Auto,
@@ -139,19 +139,14 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 pub const COOP_MIN_M: usize = 17;
 
 /// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
-/// split count nor a cooperative variant is forced, by B's format: 16 each. H100 (`wgsimd bench
+/// split count nor a cooperative variant is forced, whatever B's format. H100 (`wgsimd bench
 /// --gemm-shapes` and examples/gemv_sweep.rs, ninth session, M×4096×4096, ms, the few-rows
 /// kernel against the register-tiled one): f32 M = 1 0.031 / 0.065, 4 0.051 / 0.069, 8 0.046
-/// / 0.071, 16 0.060 / 0.077, 32 0.090 / 0.098 (see GEMV_WIDE_F32_ROWS); f16 M = 1 0.015 /
-/// 0.055, 8 0.047 / 0.063, 16 0.061 / 0.071 (coop16 0.077), 32 0.090 / 0.112; int4 M = 1
-/// 0.012 / 0.062, 8 0.039 / 0.065, 16 0.057 / 0.071.
-pub fn gemv_max_m(b: Format) -> usize {
-    match b {
-        Format::F32 => 16,
-        Format::F16 => 16,
-        Format::Int4 => 16,
-    }
-}
+/// / 0.071, 16 0.060 / 0.077, 32 0.090 / 0.098 (see GEMV_WIDE_F32_ROWS), 64 0.151 / 0.126;
+/// f16 M = 1 0.015 / 0.055, 8 0.047 / 0.063, 16 0.061 / 0.071 (coop16 0.077), 32 0.090 /
+/// 0.112 (coop16 0.078); int4 M = 1 0.012 / 0.062, 8 0.039 / 0.065, 16 0.057 / 0.071, 64 0.210
+/// / 0.108.
+pub const GEMV_MAX_M: usize = 16;
 
 /// Rows of C per `gemm/gemv` workgroup (its `MAX_ROWS`); more rows take several blocks.
 pub const GEMV_MAX_ROWS: usize = 8;
@@ -322,7 +317,7 @@ pub fn plan(
         return coop::plan(caps, v, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k);
     }
     let fmt = a.format();
-    let gemv = takes_gemv(&opts, m, fmt);
+    let gemv = takes_gemv(&opts, m);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {m}x{n}x{k} {fmt:?} {kind}").to_lowercase());
     let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
@@ -423,14 +418,11 @@ fn tiled_pass(
 }
 
 /// Whether a product of `m` rows with `opts` takes the few-rows kernel.
-fn takes_gemv(opts: &GemmOptions, m: usize, b: Format) -> bool {
+fn takes_gemv(opts: &GemmOptions, m: usize) -> bool {
     match opts.path {
         PathChoice::Gemv => true,
         PathChoice::Auto => {
-            m <= gemv_max_m(b)
-                && opts.policy.is_none()
-                && opts.split.is_none()
-                && opts.coop.is_none()
+            m <= GEMV_MAX_M && opts.policy.is_none() && opts.split.is_none() && opts.coop.is_none()
         }
         PathChoice::Tiled | PathChoice::Coop => false,
     }
@@ -621,7 +613,7 @@ pub fn plan_int4(
         v.resize(v.len().div_ceil(8).max(1) * 8, 0);
         v
     };
-    let gemv = takes_gemv(&opts, m, Format::Int4);
+    let gemv = takes_gemv(&opts, m);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {m}x{n}x{k} int4 {kind}"));
     let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
