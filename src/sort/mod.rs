@@ -153,8 +153,8 @@ pub struct SortPolicy {
     /// H100 (examples/sort_sweep.rs, 2026-11-23, ninth session, u32, 2^28, two calls) keys
     /// 26.8 against 25.2 Gkeys/s (four passes 9.38–9.40 against 10.00 ms), pairs 21.2–21.7
     /// against 21.0–21.2 (12.02–11.75 against 12.16–12.03 ms); 2^24 keys 23.3 against 22.0,
-    /// pairs 19.1 against 18.3. Fewer instructions (about 28 per item against 75) and fewer
-    /// registers (keys 60–63 against 64–70).
+    /// pairs 19.1 against 18.3. Fewer instructions (about 57 per item in the machine code against
+    /// 74–80) and fewer registers (keys 60–63 against 64–70).
     pub onesweep_match_ranking: bool,
     /// The same for the reduce-then-scan and hybrid scatters. false: H100 (same calls) the
     /// four keys scatters took 7.18–7.39 ms against 6.68–6.69 (6.94 with `FULL_TILES` off).
