@@ -108,24 +108,12 @@ fn row_terms(r: u32, kk: u32, st: Step) -> array<vec4<f32>, 2> {
     return array<vec4<f32>, 2>(lo, hi);
 }
 
-// One packed int4 word of B (8 of K at packed row `row`, column n) with its group's scale and
-// zero point; a row past B's end gives a zero scale (loaded from a clamped index either way).
-struct Int4Word {
-    word: u32,
-    scale: f32,
-    zero: f32,
-}
-
-fn int4_word(row: u32, n: u32) -> Int4Word {
-    let r = min(row, params.b_rows - 1u);
-    let w = r * params.n + n;
-    let grp = (r * 8u) / GROUP * params.n + n;
-    var z = 8.0;
-    if HAS_ZEROS {
-        z = f16_word(false, grp);
-    }
-    let s = select(0.0, f16_word(true, grp), row < params.b_rows);
-    return Int4Word(b[w / 4u][w % 4u], s, z);
+// int4_word (shared/gemm_portable.wgsl) at any packed row: a row past B's end gives a zero
+// scale (loaded from a clamped index either way).
+fn int4_clamped(row: u32, n: u32) -> Int4Word {
+    var x = int4_word(min(row, params.b_rows - 1u), n);
+    x.scale = select(0.0, x.scale, row < params.b_rows);
+    return x;
 }
 
 // Row r's term of an int4 word at kw (packed words from the chunk's start).
@@ -232,7 +220,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             for (var kb = kt; kb < CHUNK / 8u; kb += 4u * KT) {
                 var q: array<Int4Word, 4>;
                 for (var i = 0u; i < 4u; i++) {
-                    q[i] = int4_word(k0 / 8u + kb + i * KT, n);
+                    q[i] = int4_clamped(k0 / 8u + kb + i * KT, n);
                 }
                 for (var i = 0u; i < 4u; i++) {
                     let kw = kb + i * KT;

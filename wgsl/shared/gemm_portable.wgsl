@@ -38,3 +38,21 @@ fn f16_word(of_scales: bool, idx: u32) -> f32 {
     }
     return unpack2x16float(w >> (16u * (idx & 1u))).x;
 }
+
+// One packed int4 word of B (8 of K at packed row `row` < b_rows, column n < N) with its group's
+// scale and zero point (8 without zero points). The includer declares the override HAS_ZEROS.
+struct Int4Word {
+    word: u32,
+    scale: f32,
+    zero: f32,
+}
+
+fn int4_word(row: u32, n: u32) -> Int4Word {
+    let w = row * params.n + n;
+    let grp = (row * 8u) / GROUP * params.n + n;
+    var z = 8.0;
+    if HAS_ZEROS {
+        z = f16_word(false, grp);
+    }
+    return Int4Word(b[w / 4u][w % 4u], f16_word(true, grp), z);
+}

@@ -86,13 +86,8 @@ fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
         let kb = k0 / 8u + li / BN;
         let n = n0 + li % BN;
         if kb < params.b_rows && n < params.n {
-            let w = kb * params.n + n;
-            let g = (kb * 8u) / GROUP * params.n + n;
-            var z = 8.0;
-            if HAS_ZEROS {
-                z = f16_word(false, g);
-            }
-            return vec4<u32>(b[w / 4u][w % 4u], bitcast<u32>(f16_word(true, g)), bitcast<u32>(z), 0u);
+            let x = int4_word(kb, n);
+            return vec4<u32>(x.word, bitcast<u32>(x.scale), bitcast<u32>(x.zero), 0u);
         }
         return vec4<u32>(0u);
     }
