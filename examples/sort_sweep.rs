@@ -361,7 +361,7 @@ fn main() {
                     .position(|b| b.label == "onesweep state")
                     .unwrap();
                 let w: &[u32] = bytemuck::cast_slice(&out.buffers[&wgsimd::plan::BufferId(id)]);
-                let tiles = n.div_ceil(sort::tile_keys().unwrap() as usize);
+                let tiles = n.div_ceil(sort::tile_keys(Strategy::OneSweep).unwrap() as usize);
                 for pass in 0..4 {
                     println!(
                         "  pass {pass}: digit 0's solo look-back steps per tile {:.3}, workgroup steps per tile {:.3}, fallbacks {}, stops at a silent predecessor {}",

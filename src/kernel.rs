@@ -202,6 +202,22 @@ impl Kernel {
             })
     }
 
+    /// Bytes of the `var<workgroup>`s entry point `entry` uses, each rounded up to 16 (drivers
+    /// align workgroup variables), for checks against the adapter's `max_workgroup_storage`
+    /// before a pipeline would fail. None if there is no such entry point.
+    pub fn workgroup_bytes(&self, entry: &str) -> Option<u64> {
+        let m = &self.module;
+        let i = m.entry_points.iter().position(|e| e.name == entry)?;
+        let uses = self.info.get_entry_point(i);
+        Some(
+            m.global_variables
+                .iter()
+                .filter(|&(h, g)| g.space == naga::AddressSpace::WorkGroup && !uses[h].is_empty())
+                .map(|(_, g)| (m.types[g.ty].inner.size(m.to_ctx()) as u64).div_ceil(16) * 16)
+                .sum(),
+        )
+    }
+
     /// A kernel of the same flavour from edited WGSL text (the sweeps' source experiments),
     /// named after this one and a hash of the text: executors cache modules by kernel name, so
     /// each distinct text needs its own. `//!include` lines in the text are expanded as in a

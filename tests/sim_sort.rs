@@ -131,23 +131,24 @@ fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
             ..Default::default()
         };
         for (name, sim) in sims() {
-            let cases = [
-                (1usize, "random"),
-                (2 * 3072 + 5, "random"),
-                (3072, "equal"),
-                (3072, "low bit"),
-            ];
-            for (n, what_keys) in cases {
-                let keys: Vec<u32> = match what_keys {
-                    "equal" => vec![0x0101_0101; n],
-                    "low bit" => (0..n as u32).map(|i| (i * 7) & 1).collect(),
-                    _ => common::random_u32(n, n as u64 + 3),
-                };
-                let vals: Vec<u32> = (0..n as u32).collect();
-                for strategy in [Strategy::ReduceThenScan, Strategy::OneSweep] {
-                    if strategy == Strategy::OneSweep && !sim.caps().subgroups {
-                        continue;
-                    }
+            for strategy in [Strategy::ReduceThenScan, Strategy::OneSweep] {
+                if strategy == Strategy::OneSweep && !sim.caps().subgroups {
+                    continue;
+                }
+                let tile = sort::tile_keys(strategy).unwrap() as usize;
+                let cases = [
+                    (1usize, "random"),
+                    (2 * tile + 5, "random"),
+                    (tile, "equal"),
+                    (tile, "low bit"),
+                ];
+                for (n, what_keys) in cases {
+                    let keys: Vec<u32> = match what_keys {
+                        "equal" => vec![0x0101_0101; n],
+                        "low bit" => (0..n as u32).map(|i| (i * 7) & 1).collect(),
+                        _ => common::random_u32(n, n as u64 + 3),
+                    };
+                    let vals: Vec<u32> = (0..n as u32).collect();
                     let opts = SortOptions {
                         strategy: Some(strategy),
                         ..Default::default()

@@ -13,11 +13,13 @@ use wgsimd::reference::sort::{check_keys, check_pairs, sort_keys as ref_sort, Or
 use wgsimd::sort::{self, SortKey, SortOptions, SortPolicy, Strategy};
 use wgsimd::{Caps, Error, Executor, GpuExecutor};
 
-/// Issue 3's sizes up to 65537, plus one tile (`sort::tile_keys`, read from the kernel) and its
-/// neighbours.
-fn small() -> Vec<usize> {
-    let t = sort::tile_keys().unwrap() as usize;
-    vec![0, 1, 2, 31, 33, 255, 257, t - 1, t, t + 1, 4097, 65537]
+/// Issue 3's sizes up to 65537, plus one tile of the strategy (`sort::tile_keys`, read from
+/// the kernel) and its neighbours.
+fn small(strategy: Strategy) -> Vec<usize> {
+    let t = sort::tile_keys(strategy).unwrap() as usize;
+    let mut v = vec![0, 1, 2, 31, 33, 255, 257, t - 1, t, t + 1, 4097, 65537];
+    v.sort_unstable();
+    v
 }
 const LARGE: &[usize] = &[2_684_354, (1 << 22) + 7];
 const STRATEGIES: &[Strategy] = &[
@@ -154,7 +156,7 @@ fn run_check<T: Key>(
 fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy) {
     let caps = g.caps().clone();
     let mut runs: Vec<(usize, Dist)> = Vec::new();
-    for n in small() {
+    for n in small(strategy) {
         for &dist in DISTS {
             if strategy != Strategy::Hybrid || n <= 4097 || dist == Dist::Uniform {
                 runs.push((n, dist));
@@ -456,12 +458,12 @@ fn onesweep_fallback() {
 /// Calls `check(options, n, what)` for every strategy at 1, tile − 1, tile, tile + 1 and
 /// 3·tile + 7 keys: full, partial and one-key tiles.
 fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, String)) {
-    let tile = 3072usize;
     for strategy in [
         Strategy::ReduceThenScan,
         Strategy::OneSweep,
         Strategy::Hybrid,
     ] {
+        let tile = sort::tile_keys(strategy).unwrap() as usize;
         let opts = SortOptions {
             strategy: Some(strategy),
             ..Default::default()
@@ -630,7 +632,7 @@ fn two_dimensional_grids() {
     let mut caps = g.caps().clone();
     caps.max_workgroups_per_dim = 3;
     for &strategy in STRATEGIES {
-        let t = sort::tile_keys().unwrap() as usize;
+        let t = sort::tile_keys(strategy).unwrap() as usize;
         for &n in &[4 * t + 1, 10 * t - 3] {
             let opts = SortOptions {
                 strategy: Some(strategy),
@@ -740,8 +742,34 @@ fn policy_on_a_gpu() {
     };
     assert_eq!(hybrid.choose(&gpu, 1 << 26, true), Strategy::Hybrid);
     assert_eq!(hybrid.choose(&gpu, (1 << 26) - 1, true), Strategy::OneSweep);
-    assert_eq!(
-        hybrid.choose(&gpu, 1 << 26, false),
-        Strategy::ReduceThenScan
+    assert_eq!(hybrid.choose(&gpu, edge, false), Strategy::ReduceThenScan);
+    // OneSweep's 5120-key tile needs 21.3 KiB of workgroup memory: an adapter with WebGPU's
+    // default 16 KiB gets reduce-then-scan (13.3 KiB), and forcing OneSweep is an error
+    let os_bytes = sort::workgroup_bytes(Strategy::OneSweep, gpu.flavor()).unwrap();
+    let rts_bytes = sort::workgroup_bytes(Strategy::ReduceThenScan, gpu.flavor()).unwrap();
+    assert!(
+        rts_bytes <= 16 << 10 && os_bytes > 16 << 10,
+        "{rts_bytes} {os_bytes}"
     );
+    let mut small = gpu.clone();
+    small.max_workgroup_storage = os_bytes as u32 - 1;
+    assert_eq!(p.choose(&small, 100, true), Strategy::ReduceThenScan);
+    assert_eq!(p.choose(&small, 100, false), Strategy::ReduceThenScan);
+    small.max_workgroup_storage = os_bytes as u32;
+    assert_eq!(p.choose(&small, 100, true), Strategy::OneSweep);
+    small.max_workgroup_storage = 16 << 10;
+    let forced = SortOptions {
+        strategy: Some(Strategy::OneSweep),
+        ..Default::default()
+    };
+    let keys = [3u32, 1, 2];
+    match sort::plan(&small, &keys, None, &forced, &p) {
+        Err(Error::InvalidInput(m)) => assert!(m.contains("workgroup memory"), "{m}"),
+        other => panic!("OneSweep on 16 KiB: {:?}", other.map(|p| p.strategy)),
+    }
+    let rts = SortOptions {
+        strategy: Some(Strategy::ReduceThenScan),
+        ..Default::default()
+    };
+    assert!(sort::plan(&small, &keys, None, &rts, &p).is_ok());
 }

@@ -11,10 +11,27 @@ use crate::exec::{grid_2d, Caps};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups};
 
-/// Keys per tile: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × `KPT` keys), read
-/// from the kernel.
-pub fn tile_keys() -> Result<u64> {
-    Ok(kernel::load("sort/scatter", Flavor::Subgroup)?.const_u32("TILE")? as u64)
+/// The ranking stage of a strategy: its `KPT` sets the strategy's tile.
+fn tile_stage(strategy: Strategy) -> &'static str {
+    match strategy {
+        Strategy::OneSweep => "sort/onesweep",
+        Strategy::ReduceThenScan | Strategy::Hybrid => "sort/scatter",
+    }
+}
+
+/// Keys per tile of `strategy`: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × the
+/// stage's `KPT` keys: 3072 for reduce-then-scan and the hybrid, 5120 for OneSweep), read from
+/// its ranking stage.
+pub fn tile_keys(strategy: Strategy) -> Result<u64> {
+    Ok(kernel::load(tile_stage(strategy), Flavor::Subgroup)?.const_u32("TILE")? as u64)
+}
+
+/// Workgroup memory of `strategy`'s ranking stage, bytes (every `var<workgroup>` of the
+/// kernel: the tile, the digit bases, the scan's slots).
+pub fn workgroup_bytes(strategy: Strategy, flavor: Flavor) -> Result<u64> {
+    let k = kernel::load(tile_stage(strategy), flavor)?;
+    k.workgroup_bytes("main")
+        .ok_or_else(|| crate::error::Error::Plan(format!("{} has no entry point main", k.name)))
 }
 /// Digit values: one per invocation of the 256-wide stages.
 const RADIX: u64 = 256;
@@ -283,7 +300,7 @@ pub(super) fn build<T: SortKey>(
     // OneSweep's global histogram reads full tiles through a vec4 view of the keys (binding 7);
     // with no full tile it gets this stand-in (a vec4 array needs 16 bytes)
     let no_full_tile =
-        (n < tile_keys()?).then(|| plan.buffer("no full tile", 16, BufferInit::Zeroed));
+        (n < tile_keys(strategy)?).then(|| plan.buffer("no full tile", 16, BufferInit::Zeroed));
     let io = |src: usize, dst: usize| {
         let k = [keys_in, ka, kb];
         let v = [vals_in, va, vb];
@@ -315,13 +332,13 @@ pub(super) fn build<T: SortKey>(
         pairs,
         indirect: None,
     };
-    let tiles = n.div_ceil(tile_keys()?);
     let passes = digits.len();
     let strategy_used = if strategy == Strategy::Hybrid && passes < 2 {
         Strategy::ReduceThenScan
     } else {
         strategy
     };
+    let tiles = n.div_ceil(tile_keys(strategy_used)?);
     match strategy_used {
         Strategy::ReduceThenScan => {
             let params = b
@@ -558,20 +575,38 @@ mod tests {
         }
     }
 
-    /// `wgsl/sort/buckets.wgsl` restates the tile size of `wgsl/shared/sort_tile.wgsl`.
+    /// The stages of each strategy agree on its tile (`wgsl/sort/buckets.wgsl` restates the
+    /// scatter's), and the strategies' tiles are the documented ones.
     #[test]
-    fn every_sort_kernel_agrees_on_the_tile() {
-        let tile = tile_keys().unwrap() as u32;
-        for name in [
-            "sort/buckets",
-            "sort/histogram",
-            "sort/onesweep",
-            "sort/onesweep_histogram",
+    fn every_sort_kernel_agrees_on_its_strategys_tile() {
+        let rts = tile_keys(Strategy::ReduceThenScan).unwrap() as u32;
+        let onesweep = tile_keys(Strategy::OneSweep).unwrap() as u32;
+        assert_eq!((rts, onesweep), (3072, 5120));
+        assert_eq!(tile_keys(Strategy::Hybrid).unwrap() as u32, rts);
+        for (name, tile) in [
+            ("sort/scatter", rts),
+            ("sort/buckets", rts),
+            ("sort/histogram", rts),
+            ("sort/onesweep", onesweep),
+            ("sort/onesweep_histogram", onesweep),
         ] {
             for flavor in [Flavor::Subgroup, Flavor::Emulated] {
                 let k = kernel::load(name, flavor).unwrap();
                 assert_eq!(k.const_u32("TILE").unwrap(), tile, "{name}");
             }
+        }
+    }
+
+    /// What the policy's workgroup-memory rule counts: the tile, the digit bases and the
+    /// scan's slots (the ranking stages' documented 13.3 and 21.3 KiB).
+    #[test]
+    fn ranking_stages_workgroup_memory() {
+        for (strategy, tile) in [(Strategy::ReduceThenScan, 3072), (Strategy::OneSweep, 5120)] {
+            let b = workgroup_bytes(strategy, Flavor::Subgroup).unwrap();
+            assert!(
+                b > 4 * (tile + 256) && b < 4 * (tile + 256) + 512,
+                "{strategy}: {b}"
+            );
         }
     }
 }

@@ -22,7 +22,7 @@ mod bench;
 mod build;
 
 pub use bench::bench_cases;
-pub use build::tile_keys;
+pub use build::{tile_keys, workgroup_bytes};
 
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
@@ -91,19 +91,23 @@ impl Default for SortOptions {
     }
 }
 
-/// Tuning of the sort. The tile (256 invocations × 12 keys = 3072 keys) and the 8-bit digit
-/// are fixed by `wgsl/shared/sort_tile.wgsl`: 256 digits = one per invocation in per-digit steps,
-/// and the 12 KiB staging array, which holds the rank counters and digit starts while ranking,
-/// plus 1 KiB of digit bases fit lavapipe's 32 KiB of workgroup memory (the H100 has 48 KiB; on
-/// it, 1 KiB more per workgroup costs the scatter a fifth: docs/sort.md).
+/// Tuning of the sort. The tiles and the 8-bit digit are fixed by the kernels
+/// (`wgsl/shared/sort_tile.wgsl`, [`tile_keys`]): 256 invocations, 256 digits = one per
+/// invocation in per-digit steps, and `KPT` keys per invocation set by each strategy's ranking
+/// stage: 12 for reduce-then-scan and the hybrid (3072-key tiles, 13.3 KiB of workgroup memory;
+/// on the H100 1 KiB more per workgroup costs the scatter a fifth), 20 for OneSweep (5120-key
+/// tiles, 21.3 KiB; docs/sort.md). Both fit lavapipe's 32 KiB; an adapter with less than
+/// OneSweep needs gets reduce-then-scan from [`SortPolicy::choose`].
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
     /// Keys alone (no values) below this many take OneSweep (with subgroups, not on a CPU
-    /// adapter), reduce-then-scan from here up. 2^25: H100 (examples/sort_sweep.rs,
-    /// 2026-11-23, ninth session, OneSweep ranking by match masks, u32 keys, Gkeys/s at 2^24 /
-    /// 2^25 / 2^26 / 2^27, two runs each): OneSweep 23.4 / 25.0 / 26.0–25.9 / 26.4–26.2,
-    /// reduce-then-scan 22.0–21.9 / 25.7–25.6 / 28.2 / 28.4–28.5. (2^24 from the sixth
-    /// session, when OneSweep ranked by ballots: 19.88 against 19.87 at 2^24.)
+    /// adapter), reduce-then-scan from here up. 2^28: H100 (examples/sort_sweep.rs,
+    /// 2026-11-23, tenth session, OneSweep's 5120-key tiles and full-tile loops, u32 keys,
+    /// Gkeys/s at 2^25 / 2^26 / 2^27 / 2^28, one process): OneSweep 27.1 / 28.4 / 29.0 / 29.4,
+    /// reduce-then-scan 25.5 / 28.1 / 28.4 / 28.5, but reduce-then-scan alone in a process
+    /// 30.0–30.3 at 2^28 (four calls), so 2^28 keeps it. (Ninth session, 3072-key tiles:
+    /// OneSweep 23.4 / 25.0 / 26.0 / 26.4 at 2^24 / 2^25 / 2^26 / 2^27, reduce-then-scan
+    /// 22.0 / 25.7 / 28.2 / 28.4, hence 2^25 then.)
     pub onesweep_keys_below: u64,
     /// Key-value pairs from this many up take OneSweep (with subgroups, not on a CPU adapter)
     /// unless the hybrid takes them first (`hybrid_pairs_min_keys`). 0: H100 (same run, u32
@@ -111,7 +115,7 @@ pub struct SortPolicy {
     /// 18.18, the hybrid 3.37 / 15.45 / 19.09 / 19.80.
     pub onesweep_pairs_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
-    /// fallback reads a 12 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
+    /// fallback reads a 20 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
     /// fallback never ran at 2^24 or 2^28 keys (fourth session's look-back counters).
     pub spin: u32,
     /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
@@ -143,9 +147,12 @@ pub struct SortPolicy {
     /// (docs/sort.md, "Eighth session"). With pairs the hybrid got slower (18.2 against 18.8
     /// Gkeys/s at 2^28), hence keys only.
     pub scatter_full_tiles: bool,
-    /// The same for OneSweep's passes. false: H100 (same calls) keys 24.5–24.7 against
-    /// 25.2–25.3 Gkeys/s at 2^28 and 21.3–21.4 against 21.6–21.7 at 2^24; pairs 20.3 against
-    /// 21.0 and 17.6–17.8 against 18.1–18.2.
+    /// The same for OneSweep's passes. true since the tenth session's 5120-key tiles: H100
+    /// (examples/sort_sweep.rs, 2026-11-23, u32, against the same kernel with checks in the
+    /// same call) keys 8.52 against 8.81 ms for the four passes at 2^28 (29.5 against 28.6
+    /// Gkeys/s), 0.639 against 0.656 at 2^24; pairs 10.69 against 10.91 at 2^28, 0.811 against
+    /// 0.822 at 2^24, 0.118 against 0.121 at 2^20. With 3072-key tiles it was slower (eighth
+    /// session: keys 24.5–24.7 against 25.2–25.3 Gkeys/s at 2^28; pairs 20.3 against 21.0).
     pub onesweep_full_tiles: bool,
     /// OneSweep's passes rank by match masks in workgroup memory (override `RANK_MATCH`,
     /// `wgsl/shared/sort_tile.wgsl`: a set, a read and a clear per key) instead of one ballot
@@ -166,7 +173,7 @@ pub struct SortPolicy {
 impl Default for SortPolicy {
     fn default() -> Self {
         SortPolicy {
-            onesweep_keys_below: 1 << 25,
+            onesweep_keys_below: 1 << 28,
             onesweep_pairs_min_keys: 0,
             spin: 64,
             histogram_workgroups: 1056,
@@ -174,7 +181,7 @@ impl Default for SortPolicy {
             onesweep_early_lookback: false,
             hybrid_pairs_min_keys: u64::MAX,
             scatter_full_tiles: true,
-            onesweep_full_tiles: false,
+            onesweep_full_tiles: true,
             onesweep_match_ranking: true,
             scatter_match_ranking: false,
         }
@@ -193,18 +200,19 @@ impl SortPolicy {
     ///   the hybrid (its LSD passes work bucket by bucket, which the values' second scatter
     ///   profits from).
     /// - Otherwise OneSweep for pairs from `onesweep_pairs_min_keys` up (always, by default)
-    ///   and for keys below `onesweep_keys_below` (2^25): it moves 8 bytes per key per pass
+    ///   and for keys below `onesweep_keys_below` (2^28): it moves 8 bytes per key per pass
     ///   where reduce-then-scan moves 12 and needs 7 dispatches where reduce-then-scan needs
-    ///   20; for keys from 2^25 up its look-back costs more than that saves on the H100 (see
-    ///   the fields). Its waits end in the decoupled fallback, so it needs no forward-progress
+    ///   20; at 2^28 keys its look-back costs about what that saves on the H100 (see the
+    ///   fields). Its waits end in the decoupled fallback, so it needs no forward-progress
     ///   guarantee between workgroups.
-    /// - Otherwise reduce-then-scan.
+    /// - Otherwise reduce-then-scan (also where OneSweep's tile does not fit the adapter's
+    ///   workgroup memory).
     pub fn choose(&self, caps: &Caps, n: u64, pairs: bool) -> Strategy {
         let onesweep = if pairs {
             n >= self.onesweep_pairs_min_keys
         } else {
             n < self.onesweep_keys_below
-        };
+        } && fits(caps, Strategy::OneSweep);
         if caps.is_cpu() {
             Strategy::ReduceThenScan
         } else if pairs && n >= self.hybrid_pairs_min_keys {
@@ -215,6 +223,11 @@ impl SortPolicy {
             Strategy::ReduceThenScan
         }
     }
+}
+
+/// Whether `strategy`'s ranking stage fits the adapter's workgroup memory.
+fn fits(caps: &Caps, strategy: Strategy) -> bool {
+    workgroup_bytes(strategy, caps.flavor()).is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
 }
 
 /// A key type the sort accepts: u32, i32, f32.
@@ -314,6 +327,13 @@ pub fn plan<T: SortKey>(
         return Err(Error::InvalidInput(
             "the onesweep strategy needs subgroups, which this adapter lacks".into(),
         ));
+    }
+    if !fits(caps, strategy) {
+        return Err(Error::InvalidInput(format!(
+            "the {strategy} sort needs {} bytes of workgroup memory; this adapter has {}",
+            workgroup_bytes(strategy, caps.flavor())?,
+            caps.max_workgroup_storage
+        )));
     }
     build::build(caps, keys, values, kt, opts, policy, strategy)
 }

@@ -8,7 +8,9 @@
 // the peers of a key are the AND/ANDNOT of the ballots, its rank among them a popcount.
 //
 // Rules:
-// - A tile is TILE = WG_SIZE * KPT keys. Subgroup s owns the contiguous keys
+// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..20) declared by the
+//   including stage, so each strategy sizes its own tile (the host reads TILE from the stage:
+//   src/sort/build.rs, tile_keys). Subgroup s owns the contiguous keys
 //   [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of lane l is key
 //   (s * KPT + j) * S + l. Ranking items j = 0, 1, ... in order within each subgroup, subgroups
 //   in order, therefore ranks keys in input order: the sort is stable.
@@ -28,16 +30,15 @@
 const WG_SIZE: u32 = 256u;
 // RADIX == WG_SIZE: in per-digit steps, the invocation of scan rank d owns digit d.
 const RADIX: u32 = 256u;
-// keys per invocation. H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys, 2^28, scatter ms
-// over four passes, with the digit tables in tile_mem): 9 → 9.91, 10 → 10.10, 11 → 8.71,
-// 12 → 8.64, 13 → 8.76, 14 → 8.77, 16 → 10.31 (16 KiB tiles cross the workgroup-memory cliff
-// described at RANK_ROWS). OneSweep prefers 14 (14.3 against 15.2 ms) but shares the tile.
-const KPT: u32 = 12u;
-// tile_rank calls rank_item once per item, by hand (see there)
-const_assert KPT == 12u;
-// the host reads TILE from here (src/sort/build.rs); wgsl/sort/buckets.wgsl restates it, and a
-// unit test checks they agree
-const TILE: u32 = 3072u;
+// keys per invocation: `const KPT: u32` of the including stage (sort/scatter and
+// sort/histogram 12, sort/onesweep and sort/onesweep_histogram 20; the measurements are
+// there). tile_rank calls rank_item once per item, by hand, for up to 20 items (see there),
+// and the counters' 16-bit halves hold at most 65535 keys of a digit.
+const_assert KPT >= 12u && KPT <= 20u;
+// the host reads TILE from each stage (src/sort/build.rs); wgsl/sort/buckets.wgsl restates
+// sort/scatter's, and a unit test checks that the stages of each strategy agree
+const TILE: u32 = WG_SIZE * KPT;
+const_assert TILE < 65536u;
 // tile_mem while ranking: RANK_ROWS rows of 16-bit rank counters (RADIX / 2 words each), then
 // the tile's digit starts. Keeping the digit table in tile_mem saves workgroup memory: on the
 // H100 the scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 →
@@ -244,7 +245,7 @@ struct RankItems {
 // One item j of the ranking, key k: multisplit (the peers of a key: valid keys of this
 // subgroup with its digit), then the leader of each peer group reserves the group's slots in
 // the subgroup's counters (when it is the subgroup's phase). Counters are 16-bit halves (digit
-// d in half d & 1 of word d / 2 of its row): at most TILE = 3072 keys per digit, so halves
+// d in half d & 1 of word d / 2 of its row): at most TILE < 65536 keys per digit, so halves
 // never carry into each other. Returns the key's rank among its digit's keys so far.
 // Subgroup operations: call from uniform control flow. No branch around them: branches that
 // skipped the items holding no key in a partial tile (a uniform condition) and the
@@ -350,7 +351,9 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // redo the ballots in each phase. The items are called one by one with literal indices:
     // written as a loop over j, NVIDIA's compiler kept the loop rolled and read t.keys[j] and
     // wrote rank[j] through 12-way chains of compares and predicated moves, half of the
-    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session").
+    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session"). Items 12..19
+    // exist only where the stage's KPT has them (a constant condition; `j % KPT` keeps the
+    // index of a dead item in bounds for the validator).
     var rank: array<u32, KPT>;
     for (var phase = 0u; phase < RANK_PHASES; phase++) {
         let c = RankItems(
@@ -370,6 +373,30 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
         rank[9] = select(rank[9], rank_item(inv, c, t.keys[9], 9u), c.mine);
         rank[10] = select(rank[10], rank_item(inv, c, t.keys[10], 10u), c.mine);
         rank[11] = select(rank[11], rank_item(inv, c, t.keys[11], 11u), c.mine);
+        if KPT > 12u {
+            rank[12u % KPT] = select(rank[12u % KPT], rank_item(inv, c, t.keys[12u % KPT], 12u % KPT), c.mine);
+        }
+        if KPT > 13u {
+            rank[13u % KPT] = select(rank[13u % KPT], rank_item(inv, c, t.keys[13u % KPT], 13u % KPT), c.mine);
+        }
+        if KPT > 14u {
+            rank[14u % KPT] = select(rank[14u % KPT], rank_item(inv, c, t.keys[14u % KPT], 14u % KPT), c.mine);
+        }
+        if KPT > 15u {
+            rank[15u % KPT] = select(rank[15u % KPT], rank_item(inv, c, t.keys[15u % KPT], 15u % KPT), c.mine);
+        }
+        if KPT > 16u {
+            rank[16u % KPT] = select(rank[16u % KPT], rank_item(inv, c, t.keys[16u % KPT], 16u % KPT), c.mine);
+        }
+        if KPT > 17u {
+            rank[17u % KPT] = select(rank[17u % KPT], rank_item(inv, c, t.keys[17u % KPT], 17u % KPT), c.mine);
+        }
+        if KPT > 18u {
+            rank[18u % KPT] = select(rank[18u % KPT], rank_item(inv, c, t.keys[18u % KPT], 18u % KPT), c.mine);
+        }
+        if KPT > 19u {
+            rank[19u % KPT] = select(rank[19u % KPT], rank_item(inv, c, t.keys[19u % KPT], 19u % KPT), c.mine);
+        }
         // barrier: this phase's counts are complete before the next phase's subgroups add
         workgroupBarrier();
     }

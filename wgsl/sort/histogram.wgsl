@@ -12,6 +12,9 @@
 
 //!include shared/sort_tile
 
+// keys per invocation: sort/scatter's tile (measured there)
+const KPT: u32 = 12u;
+
 // tiles per workgroup, unsegmented (the host reads it)
 const HIST_GROUP: u32 = 8u;
 

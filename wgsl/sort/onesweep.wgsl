@@ -20,6 +20,15 @@
 
 //!include shared/sort_tile
 
+// keys per invocation (shared/sort_tile.wgsl; sort/onesweep_histogram counts the same
+// tiles). H100 (examples/sort_sweep.rs, 2026-11-23, tenth session, u32, Gkeys/s at 2^20 /
+// 2^24 / 2^28, keys; pairs): 12 → 10.0 / 23.6 / 26.8; 8.7 / 19.3 / 21.3, 16 → — / 22.6 /
+// 26.0; — / 18.5 / 21.4, 20 → 10.1 / 24.2 / 28.6; 8.6 / 19.5 / 23.4, 24 → 7.8 / 16.9 / 19.6;
+// 6.9 / 13.9 / 15.8, 28 → 7.5 / 17.5 / 20.4; 6.4 / 14.2 / 16.5. Larger tiles mean fewer tiles
+// to look back over per key; from 24 on the driver gives the pass 105-131 registers (two
+// workgroups per SM). 20 KiB of tile_mem, 21.3 KiB of workgroup memory in all.
+const KPT: u32 = 20u;
+
 override PASS: u32 = 0u;
 override SPIN: u32 = 64u;
 // predecessors read per look-back step. H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys,

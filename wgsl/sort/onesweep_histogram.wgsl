@@ -5,6 +5,9 @@
 
 //!include shared/sort_tile
 
+// keys per invocation: sort/onesweep's tile (measured there; the host sizes the tiles by it)
+const KPT: u32 = 20u;
+
 override PASSES: u32 = 4u;
 override BEGIN_BIT: u32 = 0u;
 override END_BIT: u32 = 32u;

@@ -12,6 +12,14 @@
 
 //!include shared/sort_tile
 
+// keys per invocation (shared/sort_tile.wgsl; sort/histogram counts the same tiles, and
+// sort/buckets restates TILE). H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys, 2^28,
+// scatter ms over four passes, with the digit tables in tile_mem): 9 → 9.91, 10 → 10.10,
+// 11 → 8.71, 12 → 8.64, 13 → 8.76, 14 → 8.77, 16 → 10.31 (16 KiB tiles cross the
+// workgroup-memory cliff described at RANK_ROWS); tenth session (2026-11-23): 12 → 6.90,
+// 16 → 7.67, 20 → 7.25.
+const KPT: u32 = 12u;
+
 // exclusive scan of the histogram stage's output
 @group(0) @binding(5) var<storage, read> offsets: array<u32>;
 
