@@ -284,6 +284,10 @@ fn main() {
                 scatter_match_ranking: policy.scatter_match_ranking
                     && !name.contains("match ranking off")
                     || name.contains("match ranking on"),
+                // "values early on" / "values early off": SortPolicy::onesweep_values_early
+                onesweep_values_early: policy.onesweep_values_early
+                    && !name.contains("values early off")
+                    || name.contains("values early on"),
                 ..policy
             };
             let opts = SortOptions {

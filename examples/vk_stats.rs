@@ -131,6 +131,11 @@ fn sort_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
         policy.onesweep_match_ranking = m == "1";
         policy.scatter_match_ranking = m == "1";
     }
+    // VK_STATS_VALUES_EARLY=1 / 0: OneSweep's pairs passes load their values before the
+    // look-back / after the keys are written
+    if let Ok(m) = std::env::var("VK_STATS_VALUES_EARLY") {
+        policy.onesweep_values_early = m == "1";
+    }
     let mut plans = Vec::new();
     for strategy in [
         Strategy::ReduceThenScan,

@@ -505,6 +505,7 @@ pub(super) fn build<T: SortKey>(
                         (policy.onesweep_match_ranking && match_allowed) as u32 as f64,
                     ),
                     ("TICKETS", policy.onesweep_tickets as u32 as f64),
+                    ("VALUES_EARLY", policy.onesweep_values_early as u32 as f64),
                     (
                         "EARLY_LOOKBACK",
                         policy.onesweep_early_lookback as u32 as f64,

@@ -168,6 +168,15 @@ pub struct SortPolicy {
     /// Each item's set, read, counter add and clear are a chain of workgroup-memory round
     /// trips that the ballots do not have.
     pub scatter_match_ranking: bool,
+    /// OneSweep's pairs passes load the tile's values before the look-back (override
+    /// `VALUES_EARLY`, `wgsl/shared/sort_tile.wgsl`), so their loads overlap its wait, instead
+    /// of after the keys are written. true: H100 (examples/sort_sweep.rs, 2026-11-23, tenth
+    /// session, u32 pairs, two calls, each against the same kernel and a `null` copy) four
+    /// passes 0.119–0.121 against 0.124–0.128 ms at 2^20, 0.810–0.833 against 0.811–0.840 at
+    /// 2^24, 10.70–11.16 against 10.74–11.25 at 2^28: 4% at 2^20, under 1% above. (The
+    /// driver evidently hoisted most of the loads already: the pairs passes kept 101–102
+    /// registers.)
+    pub onesweep_values_early: bool,
 }
 
 impl Default for SortPolicy {
@@ -184,6 +193,7 @@ impl Default for SortPolicy {
             onesweep_full_tiles: true,
             onesweep_match_ranking: true,
             scatter_match_ranking: false,
+            onesweep_values_early: true,
         }
     }
 }

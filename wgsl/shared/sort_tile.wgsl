@@ -464,10 +464,34 @@ fn write_key(i: u32) -> u32 {
     return dst;
 }
 
+// 1: the stage loads the tile's values itself before tile_write (tile_values) and passes them
+// in, so their loads overlap what it does in between (OneSweep: its look-back); 0: tile_write
+// loads them after the keys are written. The host sets it per strategy
+// (SortPolicy::onesweep_values_early).
+override VALUES_EARLY: u32 = 0u;
+
+// The tile's values in the keys' layout (for VALUES_EARLY; items without a key hold 0).
+fn tile_values(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
+    var v: array<u32, KPT>;
+    if FULL_TILES != 0u && count == TILE {
+        for (var j = 0u; j < KPT; j++) {
+            v[j] = vals_in[start + slot(inv, j)];
+        }
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            let s = slot(inv, j);
+            if s < count {
+                v[j] = vals_in[start + s];
+            }
+        }
+    }
+    return v;
+}
+
 // scatter: write the staged tile's runs of equal digits to digit_base[d] + position:
-// consecutive invocations, consecutive addresses (then the values the same way). After
-// tile_stage and tile_set_base.
-fn tile_write(inv: Inv, rank: array<u32, KPT>, start: u32, count: u32) {
+// consecutive invocations, consecutive addresses (then the values the same way: `vals` from
+// tile_values with VALUES_EARLY, else loaded here). After tile_stage and tile_set_base.
+fn tile_write(inv: Inv, rank: array<u32, KPT>, vals: array<u32, KPT>, start: u32, count: u32) {
     // barrier: the tile is staged in digit order and digit_base is set
     workgroupBarrier();
     let full = FULL_TILES != 0u && count == TILE;
@@ -487,8 +511,21 @@ fn tile_write(inv: Inv, rank: array<u32, KPT>, start: u32, count: u32) {
     if PAIRS != 0u {
         // barrier: every key was read from tile_mem before values overwrite it
         workgroupBarrier();
-        // values are loaded only now, in the keys' layout: no registers held through the ranking
-        if full {
+        // values are loaded only now (unless VALUES_EARLY), in the keys' layout: no registers
+        // held through the ranking
+        if VALUES_EARLY != 0u {
+            if full {
+                for (var j = 0u; j < KPT; j++) {
+                    atomicStore(&tile_mem[rank[j]], vals[j]);
+                }
+            } else {
+                for (var j = 0u; j < KPT; j++) {
+                    if slot(inv, j) < count {
+                        atomicStore(&tile_mem[rank[j]], vals[j]);
+                    }
+                }
+            }
+        } else if full {
             for (var j = 0u; j < KPT; j++) {
                 atomicStore(&tile_mem[rank[j]], vals_in[start + slot(inv, j)]);
             }

@@ -200,6 +200,11 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         dstart = tile_digit_start(d);
         tile_stage(inv, t, rank, count);
     }
+    // pairs: the values' loads issued now overlap the look-back's wait (VALUES_EARLY)
+    var vals: array<u32, KPT>;
+    if PAIRS != 0u && VALUES_EARLY != 0u {
+        vals = tile_values(inv, start, count);
+    }
     if d < 4u {
         atomicStore(&os_flags[d], 0u);
     }
@@ -302,5 +307,5 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     }
     tile_set_base(d, acc, dstart);
     // scatter
-    tile_write(inv, rank, start, count);
+    tile_write(inv, rank, vals, start, count);
 }

@@ -41,5 +41,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     tile_set_base(inv.lid, offsets[desc.z + inv.lid * desc.w], tile_digit_start(inv.lid));
     // scatter
     tile_stage(inv, t, rank, desc.y);
-    tile_write(inv, rank, desc.x, desc.y);
+    // (values are loaded by tile_write: VALUES_EARLY is off here)
+    var no_vals: array<u32, KPT>;
+    tile_write(inv, rank, no_vals, desc.x, desc.y);
 }
