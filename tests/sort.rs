@@ -475,25 +475,33 @@ fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, Strin
 }
 
 /// `FULL_TILES` both ways for every strategy (the policy turns it on for the scatters of keys
-/// and off for OneSweep): full tiles, a partial last tile, and tiles of one key, keys and pairs.
+/// and for OneSweep), and with each, OneSweep's values loaded before its look-back or after
+/// the keys are written (`VALUES_EARLY`, on by policy): full tiles, a partial last tile, and
+/// tiles of one key, keys and pairs.
 #[test]
 fn full_tile_loops_both_ways() {
     let Some(g) = common::gpu() else { return };
     let caps = g.caps().clone();
     for full in [false, true] {
-        let p = SortPolicy {
-            scatter_full_tiles: full,
-            onesweep_full_tiles: full,
-            ..Default::default()
-        };
-        every_strategy_and_tile_edge(|opts, n, what| {
-            let what = format!("{what} full tiles {full}");
-            let vals: Vec<u32> = (0..n as u32).collect();
-            let k: Vec<u32> = keys(Dist::Uniform, n, 31);
-            run_check(g, &caps, &k, Some(&vals), opts, &p, &what);
-            let k: Vec<u32> = keys(Dist::HighByte, n, 32);
-            run_check(g, &caps, &k, None, opts, &p, &what);
-        });
+        for early in [false, true] {
+            let p = SortPolicy {
+                scatter_full_tiles: full,
+                onesweep_full_tiles: full,
+                onesweep_values_early: early,
+                ..Default::default()
+            };
+            every_strategy_and_tile_edge(|opts, n, what| {
+                let what = format!("{what} full tiles {full} values early {early}");
+                let vals: Vec<u32> = (0..n as u32).collect();
+                let k: Vec<u32> = keys(Dist::Uniform, n, 31);
+                run_check(g, &caps, &k, Some(&vals), opts, &p, &what);
+                // keys alone do not depend on VALUES_EARLY
+                if early {
+                    let k: Vec<u32> = keys(Dist::HighByte, n, 32);
+                    run_check(g, &caps, &k, None, opts, &p, &what);
+                }
+            });
+        }
     }
 }
 
@@ -704,9 +712,9 @@ fn bench_cases_verify_and_catch_corruption() {
 }
 
 /// The policy on a GPU that is not a CPU adapter (caps borrowed from the simulator and renamed):
-/// pairs take OneSweep at every size, keys below `onesweep_keys_below`, reduce-then-scan from
-/// there; the hybrid only when asked for; without subgroups, and on CPU adapters,
-/// reduce-then-scan always.
+/// pairs and keys take OneSweep at every size by default (keys from `onesweep_keys_below` on
+/// reduce-then-scan, where a policy sets one); the hybrid only when asked for; without
+/// subgroups, and on CPU adapters, reduce-then-scan always.
 #[test]
 fn policy_on_a_gpu() {
     let sim = wgsimd::sim::SimExecutor::new(Default::default()).unwrap();
@@ -716,9 +724,9 @@ fn policy_on_a_gpu() {
     gpu.name = "a discrete GPU".into();
     assert!(cpu.is_cpu() && !gpu.is_cpu() && gpu.subgroups);
     let p = SortPolicy::default();
-    let edge = p.onesweep_keys_below;
-    for n in [0, 1, edge - 1, edge, 1 << 28] {
+    for n in [0, 1, 1 << 20, 1 << 28, (1 << 30) - 1] {
         assert_eq!(p.choose(&gpu, n, true), Strategy::OneSweep, "pairs {n}");
+        assert_eq!(p.choose(&gpu, n, false), Strategy::OneSweep, "keys {n}");
         assert_eq!(
             p.choose(&cpu, n, true),
             Strategy::ReduceThenScan,
@@ -730,8 +738,14 @@ fn policy_on_a_gpu() {
             "cpu keys {n}"
         );
     }
-    assert_eq!(p.choose(&gpu, edge - 1, false), Strategy::OneSweep);
-    assert_eq!(p.choose(&gpu, edge, false), Strategy::ReduceThenScan);
+    let edge = 1 << 25;
+    let edged = SortPolicy {
+        onesweep_keys_below: edge,
+        ..p
+    };
+    assert_eq!(edged.choose(&gpu, edge - 1, false), Strategy::OneSweep);
+    assert_eq!(edged.choose(&gpu, edge, false), Strategy::ReduceThenScan);
+    assert_eq!(edged.choose(&gpu, edge, true), Strategy::OneSweep);
     let mut plain = gpu.clone();
     plain.subgroups = false;
     assert_eq!(p.choose(&plain, 100, true), Strategy::ReduceThenScan);
@@ -742,8 +756,8 @@ fn policy_on_a_gpu() {
     };
     assert_eq!(hybrid.choose(&gpu, 1 << 26, true), Strategy::Hybrid);
     assert_eq!(hybrid.choose(&gpu, (1 << 26) - 1, true), Strategy::OneSweep);
-    assert_eq!(hybrid.choose(&gpu, edge, false), Strategy::ReduceThenScan);
-    // OneSweep's 5120-key tile needs 21.3 KiB of workgroup memory: an adapter with WebGPU's
+    assert_eq!(hybrid.choose(&gpu, 1 << 26, false), Strategy::OneSweep);
+    // OneSweep's 5632-key tile needs 23.3 KiB of workgroup memory: an adapter with WebGPU's
     // default 16 KiB gets reduce-then-scan (13.3 KiB), and forcing OneSweep is an error
     let os_bytes = sort::workgroup_bytes(Strategy::OneSweep, gpu.flavor()).unwrap();
     let rts_bytes = sort::workgroup_bytes(Strategy::ReduceThenScan, gpu.flavor()).unwrap();

@@ -20,7 +20,7 @@ fn tile_stage(strategy: Strategy) -> &'static str {
 }
 
 /// Keys per tile of `strategy`: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × the
-/// stage's `KPT` keys: 3072 for reduce-then-scan and the hybrid, 5120 for OneSweep), read from
+/// stage's `KPT` keys: 3072 for reduce-then-scan and the hybrid, 5632 for OneSweep), read from
 /// its ranking stage.
 pub fn tile_keys(strategy: Strategy) -> Result<u64> {
     Ok(kernel::load(tile_stage(strategy), Flavor::Subgroup)?.const_u32("TILE")? as u64)
@@ -299,8 +299,10 @@ pub(super) fn build<T: SortKey>(
     let no_descs = plan.buffer("no tile descriptors", 16, BufferInit::Zeroed);
     // OneSweep's global histogram reads full tiles through a vec4 view of the keys (binding 7);
     // with no full tile it gets this stand-in (a vec4 array needs 16 bytes)
-    let no_full_tile =
-        (n < tile_keys(strategy)?).then(|| plan.buffer("no full tile", 16, BufferInit::Zeroed));
+    // (the histogram's own tiles, not OneSweep's: with n between the two it has a full tile)
+    let hist_tile = kernel::load("sort/onesweep_histogram", Flavor::Subgroup)?.const_u32("TILE")?;
+    let no_full_tile = (strategy == Strategy::OneSweep && n < hist_tile as u64)
+        .then(|| plan.buffer("no full tile", 16, BufferInit::Zeroed));
     let io = |src: usize, dst: usize| {
         let k = [keys_in, ka, kb];
         let v = [vals_in, va, vb];
@@ -577,19 +579,20 @@ mod tests {
     }
 
     /// The stages of each strategy agree on its tile (`wgsl/sort/buckets.wgsl` restates the
-    /// scatter's), and the strategies' tiles are the documented ones.
+    /// scatter's), and the strategies' tiles are the documented ones. (OneSweep's global
+    /// histogram counts in tiles of its own, 5120 keys.)
     #[test]
     fn every_sort_kernel_agrees_on_its_strategys_tile() {
         let rts = tile_keys(Strategy::ReduceThenScan).unwrap() as u32;
         let onesweep = tile_keys(Strategy::OneSweep).unwrap() as u32;
-        assert_eq!((rts, onesweep), (3072, 5120));
+        assert_eq!((rts, onesweep), (3072, 5632));
         assert_eq!(tile_keys(Strategy::Hybrid).unwrap() as u32, rts);
         for (name, tile) in [
             ("sort/scatter", rts),
             ("sort/buckets", rts),
             ("sort/histogram", rts),
             ("sort/onesweep", onesweep),
-            ("sort/onesweep_histogram", onesweep),
+            ("sort/onesweep_histogram", 5120),
         ] {
             for flavor in [Flavor::Subgroup, Flavor::Emulated] {
                 let k = kernel::load(name, flavor).unwrap();
@@ -599,10 +602,10 @@ mod tests {
     }
 
     /// What the policy's workgroup-memory rule counts: the tile, the digit bases and the
-    /// scan's slots (the ranking stages' documented 13.3 and 21.3 KiB).
+    /// scan's slots (the ranking stages' documented 13.3 and 23.3 KiB).
     #[test]
     fn ranking_stages_workgroup_memory() {
-        for (strategy, tile) in [(Strategy::ReduceThenScan, 3072), (Strategy::OneSweep, 5120)] {
+        for (strategy, tile) in [(Strategy::ReduceThenScan, 3072), (Strategy::OneSweep, 5632)] {
             let b = workgroup_bytes(strategy, Flavor::Subgroup).unwrap();
             assert!(
                 b > 4 * (tile + 256) && b < 4 * (tile + 256) + 512,

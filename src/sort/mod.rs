@@ -95,19 +95,19 @@ impl Default for SortOptions {
 /// (`wgsl/shared/sort_tile.wgsl`, [`tile_keys`]): 256 invocations, 256 digits = one per
 /// invocation in per-digit steps, and `KPT` keys per invocation set by each strategy's ranking
 /// stage: 12 for reduce-then-scan and the hybrid (3072-key tiles, 13.3 KiB of workgroup memory;
-/// on the H100 1 KiB more per workgroup costs the scatter a fifth), 20 for OneSweep (5120-key
-/// tiles, 21.3 KiB; docs/sort.md). Both fit lavapipe's 32 KiB; an adapter with less than
+/// on the H100 1 KiB more per workgroup costs the scatter a fifth), 22 for OneSweep (5632-key
+/// tiles, 23.3 KiB; docs/sort.md). Both fit lavapipe's 32 KiB; an adapter with less than
 /// OneSweep needs gets reduce-then-scan from [`SortPolicy::choose`].
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
     /// Keys alone (no values) below this many take OneSweep (with subgroups, not on a CPU
-    /// adapter), reduce-then-scan from here up. 2^28: H100 (examples/sort_sweep.rs,
-    /// 2026-11-23, tenth session, OneSweep's 5120-key tiles and full-tile loops, u32 keys,
-    /// Gkeys/s at 2^25 / 2^26 / 2^27 / 2^28, one process): OneSweep 27.1 / 28.4 / 29.0 / 29.4,
-    /// reduce-then-scan 25.5 / 28.1 / 28.4 / 28.5, but reduce-then-scan alone in a process
-    /// 30.0–30.3 at 2^28 (four calls), so 2^28 keeps it. (Ninth session, 3072-key tiles:
-    /// OneSweep 23.4 / 25.0 / 26.0 / 26.4 at 2^24 / 2^25 / 2^26 / 2^27, reduce-then-scan
-    /// 22.0 / 25.7 / 28.2 / 28.4, hence 2^25 then.)
+    /// adapter), reduce-then-scan from here up. `u64::MAX` (OneSweep at every size): H100
+    /// (examples/sort_sweep.rs, 2026-11-23, tenth session, u32 keys, Gkeys/s) OneSweep with
+    /// 5632-key tiles 30.7–30.9 at 2^28 (two runs) against reduce-then-scan's 30.0–30.3 alone
+    /// in a process (four runs); with 5120-key tiles, at 2^25 / 2^26 / 2^27 / 2^28 in one
+    /// process, OneSweep 27.1 / 28.4 / 29.0 / 29.4 against 25.5 / 28.1 / 28.4 / 28.5. (Ninth
+    /// session, 3072-key tiles: OneSweep 23.4 / 25.0 / 26.0 / 26.4 at 2^24 / 2^25 / 2^26 /
+    /// 2^27, reduce-then-scan 22.0 / 25.7 / 28.2 / 28.4, hence 2^25 then.)
     pub onesweep_keys_below: u64,
     /// Key-value pairs from this many up take OneSweep (with subgroups, not on a CPU adapter)
     /// unless the hybrid takes them first (`hybrid_pairs_min_keys`). 0: H100 (same run, u32
@@ -115,7 +115,7 @@ pub struct SortPolicy {
     /// 18.18, the hybrid 3.37 / 15.45 / 19.09 / 19.80.
     pub onesweep_pairs_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
-    /// fallback reads a 20 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
+    /// fallback reads a 22 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
     /// fallback never ran at 2^24 or 2^28 keys (fourth session's look-back counters).
     pub spin: u32,
     /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
@@ -147,7 +147,7 @@ pub struct SortPolicy {
     /// (docs/sort.md, "Eighth session"). With pairs the hybrid got slower (18.2 against 18.8
     /// Gkeys/s at 2^28), hence keys only.
     pub scatter_full_tiles: bool,
-    /// The same for OneSweep's passes. true since the tenth session's 5120-key tiles: H100
+    /// The same for OneSweep's passes. true since the tenth session's larger tiles: H100
     /// (examples/sort_sweep.rs, 2026-11-23, u32, against the same kernel with checks in the
     /// same call) keys 8.52 against 8.81 ms for the four passes at 2^28 (29.5 against 28.6
     /// Gkeys/s), 0.639 against 0.656 at 2^24; pairs 10.69 against 10.91 at 2^28, 0.811 against
@@ -182,7 +182,7 @@ pub struct SortPolicy {
 impl Default for SortPolicy {
     fn default() -> Self {
         SortPolicy {
-            onesweep_keys_below: 1 << 28,
+            onesweep_keys_below: u64::MAX,
             onesweep_pairs_min_keys: 0,
             spin: 64,
             histogram_workgroups: 1056,
@@ -210,10 +210,10 @@ impl SortPolicy {
     ///   the hybrid (its LSD passes work bucket by bucket, which the values' second scatter
     ///   profits from).
     /// - Otherwise OneSweep for pairs from `onesweep_pairs_min_keys` up (always, by default)
-    ///   and for keys below `onesweep_keys_below` (2^28): it moves 8 bytes per key per pass
-    ///   where reduce-then-scan moves 12 and needs 7 dispatches where reduce-then-scan needs
-    ///   20; at 2^28 keys its look-back costs about what that saves on the H100 (see the
-    ///   fields). Its waits end in the decoupled fallback, so it needs no forward-progress
+    ///   and for keys below `onesweep_keys_below` (always, by default): it moves 8 bytes per
+    ///   key per pass where reduce-then-scan moves 12 and needs 7 dispatches where
+    ///   reduce-then-scan needs 20, which since the tenth session's larger tiles outweighs its
+    ///   look-back at every size on the H100 (see the fields). Its waits end in the decoupled fallback, so it needs no forward-progress
     ///   guarantee between workgroups.
     /// - Otherwise reduce-then-scan (also where OneSweep's tile does not fit the adapter's
     ///   workgroup memory).

@@ -8,7 +8,7 @@
 // the peers of a key are the AND/ANDNOT of the ballots, its rank among them a popcount.
 //
 // Rules:
-// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..20) declared by the
+// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..24) declared by the
 //   including stage, so each strategy sizes its own tile (the host reads TILE from the stage:
 //   src/sort/build.rs, tile_keys). Subgroup s owns the contiguous keys
 //   [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of lane l is key
@@ -31,10 +31,10 @@ const WG_SIZE: u32 = 256u;
 // RADIX == WG_SIZE: in per-digit steps, the invocation of scan rank d owns digit d.
 const RADIX: u32 = 256u;
 // keys per invocation: `const KPT: u32` of the including stage (sort/scatter and
-// sort/histogram 12, sort/onesweep and sort/onesweep_histogram 20; the measurements are
-// there). tile_rank calls rank_item once per item, by hand, for up to 20 items (see there),
-// and the counters' 16-bit halves hold at most 65535 keys of a digit.
-const_assert KPT >= 12u && KPT <= 20u;
+// sort/histogram 12, sort/onesweep 22; the measurements are there; sort/onesweep_histogram
+// counts in tiles of its own). tile_rank calls rank_item once per item, by hand, for up to 24
+// items (see there), and the counters' 16-bit halves hold at most 65535 keys of a digit.
+const_assert KPT >= 12u && KPT <= 24u;
 // the host reads TILE from each stage (src/sort/build.rs); wgsl/sort/buckets.wgsl restates
 // sort/scatter's, and a unit test checks that the stages of each strategy agree
 const TILE: u32 = WG_SIZE * KPT;
@@ -351,7 +351,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // redo the ballots in each phase. The items are called one by one with literal indices:
     // written as a loop over j, NVIDIA's compiler kept the loop rolled and read t.keys[j] and
     // wrote rank[j] through 12-way chains of compares and predicated moves, half of the
-    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session"). Items 12..19
+    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session"). Items 12..23
     // exist only where the stage's KPT has them (a constant condition; `j % KPT` keeps the
     // index of a dead item in bounds for the validator).
     var rank: array<u32, KPT>;
@@ -396,6 +396,18 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
         }
         if KPT > 19u {
             rank[19u % KPT] = select(rank[19u % KPT], rank_item(inv, c, t.keys[19u % KPT], 19u % KPT), c.mine);
+        }
+        if KPT > 20u {
+            rank[20u % KPT] = select(rank[20u % KPT], rank_item(inv, c, t.keys[20u % KPT], 20u % KPT), c.mine);
+        }
+        if KPT > 21u {
+            rank[21u % KPT] = select(rank[21u % KPT], rank_item(inv, c, t.keys[21u % KPT], 21u % KPT), c.mine);
+        }
+        if KPT > 22u {
+            rank[22u % KPT] = select(rank[22u % KPT], rank_item(inv, c, t.keys[22u % KPT], 22u % KPT), c.mine);
+        }
+        if KPT > 23u {
+            rank[23u % KPT] = select(rank[23u % KPT], rank_item(inv, c, t.keys[23u % KPT], 23u % KPT), c.mine);
         }
         // barrier: this phase's counts are complete before the next phase's subgroups add
         workgroupBarrier();

@@ -20,14 +20,18 @@
 
 //!include shared/sort_tile
 
-// keys per invocation (shared/sort_tile.wgsl; sort/onesweep_histogram counts the same
-// tiles). H100 (examples/sort_sweep.rs, 2026-11-23, tenth session, u32, Gkeys/s at 2^20 /
-// 2^24 / 2^28, keys; pairs): 12 → 10.0 / 23.6 / 26.8; 8.7 / 19.3 / 21.3, 16 → — / 22.6 /
-// 26.0; — / 18.5 / 21.4, 20 → 10.1 / 24.2 / 28.6; 8.6 / 19.5 / 23.4, 24 → 7.8 / 16.9 / 19.6;
-// 6.9 / 13.9 / 15.8, 28 → 7.5 / 17.5 / 20.4; 6.4 / 14.2 / 16.5. Larger tiles mean fewer tiles
-// to look back over per key; from 24 on the driver gives the pass 105-131 registers (two
-// workgroups per SM). 20 KiB of tile_mem, 21.3 KiB of workgroup memory in all.
-const KPT: u32 = 20u;
+// keys per invocation (shared/sort_tile.wgsl). H100 (examples/sort_sweep.rs, 2026-11-23, tenth
+// session, u32, Gkeys/s at 2^20 / 2^24 / 2^28, keys; pairs), first without full-tile loops:
+// 12 → 10.0 / 23.6 / 26.8; 8.7 / 19.3 / 21.3, 16 → — / 22.6 / 26.0; — / 18.5 / 21.4,
+// 20 → 10.1 / 24.2 / 28.6; 8.6 / 19.5 / 23.4, 24 → 7.8 / 16.9 / 19.6; 6.9 / 13.9 / 15.8,
+// 28 → 7.5 / 17.5 / 20.4; 6.4 / 14.2 / 16.5; then with them: 18 → — / 23.8 / 27.9; — / 19.1 /
+// 22.8, 20 → 10.0 / 24.6 / 29.4; 8.7 / 19.7 / 23.8, 21 → 9.9 / 24.9 / 30.0; 8.4 / 19.9 /
+// 24.2, 22 → 9.9 / 25.3 / 30.7–30.9; 8.2–8.5 / 20.1–20.2 / 24.7–24.8, 23 → 8.2 / 18.2 / 21.1;
+// 7.0 / 15.0 / 17.2, 24 → 8.1 / 18.3 / 21.3; 7.1 / 15.2 / 17.5. Larger tiles mean fewer
+// tiles to look back over per key; the driver gives 22 keys 96–117 registers (two
+// workgroups per SM), and from 23 on something else gives way (no local memory at any size).
+// 22 KiB of tile_mem, 23.3 KiB of workgroup memory in all.
+const KPT: u32 = 22u;
 
 override PASS: u32 = 0u;
 override SPIN: u32 = 64u;

@@ -5,7 +5,8 @@
 
 //!include shared/sort_tile
 
-// keys per invocation: sort/onesweep's tile (measured there; the host sizes the tiles by it)
+// keys per invocation of this pass's own tiles: counting needs no particular tiling, so they
+// need not be sort/onesweep's (the vec4 loads want KPT % 4 == 0)
 const KPT: u32 = 20u;
 
 override PASSES: u32 = 4u;
@@ -49,7 +50,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // barrier: counters cleared before anyone counts
     workgroupBarrier();
     // load + count, tile by tile (grid-stride; no barriers inside)
-    for (var tile = wid.x; tile < params.tiles; tile += nwg.x) {
+    let tiles = (params.n + TILE - 1u) / TILE;
+    for (var tile = wid.x; tile < tiles; tile += nwg.x) {
         if VEC4_LOADS && (tile + 1u) * TILE <= params.n {
             for (var j = 0u; j < KPT / 4u; j++) {
                 let v = keys_in4[tile * (TILE / 4u) + j * WG_SIZE + inv.lid];
