@@ -26,8 +26,8 @@ pub fn tile_keys(strategy: Strategy) -> Result<u64> {
     Ok(kernel::load(tile_stage(strategy), Flavor::Subgroup)?.const_u32("TILE")? as u64)
 }
 
-/// Workgroup memory of `strategy`'s ranking stage, bytes (every `var<workgroup>` of the
-/// kernel: the tile, the digit bases, the scan's slots).
+/// Workgroup memory of `strategy`'s ranking stage, bytes (the `var<workgroup>`s its entry
+/// point uses: the tile, the digit bases, the scan's slots).
 pub fn workgroup_bytes(strategy: Strategy, flavor: Flavor) -> Result<u64> {
     let k = kernel::load(tile_stage(strategy), flavor)?;
     k.workgroup_bytes("main")
