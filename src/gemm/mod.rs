@@ -441,20 +441,23 @@ fn gemv_pass(
 ) -> Result<GemmPlan> {
     let kern: Arc<Kernel> = kernel::load("gemm/gemv", caps.flavor())?;
     let wg = kern.invocations("main", &[])? as u64;
-    // columns per invocation, and bytes of B per k (per packed word of 8 k, int4) each reads
+    let kconst = |name: &str| kern.const_u32(name).map(|v| v as u64);
+    // columns per invocation (the kernel's COLS_*), and bytes of B per k (per packed word of
+    // 8 k, int4) each reads: its columns' elements (int4: the column's word)
     let (cols, run_bytes): (u64, u64) = match fb {
-        Format::F32 => (4, 16),
-        Format::F16 => (8, 16),
-        Format::Int4 => (1, 4),
+        Format::F32 => (kconst("COLS_F32")?, 4 * kconst("COLS_F32")?),
+        Format::F16 => (kconst("COLS_F16")?, 2 * kconst("COLS_F16")?),
+        Format::Int4 => (kconst("COLS_INT4")?, 4),
     };
+    let (step_loads, red_words) = (kconst("STEP_LOADS")?, kconst("RED_WORDS")?);
     // rows per workgroup, and blocks of them: workgroups of one column block, consecutive
     let rows = m.min(GEMV_MAX_ROWS) as u64;
     let row_blocks = (m as u64).div_ceil(rows);
     let c_bytes = (m * n * 4) as u64;
-    // K per step of the KT = wg / cv lanes (int4: four words of 8), and the workgroup memory
-    // left for the chunk of A beside the reduction's 8 words per invocation
-    let step_of = |cv: u64| (wg / cv) * if fb == Format::Int4 { 32 } else { 4 };
-    let free = (caps.max_workgroup_storage as u64).saturating_sub(4 * 8 * wg);
+    // K per step of the KT = wg / cv lanes (STEP_LOADS loads each; int4: words of 8), and the
+    // workgroup memory left for the chunk of A beside the reduction's RED_WORDS per invocation
+    let step_of = |cv: u64| (wg / cv) * step_loads * if fb == Format::Int4 { 8 } else { 1 };
+    let free = (caps.max_workgroup_storage as u64).saturating_sub(4 * red_words * wg);
     // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS
     // workgroups (each then takes all of K: no split-K sum), else the fewest; at least one
     // 32-byte sector of each B row, at most 32, and one step of A within workgroup memory
@@ -467,7 +470,7 @@ fn gemv_pass(
     let Some(&fewest) = usable.last() else {
         return Err(Error::TooLarge(format!(
             "the few-rows GEMM needs {} bytes of workgroup memory; the adapter has {}",
-            4 * 8 * wg + 4 * rows * step_of(32),
+            4 * red_words * wg + 4 * rows * step_of(32),
             caps.max_workgroup_storage
         )));
     };

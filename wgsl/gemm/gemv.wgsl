@@ -48,6 +48,16 @@ override AS_LEN: u32 = ROWS * CHUNK;
 // steps out for 8 rows
 const MAX_ROWS: u32 = 8u;
 const_assert MAX_ROWS == 8u;
+// Columns per invocation by format (cols), and B's loads per lane per step (f32 / f16: one
+// vec4 of a B row per k; int4: one packed word per 8 k), written out below: the host reads
+// them to size the column groups, the steps and the chunks (src/gemm/mod.rs, gemv_pass).
+const COLS_F32: u32 = 4u;
+const COLS_F16: u32 = 8u;
+const COLS_INT4: u32 = 1u;
+const STEP_LOADS: u32 = 4u;
+const_assert STEP_LOADS == 4u;
+// words of `red` per invocation: a row's sums of its (at most 8) columns
+const RED_WORDS: u32 = max(COLS_F32, max(COLS_F16, COLS_INT4));
 
 //!include shared/gemm_portable
 
@@ -55,14 +65,14 @@ const_assert MAX_ROWS == 8u;
 var<workgroup> As: array<f32, AS_LEN>;
 // [kt][cv][column of the group]: one row's partial sums, to be added over kt (then the sums of
 // the columns' parts)
-var<workgroup> red: array<f32, WG * 8u>;
+var<workgroup> red: array<f32, WG * RED_WORDS>;
 
 // Columns per invocation.
 fn cols() -> u32 {
     if B_FMT == 2u {
-        return 1u;
+        return COLS_INT4;
     }
-    return select(4u, 8u, B_FMT == 1u);
+    return select(COLS_F32, COLS_F16, B_FMT == 1u);
 }
 
 // A[r][k] as f32 (k < K).
@@ -141,17 +151,17 @@ struct Out {
 // written to this slice's partial product of the row (or to C itself with one slice). lo, hi:
 // the invocation's sums of row r.
 fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
-    red[o.lid * 8u] = lo.x;
+    red[o.lid * RED_WORDS] = lo.x;
     if cols() > 1u {
-        red[o.lid * 8u + 1u] = lo.y;
-        red[o.lid * 8u + 2u] = lo.z;
-        red[o.lid * 8u + 3u] = lo.w;
+        red[o.lid * RED_WORDS + 1u] = lo.y;
+        red[o.lid * RED_WORDS + 2u] = lo.z;
+        red[o.lid * RED_WORDS + 3u] = lo.w;
     }
     if cols() > 4u {
-        red[o.lid * 8u + 4u] = hi.x;
-        red[o.lid * 8u + 5u] = hi.y;
-        red[o.lid * 8u + 6u] = hi.z;
-        red[o.lid * 8u + 7u] = hi.w;
+        red[o.lid * RED_WORDS + 4u] = hi.x;
+        red[o.lid * RED_WORDS + 5u] = hi.y;
+        red[o.lid * RED_WORDS + 6u] = hi.z;
+        red[o.lid * RED_WORDS + 7u] = hi.w;
     }
     // barrier: every lane's partial sums of row r are in `red`
     workgroupBarrier();
@@ -161,7 +171,7 @@ fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
     let col = o.lid % nc;
     var part = 0.0;
     for (var t = o.lid / nc; t < KT; t += per) {
-        part += red[(t * CV + col / cols()) * 8u + col % cols()];
+        part += red[(t * CV + col / cols()) * RED_WORDS + col % cols()];
     }
     // barrier: every partial sum has been read before the parts overwrite them
     workgroupBarrier();
@@ -217,12 +227,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             // int4: column n, every KT-th packed word (8 of K) of the chunk, four per step,
             // loads first; scale (and zero) per group of 128
             let n = min(g, params.n - 1u);
-            for (var kb = kt; kb < CHUNK / 8u; kb += 4u * KT) {
-                var q: array<Int4Word, 4>;
-                for (var i = 0u; i < 4u; i++) {
+            for (var kb = kt; kb < CHUNK / 8u; kb += STEP_LOADS * KT) {
+                var q: array<Int4Word, STEP_LOADS>;
+                for (var i = 0u; i < STEP_LOADS; i++) {
                     q[i] = int4_clamped(k0 / 8u + kb + i * KT, n);
                 }
-                for (var i = 0u; i < 4u; i++) {
+                for (var i = 0u; i < STEP_LOADS; i++) {
                     let kw = kb + i * KT;
                     let x = q[i];
                     lo[0].x += int4_term(0u, kw, x);
@@ -239,7 +249,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             // f32 / f16: column vec v of B's rows, k = kt, kt + KT, ... of the chunk, four per
             // step, loads first
             let v = g;
-            for (var kk = kt; kk < CHUNK; kk += 4u * KT) {
+            for (var kk = kt; kk < CHUNK; kk += STEP_LOADS * KT) {
                 let k = k0 + kk;
                 let b0 = b_vec(k, v);
                 let b1 = b_vec(k + KT, v);
