@@ -557,7 +557,8 @@ const PLAIN_STATUS: &[(&str, &str)] = &[
         "struct OsState { head: array<atomic<u32>, 1088>, status: array<u32> }\n@group(0) @binding(5) var<storage, read_write> os_state: OsState;",
     ),
     ("&state[STATE_COUNTERS + PASS]", "&os_state.head[STATE_COUNTERS + PASS]"),
-    ("&state[PASS * RADIX + d]", "&os_state.head[PASS * RADIX + d]"),
+    ("&state[PASS * RADIX + r]", "&os_state.head[PASS * RADIX + r]"),
+    ("&state[PASS * RADIX + e]", "&os_state.head[PASS * RADIX + e]"),
     (
         "let status = STATE_STATUS + PASS * params.tiles * RADIX;",
         "let status = PASS * params.tiles * RADIX;",
@@ -627,7 +628,17 @@ const ONE_BALLOT_WORD: &[(&str, &str)] = &[
 
 /// Diagnostic (not a sort): each staged key goes to its own tile's range (coalesced) instead of
 /// its digit's destination.
-const COALESCED_WRITES: &[(&str, &str)] = &[("keys_out[dst[j]] = ", "keys_out[start + i] = ")];
+const COALESCED_WRITES: &[(&str, &str)] = &[
+    (
+        "fn write_key(i: u32) -> u32 {",
+        "var<private> coalesced_start: u32;\nfn write_key(i: u32) -> u32 {",
+    ),
+    ("    keys_out[dst] = ", "    keys_out[coalesced_start + i] = "),
+    (
+        "    let full = FULL_TILES != 0u && count == TILE;\n    var dst: array<u32, KPT>;",
+        "    coalesced_start = start;\n    let full = FULL_TILES != 0u && count == TILE;\n    var dst: array<u32, KPT>;",
+    ),
+];
 
 /// Diagnostic (not a sort): the scatter's ranks are the keys' positions in the tile.
 const NO_RANKING: &[(&str, &str)] = &[(
