@@ -297,12 +297,6 @@ pub(super) fn build<T: SortKey>(
         ),
     };
     let no_descs = plan.buffer("no tile descriptors", 16, BufferInit::Zeroed);
-    // OneSweep's global histogram reads full tiles through a vec4 view of the keys (binding 7);
-    // with no full tile it gets this stand-in (a vec4 array needs 16 bytes)
-    // (the histogram's own tiles, not OneSweep's: with n between the two it has a full tile)
-    let hist_tile = kernel::load("sort/onesweep_histogram", Flavor::Subgroup)?.const_u32("TILE")?;
-    let no_full_tile = (strategy == Strategy::OneSweep && n < hist_tile as u64)
-        .then(|| plan.buffer("no full tile", 16, BufferInit::Zeroed));
     let io = |src: usize, dst: usize| {
         let k = [keys_in, ka, kb];
         let v = [vals_in, va, vb];
@@ -473,9 +467,14 @@ pub(super) fn build<T: SortKey>(
             let grid = tiles
                 .min(policy.histogram_workgroups as u64)
                 .min(caps.max_workgroups_per_dim as u64) as u32;
-            // binding 7: the keys again, read as vec4s in full tiles; where there is no full
-            // tile a 16-byte stand-in (a vec4 array needs 16 bytes)
-            let keys4 = no_full_tile.unwrap_or(keys_in);
+            // binding 7: the keys again, read as vec4s in the histogram's full tiles (its own
+            // tiles, not OneSweep's: with n between the two it has a full tile); where it has
+            // none, a 16-byte stand-in (a vec4 array needs 16 bytes)
+            let keys4 = if n < k_hist.const_u32("TILE")? as u64 {
+                b.plan.buffer("no full tile", 16, BufferInit::Zeroed)
+            } else {
+                keys_in
+            };
             b.stage(
                 "global histogram".into(),
                 &k_hist,
