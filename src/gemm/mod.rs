@@ -443,12 +443,13 @@ fn gemv_pass(
     let wg = kern.invocations("main", &[])? as u64;
     let kconst = |name: &str| kern.const_u32(name).map(|v| v as u64);
     // columns per invocation (the kernel's COLS_*), and bytes of B per k (per packed word of
-    // 8 k, int4) each reads: its columns' elements (int4: the column's word)
-    let (cols, run_bytes): (u64, u64) = match fb {
-        Format::F32 => (kconst("COLS_F32")?, 4 * kconst("COLS_F32")?),
-        Format::F16 => (kconst("COLS_F16")?, 2 * kconst("COLS_F16")?),
+    // 8 k, int4) each reads: its columns' elements (int4: each column's 4-byte word)
+    let (cols, element_bytes): (u64, u64) = match fb {
+        Format::F32 => (kconst("COLS_F32")?, 4),
+        Format::F16 => (kconst("COLS_F16")?, 2),
         Format::Int4 => (kconst("COLS_INT4")?, 4),
     };
+    let run_bytes = cols * element_bytes;
     let (step_loads, red_words) = (kconst("STEP_LOADS")?, kconst("RED_WORDS")?);
     // rows per workgroup, and blocks of them: workgroups of one column block, consecutive
     let rows = m.min(GEMV_MAX_ROWS) as u64;
