@@ -181,89 +181,45 @@ fn sort_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
 /// builds them).
 fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
     let mut plans = Vec::new();
+    let mut add = |label: String, a: Operand, b: Operand, [m, n, k]: [usize; 3], opts| {
+        let p = gemm::plan(caps, a, b, m, n, k, opts);
+        plans.push((label, p.map(|p| p.plan).map_err(|e| e.to_string())));
+    };
+    let auto = GemmOptions::default();
     let big = 8192;
     let h = vec![0u16; big * big];
     for n in [8192, 2048] {
-        let p = gemm::plan(
-            caps,
-            Operand::F16(&h[..n * n]),
-            Operand::F16(&h[..n * n]),
-            n,
-            n,
-            n,
-            GemmOptions::default(),
-        );
-        plans.push((
-            format!("gemm f16 {n}³"),
-            p.map(|p| p.plan).map_err(|e| e.to_string()),
-        ));
+        let sq = Operand::F16(&h[..n * n]);
+        add(format!("gemm f16 {n}³"), sq, sq, [n, n, n], auto);
     }
     let n = 4096;
     let f = vec![0f32; n * n];
-    let p = gemm::plan(
-        caps,
-        Operand::F32(&f),
-        Operand::F32(&f),
-        n,
-        n,
-        n,
-        GemmOptions::default(),
-    );
-    plans.push((
-        format!("gemm f32 {n}³"),
-        p.map(|p| p.plan).map_err(|e| e.to_string()),
-    ));
+    let sq = Operand::F32(&f);
+    add(format!("gemm f32 {n}³"), sq, sq, [n, n, n], auto);
     // the few-rows kernel: 1×4096×4096 in f32 and f16 (one pipeline per B format and M)
     let v = vec![0f32; n];
-    let p = gemm::plan(
-        caps,
-        Operand::F32(&v),
-        Operand::F32(&f),
-        1,
-        n,
-        n,
-        GemmOptions::default(),
-    );
-    plans.push((
+    add(
         format!("gemm f32 1x{n}x{n}"),
-        p.map(|p| p.plan).map_err(|e| e.to_string()),
-    ));
+        Operand::F32(&v),
+        sq,
+        [1, n, n],
+        auto,
+    );
     // f16 with 1 row and with a full block of rows (GEMV_MAX_ROWS)
     for m in [1, gemm::GEMV_MAX_ROWS] {
-        let p = gemm::plan(
-            caps,
-            Operand::F16(&h[..m * n]),
-            Operand::F16(&h[..n * n]),
-            m,
-            n,
-            n,
-            GemmOptions::default(),
-        );
-        plans.push((
-            format!("gemm f16 {m}x{n}x{n}"),
-            p.map(|p| p.plan).map_err(|e| e.to_string()),
-        ));
+        let (a, b) = (Operand::F16(&h[..m * n]), Operand::F16(&h[..n * n]));
+        add(format!("gemm f16 {m}x{n}x{n}"), a, b, [m, n, n], auto);
     }
     drop(f);
     let candidates: Vec<(&str, CoopVariant)> = CoopVariant::candidates();
     for (name, v) in candidates {
-        let p = gemm::plan(
-            caps,
-            Operand::F16(&h),
-            Operand::F16(&h),
-            big,
-            big,
-            big,
-            GemmOptions {
-                path: PathChoice::Coop,
-                coop: Some(v),
-                ..Default::default()
-            },
-        );
-        plans.push((
-            format!("gemm f16 {big}³ {name}"),
-            p.map(|p| p.plan).map_err(|e| e.to_string()),
-        ));
+        let opts = GemmOptions {
+            path: PathChoice::Coop,
+            coop: Some(v),
+            ..Default::default()
+        };
+        let sq = Operand::F16(&h);
+        add(format!("gemm f16 {big}³ {name}"), sq, sq, [big; 3], opts);
     }
     plans
 }
