@@ -116,9 +116,30 @@ fn validator() -> Validator {
     Validator::new(ValidationFlags::all(), Capabilities::all())
 }
 
-/// Returns the embedded text of `path` (relative to `wgsl/`, with extension).
+/// Returns the text of `path` (relative to `wgsl/`, with extension): the embedded file, or,
+/// where the environment variable `WGSIMD_WGSL_DIR` names a folder holding a file of that path,
+/// that file (development only: kernel variants measured with one build on a machine that has
+/// no Rust toolchain; read once per process).
 pub fn wgsl_file(path: &str) -> Option<&'static str> {
+    if let Some(text) = wgsl_override(path) {
+        return Some(text);
+    }
     WGSL_FILES.iter().find(|(p, _)| *p == path).map(|(_, s)| *s)
+}
+
+/// `path` under `WGSIMD_WGSL_DIR`, if that is set and has it. The texts live for the process
+/// (kernels are cached by name for the process anyway).
+fn wgsl_override(path: &str) -> Option<&'static str> {
+    static DIR: OnceLock<Option<std::path::PathBuf>> = OnceLock::new();
+    static READ: OnceLock<Mutex<HashMap<String, Option<&'static str>>>> = OnceLock::new();
+    let dir = DIR
+        .get_or_init(|| std::env::var_os("WGSIMD_WGSL_DIR").map(Into::into))
+        .as_ref()?;
+    let mut read = READ.get_or_init(Default::default).lock().unwrap();
+    *read.entry(path.to_string()).or_insert_with(|| {
+        let text = std::fs::read_to_string(dir.join(path)).ok()?;
+        Some(&*Box::leak(text.into_boxed_str()))
+    })
 }
 
 /// Names of every dispatch-stage kernel shipped in `wgsl/` (helpers under `shared/` excluded).
