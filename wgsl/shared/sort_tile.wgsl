@@ -27,8 +27,11 @@
 //!include shared/wg_ops
 //!include shared/sort_sg
 
-const WG_SIZE: u32 = 256u;
-// RADIX == WG_SIZE: in per-digit steps, the invocation of scan rank d owns digit d.
+// invocations per workgroup: `const WG_SIZE: u32` of the including stage (256 for the
+// reduce-then-scan and hybrid stages, sort/onesweep its own), a multiple of 128 so that
+// subgroups of any size 4..128 are full, and at least RADIX: in per-digit steps the invocation
+// of index (or scan rank) d < RADIX owns digit d, and the invocations above RADIX have none.
+const_assert WG_SIZE >= RADIX && WG_SIZE % 128u == 0u;
 const RADIX: u32 = 256u;
 // keys per invocation: `const KPT: u32` of the including stage (sort/scatter and
 // sort/histogram 12, sort/onesweep 22; the measurements are there; sort/onesweep_histogram
@@ -214,8 +217,8 @@ fn tile_digit_start(d: u32) -> u32 {
 }
 
 // The stage's share of the scatter: digit d's keys go to keys_out from position `first` on;
-// `start` is tile_digit_start(d). Call for d = inv.lid (RADIX == WG_SIZE: invocation d owns
-// digit d) before tile_write, whose first barrier makes it visible. Stored as `first` minus
+// `start` is tile_digit_start(d). Call for each digit d from its owner, invocation d (see
+// WG_SIZE), before tile_write, whose first barrier makes it visible. Stored as `first` minus
 // the digit's start (wrapping arithmetic).
 fn tile_set_base(d: u32, first: u32, start: u32) {
     atomicStore(&digit_base[d], first - start);

@@ -14,6 +14,7 @@
 
 // keys per invocation: sort/scatter's tile (measured there)
 const KPT: u32 = 12u;
+const WG_SIZE: u32 = 256u;
 
 // tiles per workgroup, unsegmented (the host reads it)
 const HIST_GROUP: u32 = 8u;

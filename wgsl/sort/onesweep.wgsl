@@ -32,6 +32,16 @@
 // workgroups per SM), and from 23 on something else gives way (no local memory at any size).
 // 22 KiB of tile_mem, 23.3 KiB of workgroup memory in all.
 const KPT: u32 = 22u;
+// invocations per workgroup (shared/sort_tile.wgsl: at least RADIX, a multiple of 128; those
+// above RADIX own no digit). CUB's OneSweep on the H100 takes 384 threads × 20 keys, 74
+// registers, two blocks (24 warps) per SM (Nsight Compute, eleventh session); here more
+// invocations per tile were slower (examples/sort_sweep.rs, 2026-11-23, u32, Gkeys/s at 2^24 /
+// 2^28, keys; pairs; registers of the keys passes from examples/vk_stats.rs): 256 × 22 →
+// 25.3–25.5 / 30.6–30.8; 20.0 / 24.7 (71–117), 384 × 16 → 20.6 / 23.5; 16.7 / 19.0 (62–83),
+// 384 × 18 → 21.3 / 24.8; 17.1 / 19.8, 384 × 20 → 22.0 / 26.0; 17.7 / 20.8 (72–104),
+// 384 × 22 → 22.5 / 27.0; 18.1 / 21.8, 512 × 12 → 21.6 / 24.5; 17.9 / 19.5 (57–64),
+// 512 × 14 → 22.8 / 26.4; 18.2 / 21.0 (61–75).
+const WG_SIZE: u32 = 256u;
 
 override PASS: u32 = 0u;
 override SPIN: u32 = 64u;
@@ -159,7 +169,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // successors looking back rarely find this tile silent: tile 0 publishes its inclusive
     // prefix at once. The counters are digit_base, free until tile_set_base; the fallback
     // counts there too.
+    // invocation d < RADIX owns digit d; the rest (WG_SIZE > RADIX) own none
     let d = inv.lid;
+    let owner = d < RADIX;
     // the digit's first output position: the exclusive scan of this pass's global digit counts.
     // Only tile 0 needs it (every other tile's look-back ends at an inclusive prefix that holds
     // it, or, rarely, in a fallback on tile 0: digits_below), so tile 0's workgroup takes it
@@ -168,14 +180,22 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // at 2^28 keys.)
     if tile == 0u {
         let r = inv_rank(inv);
-        let c = atomicLoad(&state[PASS * RADIX + r]);
-        atomicStore(&tile_mem[START_AT + r], wg_scan_add_u32(inv, c).x);
+        var c = 0u;
+        if r < RADIX {
+            c = atomicLoad(&state[PASS * RADIX + r]);
+        }
+        let s = wg_scan_add_u32(inv, c).x;
+        if r < RADIX {
+            atomicStore(&tile_mem[START_AT + r], s);
+        }
     }
-    atomicStore(&digit_base[d], 0u);
+    if owner {
+        atomicStore(&digit_base[d], 0u);
+    }
     // barrier: the counters are cleared before anyone counts; tile 0's digit starts are in
     workgroupBarrier();
     var global = 0u;
-    if tile == 0u {
+    if tile == 0u && owner {
         global = atomicLoad(&tile_mem[START_AT + d]);
     }
     for (var j = 0u; j < KPT; j++) {
@@ -185,12 +205,15 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     }
     // barrier: the tile's counts are complete
     workgroupBarrier();
-    let total = atomicLoad(&digit_base[d]);
+    var total = 0u;
     let status = STATE_STATUS + PASS * params.tiles * RADIX;
-    if tile == 0u {
-        atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));
-    } else {
-        atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
+    if owner {
+        total = atomicLoad(&digit_base[d]);
+        if tile == 0u {
+            atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));
+        } else {
+            atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
+        }
     }
     // rank and stage the tile here (EARLY_LOOKBACK = 0, the default: CUB's order, the ranking
     // overlaps the predecessors' look-backs; 6% faster on the H100 with 12 keys per
@@ -201,7 +224,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     var dstart = 0u;
     if EARLY_LOOKBACK == 0u {
         rank = tile_rank(inv, t, count);
-        dstart = tile_digit_start(d);
+        if owner {
+            dstart = tile_digit_start(d);
+        }
         tile_stage(inv, t, rank, count);
     }
     // pairs: the values' loads issued now overlap the look-back's wait (VALUES_EARLY)
@@ -212,7 +237,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if d < 4u {
         atomicStore(&os_flags[d], 0u);
     }
-    atomicStore(&digit_base[d], 0u);
+    if owner {
+        atomicStore(&digit_base[d], 0u);
+    }
     // barrier: flags and fallback counters are cleared
     workgroupBarrier();
     // look back (decoupled, Merrill & Garland): each digit's invocation walks its predecessors
@@ -222,7 +249,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // digits), the invocations stuck on it step past it, and those stuck lower retry in the
     // next step, so every step makes progress without waiting for any other workgroup.
     var acc = select(0u, global, tile == 0u);
-    var done = tile == 0u;
+    var done = tile == 0u || !owner;
     // the next predecessor to look at
     var pos = tile - 1u;
     // first each digit walks alone, without barriers, until it is done or meets a silent
@@ -292,7 +319,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         // barrier: pending flags are in; fallback counts have been read
         workgroupBarrier();
         let pending = atomicLoad(&os_flags[par + 1u]) != 0u;
-        if fb != 0u {
+        if fb != 0u && owner {
             atomicStore(&digit_base[d], 0u);
         }
         step += 1u;
@@ -301,15 +328,19 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         }
     }
     // publish the inclusive prefix
-    if tile != 0u {
+    if tile != 0u && owner {
         atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));
     }
     if EARLY_LOOKBACK != 0u {
         rank = tile_rank(inv, t, count);
-        dstart = tile_digit_start(d);
+        if owner {
+            dstart = tile_digit_start(d);
+        }
         tile_stage(inv, t, rank, count);
     }
-    tile_set_base(d, acc, dstart);
+    if owner {
+        tile_set_base(d, acc, dstart);
+    }
     // scatter
     tile_write(inv, rank, vals, start, count);
 }

@@ -8,6 +8,7 @@
 // keys per invocation of this pass's own tiles: counting needs no particular tiling, so they
 // need not be sort/onesweep's (the vec4 loads want KPT % 4 == 0)
 const KPT: u32 = 20u;
+const WG_SIZE: u32 = 256u;
 
 override PASSES: u32 = 4u;
 override BEGIN_BIT: u32 = 0u;

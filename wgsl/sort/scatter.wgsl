@@ -19,6 +19,7 @@
 // workgroup-memory cliff described at RANK_ROWS); tenth session (2026-11-23): 12 → 6.90,
 // 16 → 7.67, 20 → 7.25.
 const KPT: u32 = 12u;
+const WG_SIZE: u32 = 256u;
 
 // exclusive scan of the histogram stage's output
 @group(0) @binding(5) var<storage, read> offsets: array<u32>;
