@@ -161,17 +161,29 @@ struct TileKeys {
     keys: array<u32, KPT>,   // sortable form
 }
 
-// load: the tile's keys in the subgroup-blocked, lane-striped layout.
+// load: the tile's keys in the subgroup-blocked, lane-striped layout. Full tiles load without
+// per-item checks (FULL_TILES), and the keys are mapped to their sortable form after all loads
+// are issued: with the mapping inside each item's bounds check, NVIDIA's compiler made i32 and
+// f32 keys' first OneSweep pass 12–15% slower than u32's (H100, examples/sort_sweep.rs and
+// `wgsimd bench`, 2026-11-23, 2^28 keys: that pass 2.30 / 2.38 ms against 2.04 for u32, now
+// 2.04 / 2.07; the whole sort i32 29.9 → 30.8 Gkeys/s, f32 29.6 → 30.6; u32 unchanged).
 fn tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
     var t: TileKeys;
-    for (var j = 0u; j < KPT; j++) {
-        let s = slot(inv, j);
-        if s < count {
-            var k = keys_in[start + s];
-            if MAP_IN != 0u {
-                k = to_sortable(k);
+    if FULL_TILES != 0u && count == TILE {
+        for (var j = 0u; j < KPT; j++) {
+            t.keys[j] = keys_in[start + slot(inv, j)];
+        }
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            let s = slot(inv, j);
+            if s < count {
+                t.keys[j] = keys_in[start + s];
             }
-            t.keys[j] = k;
+        }
+    }
+    if MAP_IN != 0u {
+        for (var j = 0u; j < KPT; j++) {
+            t.keys[j] = to_sortable(t.keys[j]);
         }
     }
     return t;
@@ -527,28 +539,21 @@ fn tile_write(inv: Inv, rank: array<u32, KPT>, vals: array<u32, KPT>, start: u32
         // barrier: every key was read from tile_mem before values overwrite it
         workgroupBarrier();
         // values are loaded only now (unless VALUES_EARLY), in the keys' layout: no registers
-        // held through the ranking
-        if VALUES_EARLY != 0u {
-            if full {
-                for (var j = 0u; j < KPT; j++) {
-                    atomicStore(&tile_mem[rank[j]], vals[j]);
-                }
-            } else {
-                for (var j = 0u; j < KPT; j++) {
-                    if slot(inv, j) < count {
-                        atomicStore(&tile_mem[rank[j]], vals[j]);
-                    }
-                }
-            }
-        } else if full {
+        // held through the ranking. (One staging loop for both: the same speed as separate
+        // loops for passed-in and loaded values on the H100, every strategy's pairs at 2^24 and
+        // 2^28, 2026-11-23.)
+        var v = vals;
+        if VALUES_EARLY == 0u {
+            v = tile_values(inv, start, count);
+        }
+        if full {
             for (var j = 0u; j < KPT; j++) {
-                atomicStore(&tile_mem[rank[j]], vals_in[start + slot(inv, j)]);
+                atomicStore(&tile_mem[rank[j]], v[j]);
             }
         } else {
             for (var j = 0u; j < KPT; j++) {
-                let s = slot(inv, j);
-                if s < count {
-                    atomicStore(&tile_mem[rank[j]], vals_in[start + s]);
+                if slot(inv, j) < count {
+                    atomicStore(&tile_mem[rank[j]], v[j]);
                 }
             }
         }
