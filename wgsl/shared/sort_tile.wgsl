@@ -59,8 +59,18 @@ const_assert START_AT + RADIX <= TILE;
 // steps) and per SortPolicy::match_ranking.
 override RANK_MATCH: u32 = 0u;
 const MATCH_WORDS: u32 = RADIX * (WG_SIZE / 32u);
+// Items are matched two at a time (rank_items_match) where the tile holds a second set of
+// masks below the first and still 8 counter rows, and KPT is even: item j + 1's masks are
+// MATCH_WORDS below item j's, so the two items' workgroup-memory round trips overlap. OneSweep's
+// 5632-key tile has the room (12 counter rows), the 3072-key tile not. H100
+// (examples/sort_sweep.rs, 2026-11-23, u32, OneSweep, two calls each): keys 31.07 / 31.07
+// against 30.71 / 30.72 Gkeys/s at 2^28, 25.43–25.46 against 25.34–25.36 at 2^24; pairs 24.74 /
+// 24.76 against 24.54 / 24.56 at 2^28; 2^20 level (9.9 keys, 8.3–8.5 pairs). The keys passes
+// take 91–93 registers against 76–81, still two workgroups per SM, no local memory.
+const MATCH_PAIRS: bool = KPT % 2u == 0u && TILE >= 2u * MATCH_WORDS + 8u * (RADIX / 2u);
+const MATCH_SETS: u32 = select(1u, 2u, MATCH_PAIRS);
 const MATCH_AT: u32 = TILE - MATCH_WORDS;
-const MATCH_ROWS: u32 = MATCH_AT / (RADIX / 2u);
+const MATCH_ROWS: u32 = (TILE - MATCH_SETS * MATCH_WORDS) / (RADIX / 2u);
 const_assert MATCH_ROWS >= 1u;
 // counter rows in use: subgroups beyond them take turns (phases)
 override RANK_ROWS: u32 = COUNTER_ROWS - (COUNTER_ROWS - MATCH_ROWS) * min(RANK_MATCH, 1u);
@@ -286,8 +296,7 @@ fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
         let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
         base = (old >> half) & 0xffffu;
     }
-    let leader = select(rs_lane(inv), first_lane(peers), any(peers != vec4<u32>(0u)));
-    return rs_shuffle(inv, base, leader) + below;
+    return rs_shuffle(inv, base, peer_leader(inv, peers)) + below;
 }
 
 // rank_item by match masks (RANK_MATCH; CUB's BlockRadixRankMatch with WARP_MATCH_ATOMIC_OR):
@@ -304,11 +313,52 @@ fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
     let d = digit_of(k);
     let valid = c.full || slot(inv, j) < c.count;
     // set: only keys of this subgroup's phase
-    if c.mine && valid {
-        atomicOr(&tile_mem[c.mask_at + d], c.bit);
-    }
-    // read: the subgroup's bits for digit d (a subgroup over 32 lanes: one word per 32)
+    match_set(c, c.mask_at + d, valid);
+    // read: the subgroup's bits for digit d
     let at = c.sg_mask_at + d;
+    let peers = match_peers(c, at);
+    let below = popcount4(peers & c.lt);
+    // reserve and clear
+    let base = match_reserve(c, at, d, peers, valid && below == 0u);
+    return rs_shuffle(inv, base, peer_leader(inv, peers)) + below;
+}
+
+// Items j and j + 1 by match masks at once (MATCH_PAIRS): rank_item_match for both, item
+// j + 1 on the second set of masks (MATCH_WORDS below), each step issued for both items before
+// the next step, so that their workgroup-memory round trips overlap. Item j's leaders reserve
+// their slots before item j + 1's (program order of the subgroup), which keeps the order.
+fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u32> {
+    let d0 = digit_of(k0);
+    let d1 = digit_of(k1);
+    let v0 = c.full || slot(inv, j) < c.count;
+    let v1 = c.full || slot(inv, j + 1u) < c.count;
+    match_set(c, c.mask_at + d0, v0);
+    match_set(c, c.mask_at - MATCH_WORDS + d1, v1);
+    let at0 = c.sg_mask_at + d0;
+    let at1 = c.sg_mask_at - MATCH_WORDS + d1;
+    let p0 = match_peers(c, at0);
+    let p1 = match_peers(c, at1);
+    let below0 = popcount4(p0 & c.lt);
+    let below1 = popcount4(p1 & c.lt);
+    let base0 = match_reserve(c, at0, d0, p0, v0 && below0 == 0u);
+    let base1 = match_reserve(c, at1, d1, p1, v1 && below1 == 0u);
+    return vec2<u32>(
+        rs_shuffle(inv, base0, peer_leader(inv, p0)) + below0,
+        rs_shuffle(inv, base1, peer_leader(inv, p1)) + below1,
+    );
+}
+
+// The match-mask steps of one item (rank_item_match). set: this invocation's bit in the mask
+// word at `at` (its digit's, in its own mask row), if it has a key in this subgroup's phase.
+fn match_set(c: RankItems, at: u32, valid: bool) {
+    if c.mine && valid {
+        atomicOr(&tile_mem[at], c.bit);
+    }
+}
+
+// read: the subgroup's bits of the mask at `at` (its first mask row's word for the digit; a
+// subgroup over 32 lanes has one word per 32), i.e. the peers.
+fn match_peers(c: RankItems, at: u32) -> vec4<u32> {
     var peers = vec4<u32>((atomicLoad(&tile_mem[at]) >> c.sg_shift) & c.all_lanes.x, 0u, 0u, 0u);
     if c.words > 1u {
         peers.y = atomicLoad(&tile_mem[at + RADIX]);
@@ -317,20 +367,29 @@ fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
         peers.z = atomicLoad(&tile_mem[at + 2u * RADIX]);
         peers.w = atomicLoad(&tile_mem[at + 3u * RADIX]);
     }
-    let below = popcount4(peers & c.lt);
+    return peers;
+}
+
+// reserve: the peers' leader (`leads`: a valid key with no peer below it) takes their slots in
+// the subgroup's counter for digit d and clears their bits (every peer has read the word: the
+// read was one step of the subgroup before this); returns the slots' base (0 elsewhere).
+fn match_reserve(c: RankItems, at: u32, d: u32, peers: vec4<u32>, leads: bool) -> u32 {
     var base = 0u;
-    if c.mine && valid && below == 0u {
+    if c.mine && leads {
         let half = 16u * (d & 1u);
         let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
         base = (old >> half) & 0xffffu;
-        // clear: every peer has read the word (the read above, one step of the subgroup)
         atomicAnd(&tile_mem[at], ~(c.all_lanes.x << c.sg_shift));
         for (var w = 1u; w < c.words; w++) {
             atomicStore(&tile_mem[at + w * RADIX], 0u);
         }
     }
-    let leader = select(rs_lane(inv), first_lane(peers), any(peers != vec4<u32>(0u)));
-    return rs_shuffle(inv, base, leader) + below;
+    return base;
+}
+
+// The lane that holds a key's slots base: the lowest of its peers (itself if it has none).
+fn peer_leader(inv: Inv, peers: vec4<u32>) -> u32 {
+    return select(rs_lane(inv), first_lane(peers), any(peers != vec4<u32>(0u)));
 }
 
 // rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
@@ -353,7 +412,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
         atomicStore(&tile_mem[i], 0u);
     }
     if RANK_MATCH != 0u {
-        for (var i = MATCH_AT + inv.lid; i < TILE; i += WG_SIZE) {
+        for (var i = TILE - MATCH_SETS * MATCH_WORDS + inv.lid; i < TILE; i += WG_SIZE) {
             atomicStore(&tile_mem[i], 0u);
         }
     }
@@ -376,53 +435,116 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
             1u << (g % 32u), MATCH_AT + (g / 32u) * RADIX,
             MATCH_AT + (sg_g / 32u) * RADIX, sg_g % 32u, max(size / 32u, 1u),
         );
-        rank[0] = select(rank[0], rank_item(inv, c, t.keys[0], 0u), c.mine);
-        rank[1] = select(rank[1], rank_item(inv, c, t.keys[1], 1u), c.mine);
-        rank[2] = select(rank[2], rank_item(inv, c, t.keys[2], 2u), c.mine);
-        rank[3] = select(rank[3], rank_item(inv, c, t.keys[3], 3u), c.mine);
-        rank[4] = select(rank[4], rank_item(inv, c, t.keys[4], 4u), c.mine);
-        rank[5] = select(rank[5], rank_item(inv, c, t.keys[5], 5u), c.mine);
-        rank[6] = select(rank[6], rank_item(inv, c, t.keys[6], 6u), c.mine);
-        rank[7] = select(rank[7], rank_item(inv, c, t.keys[7], 7u), c.mine);
-        rank[8] = select(rank[8], rank_item(inv, c, t.keys[8], 8u), c.mine);
-        rank[9] = select(rank[9], rank_item(inv, c, t.keys[9], 9u), c.mine);
-        rank[10] = select(rank[10], rank_item(inv, c, t.keys[10], 10u), c.mine);
-        rank[11] = select(rank[11], rank_item(inv, c, t.keys[11], 11u), c.mine);
-        if KPT > 12u {
-            rank[12u % KPT] = select(rank[12u % KPT], rank_item(inv, c, t.keys[12u % KPT], 12u % KPT), c.mine);
-        }
-        if KPT > 13u {
-            rank[13u % KPT] = select(rank[13u % KPT], rank_item(inv, c, t.keys[13u % KPT], 13u % KPT), c.mine);
-        }
-        if KPT > 14u {
-            rank[14u % KPT] = select(rank[14u % KPT], rank_item(inv, c, t.keys[14u % KPT], 14u % KPT), c.mine);
-        }
-        if KPT > 15u {
-            rank[15u % KPT] = select(rank[15u % KPT], rank_item(inv, c, t.keys[15u % KPT], 15u % KPT), c.mine);
-        }
-        if KPT > 16u {
-            rank[16u % KPT] = select(rank[16u % KPT], rank_item(inv, c, t.keys[16u % KPT], 16u % KPT), c.mine);
-        }
-        if KPT > 17u {
-            rank[17u % KPT] = select(rank[17u % KPT], rank_item(inv, c, t.keys[17u % KPT], 17u % KPT), c.mine);
-        }
-        if KPT > 18u {
-            rank[18u % KPT] = select(rank[18u % KPT], rank_item(inv, c, t.keys[18u % KPT], 18u % KPT), c.mine);
-        }
-        if KPT > 19u {
-            rank[19u % KPT] = select(rank[19u % KPT], rank_item(inv, c, t.keys[19u % KPT], 19u % KPT), c.mine);
-        }
-        if KPT > 20u {
-            rank[20u % KPT] = select(rank[20u % KPT], rank_item(inv, c, t.keys[20u % KPT], 20u % KPT), c.mine);
-        }
-        if KPT > 21u {
-            rank[21u % KPT] = select(rank[21u % KPT], rank_item(inv, c, t.keys[21u % KPT], 21u % KPT), c.mine);
-        }
-        if KPT > 22u {
-            rank[22u % KPT] = select(rank[22u % KPT], rank_item(inv, c, t.keys[22u % KPT], 22u % KPT), c.mine);
-        }
-        if KPT > 23u {
-            rank[23u % KPT] = select(rank[23u % KPT], rank_item(inv, c, t.keys[23u % KPT], 23u % KPT), c.mine);
+        if RANK_MATCH != 0u && MATCH_PAIRS {
+            {
+                let r = rank_items_match(inv, c, t.keys[0u], t.keys[1u], 0u);
+                rank[0u] = select(rank[0u], r.x, c.mine);
+                rank[1u] = select(rank[1u], r.y, c.mine);
+            }
+            {
+                let r = rank_items_match(inv, c, t.keys[2u], t.keys[3u], 2u);
+                rank[2u] = select(rank[2u], r.x, c.mine);
+                rank[3u] = select(rank[3u], r.y, c.mine);
+            }
+            {
+                let r = rank_items_match(inv, c, t.keys[4u], t.keys[5u], 4u);
+                rank[4u] = select(rank[4u], r.x, c.mine);
+                rank[5u] = select(rank[5u], r.y, c.mine);
+            }
+            {
+                let r = rank_items_match(inv, c, t.keys[6u], t.keys[7u], 6u);
+                rank[6u] = select(rank[6u], r.x, c.mine);
+                rank[7u] = select(rank[7u], r.y, c.mine);
+            }
+            {
+                let r = rank_items_match(inv, c, t.keys[8u], t.keys[9u], 8u);
+                rank[8u] = select(rank[8u], r.x, c.mine);
+                rank[9u] = select(rank[9u], r.y, c.mine);
+            }
+            {
+                let r = rank_items_match(inv, c, t.keys[10u], t.keys[11u], 10u);
+                rank[10u] = select(rank[10u], r.x, c.mine);
+                rank[11u] = select(rank[11u], r.y, c.mine);
+            }
+            if KPT > 13u {
+                let r = rank_items_match(inv, c, t.keys[12u % KPT], t.keys[13u % KPT], 12u % KPT);
+                rank[12u % KPT] = select(rank[12u % KPT], r.x, c.mine);
+                rank[13u % KPT] = select(rank[13u % KPT], r.y, c.mine);
+            }
+            if KPT > 15u {
+                let r = rank_items_match(inv, c, t.keys[14u % KPT], t.keys[15u % KPT], 14u % KPT);
+                rank[14u % KPT] = select(rank[14u % KPT], r.x, c.mine);
+                rank[15u % KPT] = select(rank[15u % KPT], r.y, c.mine);
+            }
+            if KPT > 17u {
+                let r = rank_items_match(inv, c, t.keys[16u % KPT], t.keys[17u % KPT], 16u % KPT);
+                rank[16u % KPT] = select(rank[16u % KPT], r.x, c.mine);
+                rank[17u % KPT] = select(rank[17u % KPT], r.y, c.mine);
+            }
+            if KPT > 19u {
+                let r = rank_items_match(inv, c, t.keys[18u % KPT], t.keys[19u % KPT], 18u % KPT);
+                rank[18u % KPT] = select(rank[18u % KPT], r.x, c.mine);
+                rank[19u % KPT] = select(rank[19u % KPT], r.y, c.mine);
+            }
+            if KPT > 21u {
+                let r = rank_items_match(inv, c, t.keys[20u % KPT], t.keys[21u % KPT], 20u % KPT);
+                rank[20u % KPT] = select(rank[20u % KPT], r.x, c.mine);
+                rank[21u % KPT] = select(rank[21u % KPT], r.y, c.mine);
+            }
+            if KPT > 23u {
+                let r = rank_items_match(inv, c, t.keys[22u % KPT], t.keys[23u % KPT], 22u % KPT);
+                rank[22u % KPT] = select(rank[22u % KPT], r.x, c.mine);
+                rank[23u % KPT] = select(rank[23u % KPT], r.y, c.mine);
+            }
+        } else {
+            rank[0] = select(rank[0], rank_item(inv, c, t.keys[0], 0u), c.mine);
+            rank[1] = select(rank[1], rank_item(inv, c, t.keys[1], 1u), c.mine);
+            rank[2] = select(rank[2], rank_item(inv, c, t.keys[2], 2u), c.mine);
+            rank[3] = select(rank[3], rank_item(inv, c, t.keys[3], 3u), c.mine);
+            rank[4] = select(rank[4], rank_item(inv, c, t.keys[4], 4u), c.mine);
+            rank[5] = select(rank[5], rank_item(inv, c, t.keys[5], 5u), c.mine);
+            rank[6] = select(rank[6], rank_item(inv, c, t.keys[6], 6u), c.mine);
+            rank[7] = select(rank[7], rank_item(inv, c, t.keys[7], 7u), c.mine);
+            rank[8] = select(rank[8], rank_item(inv, c, t.keys[8], 8u), c.mine);
+            rank[9] = select(rank[9], rank_item(inv, c, t.keys[9], 9u), c.mine);
+            rank[10] = select(rank[10], rank_item(inv, c, t.keys[10], 10u), c.mine);
+            rank[11] = select(rank[11], rank_item(inv, c, t.keys[11], 11u), c.mine);
+            if KPT > 12u {
+                rank[12u % KPT] = select(rank[12u % KPT], rank_item(inv, c, t.keys[12u % KPT], 12u % KPT), c.mine);
+            }
+            if KPT > 13u {
+                rank[13u % KPT] = select(rank[13u % KPT], rank_item(inv, c, t.keys[13u % KPT], 13u % KPT), c.mine);
+            }
+            if KPT > 14u {
+                rank[14u % KPT] = select(rank[14u % KPT], rank_item(inv, c, t.keys[14u % KPT], 14u % KPT), c.mine);
+            }
+            if KPT > 15u {
+                rank[15u % KPT] = select(rank[15u % KPT], rank_item(inv, c, t.keys[15u % KPT], 15u % KPT), c.mine);
+            }
+            if KPT > 16u {
+                rank[16u % KPT] = select(rank[16u % KPT], rank_item(inv, c, t.keys[16u % KPT], 16u % KPT), c.mine);
+            }
+            if KPT > 17u {
+                rank[17u % KPT] = select(rank[17u % KPT], rank_item(inv, c, t.keys[17u % KPT], 17u % KPT), c.mine);
+            }
+            if KPT > 18u {
+                rank[18u % KPT] = select(rank[18u % KPT], rank_item(inv, c, t.keys[18u % KPT], 18u % KPT), c.mine);
+            }
+            if KPT > 19u {
+                rank[19u % KPT] = select(rank[19u % KPT], rank_item(inv, c, t.keys[19u % KPT], 19u % KPT), c.mine);
+            }
+            if KPT > 20u {
+                rank[20u % KPT] = select(rank[20u % KPT], rank_item(inv, c, t.keys[20u % KPT], 20u % KPT), c.mine);
+            }
+            if KPT > 21u {
+                rank[21u % KPT] = select(rank[21u % KPT], rank_item(inv, c, t.keys[21u % KPT], 21u % KPT), c.mine);
+            }
+            if KPT > 22u {
+                rank[22u % KPT] = select(rank[22u % KPT], rank_item(inv, c, t.keys[22u % KPT], 22u % KPT), c.mine);
+            }
+            if KPT > 23u {
+                rank[23u % KPT] = select(rank[23u % KPT], rank_item(inv, c, t.keys[23u % KPT], 23u % KPT), c.mine);
+            }
         }
         // barrier: this phase's counts are complete before the next phase's subgroups add
         workgroupBarrier();
