@@ -3,7 +3,9 @@
 //! Rules:
 //! - Every file under `wgsl/` is embedded at build time (`build.rs`); a kernel is named by its
 //!   path without extension, e.g. `reduce/sum_u64`. One file per dispatch stage; helpers live in
-//!   `wgsl/shared/` and start with the line `// include-only`.
+//!   `wgsl/shared/` and start with the line `// include-only`. For development only, the
+//!   environment variable `WGSIMD_WGSL_DIR` names a folder whose files replace the embedded
+//!   ones of the same path (kernel variants measured without a rebuild).
 //! - A line `//!include shared/NAME` is replaced by the helper's text. When a flavoured file
 //!   `shared/NAME.subgroup.wgsl` / `shared/NAME.emulated.wgsl` exists, the [`Flavor`] picks it:
 //!   this is how adapters without `Features::SUBGROUP` get the workgroup-memory implementation of
