@@ -421,8 +421,9 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let full = count == TILE;
     // barrier: counters are cleared before any leader adds to them
     workgroupBarrier();
-    // per item (rank_item), items in order; subgroups of 4, which share rows and take turns,
-    // redo the ballots in each phase. The items are called one by one with literal indices:
+    // per item (rank_item), items in order, or per pair of items (rank_items_match, where
+    // MATCH_PAIRS); subgroups of 4, which share rows and take turns, redo the ballots in each
+    // phase. The items (pairs) are called one by one with literal indices:
     // written as a loop over j, NVIDIA's compiler kept the loop rolled and read t.keys[j] and
     // wrote rank[j] through 12-way chains of compares and predicated moves, half of the
     // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session"). Items 12..23
