@@ -66,7 +66,8 @@ const MATCH_WORDS: u32 = RADIX * (WG_SIZE / 32u);
 // (examples/sort_sweep.rs, 2026-11-23, u32, OneSweep, two calls each): keys 31.07 / 31.07
 // against 30.71 / 30.72 Gkeys/s at 2^28, 25.43–25.46 against 25.34–25.36 at 2^24; pairs 24.74 /
 // 24.76 against 24.54 / 24.56 at 2^28; 2^20 level (9.9 keys, 8.3–8.5 pairs). The keys passes
-// take 91–93 registers against 76–81, still two workgroups per SM, no local memory.
+// took 91–93 registers against 76–81 in that build (76–89 in the session's final build),
+// still two workgroups per SM, no local memory.
 const MATCH_PAIRS: bool = KPT % 2u == 0u && TILE >= 2u * MATCH_WORDS + 8u * (RADIX / 2u);
 const MATCH_SETS: u32 = select(1u, 2u, MATCH_PAIRS);
 const MATCH_AT: u32 = TILE - MATCH_WORDS;

@@ -28,9 +28,9 @@
 // 22.8, 20 → 10.0 / 24.6 / 29.4; 8.7 / 19.7 / 23.8, 21 → 9.9 / 24.9 / 30.0; 8.4 / 19.9 /
 // 24.2, 22 → 9.9 / 25.3 / 30.7–30.9; 8.2–8.5 / 20.1–20.2 / 24.7–24.8, 23 → 8.2 / 18.2 / 21.1;
 // 7.0 / 15.0 / 17.2, 24 → 8.1 / 18.3 / 21.3; 7.1 / 15.2 / 17.5. Larger tiles mean fewer
-// tiles to look back over per key; the driver gave 22 keys 71–117 registers (91–93 since the
-// eleventh session's paired match ranking; two workgroups per SM), and from 23 on something
-// else gives way (no local memory at any size).
+// tiles to look back over per key; the driver gave 22 keys 71–117 registers (76–89 after the
+// eleventh session's changes; two workgroups per SM), and from 23 on something else gives
+// way (no local memory at any size).
 // 22 KiB of tile_mem, 23.3 KiB of workgroup memory in all.
 const KPT: u32 = 22u;
 // invocations per workgroup (shared/sort_tile.wgsl: at least RADIX, a multiple of 128; those
