@@ -293,9 +293,7 @@ fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
     let below = popcount4(peers & c.lt);
     var base = 0u;
     if c.mine && valid && below == 0u {
-        let half = 16u * (d & 1u);
-        let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
-        base = (old >> half) & 0xffffu;
+        base = reserve_slots(c, d, peers);
     }
     return rs_shuffle(inv, base, peer_leader(inv, peers)) + below;
 }
@@ -377,15 +375,21 @@ fn match_peers(c: RankItems, at: u32) -> vec4<u32> {
 fn match_reserve(c: RankItems, at: u32, d: u32, peers: vec4<u32>, leads: bool) -> u32 {
     var base = 0u;
     if c.mine && leads {
-        let half = 16u * (d & 1u);
-        let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
-        base = (old >> half) & 0xffffu;
+        base = reserve_slots(c, d, peers);
         atomicAnd(&tile_mem[at], ~(c.all_lanes.x << c.sg_shift));
         for (var w = 1u; w < c.words; w++) {
             atomicStore(&tile_mem[at + w * RADIX], 0u);
         }
     }
     return base;
+}
+
+// The peers' slots in the subgroup's counter for digit d (half d & 1 of word d / 2 of its
+// row); returns the count before them. The peers' leader calls it, in its subgroup's phase.
+fn reserve_slots(c: RankItems, d: u32, peers: vec4<u32>) -> u32 {
+    let half = 16u * (d & 1u);
+    let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
+    return (old >> half) & 0xffffu;
 }
 
 // The lane that holds a key's slots base: the lowest of its peers (itself if it has none).
