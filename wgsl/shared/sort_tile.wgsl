@@ -400,19 +400,42 @@ fn peer_leader(inv: Inv, peers: vec4<u32>) -> u32 {
 // rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
 // tile_set_base. Uniform control flow only.
 fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
-    let lane = rs_lane(inv);
+    let rows = rank_rows(inv).x;
+    // barrier: nobody still reads tile_mem (a previous tile's staging)
+    workgroupBarrier();
+    rank_clear(inv, rows);
+    // barrier: counters are cleared before any leader adds to them
+    workgroupBarrier();
+    var rank = rank_phases(inv, t, count);
+    // barrier: the counts are complete
+    workgroupBarrier();
+    rank_scan(inv, rows, false);
+    // barrier: row prefixes and digit starts are visible
+    workgroupBarrier();
+    // (with FULL_TILES, unconditional: an item without a key has key 0, an in-bounds lookup,
+    // and a rank nobody uses)
+    let row = rank_rows(inv).y;
+    for (var j = 0u; j < KPT; j++) {
+        if FULL_TILES != 0u || slot(inv, j) < count {
+            let dj = digit_of(t.keys[j]);
+            let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
+            rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;
+        }
+    }
+    return rank;
+}
+
+// The counter rows in use, this subgroup's row and its phase in it (subgroups beyond
+// RANK_ROWS share rows and take turns).
+fn rank_rows(inv: Inv) -> vec3<u32> {
     let n_sg = rs_count(inv);
     let rows = min(n_sg, RANK_ROWS);
     let per_row = (n_sg + rows - 1u) / rows;
-    let row = rs_index(inv) / per_row;
-    let my_phase = rs_index(inv) % per_row;
-    // lanes below this one, and all lanes of the subgroup, as four-word masks
-    let lt = vec4<u32>(lanes_below(lane, 0u), lanes_below(lane, 1u), lanes_below(lane, 2u), lanes_below(lane, 3u));
-    let size = rs_size(inv);
-    let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));
-    // barrier: nobody still reads tile_mem (a previous tile's staging)
-    workgroupBarrier();
-    // only the rows in use (8 of 22 with subgroups of 32), and the match masks
+    return vec3<u32>(rows, rs_index(inv) / per_row, rs_index(inv) % per_row);
+}
+
+// Zero the counter rows in use (8 of 22 with subgroups of 32) and the match masks.
+fn rank_clear(inv: Inv, rows: u32) {
     for (var i = inv.lid; i < rows * RADIX / 2u; i += WG_SIZE) {
         atomicStore(&tile_mem[i], 0u);
     }
@@ -421,11 +444,23 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
             atomicStore(&tile_mem[i], 0u);
         }
     }
+}
+
+// The items' ranks: each key's slot in its subgroup's counter for its digit plus its place
+// among its peers (rank_item, rank_items_match), in phases (see RANK_ROWS). After rank_clear
+// and a barrier; the counters are complete after the next barrier.
+fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
+    let lane = rs_lane(inv);
+    let rr = rank_rows(inv);
+    let row = rr.y;
+    let my_phase = rr.z;
+    // lanes below this one, and all lanes of the subgroup, as four-word masks
+    let lt = vec4<u32>(lanes_below(lane, 0u), lanes_below(lane, 1u), lanes_below(lane, 2u), lanes_below(lane, 3u));
+    let size = rs_size(inv);
+    let all_lanes = vec4<u32>(lanes_below(size, 0u), lanes_below(size, 1u), lanes_below(size, 2u), lanes_below(size, 3u));
     let g = rs_index(inv) * size + lane;
     let sg_g = rs_index(inv) * size;
     let full = count == TILE;
-    // barrier: counters are cleared before any leader adds to them
-    workgroupBarrier();
     // per item (rank_item), items in order, or per pair of items (rank_items_match, where
     // MATCH_PAIRS); subgroups of 4, which share rows and take turns, redo the ballots in each
     // phase. The items (pairs) are called one by one with literal indices:
@@ -436,6 +471,11 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // index of a dead item in bounds for the validator).
     var rank: array<u32, KPT>;
     for (var phase = 0u; phase < RANK_PHASES; phase++) {
+        if phase > 0u {
+            // barrier: the previous phase's reservations are complete before this phase's
+            // subgroups add
+            workgroupBarrier();
+        }
         let c = RankItems(
             lt, all_lanes, row, my_phase == phase, full, count,
             1u << (g % 32u), MATCH_AT + (g / 32u) * RADIX,
@@ -552,13 +592,16 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
                 rank[23u % KPT] = select(rank[23u % KPT], rank_item(inv, c, t.keys[23u % KPT], 23u % KPT), c.mine);
             }
         }
-        // barrier: this phase's counts are complete before the next phase's subgroups add
-        workgroupBarrier();
     }
-    // per digit pair (p = 2 digits, one counter word per row), in scan order so the pairs' scan
-    // is the digits' scan: the pair's totals, their exclusive prefix over the tile (the digit
-    // starts), then each row's word becomes the digit start plus the rows before it (both
-    // halves at once: at most TILE, so halves never carry), and a key's rank needs one word
+    return rank;
+}
+
+// Per digit pair (p = 2 digits, one counter word per row), in scan order so the pairs' scan is
+// the digits' scan: the pair's totals, their exclusive prefix over the tile (the digit starts,
+// to tile_mem at START_AT, or to digit_base where `in_base`), then each row's word becomes the
+// digit start plus the rows before it (both halves at once: at most TILE, so halves never
+// carry). Needs a barrier after.
+fn rank_scan(inv: Inv, rows: u32, in_base: bool) {
     let p = inv_rank(inv);
     let owner = p < RADIX / 2u;
     var total = 0u;
@@ -570,8 +613,13 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     let lo = total & 0xffffu;
     let sc = wg_scan_add_u32(inv, select(0u, lo + (total >> 16u), owner));
     if owner {
-        atomicStore(&tile_mem[START_AT + 2u * p], sc.x);
-        atomicStore(&tile_mem[START_AT + 2u * p + 1u], sc.x + lo);
+        if in_base {
+            atomicStore(&digit_base[2u * p], sc.x);
+            atomicStore(&digit_base[2u * p + 1u], sc.x + lo);
+        } else {
+            atomicStore(&tile_mem[START_AT + 2u * p], sc.x);
+            atomicStore(&tile_mem[START_AT + 2u * p + 1u], sc.x + lo);
+        }
         var run = sc.x | ((sc.x + lo) << 16u);
         for (var r = 0u; r < rows; r++) {
             let c = atomicLoad(&tile_mem[r * (RADIX / 2u) + p]);
@@ -579,24 +627,62 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
             run += c;
         }
     }
-    // barrier: row prefixes and digit starts are visible
+}
+
+// The ranking with the counts taken first (OneSweep; CUB's BlockRadixRankMatchEarlyCounts):
+// tile_count counts each subgroup's keys into its counter row and turns the rows into the
+// digits' starts in the tile plus the rows before (rank_scan), leaving the digit starts in
+// digit_base (tile_counted_digit); then tile_rank_counted ranks the items against those rows,
+// so each reservation returns the key's final position and no lookup follows. tile_mem must be
+// free when tile_count starts. H100 (examples/sort_sweep.rs, 2026-11-23, u32, against the
+// count into digit_base followed by tile_rank; two calls): keys 31.89–31.90 → 33.69–33.70
+// Gkeys/s at 2^28, 26.04–26.08 → 27.13–27.17 at 2^24; pairs 25.26 → 26.34 and 20.33 → 21.08,
+// although the keys passes took 101–107 registers against 76–89 (two workgroups per SM
+// either way).
+fn tile_count(inv: Inv, t: TileKeys, count: u32) {
+    let rr = rank_rows(inv);
+    rank_clear(inv, rr.x);
+    // barrier: counters are cleared before anyone counts
     workgroupBarrier();
-    // (with FULL_TILES, unconditional: an item without a key has key 0, an in-bounds lookup,
-    // and a rank nobody uses)
-    for (var j = 0u; j < KPT; j++) {
-        if FULL_TILES != 0u || slot(inv, j) < count {
+    // count: all keys of the subgroups sharing a row, whatever their phase
+    let at = rr.y * (RADIX / 2u);
+    if FULL_TILES != 0u && count == TILE {
+        for (var j = 0u; j < KPT; j++) {
             let dj = digit_of(t.keys[j]);
-            let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
-            rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;
+            atomicAdd(&tile_mem[at + dj / 2u], 1u << (16u * (dj & 1u)));
+        }
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            if slot(inv, j) < count {
+                let dj = digit_of(t.keys[j]);
+                atomicAdd(&tile_mem[at + dj / 2u], 1u << (16u * (dj & 1u)));
+            }
         }
     }
-    return rank;
+    // barrier: the rows' counts are complete
+    workgroupBarrier();
+    rank_scan(inv, rr.x, true);
+    // barrier: row prefixes and digit starts are visible
+    workgroupBarrier();
+}
+
+// Digit d's start in the counted tile (x) and its key count (y), after tile_count, until
+// digit_base is set or reused.
+fn tile_counted_digit(d: u32, count: u32) -> vec2<u32> {
+    let s = atomicLoad(&digit_base[d]);
+    let next = select(count, atomicLoad(&digit_base[min(d + 1u, RADIX - 1u)]), d + 1u < RADIX);
+    return vec2<u32>(s, next - s);
+}
+
+// The final ranks after tile_count (uniform control flow only); tile_stage's barrier ends it.
+fn tile_rank_counted(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
+    return rank_phases(inv, t, count);
 }
 
 // stage: the tile's keys in tile_mem in digit order (after tile_rank; the keys are not needed
 // in registers after this, only the ranks, for the values).
 fn tile_stage(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
-    // barrier: the ranks' lookups and the digit starts have been read out of tile_mem
+    // barrier: the ranking is done with tile_mem (reservations, lookups, digit starts)
     workgroupBarrier();
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {

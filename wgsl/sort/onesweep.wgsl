@@ -30,7 +30,10 @@
 // 7.0 / 15.0 / 17.2, 24 → 8.1 / 18.3 / 21.3; 7.1 / 15.2 / 17.5. Larger tiles mean fewer
 // tiles to look back over per key; the driver gave 22 keys 71–117 registers (76–89 after the
 // eleventh session's changes; two workgroups per SM), and from 23 on something else gives
-// way (no local memory at any size).
+// way (no local memory at any size). Twelfth session, with the ranking from early counts
+// (keys at 2^24 / 2^28; pairs): 20 → 25.2 / 30.8; 20.0 / 25.0, 22 → 27.2 / 33.7; 21.1 / 26.3,
+// 24 → 19.9 / 23.6; 16.0 / 18.8 (109–116 registers for keys, under the 128 that two
+// workgroups per SM allow).
 // 22 KiB of tile_mem, 23.3 KiB of workgroup memory in all.
 const KPT: u32 = 22u;
 // invocations per workgroup (shared/sort_tile.wgsl: at least RADIX, a multiple of 128; those
@@ -53,7 +56,8 @@ override SPIN: u32 = 64u;
 // solo walk does not poll they stay in registers and measure 6 → 21.8, 8 → 21.4 against
 // 4 → 22.6. Wider windows take fewer steps (16: 3.0 per tile, 4: about 6) but each step costs
 // more than its loads: reading half or a quarter as many distinct status words changed
-// nothing, and no fallback happened.
+// nothing, and no fallback happened. Twelfth session, with the ranking from early counts:
+// 8 → 31.70 against 4 → 33.72 Gkeys/s at 2^28 (25.85 against 27.15 at 2^24).
 const LOOKBACK: u32 = 4u;
 // 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (tests only: lets
 // the simulator's unfair scheduler run a tile before its predecessors)
@@ -168,17 +172,18 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let t = tile_load(inv, start, count);
     // count the tile's digits first and publish them before ranking (CUB's "early counts"), so
     // successors looking back rarely find this tile silent: tile 0 publishes its inclusive
-    // prefix at once. The counters are digit_base, free until tile_set_base; the fallback
-    // counts there too.
+    // prefix at once. Each subgroup counts into its row of the ranking's counters (tile_count),
+    // which the ranking then starts from: its reservations are the keys' final positions.
     // invocation d < RADIX owns digit d; the rest (WG_SIZE > RADIX) own none
     let d = inv.lid;
     let owner = d < RADIX;
     // the digit's first output position: the exclusive scan of this pass's global digit counts.
     // Only tile 0 needs it (every other tile's look-back ends at an inclusive prefix that holds
     // it, or, rarely, in a fallback on tile 0: digits_below), so tile 0's workgroup takes it
-    // itself, in scan order and then by digit through tile_mem (free until tile_rank). (A
-    // dispatch of its own cost 14 µs per sort on the H100; the scan in every workgroup cost 3.5%
-    // at 2^28 keys.)
+    // itself, in scan order and then by digit through digit_base (free until tile_count's
+    // scan). (A dispatch of its own cost 14 µs per sort on the H100; the scan in every
+    // workgroup cost 3.5% at 2^28 keys.)
+    var global = 0u;
     if tile == 0u {
         let r = inv_rank(inv);
         var c = 0u;
@@ -187,38 +192,22 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         }
         let s = wg_scan_add_u32(inv, c).x;
         if r < RADIX {
-            atomicStore(&tile_mem[START_AT + r], s);
+            atomicStore(&digit_base[r], s);
+        }
+        // barrier: tile 0's digit starts are in (tile is uniform)
+        workgroupBarrier();
+        if owner {
+            global = atomicLoad(&digit_base[d]);
         }
     }
-    if owner {
-        atomicStore(&digit_base[d], 0u);
-    }
-    // barrier: the counters are cleared before anyone counts; tile 0's digit starts are in
-    workgroupBarrier();
-    var global = 0u;
-    if tile == 0u && owner {
-        global = atomicLoad(&tile_mem[START_AT + d]);
-    }
-    // (full tiles without per-item checks: with them the count cost 2% of the sort, H100,
-    // examples/sort_sweep.rs, 2026-11-23, u32 at 2^28: keys 31.06–31.10 → 31.64–31.68
-    // Gkeys/s, pairs 24.77 → 25.17; at 2^24 keys 25.5 → 26.0, pairs 20.0 → 20.4)
-    if FULL_TILES != 0u && count == TILE {
-        for (var j = 0u; j < KPT; j++) {
-            atomicAdd(&digit_base[digit_of(t.keys[j])], 1u);
-        }
-    } else {
-        for (var j = 0u; j < KPT; j++) {
-            if slot(inv, j) < count {
-                atomicAdd(&digit_base[digit_of(t.keys[j])], 1u);
-            }
-        }
-    }
-    // barrier: the tile's counts are complete
-    workgroupBarrier();
+    tile_count(inv, t, count);
     var total = 0u;
+    var dstart = 0u;
     let status = STATE_STATUS + PASS * params.tiles * RADIX;
     if owner {
-        total = atomicLoad(&digit_base[d]);
+        let c = tile_counted_digit(d, count);
+        dstart = c.x;
+        total = c.y;
         if tile == 0u {
             atomicStore(&state[status + d], FLAG_INCLUSIVE | (global + total));
         } else {
@@ -231,13 +220,12 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // SortPolicy::onesweep_early_lookback). Staging before the look-back leaves only the ranks
     // (pairs) and the window in registers while it waits.
     var rank: array<u32, KPT>;
-    var dstart = 0u;
     if EARLY_LOOKBACK == 0u {
-        rank = tile_rank(inv, t, count);
-        if owner {
-            dstart = tile_digit_start(d);
-        }
+        rank = tile_rank_counted(inv, t, count);
         tile_stage(inv, t, rank, count);
+    } else {
+        // barrier: every digit's count was read from digit_base before it is cleared below
+        workgroupBarrier();
     }
     // pairs: the values' loads issued now overlap the look-back's wait (VALUES_EARLY)
     var vals: array<u32, KPT>;
@@ -342,10 +330,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));
     }
     if EARLY_LOOKBACK != 0u {
-        rank = tile_rank(inv, t, count);
-        if owner {
-            dstart = tile_digit_start(d);
-        }
+        rank = tile_rank_counted(inv, t, count);
         tile_stage(inv, t, rank, count);
     }
     if owner {
