@@ -300,14 +300,20 @@ fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
 
 // rank_item by match masks (RANK_MATCH; CUB's BlockRadixRankMatch with WARP_MATCH_ATOMIC_OR):
 // each invocation with a key sets its bit in its digit's mask word, reads back its subgroup's
-// bits of that word (its peers: every lane that set one has the same digit), and the leader of
-// the peers reserves their slots and clears their bits for the next item. Three workgroup
-// memory steps per item where the ballots take one subgroup operation per digit bit.
-// It relies on the lanes of a subgroup seeing each other's atomics on tile_mem in program
-// order with no barrier between: the set, the read and the clear are each one instruction of
-// the whole subgroup, run in order, on SIMD hardware (and on lavapipe, and the simulator's
-// lockstep). WGSL has no subgroup barrier to say so; the shuffle at the end keeps the subgroup
-// converged from one item to the next.
+// bits of that word (its peers: every lane that set one has the same digit), every peer reads
+// the subgroup's counter for the digit (the peers' first slot), and then the peers' leader adds
+// their count to it and clears their bits for the next item. No shuffle: the counter word is
+// the broadcast (H100, examples/sort_sweep.rs, 2026-11-23, u32, against the leader reserving
+// through a returning atomicAdd and shuffling the base to its peers, two calls: OneSweep keys
+// 33.52 → 35.22–35.27 Gkeys/s at 2^28, 27.11 → 28.10–28.14 at 2^24; pairs 21.08 → 21.56 at
+// 2^24, level at 2^28, 26.32 against 26.34).
+// It relies on the lanes of a subgroup seeing each other's atomics and loads on tile_mem in
+// program order with no barrier between: the set, the reads, the add and the clear are each
+// one instruction of the whole subgroup (the add and clear of its leaders), run in order, on
+// SIMD hardware (and on lavapipe, and the simulator's lockstep). WGSL has no subgroup barrier
+// to say so; the compiler reconverges the subgroup after the leaders' branch (NVIDIA:
+// BSSY/BSYNC around it), so each item starts converged. The emulated subgroups, whose lanes
+// are not one instruction stream, never take this path.
 fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
     let d = digit_of(k);
     let valid = c.full || slot(inv, j) < c.count;
@@ -317,15 +323,17 @@ fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
     let at = c.sg_mask_at + d;
     let peers = match_peers(c, at);
     let below = popcount4(peers & c.lt);
-    // reserve and clear
-    let base = match_reserve(c, at, d, peers, valid && below == 0u);
-    return rs_shuffle(inv, base, peer_leader(inv, peers)) + below;
+    // the counter as it stands, then the leader's add and clear
+    let base = match_base(c, d);
+    match_take(c, at, d, peers, valid && below == 0u);
+    return base + below;
 }
 
 // Items j and j + 1 by match masks at once (MATCH_PAIRS): rank_item_match for both, item
 // j + 1 on the second set of masks (MATCH_WORDS below), each step issued for both items before
-// the next step, so that their workgroup-memory round trips overlap. Item j's leaders reserve
-// their slots before item j + 1's (program order of the subgroup), which keeps the order.
+// the next step, so that their workgroup-memory round trips overlap. Item j's leaders add to
+// the counters before item j + 1's peers read them (program order of the subgroup), which
+// keeps the order.
 fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u32> {
     let d0 = digit_of(k0);
     let d1 = digit_of(k1);
@@ -339,12 +347,12 @@ fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u3
     let p1 = match_peers(c, at1);
     let below0 = popcount4(p0 & c.lt);
     let below1 = popcount4(p1 & c.lt);
-    let base0 = match_reserve(c, at0, d0, p0, v0 && below0 == 0u);
-    let base1 = match_reserve(c, at1, d1, p1, v1 && below1 == 0u);
-    return vec2<u32>(
-        rs_shuffle(inv, base0, peer_leader(inv, p0)) + below0,
-        rs_shuffle(inv, base1, peer_leader(inv, p1)) + below1,
-    );
+    // item j + 1 reads its counter after item j's leaders have added to it
+    let base0 = match_base(c, d0);
+    match_take(c, at0, d0, p0, v0 && below0 == 0u);
+    let base1 = match_base(c, d1);
+    match_take(c, at1, d1, p1, v1 && below1 == 0u);
+    return vec2<u32>(base0 + below0, base1 + below1);
 }
 
 // The match-mask steps of one item (rank_item_match). set: this invocation's bit in the mask
@@ -369,19 +377,24 @@ fn match_peers(c: RankItems, at: u32) -> vec4<u32> {
     return peers;
 }
 
-// reserve: the peers' leader (`leads`: a valid key with no peer below it) takes their slots in
-// the subgroup's counter for digit d and clears their bits (every peer has read the word: the
-// read was one step of the subgroup before this); returns the slots' base (0 elsewhere).
-fn match_reserve(c: RankItems, at: u32, d: u32, peers: vec4<u32>, leads: bool) -> u32 {
-    var base = 0u;
+// The subgroup's counter for digit d as it stands: every peer reads it (one word for all of
+// them, no shuffle) before their leader adds to it (match_take), in the subgroup's program order.
+fn match_base(c: RankItems, d: u32) -> u32 {
+    let half = 16u * (d & 1u);
+    return (atomicLoad(&tile_mem[c.row * (RADIX / 2u) + d / 2u]) >> half) & 0xffffu;
+}
+
+// take: the peers' leader (`leads`: a valid key with no peer below it) adds their count to the
+// subgroup's counter for digit d and clears their bits in the mask word at `at` (every peer has
+// read both: those reads were steps of the subgroup before this).
+fn match_take(c: RankItems, at: u32, d: u32, peers: vec4<u32>, leads: bool) {
     if c.mine && leads {
-        base = reserve_slots(c, d, peers);
+        atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << (16u * (d & 1u)));
         atomicAnd(&tile_mem[at], ~(c.all_lanes.x << c.sg_shift));
         for (var w = 1u; w < c.words; w++) {
             atomicStore(&tile_mem[at + w * RADIX], 0u);
         }
     }
-    return base;
 }
 
 // The peers' slots in the subgroup's counter for digit d (half d & 1 of word d / 2 of its
