@@ -173,3 +173,52 @@ fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Keys alone through OneSweep, whose match ranking takes branch-free steps for subgroups of
+/// 32 lanes or more (`rank_items_match_wide`: invocations without a key set and clear mask
+/// bits too, as digit 0, above every lane with a key) and the general steps below: every
+/// subgroup size, a full tile, partial tiles whose keys are mostly digit 0 in every pass (so
+/// the keyless lanes join real peer groups), all-equal keys; sorted, and zero findings.
+#[test]
+fn keys_alone_by_match_masks_at_every_subgroup_size() {
+    let mut failures = Vec::new();
+    let tile = sort::tile_keys(Strategy::OneSweep).unwrap() as usize;
+    for (name, sim) in sims() {
+        if !sim.caps().subgroups {
+            continue;
+        }
+        let cases = [
+            (1usize, "random"),
+            (tile, "random"),
+            (2 * tile + 5, "few"),
+            (tile + 37, "few"),
+            (tile - 1, "equal"),
+        ];
+        for (n, what_keys) in cases {
+            let keys: Vec<u32> = match what_keys {
+                "equal" => vec![0x0101_0101; n],
+                "few" => common::random_u32(n, n as u64 + 5)
+                    .iter()
+                    .map(|&k| k & 0x0100_0003)
+                    .collect(),
+                _ => common::random_u32(n, n as u64 + 3),
+            };
+            let opts = SortOptions {
+                strategy: Some(Strategy::OneSweep),
+                ..Default::default()
+            };
+            let p = sort::plan(sim.caps(), &keys, None, &opts, &SortPolicy::default()).unwrap();
+            let out = sim.run(&p.plan).unwrap();
+            let what = format!("{name} n={n} {what_keys}");
+            for f in &out.findings {
+                failures.push(format!("{what}: {f}"));
+            }
+            let mut want = keys.clone();
+            want.sort_unstable();
+            if p.keys::<u32>(&out) != want {
+                failures.push(format!("{what}: wrong result"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -335,6 +335,9 @@ fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
 // the counters before item j + 1's peers read them (program order of the subgroup), which
 // keeps the order.
 fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u32> {
+    if PAIRS == 0u && c.mine && c.all_lanes.x == 0xffffffffu {
+        return rank_items_match_wide(inv, c, k0, k1, j);
+    }
     let d0 = digit_of(k0);
     let d1 = digit_of(k1);
     let v0 = c.full || slot(inv, j) < c.count;
@@ -352,6 +355,43 @@ fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u3
     match_take(c, at0, d0, p0, v0 && below0 == 0u);
     let base1 = match_base(c, d1);
     match_take(c, at1, d1, p1, v1 && below1 == 0u);
+    return vec2<u32>(base0 + below0, base1 + below1);
+}
+
+// rank_items_match for subgroups of 32 lanes or more in their phase, without branches around
+// the set and the clear (keys alone; H100, examples/sort_sweep.rs, 2026-11-23, u32 OneSweep,
+// against rank_items_match's general steps, two calls: keys 35.21 → 35.97–35.99 Gkeys/s at
+// 2^28, 28.06–28.08 → 28.68–28.78 at 2^24, 10.3–10.4 → 10.5–10.6 at 2^20; pairs, one call,
+// 26.24 → 25.54 at 2^28 and level at 2^24, so pairs keep the general steps): each
+// invocation's mask words are its subgroup's alone, so every invocation sets its bit and
+// clears its word with a plain store after the reads. An invocation
+// without a key (key 0, partial tiles) may join digit 0's peers, but only above every lane
+// with a key (the tile's keys are a prefix in slot order), so its rank is never read and the
+// counts it adds when it leads land in counters that only later items and subgroups of its
+// row use, which hold no key either.
+fn rank_items_match_wide(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u32> {
+    let d0 = digit_of(k0);
+    let d1 = digit_of(k1);
+    let set0 = c.mask_at + d0;
+    let set1 = c.mask_at - MATCH_WORDS + d1;
+    atomicOr(&tile_mem[set0], c.bit);
+    atomicOr(&tile_mem[set1], c.bit);
+    let at0 = c.sg_mask_at + d0;
+    let at1 = c.sg_mask_at - MATCH_WORDS + d1;
+    let p0 = match_peers(c, at0);
+    let p1 = match_peers(c, at1);
+    let below0 = popcount4(p0 & c.lt);
+    let below1 = popcount4(p1 & c.lt);
+    let base0 = match_base(c, d0);
+    if below0 == 0u {
+        atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d0 / 2u], popcount4(p0) << (16u * (d0 & 1u)));
+    }
+    let base1 = match_base(c, d1);
+    if below1 == 0u {
+        atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d1 / 2u], popcount4(p1) << (16u * (d1 & 1u)));
+    }
+    atomicStore(&tile_mem[set0], 0u);
+    atomicStore(&tile_mem[set1], 0u);
     return vec2<u32>(base0 + below0, base1 + below1);
 }
 
