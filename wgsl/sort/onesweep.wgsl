@@ -77,8 +77,8 @@ const VALUE_MASK: u32 = 0x3fffffffu;
 @group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
 
 var<workgroup> os_tile: u32;
-// [fallback needed, still pending] for even and odd look-back steps
-var<workgroup> os_flags: array<atomic<u32>, 4>;
+// [fallback needed, still pending] for even and odd look-back steps, then "a solo walk stopped"
+var<workgroup> os_flags: array<atomic<u32>, 5>;
 
 // One look-back step of digit d's walk, from predecessor `pos` down with `acc` taken so far:
 // read a window of LOOKBACK predecessors (independent loads: about one L2 round trip however
@@ -232,7 +232,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if PAIRS != 0u && VALUES_EARLY != 0u {
         vals = tile_values(inv, start, count);
     }
-    if d < 4u {
+    if d < 5u {
         atomicStore(&os_flags[d], 0u);
     }
     if owner {
@@ -265,69 +265,89 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         done = w.done;
         silent = w.silent;
     }
-    // then the workgroup's steps, with the fallback: one step and two barriers when no walk
-    // got stuck
-    var step = 0u;
-    loop {
-        let par = (step & 1u) * 2u;
-        var need = false;
-        if !done {
-            let w = look_step(status, d, pos, acc, true);
-            acc = w.acc;
-            pos = w.pos;
-            done = w.done;
-            if w.silent {
-                need = true;
-                atomicMax(&os_flags[par], pos + 1u);
-            }
-        }
-        // barrier: fallback requests are in
-        workgroupBarrier();
-        let fb = atomicLoad(&os_flags[par]);
-        // the other parity's flags were last read before this step's first barrier
-        if inv.lid == 0u {
-            atomicStore(&os_flags[2u - par], 0u);
-            atomicStore(&os_flags[3u - par], 0u);
-        }
-        if fb != 0u {
-            // decoupled fallback: count the predecessor's digits from its keys (a full tile)
-            let f = fb - 1u;
-            for (var j = 0u; j < KPT; j++) {
-                var k = keys_in[f * TILE + j * WG_SIZE + inv.lid];
-                if MAP_IN != 0u {
-                    k = to_sortable(k);
-                }
-                atomicAdd(&digit_base[digit_of(k)], 1u);
-            }
-            // barrier: the predecessor's counts are complete
-            workgroupBarrier();
-            if need && pos == f {
-                acc += atomicLoad(&digit_base[d]);
-                if f == 0u {
-                    acc += digits_below(d);
-                    done = true;
-                } else {
-                    pos -= 1u;
-                }
-            }
-        }
-        if !done {
-            atomicOr(&os_flags[par + 1u], 1u);
-        }
-        // barrier: pending flags are in; fallback counts have been read
-        workgroupBarrier();
-        let pending = atomicLoad(&os_flags[par + 1u]) != 0u;
-        if fb != 0u && owner {
-            atomicStore(&digit_base[d], 0u);
-        }
-        step += 1u;
-        if !pending {
-            break;
-        }
-    }
-    // publish the inclusive prefix
-    if tile != 0u && owner {
+    // keys alone: a digit whose walk is done publishes its inclusive prefix at once (digits are
+    // independent: no barrier), so successors' walks meet it sooner, and the workgroup's steps
+    // run only if a walk stopped at a silent predecessor (one barrier to find out, where the
+    // steps take two). H100 (examples/sort_sweep.rs, 2026-11-23, u32, two calls): keys 36.00 /
+    // 36.05 → 38.44 / 38.36 Gkeys/s at 2^28, 28.77 → 29.26 / 29.29 at 2^24, 10.53–10.58 →
+    // 10.89 at 2^20; pairs got slower with it (26.24 → 25.24 at 2^28, 21.51 → 21.34 at 2^24),
+    // so they keep the workgroup's steps and publish after them.
+    let early = PAIRS == 0u;
+    let published = early && done;
+    if published && tile != 0u && owner {
         atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));
+    }
+    if !done {
+        atomicOr(&os_flags[4], 1u);
+    }
+    if early {
+        // barrier: the walks that stopped at a silent predecessor have said so
+        workgroupBarrier();
+    }
+    // then the workgroup's steps, with the fallback (one step and two barriers when no walk
+    // got stuck)
+    if !early || atomicLoad(&os_flags[4]) != 0u {
+        var step = 0u;
+        loop {
+            let par = (step & 1u) * 2u;
+            var need = false;
+            if !done {
+                let w = look_step(status, d, pos, acc, true);
+                acc = w.acc;
+                pos = w.pos;
+                done = w.done;
+                if w.silent {
+                    need = true;
+                    atomicMax(&os_flags[par], pos + 1u);
+                }
+            }
+            // barrier: fallback requests are in
+            workgroupBarrier();
+            let fb = atomicLoad(&os_flags[par]);
+            // the other parity's flags were last read before this step's first barrier
+            if inv.lid == 0u {
+                atomicStore(&os_flags[2u - par], 0u);
+                atomicStore(&os_flags[3u - par], 0u);
+            }
+            if fb != 0u {
+                // decoupled fallback: count the predecessor's digits from its keys (a full tile)
+                let f = fb - 1u;
+                for (var j = 0u; j < KPT; j++) {
+                    var k = keys_in[f * TILE + j * WG_SIZE + inv.lid];
+                    if MAP_IN != 0u {
+                        k = to_sortable(k);
+                    }
+                    atomicAdd(&digit_base[digit_of(k)], 1u);
+                }
+                // barrier: the predecessor's counts are complete
+                workgroupBarrier();
+                if need && pos == f {
+                    acc += atomicLoad(&digit_base[d]);
+                    if f == 0u {
+                        acc += digits_below(d);
+                        done = true;
+                    } else {
+                        pos -= 1u;
+                    }
+                }
+            }
+            if !done {
+                atomicOr(&os_flags[par + 1u], 1u);
+            }
+            // barrier: pending flags are in; fallback counts have been read
+            workgroupBarrier();
+            let pending = atomicLoad(&os_flags[par + 1u]) != 0u;
+            if fb != 0u && owner {
+                atomicStore(&digit_base[d], 0u);
+            }
+            step += 1u;
+            if !pending {
+                break;
+            }
+        }
+        if !published && tile != 0u && owner {
+            atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));
+        }
     }
     if EARLY_LOOKBACK != 0u {
         rank = tile_rank_counted(inv, t, count);
