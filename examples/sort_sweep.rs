@@ -429,7 +429,7 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "no look-back",
-        &[("var done = tile == 0u;", "var done = true;")],
+        &[("var done = tile == 0u || !owner;", "var done = true;")],
     ),
     (
         "no counter adds",
