@@ -699,7 +699,8 @@ fn tile_count(inv: Inv, t: TileKeys, count: u32) {
     rank_clear(inv, rr.x);
     // barrier: counters are cleared before anyone counts
     workgroupBarrier();
-    // count: all keys of the subgroups sharing a row, whatever their phase
+    // count: all keys of the subgroups sharing a row, whatever their phase (full tiles without
+    // per-item checks: with them OneSweep's count cost 2% of the sort, eleventh session)
     let at = rr.y * (RADIX / 2u);
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
