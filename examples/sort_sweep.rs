@@ -440,7 +440,10 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "no shuffles",
-        &[("return rs_shuffle(inv, base, leader) + below;", "return base + leader + below;")],
+        &[(
+            "return rs_shuffle(inv, base, peer_leader(inv, peers)) + below;",
+            "return base + peer_leader(inv, peers) + below;",
+        )],
     ),
     (
         "no final add",
