@@ -368,7 +368,8 @@ fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u3
 // partial tiles) may join digit 0's peers, but only above every lane with a key (the tile's
 // keys are a prefix in slot order), so its rank is never read and the counts it adds when it
 // leads land in counters that only later items and subgroups of its row use, which hold no
-// key either. (The peers and ranks repeat rank_items_match's lines on purpose: the two
+// key either. That needs the counts taken first (tile_count, OneSweep, the only tile with
+// MATCH_PAIRS): in tile_rank's order the inflated counters would enter the row scan. (The peers and ranks repeat rank_items_match's lines on purpose: the two
 // bodies are what was measured; NVIDIA's compiler has turned changes of code shape alone
 // into 5–30% either way in this kernel.)
 fn rank_items_match_wide(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u32> {
