@@ -323,8 +323,8 @@ fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
     let at = c.sg_mask_at + d;
     let peers = match_peers(c, at);
     let below = popcount4(peers & c.lt);
-    // the counter as it stands, then the leader's add and clear
-    let base = match_base(c, d);
+    // the counter as it stands (every peer reads it, no shuffle), then the leader's add and clear
+    let base = counter_get(c.row, d);
     match_take(c, at, d, peers, valid && below == 0u);
     return base + below;
 }
@@ -351,9 +351,9 @@ fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u3
     let below0 = popcount4(p0 & c.lt);
     let below1 = popcount4(p1 & c.lt);
     // item j + 1 reads its counter after item j's leaders have added to it
-    let base0 = match_base(c, d0);
+    let base0 = counter_get(c.row, d0);
     match_take(c, at0, d0, p0, v0 && below0 == 0u);
-    let base1 = match_base(c, d1);
+    let base1 = counter_get(c.row, d1);
     match_take(c, at1, d1, p1, v1 && below1 == 0u);
     return vec2<u32>(base0 + below0, base1 + below1);
 }
@@ -369,9 +369,10 @@ fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u3
 // keys are a prefix in slot order), so its rank is never read and the counts it adds when it
 // leads land in counters that only later items and subgroups of its row use, which hold no
 // key either. That needs the counts taken first (tile_count, OneSweep, the only tile with
-// MATCH_PAIRS): in tile_rank's order the inflated counters would enter the row scan. (The peers and ranks repeat rank_items_match's lines on purpose: the two
-// bodies are what was measured; NVIDIA's compiler has turned changes of code shape alone
-// into 5–30% either way in this kernel.)
+// MATCH_PAIRS): in tile_rank's order the inflated counters would enter the row scan. (The
+// peers and ranks repeat rank_items_match's lines on purpose: the two bodies are what was
+// measured; NVIDIA's compiler has turned changes of code shape alone into 5–30% either way
+// in this kernel.)
 fn rank_items_match_wide(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u32> {
     let d0 = digit_of(k0);
     let d1 = digit_of(k1);
@@ -385,13 +386,13 @@ fn rank_items_match_wide(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> ve
     let p1 = match_peers(c, at1);
     let below0 = popcount4(p0 & c.lt);
     let below1 = popcount4(p1 & c.lt);
-    let base0 = match_base(c, d0);
+    let base0 = counter_get(c.row, d0);
     if below0 == 0u {
-        atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d0 / 2u], popcount4(p0) << (16u * (d0 & 1u)));
+        counter_add(c.row, d0, popcount4(p0));
     }
-    let base1 = match_base(c, d1);
+    let base1 = counter_get(c.row, d1);
     if below1 == 0u {
-        atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d1 / 2u], popcount4(p1) << (16u * (d1 & 1u)));
+        counter_add(c.row, d1, popcount4(p1));
     }
     atomicStore(&tile_mem[set0], 0u);
     atomicStore(&tile_mem[set1], 0u);
@@ -420,19 +421,12 @@ fn match_peers(c: RankItems, at: u32) -> vec4<u32> {
     return peers;
 }
 
-// The subgroup's counter for digit d as it stands: every peer reads it (one word for all of
-// them, no shuffle) before their leader adds to it (match_take), in the subgroup's program order.
-fn match_base(c: RankItems, d: u32) -> u32 {
-    let half = 16u * (d & 1u);
-    return (atomicLoad(&tile_mem[c.row * (RADIX / 2u) + d / 2u]) >> half) & 0xffffu;
-}
-
 // take: the peers' leader (`leads`: a valid key with no peer below it) adds their count to the
 // subgroup's counter for digit d and clears their bits in the mask word at `at` (every peer has
 // read both: those reads were steps of the subgroup before this).
 fn match_take(c: RankItems, at: u32, d: u32, peers: vec4<u32>, leads: bool) {
     if c.mine && leads {
-        atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << (16u * (d & 1u)));
+        counter_add(c.row, d, popcount4(peers));
         atomicAnd(&tile_mem[at], ~(c.all_lanes.x << c.sg_shift));
         for (var w = 1u; w < c.words; w++) {
             atomicStore(&tile_mem[at + w * RADIX], 0u);
@@ -443,9 +437,30 @@ fn match_take(c: RankItems, at: u32, d: u32, peers: vec4<u32>, leads: bool) {
 // The peers' slots in the subgroup's counter for digit d (half d & 1 of word d / 2 of its
 // row); returns the count before them. The peers' leader calls it, in its subgroup's phase.
 fn reserve_slots(c: RankItems, d: u32, peers: vec4<u32>) -> u32 {
-    let half = 16u * (d & 1u);
-    let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
+    let half = counter_shift(d);
+    let old = atomicAdd(&tile_mem[counter_at(c.row, d)], popcount4(peers) << half);
     return (old >> half) & 0xffffu;
+}
+
+// Digit d's counter in counter row `row` is the 16-bit half at bit counter_shift(d) of word
+// counter_at(row, d) of tile_mem (at most TILE < 65536 keys per digit, so halves never carry
+// into each other).
+fn counter_at(row: u32, d: u32) -> u32 {
+    return row * (RADIX / 2u) + d / 2u;
+}
+
+fn counter_shift(d: u32) -> u32 {
+    return 16u * (d & 1u);
+}
+
+// Digit d's counter in `row` as it stands.
+fn counter_get(row: u32, d: u32) -> u32 {
+    return (atomicLoad(&tile_mem[counter_at(row, d)]) >> counter_shift(d)) & 0xffffu;
+}
+
+// Adds n to digit d's counter in `row`.
+fn counter_add(row: u32, d: u32, n: u32) {
+    atomicAdd(&tile_mem[counter_at(row, d)], n << counter_shift(d));
 }
 
 // The lane that holds a key's slots base: the lowest of its peers (itself if it has none).
@@ -456,26 +471,23 @@ fn peer_leader(inv: Inv, peers: vec4<u32>) -> u32 {
 // rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
 // tile_set_base. Uniform control flow only.
 fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
-    let rows = rank_rows(inv).x;
+    let rr = rank_rows(inv);
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
-    rank_clear(inv, rows);
+    rank_clear(inv, rr.x);
     // barrier: counters are cleared before any leader adds to them
     workgroupBarrier();
     var rank = rank_phases(inv, t, count);
     // barrier: the counts are complete
     workgroupBarrier();
-    rank_scan(inv, rows, false);
+    rank_scan(inv, rr.x, false);
     // barrier: row prefixes and digit starts are visible
     workgroupBarrier();
     // (with FULL_TILES, unconditional: an item without a key has key 0, an in-bounds lookup,
     // and a rank nobody uses)
-    let row = rank_rows(inv).y;
     for (var j = 0u; j < KPT; j++) {
         if FULL_TILES != 0u || slot(inv, j) < count {
-            let dj = digit_of(t.keys[j]);
-            let w = atomicLoad(&tile_mem[row * (RADIX / 2u) + dj / 2u]);
-            rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;
+            rank[j] += counter_get(rr.y, digit_of(t.keys[j]));
         }
     }
     return rank;
@@ -702,17 +714,14 @@ fn tile_count(inv: Inv, t: TileKeys, count: u32) {
     workgroupBarrier();
     // count: all keys of the subgroups sharing a row, whatever their phase (full tiles without
     // per-item checks: with them OneSweep's count cost 2% of the sort, eleventh session)
-    let at = rr.y * (RADIX / 2u);
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
-            let dj = digit_of(t.keys[j]);
-            atomicAdd(&tile_mem[at + dj / 2u], 1u << (16u * (dj & 1u)));
+            counter_add(rr.y, digit_of(t.keys[j]), 1u);
         }
     } else {
         for (var j = 0u; j < KPT; j++) {
             if slot(inv, j) < count {
-                let dj = digit_of(t.keys[j]);
-                atomicAdd(&tile_mem[at + dj / 2u], 1u << (16u * (dj & 1u)));
+                counter_add(rr.y, digit_of(t.keys[j]), 1u);
             }
         }
     }
