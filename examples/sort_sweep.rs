@@ -434,7 +434,7 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
     (
         "no counter adds",
         &[(
-            "let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);",
+            "let old = atomicAdd(&tile_mem[counter_at(c.row, d)], popcount4(peers) << half);",
             "let old = popcount4(peers) << half;",
         )],
     ),
@@ -448,8 +448,8 @@ const EDITS: &[(&str, &[(&str, &str)])] = &[
     (
         "no final add",
         &[(
-            "rank[j] += (w >> (16u * (dj & 1u))) & 0xffffu;",
-            "rank[j] += dj;",
+            "rank[j] += counter_get(rr.y, digit_of(t.keys[j]));",
+            "rank[j] += digit_of(t.keys[j]);",
         )],
     ),
     (
@@ -603,14 +603,12 @@ const ONE_PHASE: &[(&str, &str)] = &[(
 const BRANCH_FREE_COUNTERS: &[(&str, &str)] = &[(
     "    var base = 0u;
     if c.mine && valid && below == 0u {
-        let half = 16u * (d & 1u);
-        let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], popcount4(peers) << half);
-        base = (old >> half) & 0xffffu;
+        base = reserve_slots(c, d, peers);
     }",
-    "    let half = 16u * (d & 1u);
+    "    let half = counter_shift(d);
     let lead = c.mine && valid && below == 0u;
-    let old = atomicAdd(&tile_mem[c.row * (RADIX / 2u) + d / 2u], select(0u, popcount4(peers) << half, lead));
-    var base = (old >> half) & 0xffffu;",
+    let old = atomicAdd(&tile_mem[counter_at(c.row, d)], select(0u, popcount4(peers) << half, lead));
+    let base = (old >> half) & 0xffffu;",
 )];
 
 /// Experiment: ballots, lane masks and peer masks in one word (subgroups of at most 32 lanes).
@@ -671,12 +669,16 @@ fn pad_smem(words: u32) -> Vec<(&'static str, String)> {
 }
 
 /// Diagnostic: the OneSweep pass counts digit 0's solo look-back steps (state word 1056 + PASS;
-/// one digit, as every digit adding to one word slowed the pass by half), the workgroup's steps (1080 + PASS), the fallbacks (1064 + PASS) and the
+/// one digit, as every digit adding to one word slowed the pass by half), the workgroup's steps (1080 + PASS; keys alone take them only when a walk stopped), the fallbacks (1064 + PASS) and the
 /// digits' stops at a silent predecessor (1072 + PASS).
 const ONESWEEP_COUNTERS: &[(&str, &str)] = &[
     (
-        "    // publish the inclusive prefix",
-        "    atomicAdd(&state[1056u + PASS], select(0u, solo_steps, inv.lid == 0u));\n    atomicAdd(&state[1080u + PASS], select(0u, step, inv.lid == 0u));\n    // publish the inclusive prefix",
+        "    // keys alone: a digit whose walk is done publishes",
+        "    atomicAdd(&state[1056u + PASS], select(0u, solo_steps, inv.lid == 0u));\n    // keys alone: a digit whose walk is done publishes",
+    ),
+    (
+        "        if !published && tile != 0u && owner {",
+        "        atomicAdd(&state[1080u + PASS], select(0u, step, inv.lid == 0u));\n        if !published && tile != 0u && owner {",
     ),
     (
         "    var silent = false;",
