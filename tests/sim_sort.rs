@@ -135,7 +135,7 @@ fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
                 if strategy == Strategy::OneSweep && !sim.caps().subgroups {
                     continue;
                 }
-                let tile = sort::tile_keys(strategy).unwrap() as usize;
+                let tile = sort::tile_keys(strategy, true).unwrap() as usize;
                 let cases = [
                     (1usize, "random"),
                     (2 * tile + 5, "random"),
@@ -178,11 +178,14 @@ fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
 /// 32 lanes or more (`rank_items_match_wide`: invocations without a key set and clear mask
 /// bits too, as digit 0, above every lane with a key) and the general steps below: every
 /// subgroup size, a full tile, partial tiles whose keys are mostly digit 0 in every pass (so
-/// the keyless lanes join real peer groups), all-equal keys; sorted, and zero findings.
+/// the keyless lanes join real peer groups), all-equal keys; sorted, and zero findings. The
+/// keys' tile (7168) is staged in two rounds through 5632 keys of workgroup memory: partial
+/// tiles of each size end in the first round (tile + 37) or the second (tile - 1,
+/// tile + 6000).
 #[test]
 fn keys_alone_by_match_masks_at_every_subgroup_size() {
     let mut failures = Vec::new();
-    let tile = sort::tile_keys(Strategy::OneSweep).unwrap() as usize;
+    let tile = sort::tile_keys(Strategy::OneSweep, false).unwrap() as usize;
     for (name, sim) in sims() {
         if !sim.caps().subgroups {
             continue;
@@ -193,6 +196,7 @@ fn keys_alone_by_match_masks_at_every_subgroup_size() {
             (2 * tile + 5, "few"),
             (tile + 37, "few"),
             (tile - 1, "equal"),
+            (tile + 6000, "random"),
         ];
         for (n, what_keys) in cases {
             let keys: Vec<u32> = match what_keys {

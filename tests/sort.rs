@@ -14,11 +14,24 @@ use wgsimd::sort::{self, SortKey, SortOptions, SortPolicy, Strategy};
 use wgsimd::{Caps, Error, Executor, GpuExecutor};
 
 /// Issue 3's sizes up to 65537, plus one tile of the strategy (`sort::tile_keys`, read from
-/// the kernel) and its neighbours.
+/// the kernel: for keys alone and for pairs, which differ for OneSweep) and its neighbours.
 fn small(strategy: Strategy) -> Vec<usize> {
-    let t = sort::tile_keys(strategy).unwrap() as usize;
-    let mut v = vec![0, 1, 2, 31, 33, 255, 257, t - 1, t, t + 1, 4097, 65537];
+    let mut v = vec![0, 1, 2, 31, 33, 255, 257, 4097, 65537];
+    v.extend(tile_edges(strategy));
     v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// One tile of `strategy` and its neighbours, for keys alone and for pairs.
+fn tile_edges(strategy: Strategy) -> Vec<usize> {
+    let mut v = Vec::new();
+    for pairs in [false, true] {
+        let t = sort::tile_keys(strategy, pairs).unwrap() as usize;
+        v.extend([t - 1, t, t + 1]);
+    }
+    v.sort_unstable();
+    v.dedup();
     v
 }
 const LARGE: &[usize] = &[2_684_354, (1 << 22) + 7];
@@ -456,19 +469,25 @@ fn onesweep_fallback() {
 }
 
 /// Calls `check(options, n, what)` for every strategy at 1, tile − 1, tile, tile + 1 and
-/// 3·tile + 7 keys: full, partial and one-key tiles.
+/// 3·tile + 7 keys (tiles for keys alone and for pairs): full, partial and one-key tiles.
 fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, String)) {
     for strategy in [
         Strategy::ReduceThenScan,
         Strategy::OneSweep,
         Strategy::Hybrid,
     ] {
-        let tile = sort::tile_keys(strategy).unwrap() as usize;
         let opts = SortOptions {
             strategy: Some(strategy),
             ..Default::default()
         };
-        for n in [1usize, tile - 1, tile, tile + 1, 3 * tile + 7] {
+        let mut sizes = vec![1usize];
+        for pairs in [false, true] {
+            let tile = sort::tile_keys(strategy, pairs).unwrap() as usize;
+            sizes.extend([tile - 1, tile, tile + 1, 3 * tile + 7]);
+        }
+        sizes.sort_unstable();
+        sizes.dedup();
+        for n in sizes {
             check(&opts, n, format!("{strategy:?} n={n}"));
         }
     }
@@ -640,7 +659,7 @@ fn two_dimensional_grids() {
     let mut caps = g.caps().clone();
     caps.max_workgroups_per_dim = 3;
     for &strategy in STRATEGIES {
-        let t = sort::tile_keys(strategy).unwrap() as usize;
+        let t = sort::tile_keys(strategy, true).unwrap() as usize;
         for &n in &[4 * t + 1, 10 * t - 3] {
             let opts = SortOptions {
                 strategy: Some(strategy),
@@ -757,10 +776,15 @@ fn policy_on_a_gpu() {
     assert_eq!(hybrid.choose(&gpu, 1 << 26, true), Strategy::Hybrid);
     assert_eq!(hybrid.choose(&gpu, (1 << 26) - 1, true), Strategy::OneSweep);
     assert_eq!(hybrid.choose(&gpu, 1 << 26, false), Strategy::OneSweep);
-    // OneSweep's 5632-key tile needs 23.3 KiB of workgroup memory: an adapter with WebGPU's
-    // default 16 KiB gets reduce-then-scan (13.3 KiB), and forcing OneSweep is an error
-    let os_bytes = sort::workgroup_bytes(Strategy::OneSweep, gpu.flavor()).unwrap();
-    let rts_bytes = sort::workgroup_bytes(Strategy::ReduceThenScan, gpu.flavor()).unwrap();
+    // OneSweep's tiles need 23.3 KiB of workgroup memory (keys alone and pairs alike): an
+    // adapter with WebGPU's default 16 KiB gets reduce-then-scan (13.3 KiB), and forcing
+    // OneSweep is an error
+    let os_bytes = sort::workgroup_bytes(Strategy::OneSweep, false, gpu.flavor()).unwrap();
+    assert_eq!(
+        os_bytes,
+        sort::workgroup_bytes(Strategy::OneSweep, true, gpu.flavor()).unwrap()
+    );
+    let rts_bytes = sort::workgroup_bytes(Strategy::ReduceThenScan, false, gpu.flavor()).unwrap();
     assert!(
         rts_bytes <= 16 << 10 && os_bytes > 16 << 10,
         "{rts_bytes} {os_bytes}"

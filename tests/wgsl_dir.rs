@@ -10,14 +10,21 @@ use wgsimd::sort::{self, Strategy};
 fn a_wgsl_dir_replaces_only_the_files_it_holds() {
     let dir = tempfile::tempdir().unwrap();
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("wgsl");
-    // OneSweep's stage with 20 keys per invocation instead of 22
+    // OneSweep's keys stage with 20 keys per invocation instead of 28 (staged whole)
     let stage = std::fs::read_to_string(repo.join("sort/onesweep.wgsl")).unwrap();
-    let kpt = "const KPT: u32 = 22u;";
+    let kpt = "const KPT: u32 = 28u;";
+    let stage_kpt = "const STAGE_KPT: u32 = 22u;";
+    assert!(
+        stage.contains(stage_kpt),
+        "the stage's STAGE_KPT line moved"
+    );
     assert!(stage.contains(kpt), "the stage's KPT line moved");
     std::fs::create_dir_all(dir.path().join("sort")).unwrap();
     std::fs::write(
         dir.path().join("sort/onesweep.wgsl"),
-        stage.replace(kpt, "const KPT: u32 = 20u;"),
+        stage
+            .replace(kpt, "const KPT: u32 = 20u;")
+            .replace(stage_kpt, "const STAGE_KPT: u32 = 20u;"),
     )
     .unwrap();
     // a stage that no longer parses
@@ -26,9 +33,16 @@ fn a_wgsl_dir_replaces_only_the_files_it_holds() {
     // before any kernel is loaded: the folder is read once per process
     std::env::set_var("WGSIMD_WGSL_DIR", dir.path());
 
-    assert_eq!(sort::tile_keys(Strategy::OneSweep).unwrap(), 256 * 20);
+    assert_eq!(
+        sort::tile_keys(Strategy::OneSweep, false).unwrap(),
+        256 * 20
+    );
     // not in the folder: embedded
-    assert_eq!(sort::tile_keys(Strategy::ReduceThenScan).unwrap(), 3072);
+    assert_eq!(sort::tile_keys(Strategy::OneSweep, true).unwrap(), 5632);
+    assert_eq!(
+        sort::tile_keys(Strategy::ReduceThenScan, false).unwrap(),
+        3072
+    );
     let broken = kernel::load("util/copy", Flavor::Subgroup).unwrap_err();
     assert!(matches!(broken, Error::Shader { .. }), "{broken}");
 }

@@ -222,7 +222,7 @@ impl SortPolicy {
             n >= self.onesweep_pairs_min_keys
         } else {
             n < self.onesweep_keys_below
-        } && fits(caps, Strategy::OneSweep);
+        } && fits(caps, Strategy::OneSweep, pairs);
         if caps.is_cpu() {
             Strategy::ReduceThenScan
         } else if pairs && n >= self.hybrid_pairs_min_keys {
@@ -235,9 +235,11 @@ impl SortPolicy {
     }
 }
 
-/// Whether `strategy`'s ranking stage fits the adapter's workgroup memory.
-fn fits(caps: &Caps, strategy: Strategy) -> bool {
-    workgroup_bytes(strategy, caps.flavor()).is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
+/// Whether `strategy`'s ranking stage (for keys alone or pairs) fits the adapter's workgroup
+/// memory.
+fn fits(caps: &Caps, strategy: Strategy, pairs: bool) -> bool {
+    workgroup_bytes(strategy, pairs, caps.flavor())
+        .is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
 }
 
 /// A key type the sort accepts: u32, i32, f32.
@@ -338,10 +340,11 @@ pub fn plan<T: SortKey>(
             "the onesweep strategy needs subgroups, which this adapter lacks".into(),
         ));
     }
-    if !fits(caps, strategy) {
+    let pairs = values.is_some();
+    if !fits(caps, strategy, pairs) {
         return Err(Error::InvalidInput(format!(
             "the {strategy} sort needs {} bytes of workgroup memory; this adapter has {}",
-            workgroup_bytes(strategy, caps.flavor())?,
+            workgroup_bytes(strategy, pairs, caps.flavor())?,
             caps.max_workgroup_storage
         )));
     }

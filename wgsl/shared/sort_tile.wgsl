@@ -8,7 +8,7 @@
 // the peers of a key are the AND/ANDNOT of the ballots, its rank among them a popcount.
 //
 // Rules:
-// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..24) declared by the
+// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..28) declared by the
 //   including stage, so each strategy sizes its own tile (the host reads TILE from the stage:
 //   src/sort/build.rs, tile_keys). Subgroup s owns the contiguous keys
 //   [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of lane l is key
@@ -35,21 +35,28 @@ const_assert WG_SIZE >= RADIX && WG_SIZE % 128u == 0u;
 const RADIX: u32 = 256u;
 // keys per invocation: `const KPT: u32` of the including stage (sort/scatter and
 // sort/histogram 12, sort/onesweep 22; the measurements are there; sort/onesweep_histogram
-// counts in tiles of its own). tile_rank calls rank_item once per item, by hand, for up to 24
+// counts in tiles of its own). tile_rank calls rank_item once per item, by hand, for up to 28
 // items (see there), and the counters' 16-bit halves hold at most 65535 keys of a digit.
-const_assert KPT >= 12u && KPT <= 24u;
+const_assert KPT >= 12u && KPT <= 28u;
 // the host reads TILE from each stage (src/sort/build.rs); wgsl/sort/buckets.wgsl restates
 // sort/scatter's, and a unit test checks that the stages of each strategy agree
 const TILE: u32 = WG_SIZE * KPT;
 const_assert TILE < 65536u;
+// tile_mem holds STAGE_KPT keys per invocation (`const STAGE_KPT: u32` of the including stage,
+// KPT or less): the ranking's counters and masks live in it, and the ranked tile is staged
+// through it in STAGE_ROUNDS rounds (at most two), so a tile may hold more keys than the
+// workgroup memory a stage can afford (tile_stage, tile_write).
+const TILE_MEM: u32 = WG_SIZE * STAGE_KPT;
+const STAGE_ROUNDS: u32 = (KPT + STAGE_KPT - 1u) / STAGE_KPT;
+const_assert STAGE_KPT <= KPT && STAGE_ROUNDS <= 2u;
 // tile_mem while ranking: RANK_ROWS rows of 16-bit rank counters (RADIX / 2 words each), then
 // the tile's digit starts. Keeping the digit table in tile_mem saves workgroup memory: on the
 // H100 the scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 →
 // 10.52 ms at 2^28 keys; 1 more word changed nothing), so resident workgroups are bounded by
 // workgroup memory right at this size.
-const COUNTER_ROWS: u32 = (TILE - RADIX) / (RADIX / 2u);
+const COUNTER_ROWS: u32 = (TILE_MEM - RADIX) / (RADIX / 2u);
 const START_AT: u32 = COUNTER_ROWS * RADIX / 2u;
-const_assert START_AT + RADIX <= TILE;
+const_assert START_AT + RADIX <= TILE_MEM;
 
 // 1: rank by match masks (RANK_MATCH, at rank_item_match) instead of one ballot per digit bit.
 // The masks take the top MATCH_WORDS words of tile_mem while ranking (one bit per invocation
@@ -68,10 +75,10 @@ const MATCH_WORDS: u32 = RADIX * (WG_SIZE / 32u);
 // 24.76 against 24.54 / 24.56 at 2^28; 2^20 level (9.9 keys, 8.3–8.5 pairs). The keys passes
 // took 91–93 registers against 76–81 in that build (76–89 in the session's final build),
 // still two workgroups per SM, no local memory.
-const MATCH_PAIRS: bool = KPT % 2u == 0u && TILE >= 2u * MATCH_WORDS + 8u * (RADIX / 2u);
+const MATCH_PAIRS: bool = KPT % 2u == 0u && TILE_MEM >= 2u * MATCH_WORDS + 8u * (RADIX / 2u);
 const MATCH_SETS: u32 = select(1u, 2u, MATCH_PAIRS);
-const MATCH_AT: u32 = TILE - MATCH_WORDS;
-const MATCH_ROWS: u32 = (TILE - MATCH_SETS * MATCH_WORDS) / (RADIX / 2u);
+const MATCH_AT: u32 = TILE_MEM - MATCH_WORDS;
+const MATCH_ROWS: u32 = (TILE_MEM - MATCH_SETS * MATCH_WORDS) / (RADIX / 2u);
 const_assert MATCH_ROWS >= 1u;
 // counter rows in use: subgroups beyond them take turns (phases)
 override RANK_ROWS: u32 = COUNTER_ROWS - (COUNTER_ROWS - MATCH_ROWS) * min(RANK_MATCH, 1u);
@@ -121,7 +128,7 @@ var<workgroup> digit_base: array<atomic<u32>, RADIX>;
 // the rank counters and digit starts while ranking (layout at RANK_ROWS), then the tile staged
 // in digit order (atomic only so that the counters can be; the rest uses atomic loads and
 // stores)
-var<workgroup> tile_mem: array<atomic<u32>, TILE>;
+var<workgroup> tile_mem: array<atomic<u32>, TILE_MEM>;
 
 fn to_sortable(x: u32) -> u32 {
     var k = x;
@@ -508,7 +515,7 @@ fn rank_clear(inv: Inv, rows: u32) {
         atomicStore(&tile_mem[i], 0u);
     }
     if RANK_MATCH != 0u {
-        for (var i = TILE - MATCH_SETS * MATCH_WORDS + inv.lid; i < TILE; i += WG_SIZE) {
+        for (var i = TILE_MEM - MATCH_SETS * MATCH_WORDS + inv.lid; i < TILE_MEM; i += WG_SIZE) {
             atomicStore(&tile_mem[i], 0u);
         }
     }
@@ -610,6 +617,16 @@ fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
                 rank[22u % KPT] = select(rank[22u % KPT], r.x, c.mine);
                 rank[23u % KPT] = select(rank[23u % KPT], r.y, c.mine);
             }
+            if KPT > 25u {
+                let r = rank_items_match(inv, c, t.keys[24u % KPT], t.keys[25u % KPT], 24u % KPT);
+                rank[24u % KPT] = select(rank[24u % KPT], r.x, c.mine);
+                rank[25u % KPT] = select(rank[25u % KPT], r.y, c.mine);
+            }
+            if KPT > 27u {
+                let r = rank_items_match(inv, c, t.keys[26u % KPT], t.keys[27u % KPT], 26u % KPT);
+                rank[26u % KPT] = select(rank[26u % KPT], r.x, c.mine);
+                rank[27u % KPT] = select(rank[27u % KPT], r.y, c.mine);
+            }
         } else {
             rank[0] = select(rank[0], rank_item(inv, c, t.keys[0], 0u), c.mine);
             rank[1] = select(rank[1], rank_item(inv, c, t.keys[1], 1u), c.mine);
@@ -658,6 +675,18 @@ fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
             }
             if KPT > 23u {
                 rank[23u % KPT] = select(rank[23u % KPT], rank_item(inv, c, t.keys[23u % KPT], 23u % KPT), c.mine);
+            }
+            if KPT > 24u {
+                rank[24u % KPT] = select(rank[24u % KPT], rank_item(inv, c, t.keys[24u % KPT], 24u % KPT), c.mine);
+            }
+            if KPT > 25u {
+                rank[25u % KPT] = select(rank[25u % KPT], rank_item(inv, c, t.keys[25u % KPT], 25u % KPT), c.mine);
+            }
+            if KPT > 26u {
+                rank[26u % KPT] = select(rank[26u % KPT], rank_item(inv, c, t.keys[26u % KPT], 26u % KPT), c.mine);
+            }
+            if KPT > 27u {
+                rank[27u % KPT] = select(rank[27u % KPT], rank_item(inv, c, t.keys[27u % KPT], 27u % KPT), c.mine);
             }
         }
     }
@@ -745,27 +774,42 @@ fn tile_rank_counted(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     return rank_phases(inv, t, count);
 }
 
-// stage: the tile's keys in tile_mem in digit order (after tile_rank; the keys are not needed
-// in registers after this, only the ranks, for the values).
+// stage: the tile's keys in tile_mem in digit order (after tile_rank; with one round the keys
+// are not needed in registers after this, only the ranks, for the values), or with
+// STAGE_ROUNDS = 2 those of the first round, the tile's first TILE_MEM positions (tile_write
+// stages the rest).
 fn tile_stage(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
     // barrier: the ranking is done with tile_mem (reservations, lookups, digit starts)
     workgroupBarrier();
+    stage_round(inv, t.keys, rank, count, 0u);
+}
+
+// Stages the items whose rank lies in round r's positions [r * TILE_MEM, (r + 1) * TILE_MEM)
+// (all of them with one round) at their rank's place in tile_mem: keys, or values.
+// (Full tiles take a loop without per-item checks, as everywhere: FULL_TILES.)
+fn stage_round(inv: Inv, items: array<u32, KPT>, rank: array<u32, KPT>, count: u32, r: u32) {
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
-            atomicStore(&tile_mem[rank[j]], t.keys[j]);
+            // (a rank below the round wraps to a large number)
+            let at = rank[j] - r * TILE_MEM;
+            if STAGE_ROUNDS == 1u || at < TILE_MEM {
+                atomicStore(&tile_mem[at], items[j]);
+            }
         }
     } else {
         for (var j = 0u; j < KPT; j++) {
-            if slot(inv, j) < count {
-                atomicStore(&tile_mem[rank[j]], t.keys[j]);
+            let at = rank[j] - r * TILE_MEM;
+            if slot(inv, j) < count && (STAGE_ROUNDS == 1u || at < TILE_MEM) {
+                atomicStore(&tile_mem[at], items[j]);
             }
         }
     }
 }
 
-// Writes staged key i to its place in keys_out; returns the place.
-fn write_key(i: u32) -> u32 {
-    let k = atomicLoad(&tile_mem[i]);
+// Writes the staged key at tile position i, word i - r * TILE_MEM of tile_mem in round r, to
+// its place in keys_out; returns the place.
+fn write_key(i: u32, r: u32) -> u32 {
+    let k = atomicLoad(&tile_mem[i - r * TILE_MEM]);
     let dst = atomicLoad(&digit_base[digit_of(k)]) + i;
     keys_out[dst] = select(k, from_sortable(k), MAP_OUT != 0u);
     return dst;
@@ -797,27 +841,23 @@ fn tile_values(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
 
 // scatter: write the staged tile's runs of equal digits to digit_base[d] + position:
 // consecutive invocations, consecutive addresses (then the values the same way: `vals` from
-// tile_values with VALUES_EARLY, else loaded here). After tile_stage and tile_set_base.
-fn tile_write(inv: Inv, rank: array<u32, KPT>, vals: array<u32, KPT>, start: u32, count: u32) {
-    // barrier: the tile is staged in digit order and digit_base is set
+// tile_values with VALUES_EARLY, else loaded here). After tile_stage and tile_set_base. With
+// STAGE_ROUNDS = 2 the keys `t` and their ranks stage the second round here, once the first
+// is written.
+fn tile_write(inv: Inv, t: TileKeys, rank: array<u32, KPT>, vals: array<u32, KPT>, start: u32, count: u32) {
+    // barrier: the tile (its first round) is staged in digit order and digit_base is set
     workgroupBarrier();
-    let full = FULL_TILES != 0u && count == TILE;
     var dst: array<u32, KPT>;
-    if full {
-        for (var j = 0u; j < KPT; j++) {
-            dst[j] = write_key(j * WG_SIZE + inv.lid);
-        }
-    } else {
-        for (var j = 0u; j < KPT; j++) {
-            let i = j * WG_SIZE + inv.lid;
-            if i < count {
-                dst[j] = write_key(i);
-            }
-        }
+    write_round(inv, &dst, count, 0u);
+    if STAGE_ROUNDS > 1u {
+        // barrier: the first round's keys were read from tile_mem
+        workgroupBarrier();
+        stage_round(inv, t.keys, rank, count, 1u);
+        // barrier: the second round is staged
+        workgroupBarrier();
+        write_round(inv, &dst, count, 1u);
     }
     if PAIRS != 0u {
-        // barrier: every key was read from tile_mem before values overwrite it
-        workgroupBarrier();
         // values are loaded only now (unless VALUES_EARLY), in the keys' layout: no registers
         // held through the ranking. (One staging loop for both: the same speed as separate
         // loops for passed-in and loaded values on the H100, every strategy's pairs at 2^24 and
@@ -826,29 +866,50 @@ fn tile_write(inv: Inv, rank: array<u32, KPT>, vals: array<u32, KPT>, start: u32
         if VALUES_EARLY == 0u {
             v = tile_values(inv, start, count);
         }
-        if full {
-            for (var j = 0u; j < KPT; j++) {
-                atomicStore(&tile_mem[rank[j]], v[j]);
-            }
-        } else {
-            for (var j = 0u; j < KPT; j++) {
-                if slot(inv, j) < count {
-                    atomicStore(&tile_mem[rank[j]], v[j]);
-                }
+        for (var r = 0u; r < STAGE_ROUNDS; r++) {
+            // barrier: every key (the previous round's values) was read from tile_mem before
+            // values overwrite it
+            workgroupBarrier();
+            stage_round(inv, v, rank, count, r);
+            // barrier: the values are staged
+            workgroupBarrier();
+            write_values_round(inv, dst, count, r);
+        }
+    }
+}
+
+// The keys of tile positions j * WG_SIZE + lid for the items j of round r (all with one round;
+// with two, j below or from STAGE_KPT), each item's place to `dst`.
+fn write_round(inv: Inv, dst: ptr<function, array<u32, KPT>>, count: u32, r: u32) {
+    if FULL_TILES != 0u && count == TILE {
+        for (var j = 0u; j < KPT; j++) {
+            if STAGE_ROUNDS == 1u || j / STAGE_KPT == r {
+                (*dst)[j] = write_key(j * WG_SIZE + inv.lid, r);
             }
         }
-        // barrier: the values are staged
-        workgroupBarrier();
-        if full {
-            for (var j = 0u; j < KPT; j++) {
-                vals_out[dst[j]] = atomicLoad(&tile_mem[j * WG_SIZE + inv.lid]);
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            let i = j * WG_SIZE + inv.lid;
+            if i < count && (STAGE_ROUNDS == 1u || j / STAGE_KPT == r) {
+                (*dst)[j] = write_key(i, r);
             }
-        } else {
-            for (var j = 0u; j < KPT; j++) {
-                let i = j * WG_SIZE + inv.lid;
-                if i < count {
-                    vals_out[dst[j]] = atomicLoad(&tile_mem[i]);
-                }
+        }
+    }
+}
+
+// The values of round r's items to the places their keys went (write_round).
+fn write_values_round(inv: Inv, dst: array<u32, KPT>, count: u32, r: u32) {
+    if FULL_TILES != 0u && count == TILE {
+        for (var j = 0u; j < KPT; j++) {
+            if STAGE_ROUNDS == 1u || j / STAGE_KPT == r {
+                vals_out[dst[j]] = atomicLoad(&tile_mem[j * WG_SIZE + inv.lid - r * TILE_MEM]);
+            }
+        }
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            let i = j * WG_SIZE + inv.lid;
+            if i < count && (STAGE_ROUNDS == 1u || j / STAGE_KPT == r) {
+                vals_out[dst[j]] = atomicLoad(&tile_mem[i - r * TILE_MEM]);
             }
         }
     }

@@ -14,6 +14,8 @@
 
 // keys per invocation: sort/scatter's tile (measured there)
 const KPT: u32 = 12u;
+// the whole tile staged at once (shared/sort_tile.wgsl)
+const STAGE_KPT: u32 = KPT;
 const WG_SIZE: u32 = 256u;
 
 // tiles per workgroup, unsegmented (the host reads it)

@@ -8,6 +8,8 @@
 // keys per invocation of this pass's own tiles: counting needs no particular tiling, so they
 // need not be sort/onesweep's (the vec4 loads want KPT % 4 == 0)
 const KPT: u32 = 20u;
+// the whole tile staged at once (shared/sort_tile.wgsl)
+const STAGE_KPT: u32 = KPT;
 const WG_SIZE: u32 = 256u;
 
 override PASSES: u32 = 4u;

@@ -19,6 +19,8 @@
 // workgroup-memory cliff described at RANK_ROWS); tenth session (2026-11-23): 12 → 6.90,
 // 16 → 7.67, 20 → 7.25.
 const KPT: u32 = 12u;
+// the whole tile staged at once (shared/sort_tile.wgsl)
+const STAGE_KPT: u32 = KPT;
 const WG_SIZE: u32 = 256u;
 
 // exclusive scan of the histogram stage's output
@@ -44,5 +46,5 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     tile_stage(inv, t, rank, desc.y);
     // (values are loaded by tile_write: VALUES_EARLY is off here)
     var no_vals: array<u32, KPT>;
-    tile_write(inv, rank, no_vals, desc.x, desc.y);
+    tile_write(inv, t, rank, no_vals, desc.x, desc.y);
 }
