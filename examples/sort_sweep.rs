@@ -233,6 +233,10 @@ fn main() {
             // not a sort: no look-back (every digit's prefix is 0), so the difference to
             // onesweep is what the look-back costs
             ("diag: onesweep, no look-back", Strategy::OneSweep, base),
+            // not a change of the sort: an unused workgroup array of 1 KiB ("+N KiB", "+N
+            // words"), to find where resident workgroups drop (thirteenth session: from about
+            // 24 KB per workgroup)
+            ("diag: onesweep, +1 KiB", Strategy::OneSweep, base),
             ("exp: onesweep, window 32", Strategy::OneSweep, base),
             ("exp: onesweep, window 8", Strategy::OneSweep, base),
             ("exp: onesweep, window 16", Strategy::OneSweep, base),
@@ -315,6 +319,19 @@ fn main() {
                     &[(line, format!("const LOOKBACK: u32 = {w}u; "))],
                 );
             }
+            if let Some(pad) = name.strip_prefix("diag: onesweep, +") {
+                let words = match pad.strip_suffix(" KiB") {
+                    Some(kib) => kib.parse::<u32>().unwrap() * 256,
+                    None => pad.trim_end_matches(" words").parse::<u32>().unwrap(),
+                };
+                let mut edits = pad_smem(words);
+                edits[1].0 = "    let start = tile * TILE;";
+                edits[1].1 = edits[1].1.replace(
+                    "    let desc = describe(tile);",
+                    "    let start = tile * TILE;",
+                );
+                rewrite_tile_passes(&mut p.plan, &edits);
+            }
             if let Some(pad) = name.strip_prefix("diag: reduce-then-scan, +") {
                 let words = match pad.strip_suffix(" KiB") {
                     Some(kib) => kib.parse::<u32>().unwrap() * 256,
@@ -365,7 +382,10 @@ fn main() {
                     .position(|b| b.label == "onesweep state")
                     .unwrap();
                 let w: &[u32] = bytemuck::cast_slice(&out.buffers[&wgsimd::plan::BufferId(id)]);
-                let tiles = n.div_ceil(sort::tile_keys(Strategy::OneSweep).unwrap() as usize);
+                let tiles =
+                    n.div_ceil(
+                        sort::tile_keys(Strategy::OneSweep, vals.is_some()).unwrap() as usize
+                    );
                 for pass in 0..4 {
                     println!(
                         "  pass {pass}: digit 0's solo look-back steps per tile {:.3}, workgroup steps per tile {:.3}, fallbacks {}, stops at a silent predecessor {}",
@@ -677,8 +697,8 @@ const ONESWEEP_COUNTERS: &[(&str, &str)] = &[
         "    atomicAdd(&state[1056u + PASS], select(0u, solo_steps, inv.lid == 0u));\n    // keys alone: a digit whose walk is done publishes",
     ),
     (
-        "        if !published && tile != 0u && owner {",
-        "        atomicAdd(&state[1080u + PASS], select(0u, step, inv.lid == 0u));\n        if !published && tile != 0u && owner {",
+        "            if !published && publishes {",
+        "            atomicAdd(&state[1080u + PASS], select(0u, step, inv.lid == 0u));\n            if !published && publishes {",
     ),
     (
         "    var silent = false;",
