@@ -319,25 +319,27 @@ fn main() {
                     &[(line, format!("const LOOKBACK: u32 = {w}u; "))],
                 );
             }
-            if let Some(pad) = name.strip_prefix("diag: onesweep, +") {
-                let words = match pad.strip_suffix(" KiB") {
-                    Some(kib) => kib.parse::<u32>().unwrap() * 256,
-                    None => pad.trim_end_matches(" words").parse::<u32>().unwrap(),
-                };
-                let mut edits = pad_smem(words);
-                edits[1].0 = "    let start = tile * TILE;";
-                edits[1].1 = edits[1].1.replace(
+            // "diag: reduce-then-scan, +N KiB" / "diag: onesweep, +N words": an unused
+            // workgroup array in the strategy's ranking passes, touched before the line that
+            // loads their tile (a line each kernel has once)
+            let pad = [
+                (
+                    "diag: reduce-then-scan, +",
                     "    let desc = describe(tile);",
-                    "    let start = tile * TILE;",
-                );
-                rewrite_tile_passes(&mut p.plan, &edits);
-            }
-            if let Some(pad) = name.strip_prefix("diag: reduce-then-scan, +") {
+                ),
+                (
+                    "diag: onesweep, +",
+                    "    let t = tile_load(inv, start, count);",
+                ),
+            ]
+            .into_iter()
+            .find_map(|(prefix, line)| Some((name.strip_prefix(prefix)?, line)));
+            if let Some((pad, line)) = pad {
                 let words = match pad.strip_suffix(" KiB") {
                     Some(kib) => kib.parse::<u32>().unwrap() * 256,
                     None => pad.trim_end_matches(" words").parse::<u32>().unwrap(),
                 };
-                rewrite_tile_passes(&mut p.plan, &pad_smem(words));
+                rewrite_tile_passes(&mut p.plan, &pad_smem(words, line));
             }
             let counters = name.contains("onesweep") && name.ends_with(", counters");
             if counters {
@@ -673,17 +675,18 @@ const NO_BALLOTS: &[(&str, &str)] = &[(
     "for (var b = 0u; b < 0u; b++) {",
 )];
 
-/// Diagnostic: `words` more workgroup memory in the scatter, touched only on a branch never
-/// taken (params.n is never all ones), so the compiler must keep it.
-fn pad_smem(words: u32) -> Vec<(&'static str, String)> {
+/// Diagnostic: `words` more workgroup memory in a ranking pass, touched before the kernel's
+/// `line` only on a branch never taken (params.n is never all ones), so the compiler must keep
+/// it.
+fn pad_smem(words: u32, line: &'static str) -> Vec<(&'static str, String)> {
     vec![
         (
             "@compute @workgroup_size(WG_SIZE)",
             format!("var<workgroup> pad_mem: array<u32, {words}>;\n@compute @workgroup_size(WG_SIZE)"),
         ),
         (
-            "    let desc = describe(tile);",
-            format!("    if params.n == 0xffffffffu {{ pad_mem[inv.lid] = inv.lid; keys_out[0] = pad_mem[(inv.lid + 1u) % {words}u]; }}\n    let desc = describe(tile);"),
+            line,
+            format!("    if params.n == 0xffffffffu {{ pad_mem[inv.lid] = inv.lid; keys_out[0] = pad_mem[(inv.lid + 1u) % {words}u]; }}\n{line}"),
         ),
     ]
 }
