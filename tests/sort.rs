@@ -17,20 +17,18 @@ use wgsimd::{Caps, Error, Executor, GpuExecutor};
 /// the kernel: for keys alone and for pairs, which differ for OneSweep) and its neighbours.
 fn small(strategy: Strategy) -> Vec<usize> {
     let mut v = vec![0, 1, 2, 31, 33, 255, 257, 4097, 65537];
-    v.extend(tile_edges(strategy));
+    v.extend(tiles(strategy).into_iter().flat_map(|t| [t - 1, t, t + 1]));
     v.sort_unstable();
     v.dedup();
     v
 }
 
-/// One tile of `strategy` and its neighbours, for keys alone and for pairs.
-fn tile_edges(strategy: Strategy) -> Vec<usize> {
-    let mut v = Vec::new();
-    for pairs in [false, true] {
-        let t = sort::tile_keys(strategy, pairs).unwrap() as usize;
-        v.extend([t - 1, t, t + 1]);
-    }
-    v.sort_unstable();
+/// The tiles of `strategy` (`sort::tile_keys`), for keys alone and for pairs, each once.
+fn tiles(strategy: Strategy) -> Vec<usize> {
+    let mut v: Vec<usize> = [false, true]
+        .into_iter()
+        .map(|pairs| sort::tile_keys(strategy, pairs).unwrap() as usize)
+        .collect();
     v.dedup();
     v
 }
@@ -481,12 +479,10 @@ fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, Strin
             ..Default::default()
         };
         let mut sizes = vec![1usize];
-        for pairs in [false, true] {
-            let tile = sort::tile_keys(strategy, pairs).unwrap() as usize;
+        for tile in tiles(strategy) {
             sizes.extend([tile - 1, tile, tile + 1, 3 * tile + 7]);
         }
         sizes.sort_unstable();
-        sizes.dedup();
         for n in sizes {
             check(&opts, n, format!("{strategy:?} n={n}"));
         }
