@@ -491,7 +491,7 @@ fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, Strin
 
 /// `FULL_TILES` both ways for every strategy (the policy turns it on for the scatters of keys
 /// and for OneSweep), and with each, OneSweep's values loaded before its look-back or after
-/// the keys are written (`VALUES_EARLY`, on by policy): full tiles, a partial last tile, and
+/// the keys are written (`VALUES_EARLY`, off by policy): full tiles, a partial last tile, and
 /// tiles of one key, keys and pairs.
 #[test]
 fn full_tile_loops_both_ways() {

@@ -597,7 +597,7 @@ mod tests {
         let rts = tile_keys(Strategy::ReduceThenScan, false).unwrap() as u32;
         let onesweep = tile_keys(Strategy::OneSweep, false).unwrap() as u32;
         let onesweep_pairs = tile_keys(Strategy::OneSweep, true).unwrap() as u32;
-        assert_eq!((rts, onesweep, onesweep_pairs), (3072, 7168, 5632));
+        assert_eq!((rts, onesweep, onesweep_pairs), (3072, 7168, 7168));
         for pairs in [false, true] {
             assert_eq!(tile_keys(Strategy::Hybrid, pairs).unwrap() as u32, rts);
             assert_eq!(

@@ -175,7 +175,12 @@ pub struct SortPolicy {
     /// passes 0.119–0.121 against 0.124–0.128 ms at 2^20, 0.810–0.833 against 0.811–0.840 at
     /// 2^24, 10.70–11.16 against 10.74–11.25 at 2^28: 4% at 2^20, under 1% above. (The
     /// driver evidently hoisted most of the loads already: the pairs passes kept 101–102
-    /// registers.)
+    /// registers.) false since the fourteenth session, when the pairs stage took 28 keys per
+    /// invocation: the values held through the ranking and the look-back took the pairs passes
+    /// to 165-167 registers (one workgroup per SM), loaded late 127-128. H100 (same tool,
+    /// 2026-11-25, u32 pairs, Gkeys/s at 2^24 / 2^28): 28 keys late 21.55 / 28.17 and 21.49 /
+    /// 28.19 (two calls) against 22 keys early 21.62 / 26.34 and 21.68 / 26.41; 22 keys late
+    /// 21.69 / 26.37 (level with early).
     pub onesweep_values_early: bool,
 }
 
@@ -193,7 +198,7 @@ impl Default for SortPolicy {
             onesweep_full_tiles: true,
             onesweep_match_ranking: true,
             scatter_match_ranking: false,
-            onesweep_values_early: true,
+            onesweep_values_early: false,
         }
     }
 }

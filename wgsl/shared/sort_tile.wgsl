@@ -34,7 +34,7 @@
 const_assert WG_SIZE >= RADIX && WG_SIZE % 128u == 0u;
 const RADIX: u32 = 256u;
 // keys per invocation: `const KPT: u32` of the including stage (sort/scatter and
-// sort/histogram 12, sort/onesweep 28, sort/onesweep_pairs 22; the measurements are there;
+// sort/histogram 12, sort/onesweep and sort/onesweep_pairs 28; the measurements are there;
 // sort/onesweep_histogram counts in tiles of its own). tile_rank calls rank_item once per item, by hand, for up to 28
 // items (see there), and the counters' 16-bit halves hold at most 65535 keys of a digit.
 const_assert KPT >= 12u && KPT <= 28u;

@@ -7,11 +7,17 @@
 // wgsimd: runtime checks off
 
 // keys per invocation (shared/sort_tile.wgsl; the keys' stage sort/onesweep has the history).
-// Pairs keep 22 with the tile staged whole: at 28 their passes need 165-167 registers (one
-// workgroup per SM); H100 (examples/sort_sweep.rs, 2026-11-25, u32 pairs, Gkeys/s at 2^24 /
-// 2^28, KPT / STAGE_KPT): 22 / 22 → 21.72 / 26.36, 24 / 22 → 21.08 / 25.88, 26 / 20 → 21.34 /
-// 26.64 (128 registers).
-const KPT: u32 = 22u;
+// Thirteenth session, values loaded before the look-back (VALUES_EARLY): at 28 the pairs passes
+// needed 165-167 registers (one workgroup per SM), so pairs kept 22 (H100,
+// examples/sort_sweep.rs, 2026-11-25, u32 pairs, Gkeys/s at 2^24 / 2^28, KPT / STAGE_KPT):
+// 22 / 22 → 21.72 / 26.36, 24 / 22 → 21.08 / 25.88, 26 / 20 → 21.34 / 26.64 (128 registers).
+// Fourteenth session, values loaded after the keys are written (SortPolicy::
+// onesweep_values_early off; same machine and tool, 2026-11-25): 22 / 22 → 21.69 / 26.37
+// (values early: 21.62 / 26.34), 26 / 22 → 21.54 / 27.64, 28 / 22 → 21.55 / 28.17 and, in a
+// second call, 21.49 / 28.19 against 21.68 / 26.41 (127-128 registers; with the values'
+// loads moved up to the start of the write, 163-169 and 17.1 / 21.7).
+const KPT: u32 = 28u;
+// 22 keys' worth of workgroup memory, two staging rounds: see sort/onesweep
 const STAGE_KPT: u32 = 22u;
 // invocations per workgroup (see sort/onesweep)
 const WG_SIZE: u32 = 256u;
