@@ -179,7 +179,7 @@ fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
 /// bits too, as digit 0, above every lane with a key) and the general steps below: every
 /// subgroup size, a full tile, partial tiles whose keys are mostly digit 0 in every pass (so
 /// the keyless lanes join real peer groups), all-equal keys; sorted, and zero findings. The
-/// keys' tile (7168) is staged in two rounds through 5632 keys of workgroup memory: partial
+/// keys' tile (8192) is staged in two rounds through 5632 keys of workgroup memory: partial
 /// tiles of each size end in the first round (tile + 37) or the second (tile - 1,
 /// tile + 6000).
 #[test]

@@ -10,9 +10,9 @@ use wgsimd::sort::{self, Strategy};
 fn a_wgsl_dir_replaces_only_the_files_it_holds() {
     let dir = tempfile::tempdir().unwrap();
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("wgsl");
-    // OneSweep's keys stage with 20 keys per invocation instead of 28 (staged whole)
+    // OneSweep's keys stage with 20 keys per invocation instead of 32 (staged whole)
     let stage = std::fs::read_to_string(repo.join("sort/onesweep.wgsl")).unwrap();
-    let kpt = "const KPT: u32 = 28u;";
+    let kpt = "const KPT: u32 = 32u;";
     let stage_kpt = "const STAGE_KPT: u32 = 22u;";
     assert!(
         stage.contains(stage_kpt),
@@ -38,7 +38,7 @@ fn a_wgsl_dir_replaces_only_the_files_it_holds() {
         256 * 20
     );
     // not in the folder: embedded
-    assert_eq!(sort::tile_keys(Strategy::OneSweep, true).unwrap(), 5632);
+    assert_eq!(sort::tile_keys(Strategy::OneSweep, true).unwrap(), 8192);
     assert_eq!(
         sort::tile_keys(Strategy::ReduceThenScan, false).unwrap(),
         3072

@@ -23,7 +23,7 @@ fn tile_stage(strategy: Strategy, pairs: bool) -> &'static str {
 
 /// Keys per tile of `strategy` for keys alone or pairs: `TILE` of
 /// `wgsl/shared/sort_tile.wgsl` (256 invocations × the stage's `KPT` keys: 3072 for
-/// reduce-then-scan and the hybrid, 7168 for OneSweep's keys alone and 5632 for its pairs),
+/// reduce-then-scan and the hybrid, 8192 for OneSweep's keys alone and for its pairs),
 /// read from its ranking stage.
 pub fn tile_keys(strategy: Strategy, pairs: bool) -> Result<u64> {
     Ok(kernel::load(tile_stage(strategy, pairs), Flavor::Subgroup)?.const_u32("TILE")? as u64)
@@ -597,7 +597,7 @@ mod tests {
         let rts = tile_keys(Strategy::ReduceThenScan, false).unwrap() as u32;
         let onesweep = tile_keys(Strategy::OneSweep, false).unwrap() as u32;
         let onesweep_pairs = tile_keys(Strategy::OneSweep, true).unwrap() as u32;
-        assert_eq!((rts, onesweep, onesweep_pairs), (3072, 7168, 7168));
+        assert_eq!((rts, onesweep, onesweep_pairs), (3072, 8192, 8192));
         for pairs in [false, true] {
             assert_eq!(tile_keys(Strategy::Hybrid, pairs).unwrap() as u32, rts);
             assert_eq!(
@@ -621,7 +621,7 @@ mod tests {
     }
 
     /// What the policy's workgroup-memory rule counts: the tile's staging memory (OneSweep's
-    /// keys stage 7168-key tiles through 5632 keys of it), the digit bases and the scan's slots
+    /// stages take 8192-key tiles through 5632 keys of it), the digit bases and the scan's slots
     /// (the ranking stages' documented 13.3 and 23.3 KiB).
     #[test]
     fn ranking_stages_workgroup_memory() {

@@ -192,7 +192,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // invocation) or after the look-back (1: this tile's inclusive prefix is published sooner;
     // SortPolicy::onesweep_early_lookback). Staging before the look-back leaves only the ranks
     // (pairs) and the window in registers while it waits.
-    var rank: array<u32, KPT>;
+    var rank: Ranks;
     if EARLY_LOOKBACK == 0u {
         rank = tile_rank_counted(inv, t, count);
         tile_stage(inv, t, rank, count);

@@ -34,14 +34,29 @@
 const_assert WG_SIZE >= RADIX && WG_SIZE % 128u == 0u;
 const RADIX: u32 = 256u;
 // keys per invocation: `const KPT: u32` of the including stage (sort/scatter and
-// sort/histogram 12, sort/onesweep and sort/onesweep_pairs 28; the measurements are there;
-// sort/onesweep_histogram counts in tiles of its own). tile_rank calls rank_item once per item, by hand, for up to 28
+// sort/histogram 12, sort/onesweep and sort/onesweep_pairs 32; the measurements are there;
+// sort/onesweep_histogram counts in tiles of its own). tile_rank calls rank_item once per item, by hand, for up to 32
 // items (see there), and the counters' 16-bit halves hold at most 65535 keys of a digit.
-const_assert KPT >= 12u && KPT <= 28u;
+const_assert KPT >= 12u && KPT <= 32u;
 // the host reads TILE from each stage (src/sort/build.rs); wgsl/sort/buckets.wgsl restates
 // sort/scatter's, and a unit test checks that the stages of each strategy agree
 const TILE: u32 = WG_SIZE * KPT;
 const_assert TILE < 65536u;
+// The ranks of an invocation's items, two to a word (item j in half j % 2 of word j / 2: a
+// rank is below TILE < 65536), so that a tile's ranks take half the registers they would
+// through the look-back and the writes.
+const RANK_WORDS: u32 = (KPT + 1u) / 2u;
+alias Ranks = array<u32, RANK_WORDS>;
+
+fn rank_at(r: Ranks, j: u32) -> u32 {
+    return (r[j / 2u] >> ((j % 2u) * 16u)) & 0xffffu;
+}
+
+// `word` with item j's half set to `rank`.
+fn rank_set(word: u32, j: u32, rank: u32) -> u32 {
+    let shift = (j % 2u) * 16u;
+    return (word & ~(0xffffu << shift)) | (rank << shift);
+}
 // tile_mem holds STAGE_KPT keys per invocation (`const STAGE_KPT: u32` of the including stage,
 // KPT or less): the ranking's counters and masks live in it, and the ranked tile is staged
 // through it in STAGE_ROUNDS rounds (at most two), so a tile may hold more keys than the
@@ -477,7 +492,7 @@ fn peer_leader(inv: Inv, peers: vec4<u32>) -> u32 {
 
 // rank: each key's position in the tile sorted stably by digit. Leaves the digit starts for
 // tile_set_base. Uniform control flow only.
-fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
+fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> Ranks {
     let rr = rank_rows(inv);
     // barrier: nobody still reads tile_mem (a previous tile's staging)
     workgroupBarrier();
@@ -494,7 +509,7 @@ fn tile_rank(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // and a rank nobody uses)
     for (var j = 0u; j < KPT; j++) {
         if FULL_TILES != 0u || slot(inv, j) < count {
-            rank[j] += counter_get(rr.y, digit_of(t.keys[j]));
+            rank[j / 2u] += counter_get(rr.y, digit_of(t.keys[j])) << ((j % 2u) * 16u);
         }
     }
     return rank;
@@ -524,7 +539,7 @@ fn rank_clear(inv: Inv, rows: u32) {
 // The items' ranks: each key's slot in its subgroup's counter for its digit plus its place
 // among its peers (rank_item, rank_items_match), in phases (see RANK_ROWS). After rank_clear
 // and a barrier; the counters are complete after the next barrier.
-fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
+fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> Ranks {
     let lane = rs_lane(inv);
     let rr = rank_rows(inv);
     let row = rr.y;
@@ -541,10 +556,10 @@ fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
     // phase. The items (pairs) are called one by one with literal indices:
     // written as a loop over j, NVIDIA's compiler kept the loop rolled and read t.keys[j] and
     // wrote rank[j] through 12-way chains of compares and predicated moves, half of the
-    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session"). Items 12..23
+    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session"). Items 12..31
     // exist only where the stage's KPT has them (a constant condition; `j % KPT` keeps the
     // index of a dead item in bounds for the validator).
-    var rank: array<u32, KPT>;
+    var rank: Ranks;
     for (var phase = 0u; phase < RANK_PHASES; phase++) {
         if phase > 0u {
             // barrier: the previous phase's reservations are complete before this phase's
@@ -559,134 +574,140 @@ fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
         if RANK_MATCH != 0u && MATCH_PAIRS {
             {
                 let r = rank_items_match(inv, c, t.keys[0u], t.keys[1u], 0u);
-                rank[0u] = select(rank[0u], r.x, c.mine);
-                rank[1u] = select(rank[1u], r.y, c.mine);
+                rank[0u] = select(rank[0u], r.x | (r.y << 16u), c.mine);
             }
             {
                 let r = rank_items_match(inv, c, t.keys[2u], t.keys[3u], 2u);
-                rank[2u] = select(rank[2u], r.x, c.mine);
-                rank[3u] = select(rank[3u], r.y, c.mine);
+                rank[1u] = select(rank[1u], r.x | (r.y << 16u), c.mine);
             }
             {
                 let r = rank_items_match(inv, c, t.keys[4u], t.keys[5u], 4u);
-                rank[4u] = select(rank[4u], r.x, c.mine);
-                rank[5u] = select(rank[5u], r.y, c.mine);
+                rank[2u] = select(rank[2u], r.x | (r.y << 16u), c.mine);
             }
             {
                 let r = rank_items_match(inv, c, t.keys[6u], t.keys[7u], 6u);
-                rank[6u] = select(rank[6u], r.x, c.mine);
-                rank[7u] = select(rank[7u], r.y, c.mine);
+                rank[3u] = select(rank[3u], r.x | (r.y << 16u), c.mine);
             }
             {
                 let r = rank_items_match(inv, c, t.keys[8u], t.keys[9u], 8u);
-                rank[8u] = select(rank[8u], r.x, c.mine);
-                rank[9u] = select(rank[9u], r.y, c.mine);
+                rank[4u] = select(rank[4u], r.x | (r.y << 16u), c.mine);
             }
             {
                 let r = rank_items_match(inv, c, t.keys[10u], t.keys[11u], 10u);
-                rank[10u] = select(rank[10u], r.x, c.mine);
-                rank[11u] = select(rank[11u], r.y, c.mine);
+                rank[5u] = select(rank[5u], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 13u {
                 let r = rank_items_match(inv, c, t.keys[12u % KPT], t.keys[13u % KPT], 12u % KPT);
-                rank[12u % KPT] = select(rank[12u % KPT], r.x, c.mine);
-                rank[13u % KPT] = select(rank[13u % KPT], r.y, c.mine);
+                rank[6u % RANK_WORDS] = select(rank[6u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 15u {
                 let r = rank_items_match(inv, c, t.keys[14u % KPT], t.keys[15u % KPT], 14u % KPT);
-                rank[14u % KPT] = select(rank[14u % KPT], r.x, c.mine);
-                rank[15u % KPT] = select(rank[15u % KPT], r.y, c.mine);
+                rank[7u % RANK_WORDS] = select(rank[7u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 17u {
                 let r = rank_items_match(inv, c, t.keys[16u % KPT], t.keys[17u % KPT], 16u % KPT);
-                rank[16u % KPT] = select(rank[16u % KPT], r.x, c.mine);
-                rank[17u % KPT] = select(rank[17u % KPT], r.y, c.mine);
+                rank[8u % RANK_WORDS] = select(rank[8u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 19u {
                 let r = rank_items_match(inv, c, t.keys[18u % KPT], t.keys[19u % KPT], 18u % KPT);
-                rank[18u % KPT] = select(rank[18u % KPT], r.x, c.mine);
-                rank[19u % KPT] = select(rank[19u % KPT], r.y, c.mine);
+                rank[9u % RANK_WORDS] = select(rank[9u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 21u {
                 let r = rank_items_match(inv, c, t.keys[20u % KPT], t.keys[21u % KPT], 20u % KPT);
-                rank[20u % KPT] = select(rank[20u % KPT], r.x, c.mine);
-                rank[21u % KPT] = select(rank[21u % KPT], r.y, c.mine);
+                rank[10u % RANK_WORDS] = select(rank[10u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 23u {
                 let r = rank_items_match(inv, c, t.keys[22u % KPT], t.keys[23u % KPT], 22u % KPT);
-                rank[22u % KPT] = select(rank[22u % KPT], r.x, c.mine);
-                rank[23u % KPT] = select(rank[23u % KPT], r.y, c.mine);
+                rank[11u % RANK_WORDS] = select(rank[11u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 25u {
                 let r = rank_items_match(inv, c, t.keys[24u % KPT], t.keys[25u % KPT], 24u % KPT);
-                rank[24u % KPT] = select(rank[24u % KPT], r.x, c.mine);
-                rank[25u % KPT] = select(rank[25u % KPT], r.y, c.mine);
+                rank[12u % RANK_WORDS] = select(rank[12u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
             if KPT > 27u {
                 let r = rank_items_match(inv, c, t.keys[26u % KPT], t.keys[27u % KPT], 26u % KPT);
-                rank[26u % KPT] = select(rank[26u % KPT], r.x, c.mine);
-                rank[27u % KPT] = select(rank[27u % KPT], r.y, c.mine);
+                rank[13u % RANK_WORDS] = select(rank[13u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
+            }
+            if KPT > 29u {
+                let r = rank_items_match(inv, c, t.keys[28u % KPT], t.keys[29u % KPT], 28u % KPT);
+                rank[14u % RANK_WORDS] = select(rank[14u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
+            }
+            if KPT > 31u {
+                let r = rank_items_match(inv, c, t.keys[30u % KPT], t.keys[31u % KPT], 30u % KPT);
+                rank[15u % RANK_WORDS] = select(rank[15u % RANK_WORDS], r.x | (r.y << 16u), c.mine);
             }
         } else {
-            rank[0] = select(rank[0], rank_item(inv, c, t.keys[0], 0u), c.mine);
-            rank[1] = select(rank[1], rank_item(inv, c, t.keys[1], 1u), c.mine);
-            rank[2] = select(rank[2], rank_item(inv, c, t.keys[2], 2u), c.mine);
-            rank[3] = select(rank[3], rank_item(inv, c, t.keys[3], 3u), c.mine);
-            rank[4] = select(rank[4], rank_item(inv, c, t.keys[4], 4u), c.mine);
-            rank[5] = select(rank[5], rank_item(inv, c, t.keys[5], 5u), c.mine);
-            rank[6] = select(rank[6], rank_item(inv, c, t.keys[6], 6u), c.mine);
-            rank[7] = select(rank[7], rank_item(inv, c, t.keys[7], 7u), c.mine);
-            rank[8] = select(rank[8], rank_item(inv, c, t.keys[8], 8u), c.mine);
-            rank[9] = select(rank[9], rank_item(inv, c, t.keys[9], 9u), c.mine);
-            rank[10] = select(rank[10], rank_item(inv, c, t.keys[10], 10u), c.mine);
-            rank[11] = select(rank[11], rank_item(inv, c, t.keys[11], 11u), c.mine);
+            rank[0u] = select(rank[0u], rank_set(rank[0u], 0u, rank_item(inv, c, t.keys[0u], 0u)), c.mine);
+            rank[0u] = select(rank[0u], rank_set(rank[0u], 1u, rank_item(inv, c, t.keys[1u], 1u)), c.mine);
+            rank[1u] = select(rank[1u], rank_set(rank[1u], 2u, rank_item(inv, c, t.keys[2u], 2u)), c.mine);
+            rank[1u] = select(rank[1u], rank_set(rank[1u], 3u, rank_item(inv, c, t.keys[3u], 3u)), c.mine);
+            rank[2u] = select(rank[2u], rank_set(rank[2u], 4u, rank_item(inv, c, t.keys[4u], 4u)), c.mine);
+            rank[2u] = select(rank[2u], rank_set(rank[2u], 5u, rank_item(inv, c, t.keys[5u], 5u)), c.mine);
+            rank[3u] = select(rank[3u], rank_set(rank[3u], 6u, rank_item(inv, c, t.keys[6u], 6u)), c.mine);
+            rank[3u] = select(rank[3u], rank_set(rank[3u], 7u, rank_item(inv, c, t.keys[7u], 7u)), c.mine);
+            rank[4u] = select(rank[4u], rank_set(rank[4u], 8u, rank_item(inv, c, t.keys[8u], 8u)), c.mine);
+            rank[4u] = select(rank[4u], rank_set(rank[4u], 9u, rank_item(inv, c, t.keys[9u], 9u)), c.mine);
+            rank[5u] = select(rank[5u], rank_set(rank[5u], 10u, rank_item(inv, c, t.keys[10u], 10u)), c.mine);
+            rank[5u] = select(rank[5u], rank_set(rank[5u], 11u, rank_item(inv, c, t.keys[11u], 11u)), c.mine);
             if KPT > 12u {
-                rank[12u % KPT] = select(rank[12u % KPT], rank_item(inv, c, t.keys[12u % KPT], 12u % KPT), c.mine);
+                rank[6u % RANK_WORDS] = select(rank[6u % RANK_WORDS], rank_set(rank[6u % RANK_WORDS], 12u % KPT, rank_item(inv, c, t.keys[12u % KPT], 12u % KPT)), c.mine);
             }
             if KPT > 13u {
-                rank[13u % KPT] = select(rank[13u % KPT], rank_item(inv, c, t.keys[13u % KPT], 13u % KPT), c.mine);
+                rank[6u % RANK_WORDS] = select(rank[6u % RANK_WORDS], rank_set(rank[6u % RANK_WORDS], 13u % KPT, rank_item(inv, c, t.keys[13u % KPT], 13u % KPT)), c.mine);
             }
             if KPT > 14u {
-                rank[14u % KPT] = select(rank[14u % KPT], rank_item(inv, c, t.keys[14u % KPT], 14u % KPT), c.mine);
+                rank[7u % RANK_WORDS] = select(rank[7u % RANK_WORDS], rank_set(rank[7u % RANK_WORDS], 14u % KPT, rank_item(inv, c, t.keys[14u % KPT], 14u % KPT)), c.mine);
             }
             if KPT > 15u {
-                rank[15u % KPT] = select(rank[15u % KPT], rank_item(inv, c, t.keys[15u % KPT], 15u % KPT), c.mine);
+                rank[7u % RANK_WORDS] = select(rank[7u % RANK_WORDS], rank_set(rank[7u % RANK_WORDS], 15u % KPT, rank_item(inv, c, t.keys[15u % KPT], 15u % KPT)), c.mine);
             }
             if KPT > 16u {
-                rank[16u % KPT] = select(rank[16u % KPT], rank_item(inv, c, t.keys[16u % KPT], 16u % KPT), c.mine);
+                rank[8u % RANK_WORDS] = select(rank[8u % RANK_WORDS], rank_set(rank[8u % RANK_WORDS], 16u % KPT, rank_item(inv, c, t.keys[16u % KPT], 16u % KPT)), c.mine);
             }
             if KPT > 17u {
-                rank[17u % KPT] = select(rank[17u % KPT], rank_item(inv, c, t.keys[17u % KPT], 17u % KPT), c.mine);
+                rank[8u % RANK_WORDS] = select(rank[8u % RANK_WORDS], rank_set(rank[8u % RANK_WORDS], 17u % KPT, rank_item(inv, c, t.keys[17u % KPT], 17u % KPT)), c.mine);
             }
             if KPT > 18u {
-                rank[18u % KPT] = select(rank[18u % KPT], rank_item(inv, c, t.keys[18u % KPT], 18u % KPT), c.mine);
+                rank[9u % RANK_WORDS] = select(rank[9u % RANK_WORDS], rank_set(rank[9u % RANK_WORDS], 18u % KPT, rank_item(inv, c, t.keys[18u % KPT], 18u % KPT)), c.mine);
             }
             if KPT > 19u {
-                rank[19u % KPT] = select(rank[19u % KPT], rank_item(inv, c, t.keys[19u % KPT], 19u % KPT), c.mine);
+                rank[9u % RANK_WORDS] = select(rank[9u % RANK_WORDS], rank_set(rank[9u % RANK_WORDS], 19u % KPT, rank_item(inv, c, t.keys[19u % KPT], 19u % KPT)), c.mine);
             }
             if KPT > 20u {
-                rank[20u % KPT] = select(rank[20u % KPT], rank_item(inv, c, t.keys[20u % KPT], 20u % KPT), c.mine);
+                rank[10u % RANK_WORDS] = select(rank[10u % RANK_WORDS], rank_set(rank[10u % RANK_WORDS], 20u % KPT, rank_item(inv, c, t.keys[20u % KPT], 20u % KPT)), c.mine);
             }
             if KPT > 21u {
-                rank[21u % KPT] = select(rank[21u % KPT], rank_item(inv, c, t.keys[21u % KPT], 21u % KPT), c.mine);
+                rank[10u % RANK_WORDS] = select(rank[10u % RANK_WORDS], rank_set(rank[10u % RANK_WORDS], 21u % KPT, rank_item(inv, c, t.keys[21u % KPT], 21u % KPT)), c.mine);
             }
             if KPT > 22u {
-                rank[22u % KPT] = select(rank[22u % KPT], rank_item(inv, c, t.keys[22u % KPT], 22u % KPT), c.mine);
+                rank[11u % RANK_WORDS] = select(rank[11u % RANK_WORDS], rank_set(rank[11u % RANK_WORDS], 22u % KPT, rank_item(inv, c, t.keys[22u % KPT], 22u % KPT)), c.mine);
             }
             if KPT > 23u {
-                rank[23u % KPT] = select(rank[23u % KPT], rank_item(inv, c, t.keys[23u % KPT], 23u % KPT), c.mine);
+                rank[11u % RANK_WORDS] = select(rank[11u % RANK_WORDS], rank_set(rank[11u % RANK_WORDS], 23u % KPT, rank_item(inv, c, t.keys[23u % KPT], 23u % KPT)), c.mine);
             }
             if KPT > 24u {
-                rank[24u % KPT] = select(rank[24u % KPT], rank_item(inv, c, t.keys[24u % KPT], 24u % KPT), c.mine);
+                rank[12u % RANK_WORDS] = select(rank[12u % RANK_WORDS], rank_set(rank[12u % RANK_WORDS], 24u % KPT, rank_item(inv, c, t.keys[24u % KPT], 24u % KPT)), c.mine);
             }
             if KPT > 25u {
-                rank[25u % KPT] = select(rank[25u % KPT], rank_item(inv, c, t.keys[25u % KPT], 25u % KPT), c.mine);
+                rank[12u % RANK_WORDS] = select(rank[12u % RANK_WORDS], rank_set(rank[12u % RANK_WORDS], 25u % KPT, rank_item(inv, c, t.keys[25u % KPT], 25u % KPT)), c.mine);
             }
             if KPT > 26u {
-                rank[26u % KPT] = select(rank[26u % KPT], rank_item(inv, c, t.keys[26u % KPT], 26u % KPT), c.mine);
+                rank[13u % RANK_WORDS] = select(rank[13u % RANK_WORDS], rank_set(rank[13u % RANK_WORDS], 26u % KPT, rank_item(inv, c, t.keys[26u % KPT], 26u % KPT)), c.mine);
             }
             if KPT > 27u {
-                rank[27u % KPT] = select(rank[27u % KPT], rank_item(inv, c, t.keys[27u % KPT], 27u % KPT), c.mine);
+                rank[13u % RANK_WORDS] = select(rank[13u % RANK_WORDS], rank_set(rank[13u % RANK_WORDS], 27u % KPT, rank_item(inv, c, t.keys[27u % KPT], 27u % KPT)), c.mine);
+            }
+            if KPT > 28u {
+                rank[14u % RANK_WORDS] = select(rank[14u % RANK_WORDS], rank_set(rank[14u % RANK_WORDS], 28u % KPT, rank_item(inv, c, t.keys[28u % KPT], 28u % KPT)), c.mine);
+            }
+            if KPT > 29u {
+                rank[14u % RANK_WORDS] = select(rank[14u % RANK_WORDS], rank_set(rank[14u % RANK_WORDS], 29u % KPT, rank_item(inv, c, t.keys[29u % KPT], 29u % KPT)), c.mine);
+            }
+            if KPT > 30u {
+                rank[15u % RANK_WORDS] = select(rank[15u % RANK_WORDS], rank_set(rank[15u % RANK_WORDS], 30u % KPT, rank_item(inv, c, t.keys[30u % KPT], 30u % KPT)), c.mine);
+            }
+            if KPT > 31u {
+                rank[15u % RANK_WORDS] = select(rank[15u % RANK_WORDS], rank_set(rank[15u % RANK_WORDS], 31u % KPT, rank_item(inv, c, t.keys[31u % KPT], 31u % KPT)), c.mine);
             }
         }
     }
@@ -770,7 +791,7 @@ fn tile_counted_digit(d: u32, count: u32) -> vec2<u32> {
 }
 
 // The final ranks after tile_count (uniform control flow only); tile_stage's barrier ends it.
-fn tile_rank_counted(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
+fn tile_rank_counted(inv: Inv, t: TileKeys, count: u32) -> Ranks {
     return rank_phases(inv, t, count);
 }
 
@@ -778,7 +799,7 @@ fn tile_rank_counted(inv: Inv, t: TileKeys, count: u32) -> array<u32, KPT> {
 // are not needed in registers after this, only the ranks, for the values), or with
 // STAGE_ROUNDS = 2 those of the first round, the tile's first TILE_MEM positions (tile_write
 // stages the rest).
-fn tile_stage(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
+fn tile_stage(inv: Inv, t: TileKeys, rank: Ranks, count: u32) {
     // barrier: the ranking is done with tile_mem (reservations, lookups, digit starts)
     workgroupBarrier();
     stage_round(inv, t.keys, rank, count, 0u);
@@ -787,18 +808,18 @@ fn tile_stage(inv: Inv, t: TileKeys, rank: array<u32, KPT>, count: u32) {
 // Stages the items whose rank lies in round r's positions [r * TILE_MEM, (r + 1) * TILE_MEM)
 // (all of them with one round) at their rank's place in tile_mem: keys, or values.
 // (Full tiles take a loop without per-item checks, as everywhere: FULL_TILES.)
-fn stage_round(inv: Inv, items: array<u32, KPT>, rank: array<u32, KPT>, count: u32, r: u32) {
+fn stage_round(inv: Inv, items: array<u32, KPT>, rank: Ranks, count: u32, r: u32) {
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
             // (a rank below the round wraps to a large number)
-            let at = rank[j] - r * TILE_MEM;
+            let at = rank_at(rank, j) - r * TILE_MEM;
             if STAGE_ROUNDS == 1u || at < TILE_MEM {
                 atomicStore(&tile_mem[at], items[j]);
             }
         }
     } else {
         for (var j = 0u; j < KPT; j++) {
-            let at = rank[j] - r * TILE_MEM;
+            let at = rank_at(rank, j) - r * TILE_MEM;
             if slot(inv, j) < count && (STAGE_ROUNDS == 1u || at < TILE_MEM) {
                 atomicStore(&tile_mem[at], items[j]);
             }
@@ -844,7 +865,7 @@ fn tile_values(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
 // tile_values with VALUES_EARLY, else loaded here). After tile_stage and tile_set_base. With
 // STAGE_ROUNDS = 2 the keys `t` and their ranks stage the second round here, once the first
 // is written.
-fn tile_write(inv: Inv, t: TileKeys, rank: array<u32, KPT>, vals: array<u32, KPT>, start: u32, count: u32) {
+fn tile_write(inv: Inv, t: TileKeys, rank: Ranks, vals: array<u32, KPT>, start: u32, count: u32) {
     // barrier: the tile (its first round) is staged in digit order and digit_base is set
     workgroupBarrier();
     var dst: array<u32, KPT>;

@@ -27,9 +27,14 @@
 // 38.66 (107-108), 24 / 22 → 29.23 / 39.35 (113-117), 26 / 22 → 29.57 / 40.67 (119-128),
 // 26 / 20 → 29.63 / 40.79 (119-128), 28 / 22 → 29.99 / 41.60 (124-128). The pairs passes
 // need 165-167 registers at 28 (one workgroup per SM), hence their own stage.
-const KPT: u32 = 28u;
+// Fourteenth session: with the ranks packed two to a register (Ranks in shared/sort_tile.wgsl)
+// the keys passes take 125-127 registers at 28 and 127-128 at 30 and 32 (same machine and tool,
+// 2026-11-25, u32 keys, Gkeys/s at 2^20 / 2^24 / 2^28, one call): unpacked 28 → 10.39 /
+// 29.98 / 41.85 (42.27 at the call's end), packed 28 → 10.46 / 29.77 / 41.72, 30 → 10.47 /
+// 29.88 / 42.55, 32 → 10.51 / 31.80 / 43.06.
+const KPT: u32 = 32u;
 // keys per invocation that tile_mem holds (shared/sort_tile.wgsl): the tile is staged in two
-// rounds, 22 and 6 keys per invocation, within 23.3 KiB of workgroup memory in all. That much
+// rounds, 22 and 10 keys per invocation, within 23.3 KiB of workgroup memory in all. That much
 // is the most two workgroups per SM get on the H100: with an unused workgroup array of 1, 2, 4
 // or 16 KiB the 22-key kernel ran 26.6-26.7 Gkeys/s at 2^28 against 38.4 (256 bytes: 38.3),
 // and 24 keys staged whole (25.3 KiB) 27.8 (examples/sort_sweep.rs, 2026-11-25): that, not

@@ -15,8 +15,11 @@
 // onesweep_values_early off; same machine and tool, 2026-11-25): 22 / 22 → 21.69 / 26.37
 // (values early: 21.62 / 26.34), 26 / 22 → 21.54 / 27.64, 28 / 22 → 21.55 / 28.17 and, in a
 // second call, 21.49 / 28.19 against 21.68 / 26.41 (127-128 registers; with the values'
-// loads moved up to the start of the write, 163-169 and 17.1 / 21.7).
-const KPT: u32 = 28u;
+// loads moved up to the start of the write, 163-169 and 17.1 / 21.7). With the ranks packed two
+// to a register (one call, 2026-11-25, same sizes): unpacked 28 → 21.59 / 28.29, packed 28 →
+// 21.47 / 28.29 (128 registers), 30 → 21.38 / 28.70 (127-128), 32 → 22.52 / 28.90 (128); with
+// the values loaded before the look-back, packed 28 fell to 16.63 / 20.48.
+const KPT: u32 = 32u;
 // 22 keys' worth of workgroup memory, two staging rounds: see sort/onesweep
 const STAGE_KPT: u32 = 22u;
 // invocations per workgroup (see sort/onesweep)
