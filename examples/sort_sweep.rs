@@ -700,8 +700,8 @@ const ONESWEEP_COUNTERS: &[(&str, &str)] = &[
         "    atomicAdd(&state[1056u + PASS], select(0u, solo_steps, inv.lid == 0u));\n    // keys alone: a digit whose walk is done publishes",
     ),
     (
-        "            if !published && publishes {",
-        "            atomicAdd(&state[1080u + PASS], select(0u, step, inv.lid == 0u));\n            if !published && publishes {",
+        "        if !published && tile != 0u && owner {",
+        "        atomicAdd(&state[1080u + PASS], select(0u, step, inv.lid == 0u));\n        if !published && tile != 0u && owner {",
     ),
     (
         "    var silent = false;",
