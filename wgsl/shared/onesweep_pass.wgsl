@@ -191,7 +191,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // overlaps the predecessors' look-backs; 6% faster on the H100 with 12 keys per
     // invocation) or after the look-back (1: this tile's inclusive prefix is published sooner;
     // SortPolicy::onesweep_early_lookback). Staging before the look-back leaves only the ranks
-    // (pairs) and the window in registers while it waits.
+    // (pairs), the window and, with two staging rounds, the keys in registers while it waits.
     var rank: Ranks;
     if EARLY_LOOKBACK == 0u {
         rank = tile_rank_counted(inv, t, count);

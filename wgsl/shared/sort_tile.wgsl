@@ -8,7 +8,7 @@
 // the peers of a key are the AND/ANDNOT of the ballots, its rank among them a popcount.
 //
 // Rules:
-// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..28) declared by the
+// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..32) declared by the
 //   including stage, so each strategy sizes its own tile (the host reads TILE from the stage:
 //   src/sort/build.rs, tile_keys). Subgroup s owns the contiguous keys
 //   [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of lane l is key
@@ -44,7 +44,9 @@ const TILE: u32 = WG_SIZE * KPT;
 const_assert TILE < 65536u;
 // The ranks of an invocation's items, two to a word (item j in half j % 2 of word j / 2: a
 // rank is below TILE < 65536), so that a tile's ranks take half the registers they would
-// through the look-back and the writes.
+// through the look-back and the writes. An item without a key (in a partial tile) may get a
+// rank of 65536 or more, which spills into the half above it: that half is item j + 1's, and
+// an item's slot grows with j, so item j + 1 has no key either and its rank is never read.
 const RANK_WORDS: u32 = (KPT + 1u) / 2u;
 alias Ranks = array<u32, RANK_WORDS>;
 

@@ -26,7 +26,8 @@
 // Gkeys/s at 2^24 / 2^28, KPT / STAGE_KPT, registers of the keys passes): 22 / 22 → 29.51 /
 // 38.66 (107-108), 24 / 22 → 29.23 / 39.35 (113-117), 26 / 22 → 29.57 / 40.67 (119-128),
 // 26 / 20 → 29.63 / 40.79 (119-128), 28 / 22 → 29.99 / 41.60 (124-128). The pairs passes
-// need 165-167 registers at 28 (one workgroup per SM), hence their own stage.
+// then needed 165-167 registers at 28 (one workgroup per SM), hence their own stage, which
+// has taken this stage's tile since the fourteenth session (sort/onesweep_pairs).
 // Fourteenth session: with the ranks packed two to a register (Ranks in shared/sort_tile.wgsl)
 // the keys passes take 125-127 registers at 28 and 127-128 at 30 and 32 (same machine and tool,
 // 2026-11-25, u32 keys, Gkeys/s at 2^20 / 2^24 / 2^28, one call): unpacked 28 → 10.39 /
