@@ -292,6 +292,17 @@ fn main() {
                 onesweep_values_early: policy.onesweep_values_early
                     && !name.contains("values early off")
                     || name.contains("values early on"),
+                // "small tiles off": OneSweep's 8192-key tiles at every size
+                onesweep_small_keys_max: if name.contains("small tiles off") {
+                    0
+                } else {
+                    policy.onesweep_small_keys_max
+                },
+                onesweep_small_pairs_max: if name.contains("small tiles off") {
+                    0
+                } else {
+                    policy.onesweep_small_pairs_max
+                },
                 ..policy
             };
             let opts = SortOptions {
@@ -384,10 +395,10 @@ fn main() {
                     .position(|b| b.label == "onesweep state")
                     .unwrap();
                 let w: &[u32] = bytemuck::cast_slice(&out.buffers[&wgsimd::plan::BufferId(id)]);
-                let tiles =
-                    n.div_ceil(
-                        sort::tile_keys(Strategy::OneSweep, vals.is_some()).unwrap() as usize
-                    );
+                let tiles = n.div_ceil(
+                    sort::tile_keys_for(Strategy::OneSweep, vals.is_some(), n as u64, &policy)
+                        .unwrap() as usize,
+                );
                 for pass in 0..4 {
                     println!(
                         "  pass {pass}: digit 0's solo look-back steps per tile {:.3}, workgroup steps per tile {:.3}, fallbacks {}, stops at a silent predecessor {}",

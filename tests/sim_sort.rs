@@ -34,6 +34,18 @@ fn sims() -> Vec<(String, SimExecutor)> {
     v
 }
 
+/// The default policy without OneSweep's small stage (4096-key tiles up to 2^20 keys alone and
+/// 2^22 pairs), so that small sizes take its 8192-key tiles.
+fn large_tiles() -> SortPolicy {
+    SortPolicy {
+        onesweep_small_keys_max: 0,
+        onesweep_small_pairs_max: 0,
+        ..Default::default()
+    }
+}
+
+/// Every strategy at every subgroup size with the default policy (OneSweep's small stage:
+/// two tiles of 4096 keys, the second partial).
 #[test]
 fn sort_on_sim() {
     let mut failures = Vec::new();
@@ -121,6 +133,8 @@ fn ranking_phases_cover_any_subgroup_size_from_the_planned_minimum() {
 /// subgroups under 32 lanes share mask words, over 32 span several. Full tiles (no bounds
 /// checks), a partial tile, all-equal keys (every lane one peer group) and keys that differ
 /// only in the lowest bit; zero findings. (The default policy mixes them: `sort_on_sim`.)
+/// OneSweep with its 8192-key tiles (its small stage, which the default policy takes at these
+/// sizes, is in `sort_on_sim`).
 #[test]
 fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
     let mut failures = Vec::new();
@@ -128,7 +142,7 @@ fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
         let policy = SortPolicy {
             onesweep_match_ranking: matching,
             scatter_match_ranking: matching,
-            ..Default::default()
+            ..large_tiles()
         };
         for (name, sim) in sims() {
             for strategy in [Strategy::ReduceThenScan, Strategy::OneSweep] {
@@ -181,7 +195,7 @@ fn ranking_by_ballots_and_by_match_masks_at_every_subgroup_size() {
 /// the keyless lanes join real peer groups), all-equal keys; sorted, and zero findings. The
 /// keys' tile (8192) is staged in two rounds through 5632 keys of workgroup memory: partial
 /// tiles of each size end in the first round (tile + 37) or the second (tile - 1,
-/// tile + 6000).
+/// tile + 6000). (The default policy would take OneSweep's small stage at these sizes.)
 #[test]
 fn keys_alone_by_match_masks_at_every_subgroup_size() {
     let mut failures = Vec::new();
@@ -211,7 +225,7 @@ fn keys_alone_by_match_masks_at_every_subgroup_size() {
                 strategy: Some(Strategy::OneSweep),
                 ..Default::default()
             };
-            let p = sort::plan(sim.caps(), &keys, None, &opts, &SortPolicy::default()).unwrap();
+            let p = sort::plan(sim.caps(), &keys, None, &opts, &large_tiles()).unwrap();
             let out = sim.run(&p.plan).unwrap();
             let what = format!("{name} n={n} {what_keys}");
             for f in &out.findings {

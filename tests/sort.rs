@@ -13,8 +13,8 @@ use wgsimd::reference::sort::{check_keys, check_pairs, sort_keys as ref_sort, Or
 use wgsimd::sort::{self, SortKey, SortOptions, SortPolicy, Strategy};
 use wgsimd::{Caps, Error, Executor, GpuExecutor};
 
-/// Issue 3's sizes up to 65537, plus one tile of the strategy (`sort::tile_keys`, read from
-/// the kernel: for keys alone and for pairs, which differ for OneSweep) and its neighbours.
+/// Issue 3's sizes up to 65537, plus the strategy's tiles (`tiles`, read from the kernels) and
+/// their neighbours.
 fn small(strategy: Strategy) -> Vec<usize> {
     let mut v = vec![0, 1, 2, 31, 33, 255, 257, 4097, 65537];
     v.extend(tiles(strategy).into_iter().flat_map(|t| [t - 1, t, t + 1]));
@@ -23,12 +23,21 @@ fn small(strategy: Strategy) -> Vec<usize> {
     v
 }
 
-/// The tiles of `strategy` (`sort::tile_keys`), for keys alone and for pairs, each once.
+/// The tiles of `strategy` (`sort::tile_keys`, and `sort::tile_keys_for` a small sort: OneSweep's
+/// small stage), for keys alone and for pairs, each once.
 fn tiles(strategy: Strategy) -> Vec<usize> {
+    let p = SortPolicy::default();
     let mut v: Vec<usize> = [false, true]
         .into_iter()
-        .map(|pairs| sort::tile_keys(strategy, pairs).unwrap() as usize)
+        .flat_map(|pairs| {
+            [
+                sort::tile_keys(strategy, pairs).unwrap(),
+                sort::tile_keys_for(strategy, pairs, 1, &p).unwrap(),
+            ]
+        })
+        .map(|t| t as usize)
         .collect();
+    v.sort_unstable();
     v.dedup();
     v
 }
@@ -466,9 +475,24 @@ fn onesweep_fallback() {
     }
 }
 
-/// Calls `check(options, n, what)` for every strategy at 1, tile − 1, tile, tile + 1 and
-/// 3·tile + 7 keys (tiles for keys alone and for pairs): full, partial and one-key tiles.
-fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, String)) {
+/// Calls `check(options, policy, n, what)` for every strategy at 1, tile − 1, tile, tile + 1
+/// and 3·tile + 7 keys (tiles for keys alone and for pairs): full, partial and one-key tiles.
+/// OneSweep runs each of its stages at its own tile's edges: `base` with the small stage off
+/// (8192-key tiles) and with it taking every size (4096-key tiles).
+fn every_strategy_and_tile_edge(
+    base: &SortPolicy,
+    mut check: impl FnMut(&SortOptions, &SortPolicy, usize, String),
+) {
+    let large = SortPolicy {
+        onesweep_small_keys_max: 0,
+        onesweep_small_pairs_max: 0,
+        ..*base
+    };
+    let small = SortPolicy {
+        onesweep_small_keys_max: u64::MAX,
+        onesweep_small_pairs_max: u64::MAX,
+        ..*base
+    };
     for strategy in [
         Strategy::ReduceThenScan,
         Strategy::OneSweep,
@@ -478,13 +502,22 @@ fn every_strategy_and_tile_edge(mut check: impl FnMut(&SortOptions, usize, Strin
             strategy: Some(strategy),
             ..Default::default()
         };
-        let mut sizes = vec![1usize];
-        for tile in tiles(strategy) {
-            sizes.extend([tile - 1, tile, tile + 1, 3 * tile + 7]);
-        }
-        sizes.sort_unstable();
-        for n in sizes {
-            check(&opts, n, format!("{strategy:?} n={n}"));
+        let stages: &[(&SortPolicy, &str)] = if strategy == Strategy::OneSweep {
+            &[(&large, ""), (&small, " small tiles")]
+        } else {
+            &[(base, "")]
+        };
+        for &(p, stage) in stages {
+            let mut sizes = vec![1usize];
+            for pairs in [false, true] {
+                let tile = sort::tile_keys_for(strategy, pairs, 2, p).unwrap() as usize;
+                sizes.extend([tile - 1, tile, tile + 1, 3 * tile + 7]);
+            }
+            sizes.sort_unstable();
+            sizes.dedup();
+            for n in sizes {
+                check(&opts, p, n, format!("{strategy:?}{stage} n={n}"));
+            }
         }
     }
 }
@@ -505,15 +538,15 @@ fn full_tile_loops_both_ways() {
                 onesweep_values_early: early,
                 ..Default::default()
             };
-            every_strategy_and_tile_edge(|opts, n, what| {
+            every_strategy_and_tile_edge(&p, |opts, p, n, what| {
                 let what = format!("{what} full tiles {full} values early {early}");
                 let vals: Vec<u32> = (0..n as u32).collect();
                 let k: Vec<u32> = keys(Dist::Uniform, n, 31);
-                run_check(g, &caps, &k, Some(&vals), opts, &p, &what);
+                run_check(g, &caps, &k, Some(&vals), opts, p, &what);
                 // keys alone do not depend on VALUES_EARLY
                 if early {
                     let k: Vec<u32> = keys(Dist::HighByte, n, 32);
-                    run_check(g, &caps, &k, None, opts, &p, &what);
+                    run_check(g, &caps, &k, None, opts, p, &what);
                 }
             });
         }
@@ -535,21 +568,13 @@ fn match_and_ballot_ranking() {
             scatter_match_ranking: matching,
             ..Default::default()
         };
-        every_strategy_and_tile_edge(|opts, n, what| {
+        every_strategy_and_tile_edge(&p, |opts, p, n, what| {
             let vals: Vec<u32> = (0..n as u32).collect();
             for dist in [Dist::Uniform, Dist::AllEqual, Dist::LowByte, Dist::Sorted] {
                 let k: Vec<u32> = keys(dist, n, 41);
                 let what = format!("{what} match ranking {matching} {dist:?}");
-                run_check(
-                    g,
-                    &caps,
-                    &k,
-                    Some(&vals),
-                    opts,
-                    &p,
-                    &format!("{what} pairs"),
-                );
-                run_check(g, &caps, &k, None, opts, &p, &what);
+                run_check(g, &caps, &k, Some(&vals), opts, p, &format!("{what} pairs"));
+                run_check(g, &caps, &k, None, opts, p, &what);
             }
         });
     }
@@ -654,8 +679,18 @@ fn two_dimensional_grids() {
     let Some(g) = common::gpu() else { return };
     let mut caps = g.caps().clone();
     caps.max_workgroups_per_dim = 3;
-    for &strategy in STRATEGIES {
-        let t = sort::tile_keys(strategy, true).unwrap() as usize;
+    // OneSweep's 8192-key tiles too (these sizes take its small stage by default)
+    let large = SortPolicy {
+        onesweep_small_keys_max: 0,
+        onesweep_small_pairs_max: 0,
+        ..Default::default()
+    };
+    for (strategy, policy) in STRATEGIES
+        .iter()
+        .map(|&s| (s, SortPolicy::default()))
+        .chain([(Strategy::OneSweep, large)])
+    {
+        let t = sort::tile_keys_for(strategy, true, 1, &policy).unwrap() as usize;
         for &n in &[4 * t + 1, 10 * t - 3] {
             let opts = SortOptions {
                 strategy: Some(strategy),
@@ -664,15 +699,7 @@ fn two_dimensional_grids() {
             let vals: Vec<u32> = (0..n as u32).collect();
             let k: Vec<u32> = keys(Dist::Uniform, n, 60);
             let what = format!("2-D grid {strategy} n={n}");
-            run_check(
-                g,
-                &caps,
-                &k,
-                Some(&vals),
-                &opts,
-                &SortPolicy::default(),
-                &what,
-            );
+            run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
         }
     }
 }

@@ -111,7 +111,8 @@ fn onesweep_with_starved_workgroups() {
         check_with(
             &e,
             &format!("starved, early look-back {early}"),
-            4 * wgsimd::sort::tile_keys(Strategy::OneSweep, true).unwrap() as usize + 5,
+            4 * wgsimd::sort::tile_keys_for(Strategy::OneSweep, true, 1, &policy).unwrap() as usize
+                + 5,
             Strategy::OneSweep,
             false,
             &policy,

@@ -12,28 +12,43 @@ use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups};
 
 /// The ranking stage of a strategy, for keys alone or pairs: its `KPT` sets the tile.
-/// OneSweep has one of each (keys alone take larger tiles than their values allow pairs).
-fn tile_stage(strategy: Strategy, pairs: bool) -> &'static str {
-    match (strategy, pairs) {
-        (Strategy::OneSweep, false) => "sort/onesweep",
-        (Strategy::OneSweep, true) => "sort/onesweep_pairs",
-        (Strategy::ReduceThenScan | Strategy::Hybrid, _) => "sort/scatter",
+/// OneSweep has one of each (keys alone take larger tiles than their values allowed pairs
+/// before the fourteenth session), and one with smaller tiles for small sorts (`small`:
+/// [`SortPolicy::onesweep_small`]).
+fn tile_stage(strategy: Strategy, pairs: bool, small: bool) -> &'static str {
+    match (strategy, pairs, small) {
+        (Strategy::OneSweep, _, true) => "sort/onesweep_small",
+        (Strategy::OneSweep, false, false) => "sort/onesweep",
+        (Strategy::OneSweep, true, false) => "sort/onesweep_pairs",
+        (Strategy::ReduceThenScan | Strategy::Hybrid, _, _) => "sort/scatter",
     }
 }
 
-/// Keys per tile of `strategy` for keys alone or pairs: `TILE` of
-/// `wgsl/shared/sort_tile.wgsl` (256 invocations × the stage's `KPT` keys: 3072 for
-/// reduce-then-scan and the hybrid, 8192 for OneSweep's keys alone and for its pairs),
-/// read from its ranking stage.
+/// Keys per tile of `strategy` for keys alone or pairs at sizes where the policy's small
+/// tiles do not apply: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × the stage's
+/// `KPT` keys: 3072 for reduce-then-scan and the hybrid, 8192 for OneSweep's keys alone and
+/// for its pairs), read from its ranking stage. [`tile_keys_for`] gives the tile of a sort
+/// of `n` keys.
 pub fn tile_keys(strategy: Strategy, pairs: bool) -> Result<u64> {
-    Ok(kernel::load(tile_stage(strategy, pairs), Flavor::Subgroup)?.const_u32("TILE")? as u64)
+    tile_of(tile_stage(strategy, pairs, false))
+}
+
+/// Keys per tile of a sort of `n` keys by `strategy` under `policy` (OneSweep's small sorts
+/// take 4096-key tiles, [`SortPolicy::onesweep_small`]).
+pub fn tile_keys_for(strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> Result<u64> {
+    let small = strategy == Strategy::OneSweep && policy.onesweep_small(n, pairs);
+    tile_of(tile_stage(strategy, pairs, small))
+}
+
+fn tile_of(stage: &str) -> Result<u64> {
+    Ok(kernel::load(stage, Flavor::Subgroup)?.const_u32("TILE")? as u64)
 }
 
 /// Workgroup memory of `strategy`'s ranking stage for keys alone or pairs, bytes (the
 /// `var<workgroup>`s its entry point uses: the tile's staging memory, the digit bases, the
-/// scan's slots).
+/// scan's slots), for the large tiles (OneSweep's small stage takes less).
 pub fn workgroup_bytes(strategy: Strategy, pairs: bool, flavor: Flavor) -> Result<u64> {
-    let k = kernel::load(tile_stage(strategy, pairs), flavor)?;
+    let k = kernel::load(tile_stage(strategy, pairs, false), flavor)?;
     k.workgroup_bytes("main")
         .ok_or_else(|| crate::error::Error::Plan(format!("{} has no entry point main", k.name)))
 }
@@ -338,7 +353,9 @@ pub(super) fn build<T: SortKey>(
     } else {
         strategy
     };
-    let tiles = n.div_ceil(tile_keys(strategy_used, pairs)?);
+    // OneSweep's small sorts take the small stage's tiles
+    let small = strategy_used == Strategy::OneSweep && policy.onesweep_small(n, pairs);
+    let tiles = n.div_ceil(tile_of(tile_stage(strategy_used, pairs, small))?);
     match strategy_used {
         Strategy::ReduceThenScan => {
             let params = b
@@ -502,7 +519,7 @@ pub(super) fn build<T: SortKey>(
                 offset: 0,
                 size: None,
             });
-            let k_sweep = kernel::load(tile_stage(Strategy::OneSweep, pairs), b.flavor)?;
+            let k_sweep = kernel::load(tile_stage(Strategy::OneSweep, pairs, small), b.flavor)?;
             for (p, &d) in digits.iter().enumerate() {
                 let ov = b.overrides(&[
                     ("SHIFT", d.0 as f64),
@@ -581,6 +598,7 @@ mod tests {
             ("sort/scatter", true),
             ("sort/onesweep", true),
             ("sort/onesweep_pairs", true),
+            ("sort/onesweep_small", true),
             ("sort/histogram", false),
             ("sort/onesweep_histogram", false),
         ] {
@@ -598,6 +616,17 @@ mod tests {
         let onesweep = tile_keys(Strategy::OneSweep, false).unwrap() as u32;
         let onesweep_pairs = tile_keys(Strategy::OneSweep, true).unwrap() as u32;
         assert_eq!((rts, onesweep, onesweep_pairs), (3072, 8192, 8192));
+        // OneSweep's small sorts (the default policy's thresholds, at and past them)
+        let p = SortPolicy::default();
+        let small = |n: u64, pairs: bool| tile_keys_for(Strategy::OneSweep, pairs, n, &p).unwrap();
+        assert_eq!((small(0, false), small(1 << 20, false)), (4096, 4096));
+        assert_eq!((small(0, true), small(1 << 22, true)), (4096, 4096));
+        assert_eq!(small((1 << 20) + 1, false), 8192);
+        assert_eq!(small((1 << 22) + 1, true), 8192);
+        assert_eq!(
+            tile_keys_for(Strategy::ReduceThenScan, true, 0, &p).unwrap(),
+            3072
+        );
         for pairs in [false, true] {
             assert_eq!(tile_keys(Strategy::Hybrid, pairs).unwrap() as u32, rts);
             assert_eq!(
@@ -611,6 +640,7 @@ mod tests {
             ("sort/histogram", rts),
             ("sort/onesweep", onesweep),
             ("sort/onesweep_pairs", onesweep_pairs),
+            ("sort/onesweep_small", 4096),
             ("sort/onesweep_histogram", 5120),
         ] {
             for flavor in [Flavor::Subgroup, Flavor::Emulated] {

@@ -22,7 +22,7 @@ mod bench;
 mod build;
 
 pub use bench::bench_cases;
-pub use build::{tile_keys, workgroup_bytes};
+pub use build::{tile_keys, tile_keys_for, workgroup_bytes};
 
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
@@ -182,6 +182,17 @@ pub struct SortPolicy {
     /// 28.19 (two calls) against 22 keys early 21.62 / 26.34 and 21.68 / 26.41; 22 keys late
     /// 21.69 / 26.37 (level with early).
     pub onesweep_values_early: bool,
+    /// OneSweep sorts of keys alone up to this many keys take the small stage
+    /// (`wgsl/sort/onesweep_small.wgsl`: 4096-key tiles, 16 keys per invocation) instead of
+    /// the 8192-key tiles, which at 2^20 keys fill under half of the H100's 264 workgroup
+    /// slots. 2^20: H100 (examples/sort_sweep.rs, 2026-11-25, fifteenth session, u32 keys,
+    /// Gkeys/s at 2^20 / 2^21 / 2^22 / 2^23) 16 keys per invocation 10.81 / 14.86 / 18.17 /
+    /// 22.73 against 32's 10.53 / 15.73 / 19.89 / 25.31 (the stage has the other tiles
+    /// measured). Sizes between 2^20 and 2^21 were not measured.
+    pub onesweep_small_keys_max: u64,
+    /// The same for pairs. 2^22: same call, u32 pairs, 9.04 / 10.85 / 14.04 / 17.56 against
+    /// 8.36 / 10.70 / 13.66 / 17.93. Sizes between 2^22 and 2^23 were not measured.
+    pub onesweep_small_pairs_max: u64,
 }
 
 impl Default for SortPolicy {
@@ -199,6 +210,8 @@ impl Default for SortPolicy {
             onesweep_match_ranking: true,
             scatter_match_ranking: false,
             onesweep_values_early: false,
+            onesweep_small_keys_max: 1 << 20,
+            onesweep_small_pairs_max: 1 << 22,
         }
     }
 }
@@ -236,6 +249,16 @@ impl SortPolicy {
             Strategy::OneSweep
         } else {
             Strategy::ReduceThenScan
+        }
+    }
+
+    /// Whether a OneSweep sort of `n` keys (pairs or keys alone) takes the small stage's
+    /// tiles (`onesweep_small_keys_max`, `onesweep_small_pairs_max`).
+    pub fn onesweep_small(&self, n: u64, pairs: bool) -> bool {
+        n <= if pairs {
+            self.onesweep_small_pairs_max
+        } else {
+            self.onesweep_small_keys_max
         }
     }
 }
