@@ -96,7 +96,8 @@ impl Default for SortOptions {
 /// invocation d < 256 owns digit d in per-digit steps), and `KPT` keys per invocation set by
 /// each strategy's ranking stage: 12 for reduce-then-scan and the hybrid (3072-key tiles, 13.3 KiB of workgroup memory;
 /// on the H100 1 KiB more per workgroup costs the scatter a fifth), 32 for OneSweep (8192-key
-/// tiles staged in two rounds through 23.3 KiB; docs/sort.md). Both fit lavapipe's 32 KiB; an adapter with less than
+/// tiles staged in two rounds through 23.3 KiB; docs/sort.md) and 16 for OneSweep's small sorts
+/// (4096-key tiles, [`SortPolicy::onesweep_small`]). All fit lavapipe's 32 KiB; an adapter with less than
 /// OneSweep needs gets reduce-then-scan from [`SortPolicy::choose`].
 #[derive(Clone, Copy, Debug)]
 pub struct SortPolicy {
