@@ -1,6 +1,6 @@
 //! Sort tuning sweep (development, not a test): kernel experiments (source rewrites) and
-//! reduce-then-scan, u32 keys at 2^24 and 2^28 (or `EXP_SIZES=20,24`; `EXP_KEYS=equal` or
-//! `sorted` for adversarial keys; `EXP_PAIRS=1` for pairs; `EXP_VARIANTS="a;b"` for those
+//! reduce-then-scan, u32 keys at 2^24 and 2^28 (or `EXP_SIZES=20,24`: exponents, fractional
+//! ones too, `20.585` for 1.5 · 2^20; `EXP_KEYS=equal` or `sorted` for adversarial keys; `EXP_PAIRS=1` for pairs; `EXP_VARIANTS="a;b"` for those
 //! variants only), each output compared with `sort_unstable` (pairs: values checked too), with
 //! the per-pass breakdown.
 //!
@@ -15,14 +15,22 @@ use wgsimd::{Executor, GpuExecutor};
 fn main() {
     let g = GpuExecutor::new().unwrap();
     let caps = g.caps().clone();
-    let exps: Vec<u32> = std::env::var("EXP_SIZES")
+    // exponents: 2^e keys, rounded (fractional ones for sizes between powers of two: 20.585 is
+    // 1.5 · 2^20)
+    let exps: Vec<f64> = std::env::var("EXP_SIZES")
         .unwrap_or_else(|_| "24,28".into())
         .split(',')
         .map(|e| e.trim().parse().unwrap())
         .collect();
     for e in exps {
-        let n = 1usize << e;
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(e as u64);
+        let n = 2f64.powf(e).round() as usize;
+        // (whole exponents keep the seeds of earlier sessions' measurements)
+        let seed = if e.fract() == 0.0 {
+            e as u64
+        } else {
+            e.to_bits()
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         // EXP_KEYS=equal / sorted: adversarial inputs instead of uniform random keys
         let keys: Vec<u32> = match std::env::var("EXP_KEYS").as_deref() {
             Ok("equal") => vec![0x5a5a_5a5a; n],
