@@ -283,6 +283,8 @@ fn main() {
             let full = |default: bool| {
                 (default || name.contains("full tiles on")) && !name.contains("full tiles off")
             };
+            // "small tiles off": OneSweep's 8192-key tiles at every size
+            let small_off = name.contains("small tiles off");
             let policy = SortPolicy {
                 onesweep_early_lookback: policy.onesweep_early_lookback
                     || name.contains("look back before ranking"),
@@ -300,13 +302,12 @@ fn main() {
                 onesweep_values_early: policy.onesweep_values_early
                     && !name.contains("values early off")
                     || name.contains("values early on"),
-                // "small tiles off": OneSweep's 8192-key tiles at every size
-                onesweep_small_keys_max: if name.contains("small tiles off") {
+                onesweep_small_keys_max: if small_off {
                     0
                 } else {
                     policy.onesweep_small_keys_max
                 },
-                onesweep_small_pairs_max: if name.contains("small tiles off") {
+                onesweep_small_pairs_max: if small_off {
                     0
                 } else {
                     policy.onesweep_small_pairs_max

@@ -475,6 +475,16 @@ fn onesweep_fallback() {
     }
 }
 
+/// `base` with OneSweep's small stage taking sorts of up to `max` keys alone or pairs (0: none,
+/// `u64::MAX`: all).
+fn onesweep_small_up_to(base: &SortPolicy, max: u64) -> SortPolicy {
+    SortPolicy {
+        onesweep_small_keys_max: max,
+        onesweep_small_pairs_max: max,
+        ..*base
+    }
+}
+
 /// Calls `check(options, policy, n, what)` for every strategy at 1, tile − 1, tile, tile + 1
 /// and 3·tile + 7 keys (tiles for keys alone and for pairs): full, partial and one-key tiles.
 /// OneSweep runs each of its stages at its own tile's edges: `base` with the small stage off
@@ -483,16 +493,8 @@ fn every_strategy_and_tile_edge(
     base: &SortPolicy,
     mut check: impl FnMut(&SortOptions, &SortPolicy, usize, String),
 ) {
-    let large = SortPolicy {
-        onesweep_small_keys_max: 0,
-        onesweep_small_pairs_max: 0,
-        ..*base
-    };
-    let small = SortPolicy {
-        onesweep_small_keys_max: u64::MAX,
-        onesweep_small_pairs_max: u64::MAX,
-        ..*base
-    };
+    let large = onesweep_small_up_to(base, 0);
+    let small = onesweep_small_up_to(base, u64::MAX);
     for strategy in [
         Strategy::ReduceThenScan,
         Strategy::OneSweep,
@@ -680,11 +682,7 @@ fn two_dimensional_grids() {
     let mut caps = g.caps().clone();
     caps.max_workgroups_per_dim = 3;
     // OneSweep's 8192-key tiles too (these sizes take its small stage by default)
-    let large = SortPolicy {
-        onesweep_small_keys_max: 0,
-        onesweep_small_pairs_max: 0,
-        ..Default::default()
-    };
+    let large = onesweep_small_up_to(&SortPolicy::default(), 0);
     for (strategy, policy) in STRATEGIES
         .iter()
         .map(|&s| (s, SortPolicy::default()))

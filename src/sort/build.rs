@@ -36,8 +36,13 @@ pub fn tile_keys(strategy: Strategy, pairs: bool) -> Result<u64> {
 /// Keys per tile of a sort of `n` keys by `strategy` under `policy` (OneSweep's small sorts
 /// take 4096-key tiles, [`SortPolicy::onesweep_small`]).
 pub fn tile_keys_for(strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> Result<u64> {
+    tile_of(stage_for(strategy, pairs, n, policy))
+}
+
+/// The ranking stage a sort of `n` keys by `strategy` under `policy` runs.
+fn stage_for(strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> &'static str {
     let small = strategy == Strategy::OneSweep && policy.onesweep_small(n, pairs);
-    tile_of(tile_stage(strategy, pairs, small))
+    tile_stage(strategy, pairs, small)
 }
 
 fn tile_of(stage: &str) -> Result<u64> {
@@ -353,9 +358,9 @@ pub(super) fn build<T: SortKey>(
     } else {
         strategy
     };
-    // OneSweep's small sorts take the small stage's tiles
-    let small = strategy_used == Strategy::OneSweep && policy.onesweep_small(n, pairs);
-    let tiles = n.div_ceil(tile_of(tile_stage(strategy_used, pairs, small))?);
+    // the ranking stage (OneSweep's small sorts take the small stage) and its tile
+    let stage = stage_for(strategy_used, pairs, n, policy);
+    let tiles = n.div_ceil(tile_of(stage)?);
     match strategy_used {
         Strategy::ReduceThenScan => {
             let params = b
@@ -519,7 +524,7 @@ pub(super) fn build<T: SortKey>(
                 offset: 0,
                 size: None,
             });
-            let k_sweep = kernel::load(tile_stage(Strategy::OneSweep, pairs, small), b.flavor)?;
+            let k_sweep = kernel::load(stage, b.flavor)?;
             for (p, &d) in digits.iter().enumerate() {
                 let ov = b.overrides(&[
                     ("SHIFT", d.0 as f64),
