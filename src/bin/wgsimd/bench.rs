@@ -57,7 +57,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub compare: Vec<PathBuf>,
     /// Only the N-th case (0-based) of each algorithm and size, e.g. to time one case in a
-    /// fresh process (see docs/benchmarks.md on order effects).
+    /// fresh process (docs/benchmarks.md, "What we learned about timing wgpu on the H100",
+    /// item 5: a case's figure can depend on what ran before it).
     #[arg(long)]
     pub case: Option<usize>,
 }
