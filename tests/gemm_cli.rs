@@ -1,5 +1,7 @@
 //! `wgsimd gemm A.npy B.npy -o C.npy`: f32 and f16 inputs give f32 (M,N) matching the f64
-//! reference; shape and dtype mismatches are one-line errors that leave no output file.
+//! reference, and with `--out-dtype float16` a float16 (M,N) that is the f32 result rounded;
+//! shape and dtype mismatches and a bad `--out-dtype` are one-line errors that leave no output
+//! file.
 
 mod common;
 
@@ -62,6 +64,31 @@ fn gemm_cli_f32_and_f16() {
     let (shape, c) = read_f32(&pc16);
     assert_eq!(shape, vec![m as u64, n as u64]);
     assert!(rel_frobenius(&c, &want16) <= 2e-3);
+
+    // float16 output: the float32 output rounded, bit for bit (M·N = 1665, odd)
+    let ph = dir.path().join("h.npy");
+    let o = common::wgsimd(&[
+        "gemm",
+        s(&pa16),
+        s(&pb16),
+        "-o",
+        s(&ph),
+        "--out-dtype",
+        "float16",
+        "--backend",
+        "gpu",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&ph).unwrap();
+    let npy = npyz::NpyFile::new(&bytes[..]).unwrap();
+    assert_eq!(npy.shape(), &[m as u64, n as u64]);
+    let h: Vec<u16> = npy
+        .into_vec::<half::f16>()
+        .unwrap()
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
+    assert_eq!(h, wgsimd::reference::gemm::f32_to_f16(&c));
 }
 
 #[test]
@@ -89,4 +116,9 @@ fn gemm_cli_mismatches_fail_without_output() {
         assert!(err.contains(needle), "{err:?} should mention {needle:?}");
         assert!(!out.exists(), "{needle}: no output file may be left");
     }
+    let out = dir.path().join("c.npy");
+    let b23 = common::write_npy_shaped(dir.path(), "b23.npy", &[3, 2], &[1.0f32; 6]);
+    let o = common::wgsimd(&["gemm", s(&a), s(&b23), "-o", s(&out), "--out-dtype", "int8"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("float16"));
+    assert!(!out.exists(), "a bad --out-dtype leaves no output file");
 }

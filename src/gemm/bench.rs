@@ -1,5 +1,5 @@
 //! GEMM benchmark cases for `wgsimd bench`: f32, f16 (portable, and cooperative matrices when
-//! offered) and f16 × int4, on seeded uniform [−1, 1) data. Work is 2·M·N·K flops.
+//! offered; square shapes also with f16 output) and f16 × int4, on seeded uniform [−1, 1) data. Work is 2·M·N·K flops.
 //!
 //! Verification scales with the size: every output word is checked finite and not poison, and
 //! the relative Frobenius error is measured on a seeded sample of entries (all of them up to
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, PathChoice};
+use super::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, OutFormat, PathChoice};
 use crate::case::{Case, Work};
 use crate::error::Result;
 use crate::exec::Caps;
@@ -64,7 +64,7 @@ pub fn sampled_error(
 }
 
 fn verifier(
-    c: BufferId,
+    (c, out_format): (BufferId, OutFormat),
     a: Arc<Vec<f32>>,
     b: Arc<Vec<f32>>,
     [m, n, k]: [usize; 3],
@@ -72,7 +72,10 @@ fn verifier(
     seed: u64,
 ) -> crate::case::Verify {
     Box::new(move |out| {
-        let mut got: Vec<f32> = out.get(c);
+        let mut got: Vec<f32> = match out_format {
+            OutFormat::F32 => out.get(c),
+            OutFormat::F16 => f16_to_f32(&out.get::<u16>(c)),
+        };
         if got.len() < m * n {
             return Err("output missing".into());
         }
@@ -131,7 +134,14 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             ..Default::default()
         };
         let p = plan(caps, Operand::F32(&a32), Operand::F32(&b32), m, n, k, opts)?;
-        let verify = verifier(p.c, a32.clone(), b32.clone(), [m, n, k], tol32, seed);
+        let verify = verifier(
+            (p.c, p.out),
+            a32.clone(),
+            b32.clone(),
+            [m, n, k],
+            tol32,
+            seed,
+        );
         push(format!("f32 {kind}"), p, verify);
     }
     let a16 = f32_to_f16(&a32);
@@ -154,8 +164,33 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             ..Default::default()
         };
         let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts)?;
-        let verify = verifier(p.c, a16f.clone(), b16f.clone(), [m, n, k], 2e-3, seed);
+        let verify = verifier(
+            (p.c, p.out),
+            a16f.clone(),
+            b16f.clone(),
+            [m, n, k],
+            2e-3,
+            seed,
+        );
         push(variant, p, verify);
+    }
+    // f16 output (the rounding pass after the default kernel), square shapes
+    if !few {
+        let opts = GemmOptions {
+            out: OutFormat::F16,
+            ..Default::default()
+        };
+        let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts)?;
+        let kind = format!("{:?}", p.path).to_lowercase();
+        let verify = verifier(
+            (p.c, p.out),
+            a16f.clone(),
+            b16f.clone(),
+            [m, n, k],
+            2e-3,
+            seed,
+        );
+        push(format!("f16 {kind} f16 out"), p, verify);
     }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
@@ -166,7 +201,14 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             ..Default::default()
         };
         let p = plan_int4(caps, &a16, &w, m, opts)?;
-        let verify = verifier(p.c, a16f.clone(), wd.clone(), [m, n, k], 2e-3, seed);
+        let verify = verifier(
+            (p.c, p.out),
+            a16f.clone(),
+            wd.clone(),
+            [m, n, k],
+            2e-3,
+            seed,
+        );
         push(format!("int4 {kind}"), p, verify);
     }
     Ok(cases)

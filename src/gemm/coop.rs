@@ -567,6 +567,7 @@ pub fn plan(
     Ok(GemmPlan {
         plan,
         c,
+        out: super::OutFormat::F32,
         m,
         n,
         path: kind.path(),

@@ -1,4 +1,5 @@
-//! Dense GEMM: C = A·B, row-major, any M, N, K ≥ 1, f32 accumulation and f32 output.
+//! Dense GEMM: C = A·B, row-major, any M, N, K ≥ 1, f32 accumulation, f32 output or (on
+//! request) f16.
 //!
 //! Rules:
 //! - **Three inputs:** f32 × f32, f16 × f16 (u16 bits on the host), and f16 activations × int4
@@ -17,6 +18,10 @@
 //! - **Host packing:** A rows are padded with zeros to a whole vec4 load along K (4 f32 or 8 f16)
 //!   and B rows to a whole load along N, so a load is entirely in or out of the matrix; all other
 //!   edges (partial tiles in M, N and K) are handled in the kernels. C is exactly M×N.
+//! - **f16 output** ([`OutFormat::F16`]) is one more pass after whichever kernel ran
+//!   (`gemm/to_f16`): C's f32 elements rounded to nearest even, packed two per word. Rounding
+//!   once, after the f32 sum, gives the same bits on every path, and every adapter gives the bits
+//!   of the host's `half::f16::from_f32` (the pass rounds in integer arithmetic).
 //! - Bad shapes or dtypes are [`Error::InvalidInput`]; buffers beyond the adapter's binding or
 //!   grids beyond its dispatch limit are [`Error::TooLarge`].
 
@@ -95,6 +100,16 @@ pub enum PathChoice {
     Gemv,
 }
 
+/// The dtype of C.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutFormat {
+    /// f32, as accumulated.
+    #[default]
+    F32,
+    /// f16 (u16 bits on the host), rounded to nearest even from the f32 result.
+    F16,
+}
+
 /// Options of a GEMM plan.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GemmOptions {
@@ -110,6 +125,8 @@ pub struct GemmOptions {
     /// `Some`, `PathChoice::Auto` takes it when it runs on the adapter (else the portable
     /// kernel), `PathChoice::Coop` requires it.
     pub coop: Option<coop::CoopVariant>,
+    /// The dtype of C.
+    pub out: OutFormat,
 }
 
 /// Invocations the split-K heuristic aims for: half of a 132-SM H100's 2048 resident threads
@@ -178,12 +195,15 @@ const GEMV_TARGET_WORKGROUPS: u64 = 528;
 /// with 256 slices of 1×4096 it took longer than the product.
 const GEMV_MAX_SPLITS: u64 = 32;
 
-/// A built GEMM: run `plan`, then [`GemmPlan::decode`].
+/// A built GEMM: run `plan`, then [`GemmPlan::decode`] (f32 C) or [`GemmPlan::decode_f16`].
 pub struct GemmPlan {
     /// The passes.
     pub plan: Plan,
-    /// The output buffer (M·N f32, poisoned before the run).
+    /// The buffer read back (poisoned before the run): M·N f32, or with f16 output M·N f16
+    /// packed two per word.
     pub c: BufferId,
+    /// C's dtype.
+    pub out: OutFormat,
     /// Rows of C.
     pub m: usize,
     /// Columns of C.
@@ -193,14 +213,60 @@ pub struct GemmPlan {
 }
 
 impl GemmPlan {
-    /// C, row-major M×N.
+    /// C, row-major M×N, of a plan with f32 output.
     pub fn decode(&self, out: &RunOutput) -> Result<Vec<f32>> {
-        let mut c: Vec<f32> = out.get(self.c);
+        self.elements(out, OutFormat::F32)
+    }
+
+    /// C as f16 bits, row-major M×N, of a plan with f16 output.
+    pub fn decode_f16(&self, out: &RunOutput) -> Result<Vec<u16>> {
+        self.elements(out, OutFormat::F16)
+    }
+
+    fn elements<T: bytemuck::Pod>(&self, out: &RunOutput, want: OutFormat) -> Result<Vec<T>> {
+        if self.out != want {
+            return Err(Error::InvalidInput(format!(
+                "this GEMM plan's output is {:?}, not {want:?}",
+                self.out
+            )));
+        }
+        let mut c: Vec<T> = out.get(self.c);
         if c.len() < self.m * self.n {
             return Err(Error::Gpu("gemm output missing".into()));
         }
         c.truncate(self.m * self.n);
         Ok(c)
+    }
+
+    /// With `out` = F16, adds the rounding pass (`gemm/to_f16`) after the product and reads back
+    /// its f16 output instead of the f32 C.
+    fn with_output(mut self, caps: &Caps, out: OutFormat) -> Result<GemmPlan> {
+        if out == OutFormat::F32 {
+            return Ok(self);
+        }
+        let kern = kernel::load("gemm/to_f16", caps.flavor())?;
+        let wg = kern.invocations("main", &[])? as u64;
+        let count = (self.m * self.n) as u64;
+        let words = count.div_ceil(2);
+        let plan = &mut self.plan;
+        let params = plan.upload("f16 params", &[count as u32, 0, 0, 0]);
+        let c16 = plan.buffer("c f16", words * 4, BufferInit::Poison);
+        plan.pass(
+            "to f16",
+            &kern,
+            "main",
+            &[],
+            &[params, self.c, c16],
+            Workgroups::Direct(crate::exec::grid_2d(
+                words.div_ceil(wg),
+                caps.max_workgroups_per_dim,
+            )),
+        );
+        plan.buffers[self.c.0].readback = false;
+        plan.read_back(c16);
+        self.c = c16;
+        self.out = out;
+        Ok(self)
     }
 }
 
@@ -275,7 +341,7 @@ pub fn coop_offered(caps: &Caps) -> bool {
     coop::usable(caps).is_ok()
 }
 
-/// Builds the plan for C = A·B (A M×K, B K×N, both the same dtype).
+/// Builds the plan for C = A·B (A M×K, B K×N, both the same dtype; C in `opts.out`'s dtype).
 pub fn plan(
     caps: &Caps,
     a: Operand,
@@ -283,6 +349,17 @@ pub fn plan(
     m: usize,
     n: usize,
     k: usize,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    product(caps, a, b, [m, n, k], opts)?.with_output(caps, opts.out)
+}
+
+/// The product's passes, C f32.
+fn product(
+    caps: &Caps,
+    a: Operand,
+    b: Operand,
+    [m, n, k]: [usize; 3],
     opts: GemmOptions,
 ) -> Result<GemmPlan> {
     check_shape(m, n, k, a.len(), b.len())?;
@@ -592,14 +669,26 @@ fn finish_split_k(
     Ok(GemmPlan {
         plan: std::mem::take(plan),
         c,
+        out: OutFormat::F32,
         m,
         n,
         path,
     })
 }
 
-/// Builds the plan for C = A·W: A f16 (M×K, u16 bits), W int4 (K×N).
+/// Builds the plan for C = A·W: A f16 (M×K, u16 bits), W int4 (K×N); C in `opts.out`'s dtype.
 pub fn plan_int4(
+    caps: &Caps,
+    a: &[u16],
+    w: &Int4Weights,
+    m: usize,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    product_int4(caps, a, w, m, opts)?.with_output(caps, opts.out)
+}
+
+/// The int4 product's passes, C f32.
+fn product_int4(
     caps: &Caps,
     a: &[u16],
     w: &Int4Weights,

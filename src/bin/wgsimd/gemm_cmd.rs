@@ -1,12 +1,13 @@
-//! `wgsimd gemm A.npy B.npy -o C.npy`: C = A·B with A (M,K) and B (K,N), both float32 or both
-//! float16; C is float32 (M,N). Shape or dtype mismatches are one-line errors and leave no
+//! `wgsimd gemm A.npy B.npy -o C.npy [--out-dtype float16]`: C = A·B with A (M,K) and B (K,N),
+//! both float32 or both float16; C is float32 (M,N), or float16 rounded to nearest even from the
+//! f32 result. Shape or dtype mismatches are one-line errors and leave no
 //! output file (the write is atomic and happens only after the product is computed).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use wgsimd::gemm::{self, Operand};
+use wgsimd::gemm::{self, GemmOptions, Operand, OutFormat};
 use wgsimd::Executor;
 
 use crate::npy::{self, Array};
@@ -18,9 +19,21 @@ pub struct GemmArgs {
     pub a: PathBuf,
     /// Right operand, a 2-D .npy (K, N), the same dtype as A.
     pub b: PathBuf,
-    /// Output .npy, float32 (M, N).
+    /// Output .npy (M, N), in --out-dtype.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// C's dtype: float32 as accumulated, or float16 rounded to nearest even from it.
+    #[arg(long, value_enum, default_value = "float32")]
+    pub out_dtype: OutDtype,
+}
+
+/// The output dtypes of `wgsimd gemm`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutDtype {
+    /// numpy float32.
+    Float32,
+    /// numpy float16.
+    Float16,
 }
 
 fn matrix_shape(path: &std::path::Path, shape: &[u64]) -> anyhow::Result<(usize, usize)> {
@@ -47,13 +60,9 @@ pub fn run(exec: &dyn Executor, args: &GemmArgs) -> anyhow::Result<ExitCode> {
     if m == 0 || n == 0 || k == 0 {
         bail!("gemm needs non-empty matrices (A ({m}, {k}), B ({k2}, {n}))");
     }
-    let c = match (&a.data, &b.data) {
-        (Array::F32(x), Array::F32(y)) => {
-            gemm::gemm(exec, Operand::F32(x), Operand::F32(y), m, n, k)?
-        }
-        (Array::F16(x), Array::F16(y)) => {
-            gemm::gemm(exec, Operand::F16(x), Operand::F16(y), m, n, k)?
-        }
+    let (x, y) = match (&a.data, &b.data) {
+        (Array::F32(x), Array::F32(y)) => (Operand::F32(x), Operand::F32(y)),
+        (Array::F16(x), Array::F16(y)) => (Operand::F16(x), Operand::F16(y)),
         (x, y) if x.dtype() != y.dtype() => bail!(
             "dtype mismatch: A is {} and B is {}; both must be float32 or both float16",
             x.dtype(),
@@ -64,6 +73,19 @@ pub fn run(exec: &dyn Executor, args: &GemmArgs) -> anyhow::Result<ExitCode> {
             x.dtype()
         ),
     };
-    npy::write(&args.output, &[m as u64, n as u64], &Array::F32(c))?;
+    let opts = GemmOptions {
+        out: match args.out_dtype {
+            OutDtype::Float32 => OutFormat::F32,
+            OutDtype::Float16 => OutFormat::F16,
+        },
+        ..Default::default()
+    };
+    let p = gemm::plan(exec.caps(), x, y, m, n, k, opts)?;
+    let out = exec.run(&p.plan)?;
+    let c = match opts.out {
+        OutFormat::F32 => Array::F32(p.decode(&out)?),
+        OutFormat::F16 => Array::F16(p.decode_f16(&out)?),
+    };
+    npy::write(&args.output, &[m as u64, n as u64], &c)?;
     Ok(ExitCode::SUCCESS)
 }
