@@ -260,11 +260,12 @@ fn main() {
         for (name, v) in CoopVariant::candidates() {
             let show = |r: wgsimd::Result<u64>| r.map_or_else(|e| e.to_string(), |b| b.to_string());
             println!(
-                "{name:<40} {:>4} invocations at subgroup 32  {:>5} B workgroup memory ({:>5} B without edge tiles)  {} staging buffer(s)",
+                "{name:<40} {:>4} invocations at subgroup 32  {:>5} B workgroup memory ({:>5} B without edge tiles)  {}+{} staging buffers (A+B)",
                 show(v.invocations(32).map(u64::from)),
                 show(v.workgroup_bytes(true)),
                 show(v.workgroup_bytes(false)),
-                v.policy.bufs
+                v.policy.bufs,
+                v.policy.b_bufs
             );
         }
         return;

@@ -149,6 +149,8 @@ fn the_sweep_covers_every_16x16_kernel_with_one_and_two_buffers() {
         c.iter().any(|(_, v)| *v == gemm::coop::large_tile()),
         "the large products' tile is among the candidates the simulator proves"
     );
+    assert!(c.iter().any(|(_, v)| *v == gemm::coop::large_tile_edges()));
+    assert!(c.iter().any(|(_, v)| v.policy.b_bufs > v.policy.bufs));
 }
 
 #[test]
@@ -524,7 +526,7 @@ fn the_prefetch_distance_experiment_computes_the_product() {
     };
     let variants = [
         CoopVariant::new(CoopKernel::K16, 128, 128, 32),
-        gemm::coop::large_tile(),
+        gemm::coop::large_tile_edges(),
     ];
     for v in variants {
         for dist in 1..=3 {
@@ -541,4 +543,59 @@ fn the_prefetch_distance_experiment_computes_the_product() {
     );
     assert_ne!(stale, source);
     assert!(err(variants[0], stale) > TOL);
+}
+
+/// One A buffer and two B buffers (`large_tile`): B of tile t+1 is stashed before step t's first
+/// barrier, while other subgroups still multiply — fine, because it goes into the B buffer step
+/// t−1 read, and every subgroup passed two barriers since. That looks like a race and is not
+/// (zero findings, the right product); stashing it into the buffer step t reads is one, and the
+/// simulator reports it (lanes shuffled, full tiles, four K steps).
+#[test]
+fn b_staged_before_the_barrier_is_race_free_only_in_the_other_buffer() {
+    let exec = sim(32, SimConfig::coop_shapes(), Some(5));
+    let v = gemm::coop::large_tile();
+    assert!(v.policy.b_bufs == 2 && v.policy.bufs == 1);
+    let (m, n, k) = (2 * v.policy.bm as usize, v.policy.bn as usize, 4 * 32);
+    let a = f32_to_f16(&gemm::bench::random_f32(m * k, 41));
+    let b = f32_to_f16(&gemm::bench::random_f32(k * n, 43));
+    let opts = GemmOptions {
+        path: PathChoice::Coop,
+        coop: Some(v),
+        ..Default::default()
+    };
+    let plan = || {
+        gemm::plan(
+            exec.caps(),
+            Operand::F16(&a),
+            Operand::F16(&b),
+            m,
+            n,
+            k,
+            opts,
+        )
+        .unwrap()
+    };
+    let p = plan();
+    let out = exec.run(&p.plan).unwrap();
+    assert!(out.findings.is_empty(), "{:#?}", out.findings);
+    let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+    assert!(rel_frobenius(&p.decode(&out).unwrap(), &want) <= TOL);
+
+    let mut p = plan();
+    let early = "stash_b_tile(lid, next % NBUF_B, pre, fb);";
+    for pass in p.plan.passes.iter_mut() {
+        let src = &pass.kernel.source;
+        assert!(src.contains(early), "the early stash is in the kernel");
+        let edited = src.replacen(early, "stash_b_tile(lid, t % NBUF_B, pre, fb);", 1);
+        let kernel = wgsimd::kernel::Kernel::from_source("edited", pass.kernel.flavor, edited);
+        pass.kernel = std::sync::Arc::new(kernel.unwrap());
+    }
+    let out = exec.run(&p.plan).unwrap();
+    assert!(
+        out.findings
+            .iter()
+            .any(|f| f.kind == wgsimd::finding::FindingKind::WorkgroupRace),
+        "{:#?}",
+        out.findings.iter().map(|f| f.kind).collect::<Vec<_>>()
+    );
 }

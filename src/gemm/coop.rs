@@ -37,6 +37,10 @@ pub struct CoopPolicy {
     /// Staged tile buffers (override `NBUF`): 2, one barrier per K step; or 1, two barriers
     /// per K step and half the staging memory.
     pub bufs: u32,
+    /// Staged B buffers (override `NBUF_B`): `bufs`, or 2 with `bufs` = 1: B of the next tile
+    /// is staged before the step's first barrier and only A between the two
+    /// ([`CoopVariant::two_b_bufs`]).
+    pub b_bufs: u32,
 }
 
 /// The cooperative-matrix kernels.
@@ -103,6 +107,7 @@ impl CoopKernel {
                 bn: 128,
                 bk: 32,
                 bufs: 2,
+                b_bufs: 2,
             },
             // 64×64×32: 8 subgroups of 32 on Apple GPUs, 21 KiB. Not measured (no Apple GPU
             // here); validated by naga (MSL 2.4, SPIR-V) only.
@@ -111,6 +116,7 @@ impl CoopKernel {
                 bn: 64,
                 bk: 32,
                 bufs: 2,
+                b_bufs: 2,
             },
             // 128×256×16: 8 subgroups of 32, 37 KiB. H100 8192³: 111–147 TFLOP/s over its tiles
             // (see K16).
@@ -119,6 +125,7 @@ impl CoopKernel {
                 bn: 256,
                 bk: 16,
                 bufs: 2,
+                b_bufs: 2,
             },
             // coop16's tile. H100 8192³: 129 TFLOP/s against coop16's 179 on it; its best tile,
             // 256×128×32 with one buffer, 183.5 (docs/gemm.md). Only on request.
@@ -168,6 +175,7 @@ impl CoopVariant {
                 bn,
                 bk,
                 bufs: 2,
+                b_bufs: 2,
             },
         }
     }
@@ -175,6 +183,15 @@ impl CoopVariant {
     /// The same with one staging buffer (two barriers per K step).
     pub fn one_buf(mut self) -> Self {
         self.policy.bufs = 1;
+        self.policy.b_bufs = 1;
+        self
+    }
+
+    /// The same with one A buffer and two B buffers: B of tile t+1 is staged before step t's
+    /// first barrier, A between its two.
+    pub fn two_b_bufs(mut self) -> Self {
+        self.policy.bufs = 1;
+        self.policy.b_bufs = 2;
         self
     }
 
@@ -230,6 +247,24 @@ impl CoopVariant {
             (
                 "coop16w 128x256x32 1buf",
                 Self::new(K16W, 128, 256, 32).one_buf(),
+            ),
+            // one A buffer and two B buffers (B of the next tile staged before the first
+            // barrier): within 48 KiB only without the edge path's squares
+            (
+                "coop16 128x256x32 1a2b",
+                Self::new(K16, 128, 256, 32).two_b_bufs(),
+            ),
+            (
+                "coop16 256x128x32 1a2b",
+                Self::new(K16, 256, 128, 32).two_b_bufs(),
+            ),
+            (
+                "coop16w 128x256x32 1a2b",
+                Self::new(K16W, 128, 256, 32).two_b_bufs(),
+            ),
+            (
+                "coop16v 128x256x32 1a2b",
+                Self::new(K16V, 128, 256, 32).two_b_bufs(),
             ),
             // tiles that fit 48 KiB only without the edge path's staging squares (products
             // whose C is a whole number of tiles, `EDGES` = 0): a deeper K step or a wider
@@ -309,9 +344,10 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
         k.const_u32("FRAG")? as u64,
     );
     let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
-    let (bm, bn, bk, bufs) = (p.bm as u64, p.bn as u64, p.bk as u64, p.bufs as u64);
+    let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
+    let (bufs, b_bufs) = (p.bufs as u64, p.b_bufs as u64);
     let squares = if edges { subgroups * frag * frag } else { 0 };
-    Ok(bufs * (bm * (bk + pad) + bk * (bn + pad)) * 2 + (squares + 4) * 4)
+    Ok((bufs * bm * (bk + pad) + b_bufs * bk * (bn + pad)) * 2 + (squares + 4) * 4)
 }
 
 /// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
@@ -336,8 +372,17 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
     Err(why)
 }
 
-/// coop16's tile for large products: 128×256×32 with one staging buffer (16 subgroups of 32 on
-/// the H100, 43 KiB), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS` of its
+/// coop16's tile for large products: 128×256×32 with one A buffer and two B buffers (16
+/// subgroups of 32 on the H100; 43 KiB, so only without the edge path's squares: C with edge
+/// tiles takes [`large_tile_edges`]), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS`
+/// of its workgroups up. H100 (sixteenth session, 8192³, TFLOP/s): 267.9 / 270.2 against 259.1
+/// with one buffer of each.
+pub fn large_tile() -> CoopVariant {
+    CoopVariant::new(CoopKernel::K16, 128, 256, 32).two_b_bufs()
+}
+
+/// [`large_tile`] with one staging buffer of each (16 subgroups of 32 on the H100, 43 KiB with
+/// the edge path's squares), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS` of its
 /// workgroups up. H100 (examples/gemm_sweep.rs, 2026-11-22, fourth session, TFLOP/s against the
 /// 128×128×32 default): 8192³ 189.5 / 178.5, 4096³ 174.6 / 162.3, 2048³ 155.6 / 155.6 (128
 /// workgroups), 1024³ 41.1 / 73.1. Each K step reads 25% fewer bytes from L2 per
@@ -345,7 +390,7 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
 /// tiles 167–179. Seventh session, with the prefetch unconditional: 265.0 / 182.2 at 8192³,
 /// 234.4 / 165.3 at 4096³; 256×128×32 one buffer 245.6, coop16w 128×256×32 one buffer 260.3
 /// (239.7 at 4096³), 128×128×64 one buffer 235.5.
-pub fn large_tile() -> CoopVariant {
+pub fn large_tile_edges() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).one_buf()
 }
 
@@ -364,16 +409,18 @@ pub fn deep_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 128, 64).one_buf()
 }
 
-/// The variant of `kind` for an `m × n` C: coop16 takes [`large_tile`] when that gives at
-/// least [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits
-/// `caps`, else `kind`'s default.
+/// The variant of `kind` for an `m × n` C: coop16 takes [`large_tile`] (or, where that does not
+/// fit, [`large_tile_edges`]) when that gives at least [`LARGE_TILE_MIN_WORKGROUPS`]
+/// workgroups, else [`deep_tile`], each where it fits `caps`, else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
     let fits = |v: &CoopVariant| variant_fits(caps, v, has_edges(&v.policy, m, n)).is_ok();
     if kind == CoopKernel::K16 {
         let large = large_tile();
         let tiles = m.div_ceil(large.policy.bm as usize) * n.div_ceil(large.policy.bn as usize);
-        if tiles >= LARGE_TILE_MIN_WORKGROUPS && fits(&large) {
-            return large;
+        if tiles >= LARGE_TILE_MIN_WORKGROUPS {
+            if let Some(v) = [large, large_tile_edges()].into_iter().find(fits) {
+                return v;
+            }
         }
         let deep = deep_tile();
         if fits(&deep) {
@@ -421,13 +468,14 @@ fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
 }
 
 /// The policy's overrides at subgroup size `sg`, with or without the edge path.
-fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(&'static str, f64); 6] {
+fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(&'static str, f64); 7] {
     [
         ("BM", p.bm as f64),
         ("BN", p.bn as f64),
         ("BK", p.bk as f64),
         ("SG", sg as f64),
         ("NBUF", p.bufs as f64),
+        ("NBUF_B", p.b_bufs as f64),
         ("EDGES", if edges { 1.0 } else { 0.0 }),
     ]
 }
@@ -457,8 +505,11 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
     }
     // the vec4<f16> staging indexes As and Bs in 4s of f16 with 16-byte rows: BK, BN (and
     // PAD) multiples of 8
-    if !(1..=2).contains(&p.bufs) || !p.bn.is_multiple_of(8) {
-        return bad("one or two staging buffers, BN a multiple of 8".into());
+    if !(1..=2).contains(&p.bufs) || !(p.bufs..=2).contains(&p.b_bufs) || !p.bn.is_multiple_of(8) {
+        return bad(
+            "one or two staging buffers, as many or more for B (at most 2), BN a multiple of 8"
+                .into(),
+        );
     }
     let blocks = (p.bm / wm) * (p.bn / wn);
     if reflected != [blocks * sg, 1, 1] {
@@ -641,8 +692,18 @@ mod tests {
             bn: 96,
             bk: 16,
             bufs: 2,
+            b_bufs: 2,
         };
         assert!(check(&k, &p, 32, [32 * 4, 1, 1]).is_err());
+        // B buffers: as many as A's or two, never fewer, never three
+        let k = kernel::load("gemm/coop16", crate::kernel::Flavor::Subgroup).unwrap();
+        let ok = large_tile().policy;
+        assert_eq!((ok.bufs, ok.b_bufs), (1, 2));
+        assert!(check(&k, &ok, 32, [16 * 32, 1, 1]).is_ok());
+        for (bufs, b_bufs) in [(2, 1), (1, 3), (2, 3), (0, 1)] {
+            let bad = CoopPolicy { bufs, b_bufs, ..ok };
+            assert!(check(&k, &bad, 32, [16 * 32, 1, 1]).is_err(), "{bad:?}");
+        }
     }
 
     /// The driver lays out workgroup variables in an order of its own, and cooperative loads
@@ -717,6 +778,13 @@ mod tests {
             large_tile(),
             "16 × 8 = 128 workgroups"
         );
+        // with edge tiles the second B buffer does not fit beside the squares
+        assert_eq!(
+            variant_for(&caps, CoopKernel::K16, 4096 + 64, 4096),
+            large_tile_edges()
+        );
+        assert!(large_tile().workgroup_bytes(true).unwrap() > 48 << 10);
+        assert!(large_tile().workgroup_bytes(false).unwrap() <= 48 << 10);
         assert_eq!(
             variant_for(&caps, CoopKernel::K16, 2048, 1024),
             deep_tile(),

@@ -41,6 +41,7 @@ fn main(
 
     for (var t = 0u; t < k_tiles; t++) {
         let cur = t % NBUF;
+        let cur_b = t % NBUF_B;
         let more = t + 1u < k_tiles;
         let k_next = (t + 1u) * BK;
         // prefetch tile t+1 into registers, unconditionally: after the last tile the fetch's
@@ -55,7 +56,7 @@ fn main(
             let a1 = frag_a(abase + FRAG * A_STRIDE);
             let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
             let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
-            let bbase = cur * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
+            let bbase = cur_b * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
             let b0 = frag_b(bbase);
             let b1 = frag_b(bbase + FRAG);
             c00 = coopMultiplyAdd(a0, b0, c00);
@@ -67,17 +68,8 @@ fn main(
             c30 = coopMultiplyAdd(a3, b0, c30);
             c31 = coopMultiplyAdd(a3, b1, c31);
         }
-        // barrier (one buffer): every subgroup has read tile t before the stash overwrites it
-        if NBUF == 1u {
-            workgroupBarrier();
-        }
-        // stash tile t+1 into the next buffer (two buffers: its readers finished before the
-        // last barrier)
-        if more {
-            stash_tile(lid, (t + 1u) % NBUF, pre, fa, fb);
-        }
-        // barrier: tile t+1 staged; two buffers: `cur` free for step t+1's stash
-        workgroupBarrier();
+        // stash tile t+1 and barrier(s) (shared/gemm_coop_body.wgsl)
+        stage_next(lid, t, more, pre, fa, fb);
     }
 
     // store

@@ -5,7 +5,7 @@
 
 // Array lengths are named overrides (naga 30 note in docs/gemm.md).
 override AS_LEN: u32 = NBUF * BM * A_STRIDE;
-override BS_LEN: u32 = NBUF * BK * B_STRIDE;
+override BS_LEN: u32 = NBUF_B * BK * B_STRIDE;
 // [buffer][BM][A_STRIDE]
 var<workgroup> As: array<f16, AS_LEN>;
 // [buffer][BK][B_STRIDE]

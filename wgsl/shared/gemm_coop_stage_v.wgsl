@@ -16,7 +16,7 @@
 
 // Array lengths are named overrides (naga 30 note in docs/gemm.md).
 override AS_LEN: u32 = NBUF * BM * A_STRIDE / 4u;
-override BS_LEN: u32 = NBUF * BK * B_STRIDE / 4u;
+override BS_LEN: u32 = NBUF_B * BK * B_STRIDE / 4u;
 // [buffer][BM][A_STRIDE / 4]
 var<workgroup> As: array<vec4<f16>, AS_LEN>;
 // [buffer][BK][B_STRIDE / 4]

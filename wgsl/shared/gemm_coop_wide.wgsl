@@ -53,6 +53,7 @@ fn main(
 
     for (var t = 0u; t < k_tiles; t++) {
         let cur = t % NBUF;
+        let cur_b = t % NBUF_B;
         let more = t + 1u < k_tiles;
         let k_next = (t + 1u) * BK;
         // prefetch tile t+1 into registers, unconditionally: after the last tile the fetch's
@@ -62,7 +63,7 @@ fn main(
         pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
         // multiply: 4 B fragments, then each A fragment against them (4×4 per FRAG of K)
         for (var ks = 0u; ks < BK / FRAG; ks++) {
-            let bbase = cur * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
+            let bbase = cur_b * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
             let b0 = frag_b(bbase);
             let b1 = frag_b(bbase + FRAG);
             let b2 = frag_b(bbase + 2u * FRAG);
@@ -89,17 +90,8 @@ fn main(
             c32 = coopMultiplyAdd(a3, b2, c32);
             c33 = coopMultiplyAdd(a3, b3, c33);
         }
-        // barrier (one buffer): every subgroup has read tile t before the stash overwrites it
-        if NBUF == 1u {
-            workgroupBarrier();
-        }
-        // stash tile t+1 into the next buffer (two buffers: its readers finished before the
-        // last barrier)
-        if more {
-            stash_tile(lid, (t + 1u) % NBUF, pre, fa, fb);
-        }
-        // barrier: tile t+1 staged; two buffers: `cur` free for step t+1's stash
-        workgroupBarrier();
+        // stash tile t+1 and barrier(s) (shared/gemm_coop_body.wgsl)
+        stage_next(lid, t, more, pre, fa, fb);
     }
 
     // store
