@@ -375,8 +375,9 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
 /// coop16's tile for large products: 128×256×32 with one A buffer and two B buffers (16
 /// subgroups of 32 on the H100; 43 KiB, so only without the edge path's squares: C with edge
 /// tiles takes [`large_tile_edges`]), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS`
-/// of its workgroups up. H100 (sixteenth session, 8192³, TFLOP/s): 267.9 / 270.2 against 259.1
-/// with one buffer of each.
+/// of its workgroups up. H100 (examples/gemm_sweep.rs, seventeenth session, TFLOP/s at 8192³ /
+/// 4096³): 271.0 / 242.0 against 259.7 / 233.2 with one buffer of each (the H200: 266.6 / 243.6
+/// against 257.5 / 234.6); coop16w and coop16v with the same buffers level with it.
 pub fn large_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).two_b_bufs()
 }

@@ -247,10 +247,14 @@ impl GemmPlan {
         let kern = kernel::load("gemm/to_f16", caps.flavor())?;
         let wg = kern.invocations("main", &[])? as u64;
         let count = (self.m * self.n) as u64;
-        let words = count.div_ceil(2);
+        let quads = count.div_ceil(4);
         let plan = &mut self.plan;
+        // the pass reads C in vec4s: its buffer rounded up to whole quads (the padding is
+        // never read: the last quad, when partial, is read element by element)
+        let c_buf = &mut plan.buffers[self.c.0];
+        c_buf.size = c_buf.size.max(quads * 16);
         let params = plan.upload("f16 params", &[count as u32, 0, 0, 0]);
-        let c16 = plan.buffer("c f16", words * 4, BufferInit::Poison);
+        let c16 = plan.buffer("c f16", quads * 8, BufferInit::Poison);
         plan.pass(
             "to f16",
             &kern,
@@ -258,7 +262,7 @@ impl GemmPlan {
             &[],
             &[params, self.c, c16],
             Workgroups::Direct(crate::exec::grid_2d(
-                words.div_ceil(wg),
+                quads.div_ceil(wg),
                 caps.max_workgroups_per_dim,
             )),
         );

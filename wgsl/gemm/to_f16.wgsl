@@ -1,7 +1,9 @@
 // f16 output (GemmOptions::out = OutFormat::F16): C's f32 elements, as every GEMM kernel writes
 // them, rounded to f16 and packed two per word (element 2i in the low half of word i, as a
-// little-endian float16 array lays them out). One word per invocation over a 2-D grid (the host
-// keeps each dimension within the limit); an odd count's last word has +0 in its high half.
+// little-endian float16 array lays them out). One quad of C per invocation, read as a vec4 and
+// written as a vec2<u32>, over a 2-D grid (the host keeps each dimension within the limit). The
+// host rounds C's buffer up to whole quads; the padding is never written, so the last quad, when
+// partial, is read element by element, and its missing elements give +0.
 //
 // The rounding is done in integer arithmetic, not by pack2x16float or an f16 conversion: WGSL
 // lets those round either way and leaves values beyond f16's range indeterminate. Here every
@@ -17,8 +19,8 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> c: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read> c: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> out: array<vec2<u32>>;
 
 // f32 → f16 bits, round to nearest, ties to even.
 fn to_f16_bits(x: f32) -> u32 {
@@ -55,17 +57,32 @@ fn to_f16_bits(x: f32) -> u32 {
     return sign | (kept + select(0u, 1u, up));
 }
 
+fn pack(lo: f32, hi: f32) -> u32 {
+    return to_f16_bits(lo) | (to_f16_bits(hi) << 16u);
+}
+
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
-    let word = (wid.x + wid.y * nwg.x) * WG_SIZE + lid;
-    let first = 2u * word;
+    let quad = (wid.x + wid.y * nwg.x) * WG_SIZE + lid;
+    let first = 4u * quad;
     if first >= params.count {
         return;
     }
-    var high = 0u;
-    if first + 1u < params.count {
-        high = to_f16_bits(c[first + 1u]);
+    // load
+    var v = vec4<f32>(0.0);
+    if first + 4u <= params.count {
+        v = c[quad];
+    } else {
+        // the partial last quad: only the elements inside C
+        v.x = c[quad].x;
+        if first + 1u < params.count {
+            v.y = c[quad].y;
+        }
+        if first + 2u < params.count {
+            v.z = c[quad].z;
+        }
     }
-    out[word] = to_f16_bits(c[first]) | (high << 16u);
+    // round and store
+    out[quad] = vec2<u32>(pack(v.x, v.y), pack(v.z, v.w));
 }

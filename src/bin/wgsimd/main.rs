@@ -75,7 +75,7 @@ enum Command {
     Check(check_cmd::CheckArgs),
     /// Sort a .npy array (uint32, int32, float32), optionally with uint32 values; stable.
     Sort(sort_cmd::SortArgs),
-    /// Multiply two .npy matrices: C (M,N) float32 = A (M,K) · B (K,N), float32 or float16.
+    /// Multiply two .npy matrices: C (M,N) = A (M,K) · B (K,N), float32 or float16; C float32 (or float16 with --out-dtype).
     Gemm(gemm_cmd::GemmArgs),
     /// Draw a saved `bench --json` report as an .svg or .png plot.
     Plot(bench::PlotArgs),
