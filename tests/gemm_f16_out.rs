@@ -243,13 +243,7 @@ fn f16_output_on_the_gpu() {
 #[test]
 fn f16_output_on_the_simulator() {
     for (sg, shuffle, coop) in [(8, None, vec![]), (32, Some(3), SimConfig::coop_shapes())] {
-        let exec = SimExecutor::new(SimConfig {
-            subgroup_size: sg,
-            shuffle_lanes: shuffle,
-            cooperative_matrix: coop,
-            ..Default::default()
-        })
-        .unwrap();
+        let exec = common::sim(sg, coop, shuffle);
         paths_round_like_the_host(&exec, &format!("sim sg{sg}"));
     }
     let exec = SimExecutor::new(SimConfig::default()).unwrap();

@@ -55,12 +55,7 @@ fn tiled_gemm_on_the_simulator() {
         (64, None),
         (128, None),
     ] {
-        let exec = SimExecutor::new(SimConfig {
-            subgroup_size: sg,
-            shuffle_lanes: shuffle,
-            ..Default::default()
-        })
-        .unwrap();
+        let exec = common::sim(sg, vec![], shuffle);
         let caps = exec.caps().clone();
         for (i, &(m, n, k)) in [(3, 9, 5), (33, 20, 17)].iter().enumerate() {
             let a = gemm::bench::random_f32(m * k, 1 + i as u64);
@@ -88,13 +83,7 @@ fn tiled_gemm_on_the_simulator() {
 #[test]
 fn candidate_policies_on_the_simulator() {
     for (sg, shuffle, coop) in [(8, None, vec![]), (32, Some(5), SimConfig::coop_shapes())] {
-        let exec = SimExecutor::new(SimConfig {
-            subgroup_size: sg,
-            shuffle_lanes: shuffle,
-            cooperative_matrix: coop,
-            ..Default::default()
-        })
-        .unwrap();
+        let exec = common::sim(sg, coop, shuffle);
         let caps = exec.caps().clone();
         for (i, (name, policy)) in gemm::GemmPolicy::candidates().into_iter().enumerate() {
             let (m, n, k) = (
@@ -129,13 +118,7 @@ fn candidate_policies_on_the_simulator() {
 /// missing barrier of the one-buffer loop is a race) and the f64 reference's result.
 #[test]
 fn kernel_variants_on_the_simulator() {
-    let exec = SimExecutor::new(SimConfig {
-        subgroup_size: 32,
-        shuffle_lanes: Some(11),
-        cooperative_matrix: SimConfig::coop_shapes(),
-        ..Default::default()
-    })
-    .unwrap();
+    let exec = common::sim(32, SimConfig::coop_shapes(), Some(11));
     let caps = exec.caps().clone();
     for (v, (name, policy)) in gemm::GemmPolicy::kernel_candidates()
         .into_iter()
@@ -187,12 +170,7 @@ fn kernel_variants_on_the_simulator() {
 #[test]
 fn gemv_on_the_simulator() {
     for (sg, shuffle) in [(8, None), (32, Some(9))] {
-        let exec = SimExecutor::new(SimConfig {
-            subgroup_size: sg,
-            shuffle_lanes: shuffle,
-            ..Default::default()
-        })
-        .unwrap();
+        let exec = common::sim(sg, vec![], shuffle);
         let caps = exec.caps().clone();
         for (i, &(m, n, k)) in [
             (1, 9, 5),

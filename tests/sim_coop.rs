@@ -2,6 +2,9 @@
 //! the normal plan path: f16 inputs, shapes with partial tiles (edge stores) and full tiles
 //! (direct `coopStoreT` to C), zero findings, and the f64 reference's result.
 
+mod common;
+
+use common::sim;
 use wgsimd::exec::CoopShape;
 use wgsimd::gemm::coop::{CoopKernel, CoopVariant};
 use wgsimd::gemm::{self, GemmOptions, Operand, Path, PathChoice};
@@ -10,16 +13,6 @@ use wgsimd::sim::{SimConfig, SimExecutor};
 use wgsimd::Executor;
 
 const TOL: f64 = 2e-3;
-
-fn sim(sg: u32, shapes: Vec<CoopShape>, shuffle: Option<u64>) -> SimExecutor {
-    SimExecutor::new(SimConfig {
-        subgroup_size: sg,
-        shuffle_lanes: shuffle,
-        cooperative_matrix: shapes,
-        ..Default::default()
-    })
-    .unwrap()
-}
 
 /// Runs C = A·B for random f16 A, B on `exec`; returns (C, f64 reference).
 fn run(exec: &SimExecutor, want_path: Path, mnk: (usize, usize, usize)) -> (Vec<f32>, Vec<f64>) {

@@ -14,7 +14,6 @@ use super::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, OutFor
 use crate::case::{Case, Work};
 use crate::error::Result;
 use crate::exec::Caps;
-use crate::plan::BufferId;
 use crate::reference::gemm::{f16_to_f32, f32_to_f16};
 
 /// Sampled entries when C is larger than this.
@@ -63,14 +62,16 @@ pub fn sampled_error(
     }
 }
 
+/// Checks `p`'s read-back C (f32 or f16) against f64 products of `a` and `b` (K = `k`).
 fn verifier(
-    (c, out_format): (BufferId, OutFormat),
+    p: &GemmPlan,
     a: Arc<Vec<f32>>,
     b: Arc<Vec<f32>>,
-    [m, n, k]: [usize; 3],
+    k: usize,
     tol: f64,
     seed: u64,
 ) -> crate::case::Verify {
+    let (c, out_format, m, n) = (p.c, p.out, p.m, p.n);
     Box::new(move |out| {
         let mut got: Vec<f32> = match out_format {
             OutFormat::F32 => out.get(c),
@@ -134,14 +135,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             ..Default::default()
         };
         let p = plan(caps, Operand::F32(&a32), Operand::F32(&b32), m, n, k, opts)?;
-        let verify = verifier(
-            (p.c, p.out),
-            a32.clone(),
-            b32.clone(),
-            [m, n, k],
-            tol32,
-            seed,
-        );
+        let verify = verifier(&p, a32.clone(), b32.clone(), k, tol32, seed);
         push(format!("f32 {kind}"), p, verify);
     }
     let a16 = f32_to_f16(&a32);
@@ -164,14 +158,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             ..Default::default()
         };
         let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts)?;
-        let verify = verifier(
-            (p.c, p.out),
-            a16f.clone(),
-            b16f.clone(),
-            [m, n, k],
-            2e-3,
-            seed,
-        );
+        let verify = verifier(&p, a16f.clone(), b16f.clone(), k, 2e-3, seed);
         push(variant, p, verify);
     }
     // f16 output (the rounding pass after the default kernel), square shapes
@@ -182,14 +169,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         };
         let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts)?;
         let kind = format!("{:?}", p.path).to_lowercase();
-        let verify = verifier(
-            (p.c, p.out),
-            a16f.clone(),
-            b16f.clone(),
-            [m, n, k],
-            2e-3,
-            seed,
-        );
+        let verify = verifier(&p, a16f.clone(), b16f.clone(), k, 2e-3, seed);
         push(format!("f16 {kind} f16 out"), p, verify);
     }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
@@ -201,14 +181,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             ..Default::default()
         };
         let p = plan_int4(caps, &a16, &w, m, opts)?;
-        let verify = verifier(
-            (p.c, p.out),
-            a16f.clone(),
-            wd.clone(),
-            [m, n, k],
-            2e-3,
-            seed,
-        );
+        let verify = verifier(&p, a16f.clone(), wd.clone(), k, 2e-3, seed);
         push(format!("int4 {kind}"), p, verify);
     }
     Ok(cases)

@@ -253,6 +253,12 @@ impl GemmPlan {
         // never read: the last quad, when partial, is read element by element)
         let c_buf = &mut plan.buffers[self.c.0];
         c_buf.size = c_buf.size.max(quads * 16);
+        if c_buf.size > caps.max_storage_binding {
+            return Err(Error::TooLarge(format!(
+                "gemm C rounded to whole vec4s needs {} bytes; the adapter binds at most {}",
+                c_buf.size, caps.max_storage_binding
+            )));
+        }
         let params = plan.upload("f16 params", &[count as u32, 0, 0, 0]);
         let c16 = plan.buffer("c f16", quads * 8, BufferInit::Poison);
         plan.pass(

@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use wgsimd::exec::CoopShape;
+use wgsimd::sim::{SimConfig, SimExecutor};
 use wgsimd::GpuExecutor;
 
 /// The process-wide GPU executor. Without an adapter: `None` (the test returns early), unless
@@ -129,4 +131,16 @@ pub fn alternating_zeros(groups: usize) -> Vec<u16> {
     (0..groups)
         .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
         .collect()
+}
+
+/// A simulator of subgroups of `sg` lanes offering the cooperative-matrix `shapes`, lanes
+/// permuted by `shuffle` (a seed) or in order.
+pub fn sim(sg: u32, shapes: Vec<CoopShape>, shuffle: Option<u64>) -> SimExecutor {
+    SimExecutor::new(SimConfig {
+        subgroup_size: sg,
+        shuffle_lanes: shuffle,
+        cooperative_matrix: shapes,
+        ..Default::default()
+    })
+    .unwrap()
 }
