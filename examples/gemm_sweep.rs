@@ -18,8 +18,8 @@
 //! `-- wide 1buf pair u8 "=64x128x8 w8x4"` times the kernel variants against the default.
 //! `--list` prints the portable and cooperative-matrix candidates with their invocations and
 //! workgroup memory, and exits. Cooperative names: `coop16` (f16 staging), `coop16v` (vec4<f16>
-//! staging), `w` = 64×64 of C per subgroup, `1buf` = one staging buffer; `-- coop16` times them
-//! all.
+//! staging), `w` = 64×64 of C per subgroup, `1buf` = one staging buffer, `1a2b` = one A buffer
+//! and two B buffers; `-- coop16` times them all.
 
 use std::time::Instant;
 
