@@ -112,8 +112,9 @@ fn stash_tile(lid: u32, buf: u32, s: Staged, fa: u32, fb: u32) {
 //   that ended step t−1), then one barrier: tile t+1 staged.
 // - One of each: barrier (every subgroup has read tile t), stash, barrier (tile t+1 staged).
 // - One A buffer, two B buffers: B first, before the first barrier, into the B buffer step t−1
-//   read; then as with one of each, A alone between the barriers. H100 (sixteenth session,
-//   coop16 128×256×32, 8192³): 267.9 / 270.2 TFLOP/s against 259.1 with B after the barrier.
+//   read; then as with one of each, A alone between the barriers. H100 (seventeenth session,
+//   coop16 128×256×32, TFLOP/s at 8192³ / 4096³): 271.0 / 242.0 against 259.7 / 233.2 with B
+//   after the first barrier (docs/gemm.md).
 fn stage_next(lid: u32, t: u32, more: bool, pre: Staged, fa: u32, fb: u32) {
     let next = t + 1u;
     let early_b = NBUF == 1u && NBUF_B == 2u;
