@@ -83,16 +83,18 @@ fn coop16_gemm_on_the_simulator() {
         for mnk in [(65, 40, 48), (130, 72, 33)] {
             run(&exec, Path::Coop16, mnk);
         }
-        // one full tile (direct stores to C) next to edge tiles
+        // tiles across the bottom edge only: direct stores into C's padded rows
         run(&exec, Path::Coop16, (136, 128, 40));
     }
 }
 
 /// Every candidate variant of the sweep (coop16, the 64×64-per-subgroup coop16w, their
 /// vec4<f16>-staged twins coop16v / coop16vw, one or two staging buffers) at subgroup sizes
-/// where its layout holds, lanes in order and shuffled: edge tiles in M, N and K over three K
-/// steps (so the one-buffer variants overwrite their buffer twice), and one full tile (direct
-/// stores) beside edge tiles.
+/// where its layout holds, lanes in order and shuffled: a C of whole tiles over three K steps
+/// (so the one-buffer variants overwrite their buffer twice), tiles across the bottom edge only
+/// (C's rows padded to whole tiles, stored directly: the `1a2b` variants run there too), and
+/// tiles across every edge (the edge path; refused for the variants that fit 48 KiB only
+/// without it).
 #[test]
 fn coop16_candidate_variants_on_the_simulator() {
     for (sg, shuffle) in [(16, None), (32, Some(7)), (64, None)] {
@@ -112,14 +114,18 @@ fn coop16_candidate_variants_on_the_simulator() {
                 continue;
             }
             run_variant(&exec, path, Some(v), interior);
-            let edgy = [(bm / 2 + 3, 40, 2 * bk + 3), (bm + 8, bn, 24)];
-            if gemm::coop::usable_variant(exec.caps(), &v, edgy[0].0, edgy[0].1).is_err() {
-                // only fits without the edge path's squares: refused where C has edge tiles
-                assert!(v.workgroup_bytes(true).unwrap() > 48 << 10, "{name}");
-                continue;
-            }
-            for mnk in edgy {
-                run_variant(&exec, path, Some(v), mnk);
+            // tiles across the bottom edge only (C's rows padded: no edge path), then across
+            // both edges
+            let edgy = [(bm + 8, bn, 24), (bm / 2 + 3, 40, 2 * bk + 3)];
+            for (m, n, k) in edgy {
+                if gemm::coop::usable_variant(exec.caps(), &v, m, n).is_err() {
+                    // only fits without the edge path's squares: refused where C has tiles
+                    // across its right edge
+                    assert!(gemm::coop::has_edges(&v.policy, n), "{name} {m}x{n}");
+                    assert!(v.workgroup_bytes(true).unwrap() > 48 << 10, "{name}");
+                    continue;
+                }
+                run_variant(&exec, path, Some(v), (m, n, k));
             }
         }
     }

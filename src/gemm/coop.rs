@@ -201,8 +201,8 @@ impl CoopVariant {
         Ok(k.workgroup_size("main", &overrides(&self.policy, sg, true))?[0])
     }
 
-    /// Workgroup memory it declares, in bytes (at any subgroup size), for a C with edge tiles
-    /// (`edges`, see [`has_edges`]) or without.
+    /// Workgroup memory it declares, in bytes (at any subgroup size), for a C with tiles across
+    /// its right edge (`edges`, see [`has_edges`]) or without.
     pub fn workgroup_bytes(&self, edges: bool) -> Result<u64> {
         let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
         workgroup_bytes(&k, &self.policy, edges)
@@ -326,11 +326,18 @@ pub fn wanted_shape() -> CoopShape {
     CoopKernel::K16.shape()
 }
 
-/// Whether an `m × n` C has tiles of `p` that cross its edges (or rows not 16-byte aligned,
-/// which BN, a multiple of 8, already implies): then the kernel needs its edge path (override
-/// `EDGES`) and the staging squares of that path.
-pub fn has_edges(p: &CoopPolicy, m: usize, n: usize) -> bool {
-    !m.is_multiple_of(p.bm as usize) || !n.is_multiple_of(p.bn as usize) || !n.is_multiple_of(4)
+/// Whether a C of `n` columns has tiles of `p` that cross its right edge (or rows not 16-byte
+/// aligned, which BN, a multiple of 8, already implies): then the kernel needs its edge path
+/// (override `EDGES`) and the staging squares of that path. The bottom edge never does: [`plan`]
+/// pads C with rows up to a whole tile ([`padded_rows`]).
+pub fn has_edges(p: &CoopPolicy, n: usize) -> bool {
+    !n.is_multiple_of(p.bn as usize) || !n.is_multiple_of(4)
+}
+
+/// Rows of the C buffer for `m` rows of C: whole tiles of `p` (the kernels store whole tiles
+/// into the rows past `m`; they come out zero and are not part of the result).
+pub fn padded_rows(p: &CoopPolicy, m: usize) -> usize {
+    m.div_ceil(p.bm as usize) * p.bm as usize
 }
 
 /// Workgroup memory the kernel declares: `bufs` staged f16 tiles with rows padded by `PAD` (the
@@ -373,8 +380,8 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
 }
 
 /// coop16's tile for large products: 128×256×32 with one A buffer and two B buffers (16
-/// subgroups of 32 on the H100; 43 KiB, so only without the edge path's squares: C with edge
-/// tiles takes [`large_tile_edges`]), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS`
+/// subgroups of 32 on the H100; 43 KiB, so only without the edge path's squares: a C with
+/// tiles across its right edge takes [`large_tile_edges`]), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS`
 /// of its workgroups up. H100 (examples/gemm_sweep.rs, seventeenth session, TFLOP/s at 8192³ /
 /// 4096³): 271.0 / 242.0 against 259.7 / 233.2 with one buffer of each (the H200: 266.6 / 243.6
 /// against 257.5 / 234.6); coop16w and coop16v with the same buffers level with it.
@@ -414,7 +421,7 @@ pub fn deep_tile() -> CoopVariant {
 /// fit, [`large_tile_edges`]) when that gives at least [`LARGE_TILE_MIN_WORKGROUPS`]
 /// workgroups, else [`deep_tile`], each where it fits `caps`, else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
-    let fits = |v: &CoopVariant| variant_fits(caps, v, has_edges(&v.policy, m, n)).is_ok();
+    let fits = |v: &CoopVariant| variant_fits(caps, v, has_edges(&v.policy, n)).is_ok();
     if kind == CoopKernel::K16 {
         let large = large_tile();
         let tiles = m.div_ceil(large.policy.bm as usize) * n.div_ceil(large.policy.bn as usize);
@@ -432,8 +439,8 @@ pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVar
 }
 
 /// Whether `v` runs on `caps` for an `m × n` C (as [`usable`] decides for the default tiles),
-/// or why not.
-pub fn usable_variant(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<()> {
+/// or why not. Any `m` does: C's rows are padded to whole tiles.
+pub fn usable_variant(caps: &Caps, v: &CoopVariant, _m: usize, n: usize) -> Result<()> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
     if !caps.f16 || !caps.subgroups {
         return Err(no("needs f16 and subgroups"));
@@ -447,7 +454,7 @@ pub fn usable_variant(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Resul
             v.kernel.name()
         )));
     }
-    variant_fits(caps, v, has_edges(&v.policy, m, n))
+    variant_fits(caps, v, has_edges(&v.policy, n))
 }
 
 /// The tile fits workgroup memory (with the edge path's squares where `edges`) and the layout
@@ -457,7 +464,11 @@ fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
     let name = v.kernel.name();
     let k = kernel::load(name, caps.flavor())?;
     if workgroup_bytes(&k, &v.policy, edges)? > caps.max_workgroup_storage as u64 {
-        let with = if edges { " with edge tiles" } else { "" };
+        let with = if edges {
+            " with tiles across C's right edge"
+        } else {
+            ""
+        };
         return Err(no(&format!(
             "{name} {:?} does not fit workgroup memory{with}",
             v.policy
@@ -569,7 +580,7 @@ pub fn plan(
     let sg = caps.subgroup_min;
     let kern = kernel::load(kind.name(), caps.flavor())?;
     layout_fits(&kern, &p, sg)?;
-    let edges = has_edges(&p, m, n);
+    let edges = has_edges(&p, n);
     if workgroup_bytes(&kern, &p, edges)? > caps.max_workgroup_storage as u64 {
         return Err(Error::InvalidInput(format!(
             "cooperative-matrix GEMM: {} {p:?} does not fit workgroup memory for {m}×{n}",
@@ -580,7 +591,8 @@ pub fn plan(
         (n as u64).div_ceil(p.bn as u64),
         (m as u64).div_ceil(p.bm as u64),
     ];
-    let c_bytes = (m * n * 4) as u64;
+    // C's rows padded to whole tiles (the kernels store whole tiles in M)
+    let c_bytes = (padded_rows(&p, m) * n * 4) as u64;
     check_limits(
         caps,
         &[
@@ -763,12 +775,14 @@ mod tests {
         caps.subgroup_min = 8;
         assert!(usable(&caps).is_err(), "varying subgroup sizes");
         caps.subgroup_min = 32;
-        // the edge path is needed where a tile crosses C's edge or rows are not 16-byte
-        // aligned
+        // the edge path is needed where a tile crosses C's right edge or rows are not
+        // 16-byte aligned (never for the bottom edge: C's rows are padded)
         let lp = large_tile().policy;
-        assert!(!has_edges(&lp, 4096, 4096));
-        assert!(has_edges(&lp, 4096 + 64, 4096), "M not a multiple of 128");
-        assert!(has_edges(&lp, 4096, 4096 + 128), "N not a multiple of 256");
+        assert!(!has_edges(&lp, 4096));
+        assert!(has_edges(&lp, 4096 + 128), "N not a multiple of 256");
+        assert!(has_edges(&lp, 4096 + 258), "N not a multiple of 4");
+        assert_eq!(padded_rows(&lp, 4096 + 1), 4096 + 128);
+        assert_eq!(padded_rows(&lp, 4096), 4096);
         // large products take the large tile, small ones the default
         assert_eq!(
             variant_for(&caps, CoopKernel::K16, 4096, 4096),
@@ -779,10 +793,15 @@ mod tests {
             large_tile(),
             "16 × 8 = 128 workgroups"
         );
-        // with edge tiles the second B buffer does not fit beside the squares
+        // with tiles across the right edge the second B buffer does not fit beside the
+        // squares; across the bottom edge it does (C's rows are padded)
+        assert_eq!(
+            variant_for(&caps, CoopKernel::K16, 4096, 4096 + 128),
+            large_tile_edges()
+        );
         assert_eq!(
             variant_for(&caps, CoopKernel::K16, 4096 + 64, 4096),
-            large_tile_edges()
+            large_tile()
         );
         assert!(large_tile().workgroup_bytes(true).unwrap() > 48 << 10);
         assert!(large_tile().workgroup_bytes(false).unwrap() <= 48 << 10);

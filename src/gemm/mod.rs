@@ -200,7 +200,8 @@ pub struct GemmPlan {
     /// The passes.
     pub plan: Plan,
     /// The buffer read back (poisoned before the run): M·N f32, or with f16 output M·N f16
-    /// packed two per word.
+    /// packed two per word, then possibly padding (the cooperative kernels' C has rows up to a
+    /// whole tile, `coop::padded_rows`); `decode` and `decode_f16` return the M·N elements.
     pub c: BufferId,
     /// C's dtype.
     pub out: OutFormat,

@@ -15,9 +15,10 @@
 // SG_Y = BM/WM, WG = SG_X·SG_Y·SG invocations. The host pads A rows to a multiple of 8 of K and B
 // rows to a multiple of 8 of N (same packing as tiled.wgsl's f16 path).
 //
-// Store: a tile entirely inside C (and N a multiple of 4, so rows are 16-byte aligned) stores its
-// fragments straight to C; an edge tile stages each fragment in workgroup memory and copies the
-// part inside C, lane by lane.
+// Store: a tile inside C's columns (and N a multiple of 4, so rows are 16-byte aligned) stores its
+// fragments straight to C; a tile crossing the right edge stages each fragment in workgroup memory
+// and copies the part inside C's columns, lane by lane. C's rows are padded by the host to whole
+// tiles, so the bottom edge needs neither.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
 // bounds by the simulator tests (tests/sim_coop.rs, edge tiles at several subgroup sizes).

@@ -43,10 +43,12 @@ struct Params {
 @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
-// 1: a tile may cross an edge of C (or N is not a multiple of 4), so the store may take the
-// edge path. 0: the plan (src/gemm/coop.rs) guarantees every tile lies inside C with N a
-// multiple of 4; the edge path is dead and its staging squares shrink to 16 bytes, leaving
-// their memory (16 KiB on 16 subgroups) to the staged tiles.
+// 1: a tile may cross C's right edge (or N is not a multiple of 4), so the store may take the
+// edge path. 0: the plan (src/gemm/coop.rs) guarantees N is a multiple of BN and of 4; the edge
+// path is dead and its staging squares shrink to 16 bytes, leaving their memory (16 KiB on 16
+// subgroups) to the staged tiles. The bottom edge never needs the path: the host pads C with
+// rows up to a whole tile (they come out zero, A's rows past M being staged as zeros), and both
+// paths write the padding rows, so every element of the buffer is written.
 override EDGES: u32 = 1u;
 // one FRAG×FRAG staging square per subgroup, for edge tiles (named: naga 30 note in docs/gemm.md).
 // Never shorter than 16 bytes: the driver may place As and Bs after it, and their cooperative
@@ -144,13 +146,14 @@ fn store_staged(m: FragC, at: u32) {
     coopStoreT(m, &Cs[at], FRAG);
 }
 
-// Copies subgroup `s`'s staged FRAG×FRAG square to C at (row0, col0), skipping what is outside C.
+// Copies subgroup `s`'s staged FRAG×FRAG square to C at (row0, col0), skipping the columns
+// outside C (rows past M are C's padding, written like the rest).
 // Call between two barriers (after the coopStoreT into Cs, before Cs is reused).
 fn spill(s: u32, lane: u32, row0: u32, col0: u32) {
     for (var e = lane; e < FRAG * FRAG; e += SG) {
         let row = row0 + e / FRAG;
         let col = col0 + e % FRAG;
-        if row < params.m && col < params.n {
+        if col < params.n {
             c[row * params.n + col] = Cs[s * FRAG * FRAG + e];
         }
     }
