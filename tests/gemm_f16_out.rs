@@ -1,5 +1,5 @@
-//! f16 output (`OutFormat::F16`, the `gemm/to_f16` pass) on the GPU (lavapipe in CI) and on the
-//! simulator: every path's f16 C is its f32 C rounded to nearest even, bit for bit as the host
+//! f16 output (`OutFormat::F16`: the `gemm/to_f16` pass, or the split-K sum rounding as it sums)
+//! on the GPU (lavapipe in CI) and on the simulator: every path's f16 C is its f32 C rounded to nearest even, bit for bit as the host
 //! rounds it (`half::f16::from_f32`; NaN compared as NaN), and within f16 rounding of the f64
 //! reference. Outputs are poisoned and element counts leave every remainder of the pass's
 //! quads, so an unwritten element or a lost half fails the bit comparison; on the simulator, a
@@ -24,8 +24,19 @@ fn f16_out(opts: GemmOptions) -> GemmOptions {
     }
 }
 
+/// Which pass rounds C to f16.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Route {
+    /// `gemm/to_f16`, after the product.
+    Pass,
+    /// The split-K sum (`OUT_F16`).
+    SplitSum,
+    /// The few-rows kernel's own store (`OUT_F16`).
+    Gemv,
+}
+
 /// Plans `build` with f32 and with f16 output and runs both on `exec`: the f16 C must be the f32
-/// C rounded, bit for bit, and within `tol` of `want`. Returns the f32 C.
+/// C rounded, bit for bit, and within `tol` of `want`. Returns the f32 C and who rounded.
 fn check(
     exec: &dyn Executor,
     what: &str,
@@ -33,14 +44,30 @@ fn check(
     opts: GemmOptions,
     want: Option<&[f64]>,
     tol: f64,
-) -> Vec<f32> {
+) -> (Vec<f32>, Route) {
     let p32 = build(opts);
     let p16 = build(f16_out(opts));
     assert_eq!(
         p16.path, p32.path,
         "{what}: the output dtype changed the kernel"
     );
-    assert_eq!(p16.plan.passes.len(), p32.plan.passes.len() + 1, "{what}");
+    // who rounds: the rounding pass (one pass more), the split-K sum, or the few-rows kernel
+    let has = |p: &GemmPlan, label: &str| p.plan.passes.iter().any(|q| q.label == label);
+    let rounding_pass = has(&p16, "to f16");
+    assert_eq!(
+        p16.plan.passes.len(),
+        p32.plan.passes.len() + usize::from(rounding_pass),
+        "{what}"
+    );
+    let route = if rounding_pass {
+        Route::Pass
+    } else if has(&p16, "split-k sum") {
+        Route::SplitSum
+    } else {
+        assert!(has(&p16, "gemv"), "{what}: nothing rounds");
+        Route::Gemv
+    };
+
     let out32 = exec.run(&p32.plan).unwrap();
     let out16 = exec.run(&p16.plan).unwrap();
     assert!(out16.findings.is_empty(), "{what}: {:?}", out16.findings);
@@ -62,14 +89,16 @@ fn check(
         let e = rel_frobenius(&f16_to_f32(&c16), want);
         assert!(e <= tol, "{what}: relative error {e:.3e}");
     }
-    c32
+    (c32, route)
 }
 
 /// Every path with f16 output: the register-tiled kernel (f32 and f16 in, split-K forced), the
 /// few-rows kernel, int4 weights, the default choice, and the cooperative-matrix kernel where
-/// the executor offers it; shapes with odd M·N.
+/// the executor offers it; M·N leaves every remainder mod 4. Every route that rounds is taken: the rounding
+/// pass, the split-K sum, the few-rows kernel's own store (N even, one K slice).
 fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
     let caps = exec.caps();
+    let mut routes = std::collections::BTreeSet::new();
     let tiled_split = GemmOptions {
         path: PathChoice::Tiled,
         split: Some(3),
@@ -99,7 +128,7 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
             ("gemv", gemv),
         ] {
             let what = format!("{what} {name}");
-            check(
+            let (_, route) = check(
                 exec,
                 &format!("{what} f32"),
                 f32s,
@@ -107,8 +136,9 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
                 Some(&want32),
                 1e-3,
             );
+            routes.insert(route);
             let f16s = |o| f16s(o).unwrap();
-            check(
+            let (_, route) = check(
                 exec,
                 &format!("{what} f16"),
                 f16s,
@@ -116,11 +146,12 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
                 Some(&want16),
                 2e-3,
             );
+            routes.insert(route);
         }
         let w = Int4Weights::quantize(&b, k, n).unwrap();
         let int4s = |o| gemm::plan_int4(caps, &a16, &w, m, o).unwrap();
         let want = int4(&a16, &w, m);
-        check(
+        let (_, route) = check(
             exec,
             &format!("{what} int4"),
             int4s,
@@ -128,13 +159,14 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
             Some(&want),
             2e-3,
         );
+        routes.insert(route);
         if gemm::coop_offered(caps) && m >= 16 {
             let coop = GemmOptions {
                 path: PathChoice::Coop,
                 ..Default::default()
             };
             let f16s = |o| f16s(o).unwrap();
-            check(
+            let (_, route) = check(
                 exec,
                 &format!("{what} coop"),
                 f16s,
@@ -142,8 +174,11 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
                 Some(&want16),
                 2e-3,
             );
+            routes.insert(route);
         }
     }
+    // every rounding route ran: the pass, the split-K sum, the few-rows kernel's own store
+    assert_eq!(routes.len(), 3, "{label}: {routes:?}");
 }
 
 /// f32 values at f16's rounding boundaries, each with its neighbours one ulp either side:
@@ -216,7 +251,7 @@ fn specials_round_like_the_host(exec: &dyn Executor, label: &str) {
             o,
         )
     };
-    let c32 = check(
+    let (c32, _) = check(
         exec,
         &format!("{label} specials"),
         |o| build(o).unwrap(),

@@ -19,7 +19,8 @@
 //!   and B rows to a whole load along N, so a load is entirely in or out of the matrix; all other
 //!   edges (partial tiles in M, N and K) are handled in the kernels. C is exactly M×N.
 //! - **f16 output** ([`OutFormat::F16`]) is one more pass after whichever kernel ran
-//!   (`gemm/to_f16`): C's f32 elements rounded to nearest even, packed two per word. Rounding
+//!   (`gemm/to_f16`), or, where K is split, the split-K sum rounding as it sums: C's f32
+//!   elements rounded to nearest even, packed two per word. Rounding
 //!   once, after the f32 sum, gives the same bits on every path, and every adapter gives the bits
 //!   of the host's `half::f16::from_f32` (the pass rounds in integer arithmetic).
 //! - Bad shapes or dtypes are [`Error::InvalidInput`]; buffers beyond the adapter's binding or
@@ -239,10 +240,11 @@ impl GemmPlan {
         Ok(c)
     }
 
-    /// With `out` = F16, adds the rounding pass (`gemm/to_f16`) after the product and reads back
-    /// its f16 output instead of the f32 C.
+    /// With `out` = F16 and C still f32, adds the rounding pass (`gemm/to_f16`) after the
+    /// product and reads back its f16 output instead of the f32 C.
     fn with_output(mut self, caps: &Caps, out: OutFormat) -> Result<GemmPlan> {
-        if out == OutFormat::F32 {
+        // (a split-K sum has rounded already)
+        if self.out == out {
             return Ok(self);
         }
         let kern = kernel::load("gemm/to_f16", caps.flavor())?;
@@ -419,7 +421,7 @@ fn product(
             [a_buf, b_buf, dummy, dummy],
             [m, n, k],
             [a_row_vecs, b_row_vecs, 0],
-            opts.split,
+            (opts.split, opts.out),
         );
     }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
@@ -427,7 +429,7 @@ fn product(
         caps,
         &mut plan,
         policy,
-        opts.split,
+        (opts.split, opts.out),
         (fmt, fmt, false),
         [a_buf, b_buf, dummy, dummy],
         [m, n, k],
@@ -436,12 +438,13 @@ fn product(
 }
 
 #[allow(clippy::too_many_arguments)]
-/// Adds the portable kernel's pass and the output buffer; `bufs` = a, b, scales, zeros.
+/// Adds the portable kernel's pass and the output buffer; `bufs` = a, b, scales, zeros; `split`
+/// forces a split count, `out` is C's dtype (taken by the split-K sum when there is one).
 fn tiled_pass(
     caps: &Caps,
     plan: &mut Plan,
     policy: GemmPolicy,
-    split: Option<u32>,
+    (split, out): (Option<u32>, OutFormat),
     (fa, fb, has_zeros): (Format, Format, bool),
     bufs: [BufferId; 4],
     [m, n, k]: [usize; 3],
@@ -477,7 +480,9 @@ fn tiled_pass(
     }
     let tiles_per_split = k_tiles.div_ceil(splits);
     let splits = k_tiles.div_ceil(tiles_per_split);
-    let (target, c) = product_buffers(caps, plan, &bufs, c_bytes, splits as u64, grid)?;
+    // C in f16 only where the split-K sum can round it (else `with_output`'s pass does)
+    let c_format = if splits > 1 { out } else { OutFormat::F32 };
+    let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format), splits as u64, grid)?;
     if splits > caps.max_workgroups_per_dim {
         return Err(Error::TooLarge(format!("{splits} K splits")));
     }
@@ -502,7 +507,14 @@ fn tiled_pass(
         &[params, bufs[0], bufs[1], bufs[2], bufs[3], target],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits]),
     );
-    finish_split_k(caps, plan, (target, c), splits, [m, n], Path::Tiled)
+    finish_split_k(
+        caps,
+        plan,
+        (target, c),
+        (splits, c_format),
+        [m, n],
+        Path::Tiled,
+    )
 }
 
 /// Whether a product of `m` rows with `opts` takes the few-rows kernel.
@@ -525,7 +537,7 @@ fn gemv_pass(
     bufs: [BufferId; 4],
     [m, n, k]: [usize; 3],
     [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
-    split: Option<u32>,
+    (split, out): (Option<u32>, OutFormat),
 ) -> Result<GemmPlan> {
     let kern: Arc<Kernel> = kernel::load("gemm/gemv", caps.flavor())?;
     let wg = kern.invocations("main", &[])? as u64;
@@ -596,8 +608,33 @@ fn gemv_pass(
     let chunk = kslice.div_ceil(chunks).div_ceil(step) * step;
     let kslice = chunks * chunk;
     let splits = k.div_ceil(kslice);
-    let (target, c) = product_buffers(caps, plan, &bufs, c_bytes, splits, [blocks, splits])?;
+    // f16 output written by this pass itself (`OUT_F16`): with one K slice (else the split-K
+    // sum rounds), N even (a word of two never straddles rows) and an even number of columns
+    // per workgroup (the kernel pairs column c with c + 1)
+    let fused = out == OutFormat::F16 && splits == 1 && n % 2 == 0 && (cv * cols) % 2 == 0;
+    let c_format = if splits > 1 || fused {
+        out
+    } else {
+        OutFormat::F32
+    };
+    let (target, c) = product_buffers(
+        caps,
+        plan,
+        &bufs,
+        (c_bytes, c_format),
+        splits,
+        [blocks, splits],
+    )?;
+    // the output binding the kernel does not write this time gets a stand-in (its own: a
+    // read-write binding may not share a buffer with the read-only ones)
+    let stand_in = plan.buffer("no output", 16, BufferInit::Zeroed);
+    let (c32, c16) = if fused {
+        (stand_in, target)
+    } else {
+        (target, stand_in)
+    };
     let overrides = [
+        ("OUT_F16", if fused { 1.0 } else { 0.0 }),
         ("B_FMT", fb.code() as f64),
         ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
         ("ROWS", rows as f64),
@@ -617,20 +654,28 @@ fn gemv_pass(
         &kern,
         "main",
         &overrides,
-        &[params, bufs[0], bufs[1], bufs[2], bufs[3], target],
+        &[params, bufs[0], bufs[1], bufs[2], bufs[3], c32, c16],
         Workgroups::Direct([blocks as u32, splits as u32, 1]),
     );
-    finish_split_k(caps, plan, (target, c), splits as u32, [m, n], Path::Gemv)
+    finish_split_k(
+        caps,
+        plan,
+        (target, c),
+        (splits as u32, c_format),
+        [m, n],
+        Path::Gemv,
+    )
 }
 
-/// Checks A, B, the scales (`bufs`) and `splits` products of `c_bytes` against the adapter's
-/// limits for a `grid` of workgroups, then adds C and, with several K splits, the buffer of
-/// partial products: (where the product pass writes, C).
+/// Checks A, B, the scales (`bufs`) and `splits` products of `c_bytes` (f32) against the
+/// adapter's limits for a `grid` of workgroups, then adds C in `c_format` (f16: two per word)
+/// and, with several K splits, the buffer of partial products: (where the product pass writes,
+/// C).
 fn product_buffers(
     caps: &Caps,
     plan: &mut Plan,
     bufs: &[BufferId; 4],
-    c_bytes: u64,
+    (c_bytes, c_format): (u64, OutFormat),
     splits: u64,
     grid: [u64; 2],
 ) -> Result<(BufferId, BufferId)> {
@@ -640,22 +685,25 @@ fn product_buffers(
         .chain([("C", c_bytes * splits)])
         .collect();
     check_limits(caps, &sizes, grid)?;
-    let c = plan.buffer("c", c_bytes, BufferInit::Poison);
-    let target = if splits > 1 {
-        plan.buffer("partials", c_bytes * splits, BufferInit::Poison)
-    } else {
-        c
+    let c = match c_format {
+        OutFormat::F32 => plan.buffer("c", c_bytes, BufferInit::Poison),
+        // c_bytes / 4 elements, two per word
+        OutFormat::F16 => plan.buffer("c f16", (c_bytes / 4).div_ceil(2) * 4, BufferInit::Poison),
     };
-    Ok((target, c))
+    if splits > 1 {
+        let partials = plan.buffer("partials", c_bytes * splits, BufferInit::Poison);
+        return Ok((partials, c));
+    }
+    Ok((c, c))
 }
 
-/// The split-K sum pass (when `splits` > 1, from `partials` into `c`), the read-back of C, and
-/// the plan.
+/// The split-K sum pass (when `splits` > 1, from `partials` into `c`, rounding to f16 itself
+/// when C is f16), the read-back of C (in `c_format`), and the plan.
 fn finish_split_k(
     caps: &Caps,
     plan: &mut Plan,
     (partials, c): (BufferId, BufferId),
-    splits: u32,
+    (splits, c_format): (u32, OutFormat),
     [m, n]: [usize; 2],
     path: Path,
 ) -> Result<GemmPlan> {
@@ -663,15 +711,20 @@ fn finish_split_k(
         let sum = kernel::load("gemm/splitk_sum", caps.flavor())?;
         let wg = sum.invocations("main", &[])? as u64;
         let count = (m * n) as u64;
+        // f16: one word of two elements per invocation
+        let (f16, items) = match c_format {
+            OutFormat::F32 => (0.0, count),
+            OutFormat::F16 => (1.0, count.div_ceil(2)),
+        };
         let sp = plan.upload("sum params", &[count as u32, splits, 0, 0]);
         plan.pass(
             "split-k sum",
             &sum,
             "main",
-            &[],
+            &[("OUT_F16", f16)],
             &[sp, partials, c],
             Workgroups::Direct(crate::exec::grid_2d(
-                count.div_ceil(wg),
+                items.div_ceil(wg),
                 caps.max_workgroups_per_dim,
             )),
         );
@@ -680,7 +733,7 @@ fn finish_split_k(
     Ok(GemmPlan {
         plan: std::mem::take(plan),
         c,
-        out: OutFormat::F32,
+        out: c_format,
         m,
         n,
         path,
@@ -735,7 +788,7 @@ fn product_int4(
             [a_buf, b_buf, s_buf, z_buf],
             [m, n, k],
             [a_row_vecs, n as u32, k.div_ceil(8) as u32],
-            opts.split,
+            (opts.split, opts.out),
         );
     }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
@@ -743,7 +796,7 @@ fn product_int4(
         caps,
         &mut plan,
         policy,
-        opts.split,
+        (opts.split, opts.out),
         (Format::F16, Format::Int4, w.zeros.is_some()),
         [a_buf, b_buf, s_buf, z_buf],
         [m, n, k],
