@@ -1,5 +1,6 @@
 //! GEMM benchmark cases for `wgsimd bench`: f32, f16 (portable, and cooperative matrices when
-//! offered; the default f16 path also with f16 output) and f16 × int4, on seeded uniform [−1, 1) data. Work is 2·M·N·K flops.
+//! offered; the default f16 path also with f16 output) and f16 × int4, on seeded uniform
+//! [−1, 1) data. Work is 2·M·N·K flops.
 //!
 //! Verification scales with the size: every output word is checked finite and not poison, and
 //! the relative Frobenius error is measured on a seeded sample of entries (all of them up to
@@ -161,8 +162,8 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         let verify = verifier(&p, a16f.clone(), b16f.clone(), k, 2e-3, seed);
         push(variant, p, verify);
     }
-    // f16 output on the default path (the rounding pass after the kernel, or the split-K sum
-    // rounding as it sums)
+    // f16 output on the default path (rounded by the split-K sum, the few-rows kernel or the
+    // rounding pass: `rounded_c`)
     let f16_out = GemmOptions {
         out: OutFormat::F16,
         ..Default::default()

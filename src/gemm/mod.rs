@@ -17,12 +17,13 @@
 //!   [`coop::check`]). A layout that misses a row of a tile is a plan error, never a zero in C.
 //! - **Host packing:** A rows are padded with zeros to a whole vec4 load along K (4 f32 or 8 f16)
 //!   and B rows to a whole load along N, so a load is entirely in or out of the matrix; all other
-//!   edges (partial tiles in M, N and K) are handled in the kernels. C is exactly M×N.
-//! - **f16 output** ([`OutFormat::F16`]) is one more pass after whichever kernel ran
-//!   (`gemm/to_f16`), or, where K is split, the split-K sum rounding as it sums: C's f32
-//!   elements rounded to nearest even, packed two per word. Rounding
-//!   once, after the f32 sum, gives the same bits on every path, and every adapter gives the bits
-//!   of the host's `half::f16::from_f32` (the pass rounds in integer arithmetic).
+//!   edges (partial tiles in M, N and K) are handled in the kernels. C holds M×N elements (the
+//!   cooperative kernels' buffer has rows up to a whole tile more, which decoding drops).
+//! - **f16 output** ([`OutFormat::F16`]): C's f32 elements rounded to nearest even, packed two
+//!   per word, by the split-K sum where K is split, by the few-rows kernel's own store where it
+//!   can (`rounded_c`), else by one more pass after the kernel (`gemm/to_f16`). Rounding once,
+//!   after the f32 sum, gives the same bits on every path, and every adapter gives the bits of
+//!   the host's `half::f16::from_f32` (all three round in integer arithmetic).
 //! - Bad shapes or dtypes are [`Error::InvalidInput`]; buffers beyond the adapter's binding or
 //!   grids beyond its dispatch limit are [`Error::TooLarge`].
 
@@ -243,7 +244,7 @@ impl GemmPlan {
     /// With `out` = F16 and C still f32, adds the rounding pass (`gemm/to_f16`) after the
     /// product and reads back its f16 output instead of the f32 C.
     fn with_output(mut self, caps: &Caps, out: OutFormat) -> Result<GemmPlan> {
-        // (a split-K sum has rounded already)
+        // (the split-K sum or the few-rows kernel has rounded already)
         if self.out == out {
             return Ok(self);
         }
@@ -367,7 +368,7 @@ pub fn plan(
     product(caps, a, b, [m, n, k], opts)?.with_output(caps, opts.out)
 }
 
-/// The product's passes, C f32.
+/// The product's passes; C f32, or f16 where they round it themselves ([`rounded_c`]).
 fn product(
     caps: &Caps,
     a: Operand,
@@ -480,8 +481,7 @@ fn tiled_pass(
     }
     let tiles_per_split = k_tiles.div_ceil(splits);
     let splits = k_tiles.div_ceil(tiles_per_split);
-    // C in f16 only where the split-K sum can round it (else `with_output`'s pass does)
-    let c_format = if splits > 1 { out } else { OutFormat::F32 };
+    let c_format = rounded_c(out, splits as u64, false);
     let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format), splits as u64, grid)?;
     if splits > caps.max_workgroups_per_dim {
         return Err(Error::TooLarge(format!("{splits} K splits")));
@@ -612,11 +612,7 @@ fn gemv_pass(
     // sum rounds), N even (a word of two never straddles rows) and an even number of columns
     // per workgroup (the kernel pairs column c with c + 1)
     let fused = out == OutFormat::F16 && splits == 1 && n % 2 == 0 && (cv * cols) % 2 == 0;
-    let c_format = if splits > 1 || fused {
-        out
-    } else {
-        OutFormat::F32
-    };
+    let c_format = rounded_c(out, splits, fused);
     let (target, c) = product_buffers(
         caps,
         plan,
@@ -665,6 +661,17 @@ fn gemv_pass(
         [m, n],
         Path::Gemv,
     )
+}
+
+/// C's dtype as a portable product's passes leave it: `out` where the split-K sum rounds (several
+/// `splits`) or the product kernel does (`kernel_rounds`), else f32 (then
+/// [`GemmPlan::with_output`] adds the rounding pass).
+fn rounded_c(out: OutFormat, splits: u64, kernel_rounds: bool) -> OutFormat {
+    if splits > 1 || kernel_rounds {
+        out
+    } else {
+        OutFormat::F32
+    }
 }
 
 /// Checks A, B, the scales (`bufs`) and `splits` products of `c_bytes` (f32) against the
@@ -751,7 +758,7 @@ pub fn plan_int4(
     product_int4(caps, a, w, m, opts)?.with_output(caps, opts.out)
 }
 
-/// The int4 product's passes, C f32.
+/// The int4 product's passes; C as in [`product`].
 fn product_int4(
     caps: &Caps,
     a: &[u16],
