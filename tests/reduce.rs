@@ -11,24 +11,11 @@ use wgsimd::reduce::{self, reduce, ReduceOp, ReducePolicy, Scalar};
 use wgsimd::reference::reduce as refr;
 use wgsimd::{Error, Executor};
 
-/// Checks a sum against the reference: exact for integers, within 1e-6 of Σ|x| for f32.
+/// Checks a sum against the reference (`reference::reduce::check_sum_f32`).
 fn check_sum_f32(got: Scalar, x: &[f32]) -> Result<(), String> {
-    let (want, abs) = refr::sum_f32(x);
-    let Scalar::F32(g) = got else {
-        return Err(format!("wrong type {got:?}"));
-    };
-    if want.is_nan() || abs.is_infinite() {
-        // inf - inf or NaN in the input: numpy gives nan or ±inf; the sign of inf must match
-        return if (want.is_nan() && g.is_nan()) || (g as f64 == want) {
-            Ok(())
-        } else {
-            Err(format!("got {g}, want {want}"))
-        };
-    }
-    if ((g as f64) - want).abs() <= 1e-6 * abs {
-        Ok(())
-    } else {
-        Err(format!("got {g}, want {want} (Σ|x| = {abs})"))
+    match got {
+        Scalar::F32(g) => refr::check_sum_f32(g, x),
+        _ => Err(format!("wrong type {got:?}")),
     }
 }
 
@@ -153,7 +140,18 @@ fn adversarial_inputs() {
             .map(|_| r.random_range(-1.0f32..1.0) * 10f32.powi(r.random_range(-30..30)))
             .collect();
         run_f32(g, &mixed, &format!("{flavor} mixed magnitudes"));
-        run_f32(g, &vec![1.0e-40; 4097], &format!("{flavor} subnormals"));
+        // subnormals: exact, or all flushed to zero (WGSL allows either; NVIDIA's Vulkan
+        // driver flushes, lavapipe and the simulator do not), never something in between
+        let sub = vec![1.0e-40f32; 4097];
+        run_f32(g, &sub, &format!("{flavor} subnormals"));
+        let Scalar::F32(s) = reduce(g, &sub, ReduceOp::Sum).unwrap() else {
+            panic!("{flavor} subnormals: not an f32")
+        };
+        let exact = refr::sum_f32(&sub).0;
+        assert!(
+            s == 0.0 || ((s as f64) - exact).abs() <= 1e-6 * exact,
+            "{flavor} subnormals: {s}, neither {exact} nor 0"
+        );
         run_f32(
             g,
             &vec![1.0; (1 << 22) + 3],
@@ -281,6 +279,21 @@ fn the_checks_catch_a_perturbed_result() {
     assert_ne!(Scalar::U64(s + 1), Scalar::U64(refr::sum_u64(&u)));
     assert!(check_minmax(Some(1.0f32), &[2.0, 3.0], false).is_err());
     assert!(check_minmax(Some(1.0f32), &[1.0, f32::NAN], false).is_err());
+}
+
+/// The sum's allowance for adapters that flush subnormals (refr::SumF32) is only that: a flushed
+/// sum of subnormals passes, a wrong one or a flushed normal input does not.
+#[test]
+fn the_sum_check_allows_flushed_subnormals_only() {
+    let sub = [1.0e-40f32; 100];
+    refr::check_sum_f32(0.0, &sub).unwrap();
+    refr::check_sum_f32(1.0e-38, &sub).unwrap();
+    assert!(refr::check_sum_f32(1.0e-30, &sub).is_err());
+    assert!(refr::check_sum_f32(-1.0e-30, &sub).is_err());
+    refr::check_sum_f32(2.0e-38, &[1.0e-40f32, 2.0e-38, 1.0e-40]).unwrap();
+    assert!(refr::check_sum_f32(0.0, &[2.0e-38f32, 3.0e-38]).is_err());
+    assert!(refr::check_sum_f32(1.0, &[1.0e-40f32, 1.0]).is_ok());
+    assert!(refr::check_sum_f32(1.0 + 1e-5, &[1.0e-40f32, 1.0]).is_err());
 }
 
 /// The fold's slots carry the run's epoch (wgsl/shared/fold.wgsl): four dispatches share one

@@ -1,6 +1,6 @@
 //! References for `wgsl/reduce/`: numpy's semantics. Integer sums exact and widened
-//! (`sum_u64` checks both u32 and i32); f32 sums in f64 (`sum_f32`); min/max with NaN winning
-//! (`minmax`).
+//! (`sum_u64` checks both u32 and i32); f32 sums in f64 (`sum_f32`, and `check_sum_f32`, the
+//! tolerance a GPU's sum is held to); min/max with NaN winning (`minmax`).
 
 /// Exact sum of u32 as u64.
 pub fn sum_u64(x: &[u32]) -> u64 {
@@ -22,6 +22,68 @@ pub fn sum_f32(x: &[f32]) -> (f64, f64) {
         a += (v as f64).abs();
     }
     (s, a)
+}
+
+/// What a GPU's f32 sum of `x` is checked against ([`SumF32::check`]): within 1e-6 · Σ|x| of
+/// the exact sum, or, on an adapter that flushes f32 subnormals to zero (WGSL lets it; NVIDIA's
+/// Vulkan driver does), within 1e-6 · Σ|x| plus n · 2^-126 of the sum with subnormal inputs
+/// taken as zero (each addition whose result falls below 2^-126 may lose that much more). An
+/// infinite or NaN sum must be numpy's: NaN for NaN, the same infinity otherwise.
+#[derive(Clone, Copy, Debug)]
+pub struct SumF32 {
+    want: f64,
+    abs: f64,
+    want_flushed: f64,
+    abs_flushed: f64,
+    n: usize,
+}
+
+impl SumF32 {
+    /// The reference sums of `x` (O(n), once per input).
+    pub fn of(x: &[f32]) -> Self {
+        let (want, abs) = sum_f32(x);
+        let flushed: Vec<f32> = x
+            .iter()
+            .map(|&v| if v.is_subnormal() { 0.0 } else { v })
+            .collect();
+        let (want_flushed, abs_flushed) = sum_f32(&flushed);
+        SumF32 {
+            want,
+            abs,
+            want_flushed,
+            abs_flushed,
+            n: x.len(),
+        }
+    }
+
+    /// Whether `got` is an acceptable sum (see [`SumF32`]).
+    pub fn check(&self, got: f32) -> Result<(), String> {
+        let (want, abs) = (self.want, self.abs);
+        if want.is_nan() || abs.is_infinite() {
+            // inf - inf or NaN in the input: numpy gives nan or ±inf; the sign of inf must match
+            return if (want.is_nan() && got.is_nan()) || (got as f64 == want) {
+                Ok(())
+            } else {
+                Err(format!("got {got}, want {want}"))
+            };
+        }
+        let g = got as f64;
+        let slack = self.n as f64 * f32::MIN_POSITIVE as f64;
+        if (g - want).abs() <= 1e-6 * abs
+            || (g - self.want_flushed).abs() <= 1e-6 * self.abs_flushed + slack
+        {
+            return Ok(());
+        }
+        Err(format!(
+            "got {got}, want {want} (Σ|x| = {abs}; with subnormals flushed {})",
+            self.want_flushed
+        ))
+    }
+}
+
+/// [`SumF32::check`] of `got` against `x`.
+pub fn check_sum_f32(got: f32, x: &[f32]) -> Result<(), String> {
+    SumF32::of(x).check(got)
 }
 
 /// Minimum or maximum (`max = true`), `None` for an empty slice. For f32, any NaN wins.
