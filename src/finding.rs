@@ -15,6 +15,9 @@ pub enum FindingKind {
     BarrierDivergence,
     /// Two invocations touched one workgroup-memory word between barriers, one a non-atomic write.
     WorkgroupRace,
+    /// Two invocations of one workgroup touched one storage word between storage barriers, one
+    /// a non-atomic write.
+    StorageRace,
     /// An index past an array's end.
     OutOfBounds,
     /// Workgroup memory read before written in that workgroup, or host-uninit storage read.
@@ -30,10 +33,11 @@ pub enum FindingKind {
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 8] = [
+    pub const ALL: [FindingKind; 9] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
+        FindingKind::StorageRace,
         FindingKind::OutOfBounds,
         FindingKind::UninitializedRead,
         FindingKind::UnwrittenOutput,
@@ -47,6 +51,7 @@ impl FindingKind {
             FindingKind::NonUniformSubgroupOp => "non-uniform-subgroup-op",
             FindingKind::BarrierDivergence => "barrier-divergence",
             FindingKind::WorkgroupRace => "workgroup-race",
+            FindingKind::StorageRace => "storage-race",
             FindingKind::OutOfBounds => "out-of-bounds",
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::UnwrittenOutput => "unwritten-output",

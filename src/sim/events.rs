@@ -42,6 +42,8 @@ pub struct MemAccess<'a> {
     pub space: Space,
     /// Plan buffer index (storage, uniform), 0 for workgroup memory.
     pub buffer: usize,
+    /// A storage buffer this pass binds read-only (nothing in the pass can write it).
+    pub read_only: bool,
     /// Load, store or read-modify-write.
     pub kind: AccessKind,
     /// Through an atomic type.

@@ -296,6 +296,8 @@ impl Executor for SimExecutor {
                     base: (b.offset / 4) as usize,
                     len: (len / 4) as usize,
                     uniform: g.space == naga::AddressSpace::Uniform,
+                    read_only: matches!(g.space, naga::AddressSpace::Storage { access }
+                        if !access.contains(naga::StorageAccess::STORE)),
                 });
             }
             let hooks = Hooks {

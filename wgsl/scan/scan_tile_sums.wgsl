@@ -18,7 +18,11 @@ fn main(inv: Inv) {
         var s = 0u;
         for (var j = 0u; j < 4u; j++) {
             let i = block + r * 4u + j;
-            v[j] = select(0u, tile_sums[min(i, count - 1u)], i < count);
+            // (only inside the array: a clamped read of the last sum would race with its
+            // owner's store below, storage-race)
+            if i < count {
+                v[j] = tile_sums[i];
+            }
             s += v[j];
         }
         // scan

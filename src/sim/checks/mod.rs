@@ -4,6 +4,7 @@
 //! |---|---|
 //! | [`Uniformity`] | `non-uniform-subgroup-op`, `barrier-divergence` |
 //! | [`Race`] | `workgroup-race` |
+//! | [`StorageRace`] | `storage-race` |
 //! | [`Bounds`] | `out-of-bounds`, `step-limit` |
 //! | [`Init`] | `uninitialized-read`, `unwritten-output` |
 //! | [`LoopLimit`] | `loop-limit` |
@@ -17,7 +18,7 @@ mod uniformity;
 pub use bounds::Bounds;
 pub use init::Init;
 pub use loops::LoopLimit;
-pub use race::Race;
+pub use race::{Race, StorageRace};
 pub use uniformity::Uniformity;
 
 use super::events::Checker;
@@ -27,6 +28,7 @@ pub fn all() -> Vec<Box<dyn Checker>> {
     vec![
         Box::new(Uniformity),
         Box::new(Race::default()),
+        Box::new(StorageRace::default()),
         Box::new(Bounds),
         Box::new(Init::default()),
         Box::new(LoopLimit::default()),

@@ -1,8 +1,18 @@
-//! Workgroup races: two invocations touching one workgroup-memory word between two barriers,
-//! at least one access a non-atomic write. Per word, the checker remembers the epoch (barrier
-//! interval) of its last access, the first invocation that touched it in that epoch, whether a
-//! second one did, and the non-atomic writer if any. Epochs are global counters, so nothing
-//! needs clearing between workgroups.
+//! Races inside a workgroup: two invocations touching one word between two barriers that order
+//! it, at least one access a non-atomic write.
+//! - `workgroup-race`: a workgroup-memory word, between `workgroupBarrier`s.
+//! - `storage-race`: a storage word, between `storageBarrier`s. WGSL's `workgroupBarrier`
+//!   orders workgroup memory only, so a storage word written by one invocation and read by
+//!   another of its workgroup needs a `storageBarrier` between them (or atomics). Races between
+//!   workgroups are not checked: nothing in one dispatch orders them but atomics.
+//!
+//! Per word, a checker remembers the epoch (barrier interval) of its last access, the first
+//! invocation that touched it in that epoch, whether a second one did, and the non-atomic
+//! writer if any. Epochs are global counters, so nothing needs clearing between workgroups
+//! (the storage checker's words live in a map it empties at each epoch instead, since a
+//! workgroup touches few of a buffer's words).
+
+use std::collections::HashMap;
 
 use naga::Span;
 
@@ -21,6 +31,77 @@ struct Word {
     writer_span: Span,
 }
 
+const BLANK: Word = Word {
+    epoch: 0,
+    first: NONE,
+    first_span: Span::UNDEFINED,
+    multi: false,
+    writer: NONE,
+    writer_span: Span::UNDEFINED,
+};
+
+impl Word {
+    /// Records an access by lane `slot` in `epoch`; returns the other party if it races.
+    fn touch(
+        &mut self,
+        epoch: u32,
+        slot: u32,
+        span: Span,
+        plain_write: bool,
+    ) -> Option<(u32, Span)> {
+        if self.epoch != epoch {
+            *self = Word {
+                epoch,
+                first: slot,
+                first_span: span,
+                ..BLANK
+            };
+        } else if self.first != slot {
+            self.multi = true;
+        }
+        // a non-atomic write by someone else, or our non-atomic write after someone else
+        let other = if self.writer != NONE && self.writer != slot {
+            Some((self.writer, self.writer_span))
+        } else if plain_write && (self.first != slot || self.multi) {
+            Some((self.first, self.first_span))
+        } else {
+            None
+        };
+        if plain_write {
+            self.writer = slot;
+            self.writer_span = span;
+        }
+        other
+    }
+}
+
+/// Reports a race of lane `slot` with lane `other` (0 when the other party is itself: then the
+/// word was touched by several, the first of which was this lane).
+fn report(
+    kind: FindingKind,
+    ctx: &Ctx,
+    a: &MemAccess,
+    slot: u32,
+    (other, other_span): (u32, Span),
+    what: String,
+    out: &mut Findings,
+) {
+    if out.seen(kind, ctx.kernel, a.span) {
+        return;
+    }
+    let other = if other == slot { 0 } else { other };
+    out.report(
+        kind,
+        ctx.kernel,
+        a.span,
+        what,
+        vec![
+            ctx.party(slot as usize, Some(a.span)),
+            ctx.party(other as usize, Some(other_span)),
+        ],
+    );
+}
+
 /// Reports `workgroup-race`.
 #[derive(Default)]
 pub struct Race {
@@ -31,16 +112,8 @@ pub struct Race {
 impl Checker for Race {
     fn workgroup_start(&mut self, ctx: &Ctx) {
         self.epoch += 1;
-        let blank = Word {
-            epoch: 0,
-            first: NONE,
-            first_span: Span::UNDEFINED,
-            multi: false,
-            writer: NONE,
-            writer_span: Span::UNDEFINED,
-        };
         if self.words.len() != ctx.wg_words as usize {
-            self.words = vec![blank; ctx.wg_words as usize];
+            self.words = vec![BLANK; ctx.wg_words as usize];
         }
     }
 
@@ -59,48 +132,78 @@ impl Checker for Race {
             let Some(w) = self.words.get_mut(addr as usize) else {
                 continue;
             };
-            if w.epoch != self.epoch {
-                *w = Word {
-                    epoch: self.epoch,
-                    first: slot,
-                    first_span: a.span,
-                    multi: false,
-                    writer: NONE,
-                    writer_span: Span::UNDEFINED,
-                };
-            } else if w.first != slot {
-                w.multi = true;
-            }
-            // a non-atomic write by someone else, or our non-atomic write after someone else
-            let other = if w.writer != NONE && w.writer != slot {
-                Some((w.writer, w.writer_span))
-            } else if plain_write && (w.first != slot || w.multi) {
-                Some((w.first, w.first_span))
-            } else {
-                None
-            };
-            if plain_write {
-                w.writer = slot;
-                w.writer_span = a.span;
-            }
-            if let Some((o, ospan)) = other {
-                let kind = FindingKind::WorkgroupRace;
-                if out.seen(kind, ctx.kernel, a.span) {
-                    continue;
-                }
-                let o = if o == slot { 0 } else { o };
-                out.report(
-                    kind,
-                    ctx.kernel,
-                    a.span,
-                    format!(
-                        "workgroup memory word {addr} touched by two invocations between barriers, one a non-atomic write"
-                    ),
-                    vec![
-                        ctx.party(slot as usize, Some(a.span)),
-                        ctx.party(o as usize, Some(ospan)),
-                    ],
+            if let Some(other) = w.touch(self.epoch, slot, a.span, plain_write) {
+                let what = format!(
+                    "workgroup memory word {addr} touched by two invocations between barriers, one a non-atomic write"
                 );
+                report(FindingKind::WorkgroupRace, ctx, a, slot, other, what, out);
+            }
+        }
+    }
+}
+
+/// Hashes a (buffer, word) key with one multiplication (the map is on the simulator's path for
+/// every storage access; SipHash made the sort's simulator tests 40% slower).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = (self.0 ^ k).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Reports `storage-race`.
+#[derive(Default)]
+pub struct StorageRace {
+    epoch: u32,
+    /// (buffer << 32 | word) → the word's accesses in this epoch
+    words: HashMap<u64, Word, std::hash::BuildHasherDefault<KeyHasher>>,
+}
+
+impl StorageRace {
+    fn next_epoch(&mut self) {
+        self.epoch += 1;
+        self.words.clear();
+    }
+}
+
+impl Checker for StorageRace {
+    fn workgroup_start(&mut self, _ctx: &Ctx) {
+        self.next_epoch();
+    }
+
+    fn barrier(&mut self, _ctx: &Ctx, b: &BarrierEvent, _out: &mut Findings) {
+        if b.flags.contains(naga::Barrier::STORAGE) {
+            self.next_epoch();
+        }
+    }
+
+    fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
+        // (a read-only binding cannot race: nothing in the pass writes it)
+        if a.space != Space::Storage || a.read_only {
+            return;
+        }
+        let plain_write = a.kind == AccessKind::Store && !a.atomic;
+        for &(slot, addr) in a.words {
+            let w = self
+                .words
+                .entry((a.buffer as u64) << 32 | addr as u64)
+                .or_insert(BLANK);
+            if let Some(other) = w.touch(self.epoch, slot, a.span, plain_write) {
+                let what = format!(
+                    "storage word {addr} of buffer {} touched by two invocations of a workgroup between storage barriers, one a non-atomic write",
+                    a.buffer
+                );
+                report(FindingKind::StorageRace, ctx, a, slot, other, what, out);
             }
         }
     }

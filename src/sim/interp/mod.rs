@@ -103,6 +103,8 @@ pub struct Bound {
     pub len: usize,
     /// Uniform (else storage).
     pub uniform: bool,
+    /// A storage binding without write access (`var<storage, read>`).
+    pub read_only: bool,
 }
 
 /// Hooks: the checkers and their findings.
