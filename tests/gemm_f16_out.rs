@@ -1,5 +1,6 @@
-//! f16 output (`OutFormat::F16`: the `gemm/to_f16` pass, or the split-K sum rounding as it sums)
-//! on the GPU (lavapipe in CI) and on the simulator: every path's f16 C is its f32 C rounded to nearest even, bit for bit as the host
+//! f16 output (`OutFormat::F16`: the `gemm/to_f16` pass, the split-K sum rounding as it sums, the
+//! few-rows kernel's store, or the cooperative kernel reading its tile back) on the GPU (lavapipe
+//! in CI; the H100 runs the cooperative route) and on the simulator: every path's f16 C is its f32 C rounded to nearest even, bit for bit as the host
 //! rounds it (`half::f16::from_f32`; NaN compared as NaN), and within f16 rounding of the f64
 //! reference. Outputs are poisoned and element counts leave every remainder of the pass's
 //! quads, so an unwritten element or a lost half fails the bit comparison; on the simulator, a
@@ -33,6 +34,8 @@ enum Route {
     SplitSum,
     /// The few-rows kernel's own store (`OUT_F16`).
     Gemv,
+    /// The cooperative-matrix kernel, reading its tile back (`OUT_F16`).
+    Coop,
 }
 
 /// Plans `build` with f32 and with f16 output and runs both on `exec`: the f16 C must be the f32
@@ -63,9 +66,16 @@ fn check(
         Route::Pass
     } else if has(&p16, "split-k sum") {
         Route::SplitSum
-    } else {
-        assert!(has(&p16, "gemv"), "{what}: nothing rounds");
+    } else if has(&p16, "gemv") {
         Route::Gemv
+    } else {
+        let coop = p16
+            .plan
+            .passes
+            .iter()
+            .any(|q| q.label.starts_with("gemm/coop"));
+        assert!(coop, "{what}: nothing rounds");
+        Route::Coop
     };
 
     let out32 = exec.run(&p32.plan).unwrap();
@@ -110,8 +120,10 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
     };
     // M·N = 1, 561, 238, 35, 24: every remainder of the pass's quads (1, 1, 2, 3, 0)
     let mut shapes = vec![(1, 1, 1), (33, 17, 40), (7, 34, 5), (5, 7, 3), (4, 6, 9)];
+    // the cooperative kernel: N odd (the pass rounds), N even across the right edge and N a
+    // whole tile (the kernel rounds, through its edge path and without it)
     if gemm::coop_offered(caps) {
-        shapes.push((65, 63, 129));
+        shapes.extend([(65, 63, 129), (40, 34, 24), (20, 128, 16)]);
     }
     for (i, &(m, n, k)) in shapes.iter().enumerate() {
         let what = format!("{label} {m}x{n}x{k}");
@@ -177,8 +189,10 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
             routes.insert(route);
         }
     }
-    // every rounding route ran: the pass, the split-K sum, the few-rows kernel's own store
-    assert_eq!(routes.len(), 3, "{label}: {routes:?}");
+    // every rounding route ran: the pass, the split-K sum, the few-rows kernel's own store, and
+    // the cooperative kernel where it is offered
+    let want = 3 + usize::from(gemm::coop_offered(caps));
+    assert_eq!(routes.len(), want, "{label}: {routes:?}");
 }
 
 /// f32 values at f16's rounding boundaries, each with its neighbours one ulp either side:
@@ -278,7 +292,10 @@ fn f16_output_on_the_gpu() {
 #[test]
 fn f16_output_on_the_simulator() {
     for (sg, shuffle, coop) in [(8, None, vec![]), (32, Some(3), SimConfig::coop_shapes())] {
+        let offered = !coop.is_empty();
         let exec = common::sim(sg, coop, shuffle);
+        // (a cooperative kernel that fails to build is not offered: that must fail here)
+        assert_eq!(gemm::coop_offered(exec.caps()), offered, "sg{sg}");
         paths_round_like_the_host(&exec, &format!("sim sg{sg}"));
     }
     let exec = SimExecutor::new(SimConfig::default()).unwrap();

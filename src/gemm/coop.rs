@@ -22,7 +22,7 @@ use crate::exec::{Caps, CoopShape};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
-use super::{check_limits, GemmPlan, Path};
+use super::{check_limits, GemmPlan, OutFormat, Path};
 
 /// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
 /// `WM`×`WN` constant).
@@ -561,12 +561,24 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
     Ok(())
 }
 
+/// Whether the cooperative kernels round an `out` C of `n` columns to f16 themselves (`OUT_F16`
+/// in shared/gemm_coop_body.wgsl: each workgroup reads its tile back after storing it), with N
+/// even, so a word of two f16 lies within one row of one tile; with N odd the `gemm/to_f16`
+/// pass rounds after the product. H100 (eighteenth session, `wgsimd bench`, f16 C, ms, the pass
+/// against this): 8192³ 4.25 / 4.09 (f32 C 4.07-4.10), 4096³ 0.601 / 0.585, 2048³ 0.0998 /
+/// 0.0945, 512×4096×4096 0.101 / 0.098, 64×4096×4096 0.090 / 0.088.
+pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
+    out == OutFormat::F16 && n.is_multiple_of(2)
+}
+
 /// The plan for the packed f16 operands (rows padded to 8 halves), on variant `v` (checked
-/// with [`usable_variant`] by the caller).
+/// with [`usable_variant`] by the caller), with C in f32, or in f16 where the kernel can round
+/// it itself (`out` = F16 and N even: [`rounds_itself`]; else the caller adds the rounding pass).
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     caps: &Caps,
     v: CoopVariant,
+    out: OutFormat,
     a_bytes: Vec<u8>,
     b_bytes: Vec<u8>,
     a_row_vecs: u32,
@@ -619,19 +631,34 @@ pub fn plan(
         ],
     );
     let c = plan.buffer("c", c_bytes, BufferInit::Poison);
+    // f16 output rounded by the kernel (OUT_F16): C's f32 buffer stays, as the kernel's scratch;
+    // the binding the kernel does not write gets a stand-in
+    let fused = rounds_itself(out, n);
+    let c16 = if fused {
+        plan.buffer("c f16", c_bytes / 2, BufferInit::Poison)
+    } else {
+        plan.buffer("no f16 output", 16, BufferInit::Zeroed)
+    };
+    let mut ov = overrides(&p, sg, edges).to_vec();
+    ov.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
     plan.pass(
         kind.name(),
         &kern,
         "main",
-        &overrides(&p, sg, edges),
-        &[params, a, b, c],
+        &ov,
+        &[params, a, b, c, c16],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, 1]),
     );
+    let (c, out) = if fused {
+        (c16, OutFormat::F16)
+    } else {
+        (c, OutFormat::F32)
+    };
     plan.read_back(c);
     Ok(GemmPlan {
         plan,
         c,
-        out: super::OutFormat::F32,
+        out,
         m,
         n,
         path: kind.path(),

@@ -21,9 +21,10 @@
 //!   cooperative kernels' buffer has rows up to a whole tile more, which decoding drops).
 //! - **f16 output** ([`OutFormat::F16`]): C's f32 elements rounded to nearest even, packed two
 //!   per word, by the split-K sum where K is split, by the few-rows kernel's own store where it
-//!   can (`rounded_c`), else by one more pass after the kernel (`gemm/to_f16`). Rounding once,
-//!   after the f32 sum, gives the same bits on every path, and every adapter gives the bits of
-//!   the host's `half::f16::from_f32` (all three round in integer arithmetic).
+//!   can (`rounded_c`), by the cooperative kernels reading their tile back with N even
+//!   (`coop::rounds_itself`), else by one more pass after the kernel (`gemm/to_f16`). Rounding
+//!   once, after the f32 sum, gives the same bits on every path, and every adapter gives the
+//!   bits of the host's `half::f16::from_f32` (all four round in integer arithmetic).
 //! - Bad shapes or dtypes are [`Error::InvalidInput`]; buffers beyond the adapter's binding or
 //!   grids beyond its dispatch limit are [`Error::TooLarge`].
 
@@ -405,7 +406,9 @@ fn product(
     let (a_bytes, a_row_vecs) = pack(a, m, k);
     let (b_bytes, b_row_vecs) = pack(b, k, n);
     if let Some(v) = coop {
-        return coop::plan(caps, v, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k);
+        return coop::plan(
+            caps, v, opts.out, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k,
+        );
     }
     let fmt = a.format();
     let gemv = takes_gemv(&opts, m);

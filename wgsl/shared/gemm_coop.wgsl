@@ -98,4 +98,8 @@ fn main(
         edge_store(c30, sg_id, lane, r0 + 3u * FRAG, q0);
         edge_store(c31, sg_id, lane, r0 + 3u * FRAG, q0 + FRAG);
     }
+    // round: f16 output (shared/gemm_coop_body.wgsl)
+    if OUT_F16 != 0u {
+        round_tile(lid, m0, n0);
+    }
 }

@@ -9,6 +9,7 @@
 // give As, Bs, stash_a, stash_b and the fragment loads frag_a, frag_b, indexed in f16 elements.
 
 //!include shared/gemm_staged
+//!include shared/f16_round
 
 // f16 of padding per staged row: keeps rows 16-byte aligned and staggers the banks
 const PAD: u32 = 8u;
@@ -42,6 +43,14 @@ struct Params {
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> c: array<f32>;
+
+// 1: f16 output rounded by this kernel (round_tile) into c16; 0: C in f32 only. The plan
+// (src/gemm/coop.rs) sets it only with N even, so a word of two f16 never straddles two rows,
+// nor two workgroups' tiles; otherwise the gemm/to_f16 pass rounds C afterwards.
+override OUT_F16: u32 = 0u;
+// f16 C with OUT_F16, two per word (element 2i in the low half of word i), rows padded like C's;
+// a 16-byte stand-in otherwise
+@group(0) @binding(4) var<storage, read_write> c16: array<u32>;
 
 // 1: a tile may cross C's right edge (or N is not a multiple of 4), so the store may take the
 // edge path. 0: the plan (src/gemm/coop.rs) guarantees N is a multiple of BN and of 4; the edge
@@ -167,6 +176,38 @@ fn edge_store(m: FragC, s: u32, lane: u32, row0: u32, col0: u32) {
     workgroupBarrier();
     spill(s, lane, row0, col0);
     workgroupBarrier();
+}
+
+// f16 output (OUT_F16; call in uniform control flow, after the tile's fragments are stored):
+// WGSL has no f32 → f16 conversion of a cooperative matrix, so the fragments go to C in f32 as
+// always, and the workgroup reads its own tile back (from L2: it has just written it) and stores
+// it rounded. This replaces the gemm/to_f16 pass, which reads all of C again after the product.
+// Each invocation takes 8 columns (4 words) per step and issues their 8 loads before any store:
+// with a pair per step, each step waited a round trip to L2 (the stores may alias the loads
+// for all the compiler knows), and at 4096³ on the H100 that cost as much as the pass. (BN is
+// a multiple of 8, as fetch_b needs: a group never straddles a tile's rows.)
+
+fn round_tile(lid: u32, m0: u32, n0: u32) {
+    // barrier: every subgroup's fragments (and edge tiles' copies) of this tile are in C
+    storageBarrier();
+    let words = params.n / 2u;
+    for (var g = lid; g < BM * BN / 8u; g += WG) {
+        let row = m0 + g / (BN / 8u);
+        let word = n0 / 2u + (g % (BN / 8u)) * 4u;
+        // load: the group's pairs inside C (N is even: a pair is inside or outside whole)
+        let at = row * params.n + 2u * word;
+        var v = array<vec2<f32>, 4>();
+        if word < words { v[0] = vec2<f32>(c[at], c[at + 1u]); }
+        if word + 1u < words { v[1] = vec2<f32>(c[at + 2u], c[at + 3u]); }
+        if word + 2u < words { v[2] = vec2<f32>(c[at + 4u], c[at + 5u]); }
+        if word + 3u < words { v[3] = vec2<f32>(c[at + 6u], c[at + 7u]); }
+        // round and store
+        let w = row * words + word;
+        if word < words { c16[w] = pack_f16(v[0].x, v[0].y); }
+        if word + 1u < words { c16[w + 1u] = pack_f16(v[1].x, v[1].y); }
+        if word + 2u < words { c16[w + 2u] = pack_f16(v[2].x, v[2].y); }
+        if word + 3u < words { c16[w + 3u] = pack_f16(v[3].x, v[3].y); }
+    }
 }
 
 // Workgroup -> tile: groups of GROUP_M tile rows walked column by column (Triton's grouped

@@ -112,4 +112,8 @@ fn main(
         edge_store4(c20, c21, c22, c23, sg_id, lane, r0 + 2u * FRAG, q0);
         edge_store4(c30, c31, c32, c33, sg_id, lane, r0 + 3u * FRAG, q0);
     }
+    // round: f16 output (shared/gemm_coop_body.wgsl)
+    if OUT_F16 != 0u {
+        round_tile(lid, m0, n0);
+    }
 }
