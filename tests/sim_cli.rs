@@ -206,3 +206,51 @@ fn schedule_flag() {
     args.extend(["--schedule", "unfair:0"]);
     assert_eq!(check(&args).0, 0);
 }
+
+/// `wgsimd bench` on the simulator fails a case with a finding even where its output is right:
+/// a copy kernel (through `WGSIMD_WGSL_DIR`) whose invocations also read a neighbour's freshly
+/// written word, without a storage barrier, copies correctly and is reported as a storage race.
+#[test]
+fn bench_on_the_simulator_fails_a_case_with_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("wgsl");
+    let copy = std::fs::read_to_string(repo.join("util/copy.wgsl")).unwrap();
+    let store = "            dst[i] = src[i];\n        }\n    } else {";
+    assert!(copy.contains(store), "the copy loop moved");
+    let racy = copy.replacen(
+        store,
+        "            dst[i] = src[i] | (dst[i ^ 1u] & vec4<u32>(0u));\n        }\n    } else {",
+        1,
+    );
+    std::fs::create_dir_all(dir.path().join("util")).unwrap();
+    std::fs::write(dir.path().join("util/copy.wgsl"), racy).unwrap();
+    let json = dir.path().join("b.json");
+    let run = |wgsl_dir: Option<&std::path::Path>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_wgsimd"));
+        c.args(["bench", "--backend", "sim", "--quick", "--only", "copy"])
+            .args([
+                "--sizes",
+                "2048",
+                "--repeats",
+                "1",
+                "--warmup",
+                "0",
+                "--json",
+            ])
+            .arg(&json);
+        if let Some(d) = wgsl_dir {
+            c.env("WGSIMD_WGSL_DIR", d);
+        }
+        let out = c.output().unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        (out.status.success(), v["rows"][0].clone())
+    };
+    // the embedded kernel: clean
+    let (ok, row) = run(None);
+    assert!(ok && row["verified"] == true, "{row}");
+    let (ok, row) = run(Some(dir.path()));
+    assert!(!ok && row["verified"] == false, "{row}");
+    let error = row["error"].as_str().unwrap();
+    assert!(error.contains("storage-race"), "{error}");
+}

@@ -3,7 +3,8 @@
 //! Rules: inputs are seeded random; each case runs `warmup` times untimed, then `repeats` times
 //! timed (GPU timestamps around each pass where the adapter has them, else host time, labelled);
 //! the output of the timed runs is verified against the CPU reference, and a failed check marks
-//! the row FAILED. Throughput is reported with the fraction of the bandwidth of a vec4 copy
+//! the row FAILED, as does any simulator finding (on `--backend sim`: a race, an out-of-bounds
+//! or uninitialized read, ... is a bug even where the output came out right). Throughput is reported with the fraction of the bandwidth of a vec4 copy
 //! measured in the same run. CPU baselines are labelled `cpu`. `--compare` reads the yardstick
 //! logs of ../shared/h100/remote.sh and adds a ratio to every matching row.
 
@@ -175,6 +176,26 @@ fn throughput(work: Work, ns: f64) -> (f64, &'static str, Option<f64>) {
     }
 }
 
+/// The case's check of `out` against the CPU reference, then the simulator's findings (none on
+/// a GPU).
+fn checked(c: &Case, out: &wgsimd::RunOutput) -> Result<(), String> {
+    (c.verify)(out)?;
+    let Some(first) = out.findings.first() else {
+        return Ok(());
+    };
+    let mut kinds: Vec<&str> = Vec::new();
+    for f in &out.findings {
+        if !kinds.contains(&f.kind.name()) {
+            kinds.push(f.kind.name());
+        }
+    }
+    Err(format!(
+        "{} simulator finding(s) ({}), the first: {first}",
+        out.findings.len(),
+        kinds.join(", ")
+    ))
+}
+
 fn row_from(c: &Case, timing: &Timing, check: Result<(), String>, copy_gbps: Option<f64>) -> Row {
     let med = timing.median_ns();
     let (value, unit, bytes) = throughput(c.work, med);
@@ -286,7 +307,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         pb.set_message(format!("copy {}", case::size_label(n)));
         let c = case::copy_case(&caps, n)?;
         let (out, timing) = exec.time(&c.plan, warmup, repeats)?;
-        let row = row_from(&c, &timing, (c.verify)(&out), None);
+        let row = row_from(&c, &timing, checked(&c, &out), None);
         copy_gbps = row.verified.then_some(row.throughput);
         if wanted("copy") {
             rows.push(row);
@@ -345,7 +366,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     }
                     let row = match exec.time(&c.plan, warmup, repeats) {
                         Ok((out, timing)) => {
-                            let mut row = row_from(&c, &timing, (c.verify)(&out), copy_gbps);
+                            let mut row = row_from(&c, &timing, checked(&c, &out), copy_gbps);
                             if let Some(extra) = &c.extra {
                                 row.extra = extra(&out, &timing);
                             }
