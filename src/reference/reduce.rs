@@ -42,11 +42,12 @@ impl SumF32 {
     /// The reference sums of `x` (O(n), once per input).
     pub fn of(x: &[f32]) -> Self {
         let (want, abs) = sum_f32(x);
-        let flushed: Vec<f32> = x
-            .iter()
-            .map(|&v| if v.is_subnormal() { 0.0 } else { v })
-            .collect();
-        let (want_flushed, abs_flushed) = sum_f32(&flushed);
+        // the same sums without the subnormal inputs (no copy: the bench sums 2^28 elements)
+        let (mut want_flushed, mut abs_flushed) = (want, abs);
+        for &v in x.iter().filter(|v| v.is_subnormal()) {
+            want_flushed -= v as f64;
+            abs_flushed -= (v as f64).abs();
+        }
         SumF32 {
             want,
             abs,

@@ -186,7 +186,6 @@ fn edge_store(m: FragC, s: u32, lane: u32, row0: u32, col0: u32) {
 // with a pair per step, each step waited a round trip to L2 (the stores may alias the loads
 // for all the compiler knows), and at 4096³ on the H100 that cost as much as the pass. (BN is
 // a multiple of 8, as fetch_b needs: a group never straddles a tile's rows.)
-
 fn round_tile(lid: u32, m0: u32, n0: u32) {
     // barrier: every subgroup's fragments (and edge tiles' copies) of this tile are in C
     storageBarrier();
