@@ -1,5 +1,5 @@
 //! f16 output (`OutFormat::F16`: the `gemm/to_f16` pass, the split-K sum rounding as it sums, the
-//! few-rows kernel's store, or the cooperative kernel reading its tile back) on the GPU (lavapipe
+//! few-rows and register-tiled kernels' stores, or the cooperative kernel reading its tile back) on the GPU (lavapipe
 //! in CI; the H100 runs the cooperative route) and on the simulator: every path's f16 C is its f32 C rounded to nearest even, bit for bit as the host
 //! rounds it (`half::f16::from_f32`; NaN compared as NaN), and within f16 rounding of the f64
 //! reference. Outputs are poisoned and element counts leave every remainder of the pass's
@@ -34,6 +34,8 @@ enum Route {
     SplitSum,
     /// The few-rows kernel's own store (`OUT_F16`).
     Gemv,
+    /// The register-tiled kernel's own store, with one K split (`OUT_F16`).
+    Tiled,
     /// The cooperative-matrix kernel, reading its tile back (`OUT_F16`).
     Coop,
 }
@@ -68,6 +70,8 @@ fn check(
         Route::SplitSum
     } else if has(&p16, "gemv") {
         Route::Gemv
+    } else if has(&p16, "gemm") {
+        Route::Tiled
     } else {
         let coop = p16
             .plan
@@ -105,7 +109,8 @@ fn check(
 /// Every path with f16 output: the register-tiled kernel (f32 and f16 in, split-K forced), the
 /// few-rows kernel, int4 weights, the default choice, and the cooperative-matrix kernel where
 /// the executor offers it; M·N leaves every remainder mod 4. Every route that rounds is taken: the rounding
-/// pass, the split-K sum, the few-rows kernel's own store (N even, one K slice).
+/// pass, the split-K sum, the few-rows and register-tiled kernels' own stores (N even, one K
+/// slice), the cooperative kernel's read-back (N even).
 fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
     let caps = exec.caps();
     let mut routes = std::collections::BTreeSet::new();
@@ -114,12 +119,25 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
         split: Some(3),
         ..Default::default()
     };
+    let tiled_whole_k = GemmOptions {
+        split: Some(1),
+        ..tiled_split
+    };
     let gemv = GemmOptions {
         path: PathChoice::Gemv,
         ..Default::default()
     };
-    // M·N = 1, 561, 238, 35, 24: every remainder of the pass's quads (1, 1, 2, 3, 0)
-    let mut shapes = vec![(1, 1, 1), (33, 17, 40), (7, 34, 5), (5, 7, 3), (4, 6, 9)];
+    // M·N = 1, 561, 238, 35, 24: every remainder of the pass's quads (1, 1, 2, 3, 0); then
+    // N even across several tiles with partial quads at the right edge (the register-tiled
+    // kernel's own f16 store)
+    let mut shapes = vec![
+        (1, 1, 1),
+        (33, 17, 40),
+        (7, 34, 5),
+        (5, 7, 3),
+        (4, 6, 9),
+        (70, 134, 20),
+    ];
     // the cooperative kernel: N odd (the pass rounds), N even across the right edge and N a
     // whole tile (the kernel rounds, through its edge path and without it)
     if gemm::coop_offered(caps) {
@@ -137,6 +155,7 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
         for (name, opts) in [
             ("default", GemmOptions::default()),
             ("tiled split 3", tiled_split),
+            ("tiled whole K", tiled_whole_k),
             ("gemv", gemv),
         ] {
             let what = format!("{what} {name}");
@@ -189,9 +208,9 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
             routes.insert(route);
         }
     }
-    // every rounding route ran: the pass, the split-K sum, the few-rows kernel's own store, and
-    // the cooperative kernel where it is offered
-    let want = 3 + usize::from(gemm::coop_offered(caps));
+    // every rounding route ran: the pass, the split-K sum, the few-rows and the register-tiled
+    // kernels' own stores, and the cooperative kernel where it is offered
+    let want = 4 + usize::from(gemm::coop_offered(caps));
     assert_eq!(routes.len(), want, "{label}: {routes:?}");
 }
 

@@ -20,11 +20,12 @@
 //!   edges (partial tiles in M, N and K) are handled in the kernels. C holds M×N elements (the
 //!   cooperative kernels' buffer has rows up to a whole tile more, which decoding drops).
 //! - **f16 output** ([`OutFormat::F16`]): C's f32 elements rounded to nearest even, packed two
-//!   per word, by the split-K sum where K is split, by the few-rows kernel's own store where it
-//!   can (`rounded_c`), by the cooperative kernels reading their tile back with N even
-//!   (`coop::rounds_itself`), else by one more pass after the kernel (`gemm/to_f16`). Rounding
-//!   once, after the f32 sum, gives the same bits on every path, and every adapter gives the
-//!   bits of the host's `half::f16::from_f32` (all four round in integer arithmetic).
+//!   per word, by the split-K sum where K is split, by the few-rows and register-tiled kernels'
+//!   own stores with one K slice and N even (`rounded_c`), by the cooperative kernels reading
+//!   their tile back with N even (`coop::rounds_itself`), else (N odd) by one more pass after
+//!   the kernel (`gemm/to_f16`). Rounding once, after the f32 sum, gives the same bits on every
+//!   path, and every adapter gives the bits of the host's `half::f16::from_f32` (all of them
+//!   round in integer arithmetic).
 //! - Bad shapes or dtypes are [`Error::InvalidInput`]; buffers beyond the adapter's binding or
 //!   grids beyond its dispatch limit are [`Error::TooLarge`].
 
@@ -484,11 +485,17 @@ fn tiled_pass(
     }
     let tiles_per_split = k_tiles.div_ceil(splits);
     let splits = k_tiles.div_ceil(tiles_per_split);
-    let c_format = rounded_c(out, splits as u64, false);
+    // f16 output stored by this pass itself (`OUT_F16`): with one K split (else the split-K sum
+    // rounds) and N even (a word of two never straddles rows)
+    let fused = out == OutFormat::F16 && splits == 1 && n.is_multiple_of(2);
+    let c_format = rounded_c(out, splits as u64, fused);
     let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format), splits as u64, grid)?;
     if splits > caps.max_workgroups_per_dim {
         return Err(Error::TooLarge(format!("{splits} K splits")));
     }
+    let (c32, c16) = output_bindings(plan, target, fused);
+    let mut overrides = overrides;
+    overrides.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
     let params = plan.upload(
         "params",
         &[
@@ -507,7 +514,7 @@ fn tiled_pass(
         &kern,
         "main",
         &overrides,
-        &[params, bufs[0], bufs[1], bufs[2], bufs[3], target],
+        &[params, bufs[0], bufs[1], bufs[2], bufs[3], c32, c16],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits]),
     );
     finish_split_k(
@@ -624,14 +631,7 @@ fn gemv_pass(
         splits,
         [blocks, splits],
     )?;
-    // the output binding the kernel does not write this time gets a stand-in (its own: a
-    // read-write binding may not share a buffer with the read-only ones)
-    let stand_in = plan.buffer("no output", 16, BufferInit::Zeroed);
-    let (c32, c16) = if fused {
-        (stand_in, target)
-    } else {
-        (target, stand_in)
-    };
+    let (c32, c16) = output_bindings(plan, target, fused);
     let overrides = [
         ("OUT_F16", if fused { 1.0 } else { 0.0 }),
         ("B_FMT", fb.code() as f64),
@@ -664,6 +664,18 @@ fn gemv_pass(
         [m, n],
         Path::Gemv,
     )
+}
+
+/// A portable product pass's two output bindings (f32 C at 5, f16 C at 6): `target` at the one
+/// it writes (f16 where it rounds C itself, `fused`), and at the other a stand-in of its own (a
+/// read-write binding may not share a buffer with the read-only ones).
+fn output_bindings(plan: &mut Plan, target: BufferId, fused: bool) -> (BufferId, BufferId) {
+    let stand_in = plan.buffer("no output", 16, BufferInit::Zeroed);
+    if fused {
+        (stand_in, target)
+    } else {
+        (target, stand_in)
+    }
 }
 
 /// C's dtype as a portable product's passes leave it: `out` where the split-K sum rounds (several

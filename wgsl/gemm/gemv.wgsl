@@ -60,14 +60,9 @@ const_assert STEP_LOADS == 4u;
 const RED_WORDS: u32 = max(COLS_F32, max(COLS_F16, COLS_INT4));
 
 //!include shared/gemm_portable
-//!include shared/f16_round
 
-// f16 output written by this pass (OUT_F16: the host's choice with one K slice, N even; C at
-// binding 5 is then a stand-in, and C16 a stand-in otherwise): two elements per word, element
-// 2i in the low half of word i, rounded to nearest even (shared/f16_round.wgsl). It saves the
-// rounding pass's dispatch, about 10 µs on the H100 against 15 µs for 1×4096×4096 f16.
-override OUT_F16: bool = false;
-@group(0) @binding(6) var<storage, read_write> c16: array<u32>;
+// (f16 output written by this pass, OUT_F16 in shared/gemm_portable.wgsl, saves the rounding
+// pass's dispatch: about 10 µs on the H100 against 15 µs for 1×4096×4096 f16.)
 
 // [row][k - k0]: this workgroup's chunk of A, in f32
 var<workgroup> As: array<f32, AS_LEN>;

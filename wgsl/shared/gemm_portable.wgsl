@@ -28,6 +28,15 @@ struct Params {
 @group(0) @binding(4) var<storage, read> zeros: array<u32>;
 @group(0) @binding(5) var<storage, read_write> c: array<f32>;
 
+//!include shared/f16_round
+
+// f16 output written by the product pass itself (OUT_F16: the host's choice with one K slice
+// and N even, src/gemm/mod.rs; C at binding 5 is then a stand-in, and c16 a stand-in
+// otherwise): two elements per word, element 2i in the low half of word i, rounded to nearest
+// even (shared/f16_round.wgsl). With N even a word never straddles two rows.
+override OUT_F16: bool = false;
+@group(0) @binding(6) var<storage, read_write> c16: array<u32>;
+
 // f16 element `idx` of the scales (or, `of_scales` false, the zero points), as f32.
 fn f16_word(of_scales: bool, idx: u32) -> f32 {
     var w: u32;

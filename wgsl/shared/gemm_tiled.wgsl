@@ -213,13 +213,22 @@ fn tile_of(wid: vec3<u32>, nwg: vec3<u32>) -> vec2<u32> {
 }
 
 // One row of C (of split `z`'s partial): 8 columns from two vec4 accumulators, skipping what is
-// outside C.
+// outside C; with OUT_F16 (one split, N even), rounded to f16 in four words of two (each quad
+// starts at a multiple of 4 of N: a pair is inside C or outside it whole).
 fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32>) {
     if row >= params.m {
         return;
     }
     let at = (z * params.m + row) * params.n;
     let n = params.n;
+    if OUT_F16 {
+        let w = (row * n) / 2u;
+        if col0 < n { c16[w + col0 / 2u] = pack_f16(v0.x, v0.y); }
+        if col0 + 2u < n { c16[w + col0 / 2u + 1u] = pack_f16(v0.z, v0.w); }
+        if col1 < n { c16[w + col1 / 2u] = pack_f16(v1.x, v1.y); }
+        if col1 + 2u < n { c16[w + col1 / 2u + 1u] = pack_f16(v1.z, v1.w); }
+        return;
+    }
     if col0 < n { c[at + col0] = v0.x; }
     if col0 + 1u < n { c[at + col0 + 1u] = v0.y; }
     if col0 + 2u < n { c[at + col0 + 2u] = v0.z; }
