@@ -32,7 +32,7 @@ impl Format {
             Format::Int4 => 2,
         }
     }
-    /// Elements per vec4<u32> load (per u32 for int4).
+    /// Elements per `vec4<u32>` load (per `u32` for int4).
     pub fn per_load(self) -> u32 {
         match self {
             Format::F32 => 4,
