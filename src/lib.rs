@@ -9,7 +9,7 @@
 //!   the simulator. No algorithm touches wgpu.
 //! - **WGSL is the single source of truth** for bindings and workgroup sizes: [`kernel`]
 //!   reflects them from naga. One file per dispatch stage under `wgsl/`.
-//! - **Every result has a CPU reference** in [`reference`], with the stage's stem.
+//! - **Every result has a CPU reference** in [`reference`](mod@reference), with the stage's stem.
 //! - **Errors are typed** ([`Error`]); nothing panics on user input.
 
 pub mod backend;
