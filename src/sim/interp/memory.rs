@@ -28,16 +28,10 @@ impl<'a, 'h> Interp<'a, 'h> {
     ) {
         let words = std::mem::take(&mut self.scratch);
         if !words.is_empty() {
-            let read_only = space == Space::Storage
-                && self
-                    .bound
-                    .iter()
-                    .flatten()
-                    .any(|b| b.buffer == buffer && b.read_only);
             let a = MemAccess {
                 space,
                 buffer,
-                read_only,
+                read_only: space == Space::Storage && self.read_only[buffer],
                 kind,
                 atomic,
                 words: &words,

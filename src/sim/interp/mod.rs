@@ -135,6 +135,8 @@ pub struct Interp<'a, 'h> {
     private_init: Vec<u32>,
     /// Bound ranges by global index.
     bound: Vec<Option<Bound>>,
+    /// By plan buffer: bound read-only in this pass (for the access events).
+    read_only: Vec<bool>,
     buffers: &'a mut [Vec<u32>],
     live: Mask,
     exiting: Mask,
@@ -214,6 +216,10 @@ impl<'a, 'h> Interp<'a, 'h> {
         hooks: Hooks<'h>,
     ) -> Result<Interp<'a, 'h>> {
         let n = lid_of_slot.len();
+        let mut read_only = vec![false; buffers.len()];
+        for b in bound.iter().flatten() {
+            read_only[b.buffer] |= b.read_only;
+        }
         let mut it = Interp {
             prog,
             kernel,
@@ -239,6 +245,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             private: vec![0; prog.private_words as usize * n],
             private_init: Vec::new(),
             bound,
+            read_only,
             buffers,
             live: Mask::first(n),
             exiting: Mask::EMPTY,
