@@ -1,11 +1,12 @@
 //! f16 output (`OutFormat::F16`: the `gemm/to_f16` pass, the split-K sum rounding as it sums, the
-//! few-rows and register-tiled kernels' stores, or the cooperative kernel reading its tile back) on the GPU (lavapipe
-//! in CI; the H100 runs the cooperative route) and on the simulator: every path's f16 C is its f32 C rounded to nearest even, bit for bit as the host
-//! rounds it (`half::f16::from_f32`; NaN compared as NaN), and within f16 rounding of the f64
-//! reference. Outputs are poisoned and element counts leave every remainder of the pass's
-//! quads, so an unwritten element or a lost half fails the bit comparison; on the simulator, a
-//! read of C's never-written padding is an uninitialized read. Special values (ties, the f16 range's edges, subnormals,
-//! ±inf, NaN) go through a product with K = 1 and B = [1], whose f32 C is A itself.
+//! few-rows and register-tiled kernels' stores, or the cooperative kernel reading its tile back)
+//! on the GPU (lavapipe in CI; the H100 runs the cooperative route) and on the simulator: every
+//! path's f16 C is its f32 C rounded to nearest even, bit for bit as the host rounds it
+//! (`half::f16::from_f32`; NaN compared as NaN), and within f16 rounding of the f64 reference.
+//! Outputs are poisoned and element counts leave every remainder of the pass's quads, so an
+//! unwritten element or a lost half fails the bit comparison; on the simulator, a read of C's
+//! never-written padding is an uninitialized read. Special values (ties, the f16 range's edges,
+//! subnormals, ±inf, NaN) go through a product with K = 1 and B = [1], whose f32 C is A itself.
 
 mod common;
 
@@ -56,7 +57,7 @@ fn check(
         p16.path, p32.path,
         "{what}: the output dtype changed the kernel"
     );
-    // who rounds: the rounding pass (one pass more), the split-K sum, or the few-rows kernel
+    // who rounds: the rounding pass (one pass more), the split-K sum, or the product kernel
     let has = |p: &GemmPlan, label: &str| p.plan.passes.iter().any(|q| q.label == label);
     let rounding_pass = has(&p16, "to f16");
     assert_eq!(
@@ -108,9 +109,9 @@ fn check(
 
 /// Every path with f16 output: the register-tiled kernel (f32 and f16 in, split-K forced), the
 /// few-rows kernel, int4 weights, the default choice, and the cooperative-matrix kernel where
-/// the executor offers it; M·N leaves every remainder mod 4. Every route that rounds is taken: the rounding
-/// pass, the split-K sum, the few-rows and register-tiled kernels' own stores (N even, one K
-/// slice), the cooperative kernel's read-back (N even).
+/// the executor offers it; M·N leaves every remainder mod 4. Every route that rounds is taken:
+/// the rounding pass, the split-K sum, the few-rows and register-tiled kernels' own stores (N
+/// even, one K slice), the cooperative kernel's read-back (N even).
 fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
     let caps = exec.caps();
     let mut routes = std::collections::BTreeSet::new();

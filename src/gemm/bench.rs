@@ -162,8 +162,8 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         let verify = verifier(&p, a16f.clone(), b16f.clone(), k, 2e-3, seed);
         push(variant, p, verify);
     }
-    // f16 output on the default path (rounded by the split-K sum, the few-rows kernel or the
-    // rounding pass: `rounded_c`)
+    // f16 output on the default path (rounded by the split-K sum, the product kernel itself or,
+    // with N odd, the rounding pass)
     let f16_out = GemmOptions {
         out: OutFormat::F16,
         ..Default::default()

@@ -246,7 +246,7 @@ impl GemmPlan {
     /// With `out` = F16 and C still f32, adds the rounding pass (`gemm/to_f16`) after the
     /// product and reads back its f16 output instead of the f32 C.
     fn with_output(mut self, caps: &Caps, out: OutFormat) -> Result<GemmPlan> {
-        // (the split-K sum or the few-rows kernel has rounded already)
+        // (the split-K sum or the product kernel has rounded already)
         if self.out == out {
             return Ok(self);
         }
@@ -485,9 +485,8 @@ fn tiled_pass(
     }
     let tiles_per_split = k_tiles.div_ceil(splits);
     let splits = k_tiles.div_ceil(tiles_per_split);
-    // f16 output stored by this pass itself (`OUT_F16`): with one K split (else the split-K sum
-    // rounds) and N even (a word of two never straddles rows)
-    let fused = out == OutFormat::F16 && splits == 1 && n.is_multiple_of(2);
+    // f16 output stored by this pass itself (`OUT_F16`)
+    let fused = kernel_may_round(out, splits as u64, n);
     let c_format = rounded_c(out, splits as u64, fused);
     let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format), splits as u64, grid)?;
     if splits > caps.max_workgroups_per_dim {
@@ -618,10 +617,9 @@ fn gemv_pass(
     let chunk = kslice.div_ceil(chunks).div_ceil(step) * step;
     let kslice = chunks * chunk;
     let splits = k.div_ceil(kslice);
-    // f16 output written by this pass itself (`OUT_F16`): with one K slice (else the split-K
-    // sum rounds), N even (a word of two never straddles rows) and an even number of columns
-    // per workgroup (the kernel pairs column c with c + 1)
-    let fused = out == OutFormat::F16 && splits == 1 && n % 2 == 0 && (cv * cols) % 2 == 0;
+    // f16 output written by this pass itself (`OUT_F16`), where also each workgroup has an
+    // even number of columns (the kernel pairs column c with c + 1)
+    let fused = kernel_may_round(out, splits, n) && (cv * cols).is_multiple_of(2);
     let c_format = rounded_c(out, splits, fused);
     let (target, c) = product_buffers(
         caps,
@@ -676,6 +674,14 @@ fn output_bindings(plan: &mut Plan, target: BufferId, fused: bool) -> (BufferId,
     } else {
         (target, stand_in)
     }
+}
+
+/// Whether a product kernel may store f16 C itself (`OUT_F16`): f16 output, one K slice (else
+/// the split-K sum rounds) and N even, so a word of two f16 never straddles two rows (nor two
+/// workgroups' tiles). The register-tiled, few-rows (with a condition of its own) and
+/// cooperative kernels ([`coop::rounds_itself`]) share it.
+fn kernel_may_round(out: OutFormat, splits: u64, n: usize) -> bool {
+    out == OutFormat::F16 && splits == 1 && n.is_multiple_of(2)
 }
 
 /// C's dtype as a portable product's passes leave it: `out` where the split-K sum rounds (several

@@ -6,8 +6,9 @@
 // partial, is read element by element, and its missing elements give +0.
 //
 // The rounding (shared/f16_round.wgsl) is done in integer arithmetic: every adapter gives the
-// bits of the host's half::f16::from_f32. With split-K the sum pass rounds instead
-// (splitk_sum.wgsl, OUT_F16) and this pass is not planned.
+// bits of the host's half::f16::from_f32. Where K is split the sum pass rounds instead
+// (splitk_sum.wgsl, OUT_F16), and with N even the product kernel does (OUT_F16); this pass is
+// then not planned.
 
 //!include shared/f16_round
 

@@ -219,7 +219,6 @@ fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32
     if row >= params.m {
         return;
     }
-    let at = (z * params.m + row) * params.n;
     let n = params.n;
     if OUT_F16 {
         let w = (row * n) / 2u;
@@ -229,6 +228,7 @@ fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32
         if col1 + 2u < n { c16[w + col1 / 2u + 1u] = pack_f16(v1.z, v1.w); }
         return;
     }
+    let at = (z * params.m + row) * n;
     if col0 < n { c[at + col0] = v0.x; }
     if col0 + 1u < n { c[at + col0 + 1u] = v0.y; }
     if col0 + 2u < n { c[at + col0 + 2u] = v0.z; }
