@@ -221,6 +221,11 @@ impl CoopVariant {
             ("coop16 128x128x32", Self::new(K16, 128, 128, 32)),
             ("coop16 128x128x16", Self::new(K16, 128, 128, 16)),
             ("coop16 128x256x16", Self::new(K16, 128, 256, 16)),
+            // 12 subgroups, two buffers (one barrier per K step), within 48 KiB only without
+            // the edge path's squares. H100 (nineteenth session, TFLOP/s at 8192³ / 6144³ /
+            // 4096³): 223.9 / 220.0 / 181.4 against the large tile's 270.5 / 257.2 / 240.0
+            // (128×192×32, two buffers: 219.6 at 6144³)
+            ("coop16 192x128x32", Self::new(K16, 192, 128, 32)),
             ("coop16w 128x256x16", Self::new(K16W, 128, 256, 16)),
             ("coop16w 256x128x16", Self::new(K16W, 256, 128, 16)),
             ("coop16w 128x128x32", Self::new(K16W, 128, 128, 32)),
