@@ -2,7 +2,10 @@
 //! sizes, adversarial distributions, pairs (stability), bit ranges, the workgroup-memory
 //! (no-subgroup) flavour, OneSweep's decoupled fallback forced on, bad input, and a proof that
 //! the checker catches a perturbed output. Each output is checked to be ordered, a permutation
-//! of the input, and (pairs, bit ranges) stable.
+//! of the input, and (pairs, bit ranges) stable. `run_check` sorts with
+//! `SortPolicy::poison_between_passes`, so a key or value a later pass fails to write cannot hide
+//! behind the copy an earlier pass left in the same scratch buffer; the CLI tests and the bench
+//! run the shipped plans without it.
 
 mod common;
 
@@ -37,6 +40,12 @@ fn tiles(strategy: Strategy) -> Vec<usize> {
         })
         .map(|t| t as usize)
         .collect();
+    // OneSweep's global histogram counts in tiles of its own (its full ones load vec4s)
+    if strategy == Strategy::OneSweep {
+        let k = wgsimd::kernel::load("sort/onesweep_histogram", wgsimd::kernel::Flavor::Subgroup)
+            .unwrap();
+        v.push(k.const_u32("TILE").unwrap() as usize);
+    }
     v.sort_unstable();
     v.dedup();
     v
@@ -159,7 +168,11 @@ fn run_check<T: Key>(
     policy: &SortPolicy,
     what: &str,
 ) {
-    let p = sort::plan(caps, k, v, opts, policy).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let policy = SortPolicy {
+        poison_between_passes: true,
+        ..*policy
+    };
+    let p = sort::plan(caps, k, v, opts, &policy).unwrap_or_else(|e| panic!("{what}: {e}"));
     let out = g.run(&p.plan).unwrap_or_else(|e| panic!("{what}: {e}"));
     let ko: Vec<T> = p.keys(&out);
     let r = match v {
@@ -171,12 +184,12 @@ fn run_check<T: Key>(
     }
 }
 
-/// Every size with every distribution, both directions (the hybrid: every distribution up to
-/// 4097 keys, uniform beyond).
-fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy) {
+/// Every size of `sizes` with every distribution, both directions (the hybrid: every
+/// distribution up to 4097 keys, uniform beyond), under `policy`.
+fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy, sizes: &[usize], policy: &SortPolicy) {
     let caps = g.caps().clone();
     let mut runs: Vec<(usize, Dist)> = Vec::new();
-    for n in small(strategy) {
+    for &n in sizes {
         for &dist in DISTS {
             if strategy != Strategy::Hybrid || n <= 4097 || dist == Dist::Uniform {
                 runs.push((n, dist));
@@ -195,16 +208,28 @@ fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy) {
                 "{strategy} {} n={n} {dist:?} descending={descending}",
                 std::any::type_name::<T>()
             );
-            run_check(g, &caps, &k, None, &opts, &SortPolicy::default(), &what);
+            run_check(g, &caps, &k, None, &opts, policy, &what);
         }
     }
 }
 
 fn all_types(strategy: Strategy) {
     let Some(g) = common::gpu() else { return };
-    keys_matrix::<u32>(g, strategy);
-    keys_matrix::<i32>(g, strategy);
-    keys_matrix::<f32>(g, strategy);
+    let sizes = small(strategy);
+    let p = SortPolicy::default();
+    keys_matrix::<u32>(g, strategy, &sizes, &p);
+    keys_matrix::<i32>(g, strategy, &sizes, &p);
+    keys_matrix::<f32>(g, strategy, &sizes, &p);
+    if strategy == Strategy::OneSweep {
+        // these sizes take the small stage by default: its 8192-key tiles (sort/onesweep,
+        // sort/onesweep_pairs; keys from 2^20 up) at their own edges too
+        let large = onesweep_small_up_to(&p, 0);
+        let t = sort::tile_keys_for(strategy, false, 1, &large).unwrap() as usize;
+        let sizes = [1, t - 1, t, t + 1, 3 * t + 7];
+        keys_matrix::<u32>(g, strategy, &sizes, &large);
+        keys_matrix::<i32>(g, strategy, &sizes, &large);
+        keys_matrix::<f32>(g, strategy, &sizes, &large);
+    }
     // every distribution over several tiles, u32 ascending
     let caps = g.caps().clone();
     let opts = SortOptions {
@@ -237,7 +262,12 @@ fn hybrid_keys() {
 fn pairs_stable() {
     let Some(g) = common::gpu() else { return };
     let caps = g.caps().clone();
-    for &strategy in STRATEGIES {
+    let large = onesweep_small_up_to(&SortPolicy::default(), 0);
+    let stages = STRATEGIES
+        .iter()
+        .map(|&s| (s, SortPolicy::default()))
+        .chain([(Strategy::OneSweep, large)]);
+    for (strategy, policy) in stages {
         for &descending in &[false, true] {
             for &n in &[1usize, 2, 33, 257, 4097, 65537] {
                 for &dist in &[
@@ -252,27 +282,14 @@ fn pairs_stable() {
                         ..Default::default()
                     };
                     let vals: Vec<u32> = (0..n as u32).collect();
-                    let what = format!("pairs {strategy} n={n} {dist:?} desc={descending}");
+                    let what = format!(
+                        "pairs {strategy} n={n} {dist:?} desc={descending} small stage up to {}",
+                        policy.onesweep_small_pairs_max
+                    );
                     let k: Vec<u32> = keys(dist, n, 7 + n as u64);
-                    run_check(
-                        g,
-                        &caps,
-                        &k,
-                        Some(&vals),
-                        &opts,
-                        &SortPolicy::default(),
-                        &what,
-                    );
+                    run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
                     let k: Vec<f32> = keys(Dist::Extremes, n, 9 + n as u64);
-                    run_check(
-                        g,
-                        &caps,
-                        &k,
-                        Some(&vals),
-                        &opts,
-                        &SortPolicy::default(),
-                        &what,
-                    );
+                    run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
                 }
             }
         }
@@ -349,6 +366,31 @@ fn large_sizes() {
         &p,
         &what,
     );
+    // OneSweep's 8192-key stages at the large sizes: keys alone at the seed's size (above
+    // `onesweep_small_keys_max`), pairs at 2^22 + 7 (above `onesweep_small_pairs_max`)
+    let k: Vec<f32> = keys(Dist::Extremes, a, 7);
+    let what = format!("onesweep f32 desc {a}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        None,
+        &with(Strategy::OneSweep, true),
+        &p,
+        &what,
+    );
+    let k: Vec<i32> = keys(Dist::LowByte, b, 8);
+    let vals: Vec<u32> = (0..b as u32).collect();
+    let what = format!("onesweep pairs i32 {b}");
+    run_check(
+        g,
+        &caps,
+        &k,
+        Some(&vals),
+        &with(Strategy::OneSweep, false),
+        &p,
+        &what,
+    );
     // u32 pairs, every strategy, at the seed's size
     let vals: Vec<u32> = (0..a as u32).collect();
     for &strategy in STRATEGIES {
@@ -406,7 +448,9 @@ fn emulated_flavour() {
     caps.subgroups = false;
     let p = SortPolicy::default();
     for &strategy in &[Strategy::ReduceThenScan, Strategy::Hybrid] {
-        for &n in &[1usize, 33, 4097, 20_001] {
+        // 0, 1, the tile's edges, several tiles
+        let t = sort::tile_keys(strategy, true).unwrap() as usize;
+        for &n in &[0usize, 1, 33, t - 1, t, t + 1, 4097, 20_001] {
             for &descending in &[false, true] {
                 let opts = SortOptions {
                     descending,
@@ -424,6 +468,20 @@ fn emulated_flavour() {
             }
         }
     }
+    // the seed's size, pairs (the emulated ranking at many tiles)
+    let n = LARGE[0];
+    let vals: Vec<u32> = (0..n as u32).collect();
+    let k: Vec<u32> = keys(Dist::Uniform, n, 14);
+    let opts = SortOptions::default();
+    run_check(
+        g,
+        &caps,
+        &k,
+        Some(&vals),
+        &opts,
+        &p,
+        &format!("emulated pairs n={n}"),
+    );
     // the policy never picks OneSweep without subgroups; asking for it is an error
     assert_eq!(p.choose(&caps, 1 << 24, false), Strategy::ReduceThenScan);
     let opts = SortOptions {
@@ -656,6 +714,54 @@ fn checker_catches_perturbed_output() {
     assert!(check_pairs(&k, &vals, &ok, &badv, o)
         .unwrap_err()
         .contains("not stable"));
+}
+
+/// `SortPolicy::poison_between_passes` is what makes a missed write in the third or fourth pass
+/// visible: with all-equal keys every pass is the identity, so a key pass 2 fails to write
+/// still holds pass 0's copy, which is the right one. Each strategy's pass 2 is made to skip
+/// the key that lands at tile position 0 (`write_key`, shared/sort_tile.wgsl): the plan as
+/// shipped still sorts right, the poisoned one does not.
+#[test]
+fn poison_between_passes_shows_a_missed_write() {
+    let Some(g) = common::gpu() else { return };
+    let caps = g.caps().clone();
+    let n = 5000;
+    let k: Vec<u32> = keys(Dist::AllEqual, n, 70);
+    let write = "    keys_out[dst] = select(k, from_sortable(k), MAP_OUT != 0u);";
+    let skip = "    if dst != 0u { keys_out[dst] = select(k, from_sortable(k), MAP_OUT != 0u); }";
+    for &strategy in STRATEGIES {
+        let opts = SortOptions {
+            strategy: Some(strategy),
+            ..Default::default()
+        };
+        for poison in [false, true] {
+            let policy = SortPolicy {
+                poison_between_passes: poison,
+                ..Default::default()
+            };
+            let mut p = sort::plan(&caps, &k, None, &opts, &policy).unwrap();
+            let mut edited = 0;
+            for pass in p.plan.passes.iter_mut() {
+                // pass 2 of the digit passes: "scatter 2", "onesweep 2", the hybrid's "scatter 1"
+                // (its LSD passes count from 0 after the MSD pass)
+                let third = match strategy {
+                    Strategy::Hybrid => "scatter 1",
+                    Strategy::OneSweep => "onesweep 2",
+                    Strategy::ReduceThenScan => "scatter 2",
+                };
+                if pass.label == third {
+                    let src = pass.kernel.source.replace(write, skip);
+                    assert_ne!(src, pass.kernel.source, "{strategy}: write_key changed");
+                    pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
+                    edited += 1;
+                }
+            }
+            assert_eq!(edited, 1, "{strategy}");
+            let out = g.run(&p.plan).unwrap();
+            let r = check_keys(&k, &p.keys::<u32>(&out), Order::default());
+            assert_eq!(r.is_err(), poison, "{strategy} poison {poison}: {r:?}");
+        }
+    }
 }
 
 #[test]

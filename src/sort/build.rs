@@ -9,7 +9,7 @@ use super::{SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
 use crate::error::Result;
 use crate::exec::{grid_2d, Caps};
 use crate::kernel::{self, Flavor, Kernel};
-use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups};
+use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups, POISON_WORD};
 
 /// The ranking stage of a strategy, for keys alone or pairs: its `KPT` sets the tile.
 /// OneSweep has one of each (keys alone take larger tiles than their values allowed pairs
@@ -130,6 +130,8 @@ struct Builder<'a> {
     scatter_match_ranking: bool,
     /// Values follow the keys.
     pairs: bool,
+    /// `SortPolicy::poison_between_passes`.
+    poison_between_passes: bool,
 }
 
 impl Builder<'_> {
@@ -161,6 +163,34 @@ impl Builder<'_> {
             self.descs,
         ];
         self.plan.pass(label, k, "main", overrides, &b, workgroups)
+    }
+
+    /// With `SortPolicy::poison_between_passes`, fills what digit pass `p` writes (`io`'s
+    /// outputs) with `POISON_WORD` before it, where an earlier pass wrote them (the ping-pong
+    /// reaches a buffer the second time from p = 2 on).
+    fn poison_outputs(&mut self, p: usize, io: Io) -> Result<()> {
+        if !self.poison_between_passes || p < 2 {
+            return Ok(());
+        }
+        let k = kernel::load("util/fill", Flavor::Emulated)?;
+        let outs = if self.pairs {
+            vec![io.keys_out, io.vals_out]
+        } else {
+            vec![io.keys_out]
+        };
+        for buf in outs {
+            let words = self.plan.buffers[buf.0].size / 4;
+            let label = format!("poison {}", self.plan.buffers[buf.0].label);
+            self.plan.pass(
+                label,
+                &k,
+                "main",
+                &[("VALUE", POISON_WORD as f64)],
+                &[buf],
+                Workgroups::Direct([words.div_ceil(256).clamp(1, 4096) as u32, 1, 1]),
+            );
+        }
+        Ok(())
     }
 
     /// Exclusive scan of `len` u32 of `input` into `output` with the scan kernels
@@ -350,6 +380,7 @@ pub(super) fn build<T: SortKey>(
         scatter_full_tiles: policy.scatter_full_tiles,
         scatter_match_ranking: policy.scatter_match_ranking && match_allowed,
         pairs,
+        poison_between_passes: policy.poison_between_passes,
         indirect: None,
     };
     let passes = digits.len();
@@ -373,6 +404,7 @@ pub(super) fn build<T: SortKey>(
                 .plan
                 .buffer("offsets", RADIX * tiles * 4, BufferInit::Poison);
             for (p, &d) in digits.iter().enumerate() {
+                b.poison_outputs(p, io(src(p), dst(p)))?;
                 b.rts_pass(
                     &p.to_string(),
                     d,
@@ -451,6 +483,7 @@ pub(super) fn build<T: SortKey>(
                 .buffer("offsets", RADIX * max_tiles * 4, BufferInit::Poison);
             for (i, &d) in digits[..passes - 1].iter().enumerate() {
                 let p = i + 1;
+                b.poison_outputs(p, io(src(p), dst(p)))?;
                 b.rts_pass(
                     &i.to_string(),
                     d,
@@ -545,6 +578,7 @@ pub(super) fn build<T: SortKey>(
                         policy.onesweep_early_lookback as u32 as f64,
                     ),
                 ]);
+                b.poison_outputs(p, io(src(p), dst(p)))?;
                 b.stage(
                     format!("onesweep {p}"),
                     &k_sweep,

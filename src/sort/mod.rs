@@ -194,6 +194,14 @@ pub struct SortPolicy {
     /// The same for pairs. 2^22: same call, u32 pairs, 9.04 / 10.85 / 14.04 / 17.56 against
     /// 8.36 / 10.70 / 13.66 / 17.93. Sizes between 2^22 and 2^23 were not measured.
     pub onesweep_small_pairs_max: u64,
+    /// Verification, not tuning (tests turn it on): before each digit pass that writes a
+    /// scratch buffer an earlier pass already wrote (the third pass on), refill that buffer
+    /// with [`POISON_WORD`](crate::plan::POISON_WORD), keys and values. Without it a key or
+    /// value such a pass failed to write would still hold the copy left two passes before,
+    /// which is the right one wherever the passes between were identity permutations
+    /// (all-equal keys, keys varying only in their low byte), so the output would not show it.
+    /// Costs a fill of each scratch buffer per pass.
+    pub poison_between_passes: bool,
 }
 
 impl Default for SortPolicy {
@@ -213,6 +221,7 @@ impl Default for SortPolicy {
             onesweep_values_early: false,
             onesweep_small_keys_max: 1 << 20,
             onesweep_small_pairs_max: 1 << 22,
+            poison_between_passes: false,
         }
     }
 }
