@@ -1,5 +1,6 @@
 //! GEMM on the GPU (lavapipe in CI) against the f64 reference by relative Frobenius error:
-//! f32 ≤ 1e-5, f16 inputs ≤ 2e-3, int4 against dequantize-then-f64. Outputs are poisoned, so an
+//! f32 ≤ 1e-5, f16 inputs ≤ 2e-5 (issue 4 allows 2e-3; `common::TOL_F16_IN`), int4 against
+//! dequantize-then-f64. Outputs are poisoned, so an
 //! element no invocation wrote fails (poison reads back as a huge f32, −6.3e18).
 
 mod common;
@@ -92,14 +93,20 @@ fn gemv_shapes_match_f64_reference() {
         let (c, path) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), gemv);
         assert_eq!(path, Path::Gemv, "{m}x{n}x{k}");
         let e = rel_frobenius(&c, &want16);
-        assert!(e <= 2e-3, "gemv f16 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "gemv f16 {m}x{n}x{k}: relative error {e:.3e}"
+        );
         let mut w = Int4Weights::quantize(&b, k, n).unwrap();
         w.zeros = Some(common::alternating_zeros(w.scales.len()));
         let p = gemm::plan_int4(g.caps(), &a16, &w, m, gemv).unwrap();
         assert_eq!(p.path, Path::Gemv);
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
         let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
-        assert!(e <= 2e-3, "gemv int4 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "gemv int4 {m}x{n}x{k}: relative error {e:.3e}"
+        );
     }
 }
 
@@ -118,7 +125,10 @@ fn f16_shapes_match_f64_reference() {
             GemmOptions::default(),
         );
         let e = rel_frobenius(&c, &want);
-        assert!(e <= 2e-3, "f16 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "f16 {m}x{n}x{k}: relative error {e:.3e}"
+        );
     }
 }
 
@@ -166,9 +176,6 @@ fn every_row_of_every_tile_is_written() {
 fn candidate_policies_match_f64() {
     let Some(g) = common::gpu() else { return };
     for (i, (name, policy)) in GemmPolicy::candidates().into_iter().enumerate() {
-        if policy.workgroup_bytes() > g.caps().max_workgroup_storage as u64 {
-            continue; // 128×256×16 needs 48 KiB (lavapipe has 32; the simulator runs it)
-        }
         let (m, n, k) = (
             policy.bm as usize + 37,
             policy.bn as usize + 13,
@@ -180,6 +187,13 @@ fn candidate_policies_match_f64() {
             split: Some(1),
             ..Default::default()
         };
+        if policy.workgroup_bytes() > g.caps().max_workgroup_storage as u64 {
+            // 128×256×16 needs 48 KiB (lavapipe has 32; the simulator runs it): refused
+            let (a, b) = (data(m * k, 1), data(k * n, 2));
+            let r = gemm::plan(g.caps(), Operand::F32(&a), Operand::F32(&b), m, n, k, opts);
+            assert!(r.is_err(), "{name} does not fit yet was planned");
+            continue;
+        }
         let a = data(m * k, 70 + i as u64);
         let b = data(k * n, 80 + i as u64);
         let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
@@ -188,12 +202,18 @@ fn candidate_policies_match_f64() {
         let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
         let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
         let e = rel_frobenius(&c, &tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k));
-        assert!(e <= 2e-3, "{name} f16 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "{name} f16 {m}x{n}x{k}: relative error {e:.3e}"
+        );
         let w = Int4Weights::quantize(&b, k, n).unwrap();
         let p = gemm::plan_int4(g.caps(), &a16, &w, m, opts).unwrap();
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
         let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
-        assert!(e <= 2e-3, "{name} int4 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "{name} int4 {m}x{n}x{k}: relative error {e:.3e}"
+        );
     }
 }
 
@@ -228,7 +248,10 @@ fn kernel_variants_match_f64_on_required_shapes() {
             let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
             let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
             let e = rel_frobenius(&c, &want);
-            assert!(e <= 2e-3, "{name} f16 {m}x{n}x{k}: relative error {e:.3e}");
+            assert!(
+                e <= common::TOL_F16_IN,
+                "{name} f16 {m}x{n}x{k}: relative error {e:.3e}"
+            );
         }
         let (m, n, k) = (65, 63, 129);
         let a = data(m * k, 3000 + v as u64);
@@ -238,7 +261,10 @@ fn kernel_variants_match_f64_on_required_shapes() {
         let p = gemm::plan_int4(g.caps(), &a16, &w, m, opts).unwrap();
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
         let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
-        assert!(e <= 2e-3, "{name} int4 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "{name} int4 {m}x{n}x{k}: relative error {e:.3e}"
+        );
         let split = GemmOptions {
             split: Some(3),
             ..opts
@@ -269,7 +295,7 @@ fn int4_matches_dequantize_then_f64() {
         let c = gemm::gemm_int4(g, &a, &w, m).unwrap();
         let e = rel_frobenius(&c, &want);
         assert!(
-            e <= 2e-3,
+            e <= common::TOL_F16_IN,
             "int4 {m}x{n}x{k} zeros={}: relative error {e:.3e}",
             w.zeros.is_some()
         );
@@ -314,7 +340,13 @@ fn perturbed_output_fails_the_check() {
 fn coop_matches_portable_when_offered() {
     let Some(g) = common::gpu() else { return };
     if !gemm::coop_offered(g.caps()) {
-        eprintln!("skipping: {}", gemm::coop::usable(g.caps()).unwrap_err());
+        // lavapipe offers none; WGSIMD_REQUIRE_COOP=1 (a GPU that should) makes it a failure
+        let why = gemm::coop::usable(g.caps()).unwrap_err();
+        assert!(
+            std::env::var("WGSIMD_REQUIRE_COOP").map_or(true, |v| v != "1"),
+            "WGSIMD_REQUIRE_COOP=1 but no cooperative matrices: {why}"
+        );
+        eprintln!("skipping: {why}");
         return;
     }
     let mut shapes = SHAPES.to_vec();
@@ -335,9 +367,15 @@ fn coop_matches_portable_when_offered() {
         };
         let (t, _) = run(g, Operand::F16(&a), Operand::F16(&b), (m, n, k), tiled_opts);
         let e = rel_frobenius(&c, &want);
-        assert!(e <= 2e-3, "coop {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "coop {m}x{n}x{k}: relative error {e:.3e}"
+        );
         let d = rel_frobenius(&c, &t.iter().map(|&v| v as f64).collect::<Vec<_>>());
-        assert!(d <= 2e-3, "coop vs portable {m}x{n}x{k}: {d:.3e}");
+        assert!(
+            d <= common::TOL_F16_IN,
+            "coop vs portable {m}x{n}x{k}: {d:.3e}"
+        );
     }
 }
 
@@ -400,6 +438,32 @@ fn bench_cases_verify() {
     }
 }
 
+/// Past 2^16 entries the bench samples C's error, so an unwritten entry must be caught by the
+/// poison scan: one word of C set back to poison fails every case, f32 and f16 C alike.
+#[test]
+fn bench_verifier_catches_an_unwritten_entry_past_the_sample() {
+    let Some(g) = common::gpu() else { return };
+    let cases = gemm::bench_cases_shape(g.caps(), 300, 302, 8, 5).unwrap();
+    assert!(!cases.is_empty());
+    for case in cases {
+        let what = format!("{} {}", case.variant, case.size_label);
+        let mut out = g.run(&case.plan).unwrap();
+        (case.verify)(&out).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let c = (0..case.plan.buffers.len())
+            .map(wgsimd::plan::BufferId)
+            .find(|id| case.plan.buffers[id.0].readback)
+            .unwrap();
+        let bytes = out.buffers.get_mut(&c).unwrap();
+        let at = 4 * 12_345;
+        bytes[at..at + 4].copy_from_slice(&wgsimd::plan::POISON_WORD.to_le_bytes());
+        let r = (case.verify)(&out);
+        assert!(
+            r.as_ref().is_err_and(|e| e.contains("poison")),
+            "{what}: {r:?}"
+        );
+    }
+}
+
 /// Split-K (forced, including splits that do not divide the K tiles) gives the same product, for
 /// f32, f16 and int4; and the automatic choice splits a skinny product.
 #[test]
@@ -428,14 +492,17 @@ fn split_k_matches_reference() {
         let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
         let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
         assert!(
-            rel_frobenius(&c, &want) <= 2e-3,
+            rel_frobenius(&c, &want) <= common::TOL_F16_IN,
             "f16 {m}x{n}x{k} split {split}"
         );
         let w = Int4Weights::quantize(&b, k, n).unwrap();
         let p = gemm::plan_int4(g.caps(), &a16, &w, m, opts).unwrap();
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
         let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
-        assert!(e <= 2e-3, "int4 {m}x{n}x{k} split {split}: {e:.3e}");
+        assert!(
+            e <= common::TOL_F16_IN,
+            "int4 {m}x{n}x{k} split {split}: {e:.3e}"
+        );
     }
     let a = data(4 * 2048, 1);
     let b = data(2048 * 64, 2);

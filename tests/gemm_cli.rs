@@ -63,7 +63,7 @@ fn gemm_cli_f32_and_f16() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (shape, c) = read_f32(&pc16);
     assert_eq!(shape, vec![m as u64, n as u64]);
-    assert!(rel_frobenius(&c, &want16) <= 2e-3);
+    assert!(rel_frobenius(&c, &want16) <= common::TOL_F16_IN);
 
     // float16 output: the float32 output rounded, bit for bit (M·N = 1665, odd)
     let ph = dir.path().join("h.npy");

@@ -85,6 +85,7 @@ fn check(
 
     let out32 = exec.run(&p32.plan).unwrap();
     let out16 = exec.run(&p16.plan).unwrap();
+    assert!(out32.findings.is_empty(), "{what}: {:?}", out32.findings);
     assert!(out16.findings.is_empty(), "{what}: {:?}", out16.findings);
     let c32 = p32.decode(&out32).unwrap();
     let c16 = p16.decode_f16(&out16).unwrap();
@@ -176,7 +177,7 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
                 f16s,
                 opts,
                 Some(&want16),
-                2e-3,
+                common::TOL_F16_OUT,
             );
             routes.insert(route);
         }
@@ -189,7 +190,7 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
             int4s,
             tiled_split,
             Some(&want),
-            2e-3,
+            common::TOL_F16_OUT,
         );
         routes.insert(route);
         if gemm::coop_offered(caps) && m >= 16 {
@@ -204,7 +205,7 @@ fn paths_round_like_the_host(exec: &dyn Executor, label: &str) {
                 f16s,
                 coop,
                 Some(&want16),
-                2e-3,
+                common::TOL_F16_OUT,
             );
             routes.insert(route);
         }

@@ -42,7 +42,7 @@ fn check_f32_f16(
     let (a16, b16) = (f32_to_f16(a), f32_to_f16(b));
     let p = gemm::plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
     let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
-    check(exec, &format!("{what} f16"), &p, &want, 2e-3);
+    check(exec, &format!("{what} f16"), &p, &want, common::TOL_F16_IN);
 }
 
 #[test]
@@ -71,7 +71,13 @@ fn tiled_gemm_on_the_simulator() {
             let w = Int4Weights::quantize(&b, k, n).unwrap();
             let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
             let want = wgsimd::reference::gemm::int4(&a16, &w, m);
-            check(&exec, &format!("{what} int4"), &p, &want, 2e-3);
+            check(
+                &exec,
+                &format!("{what} int4"),
+                &p,
+                &want,
+                common::TOL_F16_IN,
+            );
         }
     }
 }
@@ -142,7 +148,13 @@ fn kernel_variants_on_the_simulator() {
                 let w = Int4Weights::quantize(&b, k, n).unwrap();
                 let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
                 let want = wgsimd::reference::gemm::int4(&a16, &w, m);
-                check(&exec, &format!("{what} int4"), &p, &want, 2e-3);
+                check(
+                    &exec,
+                    &format!("{what} int4"),
+                    &p,
+                    &want,
+                    common::TOL_F16_IN,
+                );
                 let split = GemmOptions {
                     split: Some(3),
                     ..opts
@@ -209,7 +221,7 @@ fn gemv_on_the_simulator() {
                     &format!("{what} int4 zeros {zeros}"),
                     &p,
                     &want,
-                    2e-3,
+                    common::TOL_F16_IN,
                 );
             }
         }
@@ -221,8 +233,17 @@ fn gemv_on_the_simulator() {
 /// offered); forcing a tile policy keeps the tiled kernel.
 #[test]
 fn default_path_by_rows() {
-    let exec = SimExecutor::new(SimConfig::default()).unwrap();
-    let caps = exec.caps().clone();
+    // without cooperative matrices, then with them (the f16 switch at COOP_MIN_M rows)
+    for shapes in [vec![], SimConfig::coop_shapes()] {
+        let offers = !shapes.is_empty();
+        let exec = common::sim(32, shapes, None);
+        assert_eq!(gemm::coop_offered(exec.caps()), offers);
+        default_path_by_rows_on(exec.caps());
+    }
+}
+
+fn default_path_by_rows_on(caps: &wgsimd::Caps) {
+    let caps = caps.clone();
     let (n, k) = (40, 24);
     let b = gemm::bench::random_f32(k * n, 5);
     let b16 = f32_to_f16(&b);

@@ -47,14 +47,18 @@ impl Int4Weights {
                 self.k, self.n
             ));
         }
-        if self.packed.len() != self.k.div_ceil(8) * self.n {
+        let (Some(words), Some(g)) = (
+            self.k.div_ceil(8).checked_mul(self.n),
+            self.groups().checked_mul(self.n),
+        ) else {
+            return bad(format!("K = {} and N = {} are too large", self.k, self.n));
+        };
+        if self.packed.len() != words {
             return bad(format!(
-                "{} packed words, expected ceil(K/8)·N = {}",
+                "{} packed words, expected ceil(K/8)·N = {words}",
                 self.packed.len(),
-                self.k.div_ceil(8) * self.n
             ));
         }
-        let g = self.groups() * self.n;
         if self.scales.len() != g || self.zeros.as_ref().is_some_and(|z| z.len() != g) {
             return bad(format!("scales and zeros need ceil(K/128)·N = {g} entries"));
         }
@@ -78,12 +82,21 @@ impl Int4Weights {
     }
 
     /// Quantizes a row-major K×N f32 matrix: per group and column, scale = max|w| / 7 (f16),
-    /// q = round(w / scale) + 8 clamped to 0..15, zero point 8 (`zeros: None`).
+    /// q = round(w / scale) + 8 clamped to 0..15, zero point 8 (`zeros: None`). A group whose
+    /// scale would round to f16 zero (max|w| below about 2.1e-7) takes the smallest f16 scale,
+    /// 2^-24; weights must be finite and a group's max|w| / 7 must fit f16 (at most 65504),
+    /// else `Error::InvalidInput`.
     pub fn quantize(w: &[f32], k: usize, n: usize) -> Result<Int4Weights> {
-        if w.len() != k * n || k == 0 || n == 0 {
+        if k.checked_mul(n) != Some(w.len()) || k == 0 || n == 0 {
             return Err(Error::InvalidInput(format!(
                 "quantize: {} values for a {k}×{n} matrix",
                 w.len()
+            )));
+        }
+        if let Some(i) = w.iter().position(|x| !x.is_finite()) {
+            return Err(Error::InvalidInput(format!(
+                "quantize: weight {i} is {}, not finite",
+                w[i]
             )));
         }
         let groups = k.div_ceil(GROUP);
@@ -94,7 +107,20 @@ impl Int4Weights {
                     .map(|r| w[r * n + c].abs())
                     .fold(0.0f32, f32::max);
                 let s = if amax > 0.0 { amax / 7.0 } else { 1.0 };
-                scales[g * n + c] = f16::from_f32(s).to_bits();
+                let h = f16::from_f32(s);
+                if h.is_infinite() {
+                    return Err(Error::InvalidInput(format!(
+                        "quantize: column {c} of group {g} has max |w| = {amax}, whose scale \
+                         (max |w| / 7) is beyond f16"
+                    )));
+                }
+                // a scale that rounds to 0 would zero the group: the smallest f16 instead
+                let h = if h.to_f32() == 0.0 {
+                    f16::from_bits(1)
+                } else {
+                    h
+                };
+                scales[g * n + c] = h.to_bits();
             }
         }
         let mut packed = vec![0u32; k.div_ceil(8) * n];
@@ -123,5 +149,47 @@ impl Int4Weights {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantize_round_trips_within_half_a_step() {
+        let (k, n) = (300, 3);
+        let w: Vec<f32> = (0..k * n)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0)
+            .collect();
+        let q = Int4Weights::quantize(&w, k, n).unwrap();
+        q.validate().unwrap();
+        for (i, (&x, y)) in w.iter().zip(q.dequantize()).enumerate() {
+            let s = f16::from_bits(q.scales[(i / n / GROUP) * n + i % n]).to_f32();
+            assert!((x - y).abs() <= 0.5 * s * 1.001 + 1e-6, "{i}: {x} -> {y}");
+        }
+    }
+
+    /// Weights whose scale f16 cannot hold: non-finite ones and max |w| / 7 above 65504 are
+    /// errors (the scale would be inf and every weight NaN); tiny ones keep a nonzero scale
+    /// (rounded to f16 it would be 0 and zero the group).
+    #[test]
+    fn quantize_refuses_what_f16_scales_cannot_hold() {
+        for bad in [f32::NAN, f32::INFINITY, -f32::INFINITY, 500_000.0, -1e30] {
+            let w = [bad, 1.0, -0.5];
+            let r = Int4Weights::quantize(&w, 3, 1);
+            assert!(matches!(r, Err(Error::InvalidInput(_))), "{bad}: {r:?}");
+        }
+        // the largest that fits: 7 · 65504
+        let q = Int4Weights::quantize(&[458_528.0, 0.0, -100_000.0], 3, 1).unwrap();
+        assert!(q.dequantize().iter().all(|x| x.is_finite()));
+        let tiny = [1e-7f32, -5e-8, 0.0];
+        let q = Int4Weights::quantize(&tiny, 3, 1).unwrap();
+        let d = q.dequantize();
+        assert!(d.iter().all(|x| x.is_finite()));
+        assert!(d[0] > 0.0 && d[1] < 0.0 && d[2] == 0.0, "{d:?}");
+        for (x, y) in tiny.iter().zip(&d) {
+            assert!((x - y).abs() <= 0.5 * 2f32.powi(-24) * 1.001, "{x} -> {y}");
+        }
     }
 }

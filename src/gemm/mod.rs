@@ -321,12 +321,20 @@ fn check_shape(m: usize, n: usize, k: usize, a_len: usize, b_len: usize) -> Resu
             "gemm needs M, N, K ≥ 1 (got {m}×{k} · {k}×{n})"
         )));
     }
-    if a_len != m * k {
+    // the kernels index in u32, and C's bytes (M·N·4) must be countable: beyond that no
+    // adapter's binding holds the product (the plans check their real limits later)
+    let c_bytes = m.checked_mul(n).and_then(|e| e.checked_mul(4));
+    if [m, n, k].iter().any(|&d| d > u32::MAX as usize) || c_bytes.is_none() {
+        return Err(Error::TooLarge(format!(
+            "gemm {m}×{k} · {k}×{n}: dimensions beyond any adapter's limits"
+        )));
+    }
+    if m.checked_mul(k) != Some(a_len) {
         return Err(Error::InvalidInput(format!(
             "A has {a_len} elements, expected M·K = {m}·{k}"
         )));
     }
-    if b_len != k * n {
+    if k.checked_mul(n) != Some(b_len) {
         return Err(Error::InvalidInput(format!(
             "B has {b_len} elements, expected K·N = {k}·{n}"
         )));
@@ -789,7 +797,7 @@ fn product_int4(
 ) -> Result<GemmPlan> {
     w.validate()?;
     let (n, k) = (w.n, w.k);
-    check_shape(m, n, k, a.len(), k * n)?;
+    check_shape(m, n, k, a.len(), k.saturating_mul(n))?;
     let (a_bytes, a_row_vecs) = pack(Operand::F16(a), m, k);
     let mut words = w.packed.clone();
     words.resize(words.len().div_ceil(4) * 4, 0);
@@ -856,6 +864,41 @@ pub fn gemm_int4(exec: &dyn Executor, a: &[u16], w: &Int4Weights, m: usize) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Shapes whose element counts overflow (a crafted .npy header with no data) are errors,
+    /// not panics or wrapped lengths that match empty operands.
+    #[test]
+    fn shapes_past_usize_are_errors() {
+        let caps = crate::sim::SimExecutor::new(Default::default())
+            .unwrap()
+            .caps()
+            .clone();
+        let big = 1usize << 32;
+        for (m, n, k) in [
+            (big, big, big),
+            (1 << 63, 2, 2),
+            (2, 2, 1 << 63),
+            (4, 4, 1 << 62),
+            (1 << 31, 1 << 31, 1),
+        ] {
+            for a in [Operand::F32(&[]), Operand::F16(&[])] {
+                let r = plan(&caps, a, a, m, n, k, GemmOptions::default());
+                assert!(
+                    matches!(r, Err(Error::TooLarge(_) | Error::InvalidInput(_))),
+                    "{m}x{n}x{k}: {:?}",
+                    r.err()
+                );
+            }
+        }
+        let w = Int4Weights {
+            k: 1 << 32,
+            n: 1 << 39,
+            packed: vec![],
+            scales: vec![],
+            zeros: None,
+        };
+        assert!(plan_int4(&caps, &[], &w, 1 << 32, GemmOptions::default()).is_err());
+    }
 
     #[test]
     fn the_few_rows_limit_is_the_kernels() {
