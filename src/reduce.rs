@@ -107,7 +107,14 @@ pub struct ReducePlan {
     dtype: Dtype,
     op: ReduceOp,
     n: u64,
+    /// The f32 sum's input scale (`SCALE` in `wgsl/reduce/sum_f32.wgsl`), undone by `decode`.
+    scale: f64,
 }
+
+/// The f32 sum's input scale when its running sums overflowed f32 although every input is
+/// finite: exact for every normal input from 2^-62 up, and no sum of fewer than 2^64 finite
+/// f32s overflows once scaled.
+const OVERFLOW_SCALE: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
 
 impl ReducePlan {
     /// Turns the run's output into the result.
@@ -127,7 +134,7 @@ impl ReducePlan {
                 let hi = f32::from_bits(words[0]);
                 let lo = f32::from_bits(words[1]);
                 Scalar::F32(if hi.is_finite() {
-                    (hi as f64 + lo as f64) as f32
+                    ((hi as f64 + lo as f64) / self.scale) as f32
                 } else {
                     hi
                 })
@@ -152,6 +159,18 @@ pub fn plan<T: Element>(
     data: &[T],
     op: ReduceOp,
     policy: ReducePolicy,
+) -> Result<ReducePlan> {
+    plan_scaled(caps, data, op, policy, 1.0)
+}
+
+/// [`plan`] with the f32 sum's inputs multiplied by `scale` (a power of two) in the kernel and
+/// the result divided by it on the host.
+fn plan_scaled<T: Element>(
+    caps: &crate::Caps,
+    data: &[T],
+    op: ReduceOp,
+    policy: ReducePolicy,
+    scale: f64,
 ) -> Result<ReducePlan> {
     let dtype = T::DTYPE;
     if !matches!(dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
@@ -183,6 +202,7 @@ pub fn plan<T: Element>(
     let mut overrides: Vec<(&str, f64)> = Vec::new();
     match (op, dtype) {
         (ReduceOp::Sum, Dtype::I32) => overrides.push(("FLIP", 1.0)),
+        (ReduceOp::Sum, Dtype::F32) => overrides.push(("SCALE", scale)),
         (ReduceOp::Sum, _) => {}
         (_, d) => {
             overrides.push((
@@ -244,14 +264,37 @@ pub fn plan<T: Element>(
         dtype,
         op,
         n,
+        scale,
     })
 }
 
 /// Reduces `data` with `op` on `exec`.
+///
+/// An f32 sum whose running sums overflowed f32 although every input is finite (the exact sum
+/// may be small: 2e38 + 2e38 − 2e38 − 2e38) runs again with the inputs scaled by 2^-64, so the
+/// result is ±inf only where the exact sum rounds to it.
 pub fn reduce<T: Element>(exec: &dyn Executor, data: &[T], op: ReduceOp) -> Result<Scalar> {
     let p = plan(exec.caps(), data, op, ReducePolicy::default())?;
     let out = exec.run(&p.plan)?;
-    p.decode(&out)
+    let r = p.decode(&out)?;
+    if let Scalar::F32(s) = r {
+        let finite = || {
+            bytemuck::cast_slice::<T, f32>(data)
+                .iter()
+                .all(|x| x.is_finite())
+        };
+        if op == ReduceOp::Sum && !s.is_finite() && finite() {
+            let p = plan_scaled(
+                exec.caps(),
+                data,
+                op,
+                ReducePolicy::default(),
+                OVERFLOW_SCALE,
+            )?;
+            return p.decode(&exec.run(&p.plan)?);
+        }
+    }
+    Ok(r)
 }
 
 /// Benchmark cases at `n` elements: sum u32, sum f32, min i32, max f32, each verified against
@@ -276,6 +319,7 @@ pub fn bench_cases(caps: &crate::Caps, n: u64, seed: u64) -> Result<Vec<crate::c
                 dtype,
                 op,
                 n,
+                scale,
             } = p;
             let decoder = ReducePlan {
                 plan: Plan::new(""),
@@ -283,6 +327,7 @@ pub fn bench_cases(caps: &crate::Caps, n: u64, seed: u64) -> Result<Vec<crate::c
                 dtype,
                 op,
                 n,
+                scale,
             };
             cases.push(Case {
                 algorithm: "reduce".into(),

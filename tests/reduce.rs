@@ -26,7 +26,7 @@ fn check_minmax<T: Copy + PartialOrd + refr::IsNan + std::fmt::Debug>(
 ) -> Result<(), String> {
     let want = refr::minmax(x, max);
     match (got, want) {
-        (Some(g), Some(w)) if (g.is_nan_value() && w.is_nan_value()) || g == w => Ok(()),
+        (Some(g), Some(w)) if g.same(&w) => Ok(()),
         _ => Err(format!("got {got:?}, want {want:?}")),
     }
 }
@@ -135,6 +135,40 @@ fn adversarial_inputs() {
             .map(|k| if k % 2 == 0 { 3.0e38 } else { -3.0e38 })
             .collect();
         run_f32(g, &huge, &format!("{flavor} cancelling huge"));
+        // the bound 1e-6·Σ|x| is beyond f32 there: the pairs cancel, so exactly 0
+        let s = reduce(g, &huge, ReduceOp::Sum).unwrap();
+        assert_eq!(s, Scalar::F32(0.0), "{flavor} cancelling huge");
+        // running sums that overflow f32 although the exact sum does not (the kernel's two
+        // accumulators take x, y and z, w of each vec4): the sum runs again scaled; a sum
+        // that does overflow is ±inf
+        for (x, want) in [
+            (vec![2e38f32, 2e38, -2e38, -2e38], 0.0f32),
+            (vec![3e38, 3e38, -3e38], 3e38),
+            (vec![3e38, 3e38], f32::INFINITY),
+            (vec![-3e38, -3e38, 1.0], f32::NEG_INFINITY),
+        ] {
+            run_f32(g, &x, &format!("{flavor} overflowing partials {x:?}"));
+            let s = reduce(g, &x, ReduceOp::Sum).unwrap();
+            assert_eq!(s, Scalar::F32(want), "{flavor} {x:?}");
+        }
+        let big: Vec<f32> = (0..(1 << 20) + 5)
+            .map(|i| {
+                if i < (1 << 19) {
+                    2e38
+                } else if i < (1 << 20) {
+                    -2e38
+                } else {
+                    1.5
+                }
+            })
+            .collect();
+        run_f32(g, &big, &format!("{flavor} halves of 2e38 and -2e38"));
+        // (7.5 is below the double-float's resolution next to 2^19 · 2e38: finite is the point)
+        let s = reduce(g, &big, ReduceOp::Sum).unwrap();
+        assert!(
+            matches!(s, Scalar::F32(v) if v.is_finite()),
+            "{flavor} halves of 2e38 and -2e38: {s:?}"
+        );
         let mut r = common::rng(7);
         let mixed: Vec<f32> = (0..n)
             .map(|_| r.random_range(-1.0f32..1.0) * 10f32.powi(r.random_range(-30..30)))
@@ -152,10 +186,23 @@ fn adversarial_inputs() {
             s == 0.0 || ((s as f64) - exact).abs() <= 1e-6 * exact,
             "{flavor} subnormals: {s}, neither {exact} nor 0"
         );
-        run_f32(
-            g,
-            &vec![1.0; (1 << 22) + 3],
-            &format!("{flavor} ones past 2^24"),
+        // the double-float accumulation: per vec4 (2^30, 1, -2^30, 1), so each accumulator
+        // adds 1 to a multiple of 2^30 (an f32 sum keeps none of the ones; the exact sum is
+        // 2^21 + 2), held to 2^-40·Σ|x| (the kernel's bound is about 2^-44·Σ|x|; 1e-6·Σ|x|,
+        // the contract, would pass 0)
+        let mut ones: Vec<f32> = (0..1 << 22)
+            .map(|i| [1073741824.0, 1.0, -1073741824.0, 1.0][i % 4])
+            .collect();
+        ones.extend([1.0, 1.0]);
+        run_f32(g, &ones, &format!("{flavor} ones beside 2^30"));
+        let Scalar::F32(s) = reduce(g, &ones, ReduceOp::Sum).unwrap() else {
+            panic!("{flavor}: not an f32")
+        };
+        let (exact, abs) = refr::sum_f32(&ones);
+        assert_eq!(exact, (1u64 << 21) as f64 + 2.0);
+        assert!(
+            (s as f64 - exact).abs() <= abs * 2f64.powi(-40),
+            "{flavor} ones beside 2^30: {s}, exact {exact}"
         );
     }
 }
@@ -276,7 +323,8 @@ fn the_checks_catch_a_perturbed_result() {
     let Scalar::U64(s) = reduce(g, &u, ReduceOp::Sum).unwrap() else {
         panic!()
     };
-    assert_ne!(Scalar::U64(s + 1), Scalar::U64(refr::sum_u64(&u)));
+    assert_eq!(s, refr::sum_u64(&u));
+    assert_ne!(s + 1, refr::sum_u64(&u));
     assert!(check_minmax(Some(1.0f32), &[2.0, 3.0], false).is_err());
     assert!(check_minmax(Some(1.0f32), &[1.0, f32::NAN], false).is_err());
 }
@@ -334,6 +382,7 @@ fn the_fold_takes_only_this_runs_partials() {
         }
         plan.read_back(slots);
         let out = exec.run(&plan).unwrap();
+        assert!(out.findings.is_empty(), "{name}: {:?}", out.findings);
         for (i, want) in [&a, &b, &a, &b].into_iter().enumerate() {
             let w: Vec<u32> = out.get(results[i]);
             let got = w[0] as u64 | (w[1] as u64) << 32;

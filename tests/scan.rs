@@ -113,6 +113,7 @@ fn tile_sums_carry_across_blocks() {
             Workgroups::Direct([1, 1, 1]),
         );
         let out = exec.run(&plan).unwrap();
+        assert!(out.findings.is_empty(), "{name}: {:?}", out.findings);
         let got: Vec<u32> = out.get(sums);
         if let Some(d) = first_difference(&got, &want) {
             panic!("{name}: {d}");
