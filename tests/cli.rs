@@ -101,9 +101,46 @@ fn bad_input_is_one_line_and_non_zero() {
             "empty",
         );
     }
+    // a header whose element count overflows (npyz wraps it) with two elements of data
+    let huge = common::write_raw_npy(
+        dir.path(),
+        "huge.npy",
+        "{'descr': '<u4', 'fortran_order': False, 'shape': (9223372036854775809, 2), }",
+        &[5, 0, 0, 0, 6, 0, 0, 0],
+    );
+    assert_clean_error(
+        &common::wgsimd(&["reduce", huge.to_str().unwrap(), "--op", "sum"]),
+        "more elements than can be counted",
+    );
     // usage errors exit 2 through clap
     let o = common::wgsimd(&["reduce"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// reduce takes any shape in either order: a 2-D Fortran-order array is a bag of elements.
+#[test]
+fn reduce_takes_fortran_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes: Vec<u8> = [1u32, 2, 3, 4, 5, 6]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let f = common::write_raw_npy(
+        dir.path(),
+        "f.npy",
+        "{'descr': '<u4', 'fortran_order': True, 'shape': (2, 3), }",
+        &bytes,
+    );
+    let o = common::wgsimd(&[
+        "reduce",
+        f.to_str().unwrap(),
+        "--op",
+        "sum",
+        "--backend",
+        "sim",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(last_line(&o), "21");
 }
 
 #[test]

@@ -122,3 +122,49 @@ fn gemm_cli_mismatches_fail_without_output() {
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("float16"));
     assert!(!out.exists(), "a bad --out-dtype leaves no output file");
 }
+
+/// Shapes whose element counts overflow (a header claiming 2^32 × 2^32 with no data, which
+/// npyz's unchecked product wraps to 0) are one-line errors, not panics. On the simulator.
+#[test]
+fn gemm_cli_refuses_overflowing_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (i, (a, b, dtype)) in [
+        (
+            "(4294967296, 4294967296)",
+            "(4294967296, 4294967296)",
+            "<f4",
+        ),
+        (
+            "(9223372036854775808, 2)",
+            "(2, 9223372036854775808)",
+            "<f4",
+        ),
+        (
+            "(4, 4611686018427387904)",
+            "(4611686018427387904, 4)",
+            "<f2",
+        ),
+        (
+            "(16, 1152921504606846976)",
+            "(1152921504606846976, 16)",
+            "<f4",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let header = |shape: &str| {
+            format!("{{'descr': '{dtype}', 'fortran_order': False, 'shape': {shape}, }}")
+        };
+        let pa = common::write_raw_npy(d, &format!("a{i}.npy"), &header(a), &[]);
+        let pb = common::write_raw_npy(d, &format!("b{i}.npy"), &header(b), &[]);
+        let out = d.join("c.npy");
+        let o = common::wgsimd(&["gemm", s(&pa), s(&pb), "-o", s(&out), "--backend", "sim"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{a}: expected failure");
+        assert!(!err.contains("panicked"), "{a}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{a}: {err}");
+        assert!(!out.exists(), "{a}: no output file may be left");
+    }
+}

@@ -137,3 +137,58 @@ fn sort_bad_input_leaves_no_output() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists());
 }
+
+/// Outputs that cannot all be written leave none; two outputs on one path are refused; a
+/// symlinked output is written through (the link stays); a replaced file keeps its
+/// permissions. On the simulator: no GPU needed.
+#[test]
+fn sort_outputs_are_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let k = common::write_npy(d, "k.npy", &[3u32, 1, 2]);
+    let v = common::write_npy(d, "v.npy", &[10u32, 11, 12]);
+    let out = d.join("out.npy");
+    let sort = |out: &Path, vout: &Path| {
+        common::wgsimd(&[
+            "sort",
+            s(&k),
+            "-o",
+            s(out),
+            "--values",
+            s(&v),
+            "--values-out",
+            s(vout),
+            "--backend",
+            "sim",
+        ])
+    };
+    // the values' directory does not exist: the keys must not be written either
+    assert_clean_error(&sort(&out, &d.join("nodir").join("vo.npy")), "nodir");
+    assert!(!out.exists());
+    // one path for both outputs
+    assert_clean_error(&sort(&out, &out), "same file");
+    assert!(!out.exists());
+    let o = sort(&out, &d.join("vo.npy"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read_npy::<u32>(&d.join("vo.npy")).1, vec![11, 12, 10]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // a symlink to the output: written through, still a link
+        let target = d.join("target.npy");
+        std::fs::write(&target, b"old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let link = d.join("link.npy");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let o = common::wgsimd(&["sort", s(&k), "-o", s(&link), "--backend", "sim"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(read_npy::<u32>(&target).1, vec![1, 2, 3]);
+        // the replaced file's permissions, not the temporary file's 0600
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+    }
+}

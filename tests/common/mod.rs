@@ -177,3 +177,27 @@ pub fn sim(sg: u32, shapes: Vec<CoopShape>, shuffle: Option<u64>) -> SimExecutor
     })
     .unwrap()
 }
+
+/// A .npy (version 1.0) with a header written by hand: `dict` is the header's Python dict (e.g.
+/// `{'descr': '<u4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }`), `data`
+/// the bytes after it. For headers numpy itself would not write.
+pub fn write_raw_npy(
+    dir: &std::path::Path,
+    name: &str,
+    dict: &str,
+    data: &[u8],
+) -> std::path::PathBuf {
+    let mut header = dict.to_string();
+    // magic (6) + version (2) + length (2) + header + newline, padded to 64 bytes
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend(data);
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}

@@ -1,12 +1,17 @@
 //! `.npy` input and output for the CLI (through the npyz crate).
 //!
-//! Reading accepts little- or big-endian u32, i32, f32 and f16 in C order; anything else is a
-//! one-line error naming what was found. Writing is atomic: the array goes to a temporary file
-//! beside the target, renamed over it only when complete, so a failed command leaves no output.
+//! Reading accepts little- or big-endian u32, i32, f32 and f16 in C order (any order where the
+//! command does not care: [`read_any_order`]); anything else, and a shape whose element count
+//! overflows, is a one-line error naming what was found. Writing is atomic: the array goes to a
+//! temporary file beside the target (beside a symlink's target), renamed over it only when
+//! complete, so a failed command leaves no output; [`stage`] and [`Staged::commit`] let a
+//! command write every output before it renames any. The file gets the permissions the umask
+//! gives a new file, or those of the file it replaces. A target that exists and is not a regular
+//! file (`/dev/null`, a FIFO) is written in place.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use npyz::WriterBuilder;
@@ -55,15 +60,37 @@ pub struct Npy {
     pub data: Array,
 }
 
-/// Reads `path`.
+/// Reads `path` (C order).
 pub fn read(path: &Path) -> Result<Npy> {
+    read_in(path, false)
+}
+
+/// Reads `path` in either order (for commands that treat the array as a bag of elements: the
+/// data then comes in Fortran order, the shape as declared).
+pub fn read_any_order(path: &Path) -> Result<Npy> {
+    read_in(path, true)
+}
+
+fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let npy = npyz::NpyFile::new(BufReader::new(file))
         .with_context(|| format!("{} is not a .npy file", path.display()))?;
-    if npy.order() != npyz::Order::C && npy.shape().len() > 1 {
+    if !any_order && npy.order() != npyz::Order::C && npy.shape().len() > 1 {
         bail!("{}: Fortran-order arrays are not supported", path.display());
     }
     let shape = npy.shape().to_vec();
+    // npyz multiplies the shape unchecked: a wrapped count would let a header claim an
+    // enormous array with (almost) no data
+    if shape
+        .iter()
+        .try_fold(1u64, |a, &d| a.checked_mul(d))
+        .is_none()
+    {
+        bail!(
+            "{}: shape {shape:?} has more elements than can be counted",
+            path.display()
+        );
+    }
     let dtype = npy.dtype();
     let descr = match &dtype {
         npyz::DType::Plain(ts) => ts.to_string(),
@@ -92,6 +119,29 @@ pub fn read(path: &Path) -> Result<Npy> {
 
 /// Writes `data` with `shape` to `path` atomically.
 pub fn write(path: &Path, shape: &[u64], data: &Array) -> Result<()> {
+    stage(path, shape, data)?.commit()
+}
+
+/// An output written in full but not yet in place.
+pub struct Staged {
+    tmp: Option<tempfile::NamedTempFile>,
+    target: PathBuf,
+}
+
+impl Staged {
+    /// Renames the output over its target (nothing to do where it was written in place).
+    pub fn commit(self) -> Result<()> {
+        if let Some(tmp) = self.tmp {
+            tmp.persist(&self.target)
+                .with_context(|| format!("cannot write {}", self.target.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `data` with `shape` to a temporary file beside `path` (or, for a target that is not
+/// a regular file, to the target itself); [`Staged::commit`] puts it in place.
+pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
     let count: u64 = shape.iter().product();
     if count != data.len() as u64 {
         bail!(
@@ -99,34 +149,77 @@ pub fn write(path: &Path, shape: &[u64], data: &Array) -> Result<()> {
             data.len()
         );
     }
-    let dir = path
+    let existing = fs::metadata(path).ok();
+    if existing.as_ref().is_some_and(|m| m.is_dir()) {
+        bail!("cannot write {}: it is a directory", path.display());
+    }
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        // a device or FIFO: renaming over it would replace it
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        put(&file, shape, data).with_context(|| format!("cannot write {}", path.display()))?;
+        return Ok(Staged {
+            tmp: None,
+            target: path.into(),
+        });
+    }
+    // through a symlink to its target, so the link stays
+    let target = match existing {
+        Some(_) => {
+            fs::canonicalize(path).with_context(|| format!("cannot resolve {}", path.display()))?
+        }
+        None => path.to_path_buf(),
+    };
+    let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
     {
-        let mut w = BufWriter::new(tmp.as_file());
-        macro_rules! put {
-            ($t:ty, $iter:expr) => {{
-                let mut writer = npyz::WriteOptions::<$t>::new()
-                    .default_dtype()
-                    .shape(shape)
-                    .writer(&mut w)
-                    .begin_nd()?;
-                writer.extend($iter)?;
-                writer.finish()?;
-            }};
-        }
-        match data {
-            Array::U32(v) => put!(u32, v.iter().copied()),
-            Array::I32(v) => put!(i32, v.iter().copied()),
-            Array::F32(v) => put!(f32, v.iter().copied()),
-            Array::F16(v) => put!(half::f16, v.iter().map(|&b| half::f16::from_bits(b))),
-        }
-        w.flush()?;
+        // what a new file gets (the umask applies), not the temporary file's 0600
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    let tmp = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    if let Some(m) = fs::metadata(&target).ok().filter(|m| m.is_file()) {
+        // replacing a file: keep its permissions
+        fs::set_permissions(tmp.path(), m.permissions())
+            .with_context(|| format!("cannot write {}", target.display()))?;
+    }
+    put(tmp.as_file(), shape, data)
+        .with_context(|| format!("cannot write {}", target.display()))?;
+    Ok(Staged {
+        tmp: Some(tmp),
+        target,
+    })
+}
+
+/// The .npy bytes of `data` with `shape` into `file`.
+fn put(file: &File, shape: &[u64], data: &Array) -> Result<()> {
+    let mut w = BufWriter::new(file);
+    macro_rules! put {
+        ($t:ty, $iter:expr) => {{
+            let mut writer = npyz::WriteOptions::<$t>::new()
+                .default_dtype()
+                .shape(shape)
+                .writer(&mut w)
+                .begin_nd()?;
+            writer.extend($iter)?;
+            writer.finish()?;
+        }};
+    }
+    match data {
+        Array::U32(v) => put!(u32, v.iter().copied()),
+        Array::I32(v) => put!(i32, v.iter().copied()),
+        Array::F32(v) => put!(f32, v.iter().copied()),
+        Array::F16(v) => put!(half::f16, v.iter().map(|&b| half::f16::from_bits(b))),
+    }
+    w.flush()?;
     Ok(())
 }

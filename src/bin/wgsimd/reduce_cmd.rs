@@ -21,7 +21,8 @@ pub struct ReduceArgs {
 /// Runs the command.
 pub fn run(exec: &dyn Executor, args: &ReduceArgs) -> anyhow::Result<ExitCode> {
     let op: ReduceOp = args.op.parse()?;
-    let input = npy::read(&args.input)?;
+    // any shape, any order: every element counts once
+    let input = npy::read_any_order(&args.input)?;
     let value = match &input.data {
         Array::U32(v) => reduce(exec, v, op)?,
         Array::I32(v) => reduce(exec, v, op)?,

@@ -2,7 +2,8 @@
 //! [--strategy reduce-then-scan|onesweep|hybrid]`: a stable GPU radix sort of a 1-D uint32, int32
 //! or float32 array (float32 in `f32::total_cmp` order), optionally carrying uint32 values. Every
 //! input is read and checked before anything runs, and outputs are written only after the sort
-//! succeeded (each atomically), so bad input leaves no output file.
+//! succeeded, both in full before either is renamed into place, so bad input (or an output that
+//! cannot be written) leaves no output file.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,6 +62,17 @@ pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
         strategy,
         ..Default::default()
     };
+    if let Some(vo) = &args.values_out {
+        let same = vo == &args.output
+            || std::fs::canonicalize(vo)
+                .ok()
+                .is_some_and(|v| std::fs::canonicalize(&args.output).ok() == Some(v));
+        ensure!(
+            !same,
+            "-o and --values-out name the same file ({}): the values would overwrite the keys",
+            vo.display()
+        );
+    }
     let keys = npy::read(&args.keys)?;
     ensure!(
         keys.shape.len() == 1,
@@ -110,9 +122,14 @@ pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let n = out.len() as u64;
-    npy::write(&args.output, &[n], &out)?;
-    if let (Some(path), Some(v)) = (&args.values_out, out_values) {
-        npy::write(path, &[n], &Array::U32(v))?;
+    let keys_out = npy::stage(&args.output, &[n], &out)?;
+    let values_out = match (&args.values_out, out_values) {
+        (Some(path), Some(v)) => Some(npy::stage(path, &[n], &Array::U32(v))?),
+        _ => None,
+    };
+    keys_out.commit()?;
+    if let Some(v) = values_out {
+        v.commit()?;
     }
     Ok(ExitCode::SUCCESS)
 }
