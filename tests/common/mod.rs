@@ -189,7 +189,7 @@ pub fn write_raw_npy(
 ) -> std::path::PathBuf {
     let mut header = dict.to_string();
     // magic (6) + version (2) + length (2) + header + newline, padded to 64 bytes
-    while (10 + header.len() + 1) % 64 != 0 {
+    while !(10 + header.len() + 1).is_multiple_of(64) {
         header.push(' ');
     }
     header.push('\n');
