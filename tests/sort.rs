@@ -301,103 +301,46 @@ fn pairs_stable() {
 #[test]
 fn large_sizes() {
     let Some(g) = common::gpu() else { return };
-    let caps = g.caps().clone();
-    let p = SortPolicy::default();
-    let with = |strategy, descending| SortOptions {
+    let (a, b) = (LARGE[0], LARGE[1]);
+    use Strategy::{Hybrid, OneSweep, ReduceThenScan};
+    large::<u32>(g, ReduceThenScan, Dist::Uniform, a, 1, false, false);
+    large::<i32>(g, OneSweep, Dist::Distinct16, a, 3, true, true);
+    large::<u32>(g, Hybrid, Dist::HighByte, a, 4, false, false);
+    large::<f32>(g, ReduceThenScan, Dist::Extremes, b, 2, true, true);
+    large::<u32>(g, OneSweep, Dist::Uniform, b, 5, false, false);
+    // OneSweep's 8192-key stages at the large sizes: keys alone at the seed's size (above
+    // `onesweep_small_keys_max`), pairs at 2^22 + 7 (above `onesweep_small_pairs_max`)
+    large::<f32>(g, OneSweep, Dist::Extremes, a, 7, false, true);
+    large::<i32>(g, OneSweep, Dist::LowByte, b, 8, true, false);
+    // u32 pairs, every strategy, at the seed's size
+    for &strategy in STRATEGIES {
+        large::<u32>(g, strategy, Dist::Uniform, a, 6, true, false);
+    }
+}
+
+/// One sort of `large_sizes`: `n` keys of `dist` (seed `seed`), with index values if `pairs`.
+fn large<T: Key>(
+    g: &GpuExecutor,
+    strategy: Strategy,
+    dist: Dist,
+    n: usize,
+    seed: u64,
+    pairs: bool,
+    descending: bool,
+) {
+    let k: Vec<T> = keys(dist, n, seed);
+    let vals: Vec<u32> = (0..n as u32).collect();
+    let opts = SortOptions {
         descending,
         strategy: Some(strategy),
         ..Default::default()
     };
-    let (a, b) = (LARGE[0], LARGE[1]);
-    let k: Vec<u32> = keys(Dist::Uniform, a, 1);
-    let what = format!("reduce-then-scan u32 {a}");
-    run_check(
-        g,
-        &caps,
-        &k,
-        None,
-        &with(Strategy::ReduceThenScan, false),
-        &p,
-        &what,
+    let what = format!(
+        "{strategy} {} {dist:?} n={n} pairs={pairs} descending={descending}",
+        std::any::type_name::<T>()
     );
-    let k: Vec<i32> = keys(Dist::Distinct16, a, 3);
-    let vals: Vec<u32> = (0..a as u32).collect();
-    let what = format!("onesweep pairs i32 desc {a}");
-    run_check(
-        g,
-        &caps,
-        &k,
-        Some(&vals),
-        &with(Strategy::OneSweep, true),
-        &p,
-        &what,
-    );
-    let k: Vec<u32> = keys(Dist::HighByte, a, 4);
-    let what = format!("hybrid u32 {a}");
-    run_check(
-        g,
-        &caps,
-        &k,
-        None,
-        &with(Strategy::Hybrid, false),
-        &p,
-        &what,
-    );
-    let k: Vec<f32> = keys(Dist::Extremes, b, 2);
-    let vals: Vec<u32> = (0..b as u32).collect();
-    let what = format!("reduce-then-scan pairs f32 desc {b}");
-    run_check(
-        g,
-        &caps,
-        &k,
-        Some(&vals),
-        &with(Strategy::ReduceThenScan, true),
-        &p,
-        &what,
-    );
-    let k: Vec<u32> = keys(Dist::Uniform, b, 5);
-    let what = format!("onesweep u32 {b}");
-    run_check(
-        g,
-        &caps,
-        &k,
-        None,
-        &with(Strategy::OneSweep, false),
-        &p,
-        &what,
-    );
-    // OneSweep's 8192-key stages at the large sizes: keys alone at the seed's size (above
-    // `onesweep_small_keys_max`), pairs at 2^22 + 7 (above `onesweep_small_pairs_max`)
-    let k: Vec<f32> = keys(Dist::Extremes, a, 7);
-    let what = format!("onesweep f32 desc {a}");
-    run_check(
-        g,
-        &caps,
-        &k,
-        None,
-        &with(Strategy::OneSweep, true),
-        &p,
-        &what,
-    );
-    let k: Vec<i32> = keys(Dist::LowByte, b, 8);
-    let vals: Vec<u32> = (0..b as u32).collect();
-    let what = format!("onesweep pairs i32 {b}");
-    run_check(
-        g,
-        &caps,
-        &k,
-        Some(&vals),
-        &with(Strategy::OneSweep, false),
-        &p,
-        &what,
-    );
-    // u32 pairs, every strategy, at the seed's size
-    let vals: Vec<u32> = (0..a as u32).collect();
-    for &strategy in STRATEGIES {
-        let k: Vec<u32> = keys(Dist::Uniform, a, 6);
-        let what = format!("{strategy} pairs u32 {a}");
-        run_check(g, &caps, &k, Some(&vals), &with(strategy, false), &p, &what);
-    }
+    let v = pairs.then_some(&vals[..]);
+    run_check(g, g.caps(), &k, v, &opts, &SortPolicy::default(), &what);
 }
 
 #[test]

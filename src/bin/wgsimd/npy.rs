@@ -72,15 +72,29 @@ pub fn read_any_order(path: &Path) -> Result<Npy> {
 }
 
 fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    if let Some(shape) = header_shape(&mut file) {
+        // npyz multiplies the dimensions unchecked (shape and strides): a debug build panics,
+        // a release build wraps, and a header could claim an enormous array with no data
+        // (nonzero dimensions: their strides are multiplied even when another is 0; and
+        // room for the item size)
+        let nonzero = shape.iter().filter(|&&d| d != 0);
+        if nonzero.copied().try_fold(64u64, u64::checked_mul).is_none() {
+            bail!(
+                "{}: shape {shape:?} has more elements than can be counted",
+                path.display()
+            );
+        }
+    }
+    std::io::Seek::rewind(&mut file).with_context(|| format!("cannot read {}", path.display()))?;
     let npy = npyz::NpyFile::new(BufReader::new(file))
         .with_context(|| format!("{} is not a .npy file", path.display()))?;
     if !any_order && npy.order() != npyz::Order::C && npy.shape().len() > 1 {
         bail!("{}: Fortran-order arrays are not supported", path.display());
     }
     let shape = npy.shape().to_vec();
-    // npyz multiplies the shape unchecked: a wrapped count would let a header claim an
-    // enormous array with (almost) no data
+    // the same for a header whose shape the check above could not read (npyz's count wraps
+    // in a release build)
     if shape
         .iter()
         .try_fold(1u64, |a, &d| a.checked_mul(d))
@@ -115,6 +129,39 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
         ),
     };
     Ok(Npy { shape, data })
+}
+
+/// The `shape` tuple of a .npy header, where it reads as one (`None` otherwise: npyz then
+/// judges the file).
+fn header_shape(file: &mut File) -> Option<Vec<u64>> {
+    use std::io::Read;
+    let mut head = [0u8; 12];
+    file.read_exact(&mut head).ok()?;
+    if &head[..6] != b"\x93NUMPY" {
+        return None;
+    }
+    // version 1: a u16 header length after the version; 2 and 3: a u32
+    let (len, start) = match head[6] {
+        1 => (u16::from_le_bytes([head[8], head[9]]) as usize, 10),
+        _ => (
+            u32::from_le_bytes([head[8], head[9], head[10], head[11]]) as usize,
+            12,
+        ),
+    };
+    let mut text = vec![0u8; len.min(1 << 20)];
+    std::io::Seek::seek(file, std::io::SeekFrom::Start(start as u64)).ok()?;
+    file.read_exact(&mut text).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let after = &text[text.find("'shape'")? + 7..];
+    let open = after.find('(')?;
+    let close = after.find(')')?;
+    after
+        .get(open + 1..close)?
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.parse::<u64>().ok())
+        .collect()
 }
 
 /// Writes `data` with `shape` to `path` atomically.
