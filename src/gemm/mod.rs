@@ -4,13 +4,16 @@
 //! Rules:
 //! - **Three inputs:** f32 × f32, f16 × f16 (u16 bits on the host), and f16 activations × int4
 //!   weights ([`int4::Int4Weights`], the Marlin use case).
-//! - **Two kinds of kernel.** `gemm/tiled` is the portable register-tiled kernel (every
+//! - **Three kinds of kernel.** `gemm/tiled` is the portable register-tiled kernel (every
 //!   adapter, no feature needed: f16 is unpacked with `unpack2x16float`); `gemm/tiled_wide` is
-//!   the same with an 8×16 block per invocation, chosen by the policy (`GemmPolicy::kernel`). `gemm/coop16` and
-//!   `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
-//!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 only when the
-//!   adapter offers that shape, has one subgroup size, and the tile fits its workgroup memory
-//!   ([`coop::usable`]); otherwise the portable kernel runs.
+//!   the same with an 8×16 block per invocation, chosen by the policy (`GemmPolicy::kernel`).
+//!   `gemm/gemv`, the few-rows kernel, takes products of up to [`GEMV_MAX_M`] rows by default.
+//!   `gemm/coop16` and `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
+//!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
+//!   [`COOP_MIN_M`] rows only when the adapter offers that shape, has one subgroup size, and
+//!   the tile fits its workgroup memory ([`coop::usable`]); otherwise the portable kernel runs.
+//!   `gemm/coop16w`, `coop16v` and `coop16vw` (other blocks and staging) run only when
+//!   [`GemmOptions::coop`] names them.
 //! - **Coverage is checked, not hoped for.** The tile layout is a function of [`GemmPolicy`];
 //!   at plan time it is enumerated against the workgroup size naga reflects from the specialized
 //!   kernel and the register budgets the kernel declares ([`GemmPolicy::check`],
@@ -126,8 +129,9 @@ pub struct GemmOptions {
     /// clamped to the number of K tiles (steps).
     pub split: Option<u32>,
     /// Cooperative-matrix kernel and tile; `None` picks [`coop::usable`]'s default. With
-    /// `Some`, `PathChoice::Auto` takes it when it runs on the adapter (else the portable
-    /// kernel), `PathChoice::Coop` requires it.
+    /// `Some`, `PathChoice::Auto` takes it for f16 inputs from [`COOP_MIN_M`] rows when it runs
+    /// on the adapter (else, and for f32 or fewer rows, the register-tiled kernel: a named
+    /// variant also keeps the few-rows kernel out), `PathChoice::Coop` requires it.
     pub coop: Option<coop::CoopVariant>,
     /// The dtype of C.
     pub out: OutFormat,

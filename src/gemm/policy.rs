@@ -99,7 +99,7 @@ pub struct KernelBudget {
 
 impl GemmPolicy {
     /// A policy for skinny M (≤ 32): 32 rows per workgroup so a matrix-vector-like product does
-    /// not waste 3/4 of each tile; 128 invocations of 4×8.
+    /// not waste 3/4 of each tile; 32 invocations of 8×8.
     pub fn skinny() -> Self {
         Self::tile(32, 64, 8, 0)
     }

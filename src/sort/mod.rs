@@ -116,7 +116,8 @@ pub struct SortPolicy {
     /// 18.18, the hybrid 3.37 / 15.45 / 19.09 / 19.80.
     pub onesweep_pairs_min_keys: u64,
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
-    /// fallback reads a 22 KiB tile, roughly the latency of 64 L2 polls. On the H100 the
+    /// fallback reads a whole tile (32 KiB of keys in the large stages, 16 in the small one),
+    /// roughly the latency of 64 L2 polls (set when tiles were 22 KiB). On the H100 the
     /// fallback never ran at 2^24 or 2^28 keys (fourth session's look-back counters).
     pub spin: u32,
     /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
@@ -227,20 +228,20 @@ impl Default for SortPolicy {
 }
 
 impl SortPolicy {
-    /// The strategy for `n` keys on an adapter with `caps`.
+    /// The strategy for `n` keys on an adapter with `caps`, by the first rule that applies:
     ///
-    /// - No subgroups → reduce-then-scan (OneSweep's look-back wants real subgroups and fast
-    ///   atomics; the emulated ranking is slow enough that its extra pass does not matter).
     /// - CPU adapters (lavapipe) and the simulator → reduce-then-scan: it never waits, and on
     ///   lavapipe OneSweep was not reliably faster (docs/sort.md: 350 vs 175 ms at 2^20 keys,
     ///   448 vs 512 ms at 2^22, on 2 shared CPUs).
-    /// - Otherwise, for key-value pairs from `hybrid_pairs_min_keys` up (never, by default),
-    ///   the hybrid (its LSD passes work bucket by bucket, which the values' second scatter
-    ///   profits from).
-    /// - Otherwise OneSweep for pairs from `onesweep_pairs_min_keys` up (always, by default)
+    /// - Key-value pairs from `hybrid_pairs_min_keys` up (never, by default) → the hybrid (its
+    ///   LSD passes work bucket by bucket, which the values' second scatter profits from; it
+    ///   runs with or without subgroups).
+    /// - No subgroups → reduce-then-scan (OneSweep's look-back wants real subgroups and fast
+    ///   atomics; the emulated ranking is slow enough that its extra pass does not matter).
+    /// - OneSweep for pairs from `onesweep_pairs_min_keys` up (always, by default)
     ///   and for keys below `onesweep_keys_below` (always, by default): it moves 8 bytes per
-    ///   key per pass where reduce-then-scan moves 12 and needs 7 dispatches where
-    ///   reduce-then-scan needs 20, which since the tenth session's larger tiles outweighs its
+    ///   key per pass where reduce-then-scan moves 12 and needs 6 dispatches (a clear, the
+    ///   global histogram, a pass per digit) where reduce-then-scan needs 20, which since the tenth session's larger tiles outweighs its
     ///   look-back at every size on the H100 (see the fields). Its waits end in the decoupled fallback, so it needs no forward-progress
     ///   guarantee between workgroups.
     /// - Otherwise reduce-then-scan (also where OneSweep's tile does not fit the adapter's
