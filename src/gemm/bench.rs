@@ -1,5 +1,6 @@
 //! GEMM benchmark cases for `wgsimd bench`: f32, f16 (portable, and cooperative matrices when
-//! offered; the default f16 path also with f16 output) and f16 × int4, on seeded uniform
+//! offered; the default f16 path also with f16 output, and the register-tiled kernel's where
+//! the default is another) and f16 × int4, on seeded uniform
 //! [−1, 1) data. Work is 2·M·N·K flops.
 //!
 //! Verification scales with the size: every output word is checked not poison and every entry
@@ -203,7 +204,19 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     )?;
     let kind = format!("{:?}", p.path).to_lowercase();
     let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
+    let default_tiled = p.path == super::Path::Tiled;
     push(format!("f16 {kind} f16 out"), p, verify);
+    // where the default is another kernel (cooperative matrices, the few-rows kernel), the
+    // register-tiled kernel's f16 C too: what adapters without cooperative matrices run
+    if !default_tiled {
+        let tiled = GemmOptions {
+            path: PathChoice::Tiled,
+            ..f16_out
+        };
+        let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, tiled)?;
+        let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
+        push("f16 tiled f16 out".into(), p, verify);
+    }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
     let wd = Arc::new(w.dequantize());
