@@ -7,7 +7,9 @@
 //!   given n, within ~2^-44 · Σ|x| of the exact sum. An adapter may flush f32 subnormals to zero
 //!   (WGSL allows it; NVIDIA's Vulkan driver does): there subnormal inputs count as zero, and an
 //!   addition whose result falls below 2^-126 may lose that much
-//!   (`reference::reduce::SumF32` is the bound the tests hold every adapter to).
+//!   (`reference::reduce::SumF32` is the bound the tests hold every adapter to). A sum of finite
+//!   inputs whose running sums overflowed runs again with the inputs scaled by 2^-64
+//!   ([`reduce`]), so ±inf means the exact sum is beyond f32.
 //! - min/max go through order-preserving u32 keys; any NaN wins; an empty min/max is an error.
 //! - One dispatch: a capped grid of workgroups (see [`ReducePolicy`]) publishes one partial
 //!   each, and the workgroup that arrives last folds them (`wgsl/shared/fold.wgsl`: atomic
