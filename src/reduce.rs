@@ -285,6 +285,15 @@ pub fn reduce<T: Element>(exec: &dyn Executor, data: &[T], op: ReduceOp) -> Resu
                 .iter()
                 .all(|x| x.is_finite())
         };
+        // numpy's sum of nothing but -0.0 is -0.0; the kernel's accumulators start at +0
+        let all_negative_zero = || {
+            bytemuck::cast_slice::<T, u32>(data)
+                .iter()
+                .all(|&x| x == 0x8000_0000)
+        };
+        if op == ReduceOp::Sum && s == 0.0 && !data.is_empty() && all_negative_zero() {
+            return Ok(Scalar::F32(-0.0));
+        }
         if op == ReduceOp::Sum && !s.is_finite() && finite() {
             let p = plan_scaled(
                 exec.caps(),

@@ -117,6 +117,17 @@ fn adversarial_inputs() {
         // f32: ±0, NaN at every position class, infinities, huge magnitudes, subnormals
         run_f32(g, &[0.0, -0.0], &format!("{flavor} ±0"));
         run_f32(g, &[-0.0; 300], &format!("{flavor} -0"));
+        // numpy: a sum of nothing but -0.0 is -0.0, one +0 makes it +0
+        let s = reduce(g, &[-0.0f32; 300], ReduceOp::Sum).unwrap();
+        assert!(
+            matches!(s, Scalar::F32(v) if v.to_bits() == 0x8000_0000),
+            "{flavor}: {s:?}"
+        );
+        let s = reduce(g, &[-0.0f32, 0.0, -0.0], ReduceOp::Sum).unwrap();
+        assert!(
+            matches!(s, Scalar::F32(v) if v.to_bits() == 0),
+            "{flavor}: {s:?}"
+        );
         for pos in [0usize, 1, 255, 256, 4096] {
             let mut v: Vec<f32> = (0..4097).map(|k| k as f32).collect();
             v[pos] = f32::NAN;
