@@ -175,6 +175,28 @@ impl Plan {
         self.passes.last_mut().expect("just pushed")
     }
 
+    /// Appends a pass filling `buffer` with the word `value` (`wgsl/util/fill.wgsl`: a grid of
+    /// at most 4096 workgroups strides over it).
+    pub fn fill(
+        &mut self,
+        label: impl Into<String>,
+        buffer: BufferId,
+        value: u32,
+    ) -> Result<&mut Pass> {
+        let k = crate::kernel::load("util/fill", crate::kernel::Flavor::Emulated)?;
+        let groups = (self.buffers[buffer.0].size / 4)
+            .div_ceil(256)
+            .clamp(1, 4096) as u32;
+        Ok(self.pass(
+            label,
+            &k,
+            "main",
+            &[("VALUE", value as f64)],
+            &[buffer],
+            Workgroups::Direct([groups, 1, 1]),
+        ))
+    }
+
     /// Checks internal consistency: ids in range, bound ranges inside their buffers, entry points
     /// exist, every binding the entry point uses is bound.
     pub fn validate(&self) -> Result<()> {

@@ -172,23 +172,14 @@ impl Builder<'_> {
         if !self.poison_between_passes || p < 2 {
             return Ok(());
         }
-        let k = kernel::load("util/fill", Flavor::Emulated)?;
         let outs = if self.pairs {
             vec![io.keys_out, io.vals_out]
         } else {
             vec![io.keys_out]
         };
         for buf in outs {
-            let words = self.plan.buffers[buf.0].size / 4;
             let label = format!("poison {}", self.plan.buffers[buf.0].label);
-            self.plan.pass(
-                label,
-                &k,
-                "main",
-                &[("VALUE", POISON_WORD as f64)],
-                &[buf],
-                Workgroups::Direct([words.div_ceil(256).clamp(1, 4096) as u32, 1, 1]),
-            );
+            self.plan.fill(label, buf, POISON_WORD)?;
         }
         Ok(())
     }
@@ -513,15 +504,7 @@ pub(super) fn build<T: SortKey>(
             // clearing at its end and the fill covering the first pass, keys passes of
             // 1.51-1.52 ms and 40.8 against 41.5 Gkeys/s, pairs 27.6 against 27.1, in calls of
             // their own (2026-11-25).
-            let k_fill = kernel::load("util/fill", Flavor::Emulated)?;
-            b.plan.pass(
-                "clear",
-                &k_fill,
-                "main",
-                &[("VALUE", 0.0)],
-                &[state],
-                Workgroups::Direct([(words.div_ceil(256)).clamp(1, 4096) as u32, 1, 1]),
-            );
+            b.plan.fill("clear", state, 0)?;
             let begin = digits[0].0;
             let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
             let k_hist = kernel::load("sort/onesweep_histogram", b.flavor)?;
