@@ -123,22 +123,18 @@ pub trait IsNan: PartialOrd + Sized {
         self < other
     }
     /// The same value: equal integers, the same f32 bits or two NaNs.
-    fn same(&self, other: &Self) -> bool;
+    fn same(&self, other: &Self) -> bool {
+        self == other
+    }
 }
 impl IsNan for u32 {
     fn is_nan_value(&self) -> bool {
         false
     }
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
 }
 impl IsNan for i32 {
     fn is_nan_value(&self) -> bool {
         false
-    }
-    fn same(&self, other: &Self) -> bool {
-        self == other
     }
 }
 impl IsNan for f32 {
