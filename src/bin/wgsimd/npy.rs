@@ -73,18 +73,10 @@ pub fn read_any_order(path: &Path) -> Result<Npy> {
 
 fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    // npyz multiplies the dimensions unchecked (shape and strides): a debug build panics, a
+    // release build wraps, and a header could claim an enormous array with no data
     if let Some(shape) = header_shape(&mut file) {
-        // npyz multiplies the dimensions unchecked (shape and strides): a debug build panics,
-        // a release build wraps, and a header could claim an enormous array with no data
-        // (nonzero dimensions: their strides are multiplied even when another is 0; and
-        // room for the item size)
-        let nonzero = shape.iter().filter(|&&d| d != 0);
-        if nonzero.copied().try_fold(64u64, u64::checked_mul).is_none() {
-            bail!(
-                "{}: shape {shape:?} has more elements than can be counted",
-                path.display()
-            );
-        }
+        countable(path, &shape)?;
     }
     std::io::Seek::rewind(&mut file).with_context(|| format!("cannot read {}", path.display()))?;
     let npy = npyz::NpyFile::new(BufReader::new(file))
@@ -93,18 +85,9 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
         bail!("{}: Fortran-order arrays are not supported", path.display());
     }
     let shape = npy.shape().to_vec();
-    // the same for a header whose shape the check above could not read (npyz's count wraps
-    // in a release build)
-    if shape
-        .iter()
-        .try_fold(1u64, |a, &d| a.checked_mul(d))
-        .is_none()
-    {
-        bail!(
-            "{}: shape {shape:?} has more elements than can be counted",
-            path.display()
-        );
-    }
+    // the same for a header whose shape `header_shape` could not read (npyz's count wraps in
+    // a release build)
+    countable(path, &shape)?;
     let dtype = npy.dtype();
     let descr = match &dtype {
         npyz::DType::Plain(ts) => ts.to_string(),
@@ -129,6 +112,19 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
         ),
     };
     Ok(Npy { shape, data })
+}
+
+/// Refuses a shape whose element count (or a stride: the nonzero dimensions, times room for the
+/// item size) overflows u64.
+fn countable(path: &Path, shape: &[u64]) -> Result<()> {
+    let mut nonzero = shape.iter().copied().filter(|&d| d != 0);
+    if nonzero.try_fold(64u64, u64::checked_mul).is_none() {
+        bail!(
+            "{}: shape {shape:?} has more elements than can be counted",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// The `shape` tuple of a .npy header, where it reads as one (`None` otherwise: npyz then
