@@ -21,6 +21,22 @@ fn check(exec: &SimExecutor, what: &str, p: &gemm::GemmPlan, want: &[f64], tol: 
     assert!(e <= tol, "{what}: relative error {e:.3e}");
 }
 
+/// f16 `a16` times int4 weights `w` through `opts`, against the dequantize-then-f64 reference;
+/// returns the kernel that ran.
+fn check_int4(
+    exec: &SimExecutor,
+    what: &str,
+    a16: &[u16],
+    w: &Int4Weights,
+    m: usize,
+    opts: GemmOptions,
+) -> gemm::Path {
+    let p = gemm::plan_int4(exec.caps(), a16, w, m, opts).unwrap();
+    let want = wgsimd::reference::gemm::int4(a16, w, m);
+    check(exec, &format!("{what} int4"), &p, &want, common::TOL_F16_IN);
+    p.path
+}
+
 /// `a`·`b` in f32, and rounded to f16, through `opts`: both against the f64 reference.
 fn check_f32_f16(
     exec: &SimExecutor,
@@ -56,7 +72,6 @@ fn tiled_gemm_on_the_simulator() {
         (128, None),
     ] {
         let exec = common::sim(sg, vec![], shuffle);
-        let caps = exec.caps().clone();
         for (i, &(m, n, k)) in [(3, 9, 5), (33, 20, 17)].iter().enumerate() {
             let a = gemm::bench::random_f32(m * k, 1 + i as u64);
             let b = gemm::bench::random_f32(k * n, 7 + i as u64);
@@ -67,17 +82,8 @@ fn tiled_gemm_on_the_simulator() {
             };
             let what = format!("sg{sg} {m}x{n}x{k}");
             check_f32_f16(&exec, &what, &a, &b, (m, n, k), opts);
-            let a16 = f32_to_f16(&a);
             let w = Int4Weights::quantize(&b, k, n).unwrap();
-            let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
-            let want = wgsimd::reference::gemm::int4(&a16, &w, m);
-            check(
-                &exec,
-                &format!("{what} int4"),
-                &p,
-                &want,
-                common::TOL_F16_IN,
-            );
+            check_int4(&exec, &what, &f32_to_f16(&a), &w, m, opts);
         }
     }
 }
@@ -146,15 +152,7 @@ fn kernel_variants_on_the_simulator() {
             let a16 = f32_to_f16(&a);
             if (m, n, k) == (65, 63, 129) {
                 let w = Int4Weights::quantize(&b, k, n).unwrap();
-                let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
-                let want = wgsimd::reference::gemm::int4(&a16, &w, m);
-                check(
-                    &exec,
-                    &format!("{what} int4"),
-                    &p,
-                    &want,
-                    common::TOL_F16_IN,
-                );
+                check_int4(&exec, &what, &a16, &w, m, opts);
                 let split = GemmOptions {
                     split: Some(3),
                     ..opts
@@ -213,16 +211,9 @@ fn gemv_on_the_simulator() {
                 if zeros {
                     w.zeros = Some(common::alternating_zeros(w.scales.len()));
                 }
-                let p = gemm::plan_int4(&caps, &a16, &w, m, opts).unwrap();
-                assert_eq!(p.path, gemm::Path::Gemv, "{what}");
-                let want = wgsimd::reference::gemm::int4(&a16, &w, m);
-                check(
-                    &exec,
-                    &format!("{what} int4 zeros {zeros}"),
-                    &p,
-                    &want,
-                    common::TOL_F16_IN,
-                );
+                let what = format!("{what} zeros {zeros}");
+                let path = check_int4(&exec, &what, &a16, &w, m, opts);
+                assert_eq!(path, gemm::Path::Gemv, "{what}");
             }
         }
     }
