@@ -262,12 +262,7 @@ fn hybrid_keys() {
 fn pairs_stable() {
     let Some(g) = common::gpu() else { return };
     let caps = g.caps().clone();
-    let large = onesweep_small_up_to(&SortPolicy::default(), 0);
-    let stages = STRATEGIES
-        .iter()
-        .map(|&s| (s, SortPolicy::default()))
-        .chain([(Strategy::OneSweep, large)]);
-    for (strategy, policy) in stages {
+    for (strategy, policy) in every_stage() {
         for &descending in &[false, true] {
             for &n in &[1usize, 2, 33, 257, 4097, 65537] {
                 for &dist in &[
@@ -329,7 +324,7 @@ fn large<T: Key>(
     descending: bool,
 ) {
     let k: Vec<T> = keys(dist, n, seed);
-    let vals: Vec<u32> = (0..n as u32).collect();
+    let vals: Option<Vec<u32>> = pairs.then(|| (0..n as u32).collect());
     let opts = SortOptions {
         descending,
         strategy: Some(strategy),
@@ -339,8 +334,15 @@ fn large<T: Key>(
         "{strategy} {} {dist:?} n={n} pairs={pairs} descending={descending}",
         std::any::type_name::<T>()
     );
-    let v = pairs.then_some(&vals[..]);
-    run_check(g, g.caps(), &k, v, &opts, &SortPolicy::default(), &what);
+    run_check(
+        g,
+        g.caps(),
+        &k,
+        vals.as_deref(),
+        &opts,
+        &SortPolicy::default(),
+        &what,
+    );
 }
 
 #[test]
@@ -474,6 +476,17 @@ fn onesweep_fallback() {
             &format!("fallback f32 n={n}"),
         );
     }
+}
+
+/// Every strategy with the default policy, then OneSweep with its small stage off: small sorts
+/// take the small stage by default, so this reaches the 8192-key stages too.
+fn every_stage() -> Vec<(Strategy, SortPolicy)> {
+    let large = onesweep_small_up_to(&SortPolicy::default(), 0);
+    STRATEGIES
+        .iter()
+        .map(|&s| (s, SortPolicy::default()))
+        .chain([(Strategy::OneSweep, large)])
+        .collect()
 }
 
 /// `base` with OneSweep's small stage taking sorts of up to `max` keys alone or pairs (0: none,
@@ -731,12 +744,7 @@ fn two_dimensional_grids() {
     let mut caps = g.caps().clone();
     caps.max_workgroups_per_dim = 3;
     // OneSweep's 8192-key tiles too (these sizes take its small stage by default)
-    let large = onesweep_small_up_to(&SortPolicy::default(), 0);
-    for (strategy, policy) in STRATEGIES
-        .iter()
-        .map(|&s| (s, SortPolicy::default()))
-        .chain([(Strategy::OneSweep, large)])
-    {
+    for (strategy, policy) in every_stage() {
         let t = sort::tile_keys_for(strategy, true, 1, &policy).unwrap() as usize;
         for &n in &[4 * t + 1, 10 * t - 3] {
             let opts = SortOptions {
