@@ -41,7 +41,10 @@ fn f32_shapes_match_f64_reference() {
             GemmOptions::default(),
         );
         let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
-        assert!(e <= 1e-5, "f32 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F32,
+            "f32 {m}x{n}x{k}: relative error {e:.3e}"
+        );
     }
 }
 
@@ -80,14 +83,20 @@ fn gemv_shapes_match_f64_reference() {
         let (c, path) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), gemv);
         assert_eq!(path, Path::Gemv, "{m}x{n}x{k}");
         let e = rel_frobenius(&c, &want);
-        assert!(e <= 1e-5, "gemv f32 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F32,
+            "gemv f32 {m}x{n}x{k}: relative error {e:.3e}"
+        );
         let forced = GemmOptions {
             path: PathChoice::Tiled,
             ..Default::default()
         };
         let (t, path) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), forced);
         assert_eq!(path, Path::Tiled);
-        assert!(rel_frobenius(&t, &want) <= 1e-5, "tiled f32 {m}x{n}x{k}");
+        assert!(
+            rel_frobenius(&t, &want) <= common::TOL_F32,
+            "tiled f32 {m}x{n}x{k}"
+        );
         let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
         let want16 = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
         let (c, path) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), gemv);
@@ -162,7 +171,7 @@ fn every_row_of_every_tile_is_written() {
         for i in 0..m {
             let e = rel_frobenius(&c[i * n..(i + 1) * n], &want[i * n..(i + 1) * n]);
             assert!(
-                e <= 1e-5,
+                e <= common::TOL_F32,
                 "{policy:?}: row {i} (row {} of its tile) wrong: {e:.3e}",
                 i % policy.bm as usize
             );
@@ -198,7 +207,10 @@ fn candidate_policies_match_f64() {
         let b = data(k * n, 80 + i as u64);
         let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
         let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
-        assert!(e <= 1e-5, "{name} f32 {m}x{n}x{k}: relative error {e:.3e}");
+        assert!(
+            e <= common::TOL_F32,
+            "{name} f32 {m}x{n}x{k}: relative error {e:.3e}"
+        );
         let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
         let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
         let e = rel_frobenius(&c, &tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k));
@@ -243,7 +255,10 @@ fn kernel_variants_match_f64_on_required_shapes() {
             let b = data(k * n, 2000 + seed);
             let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
             let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
-            assert!(e <= 1e-5, "{name} f32 {m}x{n}x{k}: relative error {e:.3e}");
+            assert!(
+                e <= common::TOL_F32,
+                "{name} f32 {m}x{n}x{k}: relative error {e:.3e}"
+            );
             let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
             let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
             let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
@@ -272,7 +287,7 @@ fn kernel_variants_match_f64_on_required_shapes() {
         let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), split);
         let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
         assert!(
-            e <= 1e-5,
+            e <= common::TOL_F32,
             "{name} f32 {m}x{n}x{k} split 3: relative error {e:.3e}"
         );
     }
@@ -317,21 +332,24 @@ fn perturbed_output_fails_the_check() {
         GemmOptions::default(),
     );
     let want = tiled(&a, &b, m, n, k);
-    assert!(rel_frobenius(&c, &want) <= 1e-5);
+    assert!(rel_frobenius(&c, &want) <= common::TOL_F32);
     let mut bad = c.clone();
     bad[m * n / 2] += 0.05;
     assert!(
-        rel_frobenius(&bad, &want) > 1e-5,
+        rel_frobenius(&bad, &want) > common::TOL_F32,
         "a perturbed entry must fail"
     );
     let mut unwritten = c.clone();
     unwritten[m * n - 1] = f32::from_bits(wgsimd::plan::POISON_WORD);
     assert!(
-        rel_frobenius(&unwritten, &want) > 1e-5,
+        rel_frobenius(&unwritten, &want) > common::TOL_F32,
         "a poison entry must fail"
     );
     let sampled = gemm::bench::sampled_error(&bad, &a, &b, m, n, k, 0);
-    assert!(sampled > 1e-5, "the bench verifier must fail too");
+    assert!(
+        sampled > common::TOL_F32,
+        "the bench verifier must fail too"
+    );
 }
 
 /// Runs when the adapter offers f16 16×16×16 cooperative matrices (the H100), skips otherwise:
@@ -487,7 +505,10 @@ fn split_k_matches_reference() {
         };
         let (c, _) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
         let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
-        assert!(e <= 1e-5, "f32 {m}x{n}x{k} split {split}: {e:.3e}");
+        assert!(
+            e <= common::TOL_F32,
+            "f32 {m}x{n}x{k} split {split}: {e:.3e}"
+        );
         let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
         let (c, _) = run(g, Operand::F16(&a16), Operand::F16(&b16), (m, n, k), opts);
         let want = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
@@ -518,5 +539,5 @@ fn split_k_matches_reference() {
     .unwrap();
     assert_eq!(p.plan.passes.len(), 2, "a skinny product is split along K");
     let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
-    assert!(rel_frobenius(&c, &tiled(&a, &b, 4, 64, 2048)) <= 1e-5);
+    assert!(rel_frobenius(&c, &tiled(&a, &b, 4, 64, 2048)) <= common::TOL_F32);
 }

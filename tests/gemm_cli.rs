@@ -37,7 +37,7 @@ fn gemm_cli_f32_and_f16() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (shape, c) = read_f32(&pc);
     assert_eq!(shape, vec![m as u64, n as u64]);
-    assert!(rel_frobenius(&c, &want) <= 1e-5);
+    assert!(rel_frobenius(&c, &want) <= common::TOL_F32);
 
     let a16: Vec<half::f16> = a.iter().map(|&x| half::f16::from_f32(x)).collect();
     let b16: Vec<half::f16> = b.iter().map(|&x| half::f16::from_f32(x)).collect();

@@ -53,7 +53,7 @@ fn check_f32_f16(
         &format!("{what} f32"),
         &p,
         &tiled(a, b, m, n, k),
-        1e-5,
+        common::TOL_F32,
     );
     let (a16, b16) = (f32_to_f16(a), f32_to_f16(b));
     let p = gemm::plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts).unwrap();
@@ -118,7 +118,7 @@ fn candidate_policies_on_the_simulator() {
                 continue;
             }
             let p = gemm::plan(&caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts).unwrap();
-            check(&exec, &what, &p, &tiled(&a, &b, m, n, k), 1e-5);
+            check(&exec, &what, &p, &tiled(&a, &b, m, n, k), common::TOL_F32);
         }
     }
 }
@@ -164,7 +164,7 @@ fn kernel_variants_on_the_simulator() {
                     &format!("{what} split 3"),
                     &p,
                     &tiled(&a, &b, m, n, k),
-                    1e-5,
+                    common::TOL_F32,
                 );
             }
         }
