@@ -1,6 +1,6 @@
 //! Typed errors of the library. Every failure a caller can cause (bad input, missing adapter,
-//! malformed WGSL, limits exceeded) is an [`Error`](enum@Error) variant; nothing in the library panics on user
-//! input. Binaries wrap these in `anyhow` for one-line messages.
+//! malformed WGSL, limits exceeded) is an [`Error`](enum@Error) variant; nothing in the library
+//! panics on user input. Binaries wrap these in `anyhow` for one-line messages.
 
 use thiserror::Error;
 

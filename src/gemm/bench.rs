@@ -4,8 +4,8 @@
 //! [−1, 1) data. Work is 2·M·N·K flops.
 //!
 //! Verification scales with the size: every output word is checked not poison and every entry
-//! finite, and the relative Frobenius error is measured on a seeded sample of entries (all of them up to
-//! 2^16 entries) against f64 dot products of the same inputs.
+//! finite, and the relative Frobenius error is measured on a seeded sample of entries (all of
+//! them up to 2^16 entries) against f64 dot products of the same inputs.
 
 use std::sync::Arc;
 

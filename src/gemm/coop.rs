@@ -569,8 +569,8 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
 /// Whether the cooperative kernels round an `out` C of `n` columns to f16 themselves (`OUT_F16`
 /// in shared/gemm_coop_body.wgsl: each workgroup reads its tile back after storing it): the
 /// product kernels' rule (`kernel_may_round`; K is never split here), so with N odd the
-/// `gemm/to_f16` pass rounds after the product. H100 (eighteenth session, `wgsimd bench`, f16 C, ms, the pass
-/// against this): 8192³ 4.25 / 4.09 (f32 C 4.07-4.10), 4096³ 0.601 / 0.585, 2048³ 0.0998 /
+/// `gemm/to_f16` pass rounds after the product. H100 (eighteenth session, `wgsimd bench`, f16
+/// C, ms, the pass against this): 8192³ 4.25 / 4.09 (f32 C 4.07-4.10), 4096³ 0.601 / 0.585, 2048³ 0.0998 /
 /// 0.0945, 512×4096×4096 0.101 / 0.098, 64×4096×4096 0.090 / 0.088.
 pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
     super::kernel_may_round(out, 1, n)

@@ -5,8 +5,9 @@
 //! the output of the timed runs is verified against the CPU reference, and a failed check marks
 //! the row FAILED, as does any simulator finding (on `--backend sim`: a race, an out-of-bounds
 //! or uninitialized read, ... is a bug even where the output came out right). Throughput is
-//! reported with the fraction of the bandwidth of a vec4 copy measured in the same run. CPU baselines are labelled `cpu`. `--compare` reads the yardstick
-//! logs of ../shared/h100/remote.sh and adds a ratio to every matching row.
+//! reported with the fraction of the bandwidth of a vec4 copy measured in the same run. CPU
+//! baselines are labelled `cpu`. `--compare` reads the yardstick logs of
+//! ../shared/h100/remote.sh and adds a ratio to every matching row.
 
 use std::io::IsTerminal;
 
