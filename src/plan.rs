@@ -16,6 +16,11 @@
 //! - **Workgroup counts** are direct, or read from a buffer (indirect dispatch, 3×u32).
 //! - Passes marked `setup` prepare state (e.g. copy pristine input) and are excluded from the
 //!   algorithm's timing.
+//! - **Invalidation** ([`Plan::invalidate`]) is `Poison` in the middle of a plan: from that pass
+//!   on, the buffer's contents are undefined again. The GPU runs it as a fill with
+//!   [`POISON_WORD`]; the simulator fills the buffer the same way without interpreting the fill
+//!   and tells its checkers, so a word read or read back before a later pass wrote it is a
+//!   finding, as for a `Poison` buffer at the start.
 
 use std::sync::Arc;
 
@@ -97,6 +102,9 @@ pub struct Pass {
     pub workgroups: Workgroups,
     /// Preparation pass, excluded from the algorithm's time.
     pub setup: bool,
+    /// `Some(buffer)`: this pass only fills `buffer` with [`POISON_WORD`], and the buffer's
+    /// contents are undefined from here on ([`Plan::invalidate`]).
+    pub invalidates: Option<BufferId>,
 }
 
 /// Buffers plus ordered passes: everything an executor needs.
@@ -171,6 +179,7 @@ impl Plan {
             bindings,
             workgroups,
             setup: false,
+            invalidates: None,
         });
         self.passes.last_mut().expect("just pushed")
     }
@@ -195,6 +204,16 @@ impl Plan {
             &[buffer],
             Workgroups::Direct([groups, 1, 1]),
         ))
+    }
+
+    /// Appends a pass after which `buffer`'s contents are undefined: every word must be written
+    /// again before it is read or read back. The GPU fills it with [`POISON_WORD`] (so a word no
+    /// later pass wrote shows in the output); the simulator fills it without running the fill and
+    /// reports such words as `uninitialized-read` or `unwritten-output`.
+    pub fn invalidate(&mut self, label: impl Into<String>, buffer: BufferId) -> Result<&mut Pass> {
+        let pass = self.fill(label, buffer, POISON_WORD)?;
+        pass.invalidates = Some(buffer);
+        Ok(pass)
     }
 
     /// Checks internal consistency: ids in range, bound ranges inside their buffers, entry points
@@ -255,6 +274,18 @@ impl Plan {
                 if offset % 4 != 0 || offset + 12 > buf.size {
                     return Err(Error::Plan(format!(
                         "{what}: indirect args outside {}",
+                        buf.label
+                    )));
+                }
+            }
+            if let Some(target) = p.invalidates {
+                let buf = check_id(target, &what)?;
+                let whole = p.bindings.iter().any(|b| {
+                    b.buffer == target && b.offset == 0 && b.size.is_none_or(|s| s == buf.size)
+                });
+                if !whole {
+                    return Err(Error::Plan(format!(
+                        "{what}: invalidates {} but does not bind all of it",
                         buf.label
                     )));
                 }

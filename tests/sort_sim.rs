@@ -128,3 +128,76 @@ fn workgroup_memory_flavour() {
     });
     check(&e, "emulated", 300, Strategy::ReduceThenScan, true);
 }
+
+/// `SortPolicy::poison_between_passes` on the simulator: the buffers a digit pass writes for
+/// the second time are invalidated before it (`Plan::invalidate`), so a key that pass fails to
+/// write is a finding even where the output could not show it. All-equal keys make every pass
+/// the identity, and each strategy's third digit pass is made to skip the key that lands at
+/// tile position 0: the plan as shipped sorts right and reports nothing, the invalidating plan
+/// reports the fourth pass reading that word (`uninitialized-read`, word 0 of scratch buffer
+/// `keys a`, beside what the poisoned key does next). Unedited, the invalidating plan reports
+/// nothing.
+#[test]
+fn invalidated_scratch_shows_a_missed_write() {
+    let e = sim(SimConfig::default());
+    let n = 300;
+    let keys = vec![0x0102_0304u32; n];
+    let write = "    keys_out[dst] = select(k, from_sortable(k), MAP_OUT != 0u);";
+    let skip = "    if dst != 0u { keys_out[dst] = select(k, from_sortable(k), MAP_OUT != 0u); }";
+    for (strategy, third) in [
+        (Strategy::ReduceThenScan, "scatter 2"),
+        (Strategy::OneSweep, "onesweep 2"),
+        // the hybrid's LSD passes count from 0 after its MSD pass
+        (Strategy::Hybrid, "scatter 1"),
+    ] {
+        let opts = SortOptions {
+            strategy: Some(strategy),
+            ..Default::default()
+        };
+        for (invalidate, edit) in [(false, true), (true, true), (true, false)] {
+            let what = format!("{strategy}, invalidate {invalidate}, edit {edit}");
+            let policy = SortPolicy {
+                poison_between_passes: invalidate,
+                ..Default::default()
+            };
+            let mut p = sort::plan(e.caps(), &keys, None, &opts, &policy).unwrap();
+            let invalidations = p
+                .plan
+                .passes
+                .iter()
+                .filter(|pass| pass.invalidates.is_some())
+                .count();
+            assert_eq!(invalidations, if invalidate { 2 } else { 0 }, "{what}");
+            if edit {
+                let pass = p
+                    .plan
+                    .passes
+                    .iter_mut()
+                    .find(|pass| pass.label == third)
+                    .unwrap_or_else(|| panic!("{what}: no pass {third}"));
+                let src = pass.kernel.source.replace(write, skip);
+                assert_ne!(src, pass.kernel.source, "{what}: write_key changed");
+                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
+            }
+            let out = e.run(&p.plan).unwrap_or_else(|err| panic!("{what}: {err}"));
+            let kinds: Vec<_> = out.findings.iter().map(|f| f.kind).collect();
+            if invalidate && edit {
+                // (what the poisoned key does next may add findings: OneSweep scatters it out
+                // of bounds and leaves a word of the output unwritten)
+                assert!(
+                    out.findings.iter().any(|f| f.kind
+                        == wgsimd::finding::FindingKind::UninitializedRead
+                        && f.to_string().contains(
+                            "word 0 of buffer 1 `keys a` read after pass `invalidate keys a`"
+                        )),
+                    "{what}: {:?}",
+                    out.findings
+                );
+            } else {
+                assert_eq!(kinds, vec![], "{what}: {:?}", out.findings);
+                check_keys(&keys, &p.keys::<u32>(&out), Order::default())
+                    .unwrap_or_else(|err| panic!("{what}: {err}"));
+            }
+        }
+    }
+}

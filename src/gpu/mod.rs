@@ -13,7 +13,8 @@
 //!   set of runs with timestamps around every pass; every pass or run is timed from the end of
 //!   the one before, because begin timestamps can run ahead of queued work.
 //! - Transfers above 1 MiB go through two persistent staging buffers (`staging.rs`).
-//! - `Poison` buffers are filled with [`POISON_WORD`] by a shader before the first pass.
+//! - `Poison` buffers are filled with [`POISON_WORD`] by a shader before the first pass; an
+//!   invalidating pass (`Plan::invalidate`) runs as the fill it is.
 //! - Each pass is its own compute pass, so wgpu orders them and timestamps bracket each one.
 //! - Every run is wrapped in validation and out-of-memory error scopes; errors become
 //!   [`Error::Gpu`], never panics.

@@ -199,6 +199,9 @@ pub struct BufferMeta {
 pub trait Checker {
     /// A run (plan) starts.
     fn run_start(&mut self, _buffers: &[BufferMeta]) {}
+    /// Pass `pass` invalidated buffer `buffer` (`Plan::invalidate`): its contents are undefined
+    /// until written again.
+    fn invalidate(&mut self, _buffer: usize, _pass: &str) {}
     /// A workgroup starts; its workgroup memory is zeroed.
     fn workgroup_start(&mut self, _ctx: &Ctx) {}
     /// A workgroup finished.

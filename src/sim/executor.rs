@@ -251,6 +251,15 @@ impl Executor for SimExecutor {
         }
         let mut stopped = false;
         for (pi, pass) in plan.passes.iter().enumerate() {
+            // an invalidation: poison the buffer as the GPU's fill would, without running the
+            // fill, and let the checkers forget what was written to it
+            if let Some(target) = pass.invalidates {
+                buffers[target.0].fill(POISON_WORD);
+                for c in checkers.iter_mut() {
+                    c.invalidate(target.0, &pass.label);
+                }
+                continue;
+            }
             let spec = pass.kernel.specialize(&pass.entry, &pass.overrides)?;
             let prog = self.program(spec, &pass.entry)?;
             let counts = match pass.workgroups {

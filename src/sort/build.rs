@@ -9,7 +9,7 @@ use super::{SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
 use crate::error::Result;
 use crate::exec::{grid_2d, Caps};
 use crate::kernel::{self, Flavor, Kernel};
-use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups, POISON_WORD};
+use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups};
 
 /// The ranking stage of a strategy, for keys alone or pairs: its `KPT` sets the tile.
 /// OneSweep has one of each (keys alone take larger tiles than their values allowed pairs
@@ -165,9 +165,10 @@ impl Builder<'_> {
         self.plan.pass(label, k, "main", overrides, &b, workgroups)
     }
 
-    /// With `SortPolicy::poison_between_passes`, fills what digit pass `p` writes (`io`'s
-    /// outputs) with `POISON_WORD` before it, where an earlier pass wrote them (the ping-pong
-    /// reaches a buffer the second time from p = 2 on).
+    /// With `SortPolicy::poison_between_passes`, invalidates what digit pass `p` writes (`io`'s
+    /// outputs) before it, where an earlier pass wrote them (the ping-pong reaches a buffer the
+    /// second time from p = 2 on): the GPU fills them with `POISON_WORD`, the simulator reports
+    /// a word read or read back before the pass wrote it (`Plan::invalidate`).
     fn poison_outputs(&mut self, p: usize, io: Io) -> Result<()> {
         if !self.poison_between_passes || p < 2 {
             return Ok(());
@@ -178,8 +179,8 @@ impl Builder<'_> {
             vec![io.keys_out]
         };
         for buf in outs {
-            let label = format!("poison {}", self.plan.buffers[buf.0].label);
-            self.plan.fill(label, buf, POISON_WORD)?;
+            let label = format!("invalidate {}", self.plan.buffers[buf.0].label);
+            self.plan.invalidate(label, buf)?;
         }
         Ok(())
     }

@@ -196,12 +196,14 @@ pub struct SortPolicy {
     /// 8.36 / 10.70 / 13.66 / 17.93. Sizes between 2^22 and 2^23 were not measured.
     pub onesweep_small_pairs_max: u64,
     /// Verification, not tuning (tests turn it on): before each digit pass that writes a
-    /// scratch buffer an earlier pass already wrote (the third pass on), refill that buffer
-    /// with [`POISON_WORD`](crate::plan::POISON_WORD), keys and values. Without it a key or
-    /// value such a pass failed to write would still hold the copy left two passes before,
-    /// which is the right one wherever the passes between were identity permutations
-    /// (all-equal keys, keys varying only in their low byte), so the output would not show it.
-    /// Costs a fill of each scratch buffer per pass.
+    /// scratch buffer an earlier pass already wrote (the third pass on), invalidate that buffer
+    /// ([`Plan::invalidate`](crate::plan::Plan::invalidate)), keys and values: a GPU refills
+    /// it with [`POISON_WORD`](crate::plan::POISON_WORD), the simulator reports any word read
+    /// or read back before the pass wrote it. Without it a key or value such a pass failed to
+    /// write would still hold the copy left two passes before, which is the right one wherever
+    /// the passes between were identity permutations (all-equal keys, keys varying only in
+    /// their low byte), so the output would not show it. Costs a fill of each scratch buffer
+    /// per pass on a GPU.
     pub poison_between_passes: bool,
 }
 

@@ -1,6 +1,7 @@
 //! Initialization: workgroup memory read before anything in the workgroup wrote it (WGSL
 //! zero-fills it; Metal and CUDA do not), host-uninit storage (`BufferInit::Poison`) read
-//! before written, and host-uninit read-back words that nothing wrote.
+//! before written, and host-uninit read-back words that nothing wrote. A buffer a plan
+//! invalidates (`Plan::invalidate`) is host-uninit again from that pass on.
 
 use crate::finding::FindingKind;
 use crate::sim::events::{AccessKind, BufferMeta, Checker, Ctx, Findings, MemAccess, Space};
@@ -8,9 +9,12 @@ use crate::sim::events::{AccessKind, BufferMeta, Checker, Ctx, Findings, MemAcce
 /// Reports `uninitialized-read` and `unwritten-output`.
 #[derive(Default)]
 pub struct Init {
-    /// Per buffer: written bits for poison buffers.
+    /// Per buffer: written bits for poison buffers (and invalidated ones).
     storage: Vec<Option<Vec<bool>>>,
     labels: Vec<String>,
+    words: Vec<usize>,
+    /// Per buffer: the pass that last invalidated it.
+    invalidated_by: Vec<Option<String>>,
     wg: Vec<bool>,
 }
 
@@ -21,6 +25,15 @@ impl Checker for Init {
             .map(|b| b.poison.then(|| vec![false; b.words]))
             .collect();
         self.labels = buffers.iter().map(|b| b.label.clone()).collect();
+        self.words = buffers.iter().map(|b| b.words).collect();
+        self.invalidated_by = vec![None; buffers.len()];
+    }
+
+    fn invalidate(&mut self, buffer: usize, pass: &str) {
+        if let (Some(w), Some(&words)) = (self.storage.get_mut(buffer), self.words.get(buffer)) {
+            *w = Some(vec![false; words]);
+            self.invalidated_by[buffer] = Some(pass.to_string());
+        }
     }
 
     fn workgroup_start(&mut self, ctx: &Ctx) {
@@ -47,10 +60,16 @@ impl Checker for Init {
                     let what = if a.space == Space::Workgroup {
                         format!("workgroup memory word {addr} read before this workgroup wrote it (WGSL zero-fills it; Metal/CUDA do not)")
                     } else {
-                        format!(
-                            "word {addr} of host-uninitialized buffer {} `{label}` read before any pass wrote it",
-                            a.buffer
-                        )
+                        match self.invalidated_by.get(a.buffer).and_then(Option::as_ref) {
+                            Some(pass) => format!(
+                                "word {addr} of buffer {} `{label}` read after pass `{pass}` invalidated it and before any pass wrote it again",
+                                a.buffer
+                            ),
+                            None => format!(
+                                "word {addr} of host-uninitialized buffer {} `{label}` read before any pass wrote it",
+                                a.buffer
+                            ),
+                        }
                     };
                     out.report(
                         kind,
@@ -77,10 +96,14 @@ impl Checker for Init {
             }
             let missing: Vec<usize> = (0..w.len()).filter(|&j| !w[j]).collect();
             if let (Some(&first), Some(&last)) = (missing.first(), missing.last()) {
+                let since = match self.invalidated_by.get(i).and_then(Option::as_ref) {
+                    Some(pass) => format!(" since pass `{pass}` invalidated it"),
+                    None => String::new(),
+                };
                 out.report_global(
                     FindingKind::UnwrittenOutput,
                     format!(
-                        "buffer {i} `{}`: {} of its {} words never written (words {first}..={last}; 32-bit words)",
+                        "buffer {i} `{}`: {} of its {} words never written{since} (words {first}..={last}; 32-bit words)",
                         b.label,
                         missing.len(),
                         w.len()
