@@ -143,6 +143,60 @@ fn reduce_takes_fortran_order() {
     assert_eq!(last_line(&o), "21");
 }
 
+/// Headers as numpy reads them: exactly the keys 'descr', 'fortran_order' and 'shape' (numpy
+/// refuses a header with more or fewer), in any order, with a structured dtype named by its
+/// fields rather than as a debug dump.
+#[test]
+fn npy_headers_as_numpy_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let data: Vec<u8> = [4u32, 5].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let sum = |name: &str, dict: &str| {
+        let f = common::write_raw_npy(dir.path(), name, dict, &data);
+        common::wgsimd(&[
+            "reduce",
+            f.to_str().unwrap(),
+            "--op",
+            "sum",
+            "--backend",
+            "sim",
+        ])
+    };
+    assert_clean_error(
+        &sum(
+            "extra.npy",
+            "{'descr': '<u4', 'fortran_order': False, 'shape': (2,), 'extra': 1, }",
+        ),
+        r#"header has keys ["descr", "fortran_order", "shape", "extra"]"#,
+    );
+    assert_clean_error(
+        &sum("missing.npy", "{'descr': '<u4', 'shape': (2,), }"),
+        r#"header has keys ["descr", "shape"]"#,
+    );
+    assert_clean_error(
+        &sum(
+            "record.npy",
+            "{'descr': [('a', '<u4'), ('b', '<u4')], 'fortran_order': False, 'shape': (1,), }",
+        ),
+        "unsupported dtype structured [('a', '<u4'), ('b', '<u4'), ]",
+    );
+    // looks odd, is fine: keys in another order, in double quotes
+    let o = sum(
+        "reordered.npy",
+        "{\"shape\": (2,), 'fortran_order': False, 'descr': '<u4', }",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(last_line(&o), "9");
+    // an overflowing shape under a double-quoted key is refused before npyz counts it (which
+    // panics in a debug build)
+    assert_clean_error(
+        &sum(
+            "huge.npy",
+            "{\"shape\": (9223372036854775809, 2), 'fortran_order': False, 'descr': '<u4', }",
+        ),
+        "more elements than can be counted",
+    );
+}
+
 #[test]
 fn info_names_the_adapter() {
     if common::gpu().is_none() {

@@ -1,8 +1,9 @@
 //! `.npy` input and output for the CLI (through the npyz crate).
 //!
 //! Reading accepts little- or big-endian u32, i32, f32 and f16 in C order (any order where the
-//! command does not care: [`read_any_order`]); anything else, and a shape whose element count
-//! overflows, is a one-line error naming what was found. Writing is atomic: the array goes to a
+//! command does not care: [`read_any_order`]); anything else, a shape whose element count
+//! overflows, and a header whose keys are not exactly numpy's three (`descr`, `fortran_order`,
+//! `shape`: numpy refuses others too), is a one-line error naming what was found. Writing is atomic: the array goes to a
 //! temporary file beside the target (beside a symlink's target), renamed over it only when
 //! complete, so a failed command leaves no output; [`stage`] and [`Staged::commit`] let a
 //! command write every output before it renames any. The file gets the permissions the umask
@@ -75,8 +76,20 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     // npyz multiplies the dimensions unchecked (shape and strides): a debug build panics, a
     // release build wraps, and a header could claim an enormous array with no data
-    if let Some(shape) = header_shape(&mut file) {
-        countable(path, &shape)?;
+    if let Some(dict) = header_dict(&mut file) {
+        if let Some(keys) = dict_keys(&dict) {
+            let mut sorted = keys.clone();
+            sorted.sort();
+            if sorted != ["descr", "fortran_order", "shape"] {
+                bail!(
+                    "{}: header has keys {keys:?}; a .npy header has exactly 'descr', 'fortran_order' and 'shape'",
+                    path.display()
+                );
+            }
+        }
+        if let Some(shape) = dict_shape(&dict) {
+            countable(path, &shape)?;
+        }
     }
     std::io::Seek::rewind(&mut file).with_context(|| format!("cannot read {}", path.display()))?;
     let npy = npyz::NpyFile::new(BufReader::new(file))
@@ -91,7 +104,8 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let dtype = npy.dtype();
     let descr = match &dtype {
         npyz::DType::Plain(ts) => ts.to_string(),
-        other => format!("{other:?}"),
+        // (npyz reads subarray dtypes only inside records)
+        other => format!("structured {}", other.descr()),
     };
     let kind = descr.trim_start_matches(['<', '>', '|', '=']).to_string();
     let ctx = || format!("reading the data of {}", path.display());
@@ -127,9 +141,9 @@ fn countable(path: &Path, shape: &[u64]) -> Result<()> {
     Ok(())
 }
 
-/// The `shape` tuple of a .npy header, where it reads as one (`None` otherwise: npyz then
-/// judges the file).
-fn header_shape(file: &mut File) -> Option<Vec<u64>> {
+/// The header of a .npy file (its Python dict literal), where the file starts like one (`None`
+/// otherwise: npyz then judges the file).
+fn header_dict(file: &mut File) -> Option<String> {
     use std::io::Read;
     let mut head = [0u8; 12];
     file.read_exact(&mut head).ok()?;
@@ -147,8 +161,43 @@ fn header_shape(file: &mut File) -> Option<Vec<u64>> {
     let mut text = vec![0u8; len.min(1 << 20)];
     std::io::Seek::seek(file, std::io::SeekFrom::Start(start as u64)).ok()?;
     file.read_exact(&mut text).ok()?;
-    let text = String::from_utf8_lossy(&text);
-    let after = &text[text.find("'shape'")? + 7..];
+    Some(String::from_utf8_lossy(&text).into_owned())
+}
+
+/// The keys of a header's dict: the quoted strings directly inside its braces that a `:`
+/// follows (`None` where the text is not a dict: npyz then judges it).
+fn dict_keys(dict: &str) -> Option<Vec<String>> {
+    let body = dict.trim().strip_prefix('{')?;
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    let mut chars = body.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' => depth = depth.checked_sub(1)?,
+            '}' if depth == 0 => return Some(keys),
+            '}' => depth -= 1,
+            '\'' | '"' => {
+                // a string literal (no escapes in numpy's headers' keys and dtypes)
+                let end = i + 1 + body[i + 1..].find(c)?;
+                while chars.peek().is_some_and(|&(j, _)| j <= end) {
+                    chars.next();
+                }
+                let rest = body[end + 1..].trim_start();
+                if depth == 0 && rest.starts_with(':') {
+                    keys.push(body[i + 1..end].to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The `shape` tuple of a header's dict, where it reads as one (the key in either quotes).
+fn dict_shape(dict: &str) -> Option<Vec<u64>> {
+    let key = dict.find("'shape'").or_else(|| dict.find("\"shape\""))?;
+    let after = &dict[key + 7..];
     let open = after.find('(')?;
     let close = after.find(')')?;
     after
