@@ -1,7 +1,7 @@
 //! Typed findings: what the simulator's checkers report.
 //!
-//! A finding has a [`FindingKind`] (the seven kinds of `docs/simulator.md`, with fixed names that
-//! the CLI prints and tests match), a message, the source location of the statement that
+//! A finding has a [`FindingKind`] (the kinds of `docs/simulator.md`, with fixed names that the
+//! CLI prints and tests match), a message, the source location of the statement that
 //! triggered it, and the coordinates of each party involved (for a race: both accesses).
 
 use std::fmt;
@@ -18,6 +18,8 @@ pub enum FindingKind {
     /// Two invocations of one workgroup touched one storage word between storage barriers, one
     /// a non-atomic write.
     StorageRace,
+    /// Two workgroups of one dispatch touched one storage word, one access a non-atomic write.
+    CrossWorkgroupRace,
     /// An index past an array's end.
     OutOfBounds,
     /// Workgroup memory read before written in that workgroup, or host-uninit storage read.
@@ -33,11 +35,12 @@ pub enum FindingKind {
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 9] = [
+    pub const ALL: [FindingKind; 10] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
         FindingKind::StorageRace,
+        FindingKind::CrossWorkgroupRace,
         FindingKind::OutOfBounds,
         FindingKind::UninitializedRead,
         FindingKind::UnwrittenOutput,
@@ -52,6 +55,7 @@ impl FindingKind {
             FindingKind::BarrierDivergence => "barrier-divergence",
             FindingKind::WorkgroupRace => "workgroup-race",
             FindingKind::StorageRace => "storage-race",
+            FindingKind::CrossWorkgroupRace => "cross-workgroup-race",
             FindingKind::OutOfBounds => "out-of-bounds",
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::UnwrittenOutput => "unwritten-output",

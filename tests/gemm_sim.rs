@@ -269,3 +269,65 @@ fn default_path_by_rows_on(caps: &wgsimd::Caps) {
         assert_eq!(p.path, gemm::Path::Tiled, "forced policy m={m}");
     }
 }
+
+/// Tiles that overlap are a `cross-workgroup-race`: the register-tiled kernel edited so that
+/// workgroups 2i and 2i + 1 both compute tile 2i (the seed's tile-layout bug in its overlapping
+/// form) stores some of C from two workgroups of one dispatch, and leaves other tiles unwritten.
+/// The finding names both workgroups. Unedited, the same plan has no finding.
+#[test]
+fn overlapping_tiles_are_a_cross_workgroup_race() {
+    let exec = common::sim(8, vec![], None);
+    let (m, n, k) = (20, 300, 9);
+    let a = gemm::bench::random_f32(m * k, 3);
+    let b = gemm::bench::random_f32(k * n, 4);
+    let opts = GemmOptions {
+        path: PathChoice::Tiled,
+        ..Default::default()
+    };
+    for edit in [false, true] {
+        let mut p = gemm::plan(
+            exec.caps(),
+            Operand::F32(&a),
+            Operand::F32(&b),
+            m,
+            n,
+            k,
+            opts,
+        )
+        .unwrap();
+        if edit {
+            let from = "    let tile = tile_of(wid, nwg);";
+            let to = "    let tile = tile_of(vec3<u32>(wid.x & ~1u, wid.y, wid.z), nwg);";
+            let pass = p
+                .plan
+                .passes
+                .iter_mut()
+                .find(|pass| pass.kernel.source.contains(from))
+                .expect("the tiled pass");
+            let src = pass.kernel.source.replace(from, to);
+            pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
+        }
+        let out = exec.run(&p.plan).unwrap();
+        let races: Vec<_> = out
+            .findings
+            .iter()
+            .filter(|f| f.kind == wgsimd::finding::FindingKind::CrossWorkgroupRace)
+            .collect();
+        if edit {
+            assert!(!races.is_empty(), "{:?}", out.findings);
+            for f in &races {
+                assert_eq!(f.parties.len(), 2, "{f}");
+                assert_ne!(f.parties[0].workgroup, f.parties[1].workgroup, "{f}");
+            }
+            assert!(
+                out.findings
+                    .iter()
+                    .any(|f| f.kind == wgsimd::finding::FindingKind::UnwrittenOutput),
+                "{:?}",
+                out.findings
+            );
+        } else {
+            assert!(out.findings.is_empty(), "{:?}", out.findings);
+        }
+    }
+}

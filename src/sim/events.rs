@@ -62,6 +62,8 @@ pub struct Ctx<'a> {
     pub pass: usize,
     /// Workgroup id.
     pub workgroup: [u32; 3],
+    /// Workgroups of the dispatch in x, y, z.
+    pub grid: [u32; 3],
     /// Local invocation index of each lane slot.
     pub lid_of_slot: &'a [u32],
     /// Subgroup size.

@@ -5,6 +5,7 @@
 //! | [`Uniformity`] | `non-uniform-subgroup-op`, `barrier-divergence` |
 //! | [`Race`] | `workgroup-race` |
 //! | [`StorageRace`] | `storage-race` |
+//! | [`GridRace`] | `cross-workgroup-race` |
 //! | [`Bounds`] | `out-of-bounds`, `step-limit` |
 //! | [`Init`] | `uninitialized-read`, `unwritten-output` |
 //! | [`LoopLimit`] | `loop-limit` |
@@ -18,7 +19,7 @@ mod uniformity;
 pub use bounds::Bounds;
 pub use init::Init;
 pub use loops::LoopLimit;
-pub use race::{Race, StorageRace};
+pub use race::{GridRace, Race, StorageRace};
 pub use uniformity::Uniformity;
 
 use super::events::Checker;
@@ -29,6 +30,7 @@ pub fn all() -> Vec<Box<dyn Checker>> {
         Box::new(Uniformity),
         Box::new(Race::default()),
         Box::new(StorageRace::default()),
+        Box::new(GridRace::default()),
         Box::new(Bounds),
         Box::new(Init::default()),
         Box::new(LoopLimit::default()),

@@ -3,8 +3,14 @@
 //! - `workgroup-race`: a workgroup-memory word, between `workgroupBarrier`s.
 //! - `storage-race`: a storage word, between `storageBarrier`s. WGSL's `workgroupBarrier`
 //!   orders workgroup memory only, so a storage word written by one invocation and read by
-//!   another of its workgroup needs a `storageBarrier` between them (or atomics). Races between
-//!   workgroups are not checked: nothing in one dispatch orders them but atomics.
+//!   another of its workgroup needs a `storageBarrier` between them (or atomics).
+//!
+//! And races between workgroups ([`GridRace`], `cross-workgroup-race`): two workgroups of one
+//! dispatch touching one storage word, at least one access a non-atomic write. Nothing in a
+//! dispatch orders two workgroups but atomics (WGSL's are relaxed and it has no device-scope
+//! fence), so such a word holds whichever store lands last, or a reader sees either value: a
+//! tile written by two workgroups, or "store the partial, then count the arrival" handing data
+//! to another workgroup. Passes are ordered, so only accesses within one pass count.
 //!
 //! Per word, a checker remembers the epoch (barrier interval) of its last access, the first
 //! invocation that touched it in that epoch, whether a second one did, and the non-atomic
@@ -205,6 +211,144 @@ impl Checker for StorageRace {
                 );
                 report(FindingKind::StorageRace, ctx, a, slot, other, what, out);
             }
+        }
+    }
+}
+
+/// One access for [`GridRace`], packed (a word's state is kept for every word a pass touches):
+/// the workgroup's linear index, the lane slot and the start of the source span.
+#[derive(Clone, Copy)]
+struct Site {
+    workgroup: u32,
+    slot: u32,
+    span_start: u32,
+}
+
+const NO_SITE: Site = Site {
+    workgroup: NONE,
+    slot: 0,
+    span_start: 0,
+};
+
+/// A storage word's accesses in one pass, for [`GridRace`].
+#[derive(Clone, Copy)]
+struct GridWord {
+    /// The pass (plus one) these accesses belong to; anything else is stale.
+    stamp: u32,
+    /// The first access in the pass.
+    first: Site,
+    /// The first access from another workgroup than `first`'s (or none).
+    other: Site,
+    /// The first non-atomic write (or none).
+    writer: Site,
+}
+
+const STALE: GridWord = GridWord {
+    stamp: 0,
+    first: NO_SITE,
+    other: NO_SITE,
+    writer: NO_SITE,
+};
+
+/// Reports `cross-workgroup-race`. Per word it keeps the pass's first access, the first access
+/// from another workgroup and the first non-atomic write: a race exists once a workgroup other
+/// than the writer's touches the word, or a workgroup writes it that another has touched, and
+/// those three name a party of another workgroup in every such case.
+#[derive(Default)]
+pub struct GridRace {
+    /// Per plan buffer (grown as buffers are touched): per word, the pass's accesses.
+    words: Vec<Vec<GridWord>>,
+}
+
+/// The party at `site` of the current pass (lanes map to local indices alike in every
+/// workgroup of a pass).
+fn site_party(ctx: &Ctx, site: Site) -> crate::finding::Party {
+    let [gx, gy, _] = ctx.grid;
+    let w = site.workgroup;
+    let span = Span::new(site.span_start, site.span_start + 1);
+    crate::finding::Party {
+        workgroup: [w % gx, w / gx % gy, w / (gx * gy)],
+        local_index: ctx
+            .lid_of_slot
+            .get(site.slot as usize)
+            .copied()
+            .unwrap_or(site.slot),
+        subgroup: site.slot / ctx.subgroup_size,
+        lane: site.slot % ctx.subgroup_size,
+        loc: crate::sim::events::loc(ctx.kernel, span),
+    }
+}
+
+impl Checker for GridRace {
+    fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
+        // (a read-only binding cannot race: nothing in the pass writes it)
+        if a.space != Space::Storage || a.read_only {
+            return;
+        }
+        let stamp = ctx.pass as u32 + 1;
+        let plain_write = a.kind == AccessKind::Store && !a.atomic;
+        let [x, y, z] = ctx.workgroup;
+        let wg = x + ctx.grid[0] * (y + ctx.grid[1] * z);
+        let span_start = a.span.to_range().map_or(0, |r| r.start as u32);
+        if self.words.len() <= a.buffer {
+            self.words.resize(a.buffer + 1, Vec::new());
+        }
+        let words = &mut self.words[a.buffer];
+        for &(slot, addr) in a.words {
+            let addr = addr as usize;
+            if words.len() <= addr {
+                // grown to what is touched (the bound range's end is the bounds check's)
+                words.resize((addr + 1).next_power_of_two(), STALE);
+            }
+            let me = Site {
+                workgroup: wg,
+                slot,
+                span_start,
+            };
+            let w = &mut words[addr];
+            if w.stamp != stamp {
+                *w = GridWord {
+                    stamp,
+                    first: me,
+                    other: NO_SITE,
+                    writer: if plain_write { me } else { NO_SITE },
+                };
+                continue;
+            }
+            // the other party: a non-atomic writer of another workgroup, or, for our own
+            // non-atomic write, an access of another workgroup
+            let partner = if w.writer.workgroup != NONE && w.writer.workgroup != wg {
+                Some(w.writer)
+            } else if plain_write && w.first.workgroup != wg {
+                Some(w.first)
+            } else if plain_write && w.other.workgroup != NONE {
+                // (first is ours, so other is another workgroup's)
+                Some(w.other)
+            } else {
+                None
+            };
+            if w.other.workgroup == NONE && w.first.workgroup != wg {
+                w.other = me;
+            }
+            if plain_write && w.writer.workgroup == NONE {
+                w.writer = me;
+            }
+            let Some(p) = partner else { continue };
+            let kind = FindingKind::CrossWorkgroupRace;
+            if out.seen(kind, ctx.kernel, a.span) {
+                continue;
+            }
+            let what = format!(
+                "storage word {addr} of buffer {} touched by two workgroups of one dispatch, one a non-atomic write",
+                a.buffer
+            );
+            out.report(
+                kind,
+                ctx.kernel,
+                a.span,
+                what,
+                vec![ctx.party(slot as usize, Some(a.span)), site_party(ctx, p)],
+            );
         }
     }
 }

@@ -61,6 +61,7 @@ macro_rules! ctx {
             kernel: $s.kernel,
             pass: $s.pass,
             workgroup: $s.wg_id,
+            grid: $s.num_wg,
             lid_of_slot: &$s.lid_of_slot,
             subgroup_size: $s.s as u32,
             lanes: $s.n as u32,
