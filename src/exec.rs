@@ -248,7 +248,8 @@ pub fn grid_2d(count: u64, max: u32) -> [u32; 3] {
     if count == 0 {
         return [0, 1, 1];
     }
-    let x = count.min(max as u64);
+    // (a hand-built `Caps` may say 0)
+    let x = count.min(max.max(1) as u64);
     let y = count.div_ceil(x);
     [x as u32, y as u32, 1]
 }

@@ -201,3 +201,65 @@ fn invalidated_scratch_shows_a_missed_write() {
         }
     }
 }
+
+/// Odd settings a caller can build are handled, not panics or wrong sorts: a policy with no
+/// global-histogram workgroups (taken as one), caps saying 0 workgroups per dimension (no
+/// panic), a largest buffer below the storage binding (its own message), and the bench's cases
+/// on an adapter with subgroups whose workgroup memory OneSweep does not fit (left out).
+#[test]
+fn odd_policies_and_caps() {
+    let e = sim(SimConfig::default());
+    let policy = SortPolicy {
+        histogram_workgroups: 0,
+        ..Default::default()
+    };
+    check_with(
+        &e,
+        "no histogram workgroups",
+        3000,
+        Strategy::OneSweep,
+        false,
+        &policy,
+    );
+
+    let keys: Vec<u32> = common::random_u32(3000, 9);
+    let mut caps = e.caps().clone();
+    caps.max_workgroups_per_dim = 0;
+    for strategy in [
+        Strategy::ReduceThenScan,
+        Strategy::OneSweep,
+        Strategy::Hybrid,
+    ] {
+        let opts = SortOptions {
+            strategy: Some(strategy),
+            ..Default::default()
+        };
+        let p = sort::plan(&caps, &keys, None, &opts, &SortPolicy::default());
+        assert!(p.is_ok(), "{strategy}: {:?}", p.err());
+    }
+
+    let mut caps = e.caps().clone();
+    caps.max_buffer = 4 * 1000;
+    let r = sort::plan(
+        &caps,
+        &keys[..1001],
+        None,
+        &SortOptions::default(),
+        &SortPolicy::default(),
+    );
+    match r {
+        Err(wgsimd::Error::TooLarge(m)) => assert!(m.contains("largest buffer"), "{m}"),
+        other => panic!("{:?}", other.err()),
+    }
+
+    let mut caps = e.caps().clone();
+    assert!(caps.subgroups);
+    caps.max_workgroup_storage = 16 << 10;
+    let cases = sort::bench_cases(&caps, 1000, 1).unwrap();
+    assert!(!cases.is_empty());
+    assert!(
+        cases.iter().all(|c| !c.variant.contains("onesweep")),
+        "{:?}",
+        cases.iter().map(|c| &c.variant).collect::<Vec<_>>()
+    );
+}

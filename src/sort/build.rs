@@ -88,6 +88,8 @@ fn padded_bytes<T: bytemuck::Pod>(data: &[T]) -> Vec<u8> {
 /// (65536 tiles, 2^28 keys: 32768 × 2, where `grid_2d` would launch 65535 × 2 and let 65534
 /// workgroups exit, each after taking a OneSweep ticket).
 fn tile_grid(tiles: u64, max: u32) -> [u32; 3] {
+    // (a hand-built `Caps` may say 0)
+    let max = max.max(1);
     let rows = tiles.div_ceil(max as u64).max(1);
     let width = tiles.div_ceil(rows);
     if tiles == 0 {
@@ -514,9 +516,10 @@ pub(super) fn build<T: SortKey>(
                 ("BEGIN_BIT", begin as f64),
                 ("END_BIT", end as f64),
             ]);
+            // (at least one workgroup: with none, every digit's global count would stay 0)
             let grid = tiles
-                .min(policy.histogram_workgroups as u64)
-                .min(caps.max_workgroups_per_dim as u64) as u32;
+                .min(policy.histogram_workgroups.max(1) as u64)
+                .min(caps.max_workgroups_per_dim.max(1) as u64) as u32;
             // binding 7: the keys again, read as vec4s in the histogram's full tiles (its own
             // tiles, not OneSweep's: with n between the two it has a full tile); where it has
             // none, a 16-byte stand-in (a vec4 array needs 16 bytes)

@@ -32,8 +32,11 @@ use crate::plan::{BufferId, Plan};
 /// How the passes find each tile's output positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strategy {
-    /// Per digit: tile histograms, one scan of them, scatter. No workgroup ever waits on another;
-    /// the portable default (safe on Apple/ARM GPUs without forward-progress guarantees).
+    /// Per digit: tile histograms, one scan of them, scatter. No workgroup ever waits on another,
+    /// and no subgroups are needed: the choice without subgroups, on CPU adapters, and where
+    /// OneSweep's workgroup memory does not fit ([`SortPolicy::choose`]). (OneSweep, the choice
+    /// elsewhere, is as safe without forward-progress guarantees: its fallback never waits on
+    /// a workgroup being scheduled.)
     ReduceThenScan,
     /// One global histogram pass, then one dispatch per digit with decoupled look-back and a
     /// decoupled fallback (a stalled tile counts its predecessor's keys itself). Subgroups only.
@@ -121,7 +124,8 @@ pub struct SortPolicy {
     /// fallback never ran at 2^24 or 2^28 keys (fourth session's look-back counters).
     pub spin: u32,
     /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
-    /// of 256 on the H100 (the same wave reasoning as [`crate::reduce::ReducePolicy`]).
+    /// of 256 on the H100 (the same wave reasoning as [`crate::reduce::ReducePolicy`]). 0 is
+    /// taken as 1.
     pub histogram_workgroups: u32,
     /// OneSweep tiles take indices from an atomic ticket in order of start (true, the only
     /// sensible setting on a GPU); false ties them to workgroup indices, so the simulator's
@@ -366,11 +370,19 @@ pub fn plan<T: SortKey>(
     }
     let n = keys.len() as u64;
     let bytes = n * 4;
-    if n >= 1 << 30 || bytes > caps.max_storage_binding || bytes + 16 > caps.max_buffer {
+    // (the input buffers are padded to whole 16 bytes: `build::padded_bytes`)
+    let padded = bytes.div_ceil(16) * 16;
+    if n >= 1 << 30 || bytes > caps.max_storage_binding {
         return Err(Error::TooLarge(format!(
             "{n} keys: the sort handles fewer than 2^30 keys that fit one storage binding \
              ({} bytes on this adapter)",
             caps.max_storage_binding
+        )));
+    }
+    if padded > caps.max_buffer {
+        return Err(Error::TooLarge(format!(
+            "{n} keys: {padded} bytes (padded to 16) exceed the adapter's largest buffer, {} bytes",
+            caps.max_buffer
         )));
     }
     let strategy = opts
