@@ -331,3 +331,88 @@ fn overlapping_tiles_are_a_cross_workgroup_race() {
         }
     }
 }
+
+/// Choices and limits a review found wrong, each now right (simulator caps, edited):
+/// - `Auto` took the cooperative kernel where C padded to its whole 128-row tiles exceeds the
+///   binding limit, and failed, where the portable kernel fits: it now runs the portable one;
+/// - buffers of 4 GiB or more were accepted where an adapter binds them (Metal), though the
+///   kernels index in u32: refused;
+/// - int4 weights through `PathChoice::Coop` silently ran the portable kernel: an error;
+/// - a policy with a zero tile dimension: an error of the policy, not of the shader.
+#[test]
+fn auto_falls_back_and_limits_hold() {
+    use wgsimd::Error;
+    let exec = common::sim(32, SimConfig::coop_shapes(), None);
+    let (m, n, k) = (40, 1000, 8);
+    let a = f32_to_f16(&gemm::bench::random_f32(m * k, 5));
+    let b = f32_to_f16(&gemm::bench::random_f32(k * n, 6));
+    let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+    let mut caps = exec.caps().clone();
+    // C: 160 000 bytes; padded to 128 rows for the cooperative kernel, 512 000
+    caps.max_storage_binding = 200_000;
+    let opts = GemmOptions::default();
+    let coop = GemmOptions {
+        path: PathChoice::Coop,
+        ..Default::default()
+    };
+    let r = gemm::plan(&caps, Operand::F16(&a), Operand::F16(&b), m, n, k, coop);
+    assert!(matches!(r, Err(Error::TooLarge(_))), "{:?}", r.err());
+    let p = gemm::plan(&caps, Operand::F16(&a), Operand::F16(&b), m, n, k, opts).unwrap();
+    assert_eq!(p.path, gemm::Path::Tiled);
+    check(
+        &exec,
+        "auto past the coop limit",
+        &p,
+        &want,
+        common::TOL_F16_IN,
+    );
+    // with the default caps, the same product takes the cooperative kernel
+    let p = gemm::plan(
+        exec.caps(),
+        Operand::F16(&a),
+        Operand::F16(&b),
+        m,
+        n,
+        k,
+        opts,
+    )
+    .unwrap();
+    assert_eq!(p.path, gemm::Path::Coop16);
+
+    // a Metal-like binding limit: C of 40000² f32 is 6.4 GB
+    let mut caps = exec.caps().clone();
+    caps.max_storage_binding = 1 << 40;
+    caps.max_buffer = 1 << 40;
+    let (m, n, k) = (40_000, 40_000, 1);
+    let x = vec![0.5f32; 40_000];
+    for path in [PathChoice::Tiled, PathChoice::Auto] {
+        let o = GemmOptions {
+            path,
+            ..Default::default()
+        };
+        match gemm::plan(&caps, Operand::F32(&x), Operand::F32(&x), m, n, k, o) {
+            Err(Error::TooLarge(msg)) => assert!(msg.contains("4 GiB"), "{msg}"),
+            other => panic!("{path:?}: {:?}", other.map(|p| p.path)),
+        }
+    }
+
+    let w = Int4Weights::quantize(&gemm::bench::random_f32(128 * 16, 7), 128, 16).unwrap();
+    let a = f32_to_f16(&gemm::bench::random_f32(20 * 128, 8));
+    let r = gemm::plan_int4(exec.caps(), &a, &w, 20, coop);
+    assert!(
+        matches!(r, Err(Error::InvalidInput(_))),
+        "{:?}",
+        r.map(|p| p.path)
+    );
+
+    let mut policy = gemm::GemmPolicy::for_m(64);
+    policy.bm = 0;
+    let o = GemmOptions {
+        path: PathChoice::Tiled,
+        policy: Some(policy),
+        ..Default::default()
+    };
+    let x = gemm::bench::random_f32(64, 9);
+    let r = gemm::plan(exec.caps(), Operand::F32(&x), Operand::F32(&x), 8, 8, 8, o);
+    assert!(matches!(r, Err(Error::Plan(_))), "{:?}", r.map(|p| p.path));
+}

@@ -576,6 +576,35 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
     super::kernel_may_round(out, 1, n)
 }
 
+/// Whether variant `v` runs an M×N product on this adapter, beyond [`usable_variant`]'s rules:
+/// its layout, its workgroup memory for this N, its grid, and C with rows padded to whole tiles
+/// within the binding limit. Returns the grid and C's bytes. `PathChoice::Auto` asks before it
+/// takes the cooperative path, so a product whose padded C is too large takes the portable
+/// kernel instead of failing.
+pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2], u64)> {
+    let p = v.policy;
+    let kern = kernel::load(v.kernel.name(), caps.flavor())?;
+    layout_fits(&kern, &p, caps.subgroup_min)?;
+    if workgroup_bytes(&kern, &p, has_edges(&p, n))? > caps.max_workgroup_storage as u64 {
+        return Err(Error::InvalidInput(format!(
+            "cooperative-matrix GEMM: {} {p:?} does not fit workgroup memory for {m}×{n}",
+            v.kernel.name()
+        )));
+    }
+    let grid = [
+        (n as u64).div_ceil(p.bn as u64),
+        (m as u64).div_ceil(p.bm as u64),
+    ];
+    // C's rows padded to whole tiles (the kernels store whole tiles in M)
+    let c_bytes = padded_rows(&p, m)
+        .checked_mul(n)
+        .and_then(|e| e.checked_mul(4))
+        .ok_or_else(|| Error::TooLarge(format!("gemm C of {m}×{n} padded to whole tiles")))?
+        as u64;
+    check_limits(caps, &[("C", c_bytes)], grid)?;
+    Ok((grid, c_bytes))
+}
+
 /// The plan for the packed f16 operands (rows padded to 8 halves), on variant `v` (checked
 /// with [`usable_variant`] by the caller), with C in f32, or in f16 where the kernel can round
 /// it itself (`out` = F16 and N even: [`rounds_itself`]; else the caller adds the rounding pass).
@@ -596,27 +625,11 @@ pub fn plan(
     let p = v.policy;
     let sg = caps.subgroup_min;
     let kern = kernel::load(kind.name(), caps.flavor())?;
-    layout_fits(&kern, &p, sg)?;
+    let (grid, c_bytes) = fits(caps, &v, m, n)?;
     let edges = has_edges(&p, n);
-    if workgroup_bytes(&kern, &p, edges)? > caps.max_workgroup_storage as u64 {
-        return Err(Error::InvalidInput(format!(
-            "cooperative-matrix GEMM: {} {p:?} does not fit workgroup memory for {m}×{n}",
-            kind.name()
-        )));
-    }
-    let grid = [
-        (n as u64).div_ceil(p.bn as u64),
-        (m as u64).div_ceil(p.bm as u64),
-    ];
-    // C's rows padded to whole tiles (the kernels store whole tiles in M)
-    let c_bytes = (padded_rows(&p, m) * n * 4) as u64;
     check_limits(
         caps,
-        &[
-            ("A", a_bytes.len() as u64),
-            ("B", b_bytes.len() as u64),
-            ("C", c_bytes),
-        ],
+        &[("A", a_bytes.len() as u64), ("B", b_bytes.len() as u64)],
         grid,
     )?;
     let mut plan = Plan::new(format!(

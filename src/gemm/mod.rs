@@ -101,9 +101,13 @@ pub enum PathChoice {
     Auto,
     /// The register-tiled portable kernel.
     Tiled,
-    /// Cooperative matrices, or an error when the adapter does not offer them.
+    /// Cooperative matrices, or an error when the adapter does not offer them (or the product
+    /// does not fit them, and for int4 weights, which have no cooperative kernel).
     Coop,
-    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of [`GEMV_MAX_ROWS`] rows.
+    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of [`GEMV_MAX_ROWS`] rows, as far
+    /// as its workgroups (row blocks × column blocks, in one grid dimension) stay within the
+    /// adapter's per-dimension limit: `Error::TooLarge` beyond (about 10^6 rows of N = 64 at
+    /// 65535), where `Tiled` runs.
     Gemv,
 }
 
@@ -263,7 +267,7 @@ impl GemmPlan {
         // never read: the last quad, when partial, is read element by element)
         let c_buf = &mut plan.buffers[self.c.0];
         c_buf.size = c_buf.size.max(quads * 16);
-        if c_buf.size > caps.max_storage_binding {
+        if c_buf.size > binding_limit(caps) {
             return Err(Error::TooLarge(format!(
                 "gemm C rounded to whole vec4s needs {} bytes; the adapter binds at most {}",
                 c_buf.size, caps.max_storage_binding
@@ -346,11 +350,20 @@ fn check_shape(m: usize, n: usize, k: usize, a_len: usize, b_len: usize) -> Resu
     Ok(())
 }
 
+/// The largest buffer a GEMM kernel binds: the adapter's binding limit, and below 4 GiB, since
+/// the kernels index in u32 (elements of 2 or 4 bytes, words, vec4s), where an adapter binds
+/// more (Metal's `maxBufferLength`).
+fn binding_limit(caps: &Caps) -> u64 {
+    caps.max_storage_binding.min(u32::MAX as u64)
+}
+
 fn check_limits(caps: &Caps, buffers: &[(&str, u64)], grid: [u64; 2]) -> Result<()> {
+    let limit = binding_limit(caps);
     for &(name, bytes) in buffers {
-        if bytes > caps.max_storage_binding {
+        if bytes > limit {
             return Err(Error::TooLarge(format!(
-                "gemm {name} needs {bytes} bytes; the adapter binds at most {}",
+                "gemm {name} needs {bytes} bytes; the adapter binds at most {} and the kernels \
+                 index buffers below 4 GiB",
                 caps.max_storage_binding
             )));
         }
@@ -405,7 +418,10 @@ fn product(
     };
     let coop = match opts.path {
         PathChoice::Tiled | PathChoice::Gemv => None,
-        PathChoice::Auto if f16 && m >= COOP_MIN_M => choose().ok(),
+        // (where the cooperative kernel cannot take this shape, the portable one may)
+        PathChoice::Auto if f16 && m >= COOP_MIN_M => {
+            choose().ok().filter(|v| coop::fits(caps, v, m, n).is_ok())
+        }
         PathChoice::Auto => None,
         PathChoice::Coop => {
             if !f16 {
@@ -467,6 +483,7 @@ fn tiled_pass(
     [m, n, k]: [usize; 3],
     [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
 ) -> Result<GemmPlan> {
+    policy.check_tile()?;
     let kern: Arc<Kernel> = kernel::load(policy.kernel()?, caps.flavor())?;
     let overrides = policy.overrides(fa, fb, has_zeros);
     let budget = policy::KernelBudget {
@@ -492,7 +509,7 @@ fn tiled_pass(
         })
         .clamp(1, k_tiles);
     // the partial products must fit one binding
-    while splits > 1 && splits as u64 * c_bytes > caps.max_storage_binding {
+    while splits > 1 && splits as u64 * c_bytes > binding_limit(caps) {
         splits /= 2;
     }
     let tiles_per_split = k_tiles.div_ceil(splits);
@@ -621,7 +638,7 @@ fn gemv_pass(
     };
     let k = k as u64;
     let mut kslice = k.div_ceil(want).div_ceil(step) * step;
-    while k.div_ceil(kslice) > 1 && k.div_ceil(kslice) * c_bytes > caps.max_storage_binding {
+    while k.div_ceil(kslice) > 1 && k.div_ceil(kslice) * c_bytes > binding_limit(caps) {
         kslice *= 2;
     }
     // ...worked through in equal chunks of whole steps
@@ -802,6 +819,11 @@ fn product_int4(
     w.validate()?;
     let (n, k) = (w.n, w.k);
     check_shape(m, n, k, a.len(), k.saturating_mul(n))?;
+    if opts.path == PathChoice::Coop {
+        return Err(Error::InvalidInput(
+            "int4 weights have no cooperative-matrix kernel (Auto, Tiled or Gemv)".into(),
+        ));
+    }
     let (a_bytes, a_row_vecs) = pack(Operand::F16(a), m, k);
     let mut words = w.packed.clone();
     words.resize(words.len().div_ceil(4) * 4, 0);

@@ -266,6 +266,21 @@ impl GemmPolicy {
         self.buffers as u64 * (self.bk as u64) * (self.bm as u64 + self.bn as u64) * 4
     }
 
+    /// The tile's own rules, which the workgroup size derives from (checked before the kernel
+    /// is specialized: a zero there is a policy error, not a shader's): TM and TN positive
+    /// multiples of 4 dividing BM and BN, which are positive.
+    pub fn check_tile(&self) -> Result<()> {
+        let bad = |m: &str| Err(Error::Plan(format!("gemm policy {self:?}: {m}")));
+        let p = *self;
+        if p.tm == 0 || p.tn == 0 || !p.tm.is_multiple_of(4) || !p.tn.is_multiple_of(4) {
+            return bad("TM and TN must be positive multiples of 4");
+        }
+        if p.bm == 0 || p.bn == 0 || !p.bm.is_multiple_of(p.tm) || !p.bn.is_multiple_of(p.tn) {
+            return bad("BM and BN must be positive, TM must divide BM and TN divide BN");
+        }
+        Ok(())
+    }
+
     /// Checks that the policy's layout covers every tile exactly once for formats `a`, `b`,
     /// given the workgroup size reflected from the specialized kernel, its register budget and
     /// the device's workgroup memory.
@@ -279,12 +294,7 @@ impl GemmPolicy {
     ) -> Result<()> {
         let bad = |m: String| Err(Error::Plan(format!("gemm policy {self:?}: {m}")));
         let p = *self;
-        if p.tm == 0 || p.tn == 0 || !p.tm.is_multiple_of(4) || !p.tn.is_multiple_of(4) {
-            return bad("TM and TN must be positive multiples of 4".into());
-        }
-        if !p.bm.is_multiple_of(p.tm) || !p.bn.is_multiple_of(p.tn) {
-            return bad("TM must divide BM and TN divide BN".into());
-        }
+        p.check_tile()?;
         // (per_load ≥ 4 also makes BK a multiple of 4, the kernel's unrolled k loop)
         if p.bk == 0 || !p.bk.is_multiple_of(a.per_load()) || !p.bn.is_multiple_of(b.per_load()) {
             return bad("BK and BN must be multiples of the vec4 load width".into());
