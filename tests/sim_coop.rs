@@ -599,3 +599,84 @@ fn b_staged_before_the_barrier_is_race_free_only_in_the_other_buffer() {
         out.findings.iter().map(|f| f.kind).collect::<Vec<_>>()
     );
 }
+
+/// An executor that reports `caps` and runs plans on `sim` (an adapter whose reported
+/// subgroup range does not say what it runs).
+struct Claims {
+    caps: wgsimd::Caps,
+    sim: SimExecutor,
+}
+
+impl Executor for Claims {
+    fn caps(&self) -> &wgsimd::Caps {
+        &self.caps
+    }
+    fn run(&self, plan: &wgsimd::Plan) -> wgsimd::Result<wgsimd::RunOutput> {
+        self.sim.run(plan)
+    }
+}
+
+/// Metal: wgpu reports subgroups of 4..64 and 8×8 cooperative matrices. The cooperative kernel
+/// is planned for 32 (Apple GPUs) and checks the width it meets: at 32 it computes C; at 16
+/// every workgroup stops, `subgroup_mismatch` names the width, `decode` is an error, and
+/// `gemm::execute` reruns the product on the portable kernel. A reported range elsewhere
+/// (Vulkan) plans no cooperative kernel.
+#[test]
+fn metal_plans_for_32_and_guards_the_width() {
+    let mut caps = sim(32, vec![shape(8)], None).caps().clone();
+    caps.backend = "Metal".into();
+    caps.subgroup_min = 4;
+    caps.subgroup_max = 64;
+    assert_eq!(gemm::coop::planned_subgroup(&caps), Some(32));
+    let (m, n, k) = (65, 40, 48);
+    let a = f32_to_f16(&gemm::bench::random_f32(m * k, 21));
+    let b = f32_to_f16(&gemm::bench::random_f32(k * n, 22));
+    let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+    let (fa, fb) = (Operand::F16(&a), Operand::F16(&b));
+    let opts = GemmOptions::default();
+    let p = gemm::plan(&caps, fa, fb, m, n, k, opts).unwrap();
+    assert_eq!(p.path, Path::Coop8);
+
+    let at32 = sim(32, vec![shape(8)], None).run(&p.plan).unwrap();
+    assert!(at32.findings.is_empty(), "{:?}", at32.findings);
+    assert_eq!(p.subgroup_mismatch(&at32), None);
+    assert!(rel_frobenius(&p.decode(&at32).unwrap(), &want) <= TOL);
+
+    let at16 = sim(16, vec![shape(8)], None).run(&p.plan).unwrap();
+    assert_eq!(p.subgroup_mismatch(&at16), Some(16));
+    let e = p.decode(&at16).unwrap_err().to_string();
+    assert!(
+        e.contains("planned for subgroups of 32 and the GPU ran them 16 wide"),
+        "{e}"
+    );
+    // (C was never written: the only finding)
+    assert!(
+        at16.findings
+            .iter()
+            .all(|f| f.kind == wgsimd::finding::FindingKind::UnwrittenOutput),
+        "{:?}",
+        at16.findings
+    );
+
+    let claims = Claims {
+        caps: caps.clone(),
+        sim: sim(16, vec![shape(8)], None),
+    };
+    let (p, out) = gemm::execute(&claims, fa, fb, m, n, k, opts).unwrap();
+    assert_eq!(p.path, Path::Tiled);
+    assert!(rel_frobenius(&p.decode(&out).unwrap(), &want) <= TOL);
+    let forced = GemmOptions {
+        path: PathChoice::Coop,
+        ..Default::default()
+    };
+    let (p, out) = gemm::execute(&claims, fa, fb, m, n, k, forced).unwrap();
+    assert_eq!(p.path, Path::Coop8);
+    assert!(p.decode(&out).is_err());
+
+    let mut vulkan = caps;
+    vulkan.backend = "Vulkan".into();
+    vulkan.subgroup_min = 32;
+    assert_eq!(gemm::coop::planned_subgroup(&vulkan), None);
+    let p = gemm::plan(&vulkan, fa, fb, m, n, k, opts).unwrap();
+    assert_eq!(p.path, Path::Tiled);
+}

@@ -10,9 +10,12 @@
 //! [`GemmOptions::coop`](super::GemmOptions) until measured.
 //!
 //! Rules: a variant is chosen only when [`usable`] says so — its shape (f16 inputs, f32
-//! accumulator) is in `caps.cooperative_matrix`, the adapter has one subgroup size (the layout
-//! maps one WM×WN block of C to each subgroup, so the subgroup count must be known), f16 and
-//! subgroups are on, and the tile fits workgroup memory; 16×16 is preferred. [`check`] ties the
+//! accumulator) is in `caps.cooperative_matrix`, the subgroup size is known ([`planned_subgroup`]:
+//! the layout maps one WM×WN block of C to each subgroup, so the subgroup count must be known),
+//! f16 and subgroups are on, and the tile fits workgroup memory; 16×16 is preferred. Where the
+//! size is planned rather than reported (Metal), every workgroup checks it first and stops
+//! without computing at any other width; [`GemmPlan::subgroup_mismatch`](super::GemmPlan) then
+//! says so and [`gemm`](super::gemm) reruns the product on the portable kernel. [`check`] ties the
 //! tile to the reflected workgroup size: (BM/WM)·(BN/WN) subgroups of SG invocations, each owning
 //! a distinct WM×WN block, together covering the BM×BN tile. WM, WN and the fragment size are read
 //! from the kernel.
@@ -347,7 +350,7 @@ pub fn padded_rows(p: &CoopPolicy, m: usize) -> usize {
 
 /// Workgroup memory the kernel declares: `bufs` staged f16 tiles with rows padded by `PAD` (the
 /// same bytes whether staged as f16 or as `vec4<f16>`), and, with `edges`, one fragment square
-/// of f32 per subgroup (without, four words: `CS_LEN`).
+/// of f32 per subgroup (without, four words: `CS_LEN`), and the subgroup guard's 16 bytes.
 fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let pad = k.const_u32("PAD")? as u64;
     let (wm, wn, frag) = (
@@ -359,7 +362,25 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
     let (bufs, b_bufs) = (p.bufs as u64, p.b_bufs as u64);
     let squares = if edges { subgroups * frag * frag } else { 0 };
-    Ok((bufs * bm * (bk + pad) + b_bufs * bk * (bn + pad)) * 2 + (squares + 4) * 4)
+    Ok((bufs * bm * (bk + pad) + b_bufs * bk * (bn + pad)) * 2 + (squares + 4) * 4 + 16)
+}
+
+/// The subgroup size the cooperative kernels are planned for on `caps`: the adapter's one size,
+/// or 32 on Metal, which wgpu reports as the range 4..64 whatever the GPU, where Apple GPUs
+/// (the ones offering `simdgroup_matrix`, with Macs of the Mac2 family) run SIMD groups of 32.
+/// A GPU that runs another width meets the kernels' guard (`subgroup_guard` in
+/// `wgsl/shared/gemm_coop_body.wgsl`): no wrong C, an error. `None` where a range is reported
+/// elsewhere (Vulkan on AMD or Intel: no size to plan for).
+pub fn planned_subgroup(caps: &Caps) -> Option<u32> {
+    if caps.subgroup_min == 0 {
+        return None;
+    }
+    if caps.subgroup_min == caps.subgroup_max {
+        return Some(caps.subgroup_min);
+    }
+    let apple = 32;
+    (caps.backend == "Metal" && (caps.subgroup_min..=caps.subgroup_max).contains(&apple))
+        .then_some(apple)
 }
 
 /// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
@@ -368,7 +389,7 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
     if !caps.f16 || !caps.subgroups {
         return Err(no("needs f16 and subgroups"));
     }
-    if caps.subgroup_min != caps.subgroup_max || caps.subgroup_min == 0 {
+    if planned_subgroup(caps).is_none() {
         return Err(no("needs a single subgroup size"));
     }
     let mut why = no("the adapter offers no f16 → f32 cooperative matrix of 16×16×16 or 8×8×8");
@@ -450,7 +471,7 @@ pub fn usable_variant(caps: &Caps, v: &CoopVariant, _m: usize, n: usize) -> Resu
     if !caps.f16 || !caps.subgroups {
         return Err(no("needs f16 and subgroups"));
     }
-    if caps.subgroup_min != caps.subgroup_max || caps.subgroup_min == 0 {
+    if planned_subgroup(caps).is_none() {
         return Err(no("needs a single subgroup size"));
     }
     if !caps.cooperative_matrix.contains(&v.kernel.shape()) {
@@ -481,7 +502,8 @@ fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
     }
     // at small subgroup sizes the workgroup has too few invocations to stage the tiles
     // (e.g. coop16 at subgroup size 8): then the portable kernel is the fallback
-    layout_fits(&k, &v.policy, caps.subgroup_min).map_err(|e| no(&format!("{name}: {e}")))
+    let sg = planned_subgroup(caps).ok_or_else(|| no("needs a single subgroup size"))?;
+    layout_fits(&k, &v.policy, sg).map_err(|e| no(&format!("{name}: {e}")))
 }
 
 /// The policy's overrides at subgroup size `sg`, with or without the edge path.
@@ -584,7 +606,10 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
 pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2], u64)> {
     let p = v.policy;
     let kern = kernel::load(v.kernel.name(), caps.flavor())?;
-    layout_fits(&kern, &p, caps.subgroup_min)?;
+    let sg = planned_subgroup(caps).ok_or_else(|| {
+        Error::InvalidInput("cooperative-matrix GEMM: needs a single subgroup size".into())
+    })?;
+    layout_fits(&kern, &p, sg)?;
     if workgroup_bytes(&kern, &p, has_edges(&p, n))? > caps.max_workgroup_storage as u64 {
         return Err(Error::InvalidInput(format!(
             "cooperative-matrix GEMM: {} {p:?} does not fit workgroup memory for {m}×{n}",
@@ -623,9 +648,9 @@ pub fn plan(
 ) -> Result<GemmPlan> {
     let kind = v.kernel;
     let p = v.policy;
-    let sg = caps.subgroup_min;
     let kern = kernel::load(kind.name(), caps.flavor())?;
     let (grid, c_bytes) = fits(caps, &v, m, n)?;
+    let sg = planned_subgroup(caps).expect("fits checked it");
     let edges = has_edges(&p, n);
     check_limits(
         caps,
@@ -659,12 +684,15 @@ pub fn plan(
     };
     let mut ov = overrides(&p, sg, edges).to_vec();
     ov.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
+    // the subgroup width a workgroup met, where it was not `sg` (0: none)
+    let guard = plan.buffer("subgroup guard", 4, BufferInit::Zeroed);
+    plan.read_back(guard);
     plan.pass(
         kind.name(),
         &kern,
         "main",
         &ov,
-        &[params, a, b, c, c16],
+        &[params, a, b, c, c16, guard],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, 1]),
     );
     let (c, out) = if fused {
@@ -680,6 +708,7 @@ pub fn plan(
         m,
         n,
         path: kind.path(),
+        guard: Some(guard),
     })
 }
 

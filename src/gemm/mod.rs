@@ -223,6 +223,9 @@ pub struct GemmPlan {
     pub n: usize,
     /// The kernel chosen.
     pub path: Path,
+    /// The cooperative kernels' subgroup guard: a word that holds the subgroup width they met
+    /// where it was not the planned one ([`coop::planned_subgroup`]), else 0.
+    pub guard: Option<BufferId>,
 }
 
 impl GemmPlan {
@@ -236,7 +239,22 @@ impl GemmPlan {
         self.elements(out, OutFormat::F16)
     }
 
+    /// The subgroup width the cooperative kernel met where it was not the one it was planned
+    /// for (Metal reports a range and the plan assumes 32): it then computed nothing, and
+    /// `decode` is an error. Rerun with `PathChoice::Tiled` ([`gemm`] does).
+    pub fn subgroup_mismatch(&self, out: &RunOutput) -> Option<u32> {
+        let width = out.get::<u32>(self.guard?).first().copied()?;
+        (width != 0).then_some(width)
+    }
+
     fn elements<T: bytemuck::Pod>(&self, out: &RunOutput, want: OutFormat) -> Result<Vec<T>> {
+        if let Some(width) = self.subgroup_mismatch(out) {
+            return Err(Error::Gpu(format!(
+                "the cooperative-matrix GEMM was planned for subgroups of {} and the GPU ran \
+                 them {width} wide, so it computed nothing; use PathChoice::Tiled",
+                coop_planned_width(&self.plan)
+            )));
+        }
         if self.out != want {
             return Err(Error::InvalidInput(format!(
                 "this GEMM plan's output is {:?}, not {want:?}",
@@ -292,6 +310,14 @@ impl GemmPlan {
         self.out = out;
         Ok(self)
     }
+}
+
+/// The `SG` override of a plan's cooperative pass (for messages).
+fn coop_planned_width(plan: &Plan) -> u32 {
+    plan.passes
+        .iter()
+        .find_map(|p| p.overrides.iter().find(|(k, _)| k == "SG"))
+        .map_or(0, |(_, v)| *v as u32)
 }
 
 /// Rows padded to `cols_pad` (zeros), as bytes; `data` is rows×cols.
@@ -794,6 +820,7 @@ fn finish_split_k(
         m,
         n,
         path,
+        guard: None,
     })
 }
 
@@ -875,9 +902,36 @@ pub fn gemm(
     n: usize,
     k: usize,
 ) -> Result<Vec<f32>> {
-    let p = plan(exec.caps(), a, b, m, n, k, GemmOptions::default())?;
-    let out = exec.run(&p.plan)?;
+    let (p, out) = execute(exec, a, b, m, n, k, GemmOptions::default())?;
     p.decode(&out)
+}
+
+/// Plans C = A·B with `opts` and runs it on `exec`; decode C from the result with
+/// [`GemmPlan::decode`] or [`GemmPlan::decode_f16`]. With `PathChoice::Auto`, a cooperative
+/// kernel that met another subgroup width than planned ([`GemmPlan::subgroup_mismatch`]) is
+/// followed by a run of the portable kernel, whose plan and result are returned.
+#[allow(clippy::too_many_arguments)]
+pub fn execute(
+    exec: &dyn Executor,
+    a: Operand,
+    b: Operand,
+    m: usize,
+    n: usize,
+    k: usize,
+    opts: GemmOptions,
+) -> Result<(GemmPlan, RunOutput)> {
+    let p = plan(exec.caps(), a, b, m, n, k, opts)?;
+    let out = exec.run(&p.plan)?;
+    if opts.path == PathChoice::Auto && p.subgroup_mismatch(&out).is_some() {
+        let tiled = GemmOptions {
+            path: PathChoice::Tiled,
+            ..opts
+        };
+        let p = plan(exec.caps(), a, b, m, n, k, tiled)?;
+        let out = exec.run(&p.plan)?;
+        return Ok((p, out));
+    }
+    Ok((p, out))
 }
 
 /// C = A·W on `exec`: A f16 M×K (u16 bits), W int4 K×N; C f32 M×N.

@@ -13,9 +13,14 @@ fn main(
     @builtin(local_invocation_index) lid: u32,
     @builtin(subgroup_id) sg_id: u32,
     @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) width: u32,
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
+    // subgroups of another width than planned: stop, and say so (shared/gemm_coop_body.wgsl)
+    if !subgroup_guard(lid, width) {
+        return;
+    }
     let tile = tile_of(wid, nwg);
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;

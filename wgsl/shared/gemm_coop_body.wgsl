@@ -52,6 +52,34 @@ override OUT_F16: u32 = 0u;
 // a 16-byte stand-in otherwise
 @group(0) @binding(4) var<storage, read_write> c16: array<u32>;
 
+// The subgroup size a workgroup ran at, where it is not SG (0 otherwise; zeroed by the host):
+// the layout assigns fragments to SG-wide subgroups, so the host plans for one size, and on an
+// adapter that reports a range (wgpu's Metal backend says 4..64; Apple GPUs run 32) a GPU
+// that runs another width must not compute with it. Such workgroups stop at once
+// (subgroup_guard) and the host reports an error instead of C (src/gemm/coop.rs,
+// `planned_subgroup`; GemmPlan::subgroup_mismatch).
+@group(0) @binding(5) var<storage, read_write> sg_guard: array<atomic<u32>>;
+
+// (a vec4: every workgroup variable of these kernels is a multiple of 16 bytes, or the driver
+// may place the staged tiles off the 16-byte rows their cooperative loads need: docs/gemm.md,
+// eighth session)
+var<workgroup> sg_width: vec4<u32>;
+
+// Whether this workgroup's subgroups are SG wide (uniform: callers may return on it before
+// the cooperative operations, which naga wants in uniform control flow; the builtin itself is
+// not uniform to naga); if not, one invocation records the width.
+fn subgroup_guard(lid: u32, width: u32) -> bool {
+    if lid == 0u {
+        sg_width = vec4<u32>(width);
+    }
+    // barrier (inside workgroupUniformLoad): invocation 0's width is in
+    let w = workgroupUniformLoad(&sg_width).x;
+    if w != SG && lid == 0u {
+        atomicMax(&sg_guard[0], w);
+    }
+    return w == SG;
+}
+
 // 1: a tile may cross C's right edge (or N is not a multiple of 4), so the store may take the
 // edge path. 0: the plan (src/gemm/coop.rs) guarantees N is a multiple of BN and of 4; the edge
 // path is dead and its staging squares shrink to 16 bytes, leaving their memory (16 KiB on 16

@@ -80,8 +80,7 @@ pub fn run(exec: &dyn Executor, args: &GemmArgs) -> anyhow::Result<ExitCode> {
         },
         ..Default::default()
     };
-    let p = gemm::plan(exec.caps(), x, y, m, n, k, opts)?;
-    let out = exec.run(&p.plan)?;
+    let (p, out) = gemm::execute(exec, x, y, m, n, k, opts)?;
     let c = match opts.out {
         OutFormat::F32 => Array::F32(p.decode(&out)?),
         OutFormat::F16 => Array::F16(p.decode_f16(&out)?),
