@@ -684,6 +684,9 @@ pub fn plan(
     };
     let mut ov = overrides(&p, sg, edges).to_vec();
     ov.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
+    // the width check only where the width is planned, not reported (it costs a barrier)
+    let reported = caps.subgroup_min == caps.subgroup_max;
+    ov.push(("SG_GUARD", if reported { 0.0 } else { 1.0 }));
     // the subgroup width a workgroup met, where it was not `sg` (0: none)
     let guard = plan.buffer("subgroup guard", 4, BufferInit::Zeroed);
     plan.read_back(guard);

@@ -64,6 +64,13 @@ override OUT_F16: u32 = 0u;
 // may place the staged tiles off the 16-byte rows their cooperative loads need: docs/gemm.md,
 // eighth session)
 var<workgroup> sg_width: vec4<u32>;
+// 1: the host planned SG rather than read it from the adapter (Metal), so the kernel checks it
+// (subgroup_guard); 0 where the adapter reports one size: no check, no barrier. H100 (wgsimd
+// bench, 2026-11-26, against the kernel before the guard, alternating, twice each): with the
+// check always on, coop16 268.6-268.7 against 270.7-270.9 TFLOP/s at 8192³ and 239.5-239.6
+// against 240.5-241.0 at 4096³; with it off here, 270.6-270.9 against 270.8-270.9 and
+// 240.8-241.2 against 241.4-242.1.
+override SG_GUARD: u32 = 1u;
 
 // Whether this workgroup's subgroups are SG wide (uniform: callers may return on it before
 // the cooperative operations, which naga wants in uniform control flow; the builtin itself is

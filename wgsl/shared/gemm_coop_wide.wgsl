@@ -33,8 +33,10 @@ fn main(
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
     // subgroups of another width than planned: stop, and say so (shared/gemm_coop_body.wgsl)
-    if !subgroup_guard(lid, width) {
-        return;
+    if SG_GUARD != 0u {
+        if !subgroup_guard(lid, width) {
+            return;
+        }
     }
     let tile = tile_of(wid, nwg);
     let n0 = tile.x * BN;
