@@ -304,8 +304,7 @@ fn overlapping_tiles_are_a_cross_workgroup_race() {
                 .iter_mut()
                 .find(|pass| pass.kernel.source.contains(from))
                 .expect("the tiled pass");
-            let src = pass.kernel.source.replace(from, to);
-            pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
+            common::edit_pass(pass, from, to);
         }
         let out = exec.run(&p.plan).unwrap();
         let races: Vec<_> = out

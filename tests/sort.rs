@@ -706,9 +706,7 @@ fn poison_between_passes_shows_a_missed_write() {
                     Strategy::ReduceThenScan => "scatter 2",
                 };
                 if pass.label == third {
-                    let src = pass.kernel.source.replace(write, skip);
-                    assert_ne!(src, pass.kernel.source, "{strategy}: write_key changed");
-                    pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
+                    common::edit_pass(pass, write, skip);
                     edited += 1;
                 }
             }

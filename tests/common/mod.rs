@@ -201,3 +201,15 @@ pub fn write_raw_npy(
     std::fs::write(&path, bytes).unwrap();
     path
 }
+
+/// Replaces `from` with `to` in `pass`'s kernel (whose source must contain it) and validates
+/// the result: the mutation tests' way to break one pass of a plan.
+pub fn edit_pass(pass: &mut wgsimd::plan::Pass, from: &str, to: &str) {
+    let src = pass.kernel.source.replace(from, to);
+    assert_ne!(
+        src, pass.kernel.source,
+        "{}: no `{from}` to edit",
+        pass.label
+    );
+    pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
+}
