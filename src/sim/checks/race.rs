@@ -215,20 +215,32 @@ impl Checker for StorageRace {
     }
 }
 
-/// One access for [`GridRace`], packed (a word's state is kept for every word a pass touches):
-/// the workgroup's linear index, the lane slot and the start of the source span.
+/// One access for [`GridRace`], packed into 8 bytes (a word's state is kept for every word a
+/// pass touches through a writable binding, so it costs 28 bytes per such word): the
+/// workgroup's linear index, then the lane slot (10 bits: at most 1024 lanes) and the index of
+/// the access's span in [`GridRace::spans`] (22 bits).
 #[derive(Clone, Copy)]
 struct Site {
     workgroup: u32,
-    slot: u32,
-    span_start: u32,
+    slot_span: u32,
 }
 
 const NO_SITE: Site = Site {
     workgroup: NONE,
-    slot: 0,
-    span_start: 0,
+    slot_span: 0,
 };
+
+const SLOT_BITS: u32 = 10;
+const _: () = assert!(crate::sim::mask::MAX_LANES <= 1 << SLOT_BITS);
+
+impl Site {
+    fn slot(self) -> u32 {
+        self.slot_span & ((1 << SLOT_BITS) - 1)
+    }
+    fn span(self) -> usize {
+        (self.slot_span >> SLOT_BITS) as usize
+    }
+}
 
 /// A storage word's accesses in one pass, for [`GridRace`].
 #[derive(Clone, Copy)]
@@ -253,28 +265,50 @@ const STALE: GridWord = GridWord {
 /// Reports `cross-workgroup-race`. Per word it keeps the pass's first access, the first access
 /// from another workgroup and the first non-atomic write: a race exists once a workgroup other
 /// than the writer's touches the word, or a workgroup writes it that another has touched, and
-/// those three name a party of another workgroup in every such case.
+/// those three name a party of another workgroup in every such case. Memory: 28 bytes per
+/// word touched through a writable binding (7 times the buffer), kept for the run.
 #[derive(Default)]
 pub struct GridRace {
     /// Per plan buffer (grown as buffers are touched): per word, the pass's accesses.
     words: Vec<Vec<GridWord>>,
+    /// The source spans of the accesses seen, indexed by `Site::span`, and their indices.
+    spans: Vec<Span>,
+    /// (start, end) of a span → its index (undefined spans under `u64::MAX`)
+    span_index: HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
 }
 
-/// The party at `site` of the current pass (lanes map to local indices alike in every
-/// workgroup of a pass).
-fn site_party(ctx: &Ctx, site: Site) -> crate::finding::Party {
+impl GridRace {
+    /// The index of `span` in `spans` (added if new; past 2^22 spans, the last index is
+    /// reused and the party's location is approximate).
+    fn span_id(&mut self, span: Span) -> u32 {
+        let key = span
+            .to_range()
+            .map_or(u64::MAX, |r| (r.start as u64) << 32 | r.end as u64);
+        if let Some(&i) = self.span_index.get(&key) {
+            return i;
+        }
+        let limit = (1u32 << (32 - SLOT_BITS)) - 1;
+        let i = (self.spans.len() as u32).min(limit);
+        if (i as usize) == self.spans.len() {
+            self.spans.push(span);
+        }
+        self.span_index.insert(key, i);
+        i
+    }
+}
+
+/// The party at `site` of the current pass, its span from `spans` (lanes map to local indices
+/// alike in every workgroup of a pass).
+fn site_party(ctx: &Ctx, spans: &[Span], site: Site) -> crate::finding::Party {
     let [gx, gy, _] = ctx.grid;
     let w = site.workgroup;
-    let span = Span::new(site.span_start, site.span_start + 1);
+    let slot = site.slot();
+    let span = spans.get(site.span()).copied().unwrap_or(Span::UNDEFINED);
     crate::finding::Party {
         workgroup: [w % gx, w / gx % gy, w / (gx * gy)],
-        local_index: ctx
-            .lid_of_slot
-            .get(site.slot as usize)
-            .copied()
-            .unwrap_or(site.slot),
-        subgroup: site.slot / ctx.subgroup_size,
-        lane: site.slot % ctx.subgroup_size,
+        local_index: ctx.lid_of_slot.get(slot as usize).copied().unwrap_or(slot),
+        subgroup: slot / ctx.subgroup_size,
+        lane: slot % ctx.subgroup_size,
         loc: crate::sim::events::loc(ctx.kernel, span),
     }
 }
@@ -289,7 +323,7 @@ impl Checker for GridRace {
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
         let [x, y, z] = ctx.workgroup;
         let wg = x + ctx.grid[0] * (y + ctx.grid[1] * z);
-        let span_start = a.span.to_range().map_or(0, |r| r.start as u32);
+        let span = self.span_id(a.span) << SLOT_BITS;
         if self.words.len() <= a.buffer {
             self.words.resize(a.buffer + 1, Vec::new());
         }
@@ -302,8 +336,7 @@ impl Checker for GridRace {
             }
             let me = Site {
                 workgroup: wg,
-                slot,
-                span_start,
+                slot_span: span | slot,
             };
             let w = &mut words[addr];
             if w.stamp != stamp {
@@ -347,7 +380,10 @@ impl Checker for GridRace {
                 ctx.kernel,
                 a.span,
                 what,
-                vec![ctx.party(slot as usize, Some(a.span)), site_party(ctx, p)],
+                vec![
+                    ctx.party(slot as usize, Some(a.span)),
+                    site_party(ctx, &self.spans, p),
+                ],
             );
         }
     }
