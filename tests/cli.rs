@@ -179,6 +179,25 @@ fn npy_headers_as_numpy_reads_them() {
         ),
         "unsupported dtype structured [('a', '<u4'), ('b', '<u4'), ]",
     );
+    // a field name with both quotes (numpy escapes one), and a field named `shape`: read as
+    // the dicts they are (the keys right, the shape the array's), refused for their dtypes
+    let escaped = sum(
+        "escaped.npy",
+        "{'descr': [('a\"b\\'c', '<u4'), ('shape', '<u4', (3, 5))], \
+         'fortran_order': False, 'shape': (1,), }",
+    );
+    assert_clean_error(&escaped, "unsupported dtype structured");
+    let field = sum(
+        "field.npy",
+        "{'descr': [('shape', '<u4', (9223372036854775809, 2))], 'fortran_order': False, \
+         'shape': (1,), }",
+    );
+    assert_clean_error(&field, "field.npy");
+    let err = String::from_utf8_lossy(&field.stderr);
+    assert!(
+        !err.contains("header has keys") && !err.contains("more elements"),
+        "{err}"
+    );
     // looks odd, is fine: keys in another order, in double quotes
     let o = sum(
         "reordered.npy",

@@ -77,7 +77,8 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     // npyz multiplies the dimensions unchecked (shape and strides): a debug build panics, a
     // release build wraps, and a header could claim an enormous array with no data
     if let Some(dict) = header_dict(&mut file) {
-        if let Some(keys) = dict_keys(&dict) {
+        if let Some(entries) = dict_entries(&dict) {
+            let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
             let mut sorted = keys.clone();
             sorted.sort();
             if sorted != ["descr", "fortran_order", "shape"] {
@@ -86,9 +87,9 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
                     path.display()
                 );
             }
-        }
-        if let Some(shape) = dict_shape(&dict) {
-            countable(path, &shape)?;
+            if let Some(shape) = dict_shape(&dict, &entries) {
+                countable(path, &shape)?;
+            }
         }
     }
     std::io::Seek::rewind(&mut file).with_context(|| format!("cannot read {}", path.display()))?;
@@ -164,44 +165,52 @@ fn header_dict(file: &mut File) -> Option<String> {
     Some(String::from_utf8_lossy(&text).into_owned())
 }
 
-/// The keys of a header's dict: the quoted strings directly inside its braces that a `:`
-/// follows (`None` where the text is not a dict: npyz then judges it).
-fn dict_keys(dict: &str) -> Option<Vec<String>> {
-    let body = dict.trim().strip_prefix('{')?;
-    let mut keys = Vec::new();
+/// The entries of a header's dict: each key (a quoted string directly inside the braces that a
+/// `:` follows) with the byte offset of its value in `dict`. Strings may hold backslash
+/// escapes (numpy writes `\'` in a field name with both quotes); `None` where the text is not
+/// a dict (npyz then judges it).
+fn dict_entries(dict: &str) -> Option<Vec<(String, usize)>> {
+    let open = dict.find('{')?;
+    if !dict[..open].trim().is_empty() {
+        return None;
+    }
+    let bytes = dict.as_bytes();
+    let mut entries = Vec::new();
     let mut depth = 0usize;
-    let mut chars = body.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' => depth = depth.checked_sub(1)?,
-            '}' if depth == 0 => return Some(keys),
-            '}' => depth -= 1,
-            '\'' | '"' => {
-                // a string literal (no escapes in numpy's headers' keys and dtypes)
-                let end = i + 1 + body[i + 1..].find(c)?;
-                while chars.peek().is_some_and(|&(j, _)| j <= end) {
-                    chars.next();
+    let mut i = open + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth = depth.checked_sub(1)?,
+            b'}' if depth == 0 => return Some(entries),
+            b'}' => depth -= 1,
+            q @ (b'\'' | b'"') => {
+                // a string literal: to its closing quote, past escaped characters
+                let start = i + 1;
+                i = start;
+                while *bytes.get(i)? != q {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
-                let rest = body[end + 1..].trim_start();
-                if depth == 0 && rest.starts_with(':') {
-                    keys.push(body[i + 1..end].to_string());
+                let rest = &dict[i + 1..];
+                let after = rest.trim_start();
+                if depth == 0 && after.starts_with(':') {
+                    let value = i + 1 + (rest.len() - after.len()) + 1;
+                    entries.push((dict[start..i].to_string(), value));
                 }
             }
             _ => {}
         }
+        i += 1;
     }
     None
 }
 
-/// The `shape` tuple of a header's dict, where it reads as one (the key in either quotes).
-fn dict_shape(dict: &str) -> Option<Vec<u64>> {
-    let key = dict.find("'shape'").or_else(|| dict.find("\"shape\""))?;
-    let after = &dict[key + 7..];
-    let open = after.find('(')?;
-    let close = after.find(')')?;
-    after
-        .get(open + 1..close)?
+/// The `shape` tuple of a header's dict (the value of its `shape` key), where it reads as one.
+fn dict_shape(dict: &str, entries: &[(String, usize)]) -> Option<Vec<u64>> {
+    let &(_, at) = entries.iter().find(|(k, _)| k == "shape")?;
+    let value = dict[at..].trim_start().strip_prefix('(')?;
+    let close = value.find(')')?;
+    value[..close]
         .split(',')
         .map(str::trim)
         .filter(|d| !d.is_empty())
