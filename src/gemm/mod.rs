@@ -106,8 +106,8 @@ pub enum PathChoice {
     Coop,
     /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of [`GEMV_MAX_ROWS`] rows, as far
     /// as its workgroups (row blocks × column blocks, in one grid dimension) stay within the
-    /// adapter's per-dimension limit: `Error::TooLarge` beyond (about 10^6 rows of N = 64 at
-    /// 65535), where `Tiled` runs.
+    /// adapter's per-dimension limit: `Error::TooLarge` beyond (f32 at N = 64: past about
+    /// 5.2·10^5 rows at 65535, 8 rows per workgroup), where `Tiled` runs.
     Gemv,
 }
 
@@ -287,8 +287,10 @@ impl GemmPlan {
         c_buf.size = c_buf.size.max(quads * 16);
         if c_buf.size > binding_limit(caps) {
             return Err(Error::TooLarge(format!(
-                "gemm C rounded to whole vec4s needs {} bytes; the adapter binds at most {}",
-                c_buf.size, caps.max_storage_binding
+                "gemm C rounded to whole vec4s needs {} bytes; the kernels bind at most {} \
+                 (the adapter's limit, and below 4 GiB)",
+                c_buf.size,
+                binding_limit(caps)
             )));
         }
         let params = plan.upload("f16 params", &[count as u32, 0, 0, 0]);
