@@ -81,30 +81,48 @@ impl Word {
     }
 }
 
-/// Reports a race of lane `slot` with lane `other` (0 when the other party is itself: then the
-/// word was touched by several, the first of which was this lane).
+/// Reports a race of lane `slot` with lane `other` of its workgroup (0 when the other party is
+/// itself: then the word was touched by several, the first of which was this lane).
 fn report(
     kind: FindingKind,
     ctx: &Ctx,
     a: &MemAccess,
     slot: u32,
     (other, other_span): (u32, Span),
-    what: String,
+    what: impl FnOnce() -> String,
+    out: &mut Findings,
+) {
+    let other = if other == slot { 0 } else { other };
+    report_with(
+        kind,
+        ctx,
+        a,
+        slot,
+        || ctx.party(other as usize, Some(other_span)),
+        what,
+        out,
+    );
+}
+
+/// Reports a race of lane `slot` with the party `other` gives (once per kind and place).
+fn report_with(
+    kind: FindingKind,
+    ctx: &Ctx,
+    a: &MemAccess,
+    slot: u32,
+    other: impl FnOnce() -> crate::finding::Party,
+    what: impl FnOnce() -> String,
     out: &mut Findings,
 ) {
     if out.seen(kind, ctx.kernel, a.span) {
         return;
     }
-    let other = if other == slot { 0 } else { other };
     out.report(
         kind,
         ctx.kernel,
         a.span,
-        what,
-        vec![
-            ctx.party(slot as usize, Some(a.span)),
-            ctx.party(other as usize, Some(other_span)),
-        ],
+        what(),
+        vec![ctx.party(slot as usize, Some(a.span)), other()],
     );
 }
 
@@ -139,9 +157,11 @@ impl Checker for Race {
                 continue;
             };
             if let Some(other) = w.touch(self.epoch, slot, a.span, plain_write) {
-                let what = format!(
+                let what = || {
+                    format!(
                     "workgroup memory word {addr} touched by two invocations between barriers, one a non-atomic write"
-                );
+                )
+                };
                 report(FindingKind::WorkgroupRace, ctx, a, slot, other, what, out);
             }
         }
@@ -205,10 +225,12 @@ impl Checker for StorageRace {
                 .entry((a.buffer as u64) << 32 | addr as u64)
                 .or_insert(BLANK);
             if let Some(other) = w.touch(self.epoch, slot, a.span, plain_write) {
-                let what = format!(
+                let what = || {
+                    format!(
                     "storage word {addr} of buffer {} touched by two invocations of a workgroup between storage barriers, one a non-atomic write",
                     a.buffer
-                );
+                )
+                };
                 report(FindingKind::StorageRace, ctx, a, slot, other, what, out);
             }
         }
@@ -367,23 +389,21 @@ impl Checker for GridRace {
                 w.writer = me;
             }
             let Some(p) = partner else { continue };
-            let kind = FindingKind::CrossWorkgroupRace;
-            if out.seen(kind, ctx.kernel, a.span) {
-                continue;
-            }
-            let what = format!(
+            let what = || {
+                format!(
                 "storage word {addr} of buffer {} touched by two workgroups of one dispatch, one a non-atomic write",
                 a.buffer
-            );
-            out.report(
-                kind,
-                ctx.kernel,
-                a.span,
+            )
+            };
+            let other = || site_party(ctx, &self.spans, p);
+            report_with(
+                FindingKind::CrossWorkgroupRace,
+                ctx,
+                a,
+                slot,
+                other,
                 what,
-                vec![
-                    ctx.party(slot as usize, Some(a.span)),
-                    site_party(ctx, &self.spans, p),
-                ],
+                out,
             );
         }
     }
