@@ -605,17 +605,7 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
 /// kernel instead of failing.
 pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2], u64)> {
     let p = v.policy;
-    let kern = kernel::load(v.kernel.name(), caps.flavor())?;
-    let sg = planned_subgroup(caps).ok_or_else(|| {
-        Error::InvalidInput("cooperative-matrix GEMM: needs a single subgroup size".into())
-    })?;
-    layout_fits(&kern, &p, sg)?;
-    if workgroup_bytes(&kern, &p, has_edges(&p, n))? > caps.max_workgroup_storage as u64 {
-        return Err(Error::InvalidInput(format!(
-            "cooperative-matrix GEMM: {} {p:?} does not fit workgroup memory for {m}×{n}",
-            v.kernel.name()
-        )));
-    }
+    variant_fits(caps, v, has_edges(&p, n))?;
     let grid = [
         (n as u64).div_ceil(p.bn as u64),
         (m as u64).div_ceil(p.bm as u64),

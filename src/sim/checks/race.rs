@@ -322,17 +322,11 @@ impl GridRace {
 /// The party at `site` of the current pass, its span from `spans` (lanes map to local indices
 /// alike in every workgroup of a pass).
 fn site_party(ctx: &Ctx, spans: &[Span], site: Site) -> crate::finding::Party {
-    let [gx, gy, _] = ctx.grid;
-    let w = site.workgroup;
-    let slot = site.slot();
     let span = spans.get(site.span()).copied().unwrap_or(Span::UNDEFINED);
-    crate::finding::Party {
-        workgroup: [w % gx, w / gx % gy, w / (gx * gy)],
-        local_index: ctx.lid_of_slot.get(slot as usize).copied().unwrap_or(slot),
-        subgroup: slot / ctx.subgroup_size,
-        lane: slot % ctx.subgroup_size,
-        loc: crate::sim::events::loc(ctx.kernel, span),
-    }
+    let mut party = ctx.party(site.slot() as usize, Some(span));
+    let ([gx, gy, _], w) = (ctx.grid, site.workgroup);
+    party.workgroup = [w % gx, w / gx % gy, w / (gx * gy)];
+    party
 }
 
 impl Checker for GridRace {
