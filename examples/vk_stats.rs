@@ -19,6 +19,8 @@
 //! - `VK_STATS_EDIT=from=>to`: kernels whose source contains `from` are compiled with it
 //!   replaced by `to` (the statistics of a sweep's variant, e.g.
 //!   `const LOOKBACK: u32 = 4u;=>const LOOKBACK: u32 = 8u;`).
+//! - `VK_STATS_SOURCE=file`: the cooperative-matrix passes (`gemm/coop*`) are compiled from
+//!   that file instead, as `gemm_sweep`'s `EXP_SOURCE` runs them (examples/wgsl/).
 //! - `VK_STATS_DIR=dir`: write each pipeline's SPIR-V, the driver's text internal
 //!   representations and the pipeline cache's data (`.cache`) there, named after the pass.
 //!   NVIDIA's driver reports no internal representation, but its cache data holds the
@@ -82,6 +84,9 @@ fn collect(
     let edit = edit
         .as_deref()
         .map(|e| e.split_once("=>").expect("VK_STATS_EDIT is from=>to"));
+    let source = std::env::var("VK_STATS_SOURCE")
+        .ok()
+        .map(|f| std::fs::read_to_string(f).expect("VK_STATS_SOURCE"));
     for (label, plan) in plans {
         let plan = match plan {
             Ok(p) => p,
@@ -97,8 +102,11 @@ fn collect(
             {
                 continue;
             }
-            let kernel = match edit {
-                Some((from, to)) if pass.kernel.source.contains(from) => {
+            let kernel = match (edit, &source) {
+                (_, Some(src)) if pass.kernel.name.starts_with("gemm/coop") => {
+                    Arc::new(pass.kernel.edited(src.clone()).expect("VK_STATS_SOURCE"))
+                }
+                (Some((from, to)), _) if pass.kernel.source.contains(from) => {
                     let src = pass.kernel.source.replace(from, to);
                     Arc::new(pass.kernel.edited(src).expect("the edited kernel"))
                 }

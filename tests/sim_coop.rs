@@ -545,6 +545,72 @@ fn the_prefetch_distance_experiment_computes_the_product() {
     assert!(err(variants[0], stale) > TOL);
 }
 
+/// The fragment-pipelining experiments (`examples/wgsl/coop16_fp.wgsl`, `coop16w_fp.wgsl`):
+/// step t loads tile t+1's fragments while it multiplies tile t's, and stashes tile t+2 into the
+/// buffer step t−1 read, with one barrier per step. Race-free and the right product on the
+/// two-buffer BK = 16 tiles they are written for; stashing into the buffer the step reads is a
+/// race the simulator reports.
+#[test]
+fn the_fragment_pipelining_experiments_compute_the_product() {
+    let exec = sim(32, SimConfig::coop_shapes(), Some(3));
+    let run = |variant: CoopVariant, src: &str| {
+        let (m, n, k) = (
+            2 * variant.policy.bm as usize,
+            variant.policy.bn as usize,
+            5 * variant.policy.bk as usize,
+        );
+        let a = f32_to_f16(&gemm::bench::random_f32(m * k, 43));
+        let b = f32_to_f16(&gemm::bench::random_f32(k * n, 47));
+        let opts = GemmOptions {
+            path: PathChoice::Coop,
+            coop: Some(variant),
+            ..Default::default()
+        };
+        let mut p = gemm::plan(
+            exec.caps(),
+            Operand::F16(&a),
+            Operand::F16(&b),
+            m,
+            n,
+            k,
+            opts,
+        )
+        .unwrap();
+        for pass in p.plan.passes.iter_mut() {
+            if pass.kernel.name.starts_with("gemm/coop") {
+                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src.to_string()).unwrap());
+            }
+        }
+        let out = exec.run(&p.plan).unwrap();
+        let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+        let err = rel_frobenius(&p.decode(&out).unwrap(), &want);
+        (out.findings, err)
+    };
+    let narrow = include_str!("../examples/wgsl/coop16_fp.wgsl");
+    let wide = include_str!("../examples/wgsl/coop16w_fp.wgsl");
+    let cases = [
+        (narrow, CoopVariant::new(CoopKernel::K16, 128, 128, 16)),
+        (narrow, CoopVariant::new(CoopKernel::K16, 128, 256, 16)),
+        (wide, CoopVariant::new(CoopKernel::K16W, 128, 256, 16)),
+        (wide, CoopVariant::new(CoopKernel::K16W, 256, 128, 16)),
+    ];
+    for (src, v) in cases {
+        assert_eq!((v.policy.bk, v.policy.bufs, v.policy.b_bufs), (16, 2, 2));
+        let (findings, err) = run(v, src);
+        assert!(findings.is_empty(), "{v:?}: findings {findings:#?}");
+        assert!(err <= TOL, "{v:?}: relative error {err:.3e}");
+    }
+    // tile t+2 stashed into the buffer step t loads from
+    let stash = "stash_tile(lid, cur, pre, fa, fb);";
+    let racy = narrow.replacen(stash, "stash_tile(lid, nxt, pre, fa, fb);", 1);
+    assert_ne!(racy, narrow);
+    let (findings, _) = run(cases[0].1, &racy);
+    assert!(
+        findings.iter().any(|f| f.kind == FindingKind::WorkgroupRace),
+        "{findings:#?}"
+    );
+}
+
 /// One A buffer and two B buffers (`large_tile`): B of tile t+1 is stashed before step t's first
 /// barrier, while other subgroups still multiply — fine, because it goes into the B buffer step
 /// t−1 read, and every subgroup passed two barriers since. That looks like a race and is not
