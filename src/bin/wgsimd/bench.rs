@@ -25,7 +25,7 @@ use crate::compare::{self, Yardstick};
 use crate::plot;
 
 /// Arguments of `wgsimd bench`.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Small sizes only (a quick check that everything runs and verifies).
     #[arg(long)]
@@ -63,6 +63,19 @@ pub struct BenchArgs {
     /// item 5: a case's figure can depend on what ran before it).
     #[arg(long)]
     pub case: Option<usize>,
+}
+
+/// `wgsimd` with no subcommand runs `wgsimd bench` as if given no options: clap's defaults
+/// (10 repeats, 2 warm-ups, seed 1), not zeros.
+impl Default for BenchArgs {
+    fn default() -> Self {
+        #[derive(clap::Parser)]
+        struct Bare {
+            #[command(flatten)]
+            args: BenchArgs,
+        }
+        <Bare as clap::Parser>::parse_from(["bench"]).args
+    }
 }
 
 /// One line of the table.
@@ -704,5 +717,17 @@ fn parse_shape(s: &str) -> Result<(u64, u64, u64), String> {
         _ => Err(format!(
             "{s}: expected MxNxK with every dimension at least 1"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_subcommand_takes_the_documented_defaults() {
+        let a = BenchArgs::default();
+        assert_eq!((a.repeats, a.warmup, a.seed), (10, 2, 1));
+        assert!(!a.quick && a.sizes.is_empty() && a.json.is_none());
     }
 }
