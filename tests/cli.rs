@@ -216,6 +216,130 @@ fn npy_headers_as_numpy_reads_them() {
     );
 }
 
+/// Shapes as Python literals (numpy reads them with `ast.literal_eval`): hex, underscores and a
+/// Python 2 `L` are numbers like any other, and one that overflows is an error in every
+/// spelling, never npyz's unchecked product (a panic in a debug build). A list is no shape
+/// (numpy refuses it), and an oversized header is refused before it is read.
+#[test]
+fn npy_shapes_as_python_literals() {
+    let dir = tempfile::tempdir().unwrap();
+    let data: Vec<u8> = [4u32, 5, 6].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let sum = |name: &str, dict: &str| {
+        let f = common::write_raw_npy(dir.path(), name, dict, &data);
+        common::wgsimd(&[
+            "reduce",
+            f.to_str().unwrap(),
+            "--op",
+            "sum",
+            "--backend",
+            "sim",
+        ])
+    };
+    // looks odd, is fine
+    for (name, shape) in [
+        ("hex.npy", "(0x3,)"),
+        ("under.npy", "(0_3,)"),
+        ("long.npy", "(3L,)"),
+        ("bin.npy", "(0b11, )"),
+    ] {
+        let o = sum(
+            name,
+            &format!("{{'descr': '<u4', 'fortran_order': False, 'shape': {shape}, }}"),
+        );
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(last_line(&o), "15", "{name}");
+    }
+    // byte order "not applicable" / "native" on a 4-byte type: read as numpy reads it
+    for (name, descr) in [("bar.npy", "'|u4'"), ("eq.npy", "'=u4'")] {
+        let o = sum(
+            name,
+            &format!("{{'descr': {descr}, 'fortran_order': False, 'shape': (3,), }}"),
+        );
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(last_line(&o), "15", "{name}");
+    }
+    // overflowing in every spelling
+    for (name, shape) in [
+        ("hex_huge.npy", "(0x100000000, 0x100000000)"),
+        ("under_huge.npy", "(4_294_967_296, 4294967296)"),
+    ] {
+        let o = sum(
+            name,
+            &format!("{{'descr': '<u4', 'fortran_order': False, 'shape': {shape}, }}"),
+        );
+        assert_clean_error(&o, "more elements than can be counted");
+    }
+    for (name, shape) in [
+        ("list.npy", "[3]"),
+        ("list_huge.npy", "[4294967296, 4294967296]"),
+        ("negative.npy", "(-3,)"),
+        ("float.npy", "(3.0,)"),
+    ] {
+        let o = sum(
+            name,
+            &format!("{{'descr': '<u4', 'fortran_order': False, 'shape': {shape}, }}"),
+        );
+        assert_clean_error(&o, "is not a tuple of non-negative integers");
+    }
+    // a 2 MiB version 2 header, its shape after the padding
+    let mut header = format!(
+        "{{'descr': '<u4', 'fortran_order': False, {}'shape': (3,), }}",
+        " ".repeat(2 << 20)
+    );
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x02\x00".to_vec();
+    bytes.extend((header.len() as u32).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend(&data);
+    let big = dir.path().join("big.npy");
+    std::fs::write(&big, bytes).unwrap();
+    let o = common::wgsimd(&[
+        "reduce",
+        big.to_str().unwrap(),
+        "--op",
+        "sum",
+        "--backend",
+        "sim",
+    ]);
+    assert_clean_error(&o, "at most 1048576 are read");
+}
+
+/// An input read from a pipe (no seeking back to the start).
+#[cfg(unix)]
+#[test]
+fn npy_input_from_a_pipe() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let data: Vec<u8> = [4u32, 5, 6].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let f = common::write_raw_npy(
+        dir.path(),
+        "k.npy",
+        "{'descr': '<u4', 'fortran_order': False, 'shape': (3,), }",
+        &data,
+    );
+    let bytes = std::fs::read(f).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wgsimd"))
+        .args(["reduce", "/dev/stdin", "--op", "sum", "--backend", "sim"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(last_line(&o), "15");
+}
+
 #[test]
 fn info_names_the_adapter() {
     if common::gpu().is_none() {

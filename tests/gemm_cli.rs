@@ -123,6 +123,39 @@ fn gemm_cli_mismatches_fail_without_output() {
     assert!(!out.exists(), "a bad --out-dtype leaves no output file");
 }
 
+/// Fortran-order operands (numpy writes `fortran_order: True` for `np.save(f, w.T)`) are the
+/// matrices numpy reads back: their data rearranged to C order. On the simulator.
+#[test]
+fn gemm_cli_reads_fortran_order_as_numpy_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (m, k, n) = (3usize, 4usize, 5usize);
+    let a: Vec<f32> = (0..m * k).map(|i| i as f32 - 5.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 7) as f32 * 0.5).collect();
+    let want = tiled(&a, &b, m, n, k);
+    // B stored column by column: element (r, c) at c·K + r
+    let b_fortran: Vec<u8> = (0..n)
+        .flat_map(|c| (0..k).map(move |r| (r, c)))
+        .flat_map(|(r, c)| b[r * n + c].to_le_bytes())
+        .collect();
+    let pa = common::write_npy_shaped(d, "a.npy", &[m as u64, k as u64], &a);
+    let pb = common::write_raw_npy(
+        d,
+        "bf.npy",
+        &format!("{{'descr': '<f4', 'fortran_order': True, 'shape': ({k}, {n}), }}"),
+        &b_fortran,
+    );
+    let pc = d.join("c.npy");
+    let o = common::wgsimd(&["gemm", s(&pa), s(&pb), "-o", s(&pc), "--backend", "sim"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (shape, c) = read_f32(&pc);
+    assert_eq!(shape, vec![m as u64, n as u64]);
+    assert!(
+        rel_frobenius(&c, &want) <= common::TOL_F32,
+        "{c:?} against {want:?}"
+    );
+}
+
 /// Shapes whose element counts overflow (a header claiming 2^32 × 2^32 with no data, which
 /// npyz's unchecked product wraps to 0) are one-line errors, not panics. On the simulator.
 #[test]

@@ -168,6 +168,13 @@ fn sort_outputs_are_all_or_nothing() {
     // one path for both outputs
     assert_clean_error(&sort(&out, &out), "same file");
     assert!(!out.exists());
+    // ... however it is spelled, before it exists
+    let sub = d.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    for other in [d.join(".").join("out.npy"), sub.join("..").join("out.npy")] {
+        assert_clean_error(&sort(&out, &other), "same file");
+        assert!(!out.exists());
+    }
     let o = sort(&out, &d.join("vo.npy"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(read_npy::<u32>(&d.join("vo.npy")).1, vec![11, 12, 10]);
@@ -190,5 +197,15 @@ fn sort_outputs_are_all_or_nothing() {
         // the replaced file's permissions, not the temporary file's 0600
         let mode = std::fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o640);
+        // a symlink to a file not yet there: the file is created, the link stays
+        let dangling = d.join("dangling.npy");
+        std::os::unix::fs::symlink("new.npy", &dangling).unwrap();
+        let o = common::wgsimd(&["sort", s(&k), "-o", s(&dangling), "--backend", "sim"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(std::fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(read_npy::<u32>(&d.join("new.npy")).1, vec![1, 2, 3]);
     }
 }

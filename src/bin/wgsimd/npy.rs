@@ -1,17 +1,22 @@
 //! `.npy` input and output for the CLI (through the npyz crate).
 //!
-//! Reading accepts little- or big-endian u32, i32, f32 and f16 in C order (any order where the
-//! command does not care: [`read_any_order`]); anything else, a shape whose element count
-//! overflows, and a header whose keys are not exactly numpy's three (`descr`, `fortran_order`,
-//! `shape`: numpy refuses others too), is a one-line error naming what was found. Writing is atomic: the array goes to a
-//! temporary file beside the target (beside a symlink's target), renamed over it only when
-//! complete, so a failed command leaves no output; [`stage`] and [`Staged::commit`] let a
-//! command write every output before it renames any. The file gets the permissions the umask
-//! gives a new file, or those of the file it replaces. A target that exists and is not a regular
-//! file (`/dev/null`, a FIFO) is written in place.
+//! Reading accepts little- or big-endian u32, i32, f32 and f16, in C order or in Fortran order
+//! (rearranged to C order as numpy presents it; [`read_any_order`] leaves the data as stored
+//! for commands that take a bag of elements). The header is checked here before npyz sees it,
+//! as numpy checks it: exactly the keys `descr`, `fortran_order` and `shape`, the shape a tuple
+//! of Python integer literals (hex, underscores and a Python 2 `L` included), plus an element
+//! count that can be counted and a header of at most 1 MiB. Anything else is a one-line error
+//! naming what was found, never a panic. The file is read front to back once, so a pipe works.
+//!
+//! Writing is atomic: the array goes to a temporary file beside the target (beside a symlink's
+//! target, which need not exist yet), renamed over it only when complete, so a failed command
+//! leaves no output; [`stage`] and [`Staged::commit`] let a command write every output before
+//! it renames any, and [`output_target`] tells whether two output paths are one file. The file
+//! gets the permissions the umask gives a new file, or those of the file it replaces. A target
+//! that exists and is not a regular file (`/dev/null`, a FIFO) is written in place.
 
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -73,37 +78,20 @@ pub fn read_any_order(path: &Path) -> Result<Npy> {
 }
 
 fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
-    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    // npyz multiplies the dimensions unchecked (shape and strides): a debug build panics, a
-    // release build wraps, and a header could claim an enormous array with no data
-    if let Some(dict) = header_dict(&mut file) {
-        if let Some(entries) = dict_entries(&dict) {
-            let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
-            let mut sorted = keys.clone();
-            sorted.sort();
-            if sorted != ["descr", "fortran_order", "shape"] {
-                bail!(
-                    "{}: header has keys {keys:?}; a .npy header has exactly 'descr', 'fortran_order' and 'shape'",
-                    path.display()
-                );
-            }
-            if let Some(shape) = dict_shape(&dict, &entries) {
-                countable(path, &shape)?;
-            }
-        }
-    }
-    std::io::Seek::rewind(&mut file).with_context(|| format!("cannot read {}", path.display()))?;
-    let npy = npyz::NpyFile::new(BufReader::new(file))
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut reader = BufReader::new(file);
+    // the header is read and checked here, then handed to npyz rewritten in a form it reads:
+    // npyz multiplies the dimensions unchecked (a debug build panics, a release build wraps),
+    // and it refuses some headers numpy reads. The file is read once, front to back, so a pipe
+    // works as an input.
+    let header = checked_header(&mut reader, path)?;
+    let npy = npyz::NpyFile::new(std::io::Cursor::new(header).chain(reader))
         .with_context(|| format!("{} is not a .npy file", path.display()))?;
-    if !any_order && npy.order() != npyz::Order::C && npy.shape().len() > 1 {
-        bail!("{}: Fortran-order arrays are not supported", path.display());
-    }
     let shape = npy.shape().to_vec();
-    // the same for a header whose shape `header_shape` could not read (npyz's count wraps in
-    // a release build)
-    countable(path, &shape)?;
-    let dtype = npy.dtype();
-    let descr = match &dtype {
+    // Fortran-order data is rearranged to C order, as numpy presents it, unless the command
+    // takes the elements in any order
+    let transpose = npy.order() == npyz::Order::Fortran && shape.len() > 1 && !any_order;
+    let descr = match npy.dtype() {
         npyz::DType::Plain(ts) => ts.to_string(),
         // (npyz reads subarray dtypes only inside records)
         other => format!("structured {}", other.descr()),
@@ -111,22 +99,164 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let kind = descr.trim_start_matches(['<', '>', '|', '=']).to_string();
     let ctx = || format!("reading the data of {}", path.display());
     let data = match kind.as_str() {
-        "u4" => Array::U32(npy.into_vec::<u32>().with_context(ctx)?),
-        "i4" => Array::I32(npy.into_vec::<i32>().with_context(ctx)?),
-        "f4" => Array::F32(npy.into_vec::<f32>().with_context(ctx)?),
-        "f2" => Array::F16(
-            npy.into_vec::<half::f16>()
-                .with_context(ctx)?
-                .into_iter()
-                .map(|h| h.to_bits())
-                .collect(),
-        ),
+        "u4" => Array::U32(arrange(
+            npy.into_vec().with_context(ctx)?,
+            &shape,
+            transpose,
+        )),
+        "i4" => Array::I32(arrange(
+            npy.into_vec().with_context(ctx)?,
+            &shape,
+            transpose,
+        )),
+        "f4" => Array::F32(arrange(
+            npy.into_vec().with_context(ctx)?,
+            &shape,
+            transpose,
+        )),
+        "f2" => {
+            let halves: Vec<half::f16> = npy.into_vec().with_context(ctx)?;
+            let bits = halves.into_iter().map(|h| h.to_bits()).collect();
+            Array::F16(arrange(bits, &shape, transpose))
+        }
         _ => bail!(
             "{}: unsupported dtype {descr} (supported: uint32, int32, float32, float16)",
             path.display()
         ),
     };
     Ok(Npy { shape, data })
+}
+
+/// `data` in C order: as it is, or (`fortran`) rearranged from Fortran order, where the first
+/// index varies fastest.
+fn arrange<T: Copy>(data: Vec<T>, shape: &[u64], fortran: bool) -> Vec<T> {
+    if !fortran || data.len() < 2 {
+        return data;
+    }
+    // C-order element i: its index digits (last fastest), then its Fortran offset
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let mut fstride = vec![1usize; dims.len()];
+    for a in 1..dims.len() {
+        fstride[a] = fstride[a - 1] * dims[a - 1];
+    }
+    (0..data.len())
+        .map(|i| {
+            let (mut rest, mut at) = (i, 0);
+            for a in (0..dims.len()).rev() {
+                at += (rest % dims[a]) * fstride[a];
+                rest /= dims[a];
+            }
+            data[at]
+        })
+        .collect()
+}
+
+/// Headers larger than this are refused (numpy's `np.load` refuses those over 10000 bytes
+/// unless told otherwise).
+const MAX_HEADER: usize = 1 << 20;
+
+/// Reads a .npy file's preamble and header from `r` (leaving it at the data), checks the header
+/// as numpy does (a dict of exactly `descr`, `fortran_order` and `shape`, the shape a tuple of
+/// integers, here also one whose element count can be counted), and returns an equivalent
+/// preamble and header that npyz reads: the shape in decimal (numpy also reads Python's hex,
+/// octal, binary and underscores, and a Python 2 `L` in version 1 and 2 headers), and `|` or
+/// `=` byte orders (numpy's "not applicable" and "native") as `<` (every platform we build for
+/// is little-endian).
+fn checked_header(r: &mut impl Read, path: &Path) -> Result<Vec<u8>> {
+    let bad = |why: String| anyhow::anyhow!("{} is not a .npy file: {why}", path.display());
+    let mut pre = [0u8; 8];
+    r.read_exact(&mut pre)
+        .map_err(|_| bad("shorter than a .npy preamble".into()))?;
+    if &pre[..6] != b"\x93NUMPY" {
+        return Err(bad("it does not start with \\x93NUMPY".into()));
+    }
+    let major = pre[6];
+    let len = match major {
+        1 => {
+            let mut b = [0u8; 2];
+            r.read_exact(&mut b)
+                .map_err(|_| bad("truncated preamble".into()))?;
+            u16::from_le_bytes(b) as usize
+        }
+        2 | 3 => {
+            let mut b = [0u8; 4];
+            r.read_exact(&mut b)
+                .map_err(|_| bad("truncated preamble".into()))?;
+            u32::from_le_bytes(b) as usize
+        }
+        v => {
+            return Err(bad(format!(
+                "format version {v}.{} is not one of 1.0, 2.0, 3.0",
+                pre[7]
+            )))
+        }
+    };
+    if len > MAX_HEADER {
+        bail!(
+            "{}: the .npy header is {len} bytes; at most {MAX_HEADER} are read",
+            path.display()
+        );
+    }
+    let mut raw = vec![0u8; len];
+    r.read_exact(&mut raw)
+        .map_err(|_| bad(format!("the file ends inside its {len}-byte header")))?;
+    // versions 1 and 2 are latin-1, 3 is UTF-8
+    let dict = if major == 3 {
+        String::from_utf8(raw).map_err(|_| bad("a version 3 header that is not UTF-8".into()))?
+    } else {
+        raw.iter().map(|&b| b as char).collect()
+    };
+    let entries =
+        dict_entries(&dict).ok_or_else(|| bad("the header is not a Python dict".into()))?;
+    let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    if sorted != ["descr", "fortran_order", "shape"] {
+        bail!(
+            "{}: header has keys {keys:?}; a .npy header has exactly 'descr', 'fortran_order' and 'shape'",
+            path.display()
+        );
+    }
+    let value = |key: &str| {
+        let &(_, at) = entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .expect("checked keys");
+        dict_value(&dict, at)
+    };
+    let shape_text = value("shape");
+    let shape = py_shape(shape_text, major < 3).ok_or_else(|| {
+        anyhow::anyhow!(
+            "{}: the header's shape {shape_text} is not a tuple of non-negative integers",
+            path.display()
+        )
+    })?;
+    countable(path, &shape)?;
+    let mut descr = value("descr").to_string();
+    for q in ['\'', '"'] {
+        for order in ['|', '='] {
+            let from = format!("{q}{order}");
+            // one-byte types keep `|` (npyz reads it there)
+            let one_byte = descr.len() == 5 && descr.ends_with(&format!("1{q}"));
+            if descr.starts_with(&from) && !one_byte {
+                descr.replace_range(1..2, "<");
+            }
+        }
+    }
+    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+    let tuple = match dims.len() {
+        1 => format!("({},)", dims[0]),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let text = format!(
+        "{{'descr': {descr}, 'fortran_order': {}, 'shape': {tuple}, }}\n",
+        value("fortran_order")
+    );
+    let mut out = b"\x93NUMPY".to_vec();
+    out.extend_from_slice(&[if major == 3 { 3 } else { 2 }, 0]);
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+    Ok(out)
 }
 
 /// Refuses a shape whose element count (or a stride: the nonzero dimensions, times room for the
@@ -142,33 +272,10 @@ fn countable(path: &Path, shape: &[u64]) -> Result<()> {
     Ok(())
 }
 
-/// The header of a .npy file (its Python dict literal), where the file starts like one (`None`
-/// otherwise: npyz then judges the file).
-fn header_dict(file: &mut File) -> Option<String> {
-    use std::io::Read;
-    let mut head = [0u8; 12];
-    file.read_exact(&mut head).ok()?;
-    if &head[..6] != b"\x93NUMPY" {
-        return None;
-    }
-    // version 1: a u16 header length after the version; 2 and 3: a u32
-    let (len, start) = match head[6] {
-        1 => (u16::from_le_bytes([head[8], head[9]]) as usize, 10),
-        _ => (
-            u32::from_le_bytes([head[8], head[9], head[10], head[11]]) as usize,
-            12,
-        ),
-    };
-    let mut text = vec![0u8; len.min(1 << 20)];
-    std::io::Seek::seek(file, std::io::SeekFrom::Start(start as u64)).ok()?;
-    file.read_exact(&mut text).ok()?;
-    Some(String::from_utf8_lossy(&text).into_owned())
-}
-
 /// The entries of a header's dict: each key (a quoted string directly inside the braces that a
 /// `:` follows) with the byte offset of its value in `dict`. Strings may hold backslash
 /// escapes (numpy writes `\'` in a field name with both quotes); `None` where the text is not
-/// a dict (npyz then judges it).
+/// a dict.
 fn dict_entries(dict: &str) -> Option<Vec<(String, usize)>> {
     let open = dict.find('{')?;
     if !dict[..open].trim().is_empty() {
@@ -184,13 +291,9 @@ fn dict_entries(dict: &str) -> Option<Vec<(String, usize)>> {
             b')' | b']' => depth = depth.checked_sub(1)?,
             b'}' if depth == 0 => return Some(entries),
             b'}' => depth -= 1,
-            q @ (b'\'' | b'"') => {
-                // a string literal: to its closing quote, past escaped characters
+            b'\'' | b'"' => {
                 let start = i + 1;
-                i = start;
-                while *bytes.get(i)? != q {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
+                i = string_end(bytes, i)?;
                 let rest = &dict[i + 1..];
                 let after = rest.trim_start();
                 if depth == 0 && after.starts_with(':') {
@@ -205,17 +308,72 @@ fn dict_entries(dict: &str) -> Option<Vec<(String, usize)>> {
     None
 }
 
-/// The `shape` tuple of a header's dict (the value of its `shape` key), where it reads as one.
-fn dict_shape(dict: &str, entries: &[(String, usize)]) -> Option<Vec<u64>> {
-    let &(_, at) = entries.iter().find(|(k, _)| k == "shape")?;
-    let value = dict[at..].trim_start().strip_prefix('(')?;
-    let close = value.find(')')?;
-    value[..close]
-        .split(',')
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-        .map(|d| d.parse::<u64>().ok())
-        .collect()
+/// The index of the closing quote of the string literal that opens at `open`, past backslash
+/// escapes.
+fn string_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let q = bytes[open];
+    let mut i = open + 1;
+    while *bytes.get(i)? != q {
+        i += if bytes[i] == b'\\' { 2 } else { 1 };
+    }
+    Some(i)
+}
+
+/// The text of the dict value that starts at `at`: up to the next comma or closing brace
+/// outside brackets and strings, trimmed.
+fn dict_value(dict: &str, at: usize) -> &str {
+    let bytes = dict.as_bytes();
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth > 0 => depth -= 1,
+            b',' | b'}' if depth == 0 => break,
+            b'\'' | b'"' => match string_end(bytes, i) {
+                Some(end) => i = end,
+                None => break,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    dict[at..i.min(bytes.len())].trim()
+}
+
+/// A Python tuple of non-negative integer literals (decimal, `0x`, `0o`, `0b`, underscores; a
+/// trailing `L` where `py2`), as numpy's `ast.literal_eval` reads a shape.
+fn py_shape(text: &str, py2: bool) -> Option<Vec<u64>> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    let mut items: Vec<&str> = inner.split(',').map(str::trim).collect();
+    // a trailing comma ("(3,)") leaves an empty last item; "()" is 0-d
+    if items.last() == Some(&"") {
+        items.pop();
+    }
+    items.iter().map(|d| py_int(d, py2)).collect()
+}
+
+fn py_int(text: &str, py2: bool) -> Option<u64> {
+    let t = if py2 {
+        text.strip_suffix(['L', 'l']).unwrap_or(text)
+    } else {
+        text
+    };
+    if t.is_empty() || t.starts_with('_') || t.ends_with('_') || t.contains("__") {
+        return None;
+    }
+    let lower = t.to_ascii_lowercase();
+    let (digits, radix) = match lower.get(..2) {
+        Some("0x") => (&lower[2..], 16),
+        Some("0o") => (&lower[2..], 8),
+        Some("0b") => (&lower[2..], 2),
+        _ => (lower.as_str(), 10),
+    };
+    let digits = digits.strip_prefix('_').unwrap_or(digits).replace('_', "");
+    if digits.is_empty() || digits.starts_with(['+', '-']) {
+        return None;
+    }
+    u64::from_str_radix(&digits, radix).ok()
 }
 
 /// Writes `data` with `shape` to `path` atomically.
@@ -267,13 +425,8 @@ pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
             target: path.into(),
         });
     }
-    // through a symlink to its target, so the link stays
-    let target = match existing {
-        Some(_) => {
-            fs::canonicalize(path).with_context(|| format!("cannot resolve {}", path.display()))?
-        }
-        None => path.to_path_buf(),
-    };
+    // through a symlink to its target (one that does not exist yet too), so the link stays
+    let target = output_target(path)?;
     let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -299,6 +452,37 @@ pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
         tmp: Some(tmp),
         target,
     })
+}
+
+/// The file that writing `path` creates or replaces: symlinks followed (a dangling one to the
+/// file it names), in its directory's canonical form, so that two spellings of one new file
+/// (`out.npy`, `./out.npy`, `dir/../out.npy`) give the same path.
+pub fn output_target(path: &Path) -> Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    // (a bounded walk: a symlink loop ends as a path whose directory does not resolve)
+    for _ in 0..40 {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link =
+                    fs::read_link(&p).with_context(|| format!("cannot resolve {}", p.display()))?;
+                p = match p.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            _ => break,
+        }
+    }
+    let name = p
+        .file_name()
+        .with_context(|| format!("cannot write {}: not a file name", path.display()))?;
+    let dir = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let dir =
+        fs::canonicalize(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    Ok(dir.join(name))
 }
 
 /// The .npy bytes of `data` with `shape` into `file`.

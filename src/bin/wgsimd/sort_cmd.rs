@@ -63,10 +63,12 @@ pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     if let Some(vo) = &args.values_out {
+        // compared as the files they would write: `out.npy` and `./out.npy` are one file
+        // before either exists
         let same = vo == &args.output
-            || std::fs::canonicalize(vo)
+            || npy::output_target(vo)
                 .ok()
-                .is_some_and(|v| std::fs::canonicalize(&args.output).ok() == Some(v));
+                .is_some_and(|v| npy::output_target(&args.output).ok() == Some(v));
         ensure!(
             !same,
             "-o and --values-out name the same file ({}): the values would overwrite the keys",
