@@ -794,8 +794,9 @@ impl Executor for GpuExecutor {
             pass_ns.push(per);
         }
         if let Some(run_ticks) = run_ticks {
-            // the totals from the runs timed whole (see `queue_whole_runs`)
-            let mut prev_end: Option<u64> = None;
+            // the totals from the runs timed whole (see `queue_whole_runs`); they were queued
+            // right behind the per-pass runs, so the first starts no earlier than those ended
+            let mut prev_end: Option<u64> = ticks.last().copied();
             total_ns = run_ticks
                 .chunks(2)
                 .map(|c| {
