@@ -74,21 +74,17 @@ pub fn load(paths: &[PathBuf]) -> anyhow::Result<Vec<Yardstick>> {
     Ok(out)
 }
 
-/// The yardstick a row compares with: (row algorithm, row variant prefix, yardstick `what`,
-/// whether sizes must match).
-const MATCHES: &[(&str, &str, &str, bool)] = &[
-    ("copy", "", "cudaMemcpy D2D", false),
-    (
-        "reduce",
-        "sum u32",
-        "DeviceReduce::Sum u32 (wrapping)",
-        true,
-    ),
-    ("reduce", "sum f32", "DeviceReduce::Sum f32", true),
-    ("sort", "keys u32", "SortKeys u32", true),
-    ("sort", "pairs u32", "SortPairs u32/u32", true),
-    ("gemm", "f32", "torch.matmul fp32 (TF32 off)", true),
-    ("gemm", "f16", "torch.matmul fp16", true),
+/// The yardstick a row compares with: (row algorithm, row variant prefix, yardstick `what`); the
+/// sizes must match too.
+const MATCHES: &[(&str, &str, &str)] = &[
+    // (the memcpy figure is for 1024 MiB, 2^28 words: a copy of another size has no match)
+    ("copy", "", "cudaMemcpy D2D"),
+    ("reduce", "sum u32", "DeviceReduce::Sum u32 (wrapping)"),
+    ("reduce", "sum f32", "DeviceReduce::Sum f32"),
+    ("sort", "keys u32", "SortKeys u32"),
+    ("sort", "pairs u32", "SortPairs u32/u32"),
+    ("gemm", "f32", "torch.matmul fp32 (TF32 off)"),
+    ("gemm", "f16", "torch.matmul fp16"),
 ];
 
 /// Sets `yardstick` and `ratio` on every row that has a match.
@@ -97,7 +93,7 @@ pub fn annotate(rows: &mut [Row], ys: &[Yardstick]) {
         if r.variant.starts_with("cpu") || !r.verified {
             continue;
         }
-        let found = MATCHES.iter().find_map(|&(alg, prefix, what, same_size)| {
+        let found = MATCHES.iter().find_map(|&(alg, prefix, what)| {
             if r.algorithm != alg || !r.variant.starts_with(prefix) {
                 return None;
             }
@@ -106,7 +102,7 @@ pub fn annotate(rows: &mut [Row], ys: &[Yardstick]) {
                 return None;
             }
             ys.iter()
-                .find(|y| y.what == what && y.unit == r.unit && (!same_size || y.size == r.size))
+                .find(|y| y.what == what && y.unit == r.unit && y.size == r.size)
         });
         if let Some(y) = found {
             r.ratio = Some(r.throughput / y.value);
@@ -141,5 +137,36 @@ mod tests {
         .unwrap();
         assert_eq!(y.size, 1 << 28);
         assert!(parse_line("allow_tf32 = False").is_none());
+    }
+
+    /// The memcpy figure (1024 MiB) is the yardstick of the 2^28-word copy only.
+    #[test]
+    fn the_copy_compares_at_its_own_size() {
+        let y = parse_line(
+            "RESULT cub | cudaMemcpy D2D | 1024 MiB | 2960.0 GB/s | median 0.7 ms | read+write",
+        )
+        .unwrap();
+        let row = |size: u64| Row {
+            algorithm: "copy".into(),
+            variant: "u32 vec4".into(),
+            size,
+            size_label: String::new(),
+            median_ms: 1.0,
+            min_ms: 1.0,
+            throughput: 2900.0,
+            unit: "GB/s".into(),
+            frac_of_copy: None,
+            verified: true,
+            error: None,
+            time_source: String::new(),
+            passes: vec![],
+            yardstick: None,
+            ratio: None,
+            extra: vec![],
+        };
+        let mut rows = vec![row(1 << 20), row(1 << 28)];
+        annotate(&mut rows, &[y]);
+        assert!(rows[0].ratio.is_none());
+        assert!((rows[1].ratio.unwrap() - 2900.0 / 2960.0).abs() < 1e-9);
     }
 }
