@@ -35,6 +35,19 @@ pub type Verify = Box<dyn Fn(&RunOutput) -> Result<(), String> + Send + Sync>;
 /// percentiles).
 pub type Extra = Box<dyn Fn(&RunOutput, &Timing) -> Vec<(String, f64)> + Send + Sync>;
 
+/// A case not built yet: `wgsimd bench` builds each just before it times it and drops it after,
+/// so a job's cases do not all hold their inputs and plans at once (ten 2^28-key sort plans
+/// would hold some 15 GiB of uploads).
+pub type CaseMaker = Box<dyn FnOnce() -> crate::Result<Case>>;
+
+/// Cases already built, as makers.
+pub fn ready(cases: Vec<Case>) -> Vec<CaseMaker> {
+    cases
+        .into_iter()
+        .map(|c| Box::new(move || Ok(c)) as CaseMaker)
+        .collect()
+}
+
 /// One benchmark case.
 pub struct Case {
     /// Algorithm: "reduce", "scan", "sort", "gemm", "queue", "copy".

@@ -26,7 +26,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{plan, SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
-use crate::case::{Case, Work};
+use crate::case::{Case, CaseMaker, Work};
 use crate::error::Result;
 use crate::exec::{Caps, RunOutput};
 use crate::reference::sort::{first_difference, radix_sort_u32, sortable};
@@ -139,6 +139,22 @@ impl<T> Input<T> {
     }
 }
 
+/// [`case`], built when called.
+fn maker<T: SortKey + 'static>(
+    caps: &Caps,
+    input: &Input<T>,
+    values: &Arc<Vec<u32>>,
+    pairs: bool,
+    strategy: Strategy,
+) -> CaseMaker {
+    let (caps, values) = (caps.clone(), values.clone());
+    let input = Input {
+        keys: input.keys.clone(),
+        reference: input.reference.clone(),
+    };
+    Box::new(move || case(&caps, &input, &values, pairs, strategy))
+}
+
 /// A keys (`pairs` false) or pairs case of `input` sorted with `strategy`.
 fn case<T: SortKey>(
     caps: &Caps,
@@ -206,6 +222,15 @@ fn case<T: SortKey>(
 /// Sort cases for `n` keys from `seed`: u32 keys and pairs for each strategy, then i32 and f32
 /// keys and pairs for the strategy the policy chooses (the order the bench's `--case` indexes).
 pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
+    bench_case_makers(caps, n, seed)?
+        .into_iter()
+        .map(|make| make())
+        .collect()
+}
+
+/// [`bench_cases`], each built only when called: the inputs (and each key type's reference
+/// order, once computed) are shared, the plans with their uploads are not.
+pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let u32s = Input::new((0..n).map(|_| rng.random::<u32>()).collect());
     let values: Arc<Vec<u32>> = Arc::new((0..n as u32).collect());
@@ -219,18 +244,18 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
         for pairs in [false, true] {
             // (OneSweep's workgroup memory may not fit an adapter that has subgroups)
             if super::fits(caps, strategy, pairs) {
-                cases.push(case(caps, &u32s, &values, pairs, strategy)?);
+                cases.push(maker(caps, &u32s, &values, pairs, strategy));
             }
         }
     }
     let chosen = |pairs| SortPolicy::default().choose(caps, n, pairs);
     let i32s = Input::new(i32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(case(caps, &i32s, &values, pairs, chosen(pairs))?);
+        cases.push(maker(caps, &i32s, &values, pairs, chosen(pairs)));
     }
     let f32s = Input::new(f32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(case(caps, &f32s, &values, pairs, chosen(pairs))?);
+        cases.push(maker(caps, &f32s, &values, pairs, chosen(pairs)));
     }
     Ok(cases)
 }

@@ -21,7 +21,7 @@
 mod bench;
 mod build;
 
-pub use bench::bench_cases;
+pub use bench::{bench_case_makers, bench_cases};
 pub use build::{tile_keys, tile_keys_for, workgroup_bytes};
 
 use crate::dtype::{Dtype, Element};

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use serde::Serialize;
-use wgsimd::case::{self, Case, Work};
+use wgsimd::case::{self, Case, CaseMaker, Work};
 use wgsimd::exec::{TimeSource, Timing};
 use wgsimd::{Caps, Executor};
 
@@ -85,8 +85,11 @@ pub struct Row {
     pub variant: String,
     pub size: u64,
     pub size_label: String,
+    #[serde(deserialize_with = "nan_if_null")]
     pub median_ms: f64,
+    #[serde(deserialize_with = "nan_if_null")]
     pub min_ms: f64,
+    #[serde(deserialize_with = "nan_if_null")]
     pub throughput: f64,
     pub unit: String,
     /// Bytes moved per second over the copy kernel's (bandwidth-bound cases).
@@ -101,6 +104,11 @@ pub struct Row {
     /// The case's extra figures (`Case::extra`), e.g. latency percentiles.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub extra: Vec<(String, f64)>,
+}
+
+/// A figure that JSON holds as `null`: a failed case's NaN (serde_json writes NaN as `null`).
+fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(<Option<f64> as serde::Deserialize>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
 /// `wgsimd plot`: draws a saved `wgsimd bench --json` report again.
@@ -141,15 +149,22 @@ struct Report<'a> {
     yardsticks: &'a [Yardstick],
 }
 
-type CaseFn = fn(&Caps, u64, u64) -> wgsimd::Result<Vec<Case>>;
+type CaseFn = fn(&Caps, u64, u64) -> wgsimd::Result<Vec<CaseMaker>>;
 
 /// Algorithms the bench knows, with their case builders and default sizes.
 fn algorithms() -> Vec<(&'static str, CaseFn)> {
     vec![
-        ("reduce", wgsimd::reduce::bench_cases),
-        ("scan", wgsimd::scan::bench_cases),
-        ("sort", wgsimd::sort::bench_cases),
-        ("queue", wgsimd::queue::bench_cases),
+        ("reduce", |c, n, s| {
+            wgsimd::reduce::bench_cases(c, n, s).map(case::ready)
+        }),
+        ("scan", |c, n, s| {
+            wgsimd::scan::bench_cases(c, n, s).map(case::ready)
+        }),
+        // (built one at a time: at 2^28 all of them at once need some 15 GiB of host memory)
+        ("sort", wgsimd::sort::bench_case_makers),
+        ("queue", |c, n, s| {
+            wgsimd::queue::bench_cases(c, n, s).map(case::ready)
+        }),
     ]
 }
 
@@ -264,10 +279,26 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let sizes: Vec<u64> = if args.sizes.is_empty() {
         default_sizes(&caps, args.quick)
     } else {
-        args.sizes
+        let asked: Vec<u64> = args
+            .sizes
             .iter()
             .map(|s| parse_size(s))
-            .collect::<anyhow::Result<_>>()?
+            .collect::<anyhow::Result<_>>()?;
+        // a size whose 4-byte elements alone exceed the adapter's largest buffer fits no
+        // algorithm: skipped here, before its inputs are generated (2^34 would otherwise
+        // allocate 200 GiB of host memory before any plan could refuse it)
+        let (fit, over): (Vec<u64>, Vec<u64>) = asked
+            .into_iter()
+            .partition(|&n| n.saturating_mul(4) <= caps.max_buffer);
+        for n in over {
+            eprintln!(
+                "size {}: skipped: {} bytes of 4-byte elements exceed the adapter's largest buffer ({} bytes)",
+                case::size_label(n),
+                n.saturating_mul(4),
+                caps.max_buffer
+            );
+        }
+        fit
     };
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
     let repeats = if caps.backend == "sim" {
@@ -319,17 +350,20 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .max()
     {
         pb.set_message(format!("copy {}", case::size_label(n)));
+        // a failed copy is a FAILED row (and no copy fractions), not the end of the bench
         let c = case::copy_case(&caps, n)?;
-        let (out, timing) = exec.time(&c.plan, warmup, repeats)?;
-        let row = row_from(&c, &timing, checked(&c, &out), None);
+        let row = match exec.time(&c.plan, warmup, repeats) {
+            Ok((out, timing)) => row_from(&c, &timing, checked(&c, &out), None),
+            Err(e) => failed(&c, e.to_string()),
+        };
         copy_gbps = row.verified.then_some(row.throughput);
-        if wanted("copy") {
+        if wanted("copy") || !row.verified {
             rows.push(row);
         }
     }
     pb.inc(sizes.len() as u64);
     // jobs: (algorithm, size label, case builder); GEMM sizes are shapes, the rest element counts
-    type Build = Box<dyn Fn() -> wgsimd::Result<Vec<Case>>>;
+    type Build = Box<dyn Fn() -> wgsimd::Result<Vec<CaseMaker>>>;
     let mut jobs: Vec<(String, String, Build)> = Vec::new();
     for (name, cases) in &algos {
         for &n in &sizes {
@@ -350,7 +384,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         jobs.push((
             "sort".into(),
             "2^20".into(),
-            Box::new(move || wgsimd::sort::bench_cases(&caps, 1 << 20, seed)),
+            Box::new(move || wgsimd::sort::bench_case_makers(&caps, 1 << 20, seed)),
         ));
     }
     if wanted("gemm") {
@@ -365,19 +399,36 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
             jobs.push((
                 "gemm".into(),
                 format!("{m}x{n}x{k}"),
-                Box::new(move || wgsimd::gemm::bench_cases_shape(&caps, m, n, k, seed)),
+                Box::new(move || {
+                    wgsimd::gemm::bench_cases_shape(&caps, m, n, k, seed).map(case::ready)
+                }),
             ));
         }
     }
     pb.set_length(sizes.len() as u64 + jobs.len() as u64);
+    let mut build_errors = 0;
     for (name, label, build) in &jobs {
         pb.set_message(format!("{name} {label}"));
         match build() {
             Ok(list) => {
-                for (i, c) in list.into_iter().enumerate() {
+                for (i, make) in list.into_iter().enumerate() {
                     if args.case.is_some_and(|want| want != i) {
                         continue;
                     }
+                    let c = match make() {
+                        Ok(c) => c,
+                        Err(e @ wgsimd::Error::TooLarge(_)) => {
+                            pb.suspend(|| eprintln!("{name} {label} case {i}: skipped: {e}"));
+                            continue;
+                        }
+                        Err(e) => {
+                            pb.suspend(|| {
+                                eprintln!("{name} {label} case {i}: FAILED to build: {e}")
+                            });
+                            build_errors += 1;
+                            continue;
+                        }
+                    };
                     let row = match exec.time(&c.plan, warmup, repeats) {
                         Ok((out, timing)) => {
                             let mut row = row_from(&c, &timing, checked(&c, &out), copy_gbps);
@@ -405,7 +456,13 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     rows.push(row);
                 }
             }
-            Err(e) => eprintln!("{name} {label}: skipped: {e}"),
+            // past the adapter's limits: skipped; any other error in building the cases
+            // (a shader or plan error) fails the bench
+            Err(e @ wgsimd::Error::TooLarge(_)) => eprintln!("{name} {label}: skipped: {e}"),
+            Err(e) => {
+                eprintln!("{name} {label}: FAILED to build its cases: {e}");
+                build_errors += 1;
+            }
         }
         pb.inc(1);
     }
@@ -438,7 +495,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         plot::write(path, &rows, &caps.name)?;
         println!("wrote {}", path.display());
     }
-    let failures = rows.iter().filter(|r| !r.verified).count();
+    let failures = rows.iter().filter(|r| !r.verified).count() + build_errors;
     if failures > 0 {
         eprintln!("wgsimd bench: {failures} case(s) FAILED verification");
         return Ok(ExitCode::FAILURE);
@@ -723,6 +780,19 @@ fn parse_shape(s: &str) -> Result<(u64, u64, u64), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report with a failed case (NaN figures, written as `null`) is read back by `wgsimd plot`.
+    #[test]
+    fn a_failed_row_survives_the_json_round_trip() {
+        let json = r#"{"algorithm": "sort", "variant": "keys u32", "size": 4, "size_label": "4",
+            "median_ms": null, "min_ms": null, "throughput": null, "unit": "", "frac_of_copy": null,
+            "verified": false, "error": "out of memory", "time_source": "", "passes": [],
+            "yardstick": null, "ratio": null}"#;
+        let row: Row = serde_json::from_str(json).unwrap();
+        assert!(row.median_ms.is_nan() && row.min_ms.is_nan() && row.throughput.is_nan());
+        let again: Row = serde_json::from_str(&serde_json::to_string(&row).unwrap()).unwrap();
+        assert!(again.throughput.is_nan() && !again.verified);
+    }
 
     #[test]
     fn no_subcommand_takes_the_documented_defaults() {
