@@ -55,6 +55,29 @@ fn f32_shapes_match_f64_reference() {
 /// (no split-K: 32 column groups per workgroup at N = 262144; K = 4000 in two staged chunks),
 /// outputs poisoned; the same shapes through the tiled kernel agree. The default path takes it up to `GEMV_MAX_M` rows
 /// (`default_path_by_rows`, tests/gemm_sim.rs).
+/// The register-tiled kernel's grouped tile order (`tile_of` in shared/gemm_tiled.wgsl: GROUP_M
+/// tile rows walked column by column) with more tile rows than one group, the last group
+/// partial, and several tile columns, the last partial: every tile of C computed once, in its
+/// place (the Rust mirror in src/gemm/policy.rs is tested alone; this runs the WGSL).
+#[test]
+fn tile_order_with_several_row_groups_and_columns() {
+    let Some(g) = common::gpu() else { return };
+    let t = GemmPolicy::default();
+    let (bm, bn) = (t.bm as usize, t.bn as usize);
+    // 8 tile rows per group: 11 rows (one group and a partial one), 3 columns (the last partial)
+    let (m, n, k) = (10 * bm + 5, 2 * bn + 9, 24);
+    let a = data(m * k, 81);
+    let b = data(k * n, 82);
+    let opts = GemmOptions {
+        path: PathChoice::Tiled,
+        ..Default::default()
+    };
+    let (c, path) = run(g, Operand::F32(&a), Operand::F32(&b), (m, n, k), opts);
+    assert_eq!(path, Path::Tiled);
+    let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
+    assert!(e <= common::TOL_F32, "{m}x{n}x{k}: relative error {e:.3e}");
+}
+
 #[test]
 fn gemv_shapes_match_f64_reference() {
     let Some(g) = common::gpu() else { return };
@@ -107,7 +130,7 @@ fn gemv_shapes_match_f64_reference() {
             "gemv f16 {m}x{n}x{k}: relative error {e:.3e}"
         );
         let mut w = Int4Weights::quantize(&b, k, n).unwrap();
-        w.zeros = Some(common::alternating_zeros(w.scales.len()));
+        w.zeros = Some(common::varied_zeros(w.scales.len()));
         let p = gemm::plan_int4(g.caps(), &a16, &w, m, gemv).unwrap();
         assert_eq!(p.path, Path::Gemv);
         let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
@@ -303,8 +326,8 @@ fn int4_matches_dequantize_then_f64() {
         let a = f32_to_f16(&data(m * k, 50 + i as u64));
         let mut w = Int4Weights::quantize(&data(k * n, 60 + i as u64), k, n).unwrap();
         if i % 2 == 1 {
-            // an explicit zero point per group (7.0 and 9.0 alternating)
-            w.zeros = Some(common::alternating_zeros(w.scales.len()));
+            // an explicit zero point per group (5..=11, varying along K and N)
+            w.zeros = Some(common::varied_zeros(w.scales.len()));
         }
         let want = wgsimd::reference::gemm::int4(&a, &w, m);
         let c = gemm::gemm_int4(g, &a, &w, m).unwrap();

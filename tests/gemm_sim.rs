@@ -209,7 +209,7 @@ fn gemv_on_the_simulator() {
             let mut w = Int4Weights::quantize(&b, k, n).unwrap();
             for zeros in [false, true] {
                 if zeros {
-                    w.zeros = Some(common::alternating_zeros(w.scales.len()));
+                    w.zeros = Some(common::varied_zeros(w.scales.len()));
                 }
                 let what = format!("{what} zeros {zeros}");
                 let path = check_int4(&exec, &what, &a16, &w, m, opts);

@@ -86,12 +86,14 @@ fn coop16_gemm_on_the_simulator() {
         }
         // tiles across the bottom edge only: direct stores into C's padded rows
         run(&exec, Path::Coop16, (136, 128, 40));
+        // three tile columns, the last across the right edge
+        run(&exec, Path::Coop16, (72, 300, 40));
     }
 }
 
 /// Every candidate variant of the sweep (coop16, the 64×64-per-subgroup coop16w, their
 /// vec4<f16>-staged twins coop16v / coop16vw, one or two staging buffers) at subgroup sizes
-/// where its layout holds, lanes in order and shuffled: a C of whole tiles over three K steps
+/// where its layout holds, lanes in order and shuffled: a C of two by two whole tiles over three K steps
 /// (so the one-buffer variants overwrite their buffer twice), tiles across the bottom edge only
 /// (C's rows padded to whole tiles, stored directly: the `1a2b` variants run there too), and
 /// tiles across every edge (the edge path; refused for the variants that fit 48 KiB only
@@ -107,8 +109,9 @@ fn coop16_candidate_variants_on_the_simulator() {
                 v.policy.bn as usize,
                 v.policy.bk as usize,
             );
-            // a C of whole tiles (no edge path, `EDGES` = 0), two by one, over three K steps
-            let interior = (2 * bm, bn, 2 * bk + 3);
+            // a C of whole tiles (no edge path, `EDGES` = 0), two by two (the tile order and
+            // the column offsets of the staging and the stores), over three K steps
+            let interior = (2 * bm, 2 * bn, 2 * bk + 3);
             if gemm::coop::usable_variant(exec.caps(), &v, interior.0, interior.1).is_err() {
                 // too few invocations to stage the tile at this size: refused, never wrong
                 assert!(sg < 32, "{name} refused at sg {sg}");
@@ -606,7 +609,9 @@ fn the_fragment_pipelining_experiments_compute_the_product() {
     assert_ne!(racy, narrow);
     let (findings, _) = run(cases[0].1, &racy);
     assert!(
-        findings.iter().any(|f| f.kind == FindingKind::WorkgroupRace),
+        findings
+            .iter()
+            .any(|f| f.kind == FindingKind::WorkgroupRace),
         "{findings:#?}"
     );
 }

@@ -40,6 +40,15 @@ fn tiles(strategy: Strategy) -> Vec<usize> {
         })
         .map(|t| t as usize)
         .collect();
+    // reduce-then-scan's histogram (the hybrid's LSD passes are segmented) counts HIST_GROUP
+    // tiles per workgroup: a last group exactly full, one key short, one key over
+    if strategy == Strategy::ReduceThenScan {
+        let k = wgsimd::kernel::load("sort/histogram", wgsimd::kernel::Flavor::Subgroup).unwrap();
+        let group = k.const_u32("HIST_GROUP").unwrap() as usize;
+        for pairs in [false, true] {
+            v.push(group * sort::tile_keys(strategy, pairs).unwrap() as usize);
+        }
+    }
     // OneSweep's global histogram counts in tiles of its own (its full ones load vec4s)
     if strategy == Strategy::OneSweep {
         let k = wgsimd::kernel::load("sort/onesweep_histogram", wgsimd::kernel::Flavor::Subgroup)
@@ -185,13 +194,14 @@ fn run_check<T: Key>(
 }
 
 /// Every size of `sizes` with every distribution, both directions (the hybrid: every
-/// distribution up to 4097 keys, uniform beyond), under `policy`.
+/// distribution up to 65537 keys, uniform beyond: its bucket passes cost lavapipe more), under
+/// `policy`.
 fn keys_matrix<T: Key>(g: &GpuExecutor, strategy: Strategy, sizes: &[usize], policy: &SortPolicy) {
     let caps = g.caps().clone();
     let mut runs: Vec<(usize, Dist)> = Vec::new();
     for &n in sizes {
         for &dist in DISTS {
-            if strategy != Strategy::Hybrid || n <= 4097 || dist == Dist::Uniform {
+            if strategy != Strategy::Hybrid || n <= 65537 || dist == Dist::Uniform {
                 runs.push((n, dist));
             }
         }
@@ -264,53 +274,74 @@ fn pairs_stable() {
     let caps = g.caps().clone();
     for (strategy, policy) in every_stage() {
         for &descending in &[false, true] {
-            for &n in &[1usize, 2, 33, 257, 4097, 65537] {
+            for &n in &[0usize, 1, 2, 31, 33, 255, 257, 4097, 65537] {
                 for &dist in &[
                     Dist::Uniform,
                     Dist::AllEqual,
                     Dist::Distinct16,
                     Dist::LowByte,
+                    Dist::Reversed,
                 ] {
                     let opts = SortOptions {
                         descending,
                         strategy: Some(strategy),
                         ..Default::default()
                     };
-                    let vals: Vec<u32> = (0..n as u32).collect();
+                    let vals = common::values(n);
                     let what = format!(
                         "pairs {strategy} n={n} {dist:?} desc={descending} small stage up to {}",
                         policy.onesweep_small_pairs_max
                     );
                     let k: Vec<u32> = keys(dist, n, 7 + n as u64);
                     run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
-                    let k: Vec<f32> = keys(Dist::Extremes, n, 9 + n as u64);
+                    let k: Vec<i32> = keys(dist, n, 8 + n as u64);
                     run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
+                    // f32 once per size: every special value, both zeros, NaNs
+                    if dist == Dist::Uniform {
+                        let k: Vec<f32> = keys(Dist::Extremes, n, 9 + n as u64);
+                        run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
+                    }
                 }
             }
         }
     }
 }
 
-/// The seed's size and 2^22 + 7, one combination per strategy (lavapipe needs ~0.5 s per pass
-/// at these sizes).
+/// The seed's size and 2^22 + 7: every strategy, key type, direction and size, keys alone, the
+/// distribution turning with each run so that every strategy meets all eight (not their full
+/// product: lavapipe needs ~0.5 s per pass at these sizes); then pairs, every strategy and key
+/// type once.
 #[test]
 fn large_sizes() {
     let Some(g) = common::gpu() else { return };
-    let (a, b) = (LARGE[0], LARGE[1]);
+    let mut run = 0usize;
+    for &strategy in STRATEGIES {
+        for &n in LARGE {
+            for descending in [false, true] {
+                let mut next = || {
+                    run += 1;
+                    (DISTS[(run - 1) % DISTS.len()], run as u64)
+                };
+                let (dist, seed) = next();
+                large::<u32>(g, strategy, dist, n, seed, false, descending);
+                let (dist, seed) = next();
+                large::<i32>(g, strategy, dist, n, seed, false, descending);
+                let (dist, seed) = next();
+                large::<f32>(g, strategy, dist, n, seed, false, descending);
+            }
+        }
+    }
     use Strategy::{Hybrid, OneSweep, ReduceThenScan};
-    large::<u32>(g, ReduceThenScan, Dist::Uniform, a, 1, false, false);
-    large::<i32>(g, OneSweep, Dist::Distinct16, a, 3, true, true);
-    large::<u32>(g, Hybrid, Dist::HighByte, a, 4, false, false);
-    large::<f32>(g, ReduceThenScan, Dist::Extremes, b, 2, true, true);
-    large::<u32>(g, OneSweep, Dist::Uniform, b, 5, false, false);
-    // OneSweep's 8192-key stages at the large sizes: keys alone at the seed's size (above
-    // `onesweep_small_keys_max`), pairs at 2^22 + 7 (above `onesweep_small_pairs_max`)
-    large::<f32>(g, OneSweep, Dist::Extremes, a, 7, false, true);
-    large::<i32>(g, OneSweep, Dist::LowByte, b, 8, true, false);
+    let (a, b) = (LARGE[0], LARGE[1]);
     // u32 pairs, every strategy, at the seed's size
     for &strategy in STRATEGIES {
         large::<u32>(g, strategy, Dist::Uniform, a, 6, true, false);
     }
+    large::<i32>(g, OneSweep, Dist::Distinct16, a, 3, true, true);
+    large::<f32>(g, ReduceThenScan, Dist::Extremes, b, 2, true, true);
+    large::<i32>(g, Hybrid, Dist::Reversed, b, 9, true, false);
+    // OneSweep's 8192-key pairs stage (above `onesweep_small_pairs_max`)
+    large::<f32>(g, OneSweep, Dist::AllEqual, b, 10, true, true);
 }
 
 /// One sort of `large_sizes`: `n` keys of `dist` (seed `seed`), with index values if `pairs`.
@@ -324,7 +355,7 @@ fn large<T: Key>(
     descending: bool,
 ) {
     let k: Vec<T> = keys(dist, n, seed);
-    let vals: Option<Vec<u32>> = pairs.then(|| (0..n as u32).collect());
+    let vals: Option<Vec<u32>> = pairs.then(|| common::values(n));
     let opts = SortOptions {
         descending,
         strategy: Some(strategy),
@@ -403,7 +434,7 @@ fn emulated_flavour() {
                     ..Default::default()
                 };
                 let what = format!("emulated {strategy} n={n} desc={descending}");
-                let vals: Vec<u32> = (0..n as u32).collect();
+                let vals = common::values(n);
                 let k: Vec<u32> = keys(Dist::Distinct16, n, 11);
                 run_check(g, &caps, &k, Some(&vals), &opts, &p, &what);
                 let k: Vec<f32> = keys(Dist::Extremes, n, 12);
@@ -415,7 +446,7 @@ fn emulated_flavour() {
     }
     // the seed's size, pairs (the emulated ranking at many tiles)
     let n = LARGE[0];
-    let vals: Vec<u32> = (0..n as u32).collect();
+    let vals = common::values(n);
     let k: Vec<u32> = keys(Dist::Uniform, n, 14);
     let opts = SortOptions::default();
     run_check(
@@ -454,7 +485,7 @@ fn onesweep_fallback() {
         ..Default::default()
     };
     for &n in &[4097usize, 65537, 300_007] {
-        let vals: Vec<u32> = (0..n as u32).collect();
+        let vals = common::values(n);
         let k: Vec<u32> = keys(Dist::Uniform, n, 21);
         run_check(
             g,
@@ -556,7 +587,7 @@ fn full_tile_loops_both_ways() {
             };
             every_strategy_and_tile_edge(&p, |opts, p, n, what| {
                 let what = format!("{what} full tiles {full} values early {early}");
-                let vals: Vec<u32> = (0..n as u32).collect();
+                let vals = common::values(n);
                 let k: Vec<u32> = keys(Dist::Uniform, n, 31);
                 run_check(g, &caps, &k, Some(&vals), opts, p, &what);
                 // keys alone do not depend on VALUES_EARLY
@@ -585,7 +616,7 @@ fn match_and_ballot_ranking() {
             ..Default::default()
         };
         every_strategy_and_tile_edge(&p, |opts, p, n, what| {
-            let vals: Vec<u32> = (0..n as u32).collect();
+            let vals = common::values(n);
             for dist in [Dist::Uniform, Dist::AllEqual, Dist::LowByte, Dist::Sorted] {
                 let k: Vec<u32> = keys(dist, n, 41);
                 let what = format!("{what} match ranking {matching} {dist:?}");
@@ -749,7 +780,7 @@ fn two_dimensional_grids() {
                 strategy: Some(strategy),
                 ..Default::default()
             };
-            let vals: Vec<u32> = (0..n as u32).collect();
+            let vals = common::values(n);
             let k: Vec<u32> = keys(Dist::Uniform, n, 60);
             let what = format!("2-D grid {strategy} n={n}");
             run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);

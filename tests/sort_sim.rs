@@ -34,7 +34,7 @@ fn check_with(
         .iter()
         .map(|&k| k % 5000)
         .collect();
-    let vals: Vec<u32> = (0..n as u32).collect();
+    let vals = common::values(n);
     let opts = SortOptions {
         descending,
         // 12 bits: two digit passes, the second one narrower

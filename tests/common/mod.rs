@@ -158,11 +158,24 @@ pub const GEMM_SHAPES: &[(usize, usize, usize)] = &[
     (257, 129, 384),
 ];
 
-/// Explicit int4 zero points, 7.0 and 9.0 alternating per group and column (f16 bits), for
-/// weights with `groups` scales.
-pub fn alternating_zeros(groups: usize) -> Vec<u16> {
-    (0..groups)
-        .map(|j| half::f16::from_f32(if j % 2 == 0 { 7.0 } else { 9.0 }).to_bits())
+/// Sort values for `n` keys: distinct, not the index and not monotone in it, with the high bits
+/// set (a pass that wrote the source index, or dropped high bits, instead of moving the value
+/// would fail), and still a bijection of the index so every value is traceable.
+pub fn values(n: usize) -> Vec<u32> {
+    (0..n as u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) ^ 0x8000_0001)
+        .collect()
+}
+
+/// Explicit int4 zero points for weights with `groups` scales (one per group of K and column,
+/// group-major): integers 5..=11 (f16 bits), scrambled so they vary along K as well as across
+/// columns whatever N is (an alternation by index would depend on the column alone for N even).
+pub fn varied_zeros(groups: usize) -> Vec<u16> {
+    (0..groups as u64)
+        .map(|j| {
+            let z = ((j.wrapping_mul(2_654_435_761) >> 13) % 7) as f32 + 5.0;
+            half::f16::from_f32(z).to_bits()
+        })
         .collect()
 }
 
