@@ -426,17 +426,36 @@ fn emulated_flavour() {
     for &strategy in &[Strategy::ReduceThenScan, Strategy::Hybrid] {
         // 0, 1, the tile's edges, several tiles
         let t = sort::tile_keys(strategy, true).unwrap() as usize;
-        for &n in &[0usize, 1, 33, t - 1, t, t + 1, 4097, 20_001] {
+        // (65537 and beyond: the seed's size below, pairs)
+        let sizes = [
+            0usize,
+            1,
+            2,
+            31,
+            33,
+            255,
+            257,
+            t - 1,
+            t,
+            t + 1,
+            4097,
+            20_001,
+        ];
+        for (i, &n) in sizes.iter().enumerate() {
             for &descending in &[false, true] {
                 let opts = SortOptions {
                     descending,
                     strategy: Some(strategy),
                     ..Default::default()
                 };
-                let what = format!("emulated {strategy} n={n} desc={descending}");
+                // the distributions turn with the size: each meets both strategies
+                let dist = DISTS[(i + descending as usize) % DISTS.len()];
+                let what = format!("emulated {strategy} n={n} {dist:?} desc={descending}");
                 let vals = common::values(n);
-                let k: Vec<u32> = keys(Dist::Distinct16, n, 11);
+                let k: Vec<u32> = keys(dist, n, 11);
                 run_check(g, &caps, &k, Some(&vals), &opts, &p, &what);
+                let k: Vec<u32> = keys(DISTS[(i + 4) % DISTS.len()], n, 15);
+                run_check(g, &caps, &k, None, &opts, &p, &what);
                 let k: Vec<f32> = keys(Dist::Extremes, n, 12);
                 run_check(g, &caps, &k, None, &opts, &p, &what);
                 let k: Vec<i32> = keys(Dist::Uniform, n, 13);
