@@ -1,7 +1,8 @@
 //! Benchmark cases: a built plan plus what it computes and how to check it.
 //!
-//! Each algorithm module exposes `bench_cases(...) -> Result<Vec<Case>>`; the `wgsimd bench`
-//! binary times each case's plan on an executor, verifies the output of the timed run against
+//! Each algorithm module exposes `bench_cases(...) -> Result<Vec<Case>>` (the sort also
+//! `bench_case_makers`, which builds each case only when called: [`CaseMaker`]); the `wgsimd
+//! bench` binary times each case's plan on an executor, verifies the output of the timed run against
 //! the CPU reference with `verify`, and reports throughput from `work`. A case that fails
 //! verification is reported as failed, never timed silently.
 

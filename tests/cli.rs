@@ -238,7 +238,7 @@ fn npy_shapes_as_python_literals() {
     // looks odd, is fine
     for (name, shape) in [
         ("hex.npy", "(0x3,)"),
-        ("under.npy", "(0_3,)"),
+        ("under.npy", "(0x_3,)"),
         ("long.npy", "(3L,)"),
         ("bin.npy", "(0b11, )"),
     ] {
@@ -265,6 +265,38 @@ fn npy_shapes_as_python_literals() {
             String::from_utf8_lossy(&o.stderr)
         );
         assert_eq!(last_line(&o), "15", "{name}");
+    }
+    // a unary plus is a number too
+    let o = sum(
+        "plus.npy",
+        "{'descr': '<u4', 'fortran_order': False, 'shape': (+3,), }",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(last_line(&o), "15");
+    // numpy refuses these: "(3)" is an int, "03" no Python 3 literal, text outside the dict
+    for (name, dict, needle) in [
+        (
+            "int.npy",
+            "{'descr': '<u4', 'fortran_order': False, 'shape': (3), }",
+            "not a tuple",
+        ),
+        (
+            "zero.npy",
+            "{'descr': '<u4', 'fortran_order': False, 'shape': (03,), }",
+            "not a tuple",
+        ),
+        (
+            "junk.npy",
+            "{'descr': '<u4', 'fortran_order': False, 'shape': (3,), } x",
+            "not a Python dict",
+        ),
+        (
+            "inner.npy",
+            "{'descr': '<u4', 'fortran_order': False, 'shape': (3,), x}",
+            "not a Python dict",
+        ),
+    ] {
+        assert_clean_error(&sum(name, dict), needle);
     }
     // overflowing in every spelling
     for (name, shape) in [
@@ -310,6 +342,31 @@ fn npy_shapes_as_python_literals() {
         "sim",
     ]);
     assert_clean_error(&o, "at most 1048576 are read");
+    // a minor version numpy does not know, and a directory as the input (its read error, not
+    // "not a .npy file")
+    let mut v15 = std::fs::read(&big).unwrap();
+    v15[7] = 5;
+    std::fs::write(&big, v15).unwrap();
+    let o = common::wgsimd(&[
+        "reduce",
+        big.to_str().unwrap(),
+        "--op",
+        "sum",
+        "--backend",
+        "sim",
+    ]);
+    assert_clean_error(&o, "format version 2.5");
+    let o = common::wgsimd(&[
+        "reduce",
+        dir.path().to_str().unwrap(),
+        "--op",
+        "sum",
+        "--backend",
+        "sim",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && !err.contains("panicked"), "{err}");
+    assert!(!err.contains("not a .npy file"), "{err}");
 }
 
 /// An input read from a pipe (no seeking back to the start).

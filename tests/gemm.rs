@@ -48,13 +48,6 @@ fn f32_shapes_match_f64_reference() {
     }
 }
 
-/// The few-rows kernel (`PathChoice::Gemv`) on the GPU: f32, f16 and int4 with zero points, N
-/// and K off every multiple (partial column blocks, a partial last K slice) and one tile of the
-/// register-tiled kernel wide, M in one block of rows and in several (9: a block of one row
-/// after a full one; 64: eight full blocks; 33), N large enough for all of K in each workgroup
-/// (no split-K: 32 column groups per workgroup at N = 262144; K = 4000 in two staged chunks),
-/// outputs poisoned; the same shapes through the tiled kernel agree. The default path takes it up to `GEMV_MAX_M` rows
-/// (`default_path_by_rows`, tests/gemm_sim.rs).
 /// The register-tiled kernel's grouped tile order (`tile_of` in shared/gemm_tiled.wgsl: GROUP_M
 /// tile rows walked column by column) with more tile rows than one group, the last group
 /// partial, and several tile columns, the last partial: every tile of C computed once, in its
@@ -78,6 +71,13 @@ fn tile_order_with_several_row_groups_and_columns() {
     assert!(e <= common::TOL_F32, "{m}x{n}x{k}: relative error {e:.3e}");
 }
 
+/// The few-rows kernel (`PathChoice::Gemv`) on the GPU: f32, f16 and int4 with zero points, N
+/// and K off every multiple (partial column blocks, a partial last K slice) and one tile of the
+/// register-tiled kernel wide, M in one block of rows and in several (9: a block of one row
+/// after a full one; 64: eight full blocks; 33), N large enough for all of K in each workgroup
+/// (no split-K: 32 column groups per workgroup at N = 262144; K = 4000 in two staged chunks),
+/// outputs poisoned; the same shapes through the tiled kernel agree. The default path takes it up to `GEMV_MAX_M` rows
+/// (`default_path_by_rows`, tests/gemm_sim.rs).
 #[test]
 fn gemv_shapes_match_f64_reference() {
     let Some(g) = common::gpu() else { return };

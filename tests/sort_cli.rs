@@ -171,10 +171,24 @@ fn sort_outputs_are_all_or_nothing() {
     // ... however it is spelled, before it exists
     let sub = d.join("sub");
     std::fs::create_dir(&sub).unwrap();
-    for other in [d.join(".").join("out.npy"), sub.join("..").join("out.npy")] {
+    let mut others = vec![sub.join("..").join("out.npy")];
+    #[cfg(unix)]
+    {
+        // through a symlink to the directory
+        let alias = d.join("alias");
+        std::os::unix::fs::symlink(d, &alias).unwrap();
+        others.push(alias.join("out.npy"));
+    }
+    for other in others {
         assert_clean_error(&sort(&out, &other), "same file");
         assert!(!out.exists());
     }
+    // a path that names a directory is no output file (Path::file_name would read "out.npy")
+    assert_clean_error(
+        &sort(Path::new(&format!("{}/", out.display())), &d.join("vo.npy")),
+        "not a file name",
+    );
+    assert!(!out.exists());
     let o = sort(&out, &d.join("vo.npy"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(read_npy::<u32>(&d.join("vo.npy")).1, vec![11, 12, 10]);

@@ -497,7 +497,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let failures = rows.iter().filter(|r| !r.verified).count() + build_errors;
     if failures > 0 {
-        eprintln!("wgsimd bench: {failures} case(s) FAILED verification");
+        eprintln!("wgsimd bench: {failures} case(s) FAILED (a check, a run, or building the case)");
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

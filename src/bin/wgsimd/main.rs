@@ -84,7 +84,7 @@ enum Command {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli
         .command
-        .unwrap_or(Command::Bench(bench::BenchArgs::default()))
+        .unwrap_or_else(|| Command::Bench(bench::BenchArgs::default()))
     {
         Command::Bench(args) => bench::run(&*cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),

@@ -164,32 +164,38 @@ const MAX_HEADER: usize = 1 << 20;
 /// is little-endian).
 fn checked_header(r: &mut impl Read, path: &Path) -> Result<Vec<u8>> {
     let bad = |why: String| anyhow::anyhow!("{} is not a .npy file: {why}", path.display());
+    // a file that ends early is no .npy file; any other read error is itself the message
+    let read_err = |e: std::io::Error, short: &str| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            bad(short.into())
+        } else {
+            anyhow::Error::new(e).context(format!("cannot read {}", path.display()))
+        }
+    };
     let mut pre = [0u8; 8];
     r.read_exact(&mut pre)
-        .map_err(|_| bad("shorter than a .npy preamble".into()))?;
+        .map_err(|e| read_err(e, "shorter than a .npy preamble"))?;
     if &pre[..6] != b"\x93NUMPY" {
         return Err(bad("it does not start with \\x93NUMPY".into()));
     }
     let major = pre[6];
-    let len = match major {
-        1 => {
-            let mut b = [0u8; 2];
-            r.read_exact(&mut b)
-                .map_err(|_| bad("truncated preamble".into()))?;
-            u16::from_le_bytes(b) as usize
-        }
-        2 | 3 => {
-            let mut b = [0u8; 4];
-            r.read_exact(&mut b)
-                .map_err(|_| bad("truncated preamble".into()))?;
-            u32::from_le_bytes(b) as usize
-        }
-        v => {
-            return Err(bad(format!(
-                "format version {v}.{} is not one of 1.0, 2.0, 3.0",
-                pre[7]
-            )))
-        }
+    if !(1..=3).contains(&major) || pre[7] != 0 {
+        return Err(bad(format!(
+            "format version {major}.{} is not one of 1.0, 2.0, 3.0",
+            pre[7]
+        )));
+    }
+    // version 1: a u16 header length; 2 and 3: a u32
+    let len = if major == 1 {
+        let mut b = [0u8; 2];
+        r.read_exact(&mut b)
+            .map_err(|e| read_err(e, "truncated preamble"))?;
+        u16::from_le_bytes(b) as usize
+    } else {
+        let mut b = [0u8; 4];
+        r.read_exact(&mut b)
+            .map_err(|e| read_err(e, "truncated preamble"))?;
+        u32::from_le_bytes(b) as usize
     };
     if len > MAX_HEADER {
         bail!(
@@ -199,7 +205,7 @@ fn checked_header(r: &mut impl Read, path: &Path) -> Result<Vec<u8>> {
     }
     let mut raw = vec![0u8; len];
     r.read_exact(&mut raw)
-        .map_err(|_| bad(format!("the file ends inside its {len}-byte header")))?;
+        .map_err(|e| read_err(e, &format!("the file ends inside its {len}-byte header")))?;
     // versions 1 and 2 are latin-1, 3 is UTF-8
     let dict = if major == 3 {
         String::from_utf8(raw).map_err(|_| bad("a version 3 header that is not UTF-8".into()))?
@@ -272,40 +278,55 @@ fn countable(path: &Path, shape: &[u64]) -> Result<()> {
     Ok(())
 }
 
-/// The entries of a header's dict: each key (a quoted string directly inside the braces that a
-/// `:` follows) with the byte offset of its value in `dict`. Strings may hold backslash
-/// escapes (numpy writes `\'` in a field name with both quotes); `None` where the text is not
-/// a dict.
+/// The entries of a header's dict literal, `{'key': value, ...}` with an optional trailing
+/// comma and nothing but whitespace after it: each key (a quoted string; backslash escapes
+/// allowed, numpy writes `\'` in a field name with both quotes) with the byte offset of its
+/// value in `dict`. `None` where the text is not such a dict (numpy's `literal_eval` refuses
+/// stray text too).
 fn dict_entries(dict: &str) -> Option<Vec<(String, usize)>> {
-    let open = dict.find('{')?;
-    if !dict[..open].trim().is_empty() {
+    let bytes = dict.as_bytes();
+    let skip_ws = |mut i: usize| {
+        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip_ws(0);
+    if bytes.get(i) != Some(&b'{') {
         return None;
     }
-    let bytes = dict.as_bytes();
+    i += 1;
     let mut entries = Vec::new();
-    let mut depth = 0usize;
-    let mut i = open + 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' => depth = depth.checked_sub(1)?,
-            b'}' if depth == 0 => return Some(entries),
-            b'}' => depth -= 1,
+    loop {
+        i = skip_ws(i);
+        match *bytes.get(i)? {
+            b'}' => break,
             b'\'' | b'"' => {
-                let start = i + 1;
-                i = string_end(bytes, i)?;
-                let rest = &dict[i + 1..];
-                let after = rest.trim_start();
-                if depth == 0 && after.starts_with(':') {
-                    let value = i + 1 + (rest.len() - after.len()) + 1;
-                    entries.push((dict[start..i].to_string(), value));
+                let end = string_end(bytes, i)?;
+                let key = dict[i + 1..end].to_string();
+                i = skip_ws(end + 1);
+                if bytes.get(i) != Some(&b':') {
+                    return None;
+                }
+                let at = i + 1;
+                let value = dict_value(dict, at);
+                if value.is_empty() {
+                    return None;
+                }
+                let start = skip_ws(at);
+                i = skip_ws(start + value.len());
+                entries.push((key, at));
+                match *bytes.get(i)? {
+                    b',' => i += 1,
+                    b'}' => break,
+                    _ => return None,
                 }
             }
-            _ => {}
+            _ => return None,
         }
-        i += 1;
     }
-    None
+    // past the closing brace: the padding and the newline only
+    (skip_ws(i + 1) == bytes.len()).then_some(entries)
 }
 
 /// The index of the closing quote of the string literal that opens at `open`, past backslash
@@ -346,16 +367,22 @@ fn dict_value(dict: &str, at: usize) -> &str {
 fn py_shape(text: &str, py2: bool) -> Option<Vec<u64>> {
     let inner = text.strip_prefix('(')?.strip_suffix(')')?;
     let mut items: Vec<&str> = inner.split(',').map(str::trim).collect();
-    // a trailing comma ("(3,)") leaves an empty last item; "()" is 0-d
+    // a trailing comma ("(3,)") leaves an empty last item; "()" is 0-d; "(3)" is the int 3,
+    // not a tuple (numpy refuses it)
     if items.last() == Some(&"") {
         items.pop();
+    } else if items.len() == 1 {
+        return None;
     }
     items.iter().map(|d| py_int(d, py2)).collect()
 }
 
+/// A non-negative Python integer literal (a unary `+` allowed; decimal without leading zeros,
+/// as Python 3 has it; numpy drops an `L` after a number in version 1 and 2 headers, `py2`).
 fn py_int(text: &str, py2: bool) -> Option<u64> {
+    let text = text.strip_prefix('+').map_or(text, str::trim_start);
     let t = if py2 {
-        text.strip_suffix(['L', 'l']).unwrap_or(text)
+        text.strip_suffix('L').unwrap_or(text)
     } else {
         text
     };
@@ -371,6 +398,9 @@ fn py_int(text: &str, py2: bool) -> Option<u64> {
     };
     let digits = digits.strip_prefix('_').unwrap_or(digits).replace('_', "");
     if digits.is_empty() || digits.starts_with(['+', '-']) {
+        return None;
+    }
+    if radix == 10 && digits.starts_with('0') && digits.bytes().any(|b| b != b'0') {
         return None;
     }
     u64::from_str_radix(&digits, radix).ok()
@@ -458,20 +488,27 @@ pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
 /// file it names), in its directory's canonical form, so that two spellings of one new file
 /// (`out.npy`, `./out.npy`, `dir/../out.npy`) give the same path.
 pub fn output_target(path: &Path) -> Result<PathBuf> {
+    // "out.npy/" and "dir/." name a directory, though Path::file_name reads "out.npy" and "."
+    // dropped; writing them as files would write somewhere else
+    let raw = path.as_os_str().to_string_lossy();
+    if raw.ends_with(std::path::is_separator) || raw == "." || raw.ends_with("/.") {
+        bail!("cannot write {}: not a file name", path.display());
+    }
     let mut p = path.to_path_buf();
-    // (a bounded walk: a symlink loop ends as a path whose directory does not resolve)
-    for _ in 0..40 {
-        match fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let link =
-                    fs::read_link(&p).with_context(|| format!("cannot resolve {}", p.display()))?;
-                p = match p.parent() {
-                    Some(dir) => dir.join(link),
-                    None => link,
-                };
-            }
-            _ => break,
+    let mut hops = 0;
+    while fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+        hops += 1;
+        if hops > 40 {
+            bail!(
+                "cannot write {}: too many levels of symbolic links",
+                path.display()
+            );
         }
+        let link = fs::read_link(&p).with_context(|| format!("cannot resolve {}", p.display()))?;
+        p = match p.parent() {
+            Some(dir) => dir.join(link),
+            None => link,
+        };
     }
     let name = p
         .file_name()
