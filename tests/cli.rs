@@ -235,17 +235,22 @@ fn npy_shapes_as_python_literals() {
             "sim",
         ])
     };
-    // looks odd, is fine
-    for (name, shape) in [
-        ("hex.npy", "(0x3,)"),
-        ("under.npy", "(0x_3,)"),
-        ("long.npy", "(3L,)"),
-        ("bin.npy", "(0b11, )"),
+    // looks odd, is fine: each header below describes the 3-element array [4, 5, 6]
+    let dict = |descr: &str, shape: &str| {
+        format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}")
+    };
+    for (name, descr, shape) in [
+        ("hex.npy", "'<u4'", "(0x3,)"),
+        ("under.npy", "'<u4'", "(0x_3,)"),
+        ("long.npy", "'<u4'", "(3L,)"),
+        ("bin.npy", "'<u4'", "(0b11, )"),
+        // a unary plus is a number too
+        ("plus.npy", "'<u4'", "(+3,)"),
+        // byte order "not applicable" / "native" on a 4-byte type: read as numpy reads it
+        ("bar.npy", "'|u4'", "(3,)"),
+        ("eq.npy", "'=u4'", "(3,)"),
     ] {
-        let o = sum(
-            name,
-            &format!("{{'descr': '<u4', 'fortran_order': False, 'shape': {shape}, }}"),
-        );
+        let o = sum(name, &dict(descr, shape));
         assert!(
             o.status.success(),
             "{name}: {}",
@@ -253,73 +258,41 @@ fn npy_shapes_as_python_literals() {
         );
         assert_eq!(last_line(&o), "15", "{name}");
     }
-    // byte order "not applicable" / "native" on a 4-byte type: read as numpy reads it
-    for (name, descr) in [("bar.npy", "'|u4'"), ("eq.npy", "'=u4'")] {
-        let o = sum(
-            name,
-            &format!("{{'descr': {descr}, 'fortran_order': False, 'shape': (3,), }}"),
-        );
-        assert!(
-            o.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert_eq!(last_line(&o), "15", "{name}");
+    // refused, each for its reason: "(3)" is an int and "03" no Python 3 literal (numpy refuses
+    // both), a list is no shape (numpy refuses it), nor are negative or float sizes; an
+    // overflowing shape in every spelling
+    for (name, shape, needle) in [
+        ("int.npy", "(3)", "not a tuple"),
+        ("zero.npy", "(03,)", "not a tuple"),
+        ("list.npy", "[3]", "not a tuple"),
+        ("list_huge.npy", "[4294967296, 4294967296]", "not a tuple"),
+        ("negative.npy", "(-3,)", "not a tuple"),
+        ("float.npy", "(3.0,)", "not a tuple"),
+        (
+            "hex_huge.npy",
+            "(0x100000000, 0x100000000)",
+            "more elements than can be counted",
+        ),
+        (
+            "under_huge.npy",
+            "(4_294_967_296, 4294967296)",
+            "more elements than can be counted",
+        ),
+    ] {
+        assert_clean_error(&sum(name, &dict("'<u4'", shape)), needle);
     }
-    // a unary plus is a number too
-    let o = sum(
-        "plus.npy",
-        "{'descr': '<u4', 'fortran_order': False, 'shape': (+3,), }",
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(last_line(&o), "15");
-    // numpy refuses these: "(3)" is an int, "03" no Python 3 literal, text outside the dict
-    for (name, dict, needle) in [
-        (
-            "int.npy",
-            "{'descr': '<u4', 'fortran_order': False, 'shape': (3), }",
-            "not a tuple",
-        ),
-        (
-            "zero.npy",
-            "{'descr': '<u4', 'fortran_order': False, 'shape': (03,), }",
-            "not a tuple",
-        ),
+    // text outside the dict's entries (numpy's literal_eval refuses it)
+    for (name, text) in [
         (
             "junk.npy",
             "{'descr': '<u4', 'fortran_order': False, 'shape': (3,), } x",
-            "not a Python dict",
         ),
         (
             "inner.npy",
             "{'descr': '<u4', 'fortran_order': False, 'shape': (3,), x}",
-            "not a Python dict",
         ),
     ] {
-        assert_clean_error(&sum(name, dict), needle);
-    }
-    // overflowing in every spelling
-    for (name, shape) in [
-        ("hex_huge.npy", "(0x100000000, 0x100000000)"),
-        ("under_huge.npy", "(4_294_967_296, 4294967296)"),
-    ] {
-        let o = sum(
-            name,
-            &format!("{{'descr': '<u4', 'fortran_order': False, 'shape': {shape}, }}"),
-        );
-        assert_clean_error(&o, "more elements than can be counted");
-    }
-    for (name, shape) in [
-        ("list.npy", "[3]"),
-        ("list_huge.npy", "[4294967296, 4294967296]"),
-        ("negative.npy", "(-3,)"),
-        ("float.npy", "(3.0,)"),
-    ] {
-        let o = sum(
-            name,
-            &format!("{{'descr': '<u4', 'fortran_order': False, 'shape': {shape}, }}"),
-        );
-        assert_clean_error(&o, "is not a tuple of non-negative integers");
+        assert_clean_error(&sum(name, text), "not a Python dict");
     }
     // a 2 MiB version 2 header, its shape after the padding
     let mut header = format!(

@@ -484,6 +484,48 @@ fn a_vec4_staged_cooperative_load_reads_the_right_halves_and_is_checked() {
     assert_finds(&r, FindingKind::WorkgroupRace);
 }
 
+/// An experiment's kernel (`examples/wgsl/`, as `gemm_sweep`'s `EXP_SOURCE` runs it) in place of
+/// the cooperative passes of `variant`'s plan for a C of two tile rows by one tile column over
+/// five K steps (seeds `seeds`): the run's findings and its relative error against f64.
+fn run_experiment(
+    exec: &SimExecutor,
+    variant: CoopVariant,
+    src: &str,
+    seeds: (u64, u64),
+) -> (Vec<wgsimd::finding::Finding>, f64) {
+    let (m, n, k) = (
+        2 * variant.policy.bm as usize,
+        variant.policy.bn as usize,
+        5 * variant.policy.bk as usize,
+    );
+    let a = f32_to_f16(&gemm::bench::random_f32(m * k, seeds.0));
+    let b = f32_to_f16(&gemm::bench::random_f32(k * n, seeds.1));
+    let opts = GemmOptions {
+        path: PathChoice::Coop,
+        coop: Some(variant),
+        ..Default::default()
+    };
+    let mut p = gemm::plan(
+        exec.caps(),
+        Operand::F16(&a),
+        Operand::F16(&b),
+        m,
+        n,
+        k,
+        opts,
+    )
+    .unwrap();
+    for pass in p.plan.passes.iter_mut() {
+        if pass.kernel.name.starts_with("gemm/coop") {
+            pass.kernel = std::sync::Arc::new(pass.kernel.edited(src.to_string()).unwrap());
+        }
+    }
+    let out = exec.run(&p.plan).unwrap();
+    let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+    let err = rel_frobenius(&p.decode(&out).unwrap(), &want);
+    (out.findings, err)
+}
+
 /// The sweep's prefetch-distance experiment (`examples/wgsl/coop16_dist.wgsl`, run through
 /// `EXP_SOURCE`) is a GEMM at every distance, on coop16's plan for the two-buffer and the
 /// one-buffer tiles (full tiles, five K steps, lanes shuffled): the figures docs/gemm.md gives
@@ -495,37 +537,9 @@ fn the_prefetch_distance_experiment_computes_the_product() {
     assert!(source.contains(line));
     let exec = sim(32, SimConfig::coop_shapes(), Some(3));
     let err = |variant: CoopVariant, src: String| {
-        let (m, n, k) = (
-            2 * variant.policy.bm as usize,
-            variant.policy.bn as usize,
-            5 * variant.policy.bk as usize,
-        );
-        let a = f32_to_f16(&gemm::bench::random_f32(m * k, 31));
-        let b = f32_to_f16(&gemm::bench::random_f32(k * n, 37));
-        let opts = GemmOptions {
-            path: PathChoice::Coop,
-            coop: Some(variant),
-            ..Default::default()
-        };
-        let mut p = gemm::plan(
-            exec.caps(),
-            Operand::F16(&a),
-            Operand::F16(&b),
-            m,
-            n,
-            k,
-            opts,
-        )
-        .unwrap();
-        for pass in p.plan.passes.iter_mut() {
-            if pass.kernel.name.starts_with("gemm/coop") {
-                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src.clone()).unwrap());
-            }
-        }
-        let out = exec.run(&p.plan).unwrap();
-        assert!(out.findings.is_empty(), "findings {:#?}", out.findings);
-        let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
-        rel_frobenius(&p.decode(&out).unwrap(), &want)
+        let (findings, err) = run_experiment(&exec, variant, &src, (31, 37));
+        assert!(findings.is_empty(), "findings {findings:#?}");
+        err
     };
     let variants = [
         CoopVariant::new(CoopKernel::K16, 128, 128, 32),
@@ -556,39 +570,7 @@ fn the_prefetch_distance_experiment_computes_the_product() {
 #[test]
 fn the_fragment_pipelining_experiments_compute_the_product() {
     let exec = sim(32, SimConfig::coop_shapes(), Some(3));
-    let run = |variant: CoopVariant, src: &str| {
-        let (m, n, k) = (
-            2 * variant.policy.bm as usize,
-            variant.policy.bn as usize,
-            5 * variant.policy.bk as usize,
-        );
-        let a = f32_to_f16(&gemm::bench::random_f32(m * k, 43));
-        let b = f32_to_f16(&gemm::bench::random_f32(k * n, 47));
-        let opts = GemmOptions {
-            path: PathChoice::Coop,
-            coop: Some(variant),
-            ..Default::default()
-        };
-        let mut p = gemm::plan(
-            exec.caps(),
-            Operand::F16(&a),
-            Operand::F16(&b),
-            m,
-            n,
-            k,
-            opts,
-        )
-        .unwrap();
-        for pass in p.plan.passes.iter_mut() {
-            if pass.kernel.name.starts_with("gemm/coop") {
-                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src.to_string()).unwrap());
-            }
-        }
-        let out = exec.run(&p.plan).unwrap();
-        let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
-        let err = rel_frobenius(&p.decode(&out).unwrap(), &want);
-        (out.findings, err)
-    };
+    let run = |variant: CoopVariant, src: &str| run_experiment(&exec, variant, src, (43, 47));
     let narrow = include_str!("../examples/wgsl/coop16_fp.wgsl");
     let wide = include_str!("../examples/wgsl/coop16w_fp.wgsl");
     let cases = [
