@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, OutFormat, PathChoice};
 use crate::case::{Case, Work};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::exec::Caps;
 use crate::reference::gemm::{f16_to_f32, f32_to_f16};
 
@@ -160,7 +160,18 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             path,
             ..Default::default()
         };
-        let p = plan(caps, Operand::F32(&a32), Operand::F32(&b32), m, n, k, opts)?;
+        let Some(p) = unless_too_large(plan(
+            caps,
+            Operand::F32(&a32),
+            Operand::F32(&b32),
+            m,
+            n,
+            k,
+            opts,
+        ))?
+        else {
+            continue;
+        };
         let verify = verifier(&p, a32.clone(), b32.clone(), k, tol32, seed);
         push(format!("f32 {kind}"), p, verify);
     }
@@ -183,7 +194,18 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             path,
             ..Default::default()
         };
-        let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts)?;
+        let Some(p) = unless_too_large(plan(
+            caps,
+            Operand::F16(&a16),
+            Operand::F16(&b16),
+            m,
+            n,
+            k,
+            opts,
+        ))?
+        else {
+            continue;
+        };
         let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_in, seed);
         push(variant, p, verify);
     }
@@ -193,7 +215,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         out: OutFormat::F16,
         ..Default::default()
     };
-    let p = plan(
+    let default = unless_too_large(plan(
         caps,
         Operand::F16(&a16),
         Operand::F16(&b16),
@@ -201,11 +223,14 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         n,
         k,
         f16_out,
-    )?;
-    let kind = format!("{:?}", p.path).to_lowercase();
-    let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
-    let default_tiled = p.path == super::Path::Tiled;
-    push(format!("f16 {kind} f16 out"), p, verify);
+    ))?;
+    let mut default_tiled = false;
+    if let Some(p) = default {
+        let kind = format!("{:?}", p.path).to_lowercase();
+        let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
+        default_tiled = p.path == super::Path::Tiled;
+        push(format!("f16 {kind} f16 out"), p, verify);
+    }
     // where the default is another kernel (cooperative matrices, the few-rows kernel), the
     // register-tiled kernel's f16 C too: what adapters without cooperative matrices run
     if !default_tiled {
@@ -213,9 +238,11 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             path: PathChoice::Tiled,
             ..f16_out
         };
-        let p = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, tiled)?;
-        let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
-        push("f16 tiled f16 out".into(), p, verify);
+        let tiled = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, tiled);
+        if let Some(p) = unless_too_large(tiled)? {
+            let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
+            push("f16 tiled f16 out".into(), p, verify);
+        }
     }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
@@ -225,11 +252,28 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             path,
             ..Default::default()
         };
-        let p = plan_int4(caps, &a16, &w, m, opts)?;
+        let Some(p) = unless_too_large(plan_int4(caps, &a16, &w, m, opts))? else {
+            continue;
+        };
         let verify = verifier(&p, a16f.clone(), wd.clone(), k, tol16_in, seed);
         push(format!("int4 {kind}"), p, verify);
     }
+    if cases.is_empty() {
+        return Err(Error::TooLarge(format!(
+            "no GEMM kernel fits {m}x{n}x{k} on this adapter"
+        )));
+    }
     Ok(cases)
+}
+
+/// A plan, or `None` where this path does not fit the adapter (`TooLarge`: the bench leaves that
+/// variant out and keeps the shape's others); other errors stay errors.
+fn unless_too_large(r: Result<GemmPlan>) -> Result<Option<GemmPlan>> {
+    match r {
+        Ok(p) => Ok(Some(p)),
+        Err(Error::TooLarge(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// The GEMM shapes (M, N, K) `wgsimd bench` should run on `caps`: square 1024–8192 and skinny

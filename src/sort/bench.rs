@@ -231,6 +231,14 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
 /// [`bench_cases`], each built only when called: the inputs (and each key type's reference
 /// order, once computed) are shared, the plans with their uploads are not.
 pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
+    // past the binding limit every case would refuse: say so before making 16n bytes of input
+    if n.saturating_mul(4) > caps.max_storage_binding {
+        return Err(crate::Error::TooLarge(format!(
+            "{n} keys need {} bytes in one binding; the adapter binds at most {}",
+            n.saturating_mul(4),
+            caps.max_storage_binding
+        )));
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let u32s = Input::new((0..n).map(|_| rng.random::<u32>()).collect());
     let values: Arc<Vec<u32>> = Arc::new((0..n as u32).collect());
