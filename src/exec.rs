@@ -172,8 +172,10 @@ pub trait Executor {
     /// Runs `plan` once and returns the read-back buffers.
     fn run(&self, plan: &Plan) -> Result<RunOutput>;
 
-    /// Runs `plan` `warmup + repeats` times and times the last `repeats`; returns the last run's
-    /// output (for verification) and the timings. The default times on the host.
+    /// Runs `plan` `warmup + repeats` times and times the last `repeats`; returns the timings
+    /// and, for verification, the output of a run whose outputs were poisoned before it (so a
+    /// word the run did not write shows). The default times on the host and returns the last
+    /// run's output, each [`Executor::run`] starting from fresh buffers.
     fn time(&self, plan: &Plan, warmup: usize, repeats: usize) -> Result<(RunOutput, Timing)> {
         let mut out = RunOutput::default();
         for _ in 0..warmup {

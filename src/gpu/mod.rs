@@ -679,7 +679,8 @@ impl Executor for GpuExecutor {
     /// host round trip between them (a readback between runs lets the clocks drop: on the H100
     /// that halved measured bandwidth), after a warm-up of at least ~100 ms of GPU work so the
     /// clocks have ramped up. Timestamps bracket every timed pass of every repeat; buffers are
-    /// read back once, after the last run, and verified by the caller.
+    /// read back once, from one more (untimed) run whose outputs were poisoned first, and
+    /// verified by the caller (test: tests/executor_time.rs).
     fn time(&self, plan: &Plan, warmup: usize, repeats: usize) -> Result<(RunOutput, Timing)> {
         let labels: Vec<String> = plan
             .passes
@@ -742,6 +743,8 @@ impl Executor for GpuExecutor {
             }
             self.wait()?;
             let mean = t.elapsed().as_secs_f64() * 1e9 / repeats as f64;
+            // (read back from a run on poisoned buffers, as below)
+            self.submit_run(plan, &prep, true, None)?;
             let (out, _) = self.read_buffers(plan, &prep, None)?;
             drop(prep);
             self.wait()?;
@@ -759,6 +762,9 @@ impl Executor for GpuExecutor {
         // 2^28-pair sort's outputs, the whole runs' median was 40.6 ms against 12.9 ms summed
         // over their passes on the H100)
         let whole = self.queue_whole_runs(plan, &prep, repeats)?;
+        // the output read back is one more run's, on poisoned buffers (untimed): a word the
+        // timed runs left unwritten would otherwise still hold an earlier run's right value
+        self.submit_run(plan, &prep, true, None)?;
         let (out, ts) = self.read_buffers(plan, &prep, Some(&resolve))?;
         resolve.destroy();
         qs.destroy();
