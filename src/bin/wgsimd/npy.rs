@@ -238,16 +238,15 @@ fn checked_header(r: &mut impl Read, path: &Path) -> Result<Vec<u8>> {
         )
     })?;
     countable(path, &shape)?;
+    // a quoted type string with `|` or `=` as its byte order: `<`, except on one-byte types
+    // (`'|u1'`: npyz reads `|` there)
     let mut descr = value("descr").to_string();
-    for q in ['\'', '"'] {
-        for order in ['|', '='] {
-            let from = format!("{q}{order}");
-            // one-byte types keep `|` (npyz reads it there)
-            let one_byte = descr.len() == 5 && descr.ends_with(&format!("1{q}"));
-            if descr.starts_with(&from) && !one_byte {
-                descr.replace_range(1..2, "<");
-            }
-        }
+    let b = descr.as_bytes();
+    let quoted = matches!(b.first(), Some(b'\'' | b'"'));
+    let either_order = matches!(b.get(1), Some(b'|' | b'='));
+    let one_byte = b.len() == 5 && b[3] == b'1' && b[4] == b[0];
+    if quoted && either_order && !one_byte {
+        descr.replace_range(1..2, "<");
     }
     let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
     let tuple = match dims.len() {
