@@ -417,15 +417,8 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     }
                     let c = match make() {
                         Ok(c) => c,
-                        Err(e @ wgsimd::Error::TooLarge(_)) => {
-                            pb.suspend(|| eprintln!("{name} {label} case {i}: skipped: {e}"));
-                            continue;
-                        }
                         Err(e) => {
-                            pb.suspend(|| {
-                                eprintln!("{name} {label} case {i}: FAILED to build: {e}")
-                            });
-                            build_errors += 1;
+                            build_errors += unbuilt(&pb, &format!("{name} {label} case {i}"), &e);
                             continue;
                         }
                     };
@@ -456,13 +449,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     rows.push(row);
                 }
             }
-            // past the adapter's limits: skipped; any other error in building the cases
-            // (a shader or plan error) fails the bench
-            Err(e @ wgsimd::Error::TooLarge(_)) => eprintln!("{name} {label}: skipped: {e}"),
-            Err(e) => {
-                eprintln!("{name} {label}: FAILED to build its cases: {e}");
-                build_errors += 1;
-            }
+            Err(e) => build_errors += unbuilt(&pb, &format!("{name} {label}"), &e),
         }
         pb.inc(1);
     }
@@ -501,6 +488,20 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says why `what` (a job or one of its cases) could not be built, and counts it as a failure
+/// (1) unless it is past the adapter's limits (0: skipped). Any other error, a shader or plan
+/// error, fails the bench.
+fn unbuilt(pb: &indicatif::ProgressBar, what: &str, e: &wgsimd::Error) -> usize {
+    let past_limits = matches!(e, wgsimd::Error::TooLarge(_));
+    let verdict = if past_limits {
+        "skipped"
+    } else {
+        "FAILED to build"
+    };
+    pb.suspend(|| eprintln!("{what}: {verdict}: {e}"));
+    usize::from(!past_limits)
 }
 
 fn failed(c: &Case, e: String) -> Row {
