@@ -94,11 +94,33 @@ fn sort_on_sim() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Keys alone, every strategy at every subgroup size (the hybrid at two) with the default policy: the keys-alone
-/// plans rank partial tiles with the full-tile ranking (`FULL_TILES`), and OneSweep takes its
-/// small stage (4096-key tiles) here, so neither is covered by the pairs above. u32 ascending
-/// over 3100 keys (two tiles of reduce-then-scan and the hybrid, the second partial; one partial tile of OneSweep's small stage), and f32 of random bits (NaNs, infinities, subnormals,
-/// both zeros) descending at exactly one tile of each strategy's plan.
+/// Sorts `keys` alone on `sim` by `opts` under the default policy; findings and a wrong order go
+/// to `failures`, labelled `what`.
+fn keys_alone<T: sort::SortKey>(
+    sim: &SimExecutor,
+    what: String,
+    keys: &[T],
+    opts: &SortOptions,
+    failures: &mut Vec<String>,
+) {
+    let p = sort::plan(sim.caps(), keys, None, opts, &SortPolicy::default()).unwrap();
+    let out = sim.run(&p.plan).unwrap();
+    failures.extend(out.findings.iter().map(|f| format!("{what}: {f}")));
+    let order = Order {
+        descending: opts.descending,
+        ..Default::default()
+    };
+    if let Err(e) = check_keys(keys, &p.keys::<T>(&out), order) {
+        failures.push(format!("{what}: {e}"));
+    }
+}
+
+/// Keys alone, every strategy at every subgroup size (the hybrid at two) with the default
+/// policy: the keys-alone plans rank partial tiles with the full-tile ranking (`FULL_TILES`),
+/// and OneSweep takes its small stage (4096-key tiles) here, so neither is covered by the pairs
+/// above. u32 ascending over 3100 keys (two tiles of reduce-then-scan and the hybrid, the second
+/// partial; one partial tile of OneSweep's small stage), and f32 of random bits (NaNs,
+/// infinities, subnormals, both zeros) descending at exactly one tile of the same stage.
 #[test]
 fn keys_alone_every_strategy_at_every_subgroup_size() {
     let mut failures = Vec::new();
@@ -117,47 +139,27 @@ fn keys_alone_every_strategy_at_every_subgroup_size() {
             {
                 continue;
             }
-            let u: Vec<u32> = common::random_u32(3100, 11);
-            let p = sort::plan(
-                sim.caps(),
-                &u,
-                None,
-                &SortOptions {
-                    strategy: Some(strategy),
-                    ..Default::default()
-                },
-                &SortPolicy::default(),
-            )
-            .unwrap();
-            let out = sim.run(&p.plan).unwrap();
-            let what = format!("{name} {strategy} u32 n=3100");
-            failures.extend(out.findings.iter().map(|f| format!("{what}: {f}")));
-            if let Err(e) = check_keys(&u, &p.keys::<u32>(&out), Order::default()) {
-                failures.push(format!("{what}: {e}"));
-            }
-            // one whole tile of the plan's first scatter stage
-            let tile = sort::tile_keys_for(strategy, false, 5003, &SortPolicy::default()).unwrap()
-                as usize;
+            let n = 3100;
+            let u: Vec<u32> = common::random_u32(n, 11);
+            let opts = SortOptions {
+                strategy: Some(strategy),
+                ..Default::default()
+            };
+            let what = format!("{name} {strategy} u32 n={n}");
+            keys_alone(&sim, what, &u, &opts, &mut failures);
+            // one whole tile of that stage
+            let p = SortPolicy::default();
+            let tile = sort::tile_keys_for(strategy, false, n as u64, &p).unwrap() as usize;
             let f: Vec<f32> = common::random_u32(tile, 12)
                 .into_iter()
                 .map(f32::from_bits)
                 .collect();
             let opts = SortOptions {
-                strategy: Some(strategy),
                 descending: true,
-                ..Default::default()
+                ..opts
             };
-            let p = sort::plan(sim.caps(), &f, None, &opts, &SortPolicy::default()).unwrap();
-            let out = sim.run(&p.plan).unwrap();
             let what = format!("{name} {strategy} f32 n={tile} descending");
-            failures.extend(out.findings.iter().map(|f| format!("{what}: {f}")));
-            let order = Order {
-                descending: true,
-                ..Default::default()
-            };
-            if let Err(e) = check_keys(&f, &p.keys::<f32>(&out), order) {
-                failures.push(format!("{what}: {e}"));
-            }
+            keys_alone(&sim, what, &f, &opts, &mut failures);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
