@@ -344,7 +344,8 @@ fn large_sizes() {
     large::<f32>(g, OneSweep, Dist::AllEqual, b, 10, true, true);
 }
 
-/// One sort of `large_sizes`: `n` keys of `dist` (seed `seed`), with index values if `pairs`.
+/// One sort of `large_sizes`: `n` keys of `dist` (seed `seed`), with values (`common::values`)
+/// if `pairs`.
 fn large<T: Key>(
     g: &GpuExecutor,
     strategy: Strategy,
