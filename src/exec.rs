@@ -120,7 +120,9 @@ pub struct Timing {
     /// For each repeat, nanoseconds per timed pass (empty per repeat with host timing).
     pub pass_ns: Vec<Vec<f64>>,
     /// For each repeat, nanoseconds of the whole run. GPU executors may take these from runs
-    /// timed whole (no per-pass timestamps), so they can be less than the sum of `pass_ns`.
+    /// timed whole (no per-pass timestamps), so they can be less than the sum of `pass_ns`;
+    /// without timestamps, from the host clock, each is the mean run of a batch of runs
+    /// queued back to back (about 10 ms of them).
     pub total_ns: Vec<f64>,
 }
 

@@ -16,6 +16,31 @@ use wgsimd::Executor;
 #[test]
 fn the_checked_output_is_a_poisoned_run() {
     let Some(g) = common::gpu() else { return };
+    first_run_only(&g);
+}
+
+/// The same on the host clock (an adapter without timestamp queries), where each repeat is a
+/// sample of its own: the totals are not one mean copied `repeats` times.
+#[test]
+fn host_timing_checks_a_poisoned_run_and_samples_each_repeat() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let mut g = wgsimd::GpuExecutor::new().expect("a second executor on the adapter just found");
+    g.disable_timestamps();
+    let timing = first_run_only(&g);
+    assert_eq!(timing.source, wgsimd::exec::TimeSource::Host);
+    assert!(timing.total_ns.iter().all(|&t| t > 0.0));
+    assert!(
+        timing.total_ns.windows(2).any(|w| w[0] != w[1]),
+        "every repeat reported the same time: {:?}",
+        timing.total_ns
+    );
+}
+
+/// Times a plan whose word 5 only the first run writes, checks the output returned, and returns
+/// the timing (3 repeats).
+fn first_run_only(g: &wgsimd::GpuExecutor) -> wgsimd::exec::Timing {
     let k = Arc::new(
         Kernel::from_source(
             "first_run_only.wgsl",
@@ -51,4 +76,5 @@ fn the_checked_output_is_a_poisoned_run() {
         let want = if i == 5 { POISON_WORD } else { i as u32 + 1 };
         assert_eq!(w, want, "word {i}");
     }
+    timing
 }

@@ -362,9 +362,10 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     pb.inc(sizes.len() as u64);
-    // jobs: (algorithm, size label, case builder); GEMM sizes are shapes, the rest element counts
+    // jobs: (algorithm, size, size label, case builder); GEMM sizes are shapes (the size is the
+    // largest dimension, as in its cases), the rest element counts
     type Build = Box<dyn Fn() -> wgsimd::Result<Vec<CaseMaker>>>;
-    let mut jobs: Vec<(String, String, Build)> = Vec::new();
+    let mut jobs: Vec<(String, u64, String, Build)> = Vec::new();
     for (name, cases) in &algos {
         for &n in &sizes {
             let caps = caps.clone();
@@ -372,6 +373,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
             let f = *cases;
             jobs.push((
                 name.to_string(),
+                n,
                 case::size_label(n),
                 Box::new(move || f(&caps, n, seed)),
             ));
@@ -383,6 +385,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let seed = args.seed;
         jobs.push((
             "sort".into(),
+            1 << 20,
             "2^20".into(),
             Box::new(move || wgsimd::sort::bench_case_makers(&caps, 1 << 20, seed)),
         ));
@@ -398,6 +401,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
             let seed = args.seed;
             jobs.push((
                 "gemm".into(),
+                m.max(n).max(k),
                 format!("{m}x{n}x{k}"),
                 Box::new(move || {
                     wgsimd::gemm::bench_cases_shape(&caps, m, n, k, seed).map(case::ready)
@@ -406,8 +410,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     pb.set_length(sizes.len() as u64 + jobs.len() as u64);
-    let mut build_errors = 0;
-    for (name, label, build) in &jobs {
+    for (name, size, label, build) in &jobs {
         pb.set_message(format!("{name} {label}"));
         match build() {
             Ok(list) => {
@@ -418,7 +421,8 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     let c = match make() {
                         Ok(c) => c,
                         Err(e) => {
-                            build_errors += unbuilt(&pb, &format!("{name} {label} case {i}"), &e);
+                            let what = format!("case {i}");
+                            rows.extend(unbuilt(&pb, name, &what, *size, label, &e));
                             continue;
                         }
                     };
@@ -449,7 +453,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     rows.push(row);
                 }
             }
-            Err(e) => build_errors += unbuilt(&pb, &format!("{name} {label}"), &e),
+            Err(e) => rows.extend(unbuilt(&pb, name, "every case", *size, label, &e)),
         }
         pb.inc(1);
     }
@@ -482,7 +486,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         plot::write(path, &rows, &caps.name)?;
         println!("wrote {}", path.display());
     }
-    let failures = rows.iter().filter(|r| !r.verified).count() + build_errors;
+    let failures = rows.iter().filter(|r| !r.verified).count();
     if failures > 0 {
         eprintln!("wgsimd bench: {failures} case(s) FAILED (a check, a run, or building the case)");
         return Ok(ExitCode::FAILURE);
@@ -490,26 +494,46 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Says why `what` (a job or one of its cases) could not be built, and counts it as a failure
-/// (1) unless it is past the adapter's limits (0: skipped). Any other error, a shader or plan
+/// Says why a job's case `variant` (or the whole job) could not be built; a FAILED row for it
+/// unless it is past the adapter's limits (`None`: skipped). Any other error, a shader or plan
 /// error, fails the bench.
-fn unbuilt(pb: &indicatif::ProgressBar, what: &str, e: &wgsimd::Error) -> usize {
+fn unbuilt(
+    pb: &indicatif::ProgressBar,
+    algorithm: &str,
+    variant: &str,
+    size: u64,
+    size_label: &str,
+    e: &wgsimd::Error,
+) -> Option<Row> {
     let past_limits = matches!(e, wgsimd::Error::TooLarge(_));
     let verdict = if past_limits {
         "skipped"
     } else {
         "FAILED to build"
     };
-    pb.suspend(|| eprintln!("{what}: {verdict}: {e}"));
-    usize::from(!past_limits)
+    pb.suspend(|| eprintln!("{algorithm} {size_label} {variant}: {verdict}: {e}"));
+    (!past_limits).then(|| {
+        failed_row(
+            algorithm,
+            variant,
+            size,
+            size_label,
+            format!("building the case: {e}"),
+        )
+    })
 }
 
 fn failed(c: &Case, e: String) -> Row {
+    failed_row(&c.algorithm, &c.variant, c.size, &c.size_label, e)
+}
+
+/// A row with no figures: the case failed (to build, to run, or its check).
+fn failed_row(algorithm: &str, variant: &str, size: u64, size_label: &str, e: String) -> Row {
     Row {
-        algorithm: c.algorithm.clone(),
-        variant: c.variant.clone(),
-        size: c.size,
-        size_label: c.size_label.clone(),
+        algorithm: algorithm.into(),
+        variant: variant.into(),
+        size,
+        size_label: size_label.into(),
         median_ms: f64::NAN,
         min_ms: f64::NAN,
         throughput: f64::NAN,
@@ -793,6 +817,35 @@ mod tests {
         assert!(row.median_ms.is_nan() && row.min_ms.is_nan() && row.throughput.is_nan());
         let again: Row = serde_json::from_str(&serde_json::to_string(&row).unwrap()).unwrap();
         assert!(again.throughput.is_nan() && !again.verified);
+    }
+
+    /// A case that cannot be built is a FAILED row with its name, unless it is past the
+    /// adapter's limits (skipped: no row, no failure).
+    #[test]
+    fn an_unbuilt_case_is_a_failed_row_unless_too_large() {
+        let pb = indicatif::ProgressBar::hidden();
+        let shader = wgsimd::Error::Shader {
+            name: "sort/onesweep".into(),
+            message: "bad".into(),
+        };
+        let row = unbuilt(&pb, "sort", "case 3", 1 << 24, "2^24", &shader).unwrap();
+        assert!(!row.verified && row.throughput.is_nan());
+        assert_eq!(
+            (row.algorithm.as_str(), row.variant.as_str()),
+            ("sort", "case 3")
+        );
+        assert_eq!((row.size, row.size_label.as_str()), (1 << 24, "2^24"));
+        assert!(row.error.unwrap().contains("sort/onesweep"));
+        let too_large = wgsimd::Error::TooLarge("past the binding".into());
+        assert!(unbuilt(
+            &pb,
+            "gemm",
+            "every case",
+            8192,
+            "8192x8192x8192",
+            &too_large
+        )
+        .is_none());
     }
 
     #[test]
