@@ -679,6 +679,20 @@ fn bad_input_is_an_error() {
         &SortPolicy::default(),
     );
     assert!(matches!(r, Err(Error::TooLarge(_))));
+    // a binding limit that is not a multiple of 16 (Vulkan's 2^31 - 4): 25 keys fit it
+    // unpadded (100 bytes) but are bound padded to 112, so they are refused; 24 keys (96) fit
+    small.max_storage_binding = 100;
+    let with = |n: usize| {
+        sort::plan(
+            &small,
+            &vec![0u32; n],
+            None,
+            &SortOptions::default(),
+            &SortPolicy::default(),
+        )
+    };
+    assert!(matches!(with(25), Err(Error::TooLarge(_))));
+    assert!(with(24).is_ok());
     assert_eq!(
         sort::sort_keys::<u32>(g, &[], &SortOptions::default()).unwrap(),
         vec![]

@@ -232,10 +232,11 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
 /// order, once computed) are shared, the plans with their uploads are not.
 pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
     // past the binding limit every case would refuse: say so before making 16n bytes of input
-    if n.saturating_mul(4) > caps.max_storage_binding {
+    // (the keys are bound padded to 16 bytes, as `plan` checks)
+    let padded = n.saturating_mul(4).div_ceil(16).saturating_mul(16);
+    if padded > caps.max_storage_binding {
         return Err(crate::Error::TooLarge(format!(
-            "{n} keys need {} bytes in one binding; the adapter binds at most {}",
-            n.saturating_mul(4),
+            "{n} keys need {padded} bytes in one binding; the adapter binds at most {}",
             caps.max_storage_binding
         )));
     }

@@ -369,13 +369,14 @@ pub fn plan<T: SortKey>(
         )));
     }
     let n = keys.len() as u64;
-    let bytes = n * 4;
-    // (the input buffers are padded to whole 16 bytes: `build::padded_bytes`)
-    let padded = bytes.div_ceil(16) * 16;
-    if n >= 1 << 30 || bytes > caps.max_storage_binding {
+    // the input buffers are padded to whole 16 bytes (`build::padded_bytes`) and bound whole,
+    // so the padded size is what must fit a binding (Vulkan adapters report 2^31 - 4 bytes,
+    // where 2^29 - 1 keys fit unpadded but not padded)
+    let padded = (n * 4).div_ceil(16) * 16;
+    if n >= 1 << 30 || padded > caps.max_storage_binding {
         return Err(Error::TooLarge(format!(
-            "{n} keys: the sort handles fewer than 2^30 keys that fit one storage binding \
-             ({} bytes on this adapter)",
+            "{n} keys: the sort handles fewer than 2^30 keys whose {padded} bytes (padded to \
+             16) fit one storage binding ({} bytes on this adapter)",
             caps.max_storage_binding
         )));
     }
