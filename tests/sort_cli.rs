@@ -165,6 +165,26 @@ fn sort_outputs_are_all_or_nothing() {
     // the values' directory does not exist: the keys must not be written either
     assert_clean_error(&sort(&out, &d.join("nodir").join("vo.npy")), "nodir");
     assert!(!out.exists());
+    // ... nor to a device or FIFO, which cannot be taken back once written: keys to the
+    // test's stdout pipe write nothing there
+    #[cfg(unix)]
+    {
+        let o = sort(Path::new("/dev/stdout"), &d.join("nodir").join("vo.npy"));
+        assert_clean_error(&o, "nodir");
+        assert!(
+            o.stdout.is_empty(),
+            "{} bytes of keys written",
+            o.stdout.len()
+        );
+        let o = sort(Path::new("/dev/stdout"), &d.join("vo.npy"));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let keys: Vec<u32> = npyz::NpyFile::new(&o.stdout[..])
+            .unwrap()
+            .into_vec()
+            .unwrap();
+        assert_eq!(keys, vec![1, 2, 3]);
+        std::fs::remove_file(d.join("vo.npy")).unwrap();
+    }
     // one path for both outputs
     assert_clean_error(&sort(&out, &out), "same file");
     assert!(!out.exists());

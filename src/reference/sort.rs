@@ -44,15 +44,18 @@ impl Default for Order {
 }
 
 impl Order {
-    /// The value keys are compared by.
+    /// The value keys are compared by. A range outside `0..=32` is clamped into it, and one
+    /// that ends before it begins is empty (every key ranks equal); `sort::plan` refuses both.
     pub fn rank<T: Element>(&self, k: T) -> u32 {
         let s = sortable(bytemuck::cast(k), T::DTYPE);
         let s = if self.descending { !s } else { s };
-        let width = self.end_bit - self.begin_bit;
+        let end = self.end_bit.min(32);
+        let begin = self.begin_bit.min(end);
+        let width = end - begin;
         if width == 0 {
             0
         } else {
-            (s >> self.begin_bit) & (u32::MAX >> (32 - width))
+            (s >> begin) & (u32::MAX >> (32 - width))
         }
     }
 }
@@ -229,5 +232,19 @@ mod tests {
         let (rk, rv) = sort_pairs(&keys, &vals, Order::default());
         assert_eq!((k, v), (rk, rv));
         assert!(first_difference("x", &[1, 2], &[1, 3]).is_err());
+    }
+
+    /// Ranges the sort refuses rank without panicking: past 32 clamped, reversed empty.
+    #[test]
+    fn out_of_range_bits_are_clamped_not_a_panic() {
+        let o = |begin_bit, end_bit| Order {
+            descending: false,
+            begin_bit,
+            end_bit,
+        };
+        assert_eq!(o(8, 33).rank(0xabcd_ef12u32), o(8, 32).rank(0xabcd_ef12u32));
+        assert_eq!(o(8, 33).rank(0xabcd_ef12u32), 0x00ab_cdef);
+        assert_eq!(o(8, 4).rank(0xffff_ffffu32), 0);
+        assert_eq!(o(40, 50).rank(0xffff_ffffu32), 0);
     }
 }

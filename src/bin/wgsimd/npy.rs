@@ -412,19 +412,51 @@ pub fn write(path: &Path, shape: &[u64], data: &Array) -> Result<()> {
 
 /// An output written in full but not yet in place.
 pub struct Staged {
+    /// A regular file's contents, in a temporary file beside it.
     tmp: Option<tempfile::NamedTempFile>,
+    /// A device or FIFO, opened, and the bytes to write to it (it cannot be replaced whole, so
+    /// it is written only at commit).
+    stream: Option<(File, Vec<u8>)>,
     target: PathBuf,
 }
 
 impl Staged {
-    /// Renames the output over its target (nothing to do where it was written in place).
+    /// Renames the output over its target, or writes a device or FIFO.
     pub fn commit(self) -> Result<()> {
         if let Some(tmp) = self.tmp {
             tmp.persist(&self.target)
                 .with_context(|| format!("cannot write {}", self.target.display()))?;
         }
+        if let Some((mut file, bytes)) = self.stream {
+            file.write_all(&bytes)
+                .and_then(|()| file.flush())
+                .with_context(|| format!("cannot write {}", self.target.display()))?;
+        }
         Ok(())
     }
+}
+
+/// Commits several outputs, all or none where it can: the regular files first (renames), then
+/// devices and FIFOs (which cannot be taken back once written); if one fails, the regular files
+/// this call already put in place are removed again, so no command leaves half its outputs.
+pub fn commit_all(outputs: Vec<Staged>) -> Result<()> {
+    let (files, streams): (Vec<Staged>, Vec<Staged>) =
+        outputs.into_iter().partition(|s| s.stream.is_none());
+    let mut placed: Vec<PathBuf> = Vec::new();
+    for out in files.into_iter().chain(streams) {
+        let target = out.target.clone();
+        let regular = out.stream.is_none();
+        if let Err(e) = out.commit() {
+            for p in &placed {
+                let _ = fs::remove_file(p);
+            }
+            return Err(e);
+        }
+        if regular {
+            placed.push(target);
+        }
+    }
+    Ok(())
 }
 
 /// Writes `data` with `shape` to a temporary file beside `path` (or, for a target that is not
@@ -448,9 +480,11 @@ pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
             .truncate(true)
             .open(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        put(&file, shape, data).with_context(|| format!("cannot write {}", path.display()))?;
+        let mut bytes = Vec::new();
+        put(&mut bytes, shape, data).with_context(|| format!("cannot write {}", path.display()))?;
         return Ok(Staged {
             tmp: None,
+            stream: Some((file, bytes)),
             target: path.into(),
         });
     }
@@ -479,6 +513,7 @@ pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
         .with_context(|| format!("cannot write {}", target.display()))?;
     Ok(Staged {
         tmp: Some(tmp),
+        stream: None,
         target,
     })
 }
@@ -522,8 +557,8 @@ pub fn output_target(path: &Path) -> Result<PathBuf> {
 }
 
 /// The .npy bytes of `data` with `shape` into `file`.
-fn put(file: &File, shape: &[u64], data: &Array) -> Result<()> {
-    let mut w = BufWriter::new(file);
+fn put(out: impl Write, shape: &[u64], data: &Array) -> Result<()> {
+    let mut w = BufWriter::new(out);
     macro_rules! put {
         ($t:ty, $iter:expr) => {{
             let mut writer = npyz::WriteOptions::<$t>::new()
@@ -543,4 +578,35 @@ fn put(file: &File, shape: &[u64], data: &Array) -> Result<()> {
     }
     w.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The second of two outputs fails to go in place (its temporary file is gone): the first,
+    /// already renamed into place, is removed again. Looks bad but is fine: both succeed when
+    /// nothing interferes.
+    #[test]
+    fn commit_all_takes_back_the_outputs_it_placed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, sub) = (dir.path().join("a.npy"), dir.path().join("sub"));
+        fs::create_dir(&sub).unwrap();
+        let b = sub.join("b.npy");
+        let data = Array::U32(vec![1, 2, 3]);
+        let staged = vec![
+            stage(&a, &[3], &data).unwrap(),
+            stage(&b, &[3], &data).unwrap(),
+        ];
+        fs::remove_dir_all(&sub).unwrap();
+        assert!(commit_all(staged).is_err());
+        assert!(!a.exists(), "the first output was left in place");
+        fs::create_dir(&sub).unwrap();
+        let staged = vec![
+            stage(&a, &[3], &data).unwrap(),
+            stage(&b, &[3], &data).unwrap(),
+        ];
+        commit_all(staged).unwrap();
+        assert!(a.exists() && b.exists());
+    }
 }

@@ -124,14 +124,11 @@ pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let n = out.len() as u64;
-    let keys_out = npy::stage(&args.output, &[n], &out)?;
-    let values_out = match (&args.values_out, out_values) {
-        (Some(path), Some(v)) => Some(npy::stage(path, &[n], &Array::U32(v))?),
-        _ => None,
-    };
-    keys_out.commit()?;
-    if let Some(v) = values_out {
-        v.commit()?;
+    let mut staged = vec![npy::stage(&args.output, &[n], &out)?];
+    if let (Some(path), Some(v)) = (&args.values_out, out_values) {
+        staged.push(npy::stage(path, &[n], &Array::U32(v))?);
     }
+    // both in place or neither
+    npy::commit_all(staged)?;
     Ok(ExitCode::SUCCESS)
 }
