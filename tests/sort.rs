@@ -930,12 +930,36 @@ fn policy_on_a_gpu() {
         rts_bytes <= 16 << 10 && os_bytes > 16 << 10,
         "{rts_bytes} {os_bytes}"
     );
+    // (sizes past the small stage's: it takes less, below)
+    let (big_keys, big_pairs) = (
+        p.onesweep_small_keys_max + 1,
+        p.onesweep_small_pairs_max + 1,
+    );
     let mut small = gpu.clone();
     small.max_workgroup_storage = os_bytes as u32 - 1;
-    assert_eq!(p.choose(&small, 100, true), Strategy::ReduceThenScan);
-    assert_eq!(p.choose(&small, 100, false), Strategy::ReduceThenScan);
+    assert_eq!(p.choose(&small, big_pairs, true), Strategy::ReduceThenScan);
+    assert_eq!(p.choose(&small, big_keys, false), Strategy::ReduceThenScan);
     small.max_workgroup_storage = os_bytes as u32;
-    assert_eq!(p.choose(&small, 100, true), Strategy::OneSweep);
+    assert_eq!(p.choose(&small, big_pairs, true), Strategy::OneSweep);
+    // small sorts take OneSweep's small stage where it fits and the large one does not, and
+    // may be forced to
+    let small_bytes = |pairs| {
+        sort::workgroup_bytes_for(Strategy::OneSweep, pairs, 100, &p, gpu.flavor()).unwrap()
+    };
+    for pairs in [false, true] {
+        assert!(small_bytes(pairs) < os_bytes, "{}", small_bytes(pairs));
+        small.max_workgroup_storage = small_bytes(pairs) as u32;
+        assert_eq!(p.choose(&small, 100, pairs), Strategy::OneSweep);
+        let n = if pairs { big_pairs } else { big_keys };
+        assert_eq!(p.choose(&small, n, pairs), Strategy::ReduceThenScan);
+        let forced = SortOptions {
+            strategy: Some(Strategy::OneSweep),
+            ..Default::default()
+        };
+        let vals = pairs.then_some(&[7u32, 8, 9][..]);
+        let r = sort::plan(&small, &[3u32, 1, 2], vals, &forced, &p).unwrap();
+        assert_eq!(r.strategy, Strategy::OneSweep);
+    }
     small.max_workgroup_storage = 16 << 10;
     let forced = SortOptions {
         strategy: Some(Strategy::OneSweep),

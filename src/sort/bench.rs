@@ -252,7 +252,7 @@ pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker
     for &strategy in &strategies {
         for pairs in [false, true] {
             // (OneSweep's workgroup memory may not fit an adapter that has subgroups)
-            if super::fits(caps, strategy, pairs) {
+            if super::fits(caps, strategy, pairs, n, &SortPolicy::default()) {
                 cases.push(maker(caps, &u32s, &values, pairs, strategy));
             }
         }

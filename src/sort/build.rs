@@ -53,7 +53,23 @@ fn tile_of(stage: &str) -> Result<u64> {
 /// `var<workgroup>`s its entry point uses: the tile's staging memory, the digit bases, the
 /// scan's slots), for the large tiles (OneSweep's small stage takes less).
 pub fn workgroup_bytes(strategy: Strategy, pairs: bool, flavor: Flavor) -> Result<u64> {
-    let k = kernel::load(tile_stage(strategy, pairs, false), flavor)?;
+    stage_bytes(tile_stage(strategy, pairs, false), flavor)
+}
+
+/// Workgroup memory of the ranking stage a sort of `n` keys by `strategy` under `policy` runs
+/// ([`workgroup_bytes`] for the stage [`tile_keys_for`] reads), bytes.
+pub fn workgroup_bytes_for(
+    strategy: Strategy,
+    pairs: bool,
+    n: u64,
+    policy: &SortPolicy,
+    flavor: Flavor,
+) -> Result<u64> {
+    stage_bytes(stage_for(strategy, pairs, n, policy), flavor)
+}
+
+fn stage_bytes(stage: &str, flavor: Flavor) -> Result<u64> {
+    let k = kernel::load(stage, flavor)?;
     k.workgroup_bytes("main")
         .ok_or_else(|| crate::error::Error::Plan(format!("{} has no entry point main", k.name)))
 }

@@ -22,7 +22,7 @@ mod bench;
 mod build;
 
 pub use bench::{bench_case_makers, bench_cases};
-pub use build::{tile_keys, tile_keys_for, workgroup_bytes};
+pub use build::{tile_keys, tile_keys_for, workgroup_bytes, workgroup_bytes_for};
 
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
@@ -257,7 +257,7 @@ impl SortPolicy {
             n >= self.onesweep_pairs_min_keys
         } else {
             n < self.onesweep_keys_below
-        } && fits(caps, Strategy::OneSweep, pairs);
+        } && fits(caps, Strategy::OneSweep, pairs, n, self);
         if caps.is_cpu() {
             Strategy::ReduceThenScan
         } else if pairs && n >= self.hybrid_pairs_min_keys {
@@ -280,10 +280,10 @@ impl SortPolicy {
     }
 }
 
-/// Whether `strategy`'s ranking stage (for keys alone or pairs) fits the adapter's workgroup
-/// memory.
-fn fits(caps: &Caps, strategy: Strategy, pairs: bool) -> bool {
-    workgroup_bytes(strategy, pairs, caps.flavor())
+/// Whether the ranking stage of a sort of `n` keys (alone or pairs) by `strategy` under
+/// `policy` fits the adapter's workgroup memory (OneSweep's small sorts take a smaller tile).
+fn fits(caps: &Caps, strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> bool {
+    workgroup_bytes_for(strategy, pairs, n, policy, caps.flavor())
         .is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
 }
 
@@ -395,10 +395,10 @@ pub fn plan<T: SortKey>(
         ));
     }
     let pairs = values.is_some();
-    if !fits(caps, strategy, pairs) {
+    if !fits(caps, strategy, pairs, n, policy) {
         return Err(Error::InvalidInput(format!(
             "the {strategy} sort needs {} bytes of workgroup memory; this adapter has {}",
-            workgroup_bytes(strategy, pairs, caps.flavor())?,
+            workgroup_bytes_for(strategy, pairs, n, policy, caps.flavor())?,
             caps.max_workgroup_storage
         )));
     }
