@@ -37,7 +37,7 @@ fn main() {
         let w = Int4Weights::quantize(&b16f, k, n).unwrap();
         let want32 = tiled(&a, &b, m, n, k);
         let want16 = tiled(&a16f, &b16f, m, n, k);
-        let want4 = tiled(&a16f, &w.dequantize(), m, n, k);
+        let want4 = tiled(&a16f, &w.dequantize().unwrap(), m, n, k);
         for split in [None, Some(1), Some(2), Some(4), Some(8), Some(16), Some(32)] {
             let opts = GemmOptions {
                 path: PathChoice::Gemv,

@@ -246,7 +246,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
-    let wd = Arc::new(w.dequantize());
+    let wd = Arc::new(w.dequantize()?);
     for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
         let opts = GemmOptions {
             path,

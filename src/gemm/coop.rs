@@ -488,6 +488,13 @@ pub fn usable_variant(caps: &Caps, v: &CoopVariant, _m: usize, n: usize) -> Resu
 fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
     let name = v.kernel.name();
+    if v.policy.bm == 0 || v.policy.bn == 0 || v.policy.bk == 0 {
+        // (before the kernel is specialized: zero-length arrays fail naga's validation)
+        return Err(no(&format!(
+            "{name} {:?}: BM, BN and BK must be positive",
+            v.policy
+        )));
+    }
     let k = kernel::load(name, caps.flavor())?;
     if workgroup_bytes(&k, &v.policy, edges)? > caps.max_workgroup_storage as u64 {
         let with = if edges {

@@ -66,11 +66,18 @@ impl Int4Weights {
     }
 
     /// The 4-bit code of (k, n).
+    ///
+    /// # Panics
+    /// Where (k, n) is outside K×N or the weights do not [`validate`](Self::validate), as
+    /// slice indexing does.
     pub fn q(&self, k: usize, n: usize) -> u32 {
         (self.packed[(k / 8) * self.n + n] >> (4 * (k % 8))) & 15
     }
 
     /// The dequantized weight (k, n), computed as the kernel does (f32).
+    ///
+    /// # Panics
+    /// As [`q`](Self::q).
     pub fn weight(&self, k: usize, n: usize) -> f32 {
         let g = (k / GROUP) * self.n + n;
         let s = f16::from_bits(self.scales[g]).to_f32();
@@ -140,21 +147,36 @@ impl Int4Weights {
         })
     }
 
-    /// The whole dequantized matrix, row-major K×N.
-    pub fn dequantize(&self) -> Vec<f32> {
+    /// The whole dequantized matrix, row-major K×N; `Error::InvalidInput` where the weights
+    /// do not [`validate`](Self::validate).
+    pub fn dequantize(&self) -> Result<Vec<f32>> {
+        self.validate()?;
         let mut out = Vec::with_capacity(self.k * self.n);
         for r in 0..self.k {
             for c in 0..self.n {
                 out.push(self.weight(r, c));
             }
         }
-        out
+        Ok(out)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Weights whose lengths do not match K and N are an error, not an index panic.
+    #[test]
+    fn dequantizing_weights_that_do_not_validate_is_an_error() {
+        let w = Int4Weights {
+            k: 8,
+            n: 1,
+            packed: vec![],
+            scales: vec![0],
+            zeros: None,
+        };
+        assert!(matches!(w.dequantize(), Err(Error::InvalidInput(_))));
+    }
 
     #[test]
     fn quantize_round_trips_within_half_a_step() {
@@ -164,7 +186,7 @@ mod tests {
             .collect();
         let q = Int4Weights::quantize(&w, k, n).unwrap();
         q.validate().unwrap();
-        for (i, (&x, y)) in w.iter().zip(q.dequantize()).enumerate() {
+        for (i, (&x, y)) in w.iter().zip(q.dequantize().unwrap()).enumerate() {
             let s = f16::from_bits(q.scales[(i / n / GROUP) * n + i % n]).to_f32();
             assert!((x - y).abs() <= 0.5 * s * 1.001 + 1e-6, "{i}: {x} -> {y}");
         }
@@ -182,10 +204,10 @@ mod tests {
         }
         // the largest that fits: 7 · 65504
         let q = Int4Weights::quantize(&[458_528.0, 0.0, -100_000.0], 3, 1).unwrap();
-        assert!(q.dequantize().iter().all(|x| x.is_finite()));
+        assert!(q.dequantize().unwrap().iter().all(|x| x.is_finite()));
         let tiny = [1e-7f32, -5e-8, 0.0];
         let q = Int4Weights::quantize(&tiny, 3, 1).unwrap();
-        let d = q.dequantize();
+        let d = q.dequantize().unwrap();
         assert!(d.iter().all(|x| x.is_finite()));
         assert!(d[0] > 0.0 && d[1] < 0.0 && d[2] == 0.0, "{d:?}");
         for (x, y) in tiny.iter().zip(&d) {

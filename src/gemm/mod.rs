@@ -126,11 +126,13 @@ pub enum OutFormat {
 pub struct GemmOptions {
     /// Kernel choice.
     pub path: PathChoice,
-    /// Portable-kernel policy; `None` picks [`GemmPolicy::for_m`].
+    /// Portable-kernel policy; `None` picks [`GemmPolicy::for_m`]. `Some` keeps
+    /// `PathChoice::Auto` on the register-tiled kernel (no few-rows or cooperative kernel).
     pub policy: Option<GemmPolicy>,
     /// Portable kernels: split K over this many workgroups per tile (the few-rows kernel: per
     /// column block); `None` picks [`split_k`] (the few-rows kernel: its own rule). Values are
-    /// clamped to the number of K tiles (steps).
+    /// clamped to the number of K tiles (steps). `Some` keeps `PathChoice::Auto` off the
+    /// cooperative kernel (it does not split K).
     pub split: Option<u32>,
     /// Cooperative-matrix kernel and tile; `None` picks [`coop::usable`]'s default. With
     /// `Some`, `PathChoice::Auto` takes it for f16 inputs from [`COOP_MIN_M`] rows when it runs
@@ -446,8 +448,11 @@ fn product(
     };
     let coop = match opts.path {
         PathChoice::Tiled | PathChoice::Gemv => None,
-        // (where the cooperative kernel cannot take this shape, the portable one may)
-        PathChoice::Auto if f16 && m >= COOP_MIN_M => {
+        // (where the cooperative kernel cannot take this shape, the portable one may; a
+        // forced split or portable policy asks for the portable kernels, as in `takes_gemv`)
+        PathChoice::Auto
+            if f16 && m >= COOP_MIN_M && opts.split.is_none() && opts.policy.is_none() =>
+        {
             choose().ok().filter(|v| coop::fits(caps, v, m, n).is_ok())
         }
         PathChoice::Auto => None,
@@ -980,6 +985,70 @@ mod tests {
             zeros: None,
         };
         assert!(plan_int4(&caps, &[], &w, 1 << 32, GemmOptions::default()).is_err());
+    }
+
+    /// Tiles of zero size are policy errors before any kernel is specialized (a zero-length
+    /// workgroup array would fail naga's validation as a shader error instead).
+    #[test]
+    fn zero_tiles_are_policy_errors() {
+        let caps = crate::sim::SimExecutor::new(Default::default())
+            .unwrap()
+            .caps()
+            .clone();
+        let x = vec![0f32; 64 * 64];
+        let base = GemmPolicy::for_m(64);
+        for bad in [
+            GemmPolicy { bk: 0, ..base },
+            GemmPolicy { bm: 0, ..base },
+            GemmPolicy { bn: 0, ..base },
+        ] {
+            let opts = GemmOptions {
+                path: PathChoice::Tiled,
+                policy: Some(bad),
+                ..Default::default()
+            };
+            let r = plan(&caps, Operand::F32(&x), Operand::F32(&x), 64, 64, 64, opts);
+            assert!(matches!(r, Err(Error::Plan(_))), "{bad:?}: {:?}", r.err());
+        }
+        let mut v = coop::CoopVariant::candidates()[0].1;
+        v.policy.bk = 0;
+        let mut offered = caps.clone();
+        (offered.f16, offered.subgroups) = (true, true);
+        (offered.subgroup_min, offered.subgroup_max) = (32, 32);
+        offered.cooperative_matrix = vec![v.kernel.shape()];
+        let r = coop::usable_variant(&offered, &v, 256, 256);
+        assert!(matches!(r, Err(Error::InvalidInput(_))), "{:?}", r.err());
+    }
+
+    /// Where the cooperative kernel is offered, `Auto` takes it for f16, unless a split or a
+    /// portable policy is forced: those ask for the portable kernel.
+    #[test]
+    fn a_forced_split_or_policy_keeps_the_cooperative_kernel_out() {
+        let mut caps = crate::sim::SimExecutor::new(Default::default())
+            .unwrap()
+            .caps()
+            .clone();
+        (caps.f16, caps.subgroups) = (true, true);
+        (caps.subgroup_min, caps.subgroup_max) = (32, 32);
+        caps.max_workgroup_storage = 48 << 10;
+        caps.cooperative_matrix = vec![coop::CoopVariant::candidates()[0].1.kernel.shape()];
+        let x = vec![0u16; 64 * 64];
+        let path = |opts| {
+            plan(&caps, Operand::F16(&x), Operand::F16(&x), 64, 64, 64, opts)
+                .unwrap()
+                .path
+        };
+        assert_eq!(path(GemmOptions::default()), Path::Coop16);
+        let split = GemmOptions {
+            split: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(path(split), Path::Tiled);
+        let policy = GemmOptions {
+            policy: Some(GemmPolicy::for_m(64)),
+            ..Default::default()
+        };
+        assert_eq!(path(policy), Path::Tiled);
     }
 
     #[test]

@@ -278,6 +278,11 @@ impl GemmPolicy {
         if p.bm == 0 || p.bn == 0 || !p.bm.is_multiple_of(p.tm) || !p.bn.is_multiple_of(p.tn) {
             return bad("BM and BN must be positive, TM must divide BM and TN divide BN");
         }
+        // (checked again with the load width in `check`; a zero BK would leave the kernel a
+        // zero-length workgroup array, which naga refuses before `check` could run)
+        if p.bk == 0 {
+            return bad("BK must be positive");
+        }
         Ok(())
     }
 

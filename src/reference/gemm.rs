@@ -22,10 +22,8 @@ pub fn tiled(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> Vec<f64> {
     for i in 0..m {
         let row = &mut c[i * n..(i + 1) * n];
         for p in 0..k {
+            // (no skip of zero entries: 0 · inf is NaN here as on the GPU)
             let av = a[i * k + p] as f64;
-            if av == 0.0 {
-                continue;
-            }
             let brow = &b[p * n..(p + 1) * n];
             for (cv, &bv) in row.iter_mut().zip(brow) {
                 *cv += av * bv as f64;
@@ -48,8 +46,14 @@ pub fn entry(a: &[f32], b: &[f32], n: usize, k: usize, i: usize, j: usize) -> f6
 }
 
 /// A (f16 bits, M×K) times the dequantized int4 weights, in f64.
+///
+/// # Panics
+/// Where the weights do not validate (a test oracle: the GEMM itself returns an error).
 pub fn int4(a: &[u16], w: &Int4Weights, m: usize) -> Vec<f64> {
-    tiled(&f16_to_f32(a), &w.dequantize(), m, w.n, w.k)
+    let wd = w
+        .dequantize()
+        .expect("the reference takes int4 weights that validate");
+    tiled(&f16_to_f32(a), &wd, m, w.n, w.k)
 }
 
 /// Relative Frobenius error ‖got − want‖ / ‖want‖ (absolute when want is zero). Any NaN, infinity
@@ -71,5 +75,19 @@ pub fn rel_frobenius(got: &[f32], want: &[f64]) -> f64 {
         num.sqrt()
     } else {
         (num / den).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A zero in A times an infinity in B is NaN in the reference, as on the GPU (it skipped
+    /// zero entries of A, giving a finite C the GPU could never match).
+    #[test]
+    fn zero_times_infinity_is_nan() {
+        let c = tiled(&[0.0, 1.0], &[f32::INFINITY, 2.0], 1, 1, 2);
+        assert!(c[0].is_nan(), "{c:?}");
+        assert_eq!(tiled(&[3.0, 1.0], &[1.0, 2.0], 1, 1, 2), vec![5.0]);
     }
 }
