@@ -16,7 +16,7 @@ use wgsimd::Executor;
 #[test]
 fn the_checked_output_is_a_poisoned_run() {
     let Some(g) = common::gpu() else { return };
-    first_run_only(&g);
+    first_run_only(g);
 }
 
 /// The same on the host clock (an adapter without timestamp queries), where each repeat is a
