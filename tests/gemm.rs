@@ -71,6 +71,82 @@ fn tile_order_with_several_row_groups_and_columns() {
     assert!(e <= common::TOL_F32, "{m}x{n}x{k}: relative error {e:.3e}");
 }
 
+/// Products with more tiles (or few-rows blocks) than one dispatch dimension allows: on an
+/// adapter that allows 7 workgroups per dimension the kernels' grids fold into rows, the
+/// workgroups past the last tile exit, and C is the same. Each plan's dispatch differs from the
+/// unfolded one (so the fold happened) and stays within the limit; f32, f16 and int4 through
+/// the register-tiled kernel (with and without split-K) and the few-rows kernel.
+#[test]
+fn grids_past_the_dispatch_limit_fold() {
+    let Some(g) = common::gpu() else { return };
+    let mut narrow = g.caps().clone();
+    narrow.max_workgroups_per_dim = 7;
+    // the product's pass (the split-K sum's grid folds as it always has)
+    let dispatch = |p: &gemm::GemmPlan| -> [u32; 3] {
+        let pass = p
+            .plan
+            .passes
+            .iter()
+            .find(|x| ["gemm", "gemv"].contains(&x.label.as_str()));
+        match pass.expect("a product pass").workgroups {
+            wgsimd::plan::Workgroups::Direct(d) => d,
+            other => panic!("{other:?}"),
+        }
+    };
+    let check = |p: &gemm::GemmPlan, wide: &gemm::GemmPlan, what: &str| {
+        let (d, w) = (dispatch(p), dispatch(wide));
+        assert_ne!(d, w, "{what}: nothing folded");
+        assert!(d.iter().all(|&x| x <= 7), "{what}: {d:?}");
+    };
+    let forced = |split| GemmOptions {
+        path: PathChoice::Tiled,
+        split,
+        ..Default::default()
+    };
+    let gemv = GemmOptions {
+        path: PathChoice::Gemv,
+        ..Default::default()
+    };
+    // (600 rows: 10 tile rows of 64 and more; the few-rows kernel's 8-row blocks: 38 of them)
+    for (m, n, k, opts) in [
+        (600, 130, 129, forced(None)),
+        (600, 70, 256, forced(Some(3))),
+        (300, 5, 200, gemv),
+    ] {
+        let a = data(m * k, 110);
+        let b = data(k * n, 111);
+        let what = format!("{m}x{n}x{k} {opts:?}");
+        let plans = |caps| gemm::plan(caps, Operand::F32(&a), Operand::F32(&b), m, n, k, opts);
+        let (p, wide) = (plans(&narrow).unwrap(), plans(g.caps()).unwrap());
+        check(&p, &wide, &what);
+        let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+        let e = rel_frobenius(&c, &tiled(&a, &b, m, n, k));
+        assert!(e <= common::TOL_F32, "f32 {what}: relative error {e:.3e}");
+        let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
+        let plans = |caps| gemm::plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, opts);
+        let (p, wide) = (plans(&narrow).unwrap(), plans(g.caps()).unwrap());
+        check(&p, &wide, &what);
+        let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+        let want16 = tiled(&f16_to_f32(&a16), &f16_to_f32(&b16), m, n, k);
+        let e = rel_frobenius(&c, &want16);
+        assert!(
+            e <= common::TOL_F16_IN,
+            "f16 {what}: relative error {e:.3e}"
+        );
+        let mut w = Int4Weights::quantize(&b, k, n).unwrap();
+        w.zeros = Some(common::varied_zeros(w.scales.len()));
+        let plans = |caps| gemm::plan_int4(caps, &a16, &w, m, opts);
+        let (p, wide) = (plans(&narrow).unwrap(), plans(g.caps()).unwrap());
+        check(&p, &wide, &what);
+        let c = p.decode(&g.run(&p.plan).unwrap()).unwrap();
+        let e = rel_frobenius(&c, &wgsimd::reference::gemm::int4(&a16, &w, m));
+        assert!(
+            e <= common::TOL_F16_IN,
+            "int4 {what}: relative error {e:.3e}"
+        );
+    }
+}
+
 /// The few-rows kernel (`PathChoice::Gemv`) on the GPU: f32, f16 and int4 with zero points, N
 /// and K off every multiple (partial column blocks, a partial last K slice) and one tile of the
 /// register-tiled kernel wide, M in one block of rows and in several (9: a block of one row

@@ -91,6 +91,44 @@ fn coop16_gemm_on_the_simulator() {
     }
 }
 
+/// More tiles than one dispatch dimension allows (an adapter of 3 workgroups per dimension,
+/// 5 tile rows of C): the grid folds into rows of 3, and the one workgroup past the last tile
+/// exits. It must: C's rows are padded to whole tiles only, so a sixth tile row would store
+/// past C, which the simulator reports.
+#[test]
+fn a_folded_grid_computes_every_tile_once_and_no_more() {
+    let exec = sim(32, SimConfig::coop_shapes(), None);
+    let mut narrow = exec.caps().clone();
+    narrow.max_workgroups_per_dim = 3;
+    let (m, n, k) = (520, 40, 40);
+    let a = f32_to_f16(&gemm::bench::random_f32(m * k, 31));
+    let b = f32_to_f16(&gemm::bench::random_f32(k * n, 32));
+    let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+    // both entry points: 4×2 and 4×4 fragments per subgroup
+    for v in [
+        CoopVariant::new(CoopKernel::K16, 128, 128, 32),
+        CoopVariant::new(CoopKernel::K16W, 128, 128, 16),
+    ] {
+        let opts = GemmOptions {
+            path: PathChoice::Coop,
+            coop: Some(v),
+            ..Default::default()
+        };
+        let p = gemm::plan(&narrow, Operand::F16(&a), Operand::F16(&b), m, n, k, opts).unwrap();
+        let grids: Vec<_> = p.plan.passes.iter().map(|x| x.workgroups).collect();
+        let folded = wgsimd::plan::Workgroups::Direct([3, 2, 1]);
+        assert!(grids.contains(&folded), "{v:?}: {grids:?}");
+        let out = exec.run(&p.plan).unwrap();
+        assert!(
+            out.findings.is_empty(),
+            "{v:?}: findings {:#?}",
+            out.findings
+        );
+        let e = rel_frobenius(&p.decode(&out).unwrap(), &want);
+        assert!(e <= TOL, "{v:?}: relative error {e:.3e}");
+    }
+}
+
 /// Every candidate variant of the sweep (coop16, the 64×64-per-subgroup coop16w, their
 /// vec4<f16>-staged twins coop16v / coop16vw, one or two staging buffers) at subgroup sizes
 /// where its layout holds, lanes in order and shuffled: a C of two by two whole tiles over three K steps

@@ -52,6 +52,11 @@ fn main(
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
     let tile = tile_of(wid, nwg);
+    if FOLDED != 0u {
+        if no_tile(lid, past_c(tile)) {
+            return;
+        }
+    }
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;
     let k_tiles = params.k_tiles;

@@ -362,7 +362,8 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
     let (bufs, b_bufs) = (p.bufs as u64, p.b_bufs as u64);
     let squares = if edges { subgroups * frag * frag } else { 0 };
-    Ok((bufs * bm * (bk + pad) + b_bufs * bk * (bn + pad)) * 2 + (squares + 4) * 4 + 16)
+    // the staged tiles (f16), the edge squares, `Cs` (4 words), `sg_width` and `fold_past`
+    Ok((bufs * bm * (bk + pad) + b_bufs * bk * (bn + pad)) * 2 + (squares + 4) * 4 + 32)
 }
 
 /// The subgroup size the cooperative kernels are planned for on `caps`: the adapter's one size,
@@ -613,10 +614,11 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
 pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2], u64)> {
     let p = v.policy;
     variant_fits(caps, v, has_edges(&p, n))?;
-    let grid = [
+    let grid = super::tile_dispatch(
+        caps,
         (n as u64).div_ceil(p.bn as u64),
         (m as u64).div_ceil(p.bm as u64),
-    ];
+    );
     // C's rows padded to whole tiles (the kernels store whole tiles in M)
     let c_bytes = padded_rows(&p, m)
         .checked_mul(n)
@@ -681,6 +683,12 @@ pub fn plan(
     };
     let mut ov = overrides(&p, sg, edges).to_vec();
     ov.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
+    // the exit of workgroups without a tile only where the grid was folded (it costs a barrier)
+    let tiles = [
+        (n as u64).div_ceil(p.bn as u64),
+        (m as u64).div_ceil(p.bm as u64),
+    ];
+    ov.push(("FOLDED", if grid == tiles { 0.0 } else { 1.0 }));
     // the width check only where the width is planned, not reported (it costs a barrier)
     let reported = caps.subgroup_min == caps.subgroup_max;
     ov.push(("SG_GUARD", if reported { 0.0 } else { 1.0 }));

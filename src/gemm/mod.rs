@@ -104,10 +104,9 @@ pub enum PathChoice {
     /// Cooperative matrices, or an error when the adapter does not offer them (or the product
     /// does not fit them, and for int4 weights, which have no cooperative kernel).
     Coop,
-    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of [`GEMV_MAX_ROWS`] rows, as far
-    /// as its workgroups (row blocks × column blocks, in one grid dimension) stay within the
-    /// adapter's per-dimension limit: `Error::TooLarge` beyond (f32 at N = 64: past about
-    /// 5.2·10^5 rows at 65535, 8 rows per workgroup), where `Tiled` runs.
+    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of [`GEMV_MAX_ROWS`] rows (its
+    /// workgroups, row blocks × column blocks, fold into rows of the dispatch where they are
+    /// more than one dimension allows).
     Gemv,
 }
 
@@ -387,6 +386,21 @@ fn binding_limit(caps: &Caps) -> u64 {
     caps.max_storage_binding.min(u32::MAX as u64)
 }
 
+/// The dispatch of an `nx × ny` grid of tiles: the tile grid itself where both fit a
+/// dimension, else folded into rows of up to the adapter's limit (the kernels number
+/// workgroups row by row and let those past the last tile exit: `tile_of` and `past_c` in
+/// `shared/gemm_tiled.wgsl` and `shared/gemm_coop_body.wgsl`). A fold that needs more rows
+/// than a dimension allows is left to [`check_limits`] to refuse.
+fn tile_dispatch(caps: &Caps, nx: u64, ny: u64) -> [u64; 2] {
+    let max = caps.max_workgroups_per_dim.max(1) as u64;
+    if nx <= max && ny <= max {
+        return [nx, ny];
+    }
+    let count = nx.saturating_mul(ny);
+    let x = count.min(max);
+    [x, count.div_ceil(x)]
+}
+
 fn check_limits(caps: &Caps, buffers: &[(&str, u64)], grid: [u64; 2]) -> Result<()> {
     let limit = binding_limit(caps);
     for &(name, bytes) in buffers {
@@ -526,16 +540,17 @@ fn tiled_pass(
     };
     let reflected = kern.workgroup_size("main", &overrides)?;
     policy.check(reflected, budget, fa, fb, caps.max_workgroup_storage)?;
-    let grid = [
+    let tiles = [
         (n as u64).div_ceil(policy.bn as u64),
         (m as u64).div_ceil(policy.bm as u64),
     ];
+    let grid = tile_dispatch(caps, tiles[0], tiles[1]);
     let c_bytes = (m * n * 4) as u64;
     let k_tiles = (k as u32).div_ceil(policy.bk);
     let mut splits = split
         .unwrap_or_else(|| {
             split_k(
-                grid[0] * grid[1],
+                tiles[0] * tiles[1],
                 policy.invocations() as u64,
                 k_tiles as u64,
             )
@@ -683,14 +698,13 @@ fn gemv_pass(
     // even number of columns (the kernel pairs column c with c + 1)
     let fused = kernel_may_round(out, splits, n) && (cv * cols).is_multiple_of(2);
     let c_format = rounded_c(out, splits, fused);
-    let (target, c) = product_buffers(
-        caps,
-        plan,
-        &bufs,
-        (c_bytes, c_format),
-        splits,
-        [blocks, splits],
-    )?;
+    // a slice's blocks in rows of the dispatch where they are more than one dimension allows
+    // (the kernel numbers them row by row), the slices in z
+    let grid = tile_dispatch(caps, blocks, 1);
+    if splits > caps.max_workgroups_per_dim as u64 {
+        return Err(Error::TooLarge(format!("{splits} K slices")));
+    }
+    let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format), splits, grid)?;
     let (c32, c16) = output_bindings(plan, target, fused);
     let overrides = [
         ("OUT_F16", if fused { 1.0 } else { 0.0 }),
@@ -698,6 +712,7 @@ fn gemv_pass(
         ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
         ("ROWS", rows as f64),
         ("ROW_BLOCKS", row_blocks as f64),
+        ("BLOCKS", blocks as f64),
         ("CV", cv as f64),
         ("CHUNK", chunk as f64),
         ("KSLICE", kslice as f64),
@@ -714,7 +729,7 @@ fn gemv_pass(
         "main",
         &overrides,
         &[params, bufs[0], bufs[1], bufs[2], bufs[3], c32, c16],
-        Workgroups::Direct([blocks as u32, splits as u32, 1]),
+        Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits as u32]),
     );
     finish_split_k(
         caps,

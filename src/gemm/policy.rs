@@ -437,15 +437,18 @@ pub fn lane_xy(p: &GemmPolicy, lid: u32) -> (u32, u32) {
     ((blk % bx) * w + l % w, (blk / bx) * (32 / w) + l / w)
 }
 
-/// The tile (column, row) workgroup `(x, y)` of an `nx × ny` grid computes; mirrors `tile_of` in
-/// the WGSL (grouped ordering, `group` tile rows per group).
-pub fn tile_of(x: u32, y: u32, nx: u32, ny: u32, group: u32) -> (u32, u32) {
+/// The tile (column, row) of an `nx × ny` tile grid that workgroup number `pid` (row by row of
+/// the dispatch, folded or not) computes, `None` past the last tile; mirrors `tile_of` and
+/// `past_c` in the WGSL (grouped ordering, `group` tile rows per group).
+pub fn tile_of(pid: u32, nx: u32, ny: u32, group: u32) -> Option<(u32, u32)> {
+    if pid >= nx * ny {
+        return None;
+    }
     let per_group = group * nx;
-    let pid = x + y * nx;
     let first_m = (pid / per_group) * group;
     let rows = (ny - first_m).min(group);
     let r = pid % per_group;
-    (r / rows, first_m + r % rows)
+    Some((r / rows, first_m + r % rows))
 }
 
 /// The A tile elements (row, k) that load item `li` brings in; mirrors `fetch_a`/`stash_a`.
@@ -580,17 +583,23 @@ mod tests {
             .unwrap();
     }
 
+    /// Every tile once, whatever the dispatch's width (folded grids end in workgroups with
+    /// no tile).
     #[test]
     fn grouped_tile_order_is_a_bijection() {
         for (nx, ny) in [(1, 1), (1, 9), (9, 1), (7, 8), (32, 32), (5, 17), (64, 3)] {
             let mut seen = std::collections::HashSet::new();
-            for y in 0..ny {
-                for x in 0..nx {
-                    let (c, r) = tile_of(x, y, nx, ny, 8);
-                    assert!(c < nx && r < ny, "{nx}x{ny}: ({x},{y}) -> ({c},{r})");
-                    assert!(seen.insert((c, r)), "{nx}x{ny}: ({c},{r}) twice");
+            // a folded dispatch rounds the workgroups up to whole rows
+            for pid in 0..nx * ny + 5 {
+                match tile_of(pid, nx, ny, 8) {
+                    Some((c, r)) => {
+                        assert!(c < nx && r < ny, "{nx}x{ny}: {pid} -> ({c},{r})");
+                        assert!(seen.insert((c, r)), "{nx}x{ny}: ({c},{r}) twice");
+                    }
+                    None => assert!(pid >= nx * ny, "{nx}x{ny}: {pid} has no tile"),
                 }
             }
+            assert_eq!(seen.len() as u32, nx * ny);
         }
     }
 

@@ -11,10 +11,12 @@
 // 32-byte sector). The register-tiled kernel (tiled.wgsl) spent 31 of every 32 rows of its tile
 // on nothing here, with a barrier per 8 of K.
 //
-// Layout: workgroup (x, y) owns rows [rb·ROWS, (rb+1)·ROWS) for rb = x % ROW_BLOCKS, column
-// groups [cb·CV, (cb+1)·CV) for cb = x / ROW_BLOCKS, and K slice y, [y·KSLICE, (y+1)·KSLICE)
-// (split-K: slice y writes its partial product to c[y·M·N ..], summed by splitk_sum.wgsl; one
-// slice writes C). The row blocks of a column block are consecutive workgroups, so they run
+// Layout: workgroup w = x + y · (the grid's width) of K slice z owns rows [rb·ROWS, (rb+1)·ROWS)
+// for rb = w % ROW_BLOCKS, column groups [cb·CV, (cb+1)·CV) for cb = w / ROW_BLOCKS, and
+// [z·KSLICE, (z+1)·KSLICE) of K (split-K: slice z writes its partial product to c[z·M·N ..],
+// summed by splitk_sum.wgsl; one slice writes C). The host folds the BLOCKS workgroups of a
+// slice into rows where they are more than one dispatch dimension allows; those past BLOCKS
+// (the last row's rest) exit. The row blocks of a column block are consecutive workgroups, so they run
 // together and all but the first read their B from L2. The slice is worked through in chunks
 // of CHUNK: the block's A for the chunk (ROWS × CHUNK) is staged in workgroup memory as f32,
 // then multiplied. With few columns (CV small) one slice can cover all of K, and the split-K
@@ -35,6 +37,8 @@ override HAS_ZEROS: bool = false;
 // past it compile away and the sums stay in registers; and the blocks of rows, ceil(M / ROWS)
 override ROWS: u32 = 1u;
 override ROW_BLOCKS: u32 = 1u;
+// workgroups per K slice: column blocks × ROW_BLOCKS
+override BLOCKS: u32 = 1u;
 const WG: u32 = 256u;
 // column groups per workgroup (a power of two up to 32), and lanes of K per column group
 override CV: u32 = 32u;
@@ -213,9 +217,14 @@ fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
 }
 
 @compute @workgroup_size(WG)
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let row0 = (wid.x % ROW_BLOCKS) * ROWS;
-    let block = wid.x / ROW_BLOCKS;
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let w = wid.x + wid.y * nwg.x;
+    if w >= BLOCKS {
+        return;
+    }
+    let row0 = (w % ROW_BLOCKS) * ROWS;
+    let block = w / ROW_BLOCKS;
     // accumulate: row r's sums in lo[r] (f32: all four columns, int4: .x) and hi[r] (f16:
     // columns 4..7). Every per-row step below is written out for rows 0..7 with literal
     // indices, each under `if ROWS > r` (a constant): as loops over r, NVIDIA's compiler kept
@@ -227,8 +236,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let kt = lid / CV;
     let g = block * CV + cv;
     // the slice, chunk by chunk (bounds uniform in the workgroup: the barriers are too)
-    let k_end = min((wid.y + 1u) * KSLICE, params.k);
-    for (var k0 = wid.y * KSLICE; k0 < k_end; k0 += CHUNK) {
+    let k_end = min((wid.z + 1u) * KSLICE, params.k);
+    for (var k0 = wid.z * KSLICE; k0 < k_end; k0 += CHUNK) {
         // barrier: the previous chunk's multiply-adds are done with As
         workgroupBarrier();
         // stage: the block's chunk of A, zero past K and past M
@@ -302,7 +311,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     }
 
     // reduce + store, row by row (ROWS is the same for the whole workgroup: uniform barriers)
-    let o = Out(lid, block * CV * cols(), row0, wid.y * params.m * params.n);
+    let o = Out(lid, block * CV * cols(), row0, wid.z * params.m * params.n);
     store_row(o, 0u, lo[0], hi[0]);
     if ROWS > 1u { store_row(o, 1u, lo[1], hi[1]); }
     if ROWS > 2u { store_row(o, 2u, lo[2], hi[2]); }

@@ -39,6 +39,11 @@ fn main(
         }
     }
     let tile = tile_of(wid, nwg);
+    if FOLDED != 0u {
+        if no_tile(lid, past_c(tile)) {
+            return;
+        }
+    }
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;
     let wm = sg_id / SG_X;

@@ -199,17 +199,31 @@ fn lane_xy(lid: u32) -> vec2<u32> {
 
 // Workgroup -> tile: groups of GROUP_M tile rows walked column by column (Triton's grouped
 // ordering), so the workgroups resident at once share rows of A and columns of B in L2. A
-// bijection of the grid onto itself; mirrored and checked in src/gemm/policy.rs (`tile_of`).
+// bijection of the workgroups onto the tiles; mirrored and checked in src/gemm/policy.rs
+// (`tile_of`). Workgroups are numbered row by row of the grid, which is the tile grid itself
+// unless that has more rows than a dispatch dimension allows (M past 65535 tiles): then the
+// host folds it into fewer, wider rows, and the workgroups past the last tile get a tile row
+// past C's (`past_c`) and do nothing.
 const GROUP_M: u32 = 8u;
 
 fn tile_of(wid: vec3<u32>, nwg: vec3<u32>) -> vec2<u32> {
-    let per_group = GROUP_M * nwg.x;
-    let pid = wid.x + wid.y * nwg.x;
+    let nx = (params.n + BN - 1u) / BN;
+    let ny = (params.m + BM - 1u) / BM;
+    // (without a return under a condition: naga would then count what follows the call as
+    // non-uniform control flow, where the cooperative operations may not be)
+    let past = wid.x + wid.y * nwg.x >= nx * ny;
+    let pid = select(wid.x + wid.y * nwg.x, 0u, past);
+    let per_group = GROUP_M * nx;
     let first_m = (pid / per_group) * GROUP_M;
-    let rows = min(nwg.y - first_m, GROUP_M);
+    let rows = min(ny - first_m, GROUP_M);
     let r = pid % per_group;
     // (tile column, tile row)
-    return vec2<u32>(r / rows, first_m + r % rows);
+    return select(vec2<u32>(r / rows, first_m + r % rows), vec2<u32>(0u, ny), past);
+}
+
+// Whether `tile_of` gave a workgroup of a folded grid no tile (uniform in the workgroup).
+fn past_c(tile: vec2<u32>) -> bool {
+    return tile.y * BM >= params.m;
 }
 
 // One row of C (of split `z`'s partial): 8 columns from two vec4 accumulators, skipping what is
@@ -285,6 +299,9 @@ fn k_step(acc: Acc, t: u32, t1: u32, cur: u32, lid: u32, m0: u32, n0: u32, xy: v
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
     let tile = tile_of(wid, nwg);
+    if past_c(tile) {
+        return;
+    }
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;
     let xy = lane_xy(lid);
