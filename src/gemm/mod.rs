@@ -572,6 +572,7 @@ fn tiled_pass(
     let (c32, c16) = output_bindings(plan, target, fused);
     let mut overrides = overrides;
     overrides.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
+    overrides.push(("FOLDED", if grid == tiles { 0.0 } else { 1.0 }));
     let params = plan.upload(
         "params",
         &[
