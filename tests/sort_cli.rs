@@ -184,6 +184,16 @@ fn sort_outputs_are_all_or_nothing() {
             .unwrap();
         assert_eq!(keys, vec![1, 2, 3]);
         std::fs::remove_file(d.join("vo.npy")).unwrap();
+        // a device that fails the write (ENOSPC): written before the regular files, so the
+        // keys' existing file is left as it was (sorting a file in place is allowed)
+        if Path::new("/dev/full").exists() {
+            let kept = d.join("kept.npy");
+            std::fs::copy(&k, &kept).unwrap();
+            let before = std::fs::read(&kept).unwrap();
+            let o = sort(&kept, Path::new("/dev/full"));
+            assert!(!o.status.success());
+            assert_eq!(std::fs::read(&kept).unwrap(), before);
+        }
     }
     // one path for both outputs
     assert_clean_error(&sort(&out, &out), "same file");

@@ -2,7 +2,8 @@
 // loaded straight from the storage buffers (L1 instead of workgroup staging): no stash, no
 // barriers, the next 16 of K loaded into registers while this 16 is multiplied. Full tiles only
 // (M, N multiples of the tile, K a multiple of 16); takes coop16's plan (bindings, overrides,
-// grid) as it is.
+// grid) as it is, except a folded grid (override FOLDED, more tiles than one dispatch dimension
+// allows): its tile_of reads the tile grid from the dispatch, as coop16's did when this ran.
 //
 // Measured on the H100 (2026-11-22, fifth session, 8192³ f16 → f32, TFLOP/s): 48.7 on the
 // 128×128 tile against 179.1 staged, 34.6 on 128×256 against 190.7; the same with 64×64 of C

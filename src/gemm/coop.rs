@@ -350,7 +350,8 @@ pub fn padded_rows(p: &CoopPolicy, m: usize) -> usize {
 
 /// Workgroup memory the kernel declares: `bufs` staged f16 tiles with rows padded by `PAD` (the
 /// same bytes whether staged as f16 or as `vec4<f16>`), and, with `edges`, one fragment square
-/// of f32 per subgroup (without, four words: `CS_LEN`), and the subgroup guard's 16 bytes.
+/// of f32 per subgroup (without, four words: `CS_LEN`), and 16 bytes each for the subgroup
+/// guard's width and the folded grid's exit (`sg_width`, `fold_past`).
 fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let pad = k.const_u32("PAD")? as u64;
     let (wm, wn, frag) = (
@@ -362,7 +363,6 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
     let (bufs, b_bufs) = (p.bufs as u64, p.b_bufs as u64);
     let squares = if edges { subgroups * frag * frag } else { 0 };
-    // the staged tiles (f16), the edge squares, `Cs` (4 words), `sg_width` and `fold_past`
     Ok((bufs * bm * (bk + pad) + b_bufs * bk * (bn + pad)) * 2 + (squares + 4) * 4 + 32)
 }
 

@@ -410,58 +410,108 @@ pub fn write(path: &Path, shape: &[u64], data: &Array) -> Result<()> {
     stage(path, shape, data)?.commit()
 }
 
-/// An output written in full but not yet in place.
-pub struct Staged {
+/// An output written in full but not yet in place (a device or FIFO: opened, written at
+/// commit from the caller's data, which it borrows).
+pub struct Staged<'a> {
     /// A regular file's contents, in a temporary file beside it.
     tmp: Option<tempfile::NamedTempFile>,
-    /// A device or FIFO, opened, and the bytes to write to it (it cannot be replaced whole, so
-    /// it is written only at commit).
-    stream: Option<(File, Vec<u8>)>,
+    /// A device or FIFO, opened, and what to write to it (it cannot be replaced whole, so it
+    /// is written only at commit).
+    stream: Option<(File, Vec<u64>, &'a Array)>,
     target: PathBuf,
 }
 
-impl Staged {
+impl Staged<'_> {
     /// Renames the output over its target, or writes a device or FIFO.
     pub fn commit(self) -> Result<()> {
         if let Some(tmp) = self.tmp {
             tmp.persist(&self.target)
                 .with_context(|| format!("cannot write {}", self.target.display()))?;
         }
-        if let Some((mut file, bytes)) = self.stream {
-            file.write_all(&bytes)
-                .and_then(|()| file.flush())
+        if let Some((file, shape, data)) = self.stream {
+            put(&file, &shape, data)
                 .with_context(|| format!("cannot write {}", self.target.display()))?;
         }
         Ok(())
     }
 }
 
-/// Commits several outputs, all or none where it can: the regular files first (renames), then
-/// devices and FIFOs (which cannot be taken back once written); if one fails, the regular files
-/// this call already put in place are removed again, so no command leaves half its outputs.
+/// What a failed [`commit_all`] does with a regular file it already put in place.
+enum Undo {
+    /// There was no file: remove the new one.
+    Remove,
+    /// There was one, kept under a temporary hard link: put it back.
+    Restore(tempfile::TempPath),
+    /// There was one and no link could be made (a file system without hard links): leave the
+    /// new file rather than lose both.
+    Leave,
+}
+
+impl Undo {
+    /// Before `target` is replaced: a hard link to the file there, if any.
+    fn before(target: &Path) -> Undo {
+        if !fs::metadata(target).is_ok_and(|m| m.is_file()) {
+            return Undo::Remove;
+        }
+        let dir = target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let link = tempfile::Builder::new()
+            .prefix(".wgsimd-old")
+            .tempfile_in(dir)
+            .map(|t| t.into_temp_path());
+        match link {
+            Ok(link) if fs::remove_file(&link).is_ok() && fs::hard_link(target, &link).is_ok() => {
+                Undo::Restore(link)
+            }
+            _ => Undo::Leave,
+        }
+    }
+
+    fn undo(self, target: &Path) {
+        match self {
+            Undo::Remove => {
+                let _ = fs::remove_file(target);
+            }
+            // (the link's TempPath then finds nothing to delete)
+            Undo::Restore(link) => {
+                let _ = fs::rename(&link, target);
+            }
+            Undo::Leave => {}
+        }
+    }
+}
+
+/// Commits several outputs, all or none where it can. Devices and FIFOs first: they cannot be
+/// taken back, and a write that fails there (a closed pipe, a full device) then leaves every
+/// regular file as it was. Then the regular files, each a rename; if one fails, those already
+/// renamed are undone: a new file removed, a replaced one put back from a hard link taken
+/// before (the links go when every output is in place).
 pub fn commit_all(outputs: Vec<Staged>) -> Result<()> {
-    let (files, streams): (Vec<Staged>, Vec<Staged>) =
-        outputs.into_iter().partition(|s| s.stream.is_none());
-    let mut placed: Vec<PathBuf> = Vec::new();
-    for out in files.into_iter().chain(streams) {
+    let (streams, files): (Vec<Staged>, Vec<Staged>) =
+        outputs.into_iter().partition(|s| s.stream.is_some());
+    for out in streams {
+        out.commit()?;
+    }
+    let mut placed: Vec<(PathBuf, Undo)> = Vec::new();
+    for out in files {
         let target = out.target.clone();
-        let regular = out.stream.is_none();
+        let undo = Undo::before(&target);
         if let Err(e) = out.commit() {
-            for p in &placed {
-                let _ = fs::remove_file(p);
+            for (t, u) in placed.into_iter().rev() {
+                u.undo(&t);
             }
             return Err(e);
         }
-        if regular {
-            placed.push(target);
-        }
+        placed.push((target, undo));
     }
     Ok(())
 }
 
 /// Writes `data` with `shape` to a temporary file beside `path` (or, for a target that is not
 /// a regular file, to the target itself); [`Staged::commit`] puts it in place.
-pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
+pub fn stage<'a>(path: &Path, shape: &[u64], data: &'a Array) -> Result<Staged<'a>> {
     let count: u64 = shape.iter().product();
     if count != data.len() as u64 {
         bail!(
@@ -480,11 +530,9 @@ pub fn stage(path: &Path, shape: &[u64], data: &Array) -> Result<Staged> {
             .truncate(true)
             .open(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        let mut bytes = Vec::new();
-        put(&mut bytes, shape, data).with_context(|| format!("cannot write {}", path.display()))?;
         return Ok(Staged {
             tmp: None,
-            stream: Some((file, bytes)),
+            stream: Some((file, shape.to_vec(), data)),
             target: path.into(),
         });
     }
@@ -585,28 +633,44 @@ mod tests {
     use super::*;
 
     /// The second of two outputs fails to go in place (its temporary file is gone): the first,
-    /// already renamed into place, is removed again. Looks bad but is fine: both succeed when
-    /// nothing interferes.
+    /// already renamed into place, is taken back: removed where it was new, the old file put
+    /// back where it replaced one. Looks bad but is fine: both succeed when nothing interferes,
+    /// and no temporary link is left behind.
     #[test]
     fn commit_all_takes_back_the_outputs_it_placed() {
         let dir = tempfile::tempdir().unwrap();
         let (a, sub) = (dir.path().join("a.npy"), dir.path().join("sub"));
-        fs::create_dir(&sub).unwrap();
         let b = sub.join("b.npy");
         let data = Array::U32(vec![1, 2, 3]);
-        let staged = vec![
-            stage(&a, &[3], &data).unwrap(),
-            stage(&b, &[3], &data).unwrap(),
-        ];
-        fs::remove_dir_all(&sub).unwrap();
-        assert!(commit_all(staged).is_err());
-        assert!(!a.exists(), "the first output was left in place");
+        let failing = || {
+            fs::create_dir(&sub).unwrap();
+            let staged = vec![
+                stage(&a, &[3], &data).unwrap(),
+                stage(&b, &[3], &data).unwrap(),
+            ];
+            fs::remove_dir_all(&sub).unwrap();
+            commit_all(staged)
+        };
+        assert!(failing().is_err());
+        assert!(!a.exists(), "the new first output was left in place");
+        fs::write(&a, b"old").unwrap();
+        assert!(failing().is_err());
+        assert_eq!(
+            fs::read(&a).unwrap(),
+            b"old",
+            "the replaced file was not put back"
+        );
         fs::create_dir(&sub).unwrap();
         let staged = vec![
             stage(&a, &[3], &data).unwrap(),
             stage(&b, &[3], &data).unwrap(),
         ];
         commit_all(staged).unwrap();
-        assert!(a.exists() && b.exists());
+        assert!(b.exists() && fs::read(&a).unwrap() != b"old");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
     }
 }

@@ -125,8 +125,9 @@ pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
     };
     let n = out.len() as u64;
     let mut staged = vec![npy::stage(&args.output, &[n], &out)?];
-    if let (Some(path), Some(v)) = (&args.values_out, out_values) {
-        staged.push(npy::stage(path, &[n], &Array::U32(v))?);
+    let out_values = out_values.map(Array::U32);
+    if let (Some(path), Some(v)) = (&args.values_out, &out_values) {
+        staged.push(npy::stage(path, &[n], v)?);
     }
     // both in place or neither
     npy::commit_all(staged)?;
