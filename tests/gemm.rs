@@ -48,7 +48,7 @@ fn f32_shapes_match_f64_reference() {
     }
 }
 
-/// The register-tiled kernel's grouped tile order (`tile_of` in shared/gemm_tiled.wgsl: GROUP_M
+/// The register-tiled kernel's grouped tile order (`tile_of` in shared/gemm_tile_order.wgsl: GROUP_M
 /// tile rows walked column by column) with more tile rows than one group, the last group
 /// partial, and several tile columns, the last partial: every tile of C computed once, in its
 /// place (the Rust mirror in src/gemm/policy.rs is tested alone; this runs the WGSL).
