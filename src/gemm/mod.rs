@@ -389,8 +389,8 @@ fn binding_limit(caps: &Caps) -> u64 {
 /// The dispatch of an `nx × ny` grid of tiles: the tile grid itself where both fit a
 /// dimension, else folded into rows of up to the adapter's limit (the kernels number
 /// workgroups row by row and let those past the last tile exit: `tile_of` and `past_c` in
-/// `shared/gemm_tile_order.wgsl`). A fold that needs more rows
-/// than a dimension allows is left to [`check_limits`] to refuse.
+/// `shared/gemm_tile_order.wgsl`). A fold that needs more rows than a dimension allows is left
+/// to [`check_limits`] to refuse.
 fn tile_dispatch(caps: &Caps, nx: u64, ny: u64) -> [u64; 2] {
     let max = caps.max_workgroups_per_dim.max(1) as u64;
     if nx <= max && ny <= max {

@@ -10,10 +10,11 @@
 //!
 //! Writing is atomic: the array goes to a temporary file beside the target (beside a symlink's
 //! target, which need not exist yet), renamed over it only when complete, so a failed command
-//! leaves no output; [`stage`] and [`Staged::commit`] let a command write every output before
-//! it renames any, and [`output_target`] tells whether two output paths are one file. The file
-//! gets the permissions the umask gives a new file, or those of the file it replaces. A target
-//! that exists and is not a regular file (`/dev/null`, a FIFO) is written in place.
+//! leaves no output; [`stage`] and [`commit_all`] let a command write every output before it
+//! renames any (and take the renames back if one fails), and [`output_target`] tells whether
+//! two output paths are one file. The file gets the permissions the umask gives a new file, or
+//! those of the file it replaces. A target that exists and is not a regular file (`/dev/null`,
+//! a FIFO) is written in place, at commit, before any rename.
 
 use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -509,8 +510,9 @@ pub fn commit_all(outputs: Vec<Staged>) -> Result<()> {
     Ok(())
 }
 
-/// Writes `data` with `shape` to a temporary file beside `path` (or, for a target that is not
-/// a regular file, to the target itself); [`Staged::commit`] puts it in place.
+/// Writes `data` with `shape` to a temporary file beside `path` (a target that is not a regular
+/// file, a device or FIFO, is opened now and written at commit); [`Staged::commit`] or
+/// [`commit_all`] puts it in place.
 pub fn stage<'a>(path: &Path, shape: &[u64], data: &'a Array) -> Result<Staged<'a>> {
     let count: u64 = shape.iter().product();
     if count != data.len() as u64 {
