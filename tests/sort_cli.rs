@@ -184,6 +184,34 @@ fn sort_outputs_are_all_or_nothing() {
             .unwrap();
         assert_eq!(keys, vec![1, 2, 3]);
         std::fs::remove_file(d.join("vo.npy")).unwrap();
+        // a FIFO with no reader: opened only after the regular outputs are staged, so a values
+        // output that cannot be staged fails the command before the FIFO's open would wait
+        let fifo = d.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wgsimd"))
+                .args(["sort", s(&k), "-o", s(&fifo), "--values", s(&v)])
+                .args(["--values-out", s(&d.join("nodir").join("vo.npy"))])
+                .args(["--backend", "sim"])
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let start = std::time::Instant::now();
+            let status = loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    break Some(status);
+                }
+                if start.elapsed() > std::time::Duration::from_secs(60) {
+                    child.kill().unwrap();
+                    break None;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            };
+            assert!(
+                status.is_some_and(|s| !s.success()),
+                "{status:?} (None: it waited on the FIFO)"
+            );
+        }
         // a device that fails the write (ENOSPC): written before the regular files, so the
         // keys' existing file is left as it was (sorting a file in place is allowed)
         if Path::new("/dev/full").exists() {

@@ -441,10 +441,11 @@ impl Staged<'_> {
 enum Undo {
     /// There was no file: remove the new one.
     Remove,
-    /// There was one, kept under a temporary hard link: put it back.
+    /// There was one, kept under a temporary hard link (or, where none can be made, a copy):
+    /// put it back.
     Restore(tempfile::TempPath),
-    /// There was one and no link could be made (a file system without hard links): leave the
-    /// new file rather than lose both.
+    /// There was one and neither a link nor a copy could be made: leave the new file rather
+    /// than lose both.
     Leave,
 }
 
@@ -462,11 +463,16 @@ impl Undo {
             .prefix(".wgsimd-old")
             .tempfile_in(dir)
             .map(|t| t.into_temp_path());
-        match link {
-            Ok(link) if fs::remove_file(&link).is_ok() && fs::hard_link(target, &link).is_ok() => {
-                Undo::Restore(link)
-            }
-            _ => Undo::Leave,
+        let Ok(link) = link else {
+            return Undo::Leave;
+        };
+        // (a file system without hard links, or a file another user owns: a copy instead)
+        let kept = fs::remove_file(&link).is_ok()
+            && (fs::hard_link(target, &link).is_ok() || fs::copy(target, &link).is_ok());
+        if kept {
+            Undo::Restore(link)
+        } else {
+            Undo::Leave
         }
     }
 
@@ -475,9 +481,18 @@ impl Undo {
             Undo::Remove => {
                 let _ = fs::remove_file(target);
             }
-            // (the link's TempPath then finds nothing to delete)
+            // (the link's TempPath then finds nothing to delete; where the rename back fails,
+            // the link is kept, the old file's only name left, and named)
             Undo::Restore(link) => {
-                let _ = fs::rename(&link, target);
+                if let Err(e) = fs::rename(&link, target) {
+                    if let Ok(kept) = link.keep() {
+                        eprintln!(
+                            "wgsimd: could not put back {} ({e}); the old file is at {}",
+                            target.display(),
+                            kept.display()
+                        );
+                    }
+                }
             }
             Undo::Leave => {}
         }
@@ -508,6 +523,18 @@ pub fn commit_all(outputs: Vec<Staged>) -> Result<()> {
         placed.push((target, undo));
     }
     Ok(())
+}
+
+/// Stages several outputs (`stage`), regular files first: a device or FIFO is opened only once
+/// every file is written (opening a FIFO waits for its reader).
+pub fn stage_all<'a>(outputs: &[(&Path, &[u64], &'a Array)]) -> Result<Vec<Staged<'a>>> {
+    let stream = |p: &Path| fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    let (streams, files): (Vec<_>, Vec<_>) = outputs.iter().partition(|o| stream(o.0));
+    files
+        .into_iter()
+        .chain(streams)
+        .map(|&(path, shape, data)| stage(path, shape, data))
+        .collect()
 }
 
 /// Writes `data` with `shape` to a temporary file beside `path` (a target that is not a regular

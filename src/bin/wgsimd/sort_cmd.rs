@@ -124,12 +124,13 @@ pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let n = out.len() as u64;
-    let mut staged = vec![npy::stage(&args.output, &[n], &out)?];
     let out_values = out_values.map(Array::U32);
+    let shape = [n];
+    let mut outputs = vec![(args.output.as_path(), &shape[..], &out)];
     if let (Some(path), Some(v)) = (&args.values_out, &out_values) {
-        staged.push(npy::stage(path, &[n], v)?);
+        outputs.push((path.as_path(), &shape[..], v));
     }
     // both in place or neither
-    npy::commit_all(staged)?;
+    npy::commit_all(npy::stage_all(&outputs)?)?;
     Ok(ExitCode::SUCCESS)
 }
