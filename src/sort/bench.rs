@@ -231,15 +231,8 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
 /// [`bench_cases`], each built only when called: the inputs (and each key type's reference
 /// order, once computed) are shared, the plans with their uploads are not.
 pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
-    // past the binding limit every case would refuse: say so before making 16n bytes of input
-    // (the keys are bound padded to 16 bytes, as `plan` checks)
-    let padded = n.saturating_mul(4).div_ceil(16).saturating_mul(16);
-    if padded > caps.max_storage_binding {
-        return Err(crate::Error::TooLarge(format!(
-            "{n} keys need {padded} bytes in one binding; the adapter binds at most {}",
-            caps.max_storage_binding
-        )));
-    }
+    // past the adapter's limits every case would refuse: say so before making 16n bytes of input
+    super::check_size(caps, n)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let u32s = Input::new((0..n).map(|_| rng.random::<u32>()).collect());
     let values: Arc<Vec<u32>> = Arc::new((0..n as u32).collect());

@@ -287,6 +287,28 @@ fn fits(caps: &Caps, strategy: Strategy, pairs: bool, n: u64, policy: &SortPolic
         .is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
 }
 
+/// Whether a sort of `n` keys fits the adapter: fewer than 2^30 (the 30-bit counts), and the
+/// inputs, padded to whole 16 bytes (`build::padded_bytes`) and bound whole, within one storage
+/// binding and one buffer (Vulkan adapters report 2^31 - 4 bytes, where 2^29 - 1 keys fit
+/// unpadded but not padded). `Error::TooLarge` otherwise.
+pub(crate) fn check_size(caps: &Caps, n: u64) -> Result<()> {
+    let padded = n.saturating_mul(4).div_ceil(16).saturating_mul(16);
+    if n >= 1 << 30 || padded > caps.max_storage_binding {
+        return Err(Error::TooLarge(format!(
+            "{n} keys: the sort handles fewer than 2^30 keys whose {padded} bytes (padded to \
+             16) fit one storage binding ({} bytes on this adapter)",
+            caps.max_storage_binding
+        )));
+    }
+    if padded > caps.max_buffer {
+        return Err(Error::TooLarge(format!(
+            "{n} keys: {padded} bytes (padded to 16) exceed the adapter's largest buffer, {} bytes",
+            caps.max_buffer
+        )));
+    }
+    Ok(())
+}
+
 /// A key type the sort accepts: u32, i32, f32.
 pub trait SortKey: Element {}
 impl SortKey for u32 {}
@@ -369,23 +391,7 @@ pub fn plan<T: SortKey>(
         )));
     }
     let n = keys.len() as u64;
-    // the input buffers are padded to whole 16 bytes (`build::padded_bytes`) and bound whole,
-    // so the padded size is what must fit a binding (Vulkan adapters report 2^31 - 4 bytes,
-    // where 2^29 - 1 keys fit unpadded but not padded)
-    let padded = (n * 4).div_ceil(16) * 16;
-    if n >= 1 << 30 || padded > caps.max_storage_binding {
-        return Err(Error::TooLarge(format!(
-            "{n} keys: the sort handles fewer than 2^30 keys whose {padded} bytes (padded to \
-             16) fit one storage binding ({} bytes on this adapter)",
-            caps.max_storage_binding
-        )));
-    }
-    if padded > caps.max_buffer {
-        return Err(Error::TooLarge(format!(
-            "{n} keys: {padded} bytes (padded to 16) exceed the adapter's largest buffer, {} bytes",
-            caps.max_buffer
-        )));
-    }
+    check_size(caps, n)?;
     let strategy = opts
         .strategy
         .unwrap_or_else(|| policy.choose(caps, n, values.is_some()));
