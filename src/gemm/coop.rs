@@ -606,6 +606,14 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
     super::kernel_may_round(out, 1, n)
 }
 
+/// C's tiles under `p`: [columns, rows].
+fn tiles(p: &CoopPolicy, m: usize, n: usize) -> [u64; 2] {
+    [
+        (n as u64).div_ceil(p.bn as u64),
+        (m as u64).div_ceil(p.bm as u64),
+    ]
+}
+
 /// Whether variant `v` runs an M×N product on this adapter, beyond [`usable_variant`]'s rules:
 /// its layout, its workgroup memory for this N, its grid, and C with rows padded to whole tiles
 /// within the binding limit. Returns the grid and C's bytes. `PathChoice::Auto` asks before it
@@ -614,11 +622,8 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
 pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2], u64)> {
     let p = v.policy;
     variant_fits(caps, v, has_edges(&p, n))?;
-    let grid = super::tile_dispatch(
-        caps,
-        (n as u64).div_ceil(p.bn as u64),
-        (m as u64).div_ceil(p.bm as u64),
-    );
+    let [nx, ny] = tiles(&p, m, n);
+    let grid = super::tile_dispatch(caps, nx, ny);
     // C's rows padded to whole tiles (the kernels store whole tiles in M)
     let c_bytes = padded_rows(&p, m)
         .checked_mul(n)
@@ -684,11 +689,7 @@ pub fn plan(
     let mut ov = overrides(&p, sg, edges).to_vec();
     ov.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
     // the exit of workgroups without a tile only where the grid was folded (it costs a barrier)
-    let tiles = [
-        (n as u64).div_ceil(p.bn as u64),
-        (m as u64).div_ceil(p.bm as u64),
-    ];
-    ov.push(("FOLDED", if grid == tiles { 0.0 } else { 1.0 }));
+    ov.push(("FOLDED", if grid == tiles(&p, m, n) { 0.0 } else { 1.0 }));
     // the width check only where the width is planned, not reported (it costs a barrier)
     let reported = caps.subgroup_min == caps.subgroup_max;
     ov.push(("SG_GUARD", if reported { 0.0 } else { 1.0 }));

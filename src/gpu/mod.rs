@@ -666,6 +666,11 @@ impl GpuExecutor {
     }
 }
 
+/// Runs in a batch of about `secs` at `per_run_s` seconds a run (at least one, at most 1000).
+fn runs_in(secs: f64, per_run_s: f64) -> usize {
+    ((secs / per_run_s).ceil() as usize).clamp(1, 1000)
+}
+
 impl Executor for GpuExecutor {
     fn caps(&self) -> &Caps {
         &self.ctx.caps
@@ -731,7 +736,7 @@ impl Executor for GpuExecutor {
             if (done >= warmup && elapsed >= target && settled) || elapsed >= WARMUP_MAX_S {
                 break;
             }
-            let k = ((0.02 / per_run_s).ceil() as usize).clamp(1, 1000);
+            let k = runs_in(0.02, per_run_s);
             let t = std::time::Instant::now();
             for _ in 0..k {
                 self.submit_run(plan, &prep, false, None)?;
@@ -747,7 +752,7 @@ impl Executor for GpuExecutor {
             // so the median and minimum are of the samples (they were all the mean of one
             // batch before), and no host round trip inside a batch
             self.wait()?;
-            let k = ((0.01 / per_run_s).ceil() as usize).clamp(1, 1000);
+            let k = runs_in(0.01, per_run_s);
             let mut total_ns = Vec::with_capacity(repeats);
             for _ in 0..repeats {
                 let t = std::time::Instant::now();
