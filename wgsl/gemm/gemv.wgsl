@@ -16,8 +16,8 @@
 // [z·KSLICE, (z+1)·KSLICE) of K (split-K: slice z writes its partial product to c[z·M·N ..],
 // summed by splitk_sum.wgsl; one slice writes C). The host folds the BLOCKS workgroups of a
 // slice into rows where they are more than one dispatch dimension allows; those past BLOCKS
-// (the last row's rest) exit. The row blocks of a column block are consecutive workgroups, so they run
-// together and all but the first read their B from L2. The slice is worked through in chunks
+// (the last row's rest) exit. The row blocks of a column block are consecutive workgroups, so
+// they run together and all but the first read their B from L2. The slice is worked through in chunks
 // of CHUNK: the block's A for the chunk (ROWS × CHUNK) is staged in workgroup memory as f32,
 // then multiplied. With few columns (CV small) one slice can cover all of K, and the split-K
 // sum, a second dispatch, is not needed.

@@ -455,10 +455,7 @@ impl Undo {
         if !fs::metadata(target).is_ok_and(|m| m.is_file()) {
             return Undo::Remove;
         }
-        let dir = target
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
+        let dir = dir_of(target);
         let link = tempfile::Builder::new()
             .prefix(".wgsimd-old")
             .tempfile_in(dir)
@@ -528,13 +525,25 @@ pub fn commit_all(outputs: Vec<Staged>) -> Result<()> {
 /// Stages several outputs (`stage`), regular files first: a device or FIFO is opened only once
 /// every file is written (opening a FIFO waits for its reader).
 pub fn stage_all<'a>(outputs: &[(&Path, &[u64], &'a Array)]) -> Result<Vec<Staged<'a>>> {
-    let stream = |p: &Path| fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir());
-    let (streams, files): (Vec<_>, Vec<_>) = outputs.iter().partition(|o| stream(o.0));
+    let (streams, files): (Vec<_>, Vec<_>) = outputs.iter().partition(|o| is_stream(o.0));
     files
         .into_iter()
         .chain(streams)
         .map(|&(path, shape, data)| stage(path, shape, data))
         .collect()
+}
+
+/// Whether `path` is an existing device or FIFO (neither a regular file nor a directory): it
+/// is written in place, since renaming over it would replace it.
+fn is_stream(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// The directory `path` is in (`.` for a bare file name).
+fn dir_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
 }
 
 /// Writes `data` with `shape` to a temporary file beside `path` (a target that is not a regular
@@ -548,11 +557,10 @@ pub fn stage<'a>(path: &Path, shape: &[u64], data: &'a Array) -> Result<Staged<'
             data.len()
         );
     }
-    let existing = fs::metadata(path).ok();
-    if existing.as_ref().is_some_and(|m| m.is_dir()) {
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         bail!("cannot write {}: it is a directory", path.display());
     }
-    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+    if is_stream(path) {
         // a device or FIFO: renaming over it would replace it
         let file = fs::OpenOptions::new()
             .write(true)
@@ -567,10 +575,7 @@ pub fn stage<'a>(path: &Path, shape: &[u64], data: &'a Array) -> Result<Staged<'
     }
     // through a symlink to its target (one that does not exist yet too), so the link stays
     let target = output_target(path)?;
-    let dir = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = dir_of(&target);
     let mut builder = tempfile::Builder::new();
     #[cfg(unix)]
     {
@@ -624,10 +629,7 @@ pub fn output_target(path: &Path) -> Result<PathBuf> {
     let name = p
         .file_name()
         .with_context(|| format!("cannot write {}: not a file name", path.display()))?;
-    let dir = p
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = dir_of(&p);
     let dir =
         fs::canonicalize(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
     Ok(dir.join(name))
