@@ -426,3 +426,81 @@ fn quick_bench_verifies_and_writes_json() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("report"));
 }
+
+/// `wgsimd bench` on the sort and the GEMM (issues 3 and 4), end to end: every strategy's keys
+/// and pairs and the GEMM's kernels at a small size, each verified, and the sort rows carry the
+/// per-pass breakdown (histogram, scan, each scatter pass) wherever the adapter times on the GPU.
+#[test]
+fn bench_sorts_and_gemms_with_their_passes() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_wgsimd"))
+        .args([
+            "bench",
+            "--quick",
+            "--only",
+            "sort,gemm",
+            "--sizes",
+            "2^12",
+            "--gemm-shapes",
+            "33x17x65",
+            "--backend",
+            "gpu",
+            "--json",
+            json.to_str().unwrap(),
+        ])
+        .env("WGSIMD_WARMUP_MS", "10")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let row = |algorithm: &str, variant: &str| {
+        rows.iter()
+            .find(|r| r["algorithm"] == algorithm && r["variant"] == variant)
+            .unwrap_or_else(|| panic!("no {algorithm} row {variant:?} in {rows:?}"))
+    };
+    let pass_names = |r: &serde_json::Value| -> Vec<String> {
+        r["passes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p[0].as_str().unwrap().to_string())
+            .collect()
+    };
+    for (strategy, wanted) in [
+        (
+            "reduce-then-scan",
+            vec!["histogram 0", "scan 0", "scatter 0", "scatter 3"],
+        ),
+        (
+            "onesweep",
+            vec!["global histogram", "onesweep 0", "onesweep 3"],
+        ),
+        (
+            "hybrid",
+            vec!["histogram msd", "scatter msd", "buckets", "scatter 2"],
+        ),
+    ] {
+        for what in ["keys", "pairs"] {
+            let r = row("sort", &format!("{what} u32 {strategy}"));
+            assert_eq!(r["verified"], true, "{r}");
+            assert!(r["median_ms"].as_f64().unwrap() > 0.0, "{r}");
+            if r["time_source"] == "gpu timestamps" {
+                let names = pass_names(r);
+                for w in &wanted {
+                    assert!(names.iter().any(|n| n == w), "{what} {strategy}: {names:?}");
+                }
+            }
+        }
+    }
+    for variant in ["f32 tiled", "f16 tiled", "int4 tiled", "f16 tiled f16 out"] {
+        let r = row("gemm", variant);
+        assert_eq!(r["verified"], true, "{r}");
+        assert_eq!(r["size_label"], "33x17x65", "{r}");
+    }
+}

@@ -91,34 +91,52 @@ fn gemm_cli_f32_and_f16() {
     assert_eq!(h, wgsimd::reference::gemm::f32_to_f16(&c));
 }
 
+/// Every check fires before the product, so it runs on the simulator: no GPU needed.
 #[test]
 fn gemm_cli_mismatches_fail_without_output() {
-    if common::gpu().is_none() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
-    let a = common::write_npy_shaped(dir.path(), "a.npy", &[2, 3], &[1.0f32; 6]);
-    let b = common::write_npy_shaped(dir.path(), "b.npy", &[4, 2], &[1.0f32; 8]);
-    let b16 = common::write_npy_shaped(dir.path(), "b16.npy", &[3, 2], &[half::f16::ONE; 6]);
-    let v = common::write_npy_shaped(dir.path(), "v.npy", &[3], &[1.0f32; 3]);
-    let u = common::write_npy_shaped(dir.path(), "u.npy", &[3, 2], &[1u32; 6]);
-    for (bb, needle) in [
-        (&b, "shape mismatch"),
-        (&b16, "dtype mismatch"),
-        (&v, "2-D"),
-        (&u, "dtype mismatch"),
+    let d = dir.path();
+    let a = common::write_npy_shaped(d, "a.npy", &[2, 3], &[1.0f32; 6]);
+    let b = common::write_npy_shaped(d, "b.npy", &[4, 2], &[1.0f32; 8]);
+    let b23 = common::write_npy_shaped(d, "b23.npy", &[3, 2], &[1.0f32; 6]);
+    let b16 = common::write_npy_shaped(d, "b16.npy", &[3, 2], &[half::f16::ONE; 6]);
+    let a16 = common::write_npy_shaped(d, "a16.npy", &[2, 3], &[half::f16::ONE; 6]);
+    let v = common::write_npy_shaped(d, "v.npy", &[3], &[1.0f32; 3]);
+    let u = common::write_npy_shaped(d, "u.npy", &[3, 2], &[1u32; 6]);
+    let au = common::write_npy_shaped(d, "au.npy", &[2, 3], &[1u32; 6]);
+    let a0 = common::write_npy_shaped(d, "a0.npy", &[0, 3], &[0.0f32; 0]);
+    let a3d = common::write_npy_shaped(d, "a3d.npy", &[1, 2, 3], &[1.0f32; 6]);
+    for (aa, bb, needle) in [
+        (&a, &b, "shape mismatch"),
+        (&a, &b16, "dtype mismatch"),
+        (&a16, &b23, "dtype mismatch"),
+        (&a, &v, "expected a 2-D array"),
+        (&v, &b23, "expected a 2-D array"),
+        (&a3d, &b23, "expected a 2-D array, found shape [1, 2, 3]"),
+        (&a, &u, "dtype mismatch"),
+        (&au, &u, "unsupported dtype uint32 for gemm"),
+        (&a0, &b23, "non-empty"),
     ] {
-        let out = dir.path().join("c.npy");
-        let o = common::wgsimd(&["gemm", s(&a), s(bb), "-o", s(&out), "--backend", "gpu"]);
+        let out = d.join("c.npy");
+        let o = common::wgsimd(&["gemm", s(aa), s(bb), "-o", s(&out), "--backend", "sim"]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success(), "{needle}: expected failure");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.contains(needle), "{err:?} should mention {needle:?}");
         assert!(!out.exists(), "{needle}: no output file may be left");
     }
-    let out = dir.path().join("c.npy");
-    let b23 = common::write_npy_shaped(dir.path(), "b23.npy", &[3, 2], &[1.0f32; 6]);
-    let o = common::wgsimd(&["gemm", s(&a), s(&b23), "-o", s(&out), "--out-dtype", "int8"]);
+    let out = d.join("c.npy");
+    let o = common::wgsimd(&[
+        "gemm",
+        s(&a),
+        s(&b23),
+        "-o",
+        s(&out),
+        "--out-dtype",
+        "int8",
+        "--backend",
+        "sim",
+    ]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("float16"));
     assert!(!out.exists(), "a bad --out-dtype leaves no output file");
 }

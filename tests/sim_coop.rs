@@ -91,6 +91,51 @@ fn coop16_gemm_on_the_simulator() {
     }
 }
 
+/// Issue 4's shapes (and a C of two 128-row tiles and a partial third, the 64-row-tile coverage
+/// case of the seed's bug) through the cooperative kernels and through the portable
+/// register-tiled kernel on the same simulated H100-like device: each within `TOL` of the f64
+/// reference and of each other, element by element in the Frobenius sense. lavapipe offers no
+/// cooperative matrices, so this is CI's direct comparison of the two (on the H100,
+/// `coop_matches_portable_when_offered` in tests/gemm.rs).
+#[test]
+fn coop_matches_the_portable_kernel_on_the_required_shapes() {
+    let exec = sim(32, SimConfig::coop_shapes(), Some(7));
+    let exec8 = sim(32, vec![shape(8)], None);
+    let shapes = common::GEMM_SHAPES.iter().copied().chain([(301, 40, 24)]);
+    for (i, (m, n, k)) in shapes.enumerate() {
+        let a = f32_to_f16(&gemm::bench::random_f32(m * k, 300 + i as u64));
+        let b = f32_to_f16(&gemm::bench::random_f32(k * n, 400 + i as u64));
+        let want = tiled(&f16_to_f32(&a), &f16_to_f32(&b), m, n, k);
+        let product = |exec: &SimExecutor, path: PathChoice| {
+            let opts = GemmOptions {
+                path,
+                ..Default::default()
+            };
+            let (x, y) = (Operand::F16(&a), Operand::F16(&b));
+            let p = gemm::plan(exec.caps(), x, y, m, n, k, opts).unwrap();
+            let out = exec.run(&p.plan).unwrap();
+            let what = format!("{:?} {m}x{n}x{k}", p.path);
+            assert!(out.findings.is_empty(), "{what}: {:#?}", out.findings);
+            let c = p.decode(&out).unwrap();
+            let e = rel_frobenius(&c, &want);
+            assert!(e <= TOL, "{what}: relative error {e:.3e} against f64");
+            (p.path, c)
+        };
+        let (path, portable) = product(&exec, PathChoice::Tiled);
+        assert_eq!(path, Path::Tiled);
+        let portable: Vec<f64> = portable.iter().map(|&x| x as f64).collect();
+        for (exec, want_path) in [(&exec, Path::Coop16), (&exec8, Path::Coop8)] {
+            let (path, c) = product(exec, PathChoice::Coop);
+            assert_eq!(path, want_path);
+            let e = rel_frobenius(&c, &portable);
+            assert!(
+                e <= TOL,
+                "{path:?} {m}x{n}x{k}: {e:.3e} from the portable kernel"
+            );
+        }
+    }
+}
+
 /// More tiles than one dispatch dimension allows (an adapter of 3 workgroups per dimension,
 /// 5 tile rows of C): the grid folds into rows of 3, and the one workgroup past the last tile
 /// exits. It must: C's rows are padded to whole tiles only, so a sixth tile row would store

@@ -275,13 +275,7 @@ fn pairs_stable() {
     for (strategy, policy) in every_stage() {
         for &descending in &[false, true] {
             for &n in &[0usize, 1, 2, 31, 33, 255, 257, 4097, 65537] {
-                for &dist in &[
-                    Dist::Uniform,
-                    Dist::AllEqual,
-                    Dist::Distinct16,
-                    Dist::LowByte,
-                    Dist::Reversed,
-                ] {
+                for &dist in DISTS {
                     let opts = SortOptions {
                         descending,
                         strategy: Some(strategy),
@@ -296,11 +290,9 @@ fn pairs_stable() {
                     run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
                     let k: Vec<i32> = keys(dist, n, 8 + n as u64);
                     run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
-                    // f32 once per size: every special value, both zeros, NaNs
-                    if dist == Dist::Uniform {
-                        let k: Vec<f32> = keys(Dist::Extremes, n, 9 + n as u64);
-                        run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
-                    }
+                    // f32: Extremes holds every special value, both zeros, NaNs
+                    let k: Vec<f32> = keys(dist, n, 9 + n as u64);
+                    run_check(g, &caps, &k, Some(&vals), &opts, &policy, &what);
                 }
             }
         }
@@ -309,27 +301,42 @@ fn pairs_stable() {
 
 /// The seed's size and 2^22 + 7: every strategy, key type, direction and size, keys alone, the
 /// distribution turning with each run so that every strategy meets all eight (not their full
-/// product: lavapipe needs ~0.5 s per pass at these sizes); then pairs, every strategy and key
-/// type once.
+/// product: lavapipe needs ~0.5 s per pass at these sizes), f32's special values
+/// (`Dist::Extremes`) among them; then pairs, every strategy and key type once.
 #[test]
 fn large_sizes() {
     let Some(g) = common::gpu() else { return };
-    let mut run = 0usize;
-    for &strategy in STRATEGIES {
+    for (s, &strategy) in STRATEGIES.iter().enumerate() {
+        // a strategy's 12 runs take distributions 2, 3, ..., 7, 0, ..., 5: all eight, and its
+        // f32 runs (every third) take 4, 7 (Extremes), 2 and 5
+        let mut run = 0usize;
+        let mut seen = Vec::new();
+        let mut next = || {
+            run += 1;
+            let dist = DISTS[(run + 1) % DISTS.len()];
+            seen.push(dist);
+            (dist, (s * 100 + run) as u64)
+        };
+        let mut f32_dists = Vec::new();
         for &n in LARGE {
             for descending in [false, true] {
-                let mut next = || {
-                    run += 1;
-                    (DISTS[(run - 1) % DISTS.len()], run as u64)
-                };
                 let (dist, seed) = next();
                 large::<u32>(g, strategy, dist, n, seed, false, descending);
                 let (dist, seed) = next();
                 large::<i32>(g, strategy, dist, n, seed, false, descending);
                 let (dist, seed) = next();
                 large::<f32>(g, strategy, dist, n, seed, false, descending);
+                f32_dists.push(dist);
             }
         }
+        assert!(
+            DISTS.iter().all(|d| seen.contains(d)),
+            "{strategy}: {seen:?}"
+        );
+        assert!(
+            f32_dists.contains(&Dist::Extremes),
+            "{strategy}: {f32_dists:?}"
+        );
     }
     use Strategy::{Hybrid, OneSweep, ReduceThenScan};
     let (a, b) = (LARGE[0], LARGE[1]);

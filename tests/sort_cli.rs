@@ -131,6 +131,17 @@ fn sort_bad_input_leaves_no_output() {
         &common::wgsimd(&["sort", s(&k), "-o", s(&out), "--strategy", "bogo"]),
         "unknown sort strategy",
     );
+    // keys of another shape or of a dtype the sort has no order for
+    let matrix = common::write_npy_shaped(d, "m.npy", &[2, 2], &[4u32, 3, 2, 1]);
+    assert_clean_error(
+        &common::wgsimd(&["sort", s(&matrix), "-o", s(&out)]),
+        "keys must be 1-D, found shape [2, 2]",
+    );
+    let halves = common::write_npy(d, "h.npy", &[half::f16::from_f32(1.0), half::f16::ZERO]);
+    assert_clean_error(
+        &common::wgsimd(&["sort", s(&halves), "-o", s(&out)]),
+        "unsupported dtype float16 for sort keys",
+    );
     assert!(!out.exists() && !vout.exists());
     // --values without --values-out is a usage error (clap: exit 2)
     let o = common::wgsimd(&["sort", s(&k), "-o", s(&out), "--values", s(&k)]);
