@@ -2,7 +2,12 @@
 //!
 //! Rules: the adapter is picked by `WGSIMD_ADAPTER` (case-insensitive name substring) among the
 //! backends in `WGPU_BACKEND` (default: all); otherwise discrete before integrated before virtual
-//! before CPU, and non-GL backends before GL. We request every feature the kernels can use when
+//! before CPU, and non-GL backends before GL. A CPU adapter behind GL (llvmpipe through Mesa's
+//! GL, found where no Vulkan driver is installed) is taken only when asked for by name or by
+//! `WGPU_BACKEND`: its compiler spends minutes on each of our larger kernels (a 4096-key sort
+//! ran over ten minutes in LLVM's coroutine passes on 2 cores, 2026-11-27), so without a GPU
+//! the bench and the CLI run on the simulator instead, and the error says how to get lavapipe
+//! (Vulkan), which compiles them in seconds. We request every feature the kernels can use when
 //! the adapter has it (subgroups, f16, timestamps, cooperative matrices) and the adapter's own
 //! limits (`required_limits: adapter.limits()`): defaults would cap storage bindings at 128 MiB.
 
@@ -54,6 +59,16 @@ fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
     (gl, ty)
 }
 
+/// Whether an adapter is taken without being asked for (module docs): all but a CPU adapter
+/// behind GL.
+fn taken_unasked(info: &wgpu::AdapterInfo) -> bool {
+    !cpu_behind_gl(info.backend, info.device_type)
+}
+
+fn cpu_behind_gl(backend: wgpu::Backend, ty: wgpu::DeviceType) -> bool {
+    backend == wgpu::Backend::Gl && ty == wgpu::DeviceType::Cpu
+}
+
 fn scalar_name(t: wgpu::CooperativeScalarType) -> String {
     format!("{t:?}").to_lowercase()
 }
@@ -81,16 +96,25 @@ impl GpuContext {
             .map(|s| s.to_lowercase());
         let adapters = list_adapters();
         let seen: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+        let asked = filter.is_some() || std::env::var_os("WGPU_BACKEND").is_some();
+        let skipped = adapters
+            .iter()
+            .any(|a| !asked && !taken_unasked(&a.get_info()));
         let adapter = adapters
             .into_iter()
-            .find(|a| {
-                filter
-                    .as_ref()
-                    .is_none_or(|f| a.get_info().name.to_lowercase().contains(f))
+            .find(|a| match &filter {
+                Some(f) => a.get_info().name.to_lowercase().contains(f),
+                None => asked || taken_unasked(&a.get_info()),
             })
             .ok_or_else(|| {
                 Error::NoAdapter(match &filter {
                     Some(f) => format!(" matching WGSIMD_ADAPTER={f:?} (adapters: {seen:?})"),
+                    None if skipped => format!(
+                        " but a CPU one through GL ({seen:?}), which takes minutes to compile \
+                         these kernels: install a Vulkan driver (on Linux without a GPU, \
+                         `apt-get install mesa-vulkan-drivers` gives lavapipe), or set \
+                         WGPU_BACKEND=gl to use it anyway"
+                    ),
                     None => " (no Vulkan, Metal, DX12 or GL adapter with compute shaders)".into(),
                 })
             })?;
@@ -172,5 +196,20 @@ impl GpuContext {
             caps,
             uncaptured,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llvmpipe_behind_gl_is_taken_only_when_asked_for() {
+        use wgpu::{Backend, DeviceType};
+        assert!(cpu_behind_gl(Backend::Gl, DeviceType::Cpu));
+        // lavapipe (Vulkan), a GPU behind GL, SwiftShader or WARP: taken
+        assert!(!cpu_behind_gl(Backend::Vulkan, DeviceType::Cpu));
+        assert!(!cpu_behind_gl(Backend::Gl, DeviceType::IntegratedGpu));
+        assert!(!cpu_behind_gl(Backend::Dx12, DeviceType::Cpu));
     }
 }
