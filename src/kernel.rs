@@ -3,9 +3,7 @@
 //! Rules:
 //! - Every file under `wgsl/` is embedded at build time (`build.rs`); a kernel is named by its
 //!   path without extension, e.g. `reduce/sum_u64`. One file per dispatch stage; helpers live in
-//!   `wgsl/shared/` and start with the line `// include-only`. For development only, the
-//!   environment variable `WGSIMD_WGSL_DIR` names a folder whose files replace the embedded
-//!   ones of the same path (kernel variants measured without a rebuild).
+//!   `wgsl/shared/` and start with the line `// include-only`.
 //! - A line `//!include shared/NAME` is replaced by the helper's text. When a flavoured file
 //!   `shared/NAME.subgroup.wgsl` / `shared/NAME.emulated.wgsl` exists, the [`Flavor`] picks it:
 //!   this is how adapters without `Features::SUBGROUP` get the workgroup-memory implementation of
@@ -118,30 +116,9 @@ fn validator() -> Validator {
     Validator::new(ValidationFlags::all(), Capabilities::all())
 }
 
-/// Returns the text of `path` (relative to `wgsl/`, with extension): the embedded file, or,
-/// where the environment variable `WGSIMD_WGSL_DIR` names a folder holding a file of that path,
-/// that file (development only: kernel variants measured with one build on a machine that has
-/// no Rust toolchain; read once per process).
+/// The embedded text of `path` (relative to `wgsl/`, with extension).
 pub fn wgsl_file(path: &str) -> Option<&'static str> {
-    if let Some(text) = wgsl_override(path) {
-        return Some(text);
-    }
     WGSL_FILES.iter().find(|(p, _)| *p == path).map(|(_, s)| *s)
-}
-
-/// `path` under `WGSIMD_WGSL_DIR`, if that is set and has it. The texts live for the process
-/// (kernels are cached by name for the process anyway).
-fn wgsl_override(path: &str) -> Option<&'static str> {
-    static DIR: OnceLock<Option<std::path::PathBuf>> = OnceLock::new();
-    static READ: OnceLock<Mutex<HashMap<String, Option<&'static str>>>> = OnceLock::new();
-    let dir = DIR
-        .get_or_init(|| std::env::var_os("WGSIMD_WGSL_DIR").map(Into::into))
-        .as_ref()?;
-    let mut read = READ.get_or_init(Default::default).lock().unwrap();
-    *read.entry(path.to_string()).or_insert_with(|| {
-        let text = std::fs::read_to_string(dir.join(path)).ok()?;
-        Some(&*Box::leak(text.into_boxed_str()))
-    })
 }
 
 /// Names of every dispatch-stage kernel shipped in `wgsl/` (helpers under `shared/` excluded).
@@ -167,6 +144,14 @@ pub fn compose(name: &str, flavor: Flavor, prelude: &str) -> Result<String> {
     }
     let mut seen = BTreeSet::new();
     expand(name, text, flavor, &mut seen, &mut out)?;
+    Ok(out)
+}
+
+/// Expands the `//!include` lines of `text` (a kernel of the caller's, e.g. one that uses the
+/// shared helpers) as for a stage file; `name` labels errors.
+pub fn compose_text(name: &str, text: &str, flavor: Flavor) -> Result<String> {
+    let mut out = String::new();
+    expand(name, text, flavor, &mut BTreeSet::new(), &mut out)?;
     Ok(out)
 }
 
@@ -239,20 +224,6 @@ impl Kernel {
                 .map(|(_, g)| (m.types[g.ty].inner.size(m.to_ctx()) as u64).div_ceil(16) * 16)
                 .sum(),
         )
-    }
-
-    /// A kernel of the same flavour from edited WGSL text (the sweeps' source experiments),
-    /// named after this one and a hash of the text: executors cache modules by kernel name, so
-    /// each distinct text needs its own. `//!include` lines in the text are expanded as in a
-    /// stage file (so an experiment file under examples/wgsl/ can use the shared helpers).
-    pub fn edited(&self, source: String) -> Result<Kernel> {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        source.hash(&mut h);
-        let name = format!("{} edited {:x}", self.name, h.finish());
-        let mut text = String::new();
-        expand(&name, &source, self.flavor, &mut BTreeSet::new(), &mut text)?;
-        Kernel::from_source(&name, self.flavor, text)
     }
 
     /// Parses and validates WGSL text; errors carry naga's rendered diagnostic.
@@ -403,42 +374,3 @@ pub fn load(name: &str, flavor: Flavor) -> Result<Arc<Kernel>> {
     Ok(kernel)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn edited_kernels_are_named_by_their_text() {
-        let copy = load("util/copy", Flavor::Subgroup).unwrap();
-        let same = copy.source.replace("fn main", "fn main ");
-        let a = copy.edited(same.clone()).unwrap();
-        let b = copy.edited(same).unwrap();
-        assert_eq!(a.name, b.name, "one text, one name");
-        assert_ne!(a.name, copy.name);
-        assert_eq!(a.flavor, copy.flavor);
-        let other = copy
-            .edited(copy.source.replace("fn main", "fn  main"))
-            .unwrap();
-        assert_ne!(other.name, a.name, "another text, another name");
-        let broken = copy
-            .edited(copy.source.replace("fn main", "fn main("))
-            .unwrap_err();
-        assert!(matches!(broken, Error::Shader { .. }), "{broken}");
-    }
-
-    #[test]
-    fn edited_text_may_include_shared_helpers() {
-        let copy = load("util/copy", Flavor::Subgroup).unwrap();
-        let text = "//!include shared/ops\n@compute @workgroup_size(1)\nfn main() {}\n";
-        let k = copy.edited(text.into()).unwrap();
-        assert!(
-            k.source.contains("// ---- begin shared/ops.wgsl"),
-            "{}",
-            k.source
-        );
-        let missing = copy
-            .edited("//!include shared/no_such_helper\n".into())
-            .unwrap_err();
-        assert!(missing.to_string().contains("no_such_helper"), "{missing}");
-    }
-}

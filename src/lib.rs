@@ -12,8 +12,6 @@
 //! - **Every result has a CPU reference** in [`reference`](mod@reference), with the stage's stem.
 //! - **Errors are typed** ([`Error`]); nothing panics on user input.
 
-pub mod backend;
-pub mod case;
 pub mod dtype;
 pub mod error;
 pub mod exec;

@@ -32,14 +32,12 @@
 //! - Bad shapes or dtypes are [`Error::InvalidInput`]; buffers beyond the adapter's binding or
 //!   grids beyond its dispatch limit are [`Error::TooLarge`].
 
-pub mod bench;
 pub mod coop;
 pub mod int4;
 pub mod policy;
 
 use std::sync::Arc;
 
-pub use bench::{bench_cases, bench_cases_shape, bench_shapes};
 pub use int4::Int4Weights;
 pub use policy::{Format, GemmPolicy};
 

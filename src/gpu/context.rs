@@ -164,10 +164,7 @@ impl GpuContext {
             } else {
                 Vec::new()
             };
-        // WGSIMD_DISABLE_SUBGROUPS=1 runs the workgroup-memory kernels on a subgroup-capable
-        // adapter, to compare the two paths on one device
-        let disabled = std::env::var("WGSIMD_DISABLE_SUBGROUPS").is_ok_and(|v| v == "1");
-        let subgroups = features.contains(wgpu::Features::SUBGROUP) && !disabled;
+        let subgroups = features.contains(wgpu::Features::SUBGROUP);
         let caps = Caps {
             name: info.name.clone(),
             backend: format!("{:?}", info.backend),

@@ -36,26 +36,20 @@ use crate::plan::{BufferInit, Plan, Workgroups, POISON_WORD};
 /// The line by which a kernel asks to be built without runtime checks (see [`runtime_checks`]).
 pub const UNCHECKED_DIRECTIVE: &str = "// wgsimd: runtime checks off";
 
-/// The runtime checks wgpu compiles into one of our shaders. By default bounds checks stay on
-/// and wgpu's loop bounding (an extra counter and branch in every loop, meant for untrusted web
-/// shaders) is off. A kernel whose every access the simulator proves in bounds in its tests
-/// (its out-of-bounds checker at several subgroup sizes, edge tiles included) may carry the
-/// line [`UNCHECKED_DIRECTIVE`]: the cooperative-matrix GEMM does, because the checks on its
-/// workgroup-memory staging cost 45% on the H100 (8192³: 98 against 178 TFLOP/s).
-/// `WGSIMD_SHADER_CHECKS=all|bounds|none` overrides both, for measurements.
+/// The runtime checks wgpu compiles into one of our shaders. Bounds checks stay on and wgpu's
+/// loop bounding (an extra counter and branch in every loop, meant for untrusted web shaders)
+/// is off: on the H100 it cost a grid-stride reduction 3×. A kernel whose every access the
+/// simulator proves in bounds in its tests (its out-of-bounds checker at several subgroup
+/// sizes, edge tiles included) may carry the line [`UNCHECKED_DIRECTIVE`] and is built without
+/// checks: the cooperative-matrix GEMM does, because the checks on its workgroup-memory staging
+/// cost 45% on the H100 (8192³: 98 against 178 TFLOP/s).
 pub fn runtime_checks(k: &Kernel) -> wgpu::ShaderRuntimeChecks {
-    let bounds_only = || {
-        let mut c = wgpu::ShaderRuntimeChecks::checked();
-        c.force_loop_bounding = false;
-        c
-    };
-    match std::env::var("WGSIMD_SHADER_CHECKS").as_deref() {
-        Ok("all") => wgpu::ShaderRuntimeChecks::checked(),
-        Ok("none") => wgpu::ShaderRuntimeChecks::unchecked(),
-        Ok("bounds") => bounds_only(),
-        _ if asks_unchecked(k) => wgpu::ShaderRuntimeChecks::unchecked(),
-        _ => bounds_only(),
+    if asks_unchecked(k) {
+        return wgpu::ShaderRuntimeChecks::unchecked();
     }
+    let mut c = wgpu::ShaderRuntimeChecks::checked();
+    c.force_loop_bounding = false;
+    c
 }
 
 /// Whether `k` carries the line [`UNCHECKED_DIRECTIVE`].
@@ -63,14 +57,8 @@ pub fn asks_unchecked(k: &Kernel) -> bool {
     k.source.lines().any(|l| l.trim() == UNCHECKED_DIRECTIVE)
 }
 
-/// Seconds of warm-up before timed runs: `WGSIMD_WARMUP_MS`, default 100 ms.
-fn warmup_secs() -> f64 {
-    std::env::var("WGSIMD_WARMUP_MS")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-        .unwrap_or(100.0)
-        / 1e3
-}
+/// Least warm-up before timed runs, in seconds.
+const WARMUP_MIN_S: f64 = 0.1;
 
 /// Where a run writes its timestamps: from index `base` of `set`, two per pass (`per_pass`)
 /// or two per run (the beginning of its first pass and the end of its last).
@@ -310,7 +298,7 @@ impl GpuExecutor {
     /// Writes `bytes` (a multiple of 4) at the start of `buf`: large inputs through the
     /// persistent staging buffers (`staging.rs` says why), small ones with `write_buffer`.
     fn upload(&self, buf: &wgpu::Buffer, bytes: &[u8]) -> Result<()> {
-        if bytes.len() as u64 <= staging::SMALL || !staging::persistent() {
+        if bytes.len() as u64 <= staging::SMALL {
             self.ctx.queue.write_buffer(buf, 0, bytes);
             return Ok(());
         }
@@ -559,7 +547,7 @@ impl GpuExecutor {
         let mut enc = device.create_command_encoder(&Default::default());
         let mut staging = Vec::new();
         for (i, b) in plan.buffers.iter().enumerate() {
-            if b.readback && (b.size <= staging::SMALL || !staging::persistent()) {
+            if b.readback && (b.size <= staging::SMALL) {
                 let s = device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("readback"),
                     size: b.size,
@@ -715,12 +703,12 @@ impl Executor for GpuExecutor {
         } else {
             repeats.max(1)
         };
-        // Warm up in batches of about 20 ms until at least `warmup` runs and `warmup_secs()`
+        // Warm up in batches of about 20 ms until at least `warmup` runs and `WARMUP_MIN_S`
         // have passed and one run has not become faster by more than 1.5% over the last
         // SETTLE_S (at most WARMUP_MAX_S in all). On the H100, after a large transfer or seconds
         // of host work the GPU came back to full speed only gradually, over more than 100 ms:
         // a fixed 100 ms warm-up measured the same reduction at 1.5 and at 2.9 TB/s.
-        let (target, start) = (warmup_secs(), std::time::Instant::now());
+        let (target, start) = (WARMUP_MIN_S, std::time::Instant::now());
         let mut done = 0;
         // (seconds since start, seconds per run) of each batch
         let mut history: Vec<(f64, f64)> = Vec::new();

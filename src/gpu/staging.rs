@@ -12,7 +12,6 @@
 //!   large uploads"; that turned out to be the executor's warm-up, docs/benchmarks.md item 5.)
 //! - Small transfers (parameters, partial results) use `Queue::write_buffer` and a read-back
 //!   buffer of their own, as wgpu intends: they come from its sub-allocated blocks.
-//! - `WGSIMD_STAGING=transient` restores the per-transfer allocations, for measurements.
 
 use std::sync::{Arc, Mutex};
 
@@ -28,11 +27,6 @@ pub const SMALL: u64 = 1 << 20;
 pub struct Staging {
     up: Option<wgpu::Buffer>,
     down: Option<wgpu::Buffer>,
-}
-
-/// Whether large transfers use the persistent buffers (the default).
-pub fn persistent() -> bool {
-    std::env::var("WGSIMD_STAGING").as_deref() != Ok("transient")
 }
 
 fn wait(device: &wgpu::Device, what: &str) -> Result<()> {

@@ -36,10 +36,8 @@ use crate::exec::{Caps, Executor, RunOutput};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
 
-mod bench;
 pub mod latency;
 
-pub use bench::{bench_cases, check_restored};
 pub use latency::Latency;
 
 /// Largest ring: the slot index has 12 bits in the packed head/tail.
@@ -316,7 +314,7 @@ impl QueuePlan {
     }
 
     /// A decoder of this plan's output (the plan itself left out), for bench cases.
-    fn decoder(&self) -> QueuePlan {
+    pub fn decoder(&self) -> QueuePlan {
         QueuePlan {
             plan: Plan::new("decode"),
             ids: self.ids,
@@ -349,7 +347,7 @@ pub fn plan(
 /// [`plan`]; with `repeatable`, every state buffer is restored from a pristine copy by `setup`
 /// passes (`util/copy`, untimed) before the rounds, so each of the bench's repeated runs of the
 /// same prepared plan drains the whole queue again instead of finding it already done.
-fn build(
+pub fn build(
     caps: &Caps,
     problem: &QueueProblem,
     policy: &QueuePolicy,

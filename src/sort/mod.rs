@@ -18,10 +18,8 @@
 //! - **Limits:** the keys (and values) must fit one storage binding and n < 2^30; larger input
 //!   is [`Error::TooLarge`]. Bad input is a typed [`Error`], never a panic.
 
-mod bench;
 mod build;
 
-pub use bench::{bench_case_makers, bench_cases};
 pub use build::{tile_keys, tile_keys_for, workgroup_bytes, workgroup_bytes_for};
 
 use crate::dtype::{Dtype, Element};
@@ -282,7 +280,7 @@ impl SortPolicy {
 
 /// Whether the ranking stage of a sort of `n` keys (alone or pairs) by `strategy` under
 /// `policy` fits the adapter's workgroup memory (OneSweep's small sorts take a smaller tile).
-fn fits(caps: &Caps, strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> bool {
+pub fn fits(caps: &Caps, strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> bool {
     workgroup_bytes_for(strategy, pairs, n, policy, caps.flavor())
         .is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
 }
@@ -291,7 +289,7 @@ fn fits(caps: &Caps, strategy: Strategy, pairs: bool, n: u64, policy: &SortPolic
 /// inputs, padded to whole 16 bytes (`build::padded_bytes`) and bound whole, within one storage
 /// binding and one buffer (Vulkan adapters report 2^31 - 4 bytes, where 2^29 - 1 keys fit
 /// unpadded but not padded). `Error::TooLarge` otherwise.
-pub(crate) fn check_size(caps: &Caps, n: u64) -> Result<()> {
+pub fn check_size(caps: &Caps, n: u64) -> Result<()> {
     let padded = n.saturating_mul(4).div_ceil(16).saturating_mul(16);
     if n >= 1 << 30 || padded > caps.max_storage_binding {
         return Err(Error::TooLarge(format!(

@@ -6,8 +6,8 @@
 //! the CPU reference with `verify`, and reports throughput from `work`. A case that fails
 //! verification is reported as failed, never timed silently.
 
-use crate::exec::{RunOutput, Timing};
-use crate::plan::Plan;
+use wgsimd::exec::{RunOutput, Timing};
+use wgsimd::plan::Plan;
 
 /// What a case's throughput is measured in.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,7 +39,7 @@ pub type Extra = Box<dyn Fn(&RunOutput, &Timing) -> Vec<(String, f64)> + Send + 
 /// A case not built yet: `wgsimd bench` builds each just before it times it and drops it after,
 /// so a job's cases do not all hold their inputs and plans at once (ten 2^28-key sort plans
 /// would hold some 15 GiB of uploads).
-pub type CaseMaker = Box<dyn FnOnce() -> crate::Result<Case>>;
+pub type CaseMaker = Box<dyn FnOnce() -> wgsimd::Result<Case>>;
 
 /// Cases already built, as makers.
 pub fn ready(cases: Vec<Case>) -> Vec<CaseMaker> {
@@ -79,20 +79,20 @@ pub fn size_label(n: u64) -> String {
 }
 
 /// The bandwidth yardstick: a vec4 shader copy of `n` u32 (read + write = 8n bytes), verified.
-pub fn copy_case(caps: &crate::Caps, n: u64) -> crate::Result<Case> {
+pub fn copy_case(caps: &wgsimd::Caps, n: u64) -> wgsimd::Result<Case> {
     let words = n.div_ceil(4) * 4;
     if words * 4 > caps.max_storage_binding {
-        return Err(crate::Error::TooLarge(format!(
+        return Err(wgsimd::Error::TooLarge(format!(
             "copy of {n} words exceeds one binding"
         )));
     }
-    let k = crate::kernel::load("util/copy", caps.flavor())?;
+    let k = wgsimd::kernel::load("util/copy", caps.flavor())?;
     let mut plan = Plan::new("copy");
     let data: Vec<u32> = (0..words as u32)
         .map(|i| i.wrapping_mul(2_654_435_761))
         .collect();
     let src = plan.upload("src", &data);
-    let dst = plan.buffer("dst", words * 4, crate::plan::BufferInit::Poison);
+    let dst = plan.buffer("dst", words * 4, wgsimd::plan::BufferInit::Poison);
     // one full wave of 256-invocation workgroups on big GPUs; the kernel strides over the rest
     let groups = words.div_ceil(4 * 256).clamp(1, 4096) as u32;
     plan.pass(
@@ -101,7 +101,7 @@ pub fn copy_case(caps: &crate::Caps, n: u64) -> crate::Result<Case> {
         "main",
         &[],
         &[src, dst],
-        crate::plan::Workgroups::Direct([groups, 1, 1]),
+        wgsimd::plan::Workgroups::Direct([groups, 1, 1]),
     );
     plan.read_back(dst);
     Ok(Case {

@@ -12,11 +12,11 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, OutFormat, PathChoice};
+use wgsimd::gemm::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, OutFormat, PathChoice};
 use crate::case::{Case, Work};
-use crate::error::{Error, Result};
-use crate::exec::Caps;
-use crate::reference::gemm::{f16_to_f32, f32_to_f16};
+use wgsimd::error::{Error, Result};
+use wgsimd::exec::Caps;
+use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16};
 
 /// Sampled entries when C is larger than this.
 const FULL_CHECK: usize = 1 << 16;
@@ -52,7 +52,7 @@ pub fn sampled_error(
     };
     let (mut num, mut den) = (0.0f64, 0.0f64);
     for (i, j) in picks {
-        let want = crate::reference::gemm::entry(a, b, n, k, i, j);
+        let want = wgsimd::reference::gemm::entry(a, b, n, k, i, j);
         let got = c[i * n + j] as f64;
         num += (got - want) * (got - want);
         den += want * want;
@@ -90,7 +90,7 @@ fn verifier(
         if let Some(i) = words
             .iter()
             .take(m * n / per_word)
-            .position(|&w| w == crate::plan::POISON_WORD)
+            .position(|&w| w == wgsimd::plan::POISON_WORD)
         {
             return Err(format!("word {i} of C was never written (poison)"));
         }
@@ -120,7 +120,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         ("C", m.saturating_mul(n)),
     ] {
         if elems.saturating_mul(4) > caps.max_storage_binding {
-            return Err(crate::Error::TooLarge(format!(
+            return Err(wgsimd::Error::TooLarge(format!(
                 "gemm bench {m}x{n}x{k}: {what} exceeds the adapter's largest binding"
             )));
         }
@@ -182,7 +182,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     let a16f = Arc::new(f16_to_f32(&a16));
     let b16f = Arc::new(f16_to_f32(&b16));
     let mut paths = vec![(PathChoice::Tiled, "f16 tiled".to_string())];
-    if let Ok(kind) = super::coop::usable(caps) {
+    if let Ok(kind) = wgsimd::gemm::coop::usable(caps) {
         let name = kind.name().trim_start_matches("gemm/");
         paths.push((PathChoice::Coop, format!("f16 {name}")));
     }
@@ -228,7 +228,7 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     if let Some(p) = default {
         let kind = format!("{:?}", p.path).to_lowercase();
         let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
-        default_tiled = p.path == super::Path::Tiled;
+        default_tiled = p.path == wgsimd::gemm::Path::Tiled;
         push(format!("f16 {kind} f16 out"), p, verify);
     }
     // where the default is another kernel (cooperative matrices, the few-rows kernel), the

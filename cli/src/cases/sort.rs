@@ -25,11 +25,11 @@ use std::sync::{Arc, OnceLock};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{plan, SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
+use wgsimd::sort::{plan, SortKey, SortOptions, SortPolicy, Strategy};
 use crate::case::{Case, CaseMaker, Work};
-use crate::error::Result;
-use crate::exec::{Caps, RunOutput};
-use crate::reference::sort::{first_difference, radix_sort_u32, sortable};
+use wgsimd::error::Result;
+use wgsimd::exec::{Caps, RunOutput};
+use wgsimd::reference::sort::{first_difference, radix_sort_u32, sortable};
 
 /// The f32 bit patterns every f32 input holds: ±0, ±inf, quiet and signalling NaNs of both
 /// signs, the smallest and largest subnormals, the smallest normals, the extremes.
@@ -168,27 +168,16 @@ fn case<T: SortKey>(
         ..Default::default()
     };
     let n = input.keys.len() as u64;
-    let SortPlan {
-        plan: built,
-        strategy,
-        keys_out,
-        vals_out,
-        n: len,
-    } = plan(
+    let mut decoder = plan(
         caps,
         &input.keys,
         pairs.then_some(&values[..]),
         &opts,
         &SortPolicy::default(),
     )?;
-    // the read-back half of the plan, to decode outputs with
-    let decoder = SortPlan {
-        plan: crate::plan::Plan::new("decode"),
-        strategy,
-        keys_out,
-        vals_out,
-        n: len,
-    };
+    // the plan moves into the case; the rest decodes outputs
+    let built = std::mem::take(&mut decoder.plan);
+    let strategy = decoder.strategy;
     let keys = input.keys.clone();
     let reference = input.reference.clone();
     let verify = Box::new(move |out: &RunOutput| {
@@ -232,7 +221,7 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
 /// order, once computed) are shared, the plans with their uploads are not.
 pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
     // past the adapter's limits every case would refuse: say so before making 16n bytes of input
-    super::check_size(caps, n)?;
+    wgsimd::sort::check_size(caps, n)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let u32s = Input::new((0..n).map(|_| rng.random::<u32>()).collect());
     let values: Arc<Vec<u32>> = Arc::new((0..n as u32).collect());
@@ -245,7 +234,7 @@ pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker
     for &strategy in &strategies {
         for pairs in [false, true] {
             // (OneSweep's workgroup memory may not fit an adapter that has subgroups)
-            if super::fits(caps, strategy, pairs, n, &SortPolicy::default()) {
+            if wgsimd::sort::fits(caps, strategy, pairs, n, &SortPolicy::default()) {
                 cases.push(maker(caps, &u32s, &values, pairs, strategy));
             }
         }
@@ -264,8 +253,8 @@ pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::reference::sort::{sort_pairs, Order};
+    use wgsimd::sort::*;
+    use wgsimd::reference::sort::{sort_pairs, Order};
 
     #[test]
     fn reference_order_is_the_stable_total_cmp_order() {

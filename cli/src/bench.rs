@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use serde::Serialize;
-use wgsimd::case::{self, Case, CaseMaker, Work};
+use crate::case::{self, Case, CaseMaker, Work};
 use wgsimd::exec::{TimeSource, Timing};
 use wgsimd::{Caps, Executor};
 
@@ -155,15 +155,15 @@ type CaseFn = fn(&Caps, u64, u64) -> wgsimd::Result<Vec<CaseMaker>>;
 fn algorithms() -> Vec<(&'static str, CaseFn)> {
     vec![
         ("reduce", |c, n, s| {
-            wgsimd::reduce::bench_cases(c, n, s).map(case::ready)
+            crate::cases::reduce::bench_cases(c, n, s).map(case::ready)
         }),
         ("scan", |c, n, s| {
-            wgsimd::scan::bench_cases(c, n, s).map(case::ready)
+            crate::cases::scan::bench_cases(c, n, s).map(case::ready)
         }),
         // (built one at a time: at 2^28 all of them at once need some 15 GiB of host memory)
-        ("sort", wgsimd::sort::bench_case_makers),
+        ("sort", crate::cases::sort::bench_case_makers),
         ("queue", |c, n, s| {
-            wgsimd::queue::bench_cases(c, n, s).map(case::ready)
+            crate::cases::queue::bench_cases(c, n, s).map(case::ready)
         }),
     ]
 }
@@ -387,12 +387,12 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "sort".into(),
             1 << 20,
             "2^20".into(),
-            Box::new(move || wgsimd::sort::bench_case_makers(&caps, 1 << 20, seed)),
+            Box::new(move || crate::cases::sort::bench_case_makers(&caps, 1 << 20, seed)),
         ));
     }
     if wanted("gemm") {
         let shapes = if args.gemm_shapes.is_empty() {
-            wgsimd::gemm::bench_shapes(&caps, args.quick)
+            crate::cases::gemm::bench_shapes(&caps, args.quick)
         } else {
             args.gemm_shapes.clone()
         };
@@ -404,7 +404,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 m.max(n).max(k),
                 format!("{m}x{n}x{k}"),
                 Box::new(move || {
-                    wgsimd::gemm::bench_cases_shape(&caps, m, n, k, seed).map(case::ready)
+                    crate::cases::gemm::bench_cases_shape(&caps, m, n, k, seed).map(case::ready)
                 }),
             ));
         }

@@ -5,11 +5,11 @@
 //! plan across the timed runs, and a queue left drained would time nothing).
 
 use crate::case::{size_label, Case, Work};
-use crate::error::Result;
-use crate::exec::Caps;
+use wgsimd::error::Result;
+use wgsimd::exec::Caps;
 
-use super::latency::active_ns;
-use super::{build, check, Latency, QueuePolicy, QueueProblem, QueueState, CTL_ROUND};
+use wgsimd::queue::latency::active_ns;
+use wgsimd::queue::{build, check, Latency, QueuePolicy, QueueProblem, QueueState, CTL_ROUND};
 
 /// A run of a repeatable plan started from the restored state: it counted exactly its own rounds
 /// (a run on a drained, unrestored queue would find every task done and count twice as many).
@@ -25,7 +25,7 @@ pub fn check_restored(state: &QueueState, rounds: u32) -> std::result::Result<()
 /// Benchmark cases: a task tree (fanout 4, 64 words per task) drained in one submission, plain
 /// and with the latency clock. Throughput in tasks/s (`Work::Tasks`); the clock case
 /// adds enqueue-to-start p50/p99 (ticks, and ns by the run's average tick rate: see
-/// [`super::latency`]) as extra figures. The timed run starts from the initial state, so a case
+/// [`wgsimd::queue::latency`]) as extra figures. The timed run starts from the initial state, so a case
 /// whose single submission does not finish fails verification rather than lying.
 /// `n` elements become `n / 64` tasks; sizes past 2^20 tasks give no case (the bench's
 /// sizes 2^26 and 2^28 would both be clamped to it).

@@ -3,7 +3,10 @@
 //! Every command takes `--backend auto|gpu|sim` and `--subgroup-size N` (simulator). Errors are
 //! one line on stderr with a non-zero exit code; commands that write files write them atomically.
 
+mod backend;
 mod bench;
+mod case;
+mod cases;
 mod check_cmd;
 mod compare;
 mod gemm_cmd;
@@ -15,7 +18,7 @@ mod sort_cmd;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use wgsimd::backend::{self, Backend, SimSettings};
+use crate::backend::{Backend, SimSettings};
 use wgsimd::Executor;
 
 #[derive(Parser)]

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use wgsimd::backend::SimSettings;
+use crate::backend::SimSettings;
 use wgsimd::finding::{Finding, Party, SourceLoc};
 use wgsimd::sim::check::{check, BindSpec, CheckRequest};
 use wgsimd::sim::SimConfig;

@@ -3,8 +3,8 @@
 //! `auto` takes a GPU adapter when one exists and otherwise falls back to the simulator,
 //! saying so on stderr. `sim` ignores any GPU.
 
-use crate::error::{Error, Result};
-use crate::exec::Executor;
+use wgsimd::error::{Error, Result};
+use wgsimd::exec::Executor;
 
 /// Which executor to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -53,9 +53,9 @@ impl Default for SimSettings {
 /// Opens the executor `backend` asks for.
 pub fn open(backend: Backend, sim: &SimSettings) -> Result<Box<dyn Executor>> {
     match backend {
-        Backend::Gpu => Ok(Box::new(crate::gpu::GpuExecutor::new()?)),
+        Backend::Gpu => Ok(Box::new(open_gpu()?)),
         Backend::Sim => open_sim(sim),
-        Backend::Auto => match crate::gpu::GpuExecutor::new() {
+        Backend::Auto => match open_gpu() {
             Ok(g) => Ok(Box::new(g)),
             Err(e) => {
                 eprintln!(
@@ -68,12 +68,22 @@ pub fn open(backend: Backend, sim: &SimSettings) -> Result<Box<dyn Executor>> {
     }
 }
 
+/// The GPU executor; `WGSIMD_DISABLE_SUBGROUPS=1` makes it run the workgroup-memory kernels on
+/// an adapter that has subgroups (to compare the two paths on one device).
+fn open_gpu() -> Result<wgsimd::gpu::GpuExecutor> {
+    let mut g = wgsimd::gpu::GpuExecutor::new()?;
+    if std::env::var("WGSIMD_DISABLE_SUBGROUPS").is_ok_and(|v| v == "1") {
+        g.disable_subgroups();
+    }
+    Ok(g)
+}
+
 fn open_sim(sim: &SimSettings) -> Result<Box<dyn Executor>> {
-    let config = crate::sim::SimConfig {
+    let config = wgsimd::sim::SimConfig {
         subgroup_size: sim.subgroup_size,
         shuffle_lanes: sim.shuffle_lanes,
         fail_on_step_limit: true,
         ..Default::default()
     };
-    Ok(Box::new(crate::sim::SimExecutor::new(config)?))
+    Ok(Box::new(wgsimd::sim::SimExecutor::new(config)?))
 }

@@ -1,0 +1,8 @@
+//! Benchmark cases: for each algorithm, plans to time and the verifier of each against its CPU
+//! reference.
+
+pub mod gemm;
+pub mod queue;
+pub mod reduce;
+pub mod scan;
+pub mod sort;
