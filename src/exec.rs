@@ -1,7 +1,7 @@
 //! Executors: what runs a [`Plan`].
 //!
-//! An [`Executor`] reports its capabilities ([`Caps`]) so algorithms can choose policies and
-//! split work to fit limits, and runs plans. Two implement it: [`crate::gpu::GpuExecutor`]
+//! An [`Executor`] reports the capabilities of the device it runs for ([`Caps`]) so algorithms
+//! can choose policies and split work to fit limits, and runs plans. Two implement it: [`crate::gpu::GpuExecutor`]
 //! (wgpu) and the simulator's `SimExecutor`. Algorithms take `&dyn Executor` and never learn
 //! which one they have.
 
@@ -10,77 +10,8 @@ use std::time::Instant;
 
 use crate::error::Result;
 use crate::finding::Finding;
-use crate::kernel::Flavor;
+use crate::device::Caps;
 use crate::plan::{BufferId, Plan};
-
-/// What an executor can do; algorithms size and choose their plans from this.
-#[derive(Clone, Debug)]
-pub struct Caps {
-    /// Adapter (or simulator) name.
-    pub name: String,
-    /// Backend: "Vulkan", "Metal", "Dx12", "Gl", or "sim".
-    pub backend: String,
-    /// Driver name and version, where known.
-    pub driver: String,
-    /// Subgroup operations available.
-    pub subgroups: bool,
-    /// Smallest subgroup size the device may use.
-    pub subgroup_min: u32,
-    /// Largest subgroup size the device may use.
-    pub subgroup_max: u32,
-    /// `f16` in shaders.
-    pub f16: bool,
-    /// Timestamp queries.
-    pub timestamps: bool,
-    /// Largest storage-buffer binding, bytes.
-    pub max_storage_binding: u64,
-    /// Largest buffer, bytes.
-    pub max_buffer: u64,
-    /// Alignment of storage-binding offsets, bytes.
-    pub storage_offset_alignment: u64,
-    /// Largest workgroup count per dimension.
-    pub max_workgroups_per_dim: u32,
-    /// Workgroup memory, bytes.
-    pub max_workgroup_storage: u32,
-    /// Cooperative-matrix shapes offered (m, n, k, "f16->f32" style description).
-    pub cooperative_matrix: Vec<CoopShape>,
-}
-
-/// A cooperative-matrix configuration offered by the adapter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CoopShape {
-    /// Rows of A/C.
-    pub m: u32,
-    /// Columns of B/C.
-    pub n: u32,
-    /// Inner dimension.
-    pub k: u32,
-    /// Element type of A and B ("f16", "f32").
-    pub ab: String,
-    /// Element type of the accumulator ("f16", "f32").
-    pub acc: String,
-}
-
-impl Caps {
-    /// Whether the adapter is a CPU implementation (lavapipe/llvmpipe, SwiftShader, WARP)
-    /// rather than a GPU. The simulator's caps count as CPU too.
-    pub fn is_cpu(&self) -> bool {
-        let name = self.name.to_lowercase();
-        self.backend == "sim"
-            || ["llvmpipe", "lavapipe", "swiftshader", "basic render"]
-                .iter()
-                .any(|n| name.contains(n))
-    }
-
-    /// The kernel flavor these caps call for.
-    pub fn flavor(&self) -> Flavor {
-        if self.subgroups {
-            Flavor::Subgroup
-        } else {
-            Flavor::Emulated
-        }
-    }
-}
 
 /// The result of one run of a plan.
 #[derive(Clone, Debug, Default)]
@@ -168,8 +99,14 @@ pub fn median(v: &[f64]) -> f64 {
 
 /// Runs plans.
 pub trait Executor {
-    /// Capabilities.
+    /// Capabilities of the device this executor runs plans for.
     fn caps(&self) -> &Caps;
+
+    /// Whether plans run on simulated lanes rather than a device (for labelling results; plans
+    /// never depend on it).
+    fn simulated(&self) -> bool {
+        false
+    }
 
     /// Runs `plan` once and returns the read-back buffers.
     fn run(&self, plan: &Plan) -> Result<RunOutput>;
@@ -205,55 +142,4 @@ pub trait Executor {
             },
         ))
     }
-}
-
-impl Caps {
-    /// Splits `n` elements of `elem_bytes` into ranges `(first, count)` that each fit one storage
-    /// binding, with every range's byte offset a multiple of the storage offset alignment, of 16
-    /// (so vec4 views line up) and of `multiple` elements (e.g. a tile). One range `(0, 0)` for
-    /// `n = 0`.
-    pub fn chunks(&self, n: u64, elem_bytes: u64, multiple: u64) -> Vec<(u64, u64)> {
-        let align = lcm(
-            lcm(
-                self.storage_offset_alignment.max(16),
-                elem_bytes * multiple.max(1),
-            ),
-            16,
-        );
-        let per = (self.max_storage_binding / align * align / elem_bytes).max(1);
-        if n == 0 {
-            return vec![(0, 0)];
-        }
-        let mut out = Vec::new();
-        let mut first = 0;
-        while first < n {
-            let count = per.min(n - first);
-            out.push((first, count));
-            first += count;
-        }
-        out
-    }
-}
-
-fn lcm(a: u64, b: u64) -> u64 {
-    fn gcd(a: u64, b: u64) -> u64 {
-        if b == 0 {
-            a
-        } else {
-            gcd(b, a % b)
-        }
-    }
-    a / gcd(a, b) * b
-}
-
-/// A 2-D workgroup grid covering `count` workgroups within `max` per dimension; kernels
-/// linearize it as `wid.x + wid.y * nwg.x` and let the few extra workgroups exit.
-pub fn grid_2d(count: u64, max: u32) -> [u32; 3] {
-    if count == 0 {
-        return [0, 1, 1];
-    }
-    // (a hand-built `Caps` may say 0)
-    let x = count.min(max.max(1) as u64);
-    let y = count.div_ceil(x);
-    [x as u32, y as u32, 1]
 }

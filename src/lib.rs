@@ -12,6 +12,7 @@
 //! - **Every result has a CPU reference** in [`reference`](mod@reference), with the stage's stem.
 //! - **Errors are typed** ([`Error`]); nothing panics on user input.
 
+pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod exec;
@@ -28,6 +29,7 @@ pub mod sim;
 pub mod sort;
 
 pub use error::{Error, Result};
-pub use exec::{Caps, Executor, RunOutput, Timing};
+pub use device::{Backend, Caps, DeviceKind};
+pub use exec::{Executor, RunOutput, Timing};
 pub use gpu::GpuExecutor;
 pub use plan::Plan;

@@ -7,7 +7,8 @@
 //! boundaries, and the tile sums of all chunks are scanned together.
 
 use crate::error::{Error, Result};
-use crate::exec::{grid_2d, Caps, Executor, RunOutput};
+use crate::device::{grid_2d, Caps};
+use crate::exec::{Executor, RunOutput};
 use crate::kernel;
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 

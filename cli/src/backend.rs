@@ -35,8 +35,10 @@ impl std::str::FromStr for Backend {
 /// Simulator settings that the CLI exposes on every command.
 #[derive(Clone, Debug)]
 pub struct SimSettings {
-    /// Subgroup size, a power of two in 4..=128.
-    pub subgroup_size: u32,
+    /// The device profile simulated (`wgsimd::device::PROFILES`).
+    pub profile: String,
+    /// Subgroup size, a power of two in 4..=128; `None`: the profile's.
+    pub subgroup_size: Option<u32>,
     /// Permute the lane layout with this seed.
     pub shuffle_lanes: Option<u64>,
 }
@@ -44,9 +46,22 @@ pub struct SimSettings {
 impl Default for SimSettings {
     fn default() -> Self {
         SimSettings {
-            subgroup_size: 32,
+            profile: "h100".into(),
+            subgroup_size: None,
             shuffle_lanes: None,
         }
+    }
+}
+
+impl SimSettings {
+    /// The simulator configuration these settings ask for.
+    pub fn config(&self) -> Result<wgsimd::sim::SimConfig> {
+        let mut config = wgsimd::sim::SimConfig::for_profile(wgsimd::Caps::profile(&self.profile)?);
+        if let Some(s) = self.subgroup_size {
+            config.subgroup_size = s;
+        }
+        config.shuffle_lanes = self.shuffle_lanes;
+        Ok(config)
     }
 }
 
@@ -59,8 +74,8 @@ pub fn open(backend: Backend, sim: &SimSettings) -> Result<Box<dyn Executor>> {
             Ok(g) => Ok(Box::new(g)),
             Err(e) => {
                 eprintln!(
-                    "wgsimd: {e}; running on the simulator (subgroup size {})",
-                    sim.subgroup_size
+                    "wgsimd: {e}; running on the simulator ({} profile)",
+                    sim.profile
                 );
                 open_sim(sim)
             }
@@ -79,11 +94,7 @@ fn open_gpu() -> Result<wgsimd::gpu::GpuExecutor> {
 }
 
 fn open_sim(sim: &SimSettings) -> Result<Box<dyn Executor>> {
-    let config = wgsimd::sim::SimConfig {
-        subgroup_size: sim.subgroup_size,
-        shuffle_lanes: sim.shuffle_lanes,
-        fail_on_step_limit: true,
-        ..Default::default()
-    };
+    let mut config = sim.config()?;
+    config.fail_on_step_limit = true;
     Ok(Box::new(wgsimd::sim::SimExecutor::new(config)?))
 }

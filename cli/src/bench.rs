@@ -141,7 +141,7 @@ pub fn replot(args: &PlotArgs) -> anyhow::Result<std::process::ExitCode> {
 struct Report<'a> {
     machine: String,
     adapter: &'a str,
-    backend: &'a str,
+    backend: String,
     driver: &'a str,
     subgroup_size: String,
     copy_gbps: Option<f64>,
@@ -180,8 +180,7 @@ fn parse_size(s: &str) -> anyhow::Result<u64> {
 
 /// Default element counts for this executor: large on real GPUs, small on CPU adapters and
 /// the simulator, whose speed is nanoseconds to microseconds per element.
-fn default_sizes(caps: &Caps, quick: bool) -> Vec<u64> {
-    let sim = caps.backend == "sim";
+fn default_sizes(caps: &Caps, sim: bool, quick: bool) -> Vec<u64> {
     let cpu_adapter = caps.is_cpu();
     let exps: &[u32] = match (quick, sim, cpu_adapter) {
         (_, true, _) => &[10, 14],
@@ -277,7 +276,7 @@ fn progress(total: u64) -> indicatif::ProgressBar {
 pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let caps = exec.caps().clone();
     let sizes: Vec<u64> = if args.sizes.is_empty() {
-        default_sizes(&caps, args.quick)
+        default_sizes(&caps, exec.simulated(), args.quick)
     } else {
         let asked: Vec<u64> = args
             .sizes
@@ -301,12 +300,12 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         fit
     };
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
-    let repeats = if caps.backend == "sim" {
+    let repeats = if exec.simulated() {
         args.repeats.min(2)
     } else {
         args.repeats
     };
-    let warmup = if caps.backend == "sim" {
+    let warmup = if exec.simulated() {
         0
     } else {
         args.warmup
@@ -379,7 +378,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     }
-    if caps.backend == "sim" && args.sizes.is_empty() && !args.quick && wanted("sort") {
+    if exec.simulated() && args.sizes.is_empty() && !args.quick && wanted("sort") {
         // the simulator's speed yardstick (issue 5): a full u32 sort of 2^20 keys
         let caps = caps.clone();
         let seed = args.seed;
@@ -472,7 +471,11 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let report = Report {
             machine,
             adapter: &caps.name,
-            backend: &caps.backend,
+            backend: if exec.simulated() {
+                "simulator".to_string()
+            } else {
+                caps.backend.to_string()
+            },
             driver: &caps.driver,
             subgroup_size: sg,
             copy_gbps,

@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use crate::backend::SimSettings;
 use wgsimd::finding::{Finding, Party, SourceLoc};
 use wgsimd::sim::check::{check, BindSpec, CheckRequest};
-use wgsimd::sim::SimConfig;
 
 /// Arguments of `wgsimd check`.
 #[derive(clap::Args, Debug)]
@@ -81,11 +80,12 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             return Ok(usage(format!("--dump {d}: no --bind {d}=...")));
         }
     }
-    let mut config = SimConfig {
-        subgroup_size: sim.subgroup_size,
-        shuffle_lanes: sim.shuffle_lanes,
-        ..Default::default()
+    let mut config = match sim.config() {
+        Ok(c) => c,
+        Err(e) => return Ok(usage(e)),
     };
+    // a kernel checked on its own may run in lavapipe's CI: report its loop limit too
+    config.loop_limit = true;
     if let Some(m) = args.max_steps {
         config.max_steps = m;
     }

@@ -40,9 +40,12 @@ pub struct ExecArgs {
     /// auto (GPU if any, else simulator), gpu, or sim.
     #[arg(long, global = true, default_value = "auto")]
     backend: String,
-    /// Simulator subgroup size (power of two, 4..=128).
-    #[arg(long, global = true, default_value_t = 32)]
-    subgroup_size: u32,
+    /// Simulator: the device profile simulated (h100, apple-m, lavapipe).
+    #[arg(long, global = true, default_value = "h100")]
+    profile: String,
+    /// Simulator subgroup size (power of two, 4..=128; default: the profile's).
+    #[arg(long, global = true)]
+    subgroup_size: Option<u32>,
     /// Simulator: permute the lane layout with this seed.
     #[arg(long, global = true)]
     shuffle_lanes: Option<u64>,
@@ -51,17 +54,20 @@ pub struct ExecArgs {
 impl ExecArgs {
     fn open(&self) -> anyhow::Result<Box<dyn Executor>> {
         let backend: Backend = self.backend.parse()?;
-        if !(4..=128).contains(&self.subgroup_size) || !self.subgroup_size.is_power_of_two() {
-            anyhow::bail!(
-                "--subgroup-size must be a power of two in 4..=128, not {}",
-                self.subgroup_size
-            );
+        Ok(backend::open(backend, &self.sim()?)?)
+    }
+
+    fn sim(&self) -> anyhow::Result<SimSettings> {
+        if let Some(s) = self.subgroup_size {
+            if !(4..=128).contains(&s) || !s.is_power_of_two() {
+                anyhow::bail!("--subgroup-size must be a power of two in 4..=128, not {s}");
+            }
         }
-        let sim = SimSettings {
+        Ok(SimSettings {
+            profile: self.profile.clone(),
             subgroup_size: self.subgroup_size,
             shuffle_lanes: self.shuffle_lanes,
-        };
-        Ok(backend::open(backend, &sim)?)
+        })
     }
 }
 
@@ -92,13 +98,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&*cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&*cli.exec.open()?, &args),
-        Command::Check(args) => check_cmd::run(
-            &args,
-            &SimSettings {
-                subgroup_size: cli.exec.subgroup_size,
-                shuffle_lanes: cli.exec.shuffle_lanes,
-            },
-        ),
+        Command::Check(args) => check_cmd::run(&args, &cli.exec.sim()?),
         Command::Sort(args) => sort_cmd::run(&*cli.exec.open()?, &args),
         Command::Gemm(args) => gemm_cmd::run(&*cli.exec.open()?, &args),
         Command::Plot(args) => bench::replot(&args),

@@ -21,7 +21,7 @@
 //! from the kernel.
 
 use crate::error::{Error, Result};
-use crate::exec::{Caps, CoopShape};
+use crate::device::{Caps, CoopShape};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
@@ -380,7 +380,7 @@ pub fn planned_subgroup(caps: &Caps) -> Option<u32> {
         return Some(caps.subgroup_min);
     }
     let apple = 32;
-    (caps.backend == "Metal" && (caps.subgroup_min..=caps.subgroup_max).contains(&apple))
+    (caps.backend == crate::device::Backend::Metal && (caps.subgroup_min..=caps.subgroup_max).contains(&apple))
         .then_some(apple)
 }
 

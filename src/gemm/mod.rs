@@ -42,7 +42,8 @@ pub use int4::Int4Weights;
 pub use policy::{Format, GemmPolicy};
 
 use crate::error::{Error, Result};
-use crate::exec::{Caps, Executor, RunOutput};
+use crate::device::Caps;
+use crate::exec::{Executor, RunOutput};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 
@@ -300,7 +301,7 @@ impl GemmPlan {
             "main",
             &[],
             &[params, self.c, c16],
-            Workgroups::Direct(crate::exec::grid_2d(
+            Workgroups::Direct(crate::device::grid_2d(
                 quads.div_ceil(wg),
                 caps.max_workgroups_per_dim,
             )),
@@ -827,7 +828,7 @@ fn finish_split_k(
             "main",
             &[("OUT_F16", f16)],
             &[sp, partials, c],
-            Workgroups::Direct(crate::exec::grid_2d(
+            Workgroups::Direct(crate::device::grid_2d(
                 items.div_ceil(wg),
                 caps.max_workgroups_per_dim,
             )),

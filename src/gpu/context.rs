@@ -14,7 +14,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
-use crate::exec::{Caps, CoopShape};
+use crate::device::{Caps, CoopShape};
 
 /// Features requested when present.
 pub fn wanted_features() -> wgpu::Features {
@@ -167,7 +167,8 @@ impl GpuContext {
         let subgroups = features.contains(wgpu::Features::SUBGROUP);
         let caps = Caps {
             name: info.name.clone(),
-            backend: format!("{:?}", info.backend),
+            backend: crate::device::Backend::from_wgpu(info.backend),
+            kind: crate::device::DeviceKind::from_wgpu(info.device_type),
             driver: format!("{} {}", info.driver, info.driver_info)
                 .trim()
                 .to_string(),

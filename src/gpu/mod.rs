@@ -29,7 +29,8 @@ use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
-use crate::exec::{Caps, Executor, RunOutput, TimeSource, Timing};
+use crate::device::Caps;
+use crate::exec::{Executor, RunOutput, TimeSource, Timing};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups, POISON_WORD};
 

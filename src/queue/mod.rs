@@ -32,7 +32,8 @@
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::exec::{Caps, Executor, RunOutput};
+use crate::device::Caps;
+use crate::exec::{Executor, RunOutput};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
 
@@ -75,7 +76,7 @@ const CHILD_TASKS_PER_TEAM: u64 = 8;
 pub fn loop_budget(caps: &Caps) -> Option<u32> {
     let name = caps.name.to_lowercase();
     let gallivm = ["llvmpipe", "lavapipe"].iter().any(|n| name.contains(n));
-    (gallivm || caps.backend == "sim").then_some(60_000)
+    gallivm.then_some(60_000)
 }
 
 /// Upper bound on the loop back-edges one invocation takes running one task (`task_steps` in
@@ -115,8 +116,6 @@ impl Default for QueuePolicy {
 
 impl QueuePolicy {
     /// A policy for an adapter. Caps has no SM/CU count, so the kind of device is guessed:
-    /// - the simulator: 3 workgroups, 64 slots (its unfair scheduler runs one workgroup at a time;
-    ///   more workgroups only cost simulation time);
     /// - CPU adapters (lavapipe, SwiftShader, WARP): 8 workgroups (lavapipe runs workgroups on its
     ///   threads; 8 keeps a few CPUs busy), 256 slots. Not tuned: the lavapipe tests pass and run
     ///   in well under a second with it;
@@ -126,9 +125,7 @@ impl QueuePolicy {
     ///   block per SM;
     /// - anything else (integrated GPUs): 32 workgroups, 1024 slots, unmeasured.
     pub fn for_caps(caps: &Caps) -> QueuePolicy {
-        let (workgroups, capacity) = if caps.backend == "sim" {
-            (3, 64)
-        } else if caps.is_cpu() {
+        let (workgroups, capacity) = if caps.is_cpu() {
             (8, 256)
         } else if caps.max_storage_binding >= 1 << 30 {
             (264, MAX_CAPACITY)

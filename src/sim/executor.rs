@@ -8,7 +8,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Error, Result};
-use crate::exec::{Caps, CoopShape, Executor, RunOutput};
+use crate::device::{Caps, CoopShape};
+use crate::exec::{Executor, RunOutput};
 use crate::finding::FindingKind;
 use crate::plan::{BufferInit, Plan, Workgroups, POISON_WORD};
 
@@ -63,7 +64,11 @@ impl std::str::FromStr for Scheduler {
 /// Simulator settings.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
-    /// Subgroup size, a power of two in 4..=128.
+    /// The device simulated ([`Caps::profile`]): algorithms plan for its caps, with the subgroup
+    /// size replaced by `subgroup_size` (where it has subgroups). Cooperative matrices are offered
+    /// where the profile has them and the simulator runs them ([`SimConfig::coop_shapes`]).
+    pub profile: Caps,
+    /// Lanes per subgroup, a power of two in 4..=128.
     pub subgroup_size: u32,
     /// Permute the lane layout with this seed.
     pub shuffle_lanes: Option<u64>,
@@ -75,44 +80,52 @@ pub struct SimConfig {
     pub seed: u64,
     /// Turn a `step-limit` finding into `Error::Sim` (so no partial result is returned).
     pub fail_on_step_limit: bool,
-    /// Report subgroup support in the caps; `false` makes algorithms pick their
-    /// workgroup-memory (emulated) kernels, so those run on the simulator too.
-    pub subgroups: bool,
-    /// Cooperative-matrix shapes to offer in `caps().cooperative_matrix` (empty by default, so
-    /// algorithms keep their portable kernels). Non-empty also reports f16 support and 48 KiB
-    /// of workgroup memory (the H100's), which the cooperative GEMM tiles need;
-    /// [`SimConfig::coop_shapes`] lists the simulated f16 → f32 shapes.
-    pub cooperative_matrix: Vec<CoopShape>,
+    /// Report `loop-limit` (lavapipe ends every loop of an invocation after 65535 back-edges);
+    /// on where the profile is a CPU device.
+    pub loop_limit: bool,
 }
 
 impl SimConfig {
     /// The cooperative-matrix shapes the simulator runs: f16 × f16 → f32 at 16×16×16 and 8×8×8.
     pub fn coop_shapes() -> Vec<CoopShape> {
-        [16, 8]
-            .into_iter()
-            .map(|s| CoopShape {
-                m: s,
-                n: s,
-                k: s,
-                ab: "f16".into(),
-                acc: "f32".into(),
-            })
-            .collect()
+        vec![CoopShape::f16_f32(16), CoopShape::f16_f32(8)]
     }
-}
 
-impl Default for SimConfig {
-    fn default() -> Self {
+    /// Settings that simulate `profile` at its own subgroup size (32 where it has none).
+    pub fn for_profile(profile: Caps) -> SimConfig {
         SimConfig {
-            subgroup_size: 32,
+            subgroup_size: if profile.subgroups {
+                profile.subgroup_max
+            } else {
+                32
+            },
+            loop_limit: profile.is_cpu(),
+            profile,
             shuffle_lanes: None,
             scheduler: Scheduler::InOrder,
             max_steps: 20_000_000,
             seed: 0x5eed,
             fail_on_step_limit: false,
-            subgroups: true,
-            cooperative_matrix: Vec::new(),
         }
+    }
+
+    /// The caps a simulator with these settings reports.
+    pub fn caps(&self) -> Result<Caps> {
+        let mut caps = if self.profile.subgroups {
+            self.profile.clone().with_subgroup_size(self.subgroup_size)?
+        } else {
+            self.profile.clone()
+        };
+        let runs = Self::coop_shapes();
+        caps.cooperative_matrix.retain(|s| runs.contains(s));
+        Ok(caps)
+    }
+}
+
+impl Default for SimConfig {
+    /// The H100 profile at subgroups of 32.
+    fn default() -> Self {
+        SimConfig::for_profile(Caps::h100())
     }
 }
 
@@ -146,23 +159,7 @@ impl SimExecutor {
                 "subgroup size {s} is not a power of two in 4..=128"
             )));
         }
-        let coop = !config.cooperative_matrix.is_empty();
-        let caps = Caps {
-            name: format!("wgsimd simulator (subgroup size {s})"),
-            backend: "sim".into(),
-            driver: format!("wgsimd {}", env!("CARGO_PKG_VERSION")),
-            subgroups: config.subgroups,
-            subgroup_min: s,
-            subgroup_max: s,
-            f16: coop,
-            timestamps: false,
-            max_storage_binding: 128 << 20,
-            max_buffer: 256 << 20,
-            storage_offset_alignment: 256,
-            max_workgroups_per_dim: 65535,
-            max_workgroup_storage: if coop { 48 << 10 } else { 32 << 10 },
-            cooperative_matrix: config.cooperative_matrix.clone(),
-        };
+        let caps = config.caps()?;
         Ok(SimExecutor {
             caps,
             config,
@@ -221,6 +218,10 @@ impl Executor for SimExecutor {
         &self.caps
     }
 
+    fn simulated(&self) -> bool {
+        true
+    }
+
     fn run(&self, plan: &Plan) -> Result<RunOutput> {
         plan.validate()?;
         let mut buffers: Vec<Vec<u32>> = Vec::with_capacity(plan.buffers.len());
@@ -244,7 +245,7 @@ impl Executor for SimExecutor {
             });
         }
         let metas = buffer_metas(plan);
-        let mut checkers = checks::all();
+        let mut checkers = checks::all(self.config.loop_limit);
         let mut findings = Findings::default();
         for c in checkers.iter_mut() {
             c.run_start(&metas);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
 use crate::error::Result;
-use crate::exec::{grid_2d, Caps};
+use crate::device::{grid_2d, Caps};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups};
 

@@ -24,7 +24,8 @@ pub use build::{tile_keys, tile_keys_for, workgroup_bytes, workgroup_bytes_for};
 
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::exec::{Caps, Executor, RunOutput};
+use crate::device::Caps;
+use crate::exec::{Executor, RunOutput};
 use crate::plan::{BufferId, Plan};
 
 /// How the passes find each tile's output positions.

@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use wgsimd::gemm::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, OutFormat, PathChoice};
 use crate::case::{Case, Work};
 use wgsimd::error::{Error, Result};
-use wgsimd::exec::Caps;
+use wgsimd::Caps;
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16};
 
 /// Sampled entries when C is larger than this.

@@ -6,7 +6,7 @@
 
 use crate::case::{size_label, Case, Work};
 use wgsimd::error::Result;
-use wgsimd::exec::Caps;
+use wgsimd::Caps;
 
 use wgsimd::queue::latency::active_ns;
 use wgsimd::queue::{build, check, Latency, QueuePolicy, QueueProblem, QueueState, CTL_ROUND};

@@ -28,7 +28,8 @@ use rand_chacha::ChaCha8Rng;
 use wgsimd::sort::{plan, SortKey, SortOptions, SortPolicy, Strategy};
 use crate::case::{Case, CaseMaker, Work};
 use wgsimd::error::Result;
-use wgsimd::exec::{Caps, RunOutput};
+use wgsimd::exec::RunOutput;
+use wgsimd::Caps;
 use wgsimd::reference::sort::{first_difference, radix_sort_u32, sortable};
 
 /// The f32 bit patterns every f32 input holds: ±0, ±inf, quiet and signalling NaNs of both

@@ -24,15 +24,18 @@ pub use uniformity::Uniformity;
 
 use super::events::Checker;
 
-/// Every checker, fresh.
-pub fn all() -> Vec<Box<dyn Checker>> {
-    vec![
+/// Every checker, fresh; `loop_limit`: with [`LoopLimit`].
+pub fn all(loop_limit: bool) -> Vec<Box<dyn Checker>> {
+    let mut v: Vec<Box<dyn Checker>> = vec![
         Box::new(Uniformity),
         Box::new(Race::default()),
         Box::new(StorageRace::default()),
         Box::new(GridRace::default()),
         Box::new(Bounds),
         Box::new(Init::default()),
-        Box::new(LoopLimit::default()),
-    ]
+    ];
+    if loop_limit {
+        v.push(Box::new(LoopLimit::default()));
+    }
+    v
 }
