@@ -288,6 +288,14 @@ impl Kernel {
         })
     }
 
+    /// The `@binding` number of the `@group(0)` variable `name`, if the module declares it.
+    pub fn binding_of(&self, name: &str) -> Option<u32> {
+        self.module.global_variables.iter().find_map(|(_, g)| {
+            let rb = g.binding.as_ref()?;
+            (rb.group == 0 && g.name.as_deref() == Some(name)).then_some(rb.binding)
+        })
+    }
+
     /// The reflected entry point `name`.
     pub fn entry(&self, name: &str) -> Option<&EntryInfo> {
         self.entries.iter().find(|e| e.name == name)

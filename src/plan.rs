@@ -11,8 +11,9 @@
 //!   no invocation wrote shows in the result (GPU) or as a finding (simulator).
 //! - **Passes run in order**, each as its own dispatch, with everything a previous pass wrote
 //!   visible to the next (wgpu inserts the barriers between compute passes).
-//! - **Bindings are by number** in group 0; the executor reflects their kind (storage,
-//!   read-only storage, uniform) from the kernel, so a plan never restates them.
+//! - **Bindings are by name**: a pass names each buffer by the WGSL variable it binds (a
+//!   `@group(0)` global of the kernel), and the binding number and kind (storage, read-only
+//!   storage, uniform) come from the kernel's reflection, so a plan never restates them.
 //! - **Workgroup counts** are direct, or read from a buffer (indirect dispatch, 3×u32).
 //! - Passes marked `setup` prepare state (e.g. copy pristine input) and are excluded from the
 //!   algorithm's timing.
@@ -72,10 +73,12 @@ pub enum Workgroups {
     },
 }
 
-/// One buffer (or byte range of it) bound at `@group(0) @binding(binding)`.
-#[derive(Clone, Copy, Debug)]
+/// One buffer (or byte range of it) bound to a WGSL variable of `@group(0)`.
+#[derive(Clone, Debug)]
 pub struct Binding {
-    /// The binding number in group 0.
+    /// The WGSL variable.
+    pub name: String,
+    /// Its binding number in group 0 (reflected).
     pub binding: u32,
     /// The buffer.
     pub buffer: BufferId,
@@ -105,6 +108,21 @@ pub struct Pass {
     /// `Some(buffer)`: this pass only fills `buffer` with [`POISON_WORD`], and the buffer's
     /// contents are undefined from here on ([`Plan::invalidate`]).
     pub invalidates: Option<BufferId>,
+}
+
+impl Pass {
+    /// Binds only `size` bytes from byte `offset` of the buffer bound to `name` (an
+    /// [`Error::Plan`] if the pass binds no such variable).
+    pub fn range(&mut self, name: &str, offset: u64, size: u64) -> Result<&mut Pass> {
+        let b = self
+            .bindings
+            .iter_mut()
+            .find(|b| b.name == name)
+            .ok_or_else(|| Error::Plan(format!("pass {}: nothing bound to `{name}`", self.label)))?;
+        b.offset = offset;
+        b.size = Some(size);
+        Ok(self)
+    }
 }
 
 /// Buffers plus ordered passes: everything an executor needs.
@@ -151,28 +169,38 @@ impl Plan {
         self.buffers[id.0].readback = true;
     }
 
-    /// Appends a pass binding whole buffers, `bindings[i]` at `@binding(i)`.
+    /// Appends a pass binding whole buffers to the WGSL variables named: `(name, buffer)`, each
+    /// name a `@group(0)` global of `kernel`. An unknown name is an [`Error::Plan`].
     pub fn pass(
         &mut self,
         label: impl Into<String>,
         kernel: &Arc<Kernel>,
         entry: &str,
         overrides: &[(&str, f64)],
-        bindings: &[BufferId],
+        bindings: &[(&str, BufferId)],
         workgroups: Workgroups,
-    ) -> &mut Pass {
+    ) -> Result<&mut Pass> {
+        let label = label.into();
         let bindings = bindings
             .iter()
-            .enumerate()
-            .map(|(i, &buffer)| Binding {
-                binding: i as u32,
-                buffer,
-                offset: 0,
-                size: None,
+            .map(|&(name, buffer)| {
+                let binding = kernel.binding_of(name).ok_or_else(|| {
+                    Error::Plan(format!(
+                        "pass {label}: kernel {} declares no @group(0) variable `{name}`",
+                        kernel.name
+                    ))
+                })?;
+                Ok(Binding {
+                    name: name.to_string(),
+                    binding,
+                    buffer,
+                    offset: 0,
+                    size: None,
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>>>()?;
         self.passes.push(Pass {
-            label: label.into(),
+            label,
             kernel: kernel.clone(),
             entry: entry.to_string(),
             overrides: overrides.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
@@ -181,7 +209,7 @@ impl Plan {
             setup: false,
             invalidates: None,
         });
-        self.passes.last_mut().expect("just pushed")
+        Ok(self.passes.last_mut().expect("just pushed"))
     }
 
     /// Appends a pass filling `buffer` with the word `value` (`wgsl/util/fill.wgsl`: a grid of
@@ -196,14 +224,14 @@ impl Plan {
         let groups = (self.buffers[buffer.0].size / 4)
             .div_ceil(256)
             .clamp(1, 4096) as u32;
-        Ok(self.pass(
+        self.pass(
             label,
             &k,
             "main",
             &[("VALUE", value as f64)],
-            &[buffer],
+            &[("dst", buffer)],
             Workgroups::Direct([groups, 1, 1]),
-        ))
+        )
     }
 
     /// Appends a pass after which `buffer`'s contents are undefined: every word must be written

@@ -247,16 +247,20 @@ fn plan_scaled<T: Element>(
         } else {
             format!("reduce {i}")
         };
-        let pass = plan.pass(
+        plan.pass(
             label,
             &k1,
             "main",
             &overrides,
-            &[params, input, slots, result],
+            &[
+                ("params", params),
+                ("input", input),
+                ("fold_slots", slots),
+                ("result", result),
+            ],
             Workgroups::Direct([grid, 1, 1]),
-        );
-        pass.bindings[1].offset = offset;
-        pass.bindings[1].size = Some(size);
+        )?
+        .range("input", offset, size)?;
         base += grid;
     }
     plan.read_back(result);

@@ -100,9 +100,9 @@ pub fn copy_case(caps: &wgsimd::Caps, n: u64) -> wgsimd::Result<Case> {
         &k,
         "main",
         &[],
-        &[src, dst],
+        &[("src", src), ("dst", dst)],
         wgsimd::plan::Workgroups::Direct([groups, 1, 1]),
-    );
+    )?;
     plan.read_back(dst);
     Ok(Case {
         algorithm: "copy".into(),

@@ -701,9 +701,16 @@ pub fn plan(
         &kern,
         "main",
         &ov,
-        &[params, a, b, c, c16, guard],
+        &[
+            ("params", params),
+            ("a", a),
+            ("b", b),
+            ("c", c),
+            ("c16", c16),
+            ("sg_guard", guard),
+        ],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, 1]),
-    );
+    )?;
     let (c, out) = if fused {
         (c16, OutFormat::F16)
     } else {

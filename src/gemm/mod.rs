@@ -300,12 +300,12 @@ impl GemmPlan {
             &kern,
             "main",
             &[],
-            &[params, self.c, c16],
+            &[("params", params), ("c", self.c), ("out", c16)],
             Workgroups::Direct(crate::device::grid_2d(
                 quads.div_ceil(wg),
                 caps.max_workgroups_per_dim,
             )),
-        );
+        )?;
         plan.buffers[self.c.0].readback = false;
         plan.read_back(c16);
         self.c = c16;
@@ -590,9 +590,9 @@ fn tiled_pass(
         &kern,
         "main",
         &overrides,
-        &[params, bufs[0], bufs[1], bufs[2], bufs[3], c32, c16],
+        &portable_bindings(params, bufs, c32, c16),
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits]),
-    );
+    )?;
     finish_split_k(
         caps,
         plan,
@@ -728,9 +728,9 @@ fn gemv_pass(
         &kern,
         "main",
         &overrides,
-        &[params, bufs[0], bufs[1], bufs[2], bufs[3], c32, c16],
+        &portable_bindings(params, bufs, c32, c16),
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits as u32]),
-    );
+    )?;
     finish_split_k(
         caps,
         plan,
@@ -741,7 +741,26 @@ fn gemv_pass(
     )
 }
 
-/// A portable product pass's two output bindings (f32 C at 5, f16 C at 6): `target` at the one
+/// The bindings of the portable kernels (`gemm/tiled`, `gemm/gemv`): params, A, B, scales and
+/// zeros (`bufs`), f32 C and f16 C.
+fn portable_bindings(
+    params: BufferId,
+    bufs: [BufferId; 4],
+    c32: BufferId,
+    c16: BufferId,
+) -> [(&'static str, BufferId); 7] {
+    [
+        ("params", params),
+        ("a", bufs[0]),
+        ("b", bufs[1]),
+        ("scales", bufs[2]),
+        ("zeros", bufs[3]),
+        ("c", c32),
+        ("c16", c16),
+    ]
+}
+
+/// A portable product pass's two output bindings (f32 C `c`, f16 C `c16`): `target` at the one
 /// it writes (f16 where it rounds C itself, `fused`), and at the other a stand-in of its own (a
 /// read-write binding may not share a buffer with the read-only ones).
 fn output_bindings(plan: &mut Plan, target: BufferId, fused: bool) -> (BufferId, BufferId) {
@@ -827,12 +846,12 @@ fn finish_split_k(
             &sum,
             "main",
             &[("OUT_F16", f16)],
-            &[sp, partials, c],
+            &[("params", sp), ("partials", partials), ("c", c)],
             Workgroups::Direct(crate::device::grid_2d(
                 items.div_ceil(wg),
                 caps.max_workgroups_per_dim,
             )),
-        );
+        )?;
     }
     plan.read_back(c);
     Ok(GemmPlan {

@@ -408,15 +408,30 @@ pub fn build(
                 &copy,
                 "main",
                 &[],
-                &[pristine, live],
+                &[("src", pristine), ("dst", live)],
                 Workgroups::Direct([groups, 1, 1]),
-            )
+            )?
             .setup = true;
         }
     }
-    let binds = [
-        params, input, results, runs, ring, ctl, spill, args, args, ticks,
+    let all = [
+        ("params", params),
+        ("input", input),
+        ("results", results),
+        ("runs", runs),
+        ("ring", ring),
+        ("ctl", ctl),
+        ("spill", spill),
+        ("args", args),
+        ("ticks", ticks),
     ];
+    // each stage binds what it declares (`args` is the child-args stage's alone)
+    let binds = |k: &Kernel| -> Vec<(&'static str, BufferId)> {
+        all.iter()
+            .copied()
+            .filter(|(name, _)| k.binding_of(name).is_some())
+            .collect()
+    };
     let lat = [("LATENCY", if policy.latency { 1.0 } else { 0.0 })];
     let budget = loop_budget(caps).unwrap_or(u32::MAX) as f64;
     let persistent_overrides = [lat[0], ("LOOP_BUDGET", budget)];
@@ -426,28 +441,28 @@ pub fn build(
             &persistent,
             "main",
             &persistent_overrides,
-            &binds,
+            &binds(&persistent),
             Workgroups::Direct([policy.workgroups, 1, 1]),
-        );
+        )?;
         plan.pass(
             format!("child args {r}"),
             &child_args,
             "main",
             &lat,
-            &binds,
+            &binds(&child_args),
             Workgroups::Direct([1, 1, 1]),
-        );
+        )?;
         plan.pass(
             format!("child {r}"),
             &child,
             "main",
             &lat,
-            &binds,
+            &binds(&child),
             Workgroups::Indirect {
                 buffer: args,
                 offset: 0,
             },
-        );
+        )?;
     }
     let ids = [results, runs, ring, ctl, spill];
     for id in ids {
@@ -596,17 +611,14 @@ pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
     let params = plan.upload("params", &[0u32, 0, 1, capacity]);
     let ring = plan.upload("ring", &QueueState::initial(0, capacity, false).ring);
     let probe = plan.buffer("probe", 32, BufferInit::Poison);
-    let mut binds = vec![params; 9];
-    binds[4] = ring;
-    binds[8] = probe;
     plan.pass(
         "aba probe",
         &k,
         "main",
         &[("LATENCY", 0.0)],
-        &binds,
+        &[("params", params), ("ring", ring), ("probe", probe)],
         Workgroups::Direct([1, 1, 1]),
-    );
+    )?;
     plan.read_back(probe);
     plan.validate()?;
     let out = exec.run(&plan)?;

@@ -217,10 +217,11 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
         &[],
         &[],
         Workgroups::Direct(req.workgroups),
-    );
+    )?;
     let pass = plan.passes.last_mut().expect("pass");
     for &(binding, _, buffer) in &ids {
         pass.bindings.push(crate::plan::Binding {
+            name: format!("@binding({binding})"),
             binding,
             buffer,
             offset: 0,

@@ -1,34 +1,32 @@
-//! Plan building for the three strategies. Buffers: the uploaded input (never written), two
+//! Plan building for the two strategies. Buffers: the uploaded input (never written), two
 //! scratch buffers the passes ping-pong between (poisoned, so a key no pass wrote shows), the
 //! same for values, and each strategy's counters. Pass labels name the digit pass they belong
-//! to ("histogram 0", "scan 0", "scatter 0", ...) for the bench's per-pass table.
+//! to ("histogram 0", "scan 0 ...", "scatter 0", "onesweep 0", ...) for the bench's per-pass table.
 
 use std::sync::Arc;
 
 use super::{SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
+use crate::device::Caps;
 use crate::error::Result;
-use crate::device::{grid_2d, Caps};
 use crate::kernel::{self, Flavor, Kernel};
-use crate::plan::{Binding, BufferId, BufferInit, Pass, Plan, Workgroups};
+use crate::plan::{BufferId, BufferInit, Pass, Plan, Workgroups};
 
 /// The ranking stage of a strategy, for keys alone or pairs: its `KPT` sets the tile.
-/// OneSweep has one of each (keys alone take larger tiles than their values allowed pairs
-/// before the fourteenth session), and one with smaller tiles for small sorts (`small`:
+/// OneSweep has one of each and one with smaller tiles for small sorts (`small`:
 /// [`SortPolicy::onesweep_small`]).
 fn tile_stage(strategy: Strategy, pairs: bool, small: bool) -> &'static str {
     match (strategy, pairs, small) {
         (Strategy::OneSweep, _, true) => "sort/onesweep_small",
         (Strategy::OneSweep, false, false) => "sort/onesweep",
         (Strategy::OneSweep, true, false) => "sort/onesweep_pairs",
-        (Strategy::ReduceThenScan | Strategy::Hybrid, _, _) => "sort/scatter",
+        (Strategy::ReduceThenScan, _, _) => "sort/scatter",
     }
 }
 
 /// Keys per tile of `strategy` for keys alone or pairs at sizes where the policy's small
-/// tiles do not apply: `TILE` of `wgsl/shared/sort_tile.wgsl` (256 invocations × the stage's
-/// `KPT` keys: 3072 for reduce-then-scan and the hybrid, 8192 for OneSweep's keys alone and
-/// for its pairs), read from its ranking stage. [`tile_keys_for`] gives the tile of a sort
-/// of `n` keys.
+/// tiles do not apply: `TILE` of the strategy's ranking stage (256 invocations × the stage's
+/// `KPT` keys: 3072 for reduce-then-scan, 8192 for OneSweep). [`tile_keys_for`] gives the
+/// tile of a sort of `n` keys.
 pub fn tile_keys(strategy: Strategy, pairs: bool) -> Result<u64> {
     tile_of(tile_stage(strategy, pairs, false))
 }
@@ -73,10 +71,6 @@ fn stage_bytes(stage: &str, flavor: Flavor) -> Result<u64> {
     k.workgroup_bytes("main")
         .ok_or_else(|| crate::error::Error::Plan(format!("{} has no entry point main", k.name)))
 }
-/// Digit values: one per invocation of the 256-wide stages.
-const RADIX: u64 = 256;
-/// Words before OneSweep's status area in its state buffer (see `wgsl/sort/onesweep.wgsl`).
-const ONESWEEP_STATUS: u64 = 1088;
 
 /// The (shift, bits) of each digit pass, least significant first; one 0-bit pass (identity)
 /// for an empty range.
@@ -114,10 +108,9 @@ fn tile_grid(tiles: u64, max: u32) -> [u32; 3] {
     [width as u32, rows as u32, 1]
 }
 
-/// The smallest subgroup the ranking runs at (override `SG_MIN` of
-/// `wgsl/shared/sort_tile.wgsl`, which sets its phase count): the adapter's minimum (1 when it
-/// reports none: the most phases, right at any size), or the emulated flavour's 32-lane virtual
-/// subgroups.
+/// The smallest subgroup the ranking runs at (override `SG_MIN` of `wgsl/sort/lib/tile.wgsl`,
+/// which sets its phase count): the device's minimum (1 when it reports none: the most
+/// phases, right at any size), or the emulated flavour's 32-lane virtual subgroups.
 fn rank_subgroup_min(caps: &Caps) -> u32 {
     match caps.flavor() {
         Flavor::Emulated => 32,
@@ -138,14 +131,10 @@ struct Builder<'a> {
     caps: &'a Caps,
     plan: Plan,
     flavor: Flavor,
-    base: Vec<(&'static str, f64)>,
-    descs: BufferId,
-    /// Workgroup counts of segmented passes, written by the buckets stage.
-    indirect: Option<BufferId>,
-    /// `SortPolicy::scatter_full_tiles`.
-    scatter_full_tiles: bool,
-    /// `SortPolicy::scatter_match_ranking`, where the flavour allows it.
-    scatter_match_ranking: bool,
+    /// The key order's overrides (`wgsl/sort/lib/keys.wgsl`), for every stage.
+    keys: Vec<(&'static str, f64)>,
+    /// The ranking's (`wgsl/sort/lib/tile.wgsl`), for the ranking stages.
+    tile: Vec<(&'static str, f64)>,
     /// Values follow the keys.
     pairs: bool,
     /// `SortPolicy::poison_between_passes`.
@@ -153,13 +142,22 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn overrides(&self, extra: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
-        let mut o = self.base.clone();
+    /// The key order's overrides and `extra`.
+    fn key_overrides(&self, extra: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
+        let mut o = self.keys.clone();
         o.extend_from_slice(extra);
         o
     }
 
-    /// A sort stage pass: bindings 0..=6 as `wgsl/shared/sort_tile.wgsl` declares them.
+    /// The key order's and the ranking's overrides, and `extra`.
+    fn tile_overrides(&self, extra: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
+        let mut o = self.key_overrides(&self.tile);
+        o.extend_from_slice(extra);
+        o
+    }
+
+    /// A sort stage pass: the stage's tile bindings (`wgsl/sort/lib/tile.wgsl`) and its own
+    /// `(name, buffer)` ones.
     #[allow(clippy::too_many_arguments)]
     fn stage(
         &mut self,
@@ -168,18 +166,17 @@ impl Builder<'_> {
         overrides: &[(&'static str, f64)],
         params: BufferId,
         io: Io,
-        own: BufferId,
+        own: &[(&str, BufferId)],
         workgroups: Workgroups,
-    ) -> &mut Pass {
-        let b = [
-            params,
-            io.keys_in,
-            io.keys_out,
-            io.vals_in,
-            io.vals_out,
-            own,
-            self.descs,
+    ) -> Result<&mut Pass> {
+        let mut b = vec![
+            ("params", params),
+            ("keys_in", io.keys_in),
+            ("keys_out", io.keys_out),
+            ("vals_in", io.vals_in),
+            ("vals_out", io.vals_out),
         ];
+        b.extend_from_slice(own);
         self.plan.pass(label, k, "main", overrides, &b, workgroups)
     }
 
@@ -203,53 +200,8 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// Exclusive scan of `len` u32 of `input` into `output` with the scan kernels
-    /// (`wgsl/scan/`, reduce-then-scan; see `src/scan.rs`).
-    fn scan(&mut self, input: BufferId, output: BufferId, len: u64, tag: &str) -> Result<()> {
-        let k_sums = kernel::load("scan/tile_sums", self.flavor)?;
-        let k_carry = kernel::load("scan/scan_tile_sums", self.flavor)?;
-        let k_tiles = kernel::load("scan/scan_tiles", self.flavor)?;
-        let tile = k_tiles.invocations("main", &[])? as u64 * 16;
-        let tiles = len.div_ceil(tile).max(1);
-        let params = self
-            .plan
-            .upload("scan params", &[len as u32, tiles as u32, 0, 0]);
-        let sums = self
-            .plan
-            .buffer("scan tile sums", tiles * 4, BufferInit::Poison);
-        let grid = Workgroups::Direct(grid_2d(tiles, self.caps.max_workgroups_per_dim));
-        self.plan.pass(
-            format!("scan sums {tag}"),
-            &k_sums,
-            "main",
-            &[],
-            &[params, input, sums],
-            grid,
-        );
-        self.plan
-            .pass(
-                format!("scan carry {tag}"),
-                &k_carry,
-                "main",
-                &[],
-                &[sums],
-                Workgroups::Direct([1, 1, 1]),
-            )
-            .bindings[0]
-            .size = Some(tiles * 4);
-        self.plan.pass(
-            format!("scan {tag}"),
-            &k_tiles,
-            "main",
-            &[("INCLUSIVE", 0.0)],
-            &[params, input, sums, output],
-            grid,
-        );
-        Ok(())
-    }
-
-    /// One reduce-then-scan digit pass: histogram, scan, scatter. `segmented` tiles come from
-    /// the descriptor buffer (`tiles` of them at most).
+    /// One reduce-then-scan digit pass: histogram, scan of the histogram (the scan's own passes,
+    /// [`crate::scan::append`]), scatter.
     #[allow(clippy::too_many_arguments)]
     fn rts_pass(
         &mut self,
@@ -257,7 +209,6 @@ impl Builder<'_> {
         digit: (u32, u32),
         map_in: bool,
         map_out: bool,
-        segmented: bool,
         params: BufferId,
         tiles: u64,
         hist: BufferId,
@@ -266,48 +217,39 @@ impl Builder<'_> {
     ) -> Result<()> {
         let k_hist = kernel::load("sort/histogram", self.flavor)?;
         let k_scatter = kernel::load("sort/scatter", self.flavor)?;
-        let ov = self.overrides(&[
-            ("SHIFT", digit.0 as f64),
-            ("BITS", digit.1 as f64),
-            ("MAP_IN", map_in as u32 as f64),
-            ("MAP_OUT", map_out as u32 as f64),
-            ("SEGMENTED", segmented as u32 as f64),
-        ]);
+        let digit = [("SHIFT", digit.0 as f64), ("BITS", digit.1 as f64)];
         let max = self.caps.max_workgroups_per_dim;
-        let grid = match (segmented, self.indirect) {
-            (true, Some(buffer)) => Workgroups::Indirect { buffer, offset: 0 },
-            _ => Workgroups::Direct(tile_grid(tiles, max)),
-        };
-        // unsegmented histograms count HIST_GROUP tiles per workgroup
-        let hist_grid = if segmented {
-            grid
-        } else {
-            let group = k_hist.const_u32("HIST_GROUP")? as u64;
-            Workgroups::Direct(tile_grid(tiles.div_ceil(group), max))
-        };
-        self.stage(
+        // the histogram counts HIST_GROUP tiles per workgroup
+        let group = k_hist.const_u32("HIST_GROUP")? as u64;
+        self.plan.pass(
             format!("histogram {tag}"),
             &k_hist,
-            &ov,
-            params,
-            io,
-            hist,
-            hist_grid,
-        );
-        self.scan(hist, hist_scan, RADIX * tiles, tag)?;
-        let mut ov = ov;
-        let full = self.scatter_full_tiles && !self.pairs;
-        ov.push(("FULL_TILES", full as u32 as f64));
-        ov.push(("RANK_MATCH", self.scatter_match_ranking as u32 as f64));
+            "main",
+            &self.key_overrides(&[digit[0], digit[1], ("MAP_IN", map_in as u32 as f64)]),
+            &[("params", params), ("keys_in", io.keys_in), ("hist", hist)],
+            Workgroups::Direct(tile_grid(tiles.div_ceil(group), max)),
+        )?;
+        let radix = k_scatter.const_u32("RADIX")? as u64;
+        crate::scan::append(&mut self.plan, self.caps, hist, hist_scan, radix * tiles, false, tag)?;
+        // full tiles without per-item checks for keys alone; pairs keep the checks
+        // (`FULL_TILES`, wgsl/sort/lib/tile.wgsl)
+        let ov = self.tile_overrides(&[
+            digit[0],
+            digit[1],
+            ("MAP_IN", map_in as u32 as f64),
+            ("MAP_OUT", map_out as u32 as f64),
+            ("FULL_TILES", (!self.pairs) as u32 as f64),
+            ("RANK_MATCH", 0.0),
+        ]);
         self.stage(
             format!("scatter {tag}"),
             &k_scatter,
             &ov,
             params,
             io,
-            hist_scan,
-            grid,
-        );
+            &[("offsets", hist_scan)],
+            Workgroups::Direct(tile_grid(tiles, max)),
+        )?;
         Ok(())
     }
 }
@@ -360,7 +302,6 @@ pub(super) fn build<T: SortKey>(
             plan.buffer("no values b", 16, BufferInit::Zeroed),
         ),
     };
-    let no_descs = plan.buffer("no tile descriptors", 16, BufferInit::Zeroed);
     let io = |src: usize, dst: usize| {
         let k = [keys_in, ka, kb];
         let v = [vals_in, va, vb];
@@ -374,45 +315,42 @@ pub(super) fn build<T: SortKey>(
     // pass p reads buffer src(p) and writes 1 + p % 2: input -> a -> b -> a ...
     let src = |p: usize| if p == 0 { 0 } else { 1 + (p - 1) % 2 };
     let dst = |p: usize| 1 + p % 2;
-    // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/shared/sort_tile.wgsl)
-    let match_allowed = caps.flavor() == Flavor::Subgroup;
     let mut b = Builder {
         caps,
         plan,
         flavor: caps.flavor(),
-        base: vec![
-            ("SG_MIN", rank_subgroup_min(caps) as f64),
+        keys: vec![
             ("KEY_TYPE", key_type as f64),
             ("DESCENDING", opts.descending as u32 as f64),
+        ],
+        tile: vec![
+            ("SG_MIN", rank_subgroup_min(caps) as f64),
             ("PAIRS", pairs as u32 as f64),
         ],
-        descs: no_descs,
-        scatter_full_tiles: policy.scatter_full_tiles,
-        scatter_match_ranking: policy.scatter_match_ranking && match_allowed,
         pairs,
         poison_between_passes: policy.poison_between_passes,
-        indirect: None,
     };
     let passes = digits.len();
-    let strategy_used = if strategy == Strategy::Hybrid && passes < 2 {
-        Strategy::ReduceThenScan
-    } else {
-        strategy
-    };
     // the ranking stage (OneSweep's small sorts take the small stage) and its tile
-    let stage = stage_for(strategy_used, pairs, n, policy);
+    let stage = stage_for(strategy, pairs, n, policy);
     let tiles = n.div_ceil(tile_of(stage)?);
-    match strategy_used {
+    let params = b
+        .plan
+        .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
+    match strategy {
         Strategy::ReduceThenScan => {
-            let params = b
-                .plan
-                .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
-            let hist = b
-                .plan
-                .buffer("histogram", RADIX * tiles * 4, BufferInit::Poison);
-            let hist_scan = b
-                .plan
-                .buffer("offsets", RADIX * tiles * 4, BufferInit::Poison);
+            let radix = kernel::load("sort/scatter", b.flavor)?.const_u32("RADIX")? as u64;
+            let hist_len = radix * tiles;
+            let hist = b.plan.buffer(
+                "histogram",
+                crate::scan::padded_bytes(hist_len),
+                BufferInit::Poison,
+            );
+            let hist_scan = b.plan.buffer(
+                "offsets",
+                crate::scan::padded_bytes(hist_len),
+                BufferInit::Poison,
+            );
             for (p, &d) in digits.iter().enumerate() {
                 b.poison_outputs(p, io(src(p), dst(p)))?;
                 b.rts_pass(
@@ -420,7 +358,6 @@ pub(super) fn build<T: SortKey>(
                     d,
                     p == 0,
                     p + 1 == passes,
-                    false,
                     params,
                     tiles,
                     hist,
@@ -429,105 +366,21 @@ pub(super) fn build<T: SortKey>(
                 )?;
             }
         }
-        Strategy::Hybrid => {
-            // MSD pass on the top digit, input -> a
-            let params = b
-                .plan
-                .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
-            let hist = b
-                .plan
-                .buffer("msd histogram", RADIX * tiles * 4, BufferInit::Poison);
-            let msd_offsets = b
-                .plan
-                .buffer("msd offsets", RADIX * tiles * 4, BufferInit::Poison);
-            b.rts_pass(
-                "msd",
-                digits[passes - 1],
-                true,
-                false,
-                false,
-                params,
-                tiles,
-                hist,
-                msd_offsets,
-                io(0, 1),
-            )?;
-            // tiles inside buckets
-            let max_tiles = tiles + RADIX;
-            let descs = b
-                .plan
-                .buffer("tile descriptors", max_tiles * 16, BufferInit::Poison);
-            let bparams = b.plan.upload(
-                "bucket params",
-                &[
-                    n as u32,
-                    tiles as u32,
-                    max_tiles as u32,
-                    caps.max_workgroups_per_dim,
-                ],
-            );
-            let dispatch = b.plan.buffer("lsd dispatch", 12, BufferInit::Poison);
-            let k_buckets = kernel::load("sort/buckets", b.flavor)?;
-            b.plan.pass(
-                "buckets",
-                &k_buckets,
-                "main",
-                &[],
-                &[bparams, msd_offsets, descs, dispatch],
-                Workgroups::Direct([1, 1, 1]),
-            );
-            b.descs = descs;
-            b.indirect = Some(dispatch);
-            // LSD passes on the lower digits, a -> b -> a ...
-            let sparams = b
-                .plan
-                .upload("segmented params", &[n as u32, max_tiles as u32, 0, 0]);
-            // zeroed: the scan reads counts of up to max_tiles tiles, and the slots of tiles
-            // the buckets do not need are never written (they sit after every used slot, so
-            // they could not change a position, but zero is what they mean)
-            let shist = b
-                .plan
-                .buffer("histogram", RADIX * max_tiles * 4, BufferInit::Zeroed);
-            let shist_scan = b
-                .plan
-                .buffer("offsets", RADIX * max_tiles * 4, BufferInit::Poison);
-            for (i, &d) in digits[..passes - 1].iter().enumerate() {
-                let p = i + 1;
-                b.poison_outputs(p, io(src(p), dst(p)))?;
-                b.rts_pass(
-                    &i.to_string(),
-                    d,
-                    false,
-                    p + 1 == passes,
-                    true,
-                    sparams,
-                    max_tiles,
-                    shist,
-                    shist_scan,
-                    io(src(p), dst(p)),
-                )?;
-            }
-        }
         Strategy::OneSweep => {
-            let params = b
-                .plan
-                .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
-            let words = ONESWEEP_STATUS + passes as u64 * tiles * RADIX;
+            let k_sweep = kernel::load(stage, b.flavor)?;
+            let radix = k_sweep.const_u32("RADIX")? as u64;
+            let words = k_sweep.const_u32("STATE_STATUS")? as u64 + passes as u64 * tiles * radix;
             let state = b
                 .plan
                 .buffer("onesweep state", words * 4, BufferInit::Poison);
-            // the whole state: 0.055 ms of a 6.5 ms sort of 2^28 keys on the H100. Clearing
-            // each pass's status words in the pass before (each tile its own 256) and the first
-            // pass's in the global histogram instead cost more: 1.54 against 1.48 ms for each
-            // of the passes that cleared, 0.52 against 0.51 for the histogram; with each tile
-            // clearing at its end and the fill covering the first pass, keys passes of
-            // 1.51-1.52 ms and 40.8 against 41.5 Gkeys/s, pairs 27.6 against 27.1, in calls of
-            // their own (2026-11-25).
+            // the whole state: 0.049 ms of a 6.5 ms sort of 2^28 keys on the H100 (2026-11-27);
+            // clearing each pass's status words in the pass before cost more (40.8 against 41.5
+            // Gkeys/s, 2026-11-25)
             b.plan.fill("clear", state, 0)?;
             let begin = digits[0].0;
             let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
             let k_hist = kernel::load("sort/onesweep_histogram", b.flavor)?;
-            let ov = b.overrides(&[
+            let ov = b.key_overrides(&[
                 ("PASSES", passes as f64),
                 ("BEGIN_BIT", begin as f64),
                 ("END_BIT", end as f64),
@@ -536,7 +389,7 @@ pub(super) fn build<T: SortKey>(
             let grid = tiles
                 .min(policy.histogram_workgroups.max(1) as u64)
                 .min(caps.max_workgroups_per_dim.max(1) as u64) as u32;
-            // binding 7: the keys again, read as vec4s in the histogram's full tiles (its own
+            // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles (its own
             // tiles, not OneSweep's: with n between the two it has a full tile); where it has
             // none, a 16-byte stand-in (a vec4 array needs 16 bytes)
             let keys4 = if n < k_hist.const_u32("TILE")? as u64 {
@@ -544,42 +397,32 @@ pub(super) fn build<T: SortKey>(
             } else {
                 keys_in
             };
-            b.stage(
-                "global histogram".into(),
+            b.plan.pass(
+                "global histogram",
                 &k_hist,
+                "main",
                 &ov,
-                params,
-                io(0, 1),
-                state,
+                &[
+                    ("params", params),
+                    ("keys_in", keys_in),
+                    ("state", state),
+                    ("keys_in4", keys4),
+                ],
                 Workgroups::Direct([grid, 1, 1]),
-            )
-            .bindings
-            .push(Binding {
-                binding: 7,
-                buffer: keys4,
-                offset: 0,
-                size: None,
-            });
-            let k_sweep = kernel::load(stage, b.flavor)?;
+            )?;
+            // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
+            let match_ranking = caps.flavor() == Flavor::Subgroup;
             for (p, &d) in digits.iter().enumerate() {
-                let ov = b.overrides(&[
+                let ov = b.tile_overrides(&[
                     ("SHIFT", d.0 as f64),
                     ("BITS", d.1 as f64),
                     ("MAP_IN", (p == 0) as u32 as f64),
                     ("MAP_OUT", (p + 1 == passes) as u32 as f64),
                     ("PASS", p as f64),
                     ("SPIN", policy.spin as f64),
-                    ("FULL_TILES", policy.onesweep_full_tiles as u32 as f64),
-                    (
-                        "RANK_MATCH",
-                        (policy.onesweep_match_ranking && match_allowed) as u32 as f64,
-                    ),
+                    ("FULL_TILES", 1.0),
+                    ("RANK_MATCH", match_ranking as u32 as f64),
                     ("TICKETS", policy.onesweep_tickets as u32 as f64),
-                    ("VALUES_EARLY", policy.onesweep_values_early as u32 as f64),
-                    (
-                        "EARLY_LOOKBACK",
-                        policy.onesweep_early_lookback as u32 as f64,
-                    ),
                 ]);
                 b.poison_outputs(p, io(src(p), dst(p)))?;
                 b.stage(
@@ -588,9 +431,9 @@ pub(super) fn build<T: SortKey>(
                     &ov,
                     params,
                     io(src(p), dst(p)),
-                    state,
+                    &[("state", state)],
                     Workgroups::Direct(tile_grid(tiles, caps.max_workgroups_per_dim)),
-                );
+                )?;
             }
         }
     }
@@ -604,7 +447,7 @@ pub(super) fn build<T: SortKey>(
     }
     Ok(SortPlan {
         plan,
-        strategy: strategy_used,
+        strategy,
         keys_out: Some(keys_out),
         vals_out: pairs.then_some(vals_out),
         n: n as usize,
@@ -649,9 +492,8 @@ mod tests {
         }
     }
 
-    /// The stages of each strategy agree on its tile (`wgsl/sort/buckets.wgsl` restates the
-    /// scatter's), and the strategies' tiles are the documented ones. (OneSweep's global
-    /// histogram counts in tiles of its own, 5120 keys.)
+    /// The stages of each strategy agree on its tile, and the strategies' tiles are the
+    /// documented ones. (OneSweep's global histogram counts in tiles of its own, 5120 keys.)
     #[test]
     fn every_sort_kernel_agrees_on_its_strategys_tile() {
         let rts = tile_keys(Strategy::ReduceThenScan, false).unwrap() as u32;
@@ -670,7 +512,6 @@ mod tests {
             3072
         );
         for pairs in [false, true] {
-            assert_eq!(tile_keys(Strategy::Hybrid, pairs).unwrap() as u32, rts);
             assert_eq!(
                 tile_keys(Strategy::ReduceThenScan, pairs).unwrap() as u32,
                 rts
@@ -678,7 +519,6 @@ mod tests {
         }
         for (name, tile) in [
             ("sort/scatter", rts),
-            ("sort/buckets", rts),
             ("sort/histogram", rts),
             ("sort/onesweep", onesweep),
             ("sort/onesweep_pairs", onesweep_pairs),

@@ -3,7 +3,7 @@
 // INCLUSIVE = 1 gives the inclusive scan.
 
 //!include shared/wg_ops
-//!include shared/scan_tile
+//!include scan/lib/tile
 
 override INCLUSIVE: u32 = 0u;
 

@@ -1,8 +1,8 @@
 // Scan stage 1 of 3 (reduce-then-scan, Merrill & Garland's "Single-pass Parallel Prefix Scan"
-// baseline): the wrapping u32 sum of each tile (ROWS x WG_SIZE vec4s, see shared/scan_tile).
+// baseline): the wrapping u32 sum of each tile (ROWS x WG_SIZE vec4s, see scan/lib/tile.wgsl).
 
 //!include shared/wg_ops
-//!include shared/scan_tile
+//!include scan/lib/tile
 
 @group(0) @binding(0) var<uniform> params: ScanParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;

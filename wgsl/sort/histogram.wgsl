@@ -1,26 +1,27 @@
 // Radix sort, reduce-then-scan, stage 1 of 3 per digit: each tile's digit counts, written
-// digit-major (digit d of tile t at hist_base + d * hist_stride, see `describe`), so that one
-// exclusive scan of the whole array gives every (digit, tile) its first output position
-// (Merrill & Grimshaw, "High Performance and Scalable Radix Sorting", 2011: upsweep).
+// digit-major (digit d of tile t at d * hist_tiles + t), so that one exclusive scan of the
+// whole array gives every (digit, tile) its first output position (Merrill & Grimshaw, "High
+// Performance and Scalable Radix Sorting", 2011: upsweep).
 //
-// Unsegmented tiles are counted HIST_GROUP consecutive tiles per workgroup, so each digit's
-// counts of the group are HIST_GROUP consecutive words, stored by consecutive invocations: one
-// whole 32-byte sector per digit instead of one word. Digit-major words of single tiles lie
-// `tiles` words apart, and those scattered 4-byte stores cost the H100 about a third of the
-// pass (2^28 keys, four passes: 2.3 ms against 1.6 ms with contiguous stores). The hybrid's
-// segmented tiles (each with its own base and stride) are counted one per workgroup.
+// Tiles are counted HIST_GROUP consecutive tiles per workgroup, so each digit's counts of the
+// group are HIST_GROUP consecutive words, stored by consecutive invocations: one whole 32-byte
+// sector per digit instead of one word (four histograms at 2^28 keys 1.72 against 2.32 ms with
+// one tile per workgroup, H100, 2026-11-22). Built with runtime checks: without them this pass
+// ran 36% slower (same machine and date).
 
-//!include shared/sort_tile
-
-// keys per invocation: sort/scatter's tile (measured there)
+// keys per invocation: sort/scatter's tile
 const KPT: u32 = 12u;
-// the whole tile staged at once (shared/sort_tile.wgsl)
-const STAGE_KPT: u32 = KPT;
 const WG_SIZE: u32 = 256u;
+const TILE: u32 = WG_SIZE * KPT;
 
-// tiles per workgroup, unsegmented (the host reads it)
+// tiles per workgroup (the host reads it)
 const HIST_GROUP: u32 = 8u;
 
+//!include shared/wg_ops
+//!include sort/lib/keys
+
+@group(0) @binding(0) var<uniform> params: SortParams;
+@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(5) var<storage, read_write> hist: array<u32>;
 
 // the group's counts, tile g's digit d at g * RADIX + d
@@ -48,29 +49,16 @@ fn count_tile(inv: Inv, g: u32, start: u32, count: u32) {
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let group = wid.x + wid.y * nwg.x;
-    let per_group = select(HIST_GROUP, 1u, SEGMENTED != 0u);
     // the 2-D grid may have a few workgroups past the last tile: the whole workgroup leaves
-    let first = group * per_group;
+    let first = group * HIST_GROUP;
     if first >= params.tiles {
         return;
     }
-    for (var i = inv.lid; i < RADIX * per_group; i += WG_SIZE) {
+    for (var i = inv.lid; i < RADIX * HIST_GROUP; i += WG_SIZE) {
         atomicStore(&counts[i], 0u);
     }
     // barrier: counters cleared before anyone counts
     workgroupBarrier();
-    if SEGMENTED != 0u {
-        let desc = describe(first);
-        if desc.y != 0u {
-            count_tile(inv, 0u, desc.x, desc.y);
-        }
-        // barrier: every key is counted
-        workgroupBarrier();
-        if desc.y != 0u {
-            hist[desc.z + inv.lid * desc.w] = atomicLoad(&counts[inv.lid]);
-        }
-        return;
-    }
     for (var g = 0u; g < HIST_GROUP; g++) {
         let tile = first + g;
         if tile < params.tiles {

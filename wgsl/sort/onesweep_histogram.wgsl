@@ -3,35 +3,34 @@
 // A capped grid walks the tiles; each workgroup counts in workgroup memory and adds its counts to
 // state[pass * 256 + digit] (cleared by the plan's fill pass).
 
-//!include shared/sort_tile
-
-// keys per invocation of this pass's own tiles: counting needs no particular tiling, so they
-// need not be sort/onesweep's (the vec4 loads want KPT % 4 == 0)
+// keys per invocation of this pass's own tiles (5120 keys): counting needs no particular
+// tiling, and the vec4 loads want KPT % 4 == 0
 const KPT: u32 = 20u;
-// the whole tile staged at once (shared/sort_tile.wgsl)
-const STAGE_KPT: u32 = KPT;
 const WG_SIZE: u32 = 256u;
+const TILE: u32 = WG_SIZE * KPT;
 
 override PASSES: u32 = 4u;
 override BEGIN_BIT: u32 = 0u;
 override END_BIT: u32 = 32u;
 
+//!include shared/wg_ops
+//!include sort/lib/keys
+
+@group(0) @binding(0) var<uniform> params: SortParams;
+@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
-// the keys of binding 1 again, as vec4s (the host binds the same buffer, or a 16-byte stand-in
-// when no tile is full), for the loads of full tiles
+// the keys again, as vec4s (the host binds the same buffer, or a 16-byte stand-in when no tile
+// is full), for the loads of full tiles
 @group(0) @binding(7) var<storage, read> keys_in4: array<vec4<u32>>;
 
 // 1: full tiles load their keys as vec4s (consecutive invocations on consecutive 16 bytes); 0:
-// as u32s, like the last tile. H100 (examples/sort_sweep.rs, 2026-11-22, eighth session, u32
-// keys): this pass 0.513 against 0.543 ms at 2^28, 0.051 against 0.064 at 2^24. The same loads
-// in reduce-then-scan's per-pass histogram were slower at 2^28 (1.78 against 1.73 ms over four
-// passes, 0.163 against 0.172 at 2^24), so that one loads u32s.
+// as u32s, like the last tile. This pass 0.513 against 0.543 ms at 2^28 (H100, 2026-11-22);
+// reduce-then-scan's per-pass histogram keeps u32 loads (1.73 against 1.78 ms, four passes).
 const VEC4_LOADS: bool = true;
 const_assert KPT % 4u == 0u && TILE % 4u == 0u;
 
-// one copy per workgroup: 2 or 4 copies (by subgroup, summed at the end) measured 0.509 /
-// 0.517 against 0.503–0.508 ms at 2^28 on the H100 (eleventh session), so the shared atomics'
-// contention is not what bounds this pass
+// one copy per workgroup: 4 or 8 copies by lane took 0.482 / 0.561 ms against 0.472-0.474 at
+// 2^28 (H100, 2026-11-26), so the shared atomics' contention is not what bounds this pass
 var<workgroup> counts: array<atomic<u32>, 4u * RADIX>;
 
 // One raw key into every pass's counts.
@@ -60,10 +59,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     for (var tile = wid.x; tile < tiles; tile += nwg.x) {
         if VEC4_LOADS && (tile + 1u) * TILE <= params.n {
             // every load of the tile first, then the counting: the loads are in flight
-            // together, where a load between the atomics waited for them. H100
-            // (examples/sort_sweep.rs, 2026-11-25, u32 keys, two calls): this pass 0.472 against
-            // 0.505-0.507 ms at 2^28, 0.051 against 0.054 at 2^24; keys 42.02-42.07 against
-            // 41.82-41.86 Gkeys/s at 2^28.
+            // together, where a load between the atomics waited for them (this pass 0.472
+            // against 0.505 ms at 2^28, H100, 2026-11-25)
             var v: array<vec4<u32>, KPT / 4u>;
             for (var j = 0u; j < KPT / 4u; j++) {
                 v[j] = keys_in4[tile * (TILE / 4u) + j * WG_SIZE + inv.lid];

@@ -1,28 +1,28 @@
 // Radix sort, reduce-then-scan, stage 3 of 3 per digit: rank the tile's keys stably by digit
-// (warp-level multisplit, shared/sort_tile.wgsl) and scatter keys (and values) to the positions
+// (warp-level multisplit, sort/lib/tile.wgsl) and scatter keys (and values) to the positions
 // the scanned histogram gives (Merrill & Grimshaw 2011: downsweep). Nothing waits on another
 // workgroup.
 //
 // Built without runtime checks (src/gpu/mod.rs): the simulator proves every access in bounds
-// (tests/sim_sort.rs, tests/sort_sim.rs: every strategy at subgroup sizes 4-128, partial tiles,
-// both flavours). The checks cost 4-5% of the scatter on the H100 (examples/sort_sweep.rs,
-// 2026-11-22, 2^28 keys: 8.56 against 8.14 ms for the four passes; the histogram, checked, ran
-// 36% slower without them, so it keeps them).
+// (tests/sort.rs: subgroup sizes 4..128, partial tiles, both flavours). The checks cost the
+// scatter 5% (four passes at 2^28 keys 8.56 against 8.14 ms, H100, 2026-11-22).
 // wgsimd: runtime checks off
 
-//!include shared/sort_tile
-
-// keys per invocation (shared/sort_tile.wgsl; sort/histogram counts the same tiles, and
-// sort/buckets restates TILE). H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys, 2^28,
-// scatter ms over four passes, with the digit tables in tile_mem): 9 → 9.91, 10 → 10.10,
-// 11 → 8.71, 12 → 8.64, 13 → 8.76, 14 → 8.77, 16 → 10.31 (16 KiB tiles cross the
-// workgroup-memory cliff described at RANK_ROWS); tenth session (2026-11-23): 12 → 6.90,
-// 16 → 7.67, 20 → 7.25.
+// keys per invocation: 12 (3072-key tiles, 13.3 KiB of workgroup memory); four scatters at
+// 2^28 keys 6.90 ms against 7.67 (16) and 7.25 (20) (H100, 2026-11-23). sort/histogram counts
+// the same tiles.
 const KPT: u32 = 12u;
-// the whole tile staged at once (shared/sort_tile.wgsl)
+// the whole tile staged at once
 const STAGE_KPT: u32 = KPT;
 const WG_SIZE: u32 = 256u;
 
+//!include sort/lib/tile
+
+@group(0) @binding(0) var<uniform> params: SortParams;
+@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
+@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
+@group(0) @binding(3) var<storage, read> vals_in: array<u32>;
+@group(0) @binding(4) var<storage, read_write> vals_out: array<u32>;
 // exclusive scan of the histogram stage's output
 @group(0) @binding(5) var<storage, read> offsets: array<u32>;
 
@@ -32,19 +32,15 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if tile >= params.tiles {
         return;
     }
-    let desc = describe(tile);
-    if desc.y == 0u {
-        return;
-    }
+    let start = tile * TILE;
+    let count = min(TILE, params.n - start);
     // load
-    let t = tile_load(inv, desc.x, desc.y);
+    let t = tile_load(inv, start, count);
     // rank
-    let rank = tile_rank(inv, t, desc.y);
-    // where this tile's digits go: the scanned histogram's offsets
-    tile_set_base(inv.lid, offsets[desc.z + inv.lid * desc.w], tile_digit_start(inv.lid));
+    let rank = tile_rank(inv, t, count);
+    // where this tile's digits go: the scanned histogram's offsets (digit-major)
+    tile_set_base(inv.lid, offsets[tile + inv.lid * params.hist_tiles], tile_digit_start(inv.lid));
     // scatter
-    tile_stage(inv, t, rank, desc.y);
-    // (values are loaded by tile_write: VALUES_EARLY is off here)
-    var no_vals: array<u32, KPT>;
-    tile_write(inv, t, rank, no_vals, desc.x, desc.y);
+    tile_stage(inv, t, rank, count);
+    tile_write(inv, t, rank, start, count);
 }

@@ -230,7 +230,6 @@ pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker
     if caps.subgroups {
         strategies.push(Strategy::OneSweep);
     }
-    strategies.push(Strategy::Hybrid);
     let mut cases = Vec::new();
     for &strategy in &strategies {
         for pairs in [false, true] {

@@ -1,6 +1,6 @@
 // include-only
-// The radix sort's tile machinery, shared by the stages in wgsl/sort/: key mapping, the tile
-// layout, stable ranking by warp-level multisplit, staging and the scatter.
+// The radix sort's tile: loading, stable ranking by warp-level multisplit, staging in digit
+// order and the scatter, for the ranking stages (sort/scatter, sort/onesweep*).
 //
 // Sources: the ranking is the warp-level multisplit of Ashkiani et al. ("GPU Multisplit",
 // PPoPP 2016) as CUB's BlockRadixRankMatch and Adinets & Merrill's Onesweep ("Onesweep: A
@@ -8,38 +8,31 @@
 // the peers of a key are the AND/ANDNOT of the ballots, its rank among them a popcount.
 //
 // Rules:
-// - A tile is TILE = WG_SIZE * KPT keys, KPT (keys per invocation, 12..32) declared by the
-//   including stage, so each strategy sizes its own tile (the host reads TILE from the stage:
-//   src/sort/build.rs, tile_keys). Subgroup s owns the contiguous keys
-//   [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of lane l is key
-//   (s * KPT + j) * S + l. Ranking items j = 0, 1, ... in order within each subgroup, subgroups
-//   in order, therefore ranks keys in input order: the sort is stable.
-// - Any subgroup size 4..128: ballots use all four words, nothing assumes a lane count. Per-digit
-//   counters exist for RANK_ROWS rows; when there are more subgroups than rows (subgroups of 4),
-//   consecutive subgroups share a row and take turns (phases separated by barriers), which
-//   keeps the order.
-// - Keys are ranked in their "sortable" form: an order-preserving u32 (i32: flip the sign bit;
-//   f32: flip all bits of negatives, the sign bit of the rest, which is f32::total_cmp's order)
-//   and, descending, its complement. The first pass maps raw keys in, the last maps them out.
-// - Bindings 0..4 and 6 are declared here, so all sort stages agree on them; binding 5 is the
-//   stage's own.
+// - The including stage declares `const KPT`, `const STAGE_KPT`, `const WG_SIZE` and the
+//   bindings `params: SortParams` (uniform), `keys_in`, `vals_in` (read) and `keys_out`,
+//   `vals_out` (read_write), all `array<u32>`; the functions here use them.
+// - A tile is TILE = WG_SIZE * KPT keys (the host reads TILE from the stage). Subgroup s owns
+//   the contiguous keys [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of
+//   lane l is key (s * KPT + j) * S + l. Ranking items j = 0, 1, ... in order within each
+//   subgroup, subgroups in order, therefore ranks keys in input order: the sort is stable.
+// - Any subgroup size 4..128: ballots use all four words, nothing assumes a lane count.
+//   Per-digit counters exist for RANK_ROWS rows; when there are more subgroups than rows
+//   (subgroups of 4), consecutive subgroups share a row and take turns (phases separated by
+//   barriers), which keeps the order.
+// - Keys are ranked in their sortable form (sort/lib/keys.wgsl).
 
 //!include shared/wg_ops
-//!include shared/sort_sg
+//!include sort/lib/sg
+//!include sort/lib/keys
 
-// invocations per workgroup: `const WG_SIZE: u32` of the including stage (256 for the
-// reduce-then-scan and hybrid stages, sort/onesweep its own), a multiple of 128 so that
-// subgroups of any size 4..128 are full, and at least RADIX: in per-digit steps the invocation
-// of index (or scan rank) d < RADIX owns digit d, and the invocations above RADIX have none.
+// WG_SIZE is a multiple of 128 so that subgroups of any size 4..128 are full, and at least
+// RADIX: in per-digit steps the invocation of index (or scan rank) d < RADIX owns digit d, and
+// the invocations above RADIX have none.
 const_assert WG_SIZE >= RADIX && WG_SIZE % 128u == 0u;
-const RADIX: u32 = 256u;
-// keys per invocation: `const KPT: u32` of the including stage (sort/scatter and
-// sort/histogram 12, sort/onesweep and sort/onesweep_pairs 32; the measurements are there;
-// sort/onesweep_histogram counts in tiles of its own). tile_rank calls rank_item once per item, by hand, for up to 32
-// items (see there), and the counters' 16-bit halves hold at most 65535 keys of a digit.
+// KPT: tile_rank calls rank_item once per item, by hand, for up to 32 items (see there), and
+// the counters' 16-bit halves hold at most 65535 keys of a digit.
 const_assert KPT >= 12u && KPT <= 32u;
-// the host reads TILE from each stage (src/sort/build.rs); wgsl/sort/buckets.wgsl restates
-// sort/scatter's, and a unit test checks that the stages of each strategy agree
+// the host reads TILE from each stage (src/sort/plan.rs)
 const TILE: u32 = WG_SIZE * KPT;
 const_assert TILE < 65536u;
 // The ranks of an invocation's items, two to a word (item j in half j % 2 of word j / 2: a
@@ -67,31 +60,27 @@ const TILE_MEM: u32 = WG_SIZE * STAGE_KPT;
 const STAGE_ROUNDS: u32 = (KPT + STAGE_KPT - 1u) / STAGE_KPT;
 const_assert STAGE_KPT <= KPT && STAGE_ROUNDS <= 2u;
 // tile_mem while ranking: RANK_ROWS rows of 16-bit rank counters (RADIX / 2 words each), then
-// the tile's digit starts. Keeping the digit table in tile_mem saves workgroup memory: on the
-// H100 the scatter ran 21% slower with 1 KiB more (examples/sort_sweep.rs, 2026-11-22: 8.72 →
-// 10.52 ms at 2^28 keys; 1 more word changed nothing), so resident workgroups are bounded by
-// workgroup memory right at this size.
+// the tile's digit starts. The digit table lives in tile_mem because resident workgroups are
+// bounded by workgroup memory: 1 KiB more cost the reduce-then-scan scatter 21% (H100,
+// 2026-11-22: four passes at 2^28 keys 8.72 against 10.52 ms).
 const COUNTER_ROWS: u32 = (TILE_MEM - RADIX) / (RADIX / 2u);
 const START_AT: u32 = COUNTER_ROWS * RADIX / 2u;
 const_assert START_AT + RADIX <= TILE_MEM;
 
-// 1: rank by match masks (RANK_MATCH, at rank_item_match) instead of one ballot per digit bit.
-// The masks take the top MATCH_WORDS words of tile_mem while ranking (one bit per invocation
-// for each digit: WG_SIZE / 32 rows of RADIX words), which leaves the counters MATCH_ROWS rows
-// below them; the digit starts at START_AT are written over the masks once ranking is done.
-// The host sets it only with real subgroups (the emulated ones need barriers between the
-// steps) and per SortPolicy::match_ranking.
+// 1: rank by match masks (rank_item_match) instead of one ballot per digit bit. The masks take
+// the top MATCH_WORDS words of tile_mem while ranking (one bit per invocation for each digit:
+// WG_SIZE / 32 rows of RADIX words), which leaves the counters MATCH_ROWS rows below them; the
+// digit starts at START_AT are written over the masks once ranking is done. The host sets it
+// for OneSweep with real subgroups (the emulated ones need barriers between the steps): keys
+// 26.8 against 25.2 Gkeys/s with ballots at 2^28. Reduce-then-scan's scatter ballots (7.18
+// against 6.68 ms for four passes with masks). H100, 2026-11-23.
 override RANK_MATCH: u32 = 0u;
 const MATCH_WORDS: u32 = RADIX * (WG_SIZE / 32u);
-// Items are matched two at a time (rank_items_match) where the tile holds a second set of
+// Items are matched two at a time (rank_items_match) where tile_mem holds a second set of
 // masks below the first and still 8 counter rows, and KPT is even: item j + 1's masks are
 // MATCH_WORDS below item j's, so the two items' workgroup-memory round trips overlap. OneSweep's
-// 5632-key tile has the room (12 counter rows), the 3072-key tile not. H100
-// (examples/sort_sweep.rs, 2026-11-23, u32, OneSweep, two calls each): keys 31.07 / 31.07
-// against 30.71 / 30.72 Gkeys/s at 2^28, 25.43–25.46 against 25.34–25.36 at 2^24; pairs 24.74 /
-// 24.76 against 24.54 / 24.56 at 2^28; 2^20 level (9.9 keys, 8.3–8.5 pairs). The keys passes
-// took 91–93 registers against 76–81 in that build (76–89 in the session's final build),
-// still two workgroups per SM, no local memory.
+// large stages (5632 words of tile_mem) have the room: keys 31.07 against 30.71 Gkeys/s at
+// 2^28 (H100, 2026-11-23).
 const MATCH_PAIRS: bool = KPT % 2u == 0u && TILE_MEM >= 2u * MATCH_WORDS + 8u * (RADIX / 2u);
 const MATCH_SETS: u32 = select(1u, 2u, MATCH_PAIRS);
 const MATCH_AT: u32 = TILE_MEM - MATCH_WORDS;
@@ -103,39 +92,12 @@ override RANK_ROWS: u32 = COUNTER_ROWS - (COUNTER_ROWS - MATCH_ROWS) * min(RANK_
 // The smallest subgroup size the pipeline may run at (the host passes the adapter's minimum; the
 // emulated flavour's 32). It fixes the ranking's phase count (enough phases for subgroups of
 // SG_MIN; subgroups of any larger size take turns in fewer, and the rest of the phases do
-// nothing): a constant loop bound, which ran the scatter 1% faster on the H100
-// (examples/sort_sweep.rs, 2026-11-22, 2^28 keys, four passes: uniform 8.14 → 8.06 ms, all
-// equal 8.08 → 7.96, sorted 8.39 → 8.30).
+// nothing): a constant loop bound ran the scatter 1% faster (H100, 2026-11-22: four passes at
+// 2^28 keys 8.06 against 8.14 ms).
 override SG_MIN: u32 = 1u;
 override RANK_PHASES: u32 = (WG_SIZE / SG_MIN + RANK_ROWS - 1u) / RANK_ROWS;
 
-// 0 = u32, 1 = i32, 2 = f32
-override KEY_TYPE: u32 = 0u;
-override DESCENDING: u32 = 0u;
-// the digit of this pass: bits [SHIFT, SHIFT + BITS) of the sortable key; BITS = 0 gives digit 0
-override SHIFT: u32 = 0u;
-override BITS: u32 = 8u;
-// keys_in holds raw keys (first pass) / keys_out gets raw keys (last pass)
-override MAP_IN: u32 = 0u;
-override MAP_OUT: u32 = 0u;
 override PAIRS: u32 = 0u;
-// tiles come from tile_descs (the hybrid's LSD passes inside MSD buckets)
-override SEGMENTED: u32 = 0u;
-
-struct SortParams {
-    n: u32,          // keys
-    tiles: u32,      // workgroups that have a tile (others leave)
-    hist_tiles: u32, // row length of the digit-major histogram (unsegmented)
-    _pad: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: SortParams;
-@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
-@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
-@group(0) @binding(3) var<storage, read> vals_in: array<u32>;
-@group(0) @binding(4) var<storage, read_write> vals_out: array<u32>;
-// (start, count, hist_base, hist_stride) per tile, for SEGMENTED
-@group(0) @binding(6) var<storage, read> tile_descs: array<vec4<u32>>;
 
 // the staged key at position i of the tile, of digit d, goes to keys_out[digit_base[d] + i]:
 // the digit's first output position minus its start in the tile (tile_set_base). Until then a
@@ -146,46 +108,6 @@ var<workgroup> digit_base: array<atomic<u32>, RADIX>;
 // in digit order (atomic only so that the counters can be; the rest uses atomic loads and
 // stores)
 var<workgroup> tile_mem: array<atomic<u32>, TILE_MEM>;
-
-fn to_sortable(x: u32) -> u32 {
-    var k = x;
-    if KEY_TYPE == 1u {
-        k = x ^ 0x80000000u;
-    } else if KEY_TYPE == 2u {
-        k = select(x | 0x80000000u, ~x, (x & 0x80000000u) != 0u);
-    }
-    if DESCENDING != 0u {
-        k = ~k;
-    }
-    return k;
-}
-
-fn from_sortable(k: u32) -> u32 {
-    var x = k;
-    if DESCENDING != 0u {
-        x = ~x;
-    }
-    if KEY_TYPE == 1u {
-        x = x ^ 0x80000000u;
-    } else if KEY_TYPE == 2u {
-        x = select(~x, x & 0x7fffffffu, (x & 0x80000000u) != 0u);
-    }
-    return x;
-}
-
-fn digit_of(k: u32) -> u32 {
-    return (k >> SHIFT) & ((1u << BITS) - 1u);
-}
-
-// (start, count, hist_base, hist_stride): the tile's keys and where its digit counts live
-// (digit d at hist_base + d * hist_stride).
-fn describe(tile: u32) -> vec4<u32> {
-    if SEGMENTED != 0u {
-        return tile_descs[tile];
-    }
-    let start = tile * TILE;
-    return vec4<u32>(start, min(TILE, params.n - start), tile, params.hist_tiles);
-}
 
 // Position in the tile of item j of this invocation.
 fn slot(inv: Inv, j: u32) -> u32 {
@@ -198,10 +120,8 @@ struct TileKeys {
 
 // load: the tile's keys in the subgroup-blocked, lane-striped layout. Full tiles load without
 // per-item checks (FULL_TILES), and the keys are mapped to their sortable form after all loads
-// are issued: with the mapping inside each item's bounds check, NVIDIA's compiler made i32 and
-// f32 keys' first OneSweep pass 12–15% slower than u32's (H100, examples/sort_sweep.rs and
-// `wgsimd bench`, 2026-11-23, 2^28 keys: that pass 2.30 / 2.38 ms against 2.04 for u32, now
-// 2.04 / 2.07; the whole sort i32 29.9 → 30.8 Gkeys/s, f32 29.6 → 30.6; u32 unchanged).
+// are issued: with the mapping inside each item's bounds check, i32 and f32 keys' first OneSweep
+// pass took 2.30 / 2.38 ms against 2.04 / 2.07 (H100, 2026-11-23, 2^28 keys).
 fn tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
     var t: TileKeys;
     if FULL_TILES != 0u && count == TILE {
@@ -254,8 +174,9 @@ fn lanes_below(lane: u32, w: u32) -> u32 {
 // check, and the ranking's final lookups have none at all. With the check, NVIDIA's compiler
 // wraps each item of the staging and the write in a branch with a convergence barrier
 // (BSSY/BSYNC), so no item's loads are issued before the previous item's store. 0: the checks
-// everywhere. The policy picks it per strategy (SortPolicy::scatter_full_tiles,
-// onesweep_full_tiles; measured in docs/sort.md, "Eighth session").
+// everywhere. The host sets 1 for OneSweep (four passes at 2^28 keys 8.52 against 8.81 ms,
+// H100, 2026-11-23) and for reduce-then-scan's keys alone (6.68 against 6.88 ms, 2026-11-22);
+// reduce-then-scan's pairs keep the checks (18.2 against 18.8 Gkeys/s without them).
 override FULL_TILES: u32 = 1u;
 
 // Digit d's start in the ranked tile: read it after tile_rank, before tile_stage overwrites it.
@@ -299,9 +220,8 @@ struct RankItems {
 // never carry into each other. Returns the key's rank among its digit's keys so far.
 // Subgroup operations: call from uniform control flow. No branch around them: branches that
 // skipped the items holding no key in a partial tile (a uniform condition) and the
-// valid-lanes ballot in a full tile cost the full tiles 2% (H100, examples/sort_sweep.rs,
-// seventh session: without them reduce-then-scan keys 29.3 → 30.0 Gkeys/s at 2^28, OneSweep
-// 24.7 → 25.2).
+// valid-lanes ballot in a full tile cost the full tiles 2% (H100, 2026-11-22: reduce-then-scan
+// keys 30.0 against 29.3 Gkeys/s at 2^28 without them).
 fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
     if RANK_MATCH != 0u {
         return rank_item_match(inv, c, k, j);
@@ -327,10 +247,8 @@ fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
 // bits of that word (its peers: every lane that set one has the same digit), every peer reads
 // the subgroup's counter for the digit (the peers' first slot), and then the peers' leader adds
 // their count to it and clears their bits for the next item. No shuffle: the counter word is
-// the broadcast (H100, examples/sort_sweep.rs, 2026-11-23, u32, against the leader reserving
-// through a returning atomicAdd and shuffling the base to its peers, two calls: OneSweep keys
-// 33.52 → 35.22–35.27 Gkeys/s at 2^28, 27.11 → 28.10–28.14 at 2^24; pairs 21.08 → 21.56 at
-// 2^24, level at 2^28, 26.32 against 26.34).
+// the broadcast (OneSweep keys 35.22 against 33.52 Gkeys/s at 2^28 with a returning atomicAdd
+// and a shuffle; H100, 2026-11-23).
 // It relies on the lanes of a subgroup seeing each other's atomics and loads on tile_mem in
 // program order with no barrier between: the set, the reads, the add and the clear are each
 // one instruction of the whole subgroup (the add and clear of its leaders), run in order, on
@@ -383,10 +301,8 @@ fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u3
 }
 
 // rank_items_match for subgroups of 32 lanes or more in their phase, without branches around
-// the set and the clear (keys alone; H100, examples/sort_sweep.rs, 2026-11-23, u32 OneSweep,
-// against rank_items_match's general steps, two calls: keys 35.21 → 35.97–35.99 Gkeys/s at
-// 2^28, 28.06–28.08 → 28.68–28.78 at 2^24, 10.3–10.4 → 10.5–10.6 at 2^20; pairs, one call,
-// 26.24 → 25.54 at 2^28 and level at 2^24, so pairs keep the general steps): each
+// the set and the clear (keys alone: 35.97 against 35.21 Gkeys/s at 2^28; pairs were slower
+// with it, 25.54 against 26.24, and keep the general steps; H100, 2026-11-23): each
 // invocation's mask words are its subgroup's alone, so every invocation sets its bit and
 // clears its word with a plain store after the reads. An invocation without a key (key 0,
 // partial tiles) may join digit 0's peers, but only above every lane with a key (the tile's
@@ -558,7 +474,8 @@ fn rank_phases(inv: Inv, t: TileKeys, count: u32) -> Ranks {
     // phase. The items (pairs) are called one by one with literal indices:
     // written as a loop over j, NVIDIA's compiler kept the loop rolled and read t.keys[j] and
     // wrote rank[j] through 12-way chains of compares and predicated moves, half of the
-    // loop's instructions (the scatter's SASS, docs/sort.md, "Seventh session"). Items 12..31
+    // loop's instructions (reduce-then-scan keys 26.2 against 29.4 Gkeys/s at 2^28, H100,
+    // 2026-11-22). Items 12..31
     // exist only where the stage's KPT has them (a constant condition; `j % KPT` keeps the
     // index of a dead item in bounds for the validator).
     var rank: Ranks;
@@ -754,18 +671,15 @@ fn rank_scan(inv: Inv, rows: u32, in_base: bool) {
 // digits' starts in the tile plus the rows before (rank_scan), leaving the digit starts in
 // digit_base (tile_counted_digit); then tile_rank_counted ranks the items against those rows,
 // so each reservation returns the key's final position and no lookup follows. tile_mem must be
-// free when tile_count starts. H100 (examples/sort_sweep.rs, 2026-11-23, u32, against the
-// count into digit_base followed by tile_rank; two calls): keys 31.89–31.90 → 33.69–33.70
-// Gkeys/s at 2^28, 26.04–26.08 → 27.13–27.17 at 2^24; pairs 25.26 → 26.34 and 20.33 → 21.08,
-// although the keys passes took 101–107 registers against 76–89 (two workgroups per SM
-// either way).
+// free when tile_count starts. Keys 33.69 against 31.89 Gkeys/s at 2^28 with tile_rank's
+// lookup (H100, 2026-11-23).
 fn tile_count(inv: Inv, t: TileKeys, count: u32) {
     let rr = rank_rows(inv);
     rank_clear(inv, rr.x);
     // barrier: counters are cleared before anyone counts
     workgroupBarrier();
     // count: all keys of the subgroups sharing a row, whatever their phase (full tiles without
-    // per-item checks: with them OneSweep's count cost 2% of the sort, eleventh session)
+    // per-item checks: with them the count cost OneSweep 2%, H100, 2026-11-23)
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
             counter_add(rr.y, digit_of(t.keys[j]), 1u);
@@ -809,7 +723,7 @@ fn tile_stage(inv: Inv, t: TileKeys, rank: Ranks, count: u32) {
 
 // Stages the items whose rank lies in round r's positions [r * TILE_MEM, (r + 1) * TILE_MEM)
 // (all of them with one round) at their rank's place in tile_mem: keys, or values.
-// (Full tiles take a loop without per-item checks, as everywhere: FULL_TILES.)
+// (Full tiles take a loop without per-item checks: FULL_TILES.)
 fn stage_round(inv: Inv, items: array<u32, KPT>, rank: Ranks, count: u32, r: u32) {
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
@@ -838,13 +752,7 @@ fn write_key(i: u32, r: u32) -> u32 {
     return dst;
 }
 
-// 1: the stage loads the tile's values itself before tile_write (tile_values) and passes them
-// in, so their loads overlap what it does in between (OneSweep: its look-back); 0: tile_write
-// loads them after the keys are written. The host sets it per strategy
-// (SortPolicy::onesweep_values_early).
-override VALUES_EARLY: u32 = 0u;
-
-// The tile's values in the keys' layout (for VALUES_EARLY; items without a key hold 0).
+// The tile's values in the keys' layout (items without a key hold 0).
 fn tile_values(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
     var v: array<u32, KPT>;
     if FULL_TILES != 0u && count == TILE {
@@ -863,11 +771,13 @@ fn tile_values(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
 }
 
 // scatter: write the staged tile's runs of equal digits to digit_base[d] + position:
-// consecutive invocations, consecutive addresses (then the values the same way: `vals` from
-// tile_values with VALUES_EARLY, else loaded here). After tile_stage and tile_set_base. With
+// consecutive invocations, consecutive addresses; then the values the same way, loaded only
+// now, so no registers hold them through the ranking and the look-back (loaded before the
+// look-back, OneSweep's pairs passes needed 165-167 registers, one workgroup per SM: 20.48
+// against 28.29 Gkeys/s at 2^28, H100, 2026-11-25). After tile_stage and tile_set_base. With
 // STAGE_ROUNDS = 2 the keys `t` and their ranks stage the second round here, once the first
 // is written.
-fn tile_write(inv: Inv, t: TileKeys, rank: Ranks, vals: array<u32, KPT>, start: u32, count: u32) {
+fn tile_write(inv: Inv, t: TileKeys, rank: Ranks, start: u32, count: u32) {
     // barrier: the tile (its first round) is staged in digit order and digit_base is set
     workgroupBarrier();
     var dst: array<u32, KPT>;
@@ -881,14 +791,7 @@ fn tile_write(inv: Inv, t: TileKeys, rank: Ranks, vals: array<u32, KPT>, start: 
         write_round(inv, &dst, count, 1u);
     }
     if PAIRS != 0u {
-        // values are loaded only now (unless VALUES_EARLY), in the keys' layout: no registers
-        // held through the ranking. (One staging loop for both: the same speed as separate
-        // loops for passed-in and loaded values on the H100, every strategy's pairs at 2^24 and
-        // 2^28, 2026-11-23.)
-        var v = vals;
-        if VALUES_EARLY == 0u {
-            v = tile_values(inv, start, count);
-        }
+        let v = tile_values(inv, start, count);
         for (var r = 0u; r < STAGE_ROUNDS; r++) {
             // barrier: every key (the previous round's values) was read from tile_mem before
             // values overwrite it

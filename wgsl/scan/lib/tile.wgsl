@@ -1,5 +1,5 @@
 // include-only
-// Tile layout shared by the scan stages: a tile is ROWS rows of WG_SIZE vec4<u32>; in row j the
+// The scan stages' tile layout: a tile is ROWS rows of WG_SIZE vec4<u32>; in row j the
 // invocation of scan rank r owns vec4 number j * WG_SIZE + r of the tile. Every load of a row is
 // one coalesced stretch of memory (CUB's "striped" arrangement), and scan order is row by row,
 // rank by rank, lane by lane. Elements at or past `n` load as 0, so a partial last tile never

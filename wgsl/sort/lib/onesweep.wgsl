@@ -2,7 +2,7 @@
 // The OneSweep pass of the radix sort, one dispatch per digit (Adinets & Merrill 2022): count the
 // tile's digits and publish the counts (tile 0 first scans the pass's global digit counts,
 // stage 1's histogram, into the digits' first positions), rank the tile and stage it in digit
-// order (shared/sort_tile.wgsl), find its digits' global offsets by decoupled look-back over the
+// order (sort/lib/tile.wgsl), find its digits' global offsets by decoupled look-back over the
 // predecessors' published counts (Merrill & Garland, "Single-pass Parallel Prefix Scan with
 // Decoupled Look-back", 2016), publish the inclusive prefix, write the staged tile out.
 //
@@ -11,34 +11,28 @@
 // for: the workgroup counts that predecessor's digits from its keys itself (decoupled
 // fallback), so no tile ever depends on another workgroup being scheduled.
 //
-// State (one u32 buffer, cleared before the sort): [0, 1024) global digit counts per pass,
-// [1024, 1088) tile counters, then per pass tiles * 256 status words: 2 flag bits
-// (1 = aggregate, 2 = inclusive prefix) over a 30-bit count, so n < 2^30.
+// State (the stage's binding `state: array<atomic<u32>>`, cleared before the sort):
+// [0, 1024) global digit counts per pass, [1024, 1088) tile counters, then from STATE_STATUS
+// per pass tiles * 256 status words: 2 flag bits (aggregate, inclusive prefix) over a 30-bit
+// count, so n < 2^30. The host reads STATE_STATUS.
 //
-// The stages sort/onesweep (keys alone) and sort/onesweep_pairs (key-value pairs) include this
-// with their own tile: `const KPT`, `const STAGE_KPT` and `const WG_SIZE` (shared/sort_tile.wgsl).
+// The stages sort/onesweep (keys alone), sort/onesweep_pairs and sort/onesweep_small call
+// onesweep_pass from their entry points, each with its own tile (`const KPT`, `const
+// STAGE_KPT`, `const WG_SIZE`) and the bindings of sort/lib/tile.wgsl plus `state`.
 
-//!include shared/sort_tile
+//!include sort/lib/tile
 
 override PASS: u32 = 0u;
 override SPIN: u32 = 64u;
-// predecessors read per look-back step. H100 (examples/sort_sweep.rs, 2026-11-22, u32 keys,
-// 2^28, Gkeys/s, walks alone first): 2 → 21.7, 3 → 22.1, 4 → 22.4, 6 → 8.1, 8 → 8.1,
-// 16 → 17.2 (the old walk with branches: 16 → 18.8, 8 → 20.5, 4 → 21.0). With 6 and 8 the
-// driver had put the tile's per-item arrays in local memory (examples/vk_stats.rs); since the
-// solo walk does not poll they stay in registers and measure 6 → 21.8, 8 → 21.4 against
-// 4 → 22.6. Wider windows take fewer steps (16: 3.0 per tile, 4: about 6) but each step costs
-// more than its loads: reading half or a quarter as many distinct status words changed
-// nothing, and no fallback happened. Twelfth session, with the ranking from early counts:
-// 8 → 31.70 against 4 → 33.72 Gkeys/s at 2^28 (25.85 against 27.15 at 2^24).
+// predecessors read per look-back step: one window of independent loads per step. 4 against 8:
+// 33.72 against 31.70 Gkeys/s at 2^28 (H100, 2026-11-23); wider windows took fewer steps but
+// each cost more than its loads.
 const LOOKBACK: u32 = 4u;
-// 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (tests only: lets
-// the simulator's unfair scheduler run a tile before its predecessors)
+// 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (verification
+// only: lets the simulator's unfair scheduler run a tile before its predecessors)
 override TICKETS: u32 = 1u;
-// 1: look back before ranking instead of after (SortPolicy::onesweep_early_lookback)
-override EARLY_LOOKBACK: u32 = 0u;
 // 1: each digit first walks alone, without the workgroup's two barriers per step (see the
-// look-back): 22.4 against 21.9 Gkeys/s (H100, 2^28 keys, window 4)
+// look-back): 22.4 against 21.9 Gkeys/s at 2^28 (H100, 2026-11-22)
 const SOLO_WALK: u32 = 1u;
 
 const STATE_COUNTERS: u32 = 1024u;
@@ -47,17 +41,14 @@ const FLAG_AGGREGATE: u32 = 0x40000000u;
 const FLAG_INCLUSIVE: u32 = 0x80000000u;
 const VALUE_MASK: u32 = 0x3fffffffu;
 
-@group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
-
 var<workgroup> os_tile: u32;
 // [fallback needed, still pending] for even and odd look-back steps, then "a solo walk stopped"
 var<workgroup> os_flags: array<atomic<u32>, 5>;
 
 // One look-back step of digit d's walk, from predecessor `pos` down with `acc` taken so far:
 // read a window of LOOKBACK predecessors (independent loads: about one L2 round trip however
-// far back the inclusive prefix is; one predecessor per step made the H100 wait a round trip
-// per predecessor, 0.84 ms per pass at 2^24 keys against 0.18 ms for a reduce-then-scan
-// scatter), walk it adding aggregates until an inclusive prefix, and if the walk stops at a
+// far back the inclusive prefix is; one predecessor per step waited a round trip per
+// predecessor, 0.84 ms per pass at 2^24 keys on the H100), walk it adding aggregates until an inclusive prefix, and if the walk stops at a
 // predecessor that has published nothing, poll that one SPIN times (`poll`) or not. `silent`:
 // it is still silent (pos is that predecessor).
 struct LookStep {
@@ -79,7 +70,7 @@ fn look_step(status: u32, d: u32, pos: u32, acc_in: u32, poll: bool) -> LookStep
     // registers (NVIDIA's compiler put a loop-indexed array of the GEMM in local memory), and
     // no load can sink into a branch of the walk, where each would wait for the one before
     // (written with branches, the look-back took 5.6 ms over the four passes at 2^28 keys on
-    // the H100, see LOOKBACK). j = the aggregates taken before the walk stopped.
+    // the H100). j = the aggregates taken before the walk stopped.
     var j = 0u;
     var stop = false;
     for (var k = 0u; k < LOOKBACK; k++) {
@@ -125,8 +116,8 @@ fn digits_below(d: u32) -> u32 {
     return sum;
 }
 
-@compute @workgroup_size(WG_SIZE)
-fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+// The pass, for the stage's entry point.
+fn onesweep_pass(inv: Inv, wid: vec3<u32>, nwg: vec3<u32>) {
     // tile index in order of start
     if inv.lid == 0u {
         if TICKETS != 0u {
@@ -154,8 +145,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // Only tile 0 needs it (every other tile's look-back ends at an inclusive prefix that holds
     // it, or, rarely, in a fallback on tile 0: digits_below), so tile 0's workgroup takes it
     // itself, in scan order and then by digit through digit_base (free until tile_count's
-    // scan). (A dispatch of its own cost 14 µs per sort on the H100; the scan in every
-    // workgroup cost 3.5% at 2^28 keys.)
+    // scan). (A dispatch of its own cost 14 µs per sort, the scan in every workgroup 3.5% at
+    // 2^28 keys; H100, 2026-11-23.)
     var global = 0u;
     if tile == 0u {
         let r = inv_rank(inv);
@@ -187,24 +178,12 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             atomicStore(&state[status + tile * RADIX + d], FLAG_AGGREGATE | total);
         }
     }
-    // rank and stage the tile here (EARLY_LOOKBACK = 0, the default: CUB's order, the ranking
-    // overlaps the predecessors' look-backs; 6% faster on the H100 with 12 keys per
-    // invocation) or after the look-back (1: this tile's inclusive prefix is published sooner;
-    // SortPolicy::onesweep_early_lookback). Staging before the look-back leaves only the ranks
-    // (pairs), the window and, with two staging rounds, the keys in registers while it waits.
-    var rank: Ranks;
-    if EARLY_LOOKBACK == 0u {
-        rank = tile_rank_counted(inv, t, count);
-        tile_stage(inv, t, rank, count);
-    } else {
-        // barrier: every digit's count was read from digit_base before it is cleared below
-        workgroupBarrier();
-    }
-    // pairs: the values' loads issued now overlap the look-back's wait (VALUES_EARLY)
-    var vals: array<u32, KPT>;
-    if PAIRS != 0u && VALUES_EARLY != 0u {
-        vals = tile_values(inv, start, count);
-    }
+    // rank and stage the tile before the look-back (CUB's order: the ranking overlaps the
+    // predecessors' look-backs; 33.49 against 30.72 Gkeys/s at 2^28 looking back first, H100,
+    // 2026-11-23). Staging first leaves only the ranks (pairs), the window and, with two
+    // staging rounds, the keys in registers while it waits.
+    let rank = tile_rank_counted(inv, t, count);
+    tile_stage(inv, t, rank, count);
     if d < 5u {
         atomicStore(&os_flags[d], 0u);
     }
@@ -227,9 +206,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // predecessor (no subgroup operations or barriers inside, so the walks may differ in
     // length). It does not poll: the workgroup's steps do, so the poll loop is inlined once.
     // Inlined twice, it made NVIDIA's compiler put the first pass's per-item arrays in local
-    // memory for f32 and i32 keys (144 bytes per invocation; examples/vk_stats.rs), and
-    // without it the keys pass is 1% faster (22.40 → 22.57 Gkeys/s at 2^28 on the H100; pairs
-    // 19.82 → 19.99).
+    // memory for f32 and i32 keys (144 bytes per invocation), and once the keys pass is 1%
+    // faster (22.57 against 22.40 Gkeys/s at 2^28 on the H100, 2026-11-22).
     var silent = false;
     while SOLO_WALK != 0u && !done && !silent {
         let w = look_step(status, d, pos, acc, false);
@@ -241,10 +219,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // keys alone: a digit whose walk is done publishes its inclusive prefix at once (digits are
     // independent: no barrier), so successors' walks meet it sooner, and the workgroup's steps
     // run only if a walk stopped at a silent predecessor (one barrier to find out, where the
-    // steps take two). H100 (examples/sort_sweep.rs, 2026-11-23, u32, two calls): keys 36.00 /
-    // 36.05 → 38.44 / 38.36 Gkeys/s at 2^28, 28.77 → 29.26 / 29.29 at 2^24, 10.53–10.58 →
-    // 10.89 at 2^20; pairs got slower with it (26.24 → 25.24 at 2^28, 21.51 → 21.34 at 2^24),
-    // so they keep the workgroup's steps and publish after them.
+    // steps take two): keys 38.44 against 36.00 Gkeys/s at 2^28; pairs got slower with it
+    // (25.24 against 26.24), so they keep the workgroup's steps and publish after them (H100,
+    // 2026-11-23).
     let early = PAIRS == 0u;
     let published = early && done;
     if published && tile != 0u && owner {
@@ -322,13 +299,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             atomicStore(&state[status + tile * RADIX + d], FLAG_INCLUSIVE | (acc + total));
         }
     }
-    if EARLY_LOOKBACK != 0u {
-        rank = tile_rank_counted(inv, t, count);
-        tile_stage(inv, t, rank, count);
-    }
     if owner {
         tile_set_base(d, acc, dstart);
     }
     // scatter
-    tile_write(inv, t, rank, vals, start, count);
+    tile_write(inv, t, rank, start, count);
 }

@@ -1,6 +1,6 @@
 // include-only
-// The subgroup primitives the radix sort's ranking (shared/sort_tile.wgsl) is written against,
-// on real subgroups. The emulated twin (sort_sg.emulated.wgsl) gives the same functions on
+// The subgroup primitives the radix sort's ranking (sort/lib/tile.wgsl) is written against,
+// on real subgroups. The emulated twin (sg.emulated.wgsl) gives the same functions on
 // 32-lane virtual subgroups in workgroup memory, so one ranking code serves both flavours.
 // Every function is a subgroup operation: call from uniform control flow only.
 

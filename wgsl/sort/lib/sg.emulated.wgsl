@@ -1,5 +1,5 @@
 // include-only
-// The subgroup primitives of sort_sg.subgroup.wgsl for adapters without subgroups: virtual
+// The subgroup primitives of sg.subgroup.wgsl for adapters without subgroups: virtual
 // subgroups of RS_VLANES consecutive invocations, ballots and shuffles through workgroup memory.
 // Same results as a real subgroup of that size; each call holds workgroup barriers, so call from
 // uniform control flow only. WG_SIZE (defined by the includer) must be a multiple of RS_VLANES.
