@@ -1,13 +1,8 @@
 //! The cooperative-matrix paths: f16 × f16 → f32 on subgroup-scoped matrices, for adapters that
 //! offer the shape. `wgsl/gemm/coop16.wgsl` uses 16×16×16 fragments (the H100 under Vulkan);
-//! `wgsl/gemm/coop8.wgsl` the same structure on 8×8×8 (Apple GPUs under Metal, the direct port of
-//! the seed's `simdgroup_matrix<half, 8, 8>`); `wgsl/gemm/coop16w.wgsl` is coop16 with a 64×64
-//! block of C per subgroup (4×4 fragments) and 128×256 / 256×128 tiles; `coop16v` and `coop16vw`
-//! are coop16 and coop16w staging through `vec4<f16>` workgroup arrays (two 8-byte stores per
-//! 8 f16 instead of 8 scalar 16-bit stores). Every tile may use one staging buffer instead of two
-//! ([`CoopPolicy::bufs`], override `NBUF`: two barriers per K step, twice the BK in the same
-//! memory). The variants other than coop16 / coop8 are chosen only through
-//! [`GemmOptions::coop`](super::GemmOptions) until measured.
+//! `wgsl/gemm/coop8.wgsl` the same structure on 8×8×8 (Apple GPUs under Metal). Every tile may
+//! use one staging buffer instead of two ([`CoopPolicy::bufs`], override `NBUF`: two barriers per
+//! K step, twice the BK in the same memory).
 //!
 //! Rules: a variant is chosen only when [`usable`] says so — its shape (f16 inputs, f32
 //! accumulator) is in `caps.cooperative_matrix`, the subgroup size is known ([`planned_subgroup`]:
@@ -15,10 +10,10 @@
 //! f16 and subgroups are on, and the tile fits workgroup memory; 16×16 is preferred. Where the
 //! size is planned rather than reported (Metal), every workgroup checks it first and stops
 //! without computing at any other width; [`GemmPlan::subgroup_mismatch`](super::GemmPlan) then
-//! says so and [`gemm`](super::gemm) reruns the product on the portable kernel. [`check`] ties the
-//! tile to the reflected workgroup size: (BM/WM)·(BN/WN) subgroups of SG invocations, each owning
-//! a distinct WM×WN block, together covering the BM×BN tile. WM, WN and the fragment size are read
-//! from the kernel.
+//! says so and [`gemm`](super::gemm) reruns the product on the portable kernel. [`check`] holds
+//! the tile to the kernel's rules (multiples of its WM, WN and fragment, read from the kernel; the
+//! staged loads within its prefetch registers); that the subgroups' blocks cover every element
+//! of C once is proven on the simulator (tests/gemm.rs), not restated here.
 
 use crate::error::{Error, Result};
 use crate::device::{Caps, CoopShape};
@@ -53,58 +48,35 @@ pub enum CoopKernel {
     K16,
     /// 8×8×8 fragments (`gemm/coop8`).
     K8,
-    /// 16×16×16 fragments, 64×64 of C per subgroup (`gemm/coop16w`); only on request.
-    K16W,
-    /// `gemm/coop16` staging through `vec4<f16>` arrays (`gemm/coop16v`); only on request.
-    K16V,
-    /// `gemm/coop16w` staging through `vec4<f16>` arrays (`gemm/coop16vw`); only on request.
-    K16VW,
 }
 
 impl CoopKernel {
     /// Every kernel.
-    pub const ALL: [CoopKernel; 5] = [
-        CoopKernel::K16,
-        CoopKernel::K8,
-        CoopKernel::K16W,
-        CoopKernel::K16V,
-        CoopKernel::K16VW,
-    ];
+    pub const ALL: [CoopKernel; 2] = [CoopKernel::K16, CoopKernel::K8];
 
     /// The WGSL stage.
     pub fn name(self) -> &'static str {
         match self {
             CoopKernel::K16 => "gemm/coop16",
             CoopKernel::K8 => "gemm/coop8",
-            CoopKernel::K16W => "gemm/coop16w",
-            CoopKernel::K16V => "gemm/coop16v",
-            CoopKernel::K16VW => "gemm/coop16vw",
         }
     }
 
     /// The shape it needs offered.
     pub fn shape(self) -> CoopShape {
-        let s = match self {
-            CoopKernel::K16 | CoopKernel::K16W | CoopKernel::K16V | CoopKernel::K16VW => 16,
+        CoopShape::f16_f32(match self {
+            CoopKernel::K16 => 16,
             CoopKernel::K8 => 8,
-        };
-        CoopShape {
-            m: s,
-            n: s,
-            k: s,
-            ab: "f16".into(),
-            acc: "f32".into(),
-        }
+        })
     }
 
-    /// Its tile.
+    /// Its default tile, for products below [`LARGE_TILE_MIN_WORKGROUPS`] where
+    /// [`deep_tile`] does not fit.
     pub fn policy(self) -> CoopPolicy {
         match self {
-            // 128×128×32: 8 subgroups of 32 on the H100, 45 KiB of workgroup memory (of 48).
-            // H100 8192³ (examples/gemm_sweep.rs, 2026-11-22, built without runtime checks):
-            // 177 TFLOP/s, against 170 for 128×256×16, 99 for 128×128×16 and 111–147 for the
-            // wide-warp coop16w tiles. With bounds checks the order differed (98 for this tile,
-            // 136 for 128×256×16): the checks on workgroup-memory staging dominated.
+            // 128×128×32: 8 subgroups of 32 on the H100, 45 KiB of workgroup memory (of 48);
+            // the tile for subgroups of 16, where the deep tile does not fit (182.2 TFLOP/s at
+            // 8192³, H100, 2026-11-22).
             CoopKernel::K16 => CoopPolicy {
                 bm: 128,
                 bn: 128,
@@ -113,7 +85,7 @@ impl CoopKernel {
                 b_bufs: 2,
             },
             // 64×64×32: 8 subgroups of 32 on Apple GPUs, 21 KiB. Not measured (no Apple GPU
-            // here); validated by naga (MSL 2.4, SPIR-V) only.
+            // here); validated by naga (MSL 2.4, SPIR-V) and on the simulator.
             CoopKernel::K8 => CoopPolicy {
                 bm: 64,
                 bn: 64,
@@ -121,20 +93,6 @@ impl CoopKernel {
                 bufs: 2,
                 b_bufs: 2,
             },
-            // 128×256×16: 8 subgroups of 32, 37 KiB. H100 8192³: 111–147 TFLOP/s over its tiles
-            // (see K16).
-            CoopKernel::K16W => CoopPolicy {
-                bm: 128,
-                bn: 256,
-                bk: 16,
-                bufs: 2,
-                b_bufs: 2,
-            },
-            // coop16's tile. H100 8192³: 129 TFLOP/s against coop16's 179 on it; its best tile,
-            // 256×128×32 with one buffer, 183.5 (docs/gemm.md). Only on request.
-            CoopKernel::K16V => CoopKernel::K16.policy(),
-            // coop16w's tile. H100 8192³: 138 TFLOP/s (docs/gemm.md). Only on request.
-            CoopKernel::K16VW => CoopKernel::K16W.policy(),
         }
     }
 
@@ -143,9 +101,6 @@ impl CoopKernel {
         match self {
             CoopKernel::K16 => Path::Coop16,
             CoopKernel::K8 => Path::Coop8,
-            CoopKernel::K16W => Path::Coop16W,
-            CoopKernel::K16V => Path::Coop16V,
-            CoopKernel::K16VW => Path::Coop16VW,
         }
     }
 
@@ -211,122 +166,6 @@ impl CoopVariant {
         workgroup_bytes(&k, &self.policy, edges)
     }
 
-    /// Candidate 16×16 variants for the H100 sweep (`examples/gemm_sweep.rs`), the default
-    /// first: `(name, variant)`. Workgroup memory (`gemm_sweep --list` prints it): coop16
-    /// 128×128×32 45 KiB, 128×128×16 29 KiB, 128×256×16 45 KiB (16 subgroups); coop16w
-    /// 128×256×16 37 KiB, 256×128×16 41 KiB, 128×128×32 41 KiB, 128×128×16 24 KiB (4 subgroups).
-    /// The vec4-staged kernels take the same memory as their f16-staged twins; `1buf` halves
-    /// the staging part. H100 figures for all of them: docs/gemm.md ("The cooperative-matrix
-    /// sweep").
-    pub fn candidates() -> Vec<(&'static str, CoopVariant)> {
-        use CoopKernel::{K16, K16V, K16VW, K16W};
-        vec![
-            ("coop16 128x128x32", Self::new(K16, 128, 128, 32)),
-            ("coop16 128x128x16", Self::new(K16, 128, 128, 16)),
-            ("coop16 128x256x16", Self::new(K16, 128, 256, 16)),
-            // 12 subgroups, two buffers (one barrier per K step), within 48 KiB only without
-            // the edge path's squares. H100 (nineteenth session, TFLOP/s at 8192³ / 6144³ /
-            // 4096³): 223.9 / 220.0 / 181.4 against the large tile's 270.5 / 257.2 / 240.0
-            // (128×192×32, two buffers: 219.6 at 6144³)
-            ("coop16 192x128x32", Self::new(K16, 192, 128, 32)),
-            ("coop16w 128x256x16", Self::new(K16W, 128, 256, 16)),
-            ("coop16w 256x128x16", Self::new(K16W, 256, 128, 16)),
-            ("coop16w 128x128x32", Self::new(K16W, 128, 128, 32)),
-            ("coop16w 128x128x16", Self::new(K16W, 128, 128, 16)),
-            // one buffer, BK 64, f16 staging: the deeper K step alone
-            (
-                "coop16 128x128x64 1buf",
-                Self::new(K16, 128, 128, 64).one_buf(),
-            ),
-            // one buffer, twice the tile of C per workgroup with f16 staging (fourth session: a
-            // 128×128 tile reads 16 KiB from L2 per 128×128×32 step, 2.8 TB/s at 178 TFLOP/s)
-            (
-                "coop16 256x128x32 1buf",
-                Self::new(K16, 256, 128, 32).one_buf(),
-            ),
-            (
-                "coop16 128x256x32 1buf",
-                Self::new(K16, 128, 256, 32).one_buf(),
-            ),
-            (
-                "coop16w 256x128x32 1buf",
-                Self::new(K16W, 256, 128, 32).one_buf(),
-            ),
-            (
-                "coop16w 128x256x32 1buf",
-                Self::new(K16W, 128, 256, 32).one_buf(),
-            ),
-            // one A buffer and two B buffers (B of the next tile staged before the first
-            // barrier): within 48 KiB only without the edge path's squares
-            (
-                "coop16 128x256x32 1a2b",
-                Self::new(K16, 128, 256, 32).two_b_bufs(),
-            ),
-            (
-                "coop16 256x128x32 1a2b",
-                Self::new(K16, 256, 128, 32).two_b_bufs(),
-            ),
-            (
-                "coop16w 128x256x32 1a2b",
-                Self::new(K16W, 128, 256, 32).two_b_bufs(),
-            ),
-            (
-                "coop16v 128x256x32 1a2b",
-                Self::new(K16V, 128, 256, 32).two_b_bufs(),
-            ),
-            // tiles that fit 48 KiB only without the edge path's staging squares (products
-            // whose C is a whole number of tiles, `EDGES` = 0): a deeper K step or a wider
-            // tile between the same two barriers, and 128×128×32 with one buffer (19 KiB, but
-            // 150 registers: still one workgroup per SM). H100: none faster, docs/gemm.md
-            (
-                "coop16 128x256x48 1buf",
-                Self::new(K16, 128, 256, 48).one_buf(),
-            ),
-            (
-                "coop16 256x128x48 1buf",
-                Self::new(K16, 256, 128, 48).one_buf(),
-            ),
-            (
-                "coop16 128x192x64 1buf",
-                Self::new(K16, 128, 192, 64).one_buf(),
-            ),
-            (
-                "coop16 128x128x32 1buf",
-                Self::new(K16, 128, 128, 32).one_buf(),
-            ),
-            // 8-byte staging stores (vec4<f16>): against the coop16 tiles above
-            ("coop16v 128x128x32", Self::new(K16V, 128, 128, 32)),
-            ("coop16v 128x256x16", Self::new(K16V, 128, 256, 16)),
-            (
-                "coop16v 128x128x32 1buf",
-                Self::new(K16V, 128, 128, 32).one_buf(),
-            ),
-            (
-                "coop16v 128x128x64 1buf",
-                Self::new(K16V, 128, 128, 64).one_buf(),
-            ),
-            (
-                "coop16v 128x256x32 1buf",
-                Self::new(K16V, 128, 256, 32).one_buf(),
-            ),
-            (
-                "coop16v 256x128x32 1buf",
-                Self::new(K16V, 256, 128, 32).one_buf(),
-            ),
-            // 64×64 per subgroup and 8-byte staging stores
-            ("coop16vw 128x256x16", Self::new(K16VW, 128, 256, 16)),
-            ("coop16vw 256x128x16", Self::new(K16VW, 256, 128, 16)),
-            ("coop16vw 128x128x32", Self::new(K16VW, 128, 128, 32)),
-            (
-                "coop16vw 128x256x32 1buf",
-                Self::new(K16VW, 128, 256, 32).one_buf(),
-            ),
-            (
-                "coop16vw 256x128x32 1buf",
-                Self::new(K16VW, 256, 128, 32).one_buf(),
-            ),
-        ]
-    }
 }
 
 /// The shape coop16 needs.
@@ -370,7 +209,7 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
 /// or 32 on Metal, which wgpu reports as the range 4..64 whatever the GPU, where Apple GPUs
 /// (the ones offering `simdgroup_matrix`, with Macs of the Mac2 family) run SIMD groups of 32.
 /// A GPU that runs another width meets the kernels' guard (`subgroup_guard` in
-/// `wgsl/shared/gemm_coop_body.wgsl`): no wrong C, an error. `None` where a range is reported
+/// `wgsl/gemm/lib/coop.wgsl`): no wrong C, an error. `None` where a range is reported
 /// elsewhere (Vulkan on AMD or Intel: no size to plan for).
 pub fn planned_subgroup(caps: &Caps) -> Option<u32> {
     if caps.subgroup_min == 0 {
@@ -408,38 +247,31 @@ pub fn usable(caps: &Caps) -> Result<CoopKernel> {
 
 /// coop16's tile for large products: 128×256×32 with one A buffer and two B buffers (16
 /// subgroups of 32 on the H100; 43 KiB, so only without the edge path's squares: a C with
-/// tiles across its right edge takes [`large_tile_edges`]), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS`
-/// of its workgroups up. H100 (examples/gemm_sweep.rs, seventeenth session, TFLOP/s at 8192³ /
-/// 4096³): 271.0 / 242.0 against 259.7 / 233.2 with one buffer of each (the H200: 266.6 / 243.6
-/// against 257.5 / 234.6); coop16w and coop16v with the same buffers level with it.
+/// tiles across its right edge takes [`large_tile_edges`]), taken by [`variant_for`] from
+/// [`LARGE_TILE_MIN_WORKGROUPS`] of its workgroups up: 271.0 / 242.0 TFLOP/s at 8192³ / 4096³
+/// against 259.7 / 233.2 with one buffer of each (H100, 2026-11-26).
 pub fn large_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).two_b_bufs()
 }
 
 /// [`large_tile`] with one staging buffer of each (16 subgroups of 32 on the H100, 43 KiB with
-/// the edge path's squares), taken by [`variant_for`] from `LARGE_TILE_MIN_WORKGROUPS` of its
-/// workgroups up. H100 (examples/gemm_sweep.rs, 2026-11-22, fourth session, TFLOP/s against the
-/// 128×128×32 default): 8192³ 189.5 / 178.5, 4096³ 174.6 / 162.3, 2048³ 155.6 / 155.6 (128
-/// workgroups), 1024³ 41.1 / 73.1. Each K step reads 25% fewer bytes from L2 per
-/// multiply-add; 256×128×32 reached 184.8 at 8192³, the 64×64-per-subgroup coop16w on these
-/// tiles 167–179. Seventh session, with the prefetch unconditional: 265.0 / 182.2 at 8192³,
-/// 234.4 / 165.3 at 4096³; 256×128×32 one buffer 245.6, coop16w 128×256×32 one buffer 260.3
-/// (239.7 at 4096³), 128×128×64 one buffer 235.5.
+/// the edge path's squares), taken by [`variant_for`] from [`LARGE_TILE_MIN_WORKGROUPS`] of its
+/// workgroups up where C has tiles across its right edge: 265.0 / 234.4 TFLOP/s at 8192³ /
+/// 4096³ against 182.2 / 165.3 for the 128×128×32 tile (H100, 2026-11-22). Each K step reads 25%
+/// fewer bytes from L2 per multiply-add.
 pub fn large_tile_edges() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).one_buf()
 }
 
-/// See [`large_tile`]. Fourth session: 256 workgroups (4096² of C and up) gained 6–8%, 128
-/// (2048²) tied. Seventh session (the prefetch unconditional): at 2048³ (128 workgroups) 197.0
-/// against 157.6 TFLOP/s for the default tile and 178.1 for [`deep_tile`]; at 1024³ (32) 45.8
-/// against 73.2 and 75.1.
+/// See [`large_tile`]: at 2048³ (128 workgroups) 197.0 TFLOP/s against 178.1 for [`deep_tile`];
+/// at 1024³ (32 workgroups) 45.8 against 75.1 (H100, 2026-11-22).
 pub const LARGE_TILE_MIN_WORKGROUPS: usize = 128;
 
 /// coop16's tile below [`LARGE_TILE_MIN_WORKGROUPS`]: 128×128×64 with one staging buffer (8
-/// subgroups of 32 on the H100, 43 KiB): a K step of 64 between two barriers. H100 (seventh
-/// session, TFLOP/s against the 128×128×32 two-buffer default): 1024³ 75.1 / 73.2, 2048³
-/// 178.1 / 157.6, 3072³ 187.1 / 147.1, 8192³ 235.5 / 182.2. It stages 8 loads per invocation
-/// per operand at 32 lanes, so at subgroups of 16 it does not fit and the default stays.
+/// subgroups of 32 on the H100, 43 KiB): a K step of 64 between two barriers; 187.1 against
+/// 147.1 TFLOP/s for the 128×128×32 tile at 3072³ (H100, 2026-11-22). It stages 8 loads per
+/// invocation per operand at 32 lanes, so at subgroups of 16 it does not fit and the default
+/// stays.
 pub fn deep_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 128, 64).one_buf()
 }
@@ -530,12 +362,14 @@ fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(&'static str, f64); 7] {
 /// [`check`] against the workgroup size reflected from `k` specialised for `p` at `sg`.
 fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
     let reflected = k.workgroup_size("main", &overrides(p, sg, true))?;
-    check(k, p, sg, reflected)
+    check(k, p, reflected)
 }
 
-/// Checks the layout: the reflected workgroup holds exactly one subgroup per WM×WN block of the
-/// tile, and the staged loads fit the kernel's prefetch registers.
-pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result<()> {
+/// Checks the tile against the kernel's rules: BM, BN, BK multiples of its `WM`, `WN` and
+/// fragment (BK and BN of 8, the staging's vec4 of f16), one or two staging buffers, and the
+/// staged loads within the kernel's prefetch registers (`MAX_FETCH`) at the `reflected`
+/// workgroup size.
+pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
     let bad = |m: String| Err(Error::Plan(format!("coop policy {p:?}: {m}")));
     let wm = k.const_u32("WM")?;
     let wn = k.const_u32("WN")?;
@@ -550,42 +384,14 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
             "BM, BN, BK must be multiples of {wm}, {wn}, {frag}"
         ));
     }
-    // the vec4<f16> staging indexes As and Bs in 4s of f16 with 16-byte rows: BK, BN (and
-    // PAD) multiples of 8
     if !(1..=2).contains(&p.bufs) || !(p.bufs..=2).contains(&p.b_bufs) || !p.bn.is_multiple_of(8) {
         return bad(
             "one or two staging buffers, as many or more for B (at most 2), BN a multiple of 8"
                 .into(),
         );
     }
-    let blocks = (p.bm / wm) * (p.bn / wn);
-    if reflected != [blocks * sg, 1, 1] {
-        return bad(format!(
-            "workgroup {reflected:?} is not {blocks} subgroups of {sg}"
-        ));
-    }
-    // each subgroup s owns rows wm·(s / SG_X) .., columns wn·(s % SG_X) ..: distinct, covering
-    let sg_x = p.bn / wn;
-    let mut owned = vec![false; (p.bm * p.bn) as usize];
-    for s in 0..blocks {
-        let (r0, c0) = (wm * (s / sg_x), wn * (s % sg_x));
-        for r in r0..r0 + wm {
-            for c in c0..c0 + wn {
-                if r >= p.bm
-                    || c >= p.bn
-                    || std::mem::replace(&mut owned[(r * p.bn + c) as usize], true)
-                {
-                    return bad(format!(
-                        "subgroup {s} overlaps or leaves the tile at ({r}, {c})"
-                    ));
-                }
-            }
-        }
-    }
-    if owned.iter().any(|o| !o) {
-        return bad("a part of the tile is owned by no subgroup".into());
-    }
-    let inv = blocks * sg;
+    // vec4 loads of 8 f16 per invocation, per operand
+    let inv = reflected.iter().product::<u32>();
     for (what, items) in [("A", p.bm * p.bk / 8), ("B", p.bk * p.bn / 8)] {
         if items.div_ceil(inv) > max_fetch {
             return bad(format!(
@@ -597,11 +403,10 @@ pub fn check(k: &Kernel, p: &CoopPolicy, sg: u32, reflected: [u32; 3]) -> Result
 }
 
 /// Whether the cooperative kernels round an `out` C of `n` columns to f16 themselves (`OUT_F16`
-/// in shared/gemm_coop_body.wgsl: each workgroup reads its tile back after storing it): the
+/// in wgsl/gemm/lib/coop.wgsl: each workgroup reads its tile back after storing it): the
 /// product kernels' rule (`kernel_may_round`; K is never split here), so with N odd the
-/// `gemm/to_f16` pass rounds after the product. H100 (eighteenth session, `wgsimd bench`, f16
-/// C, ms, the pass against this): 8192³ 4.25 / 4.09 (f32 C 4.07-4.10), 4096³ 0.601 / 0.585, 2048³ 0.0998 /
-/// 0.0945, 512×4096×4096 0.101 / 0.098, 64×4096×4096 0.090 / 0.088.
+/// `gemm/to_f16` pass rounds after the product. 4.09 against 4.25 ms with the pass at 8192³
+/// (f32 C: 4.07; H100, 2026-11-26).
 pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
     super::kernel_may_round(out, 1, n)
 }
@@ -735,78 +540,38 @@ mod tests {
     #[test]
     fn gemm_kernels_are_built_without_runtime_checks() {
         let coop = CoopKernel::ALL.map(|k| k.name());
-        for name in coop
-            .into_iter()
-            .chain(["gemm/tiled", "gemm/tiled_wide", "gemm/gemv"])
-        {
+        for name in coop.into_iter().chain(["gemm/tiled", "gemm/gemv"]) {
             let k = kernel::load(name, crate::kernel::Flavor::Subgroup).unwrap();
             assert!(crate::gpu::asks_unchecked(&k), "{name}");
         }
     }
 
+    /// The tiles the policy takes hold the kernels' rules and fit 48 KiB; bad buffer counts
+    /// and tiles off the kernel's block are refused.
     #[test]
-    fn coop_kernels_validate_and_their_layouts_cover_the_tile() {
-        for kind in CoopKernel::ALL {
-            let k = kernel::load(kind.name(), crate::kernel::Flavor::Subgroup).unwrap();
-            let p = kind.policy();
-            for sg in [32u32, 64] {
-                let wg = k.workgroup_size("main", &overrides(&p, sg, true)).unwrap();
-                check(&k, &p, sg, wg).unwrap();
-                // a workgroup that is one subgroup short is refused
-                assert!(check(&k, &p, sg, [wg[0] - sg, 1, 1]).is_err());
-            }
-            assert!(
-                workgroup_bytes(&k, &p, true).unwrap() <= 48 << 10,
-                "{kind:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn every_candidate_variant_covers_its_tile_and_fits_48k() {
-        let mut kinds = std::collections::HashSet::new();
-        for (name, v) in CoopVariant::candidates()
-            .into_iter()
-            .chain([("coop16w default", CoopKernel::K16W.variant())])
-        {
-            kinds.insert(v.kernel);
+    fn shipped_tiles_hold_the_kernel_rules() {
+        let k16 = kernel::load("gemm/coop16", crate::kernel::Flavor::Subgroup).unwrap();
+        for v in [
+            CoopKernel::K16.variant(),
+            CoopKernel::K8.variant(),
+            large_tile(),
+            large_tile_edges(),
+            deep_tile(),
+        ] {
             let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
-            // some candidates fit only without the edge path's squares
-            assert!(
-                workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
-                "{name}"
-            );
-            // subgroup 32 (the H100); the layout check holds or refuses at every size
-            layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{name}: {e}"));
-            for sg in [4u32, 8, 16, 64, 128] {
-                if layout_fits(&k, &v.policy, sg).is_ok() {
-                    let wg = k
-                        .workgroup_size("main", &overrides(&v.policy, sg, true))
-                        .unwrap();
-                    assert!(check(&k, &v.policy, sg, [wg[0] - sg, 1, 1]).is_err());
-                }
-            }
+            layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{v:?}: {e}"));
+            assert!(workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10, "{v:?}");
         }
-        assert!(kinds.contains(&CoopKernel::K16W) && kinds.contains(&CoopKernel::K16));
-        // coop16w's 64×64 block: a tile that is not a multiple of it is refused
-        let k = kernel::load("gemm/coop16w", crate::kernel::Flavor::Subgroup).unwrap();
-        let p = CoopPolicy {
-            bm: 128,
-            bn: 96,
-            bk: 16,
-            bufs: 2,
-            b_bufs: 2,
-        };
-        assert!(check(&k, &p, 32, [32 * 4, 1, 1]).is_err());
-        // B buffers: as many as A's or two, never fewer, never three
-        let k = kernel::load("gemm/coop16", crate::kernel::Flavor::Subgroup).unwrap();
         let ok = large_tile().policy;
         assert_eq!((ok.bufs, ok.b_bufs), (1, 2));
-        assert!(check(&k, &ok, 32, [16 * 32, 1, 1]).is_ok());
         for (bufs, b_bufs) in [(2, 1), (1, 3), (2, 3), (0, 1)] {
             let bad = CoopPolicy { bufs, b_bufs, ..ok };
-            assert!(check(&k, &bad, 32, [16 * 32, 1, 1]).is_err(), "{bad:?}");
+            assert!(check(&k16, &bad, [16 * 32, 1, 1]).is_err(), "{bad:?}");
         }
+        let off_block = CoopPolicy { bn: 96 + 8, ..ok };
+        assert!(check(&k16, &off_block, [16 * 32, 1, 1]).is_err());
+        // the deep tile stages 8 loads per invocation at 32 lanes: at 16 it does not fit
+        assert!(layout_fits(&k16, &deep_tile().policy, 16).is_err());
     }
 
     /// The driver lays out workgroup variables in an order of its own, and cooperative loads
@@ -814,7 +579,7 @@ mod tests {
     /// order aligned (a 4-byte `Cs` broke every `EDGES` = 0 product on the H100).
     #[test]
     fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
-        for (name, v) in CoopVariant::candidates() {
+        for v in [CoopKernel::K16.variant(), CoopKernel::K8.variant(), large_tile(), deep_tile()] {
             let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
             for edges in [true, false] {
                 let o: Vec<(String, f64)> = overrides(&v.policy, 32, edges)
@@ -826,15 +591,11 @@ mod tests {
                 for (_, g) in s.module.global_variables.iter() {
                     if g.space == naga::AddressSpace::WorkGroup {
                         let bytes = s.module.types[g.ty].inner.size(s.module.to_ctx());
-                        assert_eq!(bytes % 16, 0, "{name} edges {edges}: {:?}", g.name);
+                        assert_eq!(bytes % 16, 0, "{v:?} edges {edges}: {:?}", g.name);
                         total += bytes as u64;
                     }
                 }
-                assert_eq!(
-                    total,
-                    workgroup_bytes(&k, &v.policy, edges).unwrap(),
-                    "{name}"
-                );
+                assert_eq!(total, workgroup_bytes(&k, &v.policy, edges).unwrap(), "{v:?}");
             }
         }
     }
@@ -842,20 +603,8 @@ mod tests {
     #[test]
     fn the_offered_shape_picks_the_kernel() {
         let mut caps = Caps {
-            name: "test".into(),
-            backend: "Vulkan".into(),
-            driver: String::new(),
-            subgroups: true,
-            subgroup_min: 32,
-            subgroup_max: 32,
-            f16: true,
-            timestamps: false,
-            max_storage_binding: 1 << 30,
-            max_buffer: 1 << 30,
-            storage_offset_alignment: 256,
-            max_workgroups_per_dim: 65535,
-            max_workgroup_storage: 48 << 10,
             cooperative_matrix: vec![],
+            ..Caps::h100()
         };
         assert!(usable(&caps).is_err());
         caps.cooperative_matrix = vec![CoopKernel::K8.shape()];
@@ -873,11 +622,8 @@ mod tests {
         assert!(has_edges(&lp, 4096 + 258), "N not a multiple of 4");
         assert_eq!(padded_rows(&lp, 4096 + 1), 4096 + 128);
         assert_eq!(padded_rows(&lp, 4096), 4096);
-        // large products take the large tile, small ones the default
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 4096, 4096),
-            large_tile()
-        );
+        // large products take the large tile, small ones the deep tile
+        assert_eq!(variant_for(&caps, CoopKernel::K16, 4096, 4096), large_tile());
         assert_eq!(
             variant_for(&caps, CoopKernel::K16, 2048, 2048),
             large_tile(),

@@ -5,19 +5,17 @@
 //! - **Three inputs:** f32 × f32, f16 × f16 (u16 bits on the host), and f16 activations × int4
 //!   weights ([`int4::Int4Weights`], the Marlin use case).
 //! - **Three kinds of kernel.** `gemm/tiled` is the portable register-tiled kernel (every
-//!   adapter, no feature needed: f16 is unpacked with `unpack2x16float`); `gemm/tiled_wide` is
-//!   the same with an 8×16 block per invocation, chosen by the policy (`GemmPolicy::kernel`).
-//!   `gemm/gemv`, the few-rows kernel, takes products of up to [`GEMV_MAX_M`] rows by default.
+//!   adapter, no feature needed: f16 is unpacked with `unpack2x16float`). `gemm/gemv`, the
+//!   few-rows kernel, takes products of up to [`GEMV_MAX_M`] rows by default.
 //!   `gemm/coop16` and `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
 //!   [`COOP_MIN_M`] rows only when the adapter offers that shape, has one subgroup size, and
 //!   the tile fits its workgroup memory ([`coop::usable`]); otherwise the portable kernel runs.
-//!   `gemm/coop16w`, `coop16v` and `coop16vw` (other blocks and staging) run only when
-//!   [`GemmOptions::coop`] names them.
-//! - **Coverage is checked, not hoped for.** The tile layout is a function of [`GemmPolicy`];
-//!   at plan time it is enumerated against the workgroup size naga reflects from the specialized
-//!   kernel and the register budgets the kernel declares ([`GemmPolicy::check`],
-//!   [`coop::check`]). A layout that misses a row of a tile is a plan error, never a zero in C.
+//! - **Coverage is proven, not mirrored.** Policies are checked against the rules the kernels
+//!   declare ([`GemmPolicy::check`], [`coop::check`]: divisibility, register and workgroup-memory
+//!   budgets read from the module); that every element of C is written exactly once at every
+//!   policy the host uses is proven on the simulator (tests/gemm.rs: poisoned C, partial tiles on
+//!   every edge, at several subgroup sizes), where a missed row is an `unwritten-output` finding.
 //! - **Host packing:** A rows are padded with zeros to a whole vec4 load along K (4 f32 or 8 f16)
 //!   and B rows to a whole load along N, so a load is entirely in or out of the matrix; all other
 //!   edges (partial tiles in M, N and K) are handled in the kernels. C holds M×N elements (the
@@ -80,12 +78,6 @@ pub enum Path {
     Coop16,
     /// Cooperative matrices, f16 8×8×8 → f32 (Apple).
     Coop8,
-    /// Cooperative matrices, f16 16×16×16 → f32, 64×64 of C per subgroup (on request).
-    Coop16W,
-    /// `Coop16` staged through `vec4<f16>` workgroup arrays (on request).
-    Coop16V,
-    /// `Coop16W` staged through `vec4<f16>` workgroup arrays (on request).
-    Coop16VW,
     /// The few-rows kernel (`gemm/gemv`): M ≤ [`GEMV_MAX_M`] with the default path and
     /// policy.
     Gemv,
@@ -530,15 +522,11 @@ fn tiled_pass(
     [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
 ) -> Result<GemmPlan> {
     policy.check_tile()?;
-    let kern: Arc<Kernel> = kernel::load(policy.kernel()?, caps.flavor())?;
+    let kern: Arc<Kernel> = kernel::load("gemm/tiled", caps.flavor())?;
     let overrides = policy.overrides(fa, fb, has_zeros);
-    let budget = policy::KernelBudget {
-        tm: kern.const_u32("TM")?,
-        tn: kern.const_u32("TN")?,
-        max_fetch: kern.const_u32("MAX_FETCH")?,
-    };
     let reflected = kern.workgroup_size("main", &overrides)?;
-    policy.check(reflected, budget, fa, fb, caps.max_workgroup_storage)?;
+    policy.check(&kern, reflected, fa, fb, caps.max_workgroup_storage)?;
+    let invocations = reflected.iter().product::<u32>() as u64;
     let tiles = [
         (n as u64).div_ceil(policy.bn as u64),
         (m as u64).div_ceil(policy.bm as u64),
@@ -550,7 +538,7 @@ fn tiled_pass(
         .unwrap_or_else(|| {
             split_k(
                 tiles[0] * tiles[1],
-                policy.invocations() as u64,
+                invocations,
                 k_tiles as u64,
             )
         })
@@ -1044,7 +1032,7 @@ mod tests {
             let r = plan(&caps, Operand::F32(&x), Operand::F32(&x), 64, 64, 64, opts);
             assert!(matches!(r, Err(Error::Plan(_))), "{bad:?}: {:?}", r.err());
         }
-        let mut v = coop::CoopVariant::candidates()[0].1;
+        let mut v = coop::CoopKernel::K16.variant();
         v.policy.bk = 0;
         let mut offered = caps.clone();
         (offered.f16, offered.subgroups) = (true, true);
@@ -1065,7 +1053,7 @@ mod tests {
         (caps.f16, caps.subgroups) = (true, true);
         (caps.subgroup_min, caps.subgroup_max) = (32, 32);
         caps.max_workgroup_storage = 48 << 10;
-        caps.cooperative_matrix = vec![coop::CoopVariant::candidates()[0].1.kernel.shape()];
+        caps.cooperative_matrix = vec![coop::CoopKernel::K16.shape()];
         let x = vec![0u16; 64 * 64];
         let path = |opts| {
             plan(&caps, Operand::F16(&x), Operand::F16(&x), 64, 64, 64, opts)

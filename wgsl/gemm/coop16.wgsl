@@ -7,8 +7,8 @@
 // of B in workgroup memory as f16 (two buffers, register prefetch as in tiled.wgsl: one barrier
 // per step; or, with the override NBUF = 1, one buffer and two barriers per step), then each
 // subgroup loads 4 A and 2 B fragments per 16 of K and does 8 multiply-adds. Loads outside M, N,
-// K stage zeros, so any shape is exact. This kernel stages in f16 arrays
-// (shared/gemm_coop_stage_h.wgsl); gemm/coop16v.wgsl is the same with 8-byte staging stores.
+// K stage zeros, so any shape is exact. The tiles are staged in f16 arrays
+// (gemm/lib/coop_stage.wgsl).
 //
 // Layout (checked in Rust, src/gemm/coop.rs, against the reflected workgroup size and the
 // adapter's subgroup size): subgroup s = (wm, wn) = (s / SG_X, s % SG_X), SG_X = BN/WN,
@@ -21,7 +21,7 @@
 // tiles, so the bottom edge needs neither.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
-// bounds by the simulator tests (tests/sim_coop.rs, edge tiles at several subgroup sizes).
+// bounds by the simulator tests (tests/gemm.rs, edge tiles at several subgroup sizes).
 // wgsimd: runtime checks off
 
 enable f16;
@@ -31,6 +31,36 @@ enable wgpu_cooperative_matrix;
 const WM: u32 = 64u;
 const WN: u32 = 32u;
 
-//!include shared/gemm_coop16
-//!include shared/gemm_coop_stage_h
-//!include shared/gemm_coop
+// the tile (the plan always sets BM, BN, BK and SG: src/gemm/coop.rs)
+override BM: u32 = 128u;
+override BN: u32 = 128u;
+override BK: u32 = 32u;
+// The subgroup size the plan requires (the adapter's minimum = maximum).
+override SG: u32 = 32u;
+
+const FRAG: u32 = 16u;
+alias FragA = coop_mat16x16<f16, A>;
+alias FragB = coop_mat16x16<f16, B>;
+alias FragC = coop_mat16x16<f32, C>;
+
+//!include gemm/lib/coop_stage
+//!include gemm/lib/coop
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<storage, read_write> c16: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sg_guard: array<atomic<u32>>;
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(subgroup_id) sg_id: u32,
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) width: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+) {
+    coop_main(lid, sg_id, lane, width, wid, nwg);
+}

@@ -6,7 +6,7 @@
 // workgroup memory). Layout checked in Rust (src/gemm/coop.rs) like coop16.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
-// bounds by the simulator tests (tests/sim_coop.rs, edge tiles at several subgroup sizes).
+// bounds by the simulator tests (tests/gemm.rs, edge tiles at several subgroup sizes).
 // wgsimd: runtime checks off
 
 enable f16;
@@ -25,5 +25,24 @@ alias FragA = coop_mat8x8<f16, A>;
 alias FragB = coop_mat8x8<f16, B>;
 alias FragC = coop_mat8x8<f32, C>;
 
-//!include shared/gemm_coop_stage_h
-//!include shared/gemm_coop
+//!include gemm/lib/coop_stage
+//!include gemm/lib/coop
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<storage, read_write> c16: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sg_guard: array<atomic<u32>>;
+
+@compute @workgroup_size(WG)
+fn main(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(subgroup_id) sg_id: u32,
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) width: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+) {
+    coop_main(lid, sg_id, lane, width, wid, nwg);
+}

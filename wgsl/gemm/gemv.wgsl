@@ -63,9 +63,17 @@ const_assert STEP_LOADS == 4u;
 // words of `red` per invocation: a row's sums of its (at most 8) columns
 const RED_WORDS: u32 = max(COLS_F32, max(COLS_F16, COLS_INT4));
 
-//!include shared/gemm_portable
+//!include gemm/lib/operands
 
-// (f16 output written by this pass, OUT_F16 in shared/gemm_portable.wgsl, saves the rounding
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> scales: array<u32>;
+@group(0) @binding(4) var<storage, read> zeros: array<u32>;
+@group(0) @binding(5) var<storage, read_write> c: array<f32>;
+@group(0) @binding(6) var<storage, read_write> c16: array<u32>;
+
+// (f16 output written by this pass, OUT_F16 in gemm/lib/operands.wgsl, saves the rounding
 // pass's dispatch: about 10 µs on the H100 against 15 µs for 1×4096×4096 f16.)
 
 // [row][k - k0]: this workgroup's chunk of A, in f32
@@ -125,7 +133,7 @@ fn row_terms(r: u32, kk: u32, st: Step) -> array<vec4<f32>, 2> {
     return array<vec4<f32>, 2>(lo, hi);
 }
 
-// int4_word (shared/gemm_portable.wgsl) at any packed row: a row past B's end gives a zero
+// int4_word (gemm/lib/operands.wgsl) at any packed row: a row past B's end gives a zero
 // scale (loaded from a clamped index either way).
 fn int4_clamped(row: u32, n: u32) -> Int4Word {
     var x = int4_word(min(row, params.b_rows - 1u), n);

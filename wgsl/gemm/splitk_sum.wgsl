@@ -4,11 +4,11 @@
 // One element per invocation over a 2-D grid (the host keeps each dimension within the limit).
 //
 // With OUT_F16 (f16 output, GemmOptions::out = OutFormat::F16) each invocation sums two elements
-// and writes them rounded to f16 in one word (shared/f16_round.wgsl), element 2i in the low half
+// and writes them rounded to f16 in one word (gemm/lib/f16_round.wgsl), element 2i in the low half
 // of word i, the high half +0 past the last element: the same bits the separate rounding pass
 // (to_f16.wgsl) would give, without its dispatch. C's words are f32 bits otherwise.
 
-//!include shared/f16_round
+//!include gemm/lib/f16_round
 
 const WG_SIZE: u32 = 256u;
 

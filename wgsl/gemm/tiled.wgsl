@@ -5,10 +5,11 @@
 // BM×BK slice of A (transposed, k-major) and a BK×BN slice of B in workgroup memory; each
 // invocation owns an 8×8 (TM×TN) block of C in registers and does 64 FMAs per k from 4 vec4
 // reads of workgroup memory. The staging, K loop (double buffering with a register prefetch,
-// one barrier per step; or the knobs BUFFERS, PAIRED, UNROLL) and entry point are shared with
-// gemm/tiled_wide in shared/gemm_tiled.wgsl; this file is the 8×8 block.
+// one barrier per step; or the knobs BUFFERS, PAIRED, UNROLL) are in gemm/lib/tiled.wgsl; this
+// file is the 8×8 block, the bindings and the entry point.
 //
-// Invocation layout (mirrored and checked exhaustively in Rust, src/gemm/policy.rs, at plan time):
+// Invocation layout (the simulator proves that every element of C is written once, at every
+// policy the host uses: tests/gemm.rs):
 //   (tx, ty) = lane_xy(lid), WG_X = BN/TN, WG_Y = BM/TM;
 //   rows of C: 4·(ty + i·WG_Y) + r for i < 2, r < 4; columns 4·(tx + j·WG_X) + c for j < 2.
 //   The interleave keeps each subgroup's workgroup-memory reads contiguous (conflict-free).
@@ -28,10 +29,9 @@
 // outside M, N, K read zero, stores outside M, N are skipped. No function takes an array by value.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): the explicit edge handling above
-// is the bounds check, and the simulator tests prove every access in bounds
-// (tests/gemm_sim.rs, kernel_variants_on_the_simulator: every candidate policy, edge tiles on
-// every side, split-K, f16 and int4). On the H100 the checks cost 8% (8192³, 64×128×8:
-// 38.4 against 41.5 TFLOP/s, examples/gemm_sweep.rs).
+// is the bounds check, and the simulator tests prove every access in bounds (tests/gemm.rs: the
+// policies the host uses, edge tiles on every side, split-K, f16 and int4). On the H100 the
+// checks cost 8% (8192³, 64×128×8: 38.4 against 41.5 TFLOP/s, 2026-11-22).
 // wgsimd: runtime checks off
 
 // The invocation's block of C (struct `Acc`) is fixed here, with literal names: NVIDIA's SPIR-V
@@ -90,4 +90,18 @@ fn store_acc(z: u32, m0: u32, n0: u32, xy: vec2<u32>, acc: Acc) {
     store_row(z, r1 + 3u, q0, q1, acc.c70, acc.c71);
 }
 
-//!include shared/gemm_tiled
+//!include gemm/lib/tiled
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> scales: array<u32>;
+@group(0) @binding(4) var<storage, read> zeros: array<u32>;
+@group(0) @binding(5) var<storage, read_write> c: array<f32>;
+@group(0) @binding(6) var<storage, read_write> c16: array<u32>;
+
+@compute @workgroup_size(WG_X, WG_Y)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    tiled_main(lid, wid, nwg);
+}

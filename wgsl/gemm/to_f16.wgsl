@@ -5,12 +5,12 @@
 // host rounds C's buffer up to whole quads; the padding is never written, so the last quad, when
 // partial, is read element by element, and its missing elements give +0.
 //
-// The rounding (shared/f16_round.wgsl) is done in integer arithmetic: every adapter gives the
+// The rounding (gemm/lib/f16_round.wgsl) is done in integer arithmetic: every adapter gives the
 // bits of the host's half::f16::from_f32. Where K is split the sum pass rounds instead
 // (splitk_sum.wgsl, OUT_F16), and with N even the product kernel does (OUT_F16); this pass is
 // then not planned.
 
-//!include shared/f16_round
+//!include gemm/lib/f16_round
 
 const WG_SIZE: u32 = 256u;
 

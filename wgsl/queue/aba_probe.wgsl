@@ -2,7 +2,23 @@
 // goes once round (invocation 1), and invocation 0 then finishes its dequeue with the stale head.
 // The versioned head CAS must reject it; the task must stay for a fresh reader. Deterministic on a
 // GPU and on the simulator. probe[] layout: see src/queue/mod.rs (`aba_probe`).
-//!include shared/queue
+//!include queue/lib/ring
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+// one result per task id: the wrapping u32 sum of its range of `input`
+@group(0) @binding(2) var<storage, read_write> results: array<u32>;
+// per task id: how many times it was executed (must end at exactly 1)
+@group(0) @binding(3) var<storage, read_write> runs: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> ring: array<atomic<u32>>;
+// ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi,
+// 32 = the latency clock (a word of its own 128-byte line, away from the done counter),
+// 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock after each round's persistent pass
+@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, 64>;
+// spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
+@group(0) @binding(6) var<storage, read_write> spill: array<u32>;
+// per task: enqueue tick, start tick (written only when LATENCY)
+@group(0) @binding(9) var<storage, read_write> ticks: array<u32>;
 
 @group(0) @binding(8) var<storage, read_write> probe: array<u32>;
 

@@ -1,8 +1,24 @@
 // Child-launch arguments (the stand-in for CUDA dynamic parallelism): one invocation turns the
 // spill list's new entries ctl[hi] .. ctl[spill] into the indirect dispatch of queue/child, which
 // runs next in the same submission. At most 65535 workgroups of CHILD_BLOCK tasks per launch; the
-// rest waits for the next launch. CHILD_BLOCK comes from the flavour (shared/queue_team).
-//!include shared/queue
+// rest waits for the next launch. CHILD_BLOCK comes from the flavour (queue/lib/team).
+//!include queue/lib/ring
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+// one result per task id: the wrapping u32 sum of its range of `input`
+@group(0) @binding(2) var<storage, read_write> results: array<u32>;
+// per task id: how many times it was executed (must end at exactly 1)
+@group(0) @binding(3) var<storage, read_write> runs: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> ring: array<atomic<u32>>;
+// ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi,
+// 32 = the latency clock (a word of its own 128-byte line, away from the done counter),
+// 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock after each round's persistent pass
+@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, 64>;
+// spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
+@group(0) @binding(6) var<storage, read_write> spill: array<u32>;
+// per task: enqueue tick, start tick (written only when LATENCY)
+@group(0) @binding(9) var<storage, read_write> ticks: array<u32>;
 
 @group(0) @binding(7) var<storage, read_write> args: array<u32, 3>;
 

@@ -1,6 +1,6 @@
 // The persistent kernel of the work queue: a few workgroups that live until the work is done or
-// they give up, with team-specialised roles (the CUDA microkernel of issue 7, ported). A team is a
-// subgroup, or one invocation in the emulated flavour (shared/queue_team):
+// they give up, with team-specialised roles (a port of a CUDA persistent microkernel). A team is a
+// subgroup, or one invocation in the emulated flavour (queue/lib/team):
 // - scheduler teams (even team id) dequeue with the leader, hand the task to the whole team with
 //   team_first (subgroupBroadcastFirst), then pass it to their paired worker team (id + 1)
 //   through a workgroup-memory mailbox, or run it themselves when the mailbox is still taken;
@@ -10,7 +10,23 @@
 // no role waits at a barrier or on another invocation: polling is bounded (MAX_POLLS in all, fewer
 // when LOOP_BUDGET asks, IDLE_POLLS in a row without work), after which the workgroup simply exits. The host then
 // re-dispatches while tasks remain (docs/queue.md, forward progress).
-//!include shared/queue
+//!include queue/lib/ring
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+// one result per task id: the wrapping u32 sum of its range of `input`
+@group(0) @binding(2) var<storage, read_write> results: array<u32>;
+// per task id: how many times it was executed (must end at exactly 1)
+@group(0) @binding(3) var<storage, read_write> runs: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> ring: array<atomic<u32>>;
+// ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi,
+// 32 = the latency clock (a word of its own 128-byte line, away from the done counter),
+// 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock after each round's persistent pass
+@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, 64>;
+// spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
+@group(0) @binding(6) var<storage, read_write> spill: array<u32>;
+// per task: enqueue tick, start tick (written only when LATENCY)
+@group(0) @binding(9) var<storage, read_write> ticks: array<u32>;
 
 // polls per team before giving up; a poll is one dequeue attempt (scheduler) or one look at the
 // mailbox (worker)
@@ -19,9 +35,9 @@ const IDLE_POLLS: u32 = 64u;
 // Loop back-edges one invocation may take in all, over every loop of this kernel (the host sets
 // it per adapter; 0xffffffff = no limit). lavapipe (gallivm) keeps ONE counter per shader
 // invocation (a SIMD row of 8 invocations), shared by every loop, and after 65535 back-edges ends
-// every loop early: a task's sum loop stopped half way and stored a prefix sum (issue 7's
-// emulated-flavour flake: one-invocation teams take 24 back-edges per task, and a row ran
-// thousands of tasks). The poll bound below keeps the whole kernel within the budget.
+// every loop early: a task's sum loop stopped half way and stored a prefix sum (one-invocation
+// teams take 24 back-edges per task, and a row ran thousands of tasks). The poll bound below
+// keeps the whole kernel within the budget.
 override LOOP_BUDGET: u32 = 60000u;
 
 // mailbox[s]: 0 = empty, else task + 1, for worker team s (one-invocation teams: QUEUE_WG of them)

@@ -2,11 +2,11 @@
 // workgroup. KEY: 0 = u32 (identity), 1 = i32 (flip the sign bit), 2 = f32
 // (total-order key: negative -> all bits flipped, positive -> sign bit set). NaN must win, as in
 // numpy: for min every NaN maps to key 0, for max to 0xffffffff; both keys decode to NaN.
-// One dispatch: the workgroup that finishes last folds the partials (shared/fold.wgsl).
+// One dispatch: the workgroup that finishes last folds the partials (reduce/lib/fold.wgsl).
 // Same grid-stride sweep as sum_u64.wgsl.
 
 //!include shared/wg_ops
-//!include shared/fold
+//!include reduce/lib/fold
 
 const WG_SIZE: u32 = 256u;
 override KEY: u32 = 0u;
@@ -20,7 +20,8 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
-// binding 2: the partials' slots (shared/fold.wgsl)
+// the partials' slots (reduce/lib/fold.wgsl)
+@group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // the winning key
 @group(0) @binding(3) var<storage, read_write> result: array<u32>;
 

@@ -1,5 +1,5 @@
 // Deterministic f32 sum in one dispatch: one double-float partial per workgroup, folded by the
-// workgroup that finishes last (shared/fold.wgsl).
+// workgroup that finishes last (reduce/lib/fold.wgsl).
 // Each invocation accumulates with TwoSum (Ogita, Rump & Oishi's Sum2: the rounding error of
 // every addition is kept in a second f32), so the result is within about 2^-44 of the exact sum
 // relative to sum(|x|), far inside the 1e-6 contract, and the same from run to run: the grid,
@@ -8,7 +8,7 @@
 // without the (then meaningless) error term.
 
 //!include shared/wg_ops
-//!include shared/fold
+//!include reduce/lib/fold
 
 const WG_SIZE: u32 = 256u;
 // every input times SCALE (1, or 2^-64 when the host runs a sum again whose running sums
@@ -24,7 +24,8 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<vec4<f32>>;
-// binding 2: the partials' slots (shared/fold.wgsl)
+// the partials' slots (reduce/lib/fold.wgsl)
+@group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // (hi, lo) of the sum; the host adds them in f64 and rounds once
 @group(0) @binding(3) var<storage, read_write> result: array<vec2<f32>>;
 

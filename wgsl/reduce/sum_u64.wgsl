@@ -1,5 +1,5 @@
 // Exact sum of u32 elements into 64 bits in one dispatch: one partial per workgroup, folded by
-// the workgroup that finishes last (shared/fold.wgsl).
+// the workgroup that finishes last (reduce/lib/fold.wgsl).
 // Integer sums follow numpy: u32 -> u64; i32 -> i64 by summing x ^ 0x80000000 (= x + 2^31 as
 // unsigned) and letting the host subtract n * 2^31 (FLIP = 1).
 // Structure: a capped grid of workgroups sweeping the input with a grid stride (CUB's "even
@@ -7,7 +7,7 @@
 // workgroup-wide reduction.
 
 //!include shared/wg_ops
-//!include shared/fold
+//!include reduce/lib/fold
 
 const WG_SIZE: u32 = 256u;
 override FLIP: u32 = 0u;
@@ -20,7 +20,8 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
-// binding 2: the partials' slots (shared/fold.wgsl)
+// the partials' slots (reduce/lib/fold.wgsl)
+@group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // (lo, hi) of the sum
 @group(0) @binding(3) var<storage, read_write> result: array<vec2<u32>>;
 

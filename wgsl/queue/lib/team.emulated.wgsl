@@ -3,7 +3,7 @@
 // every invocation of a workgroup is its own scheduler or worker (QUEUE_WG teams per workgroup),
 // dequeues, hands out through the workgroup-memory mailboxes and runs whole tasks on its own. The
 // broadcast and the sum are identities; no function here needs another invocation. Same functions
-// as queue_team.subgroup.wgsl.
+// as team.subgroup.wgsl.
 
 struct Inv {
     @builtin(local_invocation_index) lid: u32,

@@ -13,18 +13,17 @@
 // Tags instead of clearing: the tag bit is the parity of the run's epoch (a counter the folder
 // advances), inverted, so the words left from the previous run, and the zeros the host creates
 // the slots with, never look ready. Every run writes every slot, so a slot never holds a value
-// two runs old. (A first version cleared each of 4096 three-word slots after reading it: on the
-// H100 that made the sum 12 µs slower than two dispatches.)
+// two runs old. (Clearing each slot after reading it made the sum 12 µs slower than two
+// dispatches on the H100.)
 // Forward progress: the folding workgroup waits only for stores that workgroups which have
 // already arrived have already issued; it never waits for a workgroup to be scheduled.
-// Layout of `fold_slots` (zeroed by the host): 2 words per partial, then the arrival counter
-// at 2 * total and the epoch at 2 * total + 1.
+// Layout of `fold_slots` (the including stage's binding `fold_slots: array<atomic<u32>>`,
+// zeroed by the host): 2 words per partial, then the arrival counter at 2 * total and the epoch
+// at 2 * total + 1.
 
 const FOLD_PAYLOAD: u32 = 0x7fffffffu;
 // partials each folding invocation loads before waiting on any (fold_gather8)
 const FOLD_BATCH: u32 = 8u;
-
-@group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 
 var<workgroup> fold_is_last: u32;
 // the run's epoch, for the folding workgroup (written with fold_is_last)

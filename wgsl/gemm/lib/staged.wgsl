@@ -1,6 +1,6 @@
 // include-only
-// The register prefetch of the GEMM kernels (shared/gemm_tiled.wgsl and
-// shared/gemm_coop_body.wgsl): one K step's share of A and B for this invocation, held between
+// The register prefetch of the GEMM kernels (gemm/lib/tiled.wgsl and
+// gemm/lib/coop.wgsl): one K step's share of A and B for this invocation, held between
 // its global loads and its stash into workgroup memory (double buffering). The includer
 // declares WG (invocations per workgroup), `a_items()`, `b_items()` (vec4 items per tile of A
 // and of B) and `fetch_a(li, m0, k0)`, `fetch_b(li, k0, n0)`: item li of the A tile at (m0, k0)

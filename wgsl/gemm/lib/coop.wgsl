@@ -1,15 +1,15 @@
 // include-only
-// The helpers of the cooperative-matrix GEMMs (the entry points in shared/gemm_coop.wgsl, 4×2
-// fragments per subgroup, and shared/gemm_coop_wide.wgsl, 4×4): params and bindings, the global
-// fetch of the staged tiles, the C store helpers, the grouped tile order. The stage file
-// enables f16 and wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG and the
-// fragment types FragA, FragB, FragC, and includes one staging file before the entry point:
-// shared/gemm_coop_stage_h.wgsl (f16 arrays, one 16-bit store per element) or
-// shared/gemm_coop_stage_v.wgsl (vec4<u32> arrays, one 16-byte store per 8 elements). Both
-// give As, Bs, stash_a, stash_b and the fragment loads frag_a, frag_b, indexed in f16 elements.
+// The cooperative-matrix GEMM (gemm/coop16, gemm/coop8): params, the global fetch of the staged
+// tiles, the C store helpers, the grouped tile order and the kernel itself (`coop_main`, 4×2
+// accumulator fragments per subgroup; gemm/coop16.wgsl's header has the design). The stage file
+// enables f16 and wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG, the fragment
+// types FragA, FragB, FragC and the bindings `params: Params`, `a`, `b` (`array<vec4<u32>>`),
+// `c` (`array<f32>`), `c16` (`array<u32>`) and `sg_guard` (`array<atomic<u32>>`), and includes
+// gemm/lib/coop_stage.wgsl (the staging in f16 arrays: As, Bs, stash_a, stash_b and the fragment
+// loads frag_a, frag_b) before this.
 
-//!include shared/gemm_staged
-//!include shared/f16_round
+//!include gemm/lib/staged
+//!include gemm/lib/f16_round
 
 // f16 of padding per staged row: keeps rows 16-byte aligned and staggers the banks
 const PAD: u32 = 8u;
@@ -39,37 +39,26 @@ struct Params {
     _pad1: u32,
 }
 
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-
 // 1: f16 output rounded by this kernel (round_tile) into c16; 0: C in f32 only. The plan
 // (src/gemm/coop.rs) sets it only with N even, so a word of two f16 never straddles two rows,
 // nor two workgroups' tiles; otherwise the gemm/to_f16 pass rounds C afterwards.
 override OUT_F16: u32 = 0u;
-// f16 C with OUT_F16, two per word (element 2i in the low half of word i), rows padded like C's;
-// a 16-byte stand-in otherwise
-@group(0) @binding(4) var<storage, read_write> c16: array<u32>;
+// (c16: f16 C with OUT_F16, two per word, element 2i in the low half of word i, rows padded like
+// C's; a 16-byte stand-in otherwise)
 
 // The subgroup size a workgroup ran at, where it is not SG (0 otherwise; zeroed by the host):
 // the layout assigns fragments to SG-wide subgroups, so the host plans for one size, and on an
 // adapter that reports a range (wgpu's Metal backend says 4..64; Apple GPUs run 32) a GPU
 // that runs another width must not compute with it. Such workgroups stop at once
 // (subgroup_guard) and the host reports an error instead of C (src/gemm/coop.rs,
-// `planned_subgroup`; GemmPlan::subgroup_mismatch).
-@group(0) @binding(5) var<storage, read_write> sg_guard: array<atomic<u32>>;
+// `planned_subgroup`; GemmPlan::subgroup_mismatch). It lands in `sg_guard`.
 
 // (a vec4: every workgroup variable of these kernels is a multiple of 16 bytes, or the driver
-// may place the staged tiles off the 16-byte rows their cooperative loads need: docs/gemm.md,
-// eighth session)
+// may place the staged tiles off the 16-byte rows their cooperative loads need)
 var<workgroup> sg_width: vec4<u32>;
 // 1: the host planned SG rather than read it from the adapter (Metal), so the kernel checks it
-// (subgroup_guard); 0 where the adapter reports one size: no check, no barrier. H100 (wgsimd
-// bench, 2026-11-26, against the kernel before the guard, alternating, twice each): with the
-// check always on, coop16 268.6-268.7 against 270.7-270.9 TFLOP/s at 8192³ and 239.5-239.6
-// against 240.5-241.0 at 4096³; with it off here, 270.6-270.9 against 270.8-270.9 and
-// 240.8-241.2 against 241.4-242.1.
+// (subgroup_guard); 0 where the adapter reports one size: no check, no barrier (with the check
+// on, coop16 ran 268.6 against 270.7 TFLOP/s at 8192³; H100, 2026-11-26).
 override SG_GUARD: u32 = 1u;
 
 // Whether this workgroup's subgroups are SG wide (uniform: callers may return on it before
@@ -152,8 +141,7 @@ fn stash_tile(lid: u32, buf: u32, s: Staged, fa: u32, fb: u32) {
 }
 
 // The end of K step t (after its multiply-adds; `more`: a tile t+1 exists, fetched into `pre`):
-// tile t+1 staged and every subgroup past it. Called in uniform control flow by both entry
-// points (shared/gemm_coop.wgsl, shared/gemm_coop_wide.wgsl).
+// tile t+1 staged and every subgroup past it. Called in uniform control flow by coop_main.
 // - Two buffers of each: stash into the buffers step t−1 read (its readers passed the barrier
 //   that ended step t−1), then one barrier: tile t+1 staged.
 // - One of each: barrier (every subgroup has read tile t), stash, barrier (tile t+1 staged).
@@ -244,9 +232,9 @@ fn round_tile(lid: u32, m0: u32, n0: u32) {
     }
 }
 
-//!include shared/gemm_tile_order
+//!include gemm/lib/tile_order
 
-// `no_tile`'s answer, where the grid was folded (FOLDED, shared/gemm_tile_order): a vec4, as
+// `no_tile`'s answer, where the grid was folded (FOLDED, gemm/lib/tile_order.wgsl): a vec4, as
 // `sg_width`, so every workgroup variable is a multiple of 16 bytes (see `Cs`)
 var<workgroup> fold_past: vec4<u32>;
 
@@ -262,3 +250,103 @@ fn no_tile(lid: u32, past: bool) -> bool {
     return workgroupUniformLoad(&fold_past).x != 0u;
 }
 
+// The kernel, for the stage's entry point (`@workgroup_size(WG)`).
+fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: vec3<u32>) {
+    // subgroups of another width than planned: stop, and say so (subgroup_guard)
+    if SG_GUARD != 0u {
+        if !subgroup_guard(lid, width) {
+            return;
+        }
+    }
+    let tile = tile_of(wid, nwg);
+    if FOLDED != 0u {
+        if no_tile(lid, past_c(tile)) {
+            return;
+        }
+    }
+    let n0 = tile.x * BN;
+    let m0 = tile.y * BM;
+    let wm = sg_id / SG_X;
+    let wn = sg_id % SG_X;
+    let k_tiles = params.k_tiles;
+    let fa = fetches_a();
+    let fb = fetches_b();
+
+    var c00 = FragC();
+    var c01 = FragC();
+    var c10 = FragC();
+    var c11 = FragC();
+    var c20 = FragC();
+    var c21 = FragC();
+    var c30 = FragC();
+    var c31 = FragC();
+    // load: tile 0 into buffer 0 (`pre` holds the prefetch registers)
+    var pre = fetch_tile(lid, m0, n0, 0u, fa, fb);
+    stash_tile(lid, 0u, pre, fa, fb);
+    // barrier: tile 0 is staged before any fragment load
+    workgroupBarrier();
+
+    for (var t = 0u; t < k_tiles; t++) {
+        let cur = t % NBUF;
+        let cur_b = t % NBUF_B;
+        let more = t + 1u < k_tiles;
+        let k_next = (t + 1u) * BK;
+        // prefetch tile t+1 into registers, unconditionally: after the last tile the fetch's
+        // bounds checks give zeros without loading. Under `if more`, NVIDIA's compiler merged
+        // the loads into `pre` with moves right after them, so each step waited for its global
+        // loads before its first multiply-add (SASS in docs/gemm.md, "Seventh session").
+        pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
+        // multiply: 4×2 fragments per FRAG of K
+        for (var ks = 0u; ks < BK / FRAG; ks++) {
+            let abase = cur * BM * A_STRIDE + wm * WM * A_STRIDE + ks * FRAG;
+            let a0 = frag_a(abase);
+            let a1 = frag_a(abase + FRAG * A_STRIDE);
+            let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
+            let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
+            let bbase = cur_b * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
+            let b0 = frag_b(bbase);
+            let b1 = frag_b(bbase + FRAG);
+            c00 = coopMultiplyAdd(a0, b0, c00);
+            c01 = coopMultiplyAdd(a0, b1, c01);
+            c10 = coopMultiplyAdd(a1, b0, c10);
+            c11 = coopMultiplyAdd(a1, b1, c11);
+            c20 = coopMultiplyAdd(a2, b0, c20);
+            c21 = coopMultiplyAdd(a2, b1, c21);
+            c30 = coopMultiplyAdd(a3, b0, c30);
+            c31 = coopMultiplyAdd(a3, b1, c31);
+        }
+        // stash tile t+1 and barrier(s)
+        stage_next(lid, t, more, pre, fa, fb);
+    }
+
+    // store
+    let r0 = m0 + wm * WM;
+    let q0 = n0 + wn * WN;
+    // (C's rows are padded to whole tiles by the host: only the right edge needs the edge path)
+    let full = EDGES == 0u || (n0 + BN <= params.n && params.n % 4u == 0u);
+    if full {
+        let ld = params.n;
+        store_c(c00, r0 * ld + q0, ld);
+        store_c(c01, r0 * ld + q0 + FRAG, ld);
+        store_c(c10, (r0 + FRAG) * ld + q0, ld);
+        store_c(c11, (r0 + FRAG) * ld + q0 + FRAG, ld);
+        store_c(c20, (r0 + 2u * FRAG) * ld + q0, ld);
+        store_c(c21, (r0 + 2u * FRAG) * ld + q0 + FRAG, ld);
+        store_c(c30, (r0 + 3u * FRAG) * ld + q0, ld);
+        store_c(c31, (r0 + 3u * FRAG) * ld + q0 + FRAG, ld);
+    } else {
+        // edge tile (uniform over the workgroup): each fragment staged, then copied lane by lane
+        edge_store(c00, sg_id, lane, r0, q0);
+        edge_store(c01, sg_id, lane, r0, q0 + FRAG);
+        edge_store(c10, sg_id, lane, r0 + FRAG, q0);
+        edge_store(c11, sg_id, lane, r0 + FRAG, q0 + FRAG);
+        edge_store(c20, sg_id, lane, r0 + 2u * FRAG, q0);
+        edge_store(c21, sg_id, lane, r0 + 2u * FRAG, q0 + FRAG);
+        edge_store(c30, sg_id, lane, r0 + 3u * FRAG, q0);
+        edge_store(c31, sg_id, lane, r0 + 3u * FRAG, q0 + FRAG);
+    }
+    // round: f16 output
+    if OUT_F16 != 0u {
+        round_tile(lid, m0, n0);
+    }
+}

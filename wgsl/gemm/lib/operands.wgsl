@@ -1,7 +1,10 @@
 // include-only
-// The params, bindings and int4 helpers of the portable GEMMs, shared by the register-tiled
-// kernels (shared/gemm_tiled.wgsl) and the few-rows kernel (gemm/gemv.wgsl), which the host
-// fills the same way (src/gemm/mod.rs).
+// The params and int4 helpers of the portable GEMMs, the register-tiled kernel (gemm/tiled) and
+// the few-rows kernel (gemm/gemv), which the host fills the same way (src/gemm/mod.rs). The
+// including stage declares the bindings `params: Params`, `a`, `b` (`array<vec4<u32>>`),
+// `scales`, `zeros` (`array<u32>`), `c` (`array<f32>`, f32 C or its K-split partial products)
+// and `c16` (`array<u32>`, f16 C two per word, written with OUT_F16), and the override
+// HAS_ZEROS.
 
 // int4 quantization group along K
 const GROUP: u32 = 128u;
@@ -21,21 +24,13 @@ struct Params {
     tiles_per_split: u32,
 }
 
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read> scales: array<u32>;
-@group(0) @binding(4) var<storage, read> zeros: array<u32>;
-@group(0) @binding(5) var<storage, read_write> c: array<f32>;
-
-//!include shared/f16_round
+//!include gemm/lib/f16_round
 
 // f16 output written by the product pass itself (OUT_F16: the host's choice with one K slice
-// and N even, src/gemm/mod.rs; C at binding 5 is then a stand-in, and c16 a stand-in
-// otherwise): two elements per word, element 2i in the low half of word i, rounded to nearest
-// even (shared/f16_round.wgsl). With N even a word never straddles two rows.
+// and N even, src/gemm/mod.rs; `c` is then a stand-in, and `c16` a stand-in otherwise): two
+// elements per word, element 2i in the low half of word i, rounded to nearest even
+// (gemm/lib/f16_round.wgsl). With N even a word never straddles two rows.
 override OUT_F16: bool = false;
-@group(0) @binding(6) var<storage, read_write> c16: array<u32>;
 
 // f16 element `idx` of the scales (or, `of_scales` false, the zero points), as f32.
 fn f16_word(of_scales: bool, idx: u32) -> f32 {

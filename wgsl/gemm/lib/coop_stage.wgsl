@@ -1,9 +1,9 @@
 // include-only
-// Staging of the cooperative-matrix GEMMs in f16 arrays (read shared/gemm_coop_body.wgsl): each
+// Staging of the cooperative-matrix GEMMs in f16 arrays (read gemm/lib/coop.wgsl): each
 // fetched vec4<u32> (8 f16) is unpacked and written as 8 scalar f16 stores (coop16, coop16w,
 // coop8; shared/gemm_coop_stage_v.wgsl stages with 8-byte stores).
 
-// Array lengths are named overrides (naga 30 note in docs/gemm.md).
+// Array lengths are named overrides (naga 30 note in gemm/lib/tiled.wgsl).
 override AS_LEN: u32 = NBUF * BM * A_STRIDE;
 override BS_LEN: u32 = NBUF_B * BK * B_STRIDE;
 // [buffer][BM][A_STRIDE]

@@ -1,11 +1,12 @@
 // include-only
-// The body of the portable register-tiled GEMMs (gemm/tiled: 8×8 per invocation, gemm/tiled_wide:
-// 8×16): overrides, params and bindings, the workgroup tiles with their global fetch and stash, the
-// lane layout and tile order, the K loop and the entry point. The stage file declares TM, TN
-// (consts the Rust policy check reads), the accumulator struct `Acc`, `step_at` (one k of the
-// outer product from workgroup row k) and `store_acc` (the block of C out), then includes this.
+// The body of the portable register-tiled GEMM (gemm/tiled): overrides, the workgroup tiles
+// with their global fetch and stash, the lane layout and tile order, and the K loop
+// (`tiled_main`, for the stage's entry point). The stage file declares TM, TN (consts the Rust
+// policy check reads), the accumulator struct `Acc`, `step_at` (one k of the outer product from
+// workgroup row k) and `store_acc` (the block of C out), the bindings of gemm/lib/operands.wgsl,
+// then includes this.
 //
-// K loop knobs (overrides, constant after specialization; mirrored in src/gemm/policy.rs):
+// K loop knobs (overrides, constant after specialization; set from src/gemm/policy.rs):
 //   BUFFERS 2: two workgroup buffers plus a register prefetch: the global loads of step t+1 are
 //     issued before the FMAs of step t and stashed in the other buffer after them, one barrier
 //     per step. BUFFERS 1: one buffer (half the workgroup memory), the same register prefetch,
@@ -14,7 +15,7 @@
 //     literal (workgroup addresses fold into immediates); a trailing single step for odd counts.
 //   UNROLL 4 or 8: k per iteration of the inner loop (BK a multiple of it).
 
-//!include shared/gemm_staged
+//!include gemm/lib/staged
 
 override BM: u32 = 128u;
 override BN: u32 = 128u;
@@ -40,7 +41,7 @@ override BS_LEN: u32 = BUFFERS * BK * BN / 4u;
 
 const MAX_FETCH: u32 = 4u;  // prefetched vec4 per invocation per operand (`Staged`)
 
-//!include shared/gemm_portable
+//!include gemm/lib/operands
 
 // [buffer][k][BM/4]: A transposed, so a column of the A tile is contiguous
 var<workgroup> As: array<vec4<f32>, AS_LEN>;
@@ -197,7 +198,7 @@ fn lane_xy(lid: u32) -> vec2<u32> {
     return vec2<u32>((blk % bx) * w + l % w, (blk / bx) * (32u / w) + l / w);
 }
 
-//!include shared/gemm_tile_order
+//!include gemm/lib/tile_order
 
 // One row of C (of split `z`'s partial): 8 columns from two vec4 accumulators, skipping what is
 // outside C; with OUT_F16 (one split, N even), rounded to f16 in four words of two (each quad
@@ -268,9 +269,8 @@ fn k_step(acc: Acc, t: u32, t1: u32, cur: u32, lid: u32, m0: u32, n0: u32, xy: v
     return r;
 }
 
-@compute @workgroup_size(WG_X, WG_Y)
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>) {
+// The kernel, for the stage's entry point (`@workgroup_size(WG_X, WG_Y)`).
+fn tiled_main(lid: u32, wid: vec3<u32>, nwg: vec3<u32>) {
     let tile = tile_of(wid, nwg);
     if FOLDED != 0u && past_c(tile) {
         return;

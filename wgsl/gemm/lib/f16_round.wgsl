@@ -1,8 +1,8 @@
 // include-only
 // f32 → f16 rounding in integer arithmetic for f16 GEMM output, shared by gemm/to_f16.wgsl,
 // gemm/splitk_sum.wgsl and the product kernels that store f16 C themselves (gemv, tiled,
-// tiled_wide through shared/gemm_portable.wgsl; the cooperative kernels through
-// shared/gemm_coop_body.wgsl). WGSL lets pack2x16float and f16 conversions round either way
+// tiled_wide through gemm/lib/operands.wgsl; the cooperative kernels through
+// gemm/lib/coop.wgsl). WGSL lets pack2x16float and f16 conversions round either way
 // and leaves values beyond f16's range indeterminate; this gives every adapter the bits of IEEE 754
 // round-to-nearest-even (the host reference is half::f16::from_f32, src/reference/gemm.rs):
 // magnitudes from 65520 up become ±inf, NaN stays NaN (quiet, the top bits of its payload kept),

@@ -1,6 +1,6 @@
 // include-only
 // Which tile of C a workgroup computes, for the GEMM kernels with a 2-D tile grid
-// (shared/gemm_tiled.wgsl, shared/gemm_coop_body.wgsl). The includer declares `params` (with
+// (gemm/lib/tiled.wgsl, gemm/lib/coop.wgsl). The includer declares `params` (with
 // `m` and `n`, C's rows and columns) and the tile's `BM` × `BN`; a kernel that may meet a
 // folded grid calls `past_c` on its tile before anything else and exits when it says so.
 

@@ -3,7 +3,7 @@
 // task the persistent-kernel work queue runs (docs/queue.md has the state machine, the ABA
 // argument and the forward-progress argument).
 //
-// Ring layout (binding 4, `ring`): word 0 = head, word 1 = tail, words 2.. = CAP slots.
+// Ring layout (`ring`): word 0 = head, word 1 = tail, words 2.. = CAP slots.
 // - head and tail are packed `version << IDX_BITS | index`: a 20-bit version above a 12-bit slot
 //   index (CAP <= 4096, a power of two). Every successful CAS bumps the version, so a CAS with a
 //   value read before any other successful update can never succeed by accident (ABA) unless
@@ -17,13 +17,14 @@
 // child push and every task start advance by one (atomicAdd returns the tick); ticks[2t] is task
 // t's enqueue tick, ticks[2t + 1] its start tick. The host seeds task 0 with tick 0 and the clock
 // with 1, so a complete run ends with the clock at exactly 2 * n_tasks (docs/queue.md, latency).
-// Tasks run on *teams* (shared/queue_team: a subgroup, or one invocation without subgroups).
-// Source: Vyukov's bounded MPMC queue (per-slot state) with IBM-style versioned (tagged) CAS, as in
-// the CUDA microkernel seed of issue 7.
+// Tasks run on *teams* (queue/lib/team: a subgroup, or one invocation without subgroups).
+// Source: Vyukov's bounded MPMC queue (per-slot state) with IBM-style versioned (tagged) CAS.
+// The including stage declares the bindings params, input, results, runs, ring, ctl, spill and
+// ticks (as every stage of wgsl/queue/ does).
 
 // invocations per workgroup of the persistent and child kernels
 const QUEUE_WG: u32 = 64u;
-//!include shared/queue_team
+//!include queue/lib/team
 
 struct Params {
     n_tasks: u32,
@@ -31,22 +32,6 @@ struct Params {
     fanout: u32,
     cap: u32,
 }
-
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> input: array<u32>;
-// one result per task id: the wrapping u32 sum of its range of `input`
-@group(0) @binding(2) var<storage, read_write> results: array<u32>;
-// per task id: how many times it was executed (must end at exactly 1)
-@group(0) @binding(3) var<storage, read_write> runs: array<atomic<u32>>;
-@group(0) @binding(4) var<storage, read_write> ring: array<atomic<u32>>;
-// ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi,
-// 32 = the latency clock (a word of its own 128-byte line, away from the done counter),
-// 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock after each round's persistent pass
-@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, 64>;
-// spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
-@group(0) @binding(6) var<storage, read_write> spill: array<u32>;
-// per task: enqueue tick, start tick (written only when LATENCY)
-@group(0) @binding(9) var<storage, read_write> ticks: array<u32>;
 
 // record enqueue and start ticks (the host sets it per plan; off = no clock traffic at all)
 override LATENCY: bool = false;

@@ -2,7 +2,7 @@
 // The work queue's unit of execution, subgroup flavour: a *team* is one subgroup. The scheduler
 // role dequeues with lane 0 and hands the task to the team with subgroupBroadcastFirst; a task's
 // words are summed by all lanes and combined with subgroupAdd. Call every function here in control
-// flow uniform per subgroup. The emulated flavour (queue_team.emulated.wgsl) gives the same
+// flow uniform per subgroup. The emulated flavour (team.emulated.wgsl) gives the same
 // functions with one-invocation teams and no subgroup operations.
 
 struct Inv {
