@@ -95,7 +95,7 @@ pub enum PathChoice {
     /// Cooperative matrices, or an error when the adapter does not offer them (or the product
     /// does not fit them, and for int4 weights, which have no cooperative kernel).
     Coop,
-    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of [`GEMV_MAX_ROWS`] rows (its
+    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of its `MAX_ROWS` (8) rows (its
     /// workgroups, row blocks × column blocks, fold into rows of the dispatch where they are
     /// more than one dimension allows).
     Gemv,
@@ -168,9 +168,6 @@ pub const COOP_MIN_M: usize = 17;
 /// 0.112 (coop16 0.078); int4 M = 1 0.012 / 0.062, 8 0.039 / 0.065, 16 0.057 / 0.071, 64 0.210
 /// / 0.108.
 pub const GEMV_MAX_M: usize = 16;
-
-/// Rows of C per `gemm/gemv` workgroup (its `MAX_ROWS`); more rows take several blocks.
-pub const GEMV_MAX_ROWS: usize = 8;
 
 /// Column blocks from which the few-rows kernel takes all of K in each workgroup (no split-K
 /// sum; up to GEMV_MAX_KSLICE): 2 per SM of a 132-SM H100. H100 (examples/gemv_sweep.rs,
@@ -625,8 +622,9 @@ fn gemv_pass(
     };
     let run_bytes = cols * element_bytes;
     let (step_loads, red_words) = (kconst("STEP_LOADS")?, kconst("RED_WORDS")?);
-    // rows per workgroup, and blocks of them: workgroups of one column block, consecutive
-    let rows = m.min(GEMV_MAX_ROWS) as u64;
+    // rows per workgroup (the kernel's MAX_ROWS at most), and blocks of them: workgroups of
+    // one column block, consecutive
+    let rows = (m as u64).min(kconst("MAX_ROWS")?);
     let row_blocks = (m as u64).div_ceil(rows);
     let c_bytes = (m * n * 4) as u64;
     // K per step of the KT = wg / cv lanes (STEP_LOADS loads each; int4: words of 8), and the
@@ -1071,11 +1069,5 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(path(policy), Path::Tiled);
-    }
-
-    #[test]
-    fn the_few_rows_limit_is_the_kernels() {
-        let k = kernel::load("gemm/gemv", crate::kernel::Flavor::Subgroup).unwrap();
-        assert_eq!(k.const_u32("MAX_ROWS").unwrap() as usize, GEMV_MAX_ROWS);
     }
 }

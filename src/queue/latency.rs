@@ -1,7 +1,7 @@
 //! Enqueue-to-start latency of the work queue, from a logical clock.
 //!
 //! WGSL has no clock. With [`super::QueuePolicy::latency`] on, the kernels keep one (the word
-//! `ctl[CTL_CLOCK]`): every child push and every task start takes a tick with `atomicAdd`, and
+//! `ctl[ctl_clock]`, [`Layout`](super::Layout)): every child push and every task start takes a tick with `atomicAdd`, and
 //! each task records its enqueue tick and its start tick (`ticks[2t]`, `ticks[2t + 1]`). The host
 //! seeds task 0's enqueue as tick 0 and the clock at 1. So:
 //!
@@ -24,7 +24,7 @@
 //! one word, the hand-off on another); that would show as a task with `start <= enqueue`, which
 //! `from_state` reports as an error rather than hide.
 
-use super::{QueueState, CTL_CLOCK, CTL_MARKS};
+use super::QueueState;
 
 /// Enqueue-to-start latency percentiles of one run (nearest-rank percentiles over all tasks).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,7 +62,7 @@ impl Latency {
                 state.ticks.len()
             ));
         }
-        let clock = state.ctl.get(CTL_CLOCK).copied().unwrap_or(0);
+        let clock = state.ctl.get(state.layout.ctl_clock).copied().unwrap_or(0);
         let want = 2 * n as u64;
         if clock as u64 != want {
             return Err(format!(
@@ -120,17 +120,21 @@ impl Latency {
 /// submission's pass times in plan order (persistent r, child args r, child r, for `rounds`
 /// rounds). The first round `r` after whose persistent pass the clock already stood at its final
 /// value ends the window (its persistent pass included); without one (the last round's child
-/// pass ticked, or more than 16 rounds) the window is every pass. `None` if `pass_ns` does not
+/// pass ticked, or more rounds than the layout marks) the window is every pass. `None` if `pass_ns` does not
 /// have 3 finite pass times per round (host timing has none: the caller then uses the total).
 pub fn active_ns(state: &QueueState, rounds: u32, pass_ns: &[f64]) -> Option<f64> {
     let timed = pass_ns.iter().all(|ns| ns.is_finite());
-    if !timed || pass_ns.len() != 3 * rounds as usize || state.ctl.len() < CTL_MARKS + 16 {
+    let l = &state.layout;
+    if !timed
+        || pass_ns.len() != 3 * rounds as usize
+        || state.ctl.len() < l.ctl_marks + l.ctl_marks_len
+    {
         return None;
     }
-    let end = state.ctl[CTL_CLOCK];
-    let marked = (rounds as usize).min(16);
+    let end = state.ctl[l.ctl_clock];
+    let marked = (rounds as usize).min(l.ctl_marks_len);
     let last = (0..marked)
-        .find(|&r| state.ctl[CTL_MARKS + r] == end)
+        .find(|&r| state.ctl[l.ctl_marks + r] == end)
         .map_or(pass_ns.len(), |r| 3 * r + 1);
     Some(pass_ns[..last].iter().sum())
 }

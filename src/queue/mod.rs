@@ -1,6 +1,6 @@
-//! # The persistent-kernel work queue (issue 7)
+//! # The persistent-kernel work queue
 //!
-//! A lock-free bounded MPMC ring in storage memory (`wgsl/shared/queue.wgsl`), drained by a
+//! A lock-free bounded MPMC ring in storage memory (`wgsl/queue/lib/ring.wgsl`), drained by a
 //! persistent kernel whose scheduler teams dequeue and hand tasks to worker teams, with
 //! child launches through indirect dispatch. `docs/queue.md` has the state machine, the ABA
 //! argument for the versioned head/tail and the forward-progress argument. Rules:
@@ -16,7 +16,7 @@
 //!   `rounds` × (persistent, child args, child). While tasks remain the host submits again,
 //!   carrying every state buffer over (`QueueState`): each submission runs at least one task
 //!   (docs/queue.md), so the loop ends.
-//! - **Two flavours, one kernel text.** Tasks run on *teams* (`wgsl/shared/queue_team.*.wgsl`):
+//! - **Two flavours, one kernel text.** Tasks run on *teams* (`wgsl/queue/lib/team.*.wgsl`):
 //!   a subgroup with subgroup operations, or, without `Caps::subgroups`, one invocation (every
 //!   invocation its own scheduler or worker, the broadcast and the sum identities). The
 //!   persistent, child and ABA-probe kernels are the same files in both; [`Caps::flavor`] picks.
@@ -41,30 +41,62 @@ pub mod latency;
 
 pub use latency::Latency;
 
-/// Largest ring: the slot index has 12 bits in the packed head/tail.
-pub const MAX_CAPACITY: u32 = 1 << 12;
-/// Slot states, as in the WGSL (`payload << 2 | state`).
-pub const S_EMPTY: u32 = 0;
-/// A producer owns the slot.
-pub const S_WRITING: u32 = 1;
-/// The slot holds a task.
-pub const S_FULL: u32 = 2;
-/// A consumer owns the slot.
-pub const S_READING: u32 = 3;
-/// Words of the `ctl` buffer: done, spill count, child lo, child hi, …, the clock at 32.
-pub const CTL_WORDS: usize = 64;
-/// Index of the latency clock in `ctl` (its own 128-byte line).
-pub const CTL_CLOCK: usize = 32;
-/// Rounds of the current submission so far (zeroed by the host at each submission).
-pub const CTL_ROUND: usize = 33;
-/// `ctl[CTL_MARKS + r]`: the clock after round `r`'s persistent pass (first 16 rounds).
-pub const CTL_MARKS: usize = 48;
+/// The state layout the queue kernels declare (`wgsl/queue/lib/ring.wgsl` and the flavour's
+/// team file), read from the persistent kernel: the host builds and decodes state with it and
+/// never restates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Index bits of a packed head/tail (the version takes the rest): the ring holds at most
+    /// `1 << idx_bits` slots.
+    pub idx_bits: u32,
+    /// Slot states (`payload << 2 | state`).
+    pub s_empty: u32,
+    /// A slot holding a task.
+    pub s_full: u32,
+    /// Words of `ctl`.
+    pub ctl_words: usize,
+    /// `ctl[ctl_done]`: tasks done.
+    pub ctl_done: usize,
+    /// `ctl[ctl_clock]`: the latency clock.
+    pub ctl_clock: usize,
+    /// `ctl[ctl_round]`: rounds of the current submission so far (zeroed by the host).
+    pub ctl_round: usize,
+    /// `ctl[ctl_marks + r]`: the clock after round `r`'s persistent pass, for the first
+    /// `ctl_marks_len` rounds.
+    pub ctl_marks: usize,
+    /// See `ctl_marks`.
+    pub ctl_marks_len: usize,
+    /// Attempts at enqueueing a child before it is spilled.
+    pub enq_tries: u32,
+    /// Most spilled tasks one child-kernel team runs.
+    pub child_team_tasks: u32,
+}
 
-/// Attempts at enqueueing a child before it is spilled (`ENQ_TRIES` in `wgsl/shared/queue.wgsl`).
-const ENQ_TRIES: u64 = 4;
-/// Most spilled tasks one child-kernel team runs (`CHILD_BLOCK` of the subgroup flavour, 8, on a
-/// one-subgroup workgroup; one per team in the emulated flavour).
-const CHILD_TASKS_PER_TEAM: u64 = 8;
+impl Layout {
+    /// The layout of the `flavor`'s kernels.
+    pub fn of(flavor: kernel::Flavor) -> Result<Layout> {
+        let k = kernel::load("queue/persistent", flavor)?;
+        let c = |name: &str| k.const_u32(name);
+        Ok(Layout {
+            idx_bits: c("IDX_BITS")?,
+            s_empty: c("S_EMPTY")?,
+            s_full: c("S_FULL")?,
+            ctl_words: c("CTL_WORDS")? as usize,
+            ctl_done: c("CTL_DONE")? as usize,
+            ctl_clock: c("CTL_CLOCK")? as usize,
+            ctl_round: c("CTL_ROUND")? as usize,
+            ctl_marks: c("CTL_MARKS")? as usize,
+            ctl_marks_len: c("CTL_MARKS_LEN")? as usize,
+            enq_tries: c("ENQ_TRIES")?,
+            child_team_tasks: c("CHILD_TEAM_TASKS")?,
+        })
+    }
+
+    /// The largest ring.
+    pub fn max_capacity(&self) -> u32 {
+        1 << self.idx_bits
+    }
+}
 
 /// Loop back-edges one invocation of a queue kernel may take, over all its loops (the
 /// persistent kernel's `LOOP_BUDGET`), or `None` for no limit. lavapipe/llvmpipe (gallivm) keep
@@ -80,9 +112,9 @@ pub fn loop_budget(caps: &Caps) -> Option<u32> {
 }
 
 /// Upper bound on the loop back-edges one invocation takes running one task (`task_steps` in
-/// `wgsl/shared/queue.wgsl` with one-lane teams, the worst case).
-fn task_steps(problem: &QueueProblem) -> u64 {
-    problem.words_per_task as u64 + 2 + problem.fanout as u64 * (ENQ_TRIES + 2)
+/// `wgsl/queue/lib/ring.wgsl` with one-lane teams, the worst case).
+fn task_steps(problem: &QueueProblem, layout: &Layout) -> u64 {
+    problem.words_per_task as u64 + 2 + problem.fanout as u64 * (layout.enq_tries as u64 + 2)
 }
 
 /// Tuning of the work queue.
@@ -91,8 +123,8 @@ pub struct QueuePolicy {
     /// Persistent workgroups (64 invocations each). See [`QueuePolicy::for_caps`]; the tests
     /// set their own.
     pub workgroups: u32,
-    /// Ring slots, a power of two ≤ [`MAX_CAPACITY`]. Small on purpose in tests (contention,
-    /// spills); not tuned.
+    /// Ring slots, a power of two up to [`Layout::max_capacity`] (4096). Small on purpose in
+    /// tests (contention, spills); not tuned.
     pub capacity: u32,
     /// (persistent, child args, child) rounds per submission.
     pub rounds: u32,
@@ -128,7 +160,7 @@ impl QueuePolicy {
         let (workgroups, capacity) = if caps.is_cpu() {
             (8, 256)
         } else if caps.max_storage_binding >= 1 << 30 {
-            (264, MAX_CAPACITY)
+            (264, 4096)
         } else {
             (32, 1024)
         };
@@ -196,21 +228,24 @@ impl QueueProblem {
         if self.input.len() as u64 * 4 > caps.max_storage_binding {
             return Err(Error::TooLarge("queue input exceeds one binding".into()));
         }
+        let layout = Layout::of(caps.flavor())?;
         let c = policy.capacity;
-        if !c.is_power_of_two() || !(2..=MAX_CAPACITY).contains(&c) {
-            return bad(format!("capacity {c} not a power of two in 2..=4096"));
+        let max = layout.max_capacity();
+        if !c.is_power_of_two() || !(2..=max).contains(&c) {
+            return bad(format!("capacity {c} not a power of two in 2..={max}"));
         }
         if let Some(budget) = loop_budget(caps) {
             // the persistent kernel needs one poll (three tasks' loops), a child team
-            // CHILD_TASKS_PER_TEAM tasks' (+ 1 each for its own loop)
-            let steps = task_steps(self);
-            if (CHILD_TASKS_PER_TEAM + 1) * (steps + 1) > budget as u64 {
+            // child_team_tasks tasks' (+ 1 each for its own loop)
+            let steps = task_steps(self, &layout);
+            let per_team = layout.child_team_tasks as u64 + 1;
+            if per_team * (steps + 1) > budget as u64 {
                 return bad(format!(
                     "a task of {} words and fanout {} takes {steps} loop steps: more than this \
                      adapter runs in one invocation ({budget} in all, over {} tasks)",
                     self.words_per_task,
                     self.fanout,
-                    CHILD_TASKS_PER_TEAM + 1
+                    per_team
                 ));
             }
         }
@@ -224,6 +259,8 @@ impl QueueProblem {
 /// Every state buffer of the queue, carried from one submission to the next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueState {
+    /// The layout the kernels write it in.
+    pub layout: Layout,
     /// Per task: its result (`POISON_WORD` until it ran).
     pub results: Vec<u32>,
     /// Per task: how many times it ran.
@@ -240,25 +277,27 @@ pub struct QueueState {
 }
 
 impl QueueState {
-    /// The initial state: task 0 in slot 0 (none for zero tasks); with `latency`, task 0's
-    /// enqueue is tick 0 and the clock is at 1.
-    pub fn initial(n_tasks: u32, capacity: u32, latency: bool) -> Self {
+    /// The initial state in `layout`: task 0 in slot 0 (none for zero tasks); with `latency`,
+    /// task 0's enqueue is tick 0 and the clock is at 1.
+    pub fn initial(layout: &Layout, n_tasks: u32, capacity: u32, latency: bool) -> Self {
         let n = n_tasks as usize;
-        let mut ring = vec![0u32; 2 + capacity as usize];
-        let mut ctl = vec![0u32; CTL_WORDS];
+        let mut ring = vec![layout.s_empty; 2 + capacity as usize];
+        ring[0] = 0;
+        let mut ctl = vec![0u32; layout.ctl_words];
         let mut ticks = Vec::new();
         if latency {
             ticks = vec![POISON_WORD; 2 * n];
         }
         if n_tasks > 0 {
             ring[1] = 1; // tail: version 0, index 1
-            ring[2] = S_FULL; // task 0
+            ring[2] = layout.s_full; // task 0
             if latency {
                 ticks[0] = 0;
-                ctl[CTL_CLOCK] = 1;
+                ctl[layout.ctl_clock] = 1;
             }
         }
         QueueState {
+            layout: *layout,
             results: vec![POISON_WORD; n],
             runs: vec![0; n],
             ring,
@@ -270,7 +309,7 @@ impl QueueState {
 
     /// Tasks done so far.
     pub fn done(&self) -> u32 {
-        self.ctl[0]
+        self.ctl[self.layout.ctl_done]
     }
 }
 
@@ -282,6 +321,7 @@ pub struct QueuePlan {
     ticks: Option<BufferId>,
     /// Words of results, runs, ring, ctl, spill, ticks (buffers may be padded).
     lens: [usize; 6],
+    layout: Layout,
 }
 
 impl QueuePlan {
@@ -298,6 +338,7 @@ impl QueuePlan {
         let [results, runs, ring, ctl, spill] = self.ids;
         let l = self.lens;
         Ok(QueueState {
+            layout: self.layout,
             results: get(results, l[0])?,
             runs: get(runs, l[1])?,
             ring: get(ring, l[2])?,
@@ -317,6 +358,7 @@ impl QueuePlan {
             ids: self.ids,
             ticks: self.ticks,
             lens: self.lens,
+            layout: self.layout,
         }
     }
 }
@@ -352,8 +394,9 @@ pub fn build(
     repeatable: bool,
 ) -> Result<QueuePlan> {
     problem.validate(caps, policy)?;
+    let layout = Layout::of(caps.flavor())?;
     if state.runs.len() != problem.n_tasks as usize
-        || state.ctl.len() != CTL_WORDS
+        || state.ctl.len() != layout.ctl_words
         || (policy.latency && state.ticks.len() != 2 * problem.n_tasks as usize)
     {
         return Err(Error::InvalidInput(
@@ -389,7 +432,7 @@ pub fn build(
     let runs = state_buf(&mut plan, "runs", &state.runs);
     let ring = state_buf(&mut plan, "ring", &state.ring);
     let mut ctl_words = state.ctl.clone();
-    ctl_words[CTL_ROUND] = 0; // the round marks are per submission
+    ctl_words[layout.ctl_round] = 0; // the round marks are per submission
     let ctl = state_buf(&mut plan, "ctl", &ctl_words);
     let spill = state_buf(&mut plan, "spill", &state.spill);
     // without the clock the kernels never touch `ticks`, but the binding is still declared
@@ -474,12 +517,13 @@ pub fn build(
     });
     plan.validate()?;
     let n = problem.n_tasks as usize;
-    let lens = [n, n, state.ring.len(), CTL_WORDS, n, 2 * n];
+    let lens = [n, n, state.ring.len(), layout.ctl_words, n, 2 * n];
     Ok(QueuePlan {
         plan,
         ids,
         ticks,
         lens,
+        layout,
     })
 }
 
@@ -504,7 +548,8 @@ pub fn run(
     policy: &QueuePolicy,
 ) -> Result<QueueOutcome> {
     problem.validate(exec.caps(), policy)?;
-    let mut state = QueueState::initial(problem.n_tasks, policy.capacity, policy.latency);
+    let layout = Layout::of(exec.caps().flavor())?;
+    let mut state = QueueState::initial(&layout, problem.n_tasks, policy.capacity, policy.latency);
     let mut findings = Vec::new();
     let mut submissions = 0;
     while state.done() < problem.n_tasks {
@@ -567,7 +612,7 @@ pub fn check(problem: &QueueProblem, state: &QueueState) -> std::result::Result<
     if state.done() as usize != n {
         return Err(format!("done counter {} for {n} tasks", state.done()));
     }
-    if let Some(i) = state.ring[2..].iter().position(|&s| s != S_EMPTY) {
+    if let Some(i) = state.ring[2..].iter().position(|&s| s != state.layout.s_empty) {
         return Err(format!(
             "ring slot {i} not empty at the end: {:#x}",
             state.ring[2 + i]
@@ -609,7 +654,8 @@ pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
     let k = kernel::load("queue/aba_probe", exec.caps().flavor())?;
     let mut plan = Plan::new("queue aba probe");
     let params = plan.upload("params", &[0u32, 0, 1, capacity]);
-    let ring = plan.upload("ring", &QueueState::initial(0, capacity, false).ring);
+    let layout = Layout::of(exec.caps().flavor())?;
+    let ring = plan.upload("ring", &QueueState::initial(&layout, 0, capacity, false).ring);
     let probe = plan.buffer("probe", 32, BufferInit::Poison);
     plan.pass(
         "aba probe",

@@ -1,8 +1,13 @@
-//! CPU model of the work queue's ring (`wgsl/shared/queue.wgsl`), same encoding, with the
-//! dequeue split at the point where an invocation may be delayed, so tests can interleave a stale
-//! reader with other operations and watch the versioned CAS reject it.
+//! CPU model of the work queue's ring (`wgsl/queue/lib/ring.wgsl`), with the dequeue split at
+//! the point where an invocation may be delayed, so tests can interleave a stale reader with
+//! other operations and watch the versioned CAS reject it. The encoding is the specification the
+//! kernels implement, written out here independently of them.
 
-use crate::queue::{S_EMPTY, S_FULL, S_READING, S_WRITING};
+/// Slot states: `payload << 2 | state`.
+const S_EMPTY: u32 = 0;
+const S_WRITING: u32 = 1;
+const S_FULL: u32 = 2;
+const S_READING: u32 = 3;
 
 /// Index bits of a packed head/tail (the version takes the other 20).
 pub const IDX_BITS: u32 = 12;

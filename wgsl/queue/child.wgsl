@@ -14,7 +14,7 @@
 // ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi,
 // 32 = the latency clock (a word of its own 128-byte line, away from the done counter),
 // 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock after each round's persistent pass
-@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, 64>;
+@group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, CTL_WORDS>;
 // spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
 @group(0) @binding(6) var<storage, read_write> spill: array<u32>;
 // per task: enqueue tick, start tick (written only when LATENCY)

@@ -9,12 +9,12 @@ use wgsimd::error::Result;
 use wgsimd::Caps;
 
 use wgsimd::queue::latency::active_ns;
-use wgsimd::queue::{build, check, Latency, QueuePolicy, QueueProblem, QueueState, CTL_ROUND};
+use wgsimd::queue::{build, check, Latency, Layout, QueuePolicy, QueueProblem, QueueState};
 
 /// A run of a repeatable plan started from the restored state: it counted exactly its own rounds
 /// (a run on a drained, unrestored queue would find every task done and count twice as many).
 pub fn check_restored(state: &QueueState, rounds: u32) -> std::result::Result<(), String> {
-    match state.ctl[CTL_ROUND] {
+    match state.ctl[state.layout.ctl_round] {
         r if r == rounds => Ok(()),
         r => Err(format!(
             "{r} rounds since the state was set, want {rounds}: not restored before the run"
@@ -45,7 +45,8 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
             latency,
             ..QueuePolicy::for_caps(caps)
         };
-        let state = QueueState::initial(n_tasks, policy.capacity, latency);
+        let layout = Layout::of(caps.flavor())?;
+        let state = QueueState::initial(&layout, n_tasks, policy.capacity, latency);
         let qp = build(caps, &problem, &policy, &state, true)?;
         let (decoder, decoder2) = (qp.decoder(), qp.decoder());
         let variant = format!(

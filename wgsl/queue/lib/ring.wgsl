@@ -37,12 +37,14 @@ struct Params {
 override LATENCY: bool = false;
 
 const IDX_BITS: u32 = 12u;
-const IDX_MASK: u32 = 0xfffu;
+const IDX_MASK: u32 = (1u << IDX_BITS) - 1u;
 const S_EMPTY: u32 = 0u;
 const S_WRITING: u32 = 1u;
 const S_FULL: u32 = 2u;
 const S_READING: u32 = 3u;
 const NONE: u32 = 0xffffffffu;
+// words of `ctl` (the host reads the layout from these constants)
+const CTL_WORDS: u32 = 64u;
 const CTL_DONE: u32 = 0u;
 const CTL_SPILL: u32 = 1u;
 const CTL_LO: u32 = 2u;

@@ -19,6 +19,8 @@ struct Team {
 
 // spilled tasks per child-launch workgroup: one per invocation
 const CHILD_BLOCK: u32 = 64u;
+// most of them one team runs (the host reads it)
+const CHILD_TEAM_TASKS: u32 = CHILD_BLOCK / QUEUE_WG;
 
 fn team_of(inv: Inv) -> Team {
     return Team(0u, 1u, inv.lid, QUEUE_WG);

@@ -23,6 +23,8 @@ struct Team {
 
 // spilled tasks per child-launch workgroup: a few per subgroup of a 64-invocation workgroup
 const CHILD_BLOCK: u32 = 8u;
+// most of them one team runs (a subgroup may span the whole workgroup; the host reads it)
+const CHILD_TEAM_TASKS: u32 = CHILD_BLOCK;
 
 fn team_of(inv: Inv) -> Team {
     return Team(inv.lane, inv.sg_size, inv.sg_id, inv.n_sg);
