@@ -62,6 +62,9 @@ pub struct ReflectedBinding {
     pub name: String,
     /// Access.
     pub kind: BindingKind,
+    /// Bytes per element where the variable is an array (a bound range is a whole number of
+    /// them), else its size.
+    pub stride: u32,
 }
 
 /// What the host needs to know about one entry point.
@@ -262,10 +265,15 @@ impl Kernel {
                             naga::AddressSpace::Uniform => BindingKind::Uniform,
                             _ => return None,
                         };
+                        let stride = match module.types[g.ty].inner {
+                            naga::TypeInner::Array { stride, .. } => stride,
+                            ref other => other.size(module.to_ctx()),
+                        };
                         Some(ReflectedBinding {
                             binding: rb.binding,
                             name: g.name.clone().unwrap_or_default(),
                             kind,
+                            stride,
                         })
                     })
                     .collect();
@@ -381,4 +389,3 @@ pub fn load(name: &str, flavor: Flavor) -> Result<Arc<Kernel>> {
     cache.lock().unwrap().insert(key, kernel.clone());
     Ok(kernel)
 }
-

@@ -28,22 +28,27 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 
-/// The word a `Poison` buffer is filled with on a GPU before a run.
+/// The word undefined memory holds: buffers made as outputs by the host-slice functions on a
+/// device, and poisoned or invalidated buffers on the simulator.
 pub const POISON_WORD: u32 = 0xDEAD_BEEF;
 
 /// Index of a buffer inside its plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BufferId(pub usize);
 
-/// Initial contents of a buffer.
-#[derive(Clone, Debug)]
+/// Initial contents of a buffer, or who provides it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BufferInit {
-    /// All zero bytes.
+    /// All zero bytes, once, when the buffer is created; passes may keep state in it from one
+    /// recording to the next.
     Zeroed,
-    /// These bytes (length ≤ the buffer size; the rest is zero).
+    /// These bytes (length ≤ the buffer size; the rest is zero), once, when it is created.
     Bytes(Vec<u8>),
-    /// Unspecified: every element must be written by a pass before it is read back.
+    /// Unspecified at the start of every recording: every word must be written by a pass before
+    /// it is read (scratch), or read back (outputs of host plans).
     Poison,
+    /// The caller's buffer, bound when the plan is recorded (`size` is the most the plan binds).
+    Arg,
 }
 
 /// A buffer of a plan.
@@ -118,7 +123,9 @@ impl Pass {
             .bindings
             .iter_mut()
             .find(|b| b.name == name)
-            .ok_or_else(|| Error::Plan(format!("pass {}: nothing bound to `{name}`", self.label)))?;
+            .ok_or_else(|| {
+                Error::Plan(format!("pass {}: nothing bound to `{name}`", self.label))
+            })?;
         b.offset = offset;
         b.size = Some(size);
         Ok(self)
@@ -155,6 +162,11 @@ impl Plan {
             readback: false,
         });
         BufferId(self.buffers.len() - 1)
+    }
+
+    /// Declares a buffer the caller provides at each recording, binding at most `size` bytes.
+    pub fn arg(&mut self, label: impl Into<String>, size: u64) -> BufferId {
+        self.buffer(label, size, BufferInit::Arg)
     }
 
     /// Declares a buffer holding `data` (padded with zeros to a multiple of 4 bytes).
@@ -212,24 +224,24 @@ impl Plan {
         Ok(self.passes.last_mut().expect("just pushed"))
     }
 
-    /// Appends a pass filling `buffer` with the word `value` (`wgsl/util/fill.wgsl`: a grid of
-    /// at most 4096 workgroups strides over it).
+    /// Appends a pass filling all of `buffer` with the word `value` (`wgsl/util/words.wgsl`,
+    /// `fill`: a grid of at most 4096 workgroups strides over it).
     pub fn fill(
         &mut self,
         label: impl Into<String>,
         buffer: BufferId,
         value: u32,
     ) -> Result<&mut Pass> {
-        let k = crate::kernel::load("util/fill", crate::kernel::Flavor::Emulated)?;
-        let groups = (self.buffers[buffer.0].size / 4)
-            .div_ceil(256)
-            .clamp(1, 4096) as u32;
+        let k = crate::kernel::load("util/words", crate::kernel::Flavor::Emulated)?;
+        let words = self.buffers[buffer.0].size / 4;
+        let params = self.upload("fill params", &[words.min(u32::MAX as u64) as u32, 0, 0, 0]);
+        let groups = words.div_ceil(256).clamp(1, 4096) as u32;
         self.pass(
             label,
             &k,
-            "main",
+            "fill",
             &[("VALUE", value as f64)],
-            &[("dst", buffer)],
+            &[("params", params), ("dst", buffer)],
             Workgroups::Direct([groups, 1, 1]),
         )
     }

@@ -1,33 +1,43 @@
 //! Reductions: sum, min, max over u32, i32 and f32, with numpy's semantics.
 //!
 //! Rules:
-//! - Integer sums are exact and widened (u32 → u64, i32 → i64). i32 runs the u32 kernel on
-//!   `x ^ 0x8000_0000` and subtracts `n · 2^31` on the host.
-//! - f32 sums are double-float on the GPU, rounded once to f32 on the host: deterministic for a
-//!   given n, within ~2^-44 · Σ|x| of the exact sum. An adapter may flush f32 subnormals to zero
-//!   (WGSL allows it; NVIDIA's Vulkan driver does): there subnormal inputs count as zero, and an
-//!   addition whose result falls below 2^-126 may lose that much
-//!   (`reference::reduce::SumF32` is the bound the tests hold every adapter to). A sum of finite
-//!   inputs whose running sums overflowed runs again with the inputs scaled by 2^-64
-//!   ([`reduce`]), so ±inf means the exact sum is beyond f32.
-//! - min/max go through order-preserving u32 keys; any NaN wins; an empty min/max is an error.
-//! - One dispatch: a capped grid of workgroups (see [`ReducePolicy`]) publishes one partial
-//!   each, and the workgroup that arrives last folds them (`wgsl/shared/fold.wgsl`: atomic
-//!   words tagged with the run's epoch, so no fence is needed). Input longer than one storage
-//!   binding is split into chunks, each a pass publishing its own range of partials; the last
-//!   arrival over all chunks folds. The slots, counter and epoch live in a buffer created zeroed; the folder resets
-//!   the counter and advances the epoch, so a plan can run any number of times.
+//! - **Recorded once, run for any count.** A [`Reducer`] is made for one operation, element type
+//!   and maximum count; [`Reducer::record`] records the reduction of the caller's input into the
+//!   caller's output buffer, the count given on the host or read from a GPU buffer
+//!   ([`Count`]).
+//! - **The result's layout** ([`Reducer::result_bytes`]): u32 sum: the u64, low word first;
+//!   i32 sum: the i64 (two's complement), low word first; f32 sum: two f32, the sum rounded to
+//!   f32 and what that rounding left out; min/max: one element. An empty input leaves the
+//!   identity: 0 for sums, the type's largest (min) or smallest (max) value for integers, NaN for
+//!   f32 min/max. The host-slice [`reduce`] makes an empty min/max an error.
+//! - Integer sums are exact and widened. i32 runs the u32 kernel on `x ^ 0x8000_0000` and
+//!   subtracts `count · 2^31` at the end.
+//! - f32 sums are double-float on the device: deterministic for a given count, within
+//!   ~2^-44 · Σ|x| of the exact sum. A device may flush f32 subnormals to zero (WGSL allows it;
+//!   NVIDIA's Vulkan driver does): there subnormal inputs count as zero, and an addition whose
+//!   result falls below 2^-126 may lose that much (`reference::reduce::SumF32` is the bound the
+//!   tests hold every device to). Where running sums overflow f32 although every input is finite,
+//!   the result is ±inf; the host-slice [`reduce`] then runs again with the inputs scaled by
+//!   2^-64, so from it ±inf means the exact sum is beyond f32.
+//! - min/max go through order-preserving u32 keys; any NaN wins.
+//! - One dispatch per binding-sized chunk of the input: a capped grid of workgroups
+//!   ([`ReducePolicy`]) publishes one partial each, and the workgroup that arrives last over all
+//!   chunks folds them (`wgsl/reduce/lib/fold.wgsl`: atomic words tagged with the run's epoch, so
+//!   no fence is needed). The slots live in a buffer created zeroed, and the folder resets the
+//!   counter and advances the epoch, so a reducer records any number of runs.
 
 use std::sync::Arc;
 
+use crate::context::{binding_alignment, Buffer, BufferRef, Context, EncoderRef, Prepared};
+use crate::count::{Count, CountInput};
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::exec::{Executor, RunOutput};
+use crate::gpu::Timestamps;
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 
 /// Which reduction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceOp {
     /// Sum.
     Sum,
@@ -85,11 +95,10 @@ impl std::fmt::Display for Scalar {
 /// Tuning of the reduction.
 #[derive(Clone, Copy, Debug)]
 pub struct ReducePolicy {
-    /// Most workgroups per chunk. H100, 2^28 elements, examples/reduce_sweep.rs with the
-    /// one-dispatch fold (2026-11-22, one run, GB/s sum u32 / sum f32): 528 → 2804 / 2773,
-    /// 1056 → 3031 / 3006, 1584 → 2974 / 2935, 2112 → 3022 / 2988, 3168 → 3019 / 2978,
-    /// 4096 → 3062 / 2999 (CUB in the same call: 3049 / 3048). The fold reads two atomic words
-    /// per partial in one workgroup, so more workgroups cost the fold little.
+    /// Most workgroups per chunk: 4096, the best of 528..4096 at 2^28 elements (3062 / 2999
+    /// GB/s for sum u32 / f32 against 3031 / 3006 at 1056 and 2804 / 2773 at 528; H100,
+    /// 2026-11-22). The fold reads two atomic words per partial in one workgroup, so more
+    /// workgroups cost the fold little.
     pub max_workgroups: u32,
 }
 
@@ -101,214 +110,323 @@ impl Default for ReducePolicy {
     }
 }
 
-/// A built reduction: run `plan`, then [`ReducePlan::decode`] the output.
-pub struct ReducePlan {
-    /// The passes.
-    pub plan: Plan,
-    result: BufferId,
-    dtype: Dtype,
-    op: ReduceOp,
-    n: u64,
-    /// The f32 sum's input scale (`SCALE` in `wgsl/reduce/sum_f32.wgsl`), undone by `decode`.
-    scale: f64,
-}
-
 /// The f32 sum's input scale when its running sums overflowed f32 although every input is
 /// finite: exact for every normal input from 2^-62 up, and no sum of fewer than 2^64 finite
 /// f32s overflows once scaled.
 const OVERFLOW_SCALE: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
 
-impl ReducePlan {
-    /// Turns the run's output into the result.
-    pub fn decode(&self, out: &RunOutput) -> Result<Scalar> {
-        let words: Vec<u32> = out.get(self.result);
-        let need = if self.op == ReduceOp::Sum { 2 } else { 1 };
+/// A reduction made for one operation, element type and maximum count (see the module docs).
+pub struct Reducer {
+    ctx: Context,
+    op: ReduceOp,
+    dtype: Dtype,
+    max_count: u64,
+    scale: f64,
+    prepared: Prepared,
+    count: CountInput,
+    input: BufferId,
+    result: BufferId,
+    /// The result of a recording whose output offset is not aligned for binding, before its
+    /// copy into place.
+    spare: Buffer,
+}
+
+impl Reducer {
+    /// A reducer of `op` over up to `max_count` elements of `dtype` (u32, i32, f32).
+    pub fn new(ctx: &Context, op: ReduceOp, dtype: Dtype, max_count: u64) -> Result<Reducer> {
+        Self::with_policy(ctx, op, dtype, max_count, ReducePolicy::default())
+    }
+
+    /// [`Reducer::new`] with a policy of the caller's.
+    pub fn with_policy(
+        ctx: &Context,
+        op: ReduceOp,
+        dtype: Dtype,
+        max_count: u64,
+        policy: ReducePolicy,
+    ) -> Result<Reducer> {
+        Self::build(ctx, op, dtype, max_count, policy, 1.0)
+    }
+
+    fn build(
+        ctx: &Context,
+        op: ReduceOp,
+        dtype: Dtype,
+        max_count: u64,
+        policy: ReducePolicy,
+        scale: f64,
+    ) -> Result<Reducer> {
+        let caps = ctx.caps();
+        if !matches!(dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
+            return Err(Error::UnsupportedDtype {
+                dtype: dtype.to_string(),
+                op: "reduce",
+                supported: "u32, i32, f32",
+            });
+        }
+        let max_count = max_count.max(1);
+        let input_bytes = (max_count * 4).div_ceil(16) * 16;
+        if max_count > u32::MAX as u64 || input_bytes > caps.max_buffer {
+            return Err(Error::TooLarge(format!(
+                "{max_count} elements exceed the device's largest buffer ({} bytes)",
+                caps.max_buffer
+            )));
+        }
+        let flavor = caps.flavor();
+        let stage = match (op, dtype) {
+            (ReduceOp::Sum, Dtype::F32) => "reduce/sum_f32",
+            (ReduceOp::Sum, _) => "reduce/sum_u64",
+            _ => "reduce/minmax",
+        };
+        let k1: Arc<Kernel> = kernel::load(stage, flavor)?;
+        let mut overrides: Vec<(&str, f64)> = Vec::new();
+        match (op, dtype) {
+            (ReduceOp::Sum, Dtype::I32) => overrides.push(("FLIP", 1.0)),
+            (ReduceOp::Sum, Dtype::F32) => overrides.push(("SCALE", scale)),
+            (ReduceOp::Sum, _) => {}
+            (_, d) => {
+                overrides.push((
+                    "KEY",
+                    match d {
+                        Dtype::U32 => 0.0,
+                        Dtype::I32 => 1.0,
+                        _ => 2.0,
+                    },
+                ));
+                overrides.push(("OP", if op == ReduceOp::Min { 1.0 } else { 2.0 }));
+            }
+        }
+        let wg = k1.invocations("main", &overrides)? as u64;
+        let prep = kernel::load("reduce/prepare", flavor)?;
+        let c = |name: &str| prep.const_u32(name).map(|v| v as u64);
+        let (args_at, max_chunks) = (c("ARGS_AT")?, c("MAX_CHUNKS")?);
+        let (params_at, params_stride) = (c("PARAMS_AT")?, c("PARAMS_STRIDE")?);
+        // binding-sized chunks of whole vec4s
+        let chunks = caps.chunks(max_count, 4, 4);
+        let chunk = chunks[0].1;
+        if chunks.len() as u64 > max_chunks {
+            return Err(Error::TooLarge(format!(
+                "{max_count} elements take {} bindings of this device; a reducer handles at \
+                 most {max_chunks}",
+                chunks.len()
+            )));
+        }
+        let max_wg = policy.max_workgroups.max(1) as u64;
+        let mut plan = Plan::new(format!("reduce {op:?} {dtype}").to_lowercase());
+        let count = CountInput::declare(&mut plan, 4 * (params_at + params_stride * max_chunks));
+        let input = plan.arg("input", input_bytes);
+        let result_bytes = if op == ReduceOp::Sum { 8 } else { 4 };
+        let result = plan.arg("result", result_bytes);
+        // the arrival counter, the epoch, then two tagged words per partial
+        let slots = plan.buffer(
+            "fold slots",
+            (2 + 2 * max_wg * chunks.len() as u64) * 4,
+            BufferInit::Zeroed,
+        );
+        plan.pass(
+            "reduce prepare",
+            &prep,
+            "main",
+            &[
+                ("CHUNKS", chunks.len() as f64),
+                ("CHUNK", chunk as f64),
+                ("MAX_COUNT", max_count as f64),
+                ("WG", wg as f64),
+                ("MAX_WORKGROUPS", max_wg as f64),
+            ],
+            &[("control", count.control)],
+            Workgroups::Direct([1, 1, 1]),
+        )?;
+        for (i, &(first, len)) in chunks.iter().enumerate() {
+            let label = if chunks.len() == 1 {
+                "reduce".to_string()
+            } else {
+                format!("reduce {i}")
+            };
+            let offset = first * 4;
+            let size = (len * 4).div_ceil(16) * 16;
+            plan.pass(
+                label,
+                &k1,
+                "main",
+                &overrides,
+                &[
+                    ("params", count.control),
+                    ("input", input),
+                    ("fold_slots", slots),
+                    ("result", result),
+                ],
+                Workgroups::Indirect {
+                    buffer: count.control,
+                    offset: 4 * (args_at + 3 * i as u64),
+                },
+            )?
+            .range("params", 4 * (params_at + params_stride * i as u64), 32)?
+            .range("input", offset, size.min(input_bytes - offset))?;
+        }
+        let prepared = ctx.prepare(plan)?;
+        let spare = ctx.zeroed("reduce result", 8)?;
+        Ok(Reducer {
+            ctx: ctx.clone(),
+            op,
+            dtype,
+            max_count,
+            scale,
+            prepared,
+            count,
+            input,
+            result,
+            spare,
+        })
+    }
+
+    /// Bytes of the result (see the module docs): 8 for sums, 4 for min and max.
+    pub fn result_bytes(&self) -> u64 {
+        if self.op == ReduceOp::Sum {
+            8
+        } else {
+            4
+        }
+    }
+
+    /// The most elements one recording reduces.
+    pub fn max_count(&self) -> u64 {
+        self.max_count
+    }
+
+    /// The passes one recording dispatches, by label (two timestamps each with
+    /// [`Reducer::record_timed`]).
+    pub fn passes(&self) -> Vec<String> {
+        self.prepared
+            .plan()
+            .passes
+            .iter()
+            .map(|p| p.label.clone())
+            .collect()
+    }
+
+    /// Records the reduction of `count` elements of `input` into the first
+    /// [`Reducer::result_bytes`] of `output` (any offset that is a multiple of 4; where it is
+    /// not a multiple of the binding alignment, the result is copied into place, which needs
+    /// `COPY_DST`).
+    pub fn record<'a>(
+        &self,
+        enc: impl Into<EncoderRef<'a>>,
+        input: impl Into<BufferRef<'a>>,
+        output: impl Into<BufferRef<'a>>,
+        count: Count,
+    ) -> Result<()> {
+        self.record_timed(enc, input, output, count, None)
+    }
+
+    /// [`Reducer::record`], with timestamps around each pass (see [`Reducer::passes`]).
+    pub fn record_timed<'a>(
+        &self,
+        enc: impl Into<EncoderRef<'a>>,
+        input: impl Into<BufferRef<'a>>,
+        output: impl Into<BufferRef<'a>>,
+        count: Count,
+        stamps: Option<Timestamps>,
+    ) -> Result<()> {
+        let mut enc = enc.into();
+        let (input, output) = (input.into(), output.into());
+        if let Count::Host(n) = count {
+            if input.len() < n as u64 * 4 {
+                return Err(Error::InvalidInput(format!(
+                    "input holds {} bytes, fewer than {n} elements",
+                    input.len()
+                )));
+            }
+        }
+        let bytes = self.result_bytes();
+        if output.len() < bytes || output.offset() % 4 != 0 {
+            return Err(Error::InvalidInput(format!(
+                "the output needs {bytes} bytes at an offset that is a multiple of 4; got {} at {}",
+                output.len(),
+                output.offset()
+            )));
+        }
+        self.count
+            .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
+        let aligned = output.offset() % binding_alignment(self.ctx.caps()) == 0;
+        let target = if aligned {
+            output.clone().range(0, bytes)
+        } else {
+            self.spare.slice(0, bytes)
+        };
+        self.prepared.record(
+            enc.reborrow(),
+            &[(self.input, input), (self.result, target.clone())],
+            stamps,
+        )?;
+        if !aligned {
+            enc.copy(&target, &output, bytes)?;
+        }
+        Ok(())
+    }
+
+    /// The result's words (as [`Reducer::record`] left them) as a [`Scalar`].
+    pub fn decode(&self, words: &[u32]) -> Result<Scalar> {
+        let need = (self.result_bytes() / 4) as usize;
         if words.len() < need {
             return Err(Error::Gpu("reduction result missing".into()));
         }
         let u64v = words[0] as u64 | (*words.get(1).unwrap_or(&0) as u64) << 32;
         Ok(match (self.op, self.dtype) {
             (ReduceOp::Sum, Dtype::U32) => Scalar::U64(u64v),
-            (ReduceOp::Sum, Dtype::I32) => {
-                Scalar::I64((u64v as i128 - (self.n as i128) * (1i128 << 31)) as i64)
-            }
+            (ReduceOp::Sum, Dtype::I32) => Scalar::I64(u64v as i64),
             (ReduceOp::Sum, _) => {
-                let hi = f32::from_bits(words[0]);
-                let lo = f32::from_bits(words[1]);
-                Scalar::F32(if hi.is_finite() {
-                    ((hi as f64 + lo as f64) / self.scale) as f32
+                let s = f32::from_bits(words[0]);
+                Scalar::F32(if s.is_finite() {
+                    (s as f64 / self.scale) as f32
                 } else {
-                    hi
+                    s
                 })
             }
             (_, Dtype::U32) => Scalar::U32(words[0]),
-            (_, Dtype::I32) => Scalar::I32((words[0] ^ 0x8000_0000) as i32),
-            (_, _) => {
-                let k = words[0];
-                Scalar::F32(f32::from_bits(if k & 0x8000_0000 != 0 {
-                    k & 0x7fff_ffff
-                } else {
-                    !k
-                }))
-            }
+            (_, Dtype::I32) => Scalar::I32(words[0] as i32),
+            (_, _) => Scalar::F32(f32::from_bits(words[0])),
         })
     }
 }
 
-/// Builds the plan for `op` over `data` on an executor with `caps`.
-pub fn plan<T: Element>(
-    caps: &crate::Caps,
-    data: &[T],
-    op: ReduceOp,
-    policy: ReducePolicy,
-) -> Result<ReducePlan> {
-    plan_scaled(caps, data, op, policy, 1.0)
-}
-
-/// [`plan`] with the f32 sum's inputs multiplied by `scale` (a power of two) in the kernel and
-/// the result divided by it on the host.
-fn plan_scaled<T: Element>(
-    caps: &crate::Caps,
-    data: &[T],
-    op: ReduceOp,
-    policy: ReducePolicy,
-    scale: f64,
-) -> Result<ReducePlan> {
-    let dtype = T::DTYPE;
-    if !matches!(dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
-        return Err(Error::UnsupportedDtype {
-            dtype: dtype.to_string(),
-            op: "reduce",
-            supported: "u32, i32, f32",
-        });
-    }
-    let n = data.len() as u64;
-    if n == 0 && op != ReduceOp::Sum {
+/// Reduces `data` with `op` on `ctx` (uploads it, records, submits, waits, reads the result).
+///
+/// An f32 sum whose running sums overflowed f32 although every input is finite (the exact sum
+/// may be small: 2e38 + 2e38 − 2e38 − 2e38) runs again with the inputs scaled by 2^-64, so the
+/// result is ±inf only where the exact sum rounds to it. An empty min or max is an error.
+pub fn reduce<T: Element>(ctx: &Context, data: &[T], op: ReduceOp) -> Result<Scalar> {
+    if data.is_empty() && op != ReduceOp::Sum {
         return Err(Error::InvalidInput(
             format!("{op:?} of an empty array has no value").to_lowercase(),
         ));
     }
-    if n * 4 > caps.max_buffer.saturating_sub(16) {
-        return Err(Error::TooLarge(format!(
-            "{n} elements exceed the adapter's largest buffer ({} bytes)",
-            caps.max_buffer
-        )));
-    }
-    let flavor = caps.flavor();
-    let (stage, result_bytes): (&str, u64) = match (op, dtype) {
-        (ReduceOp::Sum, Dtype::F32) => ("reduce/sum_f32", 8),
-        (ReduceOp::Sum, _) => ("reduce/sum_u64", 8),
-        _ => ("reduce/minmax", 4),
-    };
-    let k1: Arc<Kernel> = kernel::load(stage, flavor)?;
-    let mut overrides: Vec<(&str, f64)> = Vec::new();
-    match (op, dtype) {
-        (ReduceOp::Sum, Dtype::I32) => overrides.push(("FLIP", 1.0)),
-        (ReduceOp::Sum, Dtype::F32) => overrides.push(("SCALE", scale)),
-        (ReduceOp::Sum, _) => {}
-        (_, d) => {
-            overrides.push((
-                "KEY",
-                match d {
-                    Dtype::U32 => 0.0,
-                    Dtype::I32 => 1.0,
-                    _ => 2.0,
-                },
-            ));
-            overrides.push(("OP", if op == ReduceOp::Min { 1.0 } else { 2.0 }));
+    let n = data.len() as u64;
+    let once = |scale: f64| -> Result<Scalar> {
+        let r = Reducer::build(ctx, op, T::DTYPE, n, ReducePolicy::default(), scale)?;
+        let input = ctx.upload("input", data)?;
+        let out = ctx.uninit("result", r.result_bytes())?;
+        let mut enc = ctx.encoder();
+        r.record(&mut enc, &input, &out, Count::Host(n as u32))?;
+        let report = ctx.submit(enc)?;
+        if let Some(f) = report.findings.first() {
+            return Err(Error::Sim(format!(
+                "the reduction reported {} findings, the first: {f}",
+                report.findings.len()
+            )));
         }
-    }
-    let wg = k1.invocations("main", &overrides)? as u64;
-    let mut plan = Plan::new(format!("reduce {op:?} {dtype}").to_lowercase());
-    // pad the input to whole vec4s
-    let mut bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
-    bytes.resize(bytes.len().div_ceil(16).max(1) * 16, 0);
-    let input_size = bytes.len() as u64;
-    let input = plan.buffer("input", input_size, BufferInit::Bytes(bytes));
-    let chunks = caps.chunks(n, 4, 4);
-    let grids: Vec<u32> = chunks
-        .iter()
-        .map(|&(_, c)| (c.div_ceil(4).div_ceil(wg)).clamp(1, policy.max_workgroups as u64) as u32)
-        .collect();
-    let total_partials: u64 = grids.iter().map(|&g| g as u64).sum();
-    // two tagged words per partial, then the arrival counter and the epoch
-    // (wgsl/shared/fold.wgsl)
-    let slots = plan.buffer("slots", (2 * total_partials + 2) * 4, BufferInit::Zeroed);
-    // one u64 (or double-float) for sums, one key for min/max: every word is written
-    let result = plan.buffer("result", result_bytes, BufferInit::Poison);
-    let mut base = 0u32;
-    for (i, (&(first, count), &grid)) in chunks.iter().zip(&grids).enumerate() {
-        let params = plan.upload("params", &[count as u32, base, total_partials as u32, 0]);
-        let offset = first * 4;
-        let size = (count * 4).div_ceil(16).max(1) * 16;
-        let size = size.min(input_size - offset);
-        let label = if chunks.len() == 1 {
-            "reduce".to_string()
-        } else {
-            format!("reduce {i}")
-        };
-        plan.pass(
-            label,
-            &k1,
-            "main",
-            &overrides,
-            &[
-                ("params", params),
-                ("input", input),
-                ("fold_slots", slots),
-                ("result", result),
-            ],
-            Workgroups::Direct([grid, 1, 1]),
-        )?
-        .range("input", offset, size)?;
-        base += grid;
-    }
-    plan.read_back(result);
-    Ok(ReducePlan {
-        plan,
-        result,
-        dtype,
-        op,
-        n,
-        scale,
-    })
-}
-
-/// Reduces `data` with `op` on `exec`.
-///
-/// An f32 sum whose running sums overflowed f32 although every input is finite (the exact sum
-/// may be small: 2e38 + 2e38 − 2e38 − 2e38) runs again with the inputs scaled by 2^-64, so the
-/// result is ±inf only where the exact sum rounds to it.
-pub fn reduce<T: Element>(exec: &dyn Executor, data: &[T], op: ReduceOp) -> Result<Scalar> {
-    let p = plan(exec.caps(), data, op, ReducePolicy::default())?;
-    let out = exec.run(&p.plan)?;
-    let r = p.decode(&out)?;
-    if let Scalar::F32(s) = r {
-        let finite = || {
-            bytemuck::cast_slice::<T, f32>(data)
-                .iter()
-                .all(|x| x.is_finite())
-        };
+        r.decode(&ctx.read::<u32>(&out)?)
+    };
+    let r = once(1.0)?;
+    if let (ReduceOp::Sum, Scalar::F32(s)) = (op, r) {
+        let floats = || bytemuck::cast_slice::<T, f32>(data);
         // numpy's sum of nothing but -0.0 is -0.0; the kernel's accumulators start at +0
-        let all_negative_zero = || {
-            bytemuck::cast_slice::<T, u32>(data)
-                .iter()
-                .all(|&x| x == 0x8000_0000)
-        };
-        if op == ReduceOp::Sum && s == 0.0 && !data.is_empty() && all_negative_zero() {
+        if s == 0.0 && !data.is_empty() && floats().iter().all(|x| x.to_bits() == 0x8000_0000) {
             return Ok(Scalar::F32(-0.0));
         }
-        if op == ReduceOp::Sum && !s.is_finite() && finite() {
-            let p = plan_scaled(
-                exec.caps(),
-                data,
-                op,
-                ReducePolicy::default(),
-                OVERFLOW_SCALE,
-            )?;
-            return p.decode(&exec.run(&p.plan)?);
+        if !s.is_finite() && floats().iter().all(|x| x.is_finite()) {
+            return once(OVERFLOW_SCALE);
         }
     }
     Ok(r)
 }
-

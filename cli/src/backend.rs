@@ -1,10 +1,10 @@
-//! Choosing an executor: `--backend auto|gpu|sim` for the CLI, the benchmark and tests.
+//! Choosing where to run: `--backend auto|gpu|sim` for the CLI and the benchmark.
 //!
 //! `auto` takes a GPU adapter when one exists and otherwise falls back to the simulator,
 //! saying so on stderr. `sim` ignores any GPU.
 
 use wgsimd::error::{Error, Result};
-use wgsimd::exec::Executor;
+use wgsimd::Context;
 
 /// Which executor to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -65,13 +65,13 @@ impl SimSettings {
     }
 }
 
-/// Opens the executor `backend` asks for.
-pub fn open(backend: Backend, sim: &SimSettings) -> Result<Box<dyn Executor>> {
+/// Opens the device `backend` asks for.
+pub fn open(backend: Backend, sim: &SimSettings) -> Result<Context> {
     match backend {
-        Backend::Gpu => Ok(Box::new(open_gpu()?)),
+        Backend::Gpu => open_gpu(),
         Backend::Sim => open_sim(sim),
         Backend::Auto => match open_gpu() {
-            Ok(g) => Ok(Box::new(g)),
+            Ok(g) => Ok(g),
             Err(e) => {
                 eprintln!(
                     "wgsimd: {e}; running on the simulator ({} profile)",
@@ -83,18 +83,18 @@ pub fn open(backend: Backend, sim: &SimSettings) -> Result<Box<dyn Executor>> {
     }
 }
 
-/// The GPU executor; `WGSIMD_DISABLE_SUBGROUPS=1` makes it run the workgroup-memory kernels on
-/// an adapter that has subgroups (to compare the two paths on one device).
-fn open_gpu() -> Result<wgsimd::gpu::GpuExecutor> {
-    let mut g = wgsimd::gpu::GpuExecutor::new()?;
+/// A GPU; `WGSIMD_DISABLE_SUBGROUPS=1` makes it run the workgroup-memory kernels on an adapter
+/// that has subgroups (to compare the two paths on one device).
+fn open_gpu() -> Result<Context> {
+    let g = Context::open_gpu()?;
     if std::env::var("WGSIMD_DISABLE_SUBGROUPS").is_ok_and(|v| v == "1") {
-        g.disable_subgroups();
+        return g.without_subgroups();
     }
     Ok(g)
 }
 
-fn open_sim(sim: &SimSettings) -> Result<Box<dyn Executor>> {
+fn open_sim(sim: &SimSettings) -> Result<Context> {
     let mut config = sim.config()?;
     config.fail_on_step_limit = true;
-    Ok(Box::new(wgsimd::sim::SimExecutor::new(config)?))
+    Context::simulator(config)
 }

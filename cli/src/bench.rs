@@ -11,15 +11,15 @@
 
 use std::io::IsTerminal;
 
-use anyhow::Context;
+use anyhow::Context as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use serde::Serialize;
 use crate::case::{self, Case, CaseMaker, Work};
-use wgsimd::exec::{TimeSource, Timing};
-use wgsimd::{Caps, Executor};
+use crate::timing::{self, TimeSource, Timing};
+use serde::Serialize;
+use wgsimd::{Caps, Context};
 
 use crate::compare::{self, Yardstick};
 use crate::plot;
@@ -149,7 +149,7 @@ struct Report<'a> {
     yardsticks: &'a [Yardstick],
 }
 
-type CaseFn = fn(&Caps, u64, u64) -> wgsimd::Result<Vec<CaseMaker>>;
+type CaseFn = fn(&Context, u64, u64) -> wgsimd::Result<Vec<CaseMaker>>;
 
 /// Algorithms the bench knows, with their case builders and default sizes.
 fn algorithms() -> Vec<(&'static str, CaseFn)> {
@@ -204,22 +204,22 @@ fn throughput(work: Work, ns: f64) -> (f64, &'static str, Option<f64>) {
     }
 }
 
-/// The case's check of `out` against the CPU reference, then the simulator's findings (none on
-/// a GPU).
-fn checked(c: &Case, out: &wgsimd::RunOutput) -> Result<(), String> {
-    (c.verify)(out)?;
-    let Some(first) = out.findings.first() else {
+/// The case's check of its outputs against the CPU reference, then the simulator's findings
+/// (none on a GPU).
+fn checked(ctx: &Context, c: &Case, findings: &[wgsimd::finding::Finding]) -> Result<(), String> {
+    (c.verify)(ctx)?;
+    let Some(first) = findings.first() else {
         return Ok(());
     };
     let mut kinds: Vec<&str> = Vec::new();
-    for f in &out.findings {
+    for f in findings {
         if !kinds.contains(&f.kind.name()) {
             kinds.push(f.kind.name());
         }
     }
     Err(format!(
         "{} simulator finding(s) ({}), the first: {first}",
-        out.findings.len(),
+        findings.len(),
         kinds.join(", ")
     ))
 }
@@ -273,10 +273,11 @@ fn progress(total: u64) -> indicatif::ProgressBar {
 }
 
 /// Runs the benchmark.
-pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    let caps = exec.caps().clone();
+pub fn run(ctx: &Context, args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let caps = ctx.caps().clone();
+    let simulated = ctx.is_simulator();
     let sizes: Vec<u64> = if args.sizes.is_empty() {
-        default_sizes(&caps, exec.simulated(), args.quick)
+        default_sizes(&caps, simulated, args.quick)
     } else {
         let asked: Vec<u64> = args
             .sizes
@@ -300,16 +301,12 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         fit
     };
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
-    let repeats = if exec.simulated() {
+    let repeats = if simulated {
         args.repeats.min(2)
     } else {
         args.repeats
     };
-    let warmup = if exec.simulated() {
-        0
-    } else {
-        args.warmup
-    };
+    let warmup = if simulated { 0 } else { args.warmup };
     let machine = format!(
         "{} ({} CPUs)",
         hostname(),
@@ -350,9 +347,9 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     {
         pb.set_message(format!("copy {}", case::size_label(n)));
         // a failed copy is a FAILED row (and no copy fractions), not the end of the bench
-        let c = case::copy_case(&caps, n)?;
-        let row = match exec.time(&c.plan, warmup, repeats) {
-            Ok((out, timing)) => row_from(&c, &timing, checked(&c, &out), None),
+        let c = case::copy_case(ctx, n)?;
+        let row = match timing::time(ctx, &c, warmup, repeats) {
+            Ok((timing, findings)) => row_from(&c, &timing, checked(ctx, &c, &findings), None),
             Err(e) => failed(&c, e.to_string()),
         };
         copy_gbps = row.verified.then_some(row.throughput);
@@ -367,43 +364,43 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut jobs: Vec<(String, u64, String, Build)> = Vec::new();
     for (name, cases) in &algos {
         for &n in &sizes {
-            let caps = caps.clone();
+            let ctx = ctx.clone();
             let seed = args.seed;
             let f = *cases;
             jobs.push((
                 name.to_string(),
                 n,
                 case::size_label(n),
-                Box::new(move || f(&caps, n, seed)),
+                Box::new(move || f(&ctx, n, seed)),
             ));
         }
     }
-    if exec.simulated() && args.sizes.is_empty() && !args.quick && wanted("sort") {
+    if simulated && args.sizes.is_empty() && !args.quick && wanted("sort") {
         // the simulator's speed yardstick (issue 5): a full u32 sort of 2^20 keys
-        let caps = caps.clone();
+        let ctx = ctx.clone();
         let seed = args.seed;
         jobs.push((
             "sort".into(),
             1 << 20,
             "2^20".into(),
-            Box::new(move || crate::cases::sort::bench_case_makers(&caps, 1 << 20, seed)),
+            Box::new(move || crate::cases::sort::bench_case_makers(&ctx, 1 << 20, seed)),
         ));
     }
     if wanted("gemm") {
         let shapes = if args.gemm_shapes.is_empty() {
-            crate::cases::gemm::bench_shapes(&caps, args.quick)
+            crate::cases::gemm::bench_shapes(&caps, simulated, args.quick)
         } else {
             args.gemm_shapes.clone()
         };
         for (m, n, k) in shapes {
-            let caps = caps.clone();
+            let ctx = ctx.clone();
             let seed = args.seed;
             jobs.push((
                 "gemm".into(),
                 m.max(n).max(k),
                 format!("{m}x{n}x{k}"),
                 Box::new(move || {
-                    crate::cases::gemm::bench_cases_shape(&caps, m, n, k, seed).map(case::ready)
+                    crate::cases::gemm::bench_cases_shape(&ctx, m, n, k, seed).map(case::ready)
                 }),
             ));
         }
@@ -425,11 +422,12 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
                             continue;
                         }
                     };
-                    let row = match exec.time(&c.plan, warmup, repeats) {
-                        Ok((out, timing)) => {
-                            let mut row = row_from(&c, &timing, checked(&c, &out), copy_gbps);
+                    let row = match timing::time(ctx, &c, warmup, repeats) {
+                        Ok((timing, findings)) => {
+                            let mut row =
+                                row_from(&c, &timing, checked(ctx, &c, &findings), copy_gbps);
                             if let Some(extra) = &c.extra {
-                                row.extra = extra(&out, &timing);
+                                row.extra = extra(ctx, &timing);
                             }
                             row
                         }
@@ -471,7 +469,7 @@ pub fn run(exec: &dyn Executor, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let report = Report {
             machine,
             adapter: &caps.name,
-            backend: if exec.simulated() {
+            backend: if simulated {
                 "simulator".to_string()
             } else {
                 caps.backend.to_string()
@@ -577,7 +575,7 @@ fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
             last = std::hint::black_box(f());
             ns.push(t.elapsed().as_secs_f64() * 1e9);
         }
-        let med = wgsimd::exec::median(&ns);
+        let med = timing::median(&ns);
         let ok = last == wgsimd::reference::reduce::sum_u64(&data);
         rows.push(Row {
             algorithm: "reduce".into(),
@@ -695,7 +693,7 @@ fn cpu_row(
     unit: &str,
     ok: bool,
 ) -> Row {
-    let med = wgsimd::exec::median(ns);
+    let med = timing::median(ns);
     Row {
         algorithm: algorithm.into(),
         variant: format!("cpu {variant}"),

@@ -1,13 +1,16 @@
-//! Benchmark cases: a built plan plus what it computes and how to check it.
+//! Benchmark cases: a recording of the public API on buffers of the case's own, what it computes
+//! and how to check it.
 //!
-//! Each algorithm module exposes `bench_cases(...) -> Result<Vec<Case>>` (the sort also
-//! `bench_case_makers`, which builds each case only when called: [`CaseMaker`]); the `wgsimd
-//! bench` binary times each case's plan on an executor, verifies the output of the timed run against
-//! the CPU reference with `verify`, and reports throughput from `work`. A case that fails
-//! verification is reported as failed, never timed silently.
+//! Each algorithm's module under `cases/` makes its cases; `wgsimd bench` times each case's
+//! recording (`timing.rs`), runs it once more on poisoned outputs and verifies the result
+//! against the CPU reference. A case that fails verification is reported as failed, never timed
+//! silently.
 
-use wgsimd::exec::{RunOutput, Timing};
-use wgsimd::plan::Plan;
+use wgsimd::gpu::Timestamps;
+use wgsimd::plan::{Plan, Workgroups, POISON_WORD};
+use wgsimd::{Buffer, BufferRef, Context, EncoderRef};
+
+use crate::timing::Timing;
 
 /// What a case's throughput is measured in.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,17 +31,19 @@ pub enum Work {
     Tasks(f64),
 }
 
-/// Checks a run's output; `Err` carries what was wrong.
-pub type Verify = Box<dyn Fn(&RunOutput) -> Result<(), String> + Send + Sync>;
-
-/// Extra figures of a timed run, from its output and its timings: (name, value) pairs that
+/// Records one timed run (with timestamps where given).
+pub type Record = Box<dyn Fn(EncoderRef, Option<Timestamps>) -> wgsimd::Result<()>>;
+/// Records what a run needs before it and is not timed (inputs a run consumes, restored).
+pub type Setup = Box<dyn Fn(EncoderRef) -> wgsimd::Result<()>>;
+/// Checks the outputs of the last run (reading them from the device); `Err` says what was wrong.
+pub type Verify = Box<dyn Fn(&Context) -> Result<(), String>>;
+/// Extra figures of a timed case from its outputs and its timings: (name, value) pairs that
 /// `wgsimd bench` prints under the row and writes to its JSON (e.g. the work queue's latency
 /// percentiles).
-pub type Extra = Box<dyn Fn(&RunOutput, &Timing) -> Vec<(String, f64)> + Send + Sync>;
+pub type Extra = Box<dyn Fn(&Context, &Timing) -> Vec<(String, f64)>>;
 
 /// A case not built yet: `wgsimd bench` builds each just before it times it and drops it after,
-/// so a job's cases do not all hold their inputs and plans at once (ten 2^28-key sort plans
-/// would hold some 15 GiB of uploads).
+/// so a job's cases do not all hold their buffers at once.
 pub type CaseMaker = Box<dyn FnOnce() -> wgsimd::Result<Case>>;
 
 /// Cases already built, as makers.
@@ -53,17 +58,24 @@ pub fn ready(cases: Vec<Case>) -> Vec<CaseMaker> {
 pub struct Case {
     /// Algorithm: "reduce", "scan", "sort", "gemm", "queue", "copy".
     pub algorithm: String,
-    /// Variant within it, e.g. "sum u32", "keys u32 onesweep", "f16 coop".
+    /// Variant within it, e.g. "sum u32", "keys u32 onesweep", "f16 coop16".
     pub variant: String,
     /// Problem size (elements, or the largest matrix dimension for GEMM), for tables and plots.
     pub size: u64,
     /// Shape or size as a person reads it: "2^24", "4096x4096x4096".
     pub size_label: String,
-    /// The plan to time.
-    pub plan: Plan,
     /// Units of work per run.
     pub work: Work,
-    /// Checks the output of a run against the CPU reference.
+    /// Labels of the recorded passes (two timestamps each).
+    pub passes: Vec<String>,
+    /// Untimed preparation before each run.
+    pub setup: Option<Setup>,
+    /// The timed recording.
+    pub record: Record,
+    /// Buffers the run writes whole: filled with [`POISON_WORD`] before the verified run, so a
+    /// word it no longer writes shows.
+    pub outputs: Vec<Buffer>,
+    /// Checks the verified run's outputs against the CPU reference.
     pub verify: Verify,
     /// Extra figures beyond throughput (`None` for most cases).
     pub extra: Option<Extra>,
@@ -78,8 +90,30 @@ pub fn size_label(n: u64) -> String {
     }
 }
 
+/// Fills `buf` with [`POISON_WORD`] through the queue (before the next submission).
+pub fn poison(ctx: &Context, buf: &Buffer) -> wgsimd::Result<()> {
+    let words = (buf.size() / 4) as usize;
+    let bytes = bytemuck::cast_slice::<u32, u8>(&vec![POISON_WORD; words]).to_vec();
+    ctx.write_buffer(&BufferRef::from(buf), &bytes)
+}
+
+/// The first mismatch of `got` against `want`, named `what`.
+pub fn first_difference(what: &str, got: &[u32], want: &[u32]) -> Result<(), String> {
+    if got.len() < want.len() {
+        return Err(format!("{what}: {} words, want {}", got.len(), want.len()));
+    }
+    match got.iter().zip(want).position(|(a, b)| a != b) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "{what}: word {i}: got {:#x}, want {:#x}",
+            got[i], want[i]
+        )),
+    }
+}
+
 /// The bandwidth yardstick: a vec4 shader copy of `n` u32 (read + write = 8n bytes), verified.
-pub fn copy_case(caps: &wgsimd::Caps, n: u64) -> wgsimd::Result<Case> {
+pub fn copy_case(ctx: &Context, n: u64) -> wgsimd::Result<Case> {
+    let caps = ctx.caps();
     let words = n.div_ceil(4) * 4;
     if words * 4 > caps.max_storage_binding {
         return Err(wgsimd::Error::TooLarge(format!(
@@ -88,11 +122,8 @@ pub fn copy_case(caps: &wgsimd::Caps, n: u64) -> wgsimd::Result<Case> {
     }
     let k = wgsimd::kernel::load("util/copy", caps.flavor())?;
     let mut plan = Plan::new("copy");
-    let data: Vec<u32> = (0..words as u32)
-        .map(|i| i.wrapping_mul(2_654_435_761))
-        .collect();
-    let src = plan.upload("src", &data);
-    let dst = plan.buffer("dst", words * 4, wgsimd::plan::BufferInit::Poison);
+    let src_id = plan.arg("src", words * 4);
+    let dst_id = plan.arg("dst", words * 4);
     // one full wave of 256-invocation workgroups on big GPUs; the kernel strides over the rest
     let groups = words.div_ceil(4 * 256).clamp(1, 4096) as u32;
     plan.pass(
@@ -100,24 +131,32 @@ pub fn copy_case(caps: &wgsimd::Caps, n: u64) -> wgsimd::Result<Case> {
         &k,
         "main",
         &[],
-        &[("src", src), ("dst", dst)],
-        wgsimd::plan::Workgroups::Direct([groups, 1, 1]),
+        &[("src", src_id), ("dst", dst_id)],
+        Workgroups::Direct([groups, 1, 1]),
     )?;
-    plan.read_back(dst);
+    let data: Vec<u32> = (0..words as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
+    let src = ctx.upload("copy src", &data)?;
+    let dst = ctx.uninit("copy dst", words * 4)?;
+    let prepared = std::rc::Rc::new(ctx.prepare(plan)?);
+    let (s, d) = (src.clone(), dst.clone());
+    let p = prepared.clone();
     Ok(Case {
         algorithm: "copy".into(),
         variant: "vec4 u32".into(),
         size: n,
         size_label: size_label(n),
-        plan,
         work: Work::Bytes(8.0 * words as f64),
-        verify: Box::new(move |out| {
-            let got: Vec<u32> = out.get(dst);
-            match got.iter().zip(&data).position(|(a, b)| a != b) {
-                None if got.len() == data.len() => Ok(()),
-                None => Err("short output".into()),
-                Some(i) => Err(format!("word {i}: got {:#x}, want {:#x}", got[i], data[i])),
-            }
+        passes: vec!["copy".into()],
+        setup: None,
+        record: Box::new(move |enc, stamps| {
+            p.record(enc, &[(src_id, (&s).into()), (dst_id, (&d).into())], stamps)
+        }),
+        outputs: vec![dst.clone()],
+        verify: Box::new(move |ctx| {
+            let got: Vec<u32> = ctx.read(&dst).map_err(|e| e.to_string())?;
+            first_difference("copy", &got, &data)
         }),
         extra: None,
     })

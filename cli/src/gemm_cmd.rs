@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use wgsimd::gemm::{self, GemmOptions, Operand, OutFormat};
-use wgsimd::Executor;
+use wgsimd::Context;
 
 use crate::npy::{self, Array};
 
@@ -47,7 +47,7 @@ fn matrix_shape(path: &std::path::Path, shape: &[u64]) -> anyhow::Result<(usize,
 }
 
 /// Runs the command.
-pub fn run(exec: &dyn Executor, args: &GemmArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &GemmArgs) -> anyhow::Result<ExitCode> {
     let a = npy::read(&args.a)?;
     let b = npy::read(&args.b)?;
     let (m, k) = matrix_shape(&args.a, &a.shape)?;
@@ -80,10 +80,9 @@ pub fn run(exec: &dyn Executor, args: &GemmArgs) -> anyhow::Result<ExitCode> {
         },
         ..Default::default()
     };
-    let (p, out) = gemm::execute(exec, x, y, m, n, k, opts)?;
-    let c = match opts.out {
-        OutFormat::F32 => Array::F32(p.decode(&out)?),
-        OutFormat::F16 => Array::F16(p.decode_f16(&out)?),
+    let c = match gemm::execute(ctx, x, y, m, n, k, opts)?.0 {
+        gemm::GemmOutput::F32(c) => Array::F32(c),
+        gemm::GemmOutput::F16(c) => Array::F16(c),
     };
     npy::write(&args.output, &[m as u64, n as u64], &c)?;
     Ok(ExitCode::SUCCESS)

@@ -14,12 +14,13 @@ mod npy;
 mod plot;
 mod reduce_cmd;
 mod sort_cmd;
+mod timing;
 
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
 use crate::backend::{Backend, SimSettings};
-use wgsimd::Executor;
+use clap::{Args, Parser, Subcommand};
+use wgsimd::Context;
 
 #[derive(Parser)]
 #[command(
@@ -52,7 +53,7 @@ pub struct ExecArgs {
 }
 
 impl ExecArgs {
-    fn open(&self) -> anyhow::Result<Box<dyn Executor>> {
+    fn open(&self) -> anyhow::Result<Context> {
         let backend: Backend = self.backend.parse()?;
         Ok(backend::open(backend, &self.sim()?)?)
     }
@@ -95,12 +96,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         .command
         .unwrap_or_else(|| Command::Bench(bench::BenchArgs::default()))
     {
-        Command::Bench(args) => bench::run(&*cli.exec.open()?, &args),
+        Command::Bench(args) => bench::run(&cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
-        Command::Reduce(args) => reduce_cmd::run(&*cli.exec.open()?, &args),
+        Command::Reduce(args) => reduce_cmd::run(&cli.exec.open()?, &args),
         Command::Check(args) => check_cmd::run(&args, &cli.exec.sim()?),
-        Command::Sort(args) => sort_cmd::run(&*cli.exec.open()?, &args),
-        Command::Gemm(args) => gemm_cmd::run(&*cli.exec.open()?, &args),
+        Command::Sort(args) => sort_cmd::run(&cli.exec.open()?, &args),
+        Command::Gemm(args) => gemm_cmd::run(&cli.exec.open()?, &args),
         Command::Plot(args) => bench::replot(&args),
     }
 }
@@ -141,8 +142,16 @@ fn info(exec: &ExecArgs) -> anyhow::Result<ExitCode> {
             m.m, m.n, m.k, m.ab, m.acc
         );
     }
-    println!("max storage binding: {} MiB", c.max_storage_binding >> 20);
-    println!("max buffer: {} MiB", c.max_buffer >> 20);
+    println!(
+        "max storage binding: {} MiB ({} bytes)",
+        c.max_storage_binding >> 20,
+        c.max_storage_binding
+    );
+    println!(
+        "max buffer: {} MiB ({} bytes)",
+        c.max_buffer >> 20,
+        c.max_buffer
+    );
     println!("workgroup memory: {} KiB", c.max_workgroup_storage >> 10);
     println!("max workgroups per dimension: {}", c.max_workgroups_per_dim);
     println!("storage offset alignment: {} B", c.storage_offset_alignment);

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use wgsimd::reduce::{reduce, ReduceOp};
-use wgsimd::Executor;
+use wgsimd::Context;
 
 use crate::npy::{self, Array};
 
@@ -19,14 +19,14 @@ pub struct ReduceArgs {
 }
 
 /// Runs the command.
-pub fn run(exec: &dyn Executor, args: &ReduceArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &ReduceArgs) -> anyhow::Result<ExitCode> {
     let op: ReduceOp = args.op.parse()?;
     // any shape, any order: every element counts once
     let input = npy::read_any_order(&args.input)?;
     let value = match &input.data {
-        Array::U32(v) => reduce(exec, v, op)?,
-        Array::I32(v) => reduce(exec, v, op)?,
-        Array::F32(v) => reduce(exec, v, op)?,
+        Array::U32(v) => reduce(ctx, v, op)?,
+        Array::I32(v) => reduce(ctx, v, op)?,
+        Array::F32(v) => reduce(ctx, v, op)?,
         Array::F16(_) => anyhow::bail!(
             "{}: unsupported dtype float16 for reduce (supported: uint32, int32, float32)",
             args.input.display()

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, ensure};
 use wgsimd::sort::{sort_keys, sort_pairs, SortKey, SortOptions, Strategy};
-use wgsimd::Executor;
+use wgsimd::Context;
 
 use crate::npy::{self, Array};
 
@@ -37,22 +37,22 @@ pub struct SortArgs {
 }
 
 fn sorted<T: SortKey>(
-    exec: &dyn Executor,
+    ctx: &Context,
     keys: &[T],
     values: Option<&[u32]>,
     opts: &SortOptions,
 ) -> anyhow::Result<(Vec<T>, Option<Vec<u32>>)> {
     Ok(match values {
         Some(v) => {
-            let (k, v) = sort_pairs(exec, keys, v, opts)?;
+            let (k, v) = sort_pairs(ctx, keys, v, opts)?;
             (k, Some(v))
         }
-        None => (sort_keys(exec, keys, opts)?, None),
+        None => (sort_keys(ctx, keys, opts)?, None),
     })
 }
 
 /// Runs the command.
-pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: &SortArgs) -> anyhow::Result<ExitCode> {
     let strategy = match &args.strategy {
         Some(s) => Some(s.parse::<Strategy>()?),
         None => None,
@@ -107,15 +107,15 @@ pub fn run(exec: &dyn Executor, args: &SortArgs) -> anyhow::Result<ExitCode> {
     let vals = values.as_deref();
     let (out, out_values) = match &keys.data {
         Array::U32(k) => {
-            let (k, v) = sorted(exec, k, vals, &opts)?;
+            let (k, v) = sorted(ctx, k, vals, &opts)?;
             (Array::U32(k), v)
         }
         Array::I32(k) => {
-            let (k, v) = sorted(exec, k, vals, &opts)?;
+            let (k, v) = sorted(ctx, k, vals, &opts)?;
             (Array::I32(k), v)
         }
         Array::F32(k) => {
-            let (k, v) = sorted(exec, k, vals, &opts)?;
+            let (k, v) = sorted(ctx, k, vals, &opts)?;
             (Array::F32(k), v)
         }
         Array::F16(_) => bail!(

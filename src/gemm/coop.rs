@@ -15,8 +15,8 @@
 //! staged loads within its prefetch registers); that the subgroups' blocks cover every element
 //! of C once is proven on the simulator (tests/gemm.rs), not restated here.
 
-use crate::error::{Error, Result};
 use crate::device::{Caps, CoopShape};
+use crate::error::{Error, Result};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
@@ -165,7 +165,6 @@ impl CoopVariant {
         let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
         workgroup_bytes(&k, &self.policy, edges)
     }
-
 }
 
 /// The shape coop16 needs.
@@ -219,8 +218,9 @@ pub fn planned_subgroup(caps: &Caps) -> Option<u32> {
         return Some(caps.subgroup_min);
     }
     let apple = 32;
-    (caps.backend == crate::device::Backend::Metal && (caps.subgroup_min..=caps.subgroup_max).contains(&apple))
-        .then_some(apple)
+    (caps.backend == crate::device::Backend::Metal
+        && (caps.subgroup_min..=caps.subgroup_max).contains(&apple))
+    .then_some(apple)
 }
 
 /// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
@@ -439,16 +439,17 @@ pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2
     Ok((grid, c_bytes))
 }
 
-/// The plan for the packed f16 operands (rows padded to 8 halves), on variant `v` (checked
-/// with [`usable_variant`] by the caller), with C in f32, or in f16 where the kernel can round
-/// it itself (`out` = F16 and N even: [`rounds_itself`]; else the caller adds the rounding pass).
+/// The plan for the packed f16 operands (rows padded to 8 halves: `a_bytes`, `b_bytes` in
+/// all), on variant `v` (checked with [`usable_variant`] by the caller), with C in f32, or in
+/// f16 where the kernel can round it itself (`out` = F16 and N even: [`rounds_itself`]; else the
+/// caller adds the rounding pass). C has rows up to a whole tile ([`padded_rows`]).
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     caps: &Caps,
     v: CoopVariant,
     out: OutFormat,
-    a_bytes: Vec<u8>,
-    b_bytes: Vec<u8>,
+    a_bytes: u64,
+    b_bytes: u64,
     a_row_vecs: u32,
     b_row_vecs: u32,
     m: usize,
@@ -461,11 +462,7 @@ pub fn plan(
     let (grid, c_bytes) = fits(caps, &v, m, n)?;
     let sg = planned_subgroup(caps).expect("fits checked it");
     let edges = has_edges(&p, n);
-    check_limits(
-        caps,
-        &[("A", a_bytes.len() as u64), ("B", b_bytes.len() as u64)],
-        grid,
-    )?;
+    check_limits(caps, &[("A", a_bytes), ("B", b_bytes)], grid)?;
     let mut plan = Plan::new(format!(
         "gemm {m}x{n}x{k} f16 {} {}x{}x{}",
         kind.name(),
@@ -473,8 +470,8 @@ pub fn plan(
         p.bn,
         p.bk
     ));
-    let a = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
-    let b = plan.buffer("b", b_bytes.len() as u64, BufferInit::Bytes(b_bytes));
+    let a = plan.arg("a", a_bytes);
+    let b = plan.arg("b", b_bytes);
     let k_tiles = (k as u32).div_ceil(p.bk);
     let params = plan.upload(
         "params",
@@ -482,12 +479,17 @@ pub fn plan(
             m as u32, n as u32, k as u32, a_row_vecs, b_row_vecs, k_tiles, 0, 0,
         ],
     );
-    let c = plan.buffer("c", c_bytes, BufferInit::Poison);
     // f16 output rounded by the kernel (OUT_F16): C's f32 buffer stays, as the kernel's scratch;
-    // the binding the kernel does not write gets a stand-in
+    // the binding the kernel does not write gets a stand-in. C is the caller's where this pass
+    // leaves it in the dtype asked for.
     let fused = rounds_itself(out, n);
+    let c = if out == OutFormat::F32 {
+        plan.arg("c", c_bytes)
+    } else {
+        plan.buffer("c f32", c_bytes, BufferInit::Poison)
+    };
     let c16 = if fused {
-        plan.buffer("c f16", c_bytes / 2, BufferInit::Poison)
+        plan.arg("c", c_bytes / 2)
     } else {
         plan.buffer("no f16 output", 16, BufferInit::Zeroed)
     };
@@ -530,6 +532,7 @@ pub fn plan(
         n,
         path: kind.path(),
         guard: Some(guard),
+        inputs: vec![a, b],
     })
 }
 
@@ -560,7 +563,10 @@ mod tests {
         ] {
             let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
             layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-            assert!(workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10, "{v:?}");
+            assert!(
+                workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
+                "{v:?}"
+            );
         }
         let ok = large_tile().policy;
         assert_eq!((ok.bufs, ok.b_bufs), (1, 2));
@@ -579,7 +585,12 @@ mod tests {
     /// order aligned (a 4-byte `Cs` broke every `EDGES` = 0 product on the H100).
     #[test]
     fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
-        for v in [CoopKernel::K16.variant(), CoopKernel::K8.variant(), large_tile(), deep_tile()] {
+        for v in [
+            CoopKernel::K16.variant(),
+            CoopKernel::K8.variant(),
+            large_tile(),
+            deep_tile(),
+        ] {
             let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
             for edges in [true, false] {
                 let o: Vec<(String, f64)> = overrides(&v.policy, 32, edges)
@@ -595,7 +606,11 @@ mod tests {
                         total += bytes as u64;
                     }
                 }
-                assert_eq!(total, workgroup_bytes(&k, &v.policy, edges).unwrap(), "{v:?}");
+                assert_eq!(
+                    total,
+                    workgroup_bytes(&k, &v.policy, edges).unwrap(),
+                    "{v:?}"
+                );
             }
         }
     }
@@ -623,7 +638,10 @@ mod tests {
         assert_eq!(padded_rows(&lp, 4096 + 1), 4096 + 128);
         assert_eq!(padded_rows(&lp, 4096), 4096);
         // large products take the large tile, small ones the deep tile
-        assert_eq!(variant_for(&caps, CoopKernel::K16, 4096, 4096), large_tile());
+        assert_eq!(
+            variant_for(&caps, CoopKernel::K16, 4096, 4096),
+            large_tile()
+        );
         assert_eq!(
             variant_for(&caps, CoopKernel::K16, 2048, 2048),
             large_tile(),

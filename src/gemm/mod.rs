@@ -39,9 +39,10 @@ use std::sync::Arc;
 pub use int4::Int4Weights;
 pub use policy::{Format, GemmPolicy};
 
-use crate::error::{Error, Result};
+use crate::context::{BufferRef, Context, EncoderRef, Prepared};
 use crate::device::Caps;
-use crate::exec::{Executor, RunOutput};
+use crate::error::{Error, Result};
+use crate::gpu::Timestamps;
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 
@@ -196,13 +197,12 @@ const GEMV_TARGET_WORKGROUPS: u64 = 528;
 /// with 256 slices of 1×4096 it took longer than the product.
 const GEMV_MAX_SPLITS: u64 = 32;
 
-/// A built GEMM: run `plan`, then [`GemmPlan::decode`] (f32 C) or [`GemmPlan::decode_f16`].
+/// A GEMM's plan and what a recording binds ([`Gemm`] records it).
 pub struct GemmPlan {
     /// The passes.
     pub plan: Plan,
-    /// The buffer read back (poisoned before the run): M·N f32, or with f16 output M·N f16
-    /// packed two per word, then possibly padding (the cooperative kernels' C has rows up to a
-    /// whole tile, `coop::padded_rows`); `decode` and `decode_f16` return the M·N elements.
+    /// C, the caller's: M·N f32, or with f16 output M·N f16 packed two per word, then possibly
+    /// padding (the cooperative kernels' C has rows up to a whole tile, `coop::padded_rows`).
     pub c: BufferId,
     /// C's dtype.
     pub out: OutFormat,
@@ -215,47 +215,14 @@ pub struct GemmPlan {
     /// The cooperative kernels' subgroup guard: a word that holds the subgroup width they met
     /// where it was not the planned one ([`coop::planned_subgroup`]), else 0.
     pub guard: Option<BufferId>,
+    /// The caller's operands: A, B (or the int4 weights), then the int4 scales and zero points.
+    pub inputs: Vec<BufferId>,
 }
 
 impl GemmPlan {
-    /// C, row-major M×N, of a plan with f32 output.
-    pub fn decode(&self, out: &RunOutput) -> Result<Vec<f32>> {
-        self.elements(out, OutFormat::F32)
-    }
-
-    /// C as f16 bits, row-major M×N, of a plan with f16 output.
-    pub fn decode_f16(&self, out: &RunOutput) -> Result<Vec<u16>> {
-        self.elements(out, OutFormat::F16)
-    }
-
-    /// The subgroup width the cooperative kernel met where it was not the one it was planned
-    /// for (Metal reports a range and the plan assumes 32): it then computed nothing, and
-    /// `decode` is an error. Rerun with `PathChoice::Tiled` ([`gemm`] does).
-    pub fn subgroup_mismatch(&self, out: &RunOutput) -> Option<u32> {
-        let width = out.get::<u32>(self.guard?).first().copied()?;
-        (width != 0).then_some(width)
-    }
-
-    fn elements<T: bytemuck::Pod>(&self, out: &RunOutput, want: OutFormat) -> Result<Vec<T>> {
-        if let Some(width) = self.subgroup_mismatch(out) {
-            return Err(Error::Gpu(format!(
-                "the cooperative-matrix GEMM was planned for subgroups of {} and the GPU ran \
-                 them {width} wide, so it computed nothing; use PathChoice::Tiled",
-                coop_planned_width(&self.plan)
-            )));
-        }
-        if self.out != want {
-            return Err(Error::InvalidInput(format!(
-                "this GEMM plan's output is {:?}, not {want:?}",
-                self.out
-            )));
-        }
-        let mut c: Vec<T> = out.get(self.c);
-        if c.len() < self.m * self.n {
-            return Err(Error::Gpu("gemm output missing".into()));
-        }
-        c.truncate(self.m * self.n);
-        Ok(c)
+    fn with_inputs(mut self, inputs: Vec<BufferId>) -> GemmPlan {
+        self.inputs = inputs;
+        self
     }
 
     /// With `out` = F16 and C still f32, adds the rounding pass (`gemm/to_f16`) after the
@@ -283,7 +250,7 @@ impl GemmPlan {
             )));
         }
         let params = plan.upload("f16 params", &[count as u32, 0, 0, 0]);
-        let c16 = plan.buffer("c f16", quads * 8, BufferInit::Poison);
+        let c16 = plan.arg("c", quads * 8);
         plan.pass(
             "to f16",
             &kern,
@@ -295,8 +262,6 @@ impl GemmPlan {
                 caps.max_workgroups_per_dim,
             )),
         )?;
-        plan.buffers[self.c.0].readback = false;
-        plan.read_back(c16);
         self.c = c16;
         self.out = out;
         Ok(self)
@@ -341,6 +306,22 @@ fn pack(x: Operand, rows: usize, cols: usize) -> (Vec<u8>, u32) {
 }
 
 fn check_shape(m: usize, n: usize, k: usize, a_len: usize, b_len: usize) -> Result<()> {
+    check_dims(m, n, k)?;
+    if m.checked_mul(k) != Some(a_len) {
+        return Err(Error::InvalidInput(format!(
+            "A has {a_len} elements, expected M·K = {m}·{k}"
+        )));
+    }
+    if k.checked_mul(n) != Some(b_len) {
+        return Err(Error::InvalidInput(format!(
+            "B has {b_len} elements, expected K·N = {k}·{n}"
+        )));
+    }
+    Ok(())
+}
+
+/// M, N, K positive and within what the kernels index.
+fn check_dims(m: usize, n: usize, k: usize) -> Result<()> {
     if m == 0 || n == 0 || k == 0 {
         return Err(Error::InvalidInput(format!(
             "gemm needs M, N, K ≥ 1 (got {m}×{k} · {k}×{n})"
@@ -352,16 +333,6 @@ fn check_shape(m: usize, n: usize, k: usize, a_len: usize, b_len: usize) -> Resu
     if [m, n, k].iter().any(|&d| d > u32::MAX as usize) || c_bytes.is_none() {
         return Err(Error::TooLarge(format!(
             "gemm {m}×{k} · {k}×{n}: dimensions beyond any adapter's limits"
-        )));
-    }
-    if m.checked_mul(k) != Some(a_len) {
-        return Err(Error::InvalidInput(format!(
-            "A has {a_len} elements, expected M·K = {m}·{k}"
-        )));
-    }
-    if k.checked_mul(n) != Some(b_len) {
-        return Err(Error::InvalidInput(format!(
-            "B has {b_len} elements, expected K·N = {k}·{n}"
         )));
     }
     Ok(())
@@ -414,36 +385,28 @@ pub fn coop_offered(caps: &Caps) -> bool {
     coop::usable(caps).is_ok()
 }
 
-/// Builds the plan for C = A·B (A M×K, B K×N, both the same dtype; C in `opts.out`'s dtype).
+/// Builds the plan for C = A·B (A M×K, B K×N, both in `fmt`, f32 or f16; C in `opts.out`'s
+/// dtype), the operands and C the caller's.
 pub fn plan(
     caps: &Caps,
-    a: Operand,
-    b: Operand,
+    fmt: Format,
     m: usize,
     n: usize,
     k: usize,
     opts: GemmOptions,
 ) -> Result<GemmPlan> {
-    product(caps, a, b, [m, n, k], opts)?.with_output(caps, opts.out)
+    product(caps, fmt, [m, n, k], opts)?.with_output(caps, opts.out)
 }
 
 /// The product's passes; C f32, or f16 where they round it themselves ([`rounded_c`]).
-fn product(
-    caps: &Caps,
-    a: Operand,
-    b: Operand,
-    [m, n, k]: [usize; 3],
-    opts: GemmOptions,
-) -> Result<GemmPlan> {
-    check_shape(m, n, k, a.len(), b.len())?;
-    if a.format() != b.format() {
-        return Err(Error::InvalidInput(format!(
-            "A and B must have the same dtype (got {:?} and {:?})",
-            a.format(),
-            b.format()
-        )));
+fn product(caps: &Caps, fmt: Format, [m, n, k]: [usize; 3], opts: GemmOptions) -> Result<GemmPlan> {
+    check_dims(m, n, k)?;
+    if fmt == Format::Int4 {
+        return Err(Error::InvalidInput(
+            "int4 is a weight format: use the int4 GEMM".into(),
+        ));
     }
-    let f16 = a.format() == Format::F16;
+    let f16 = fmt == Format::F16;
     let choose = || match opts.coop {
         Some(v) => coop::usable_variant(caps, &v, m, n).map(|_| v),
         None => coop::usable(caps).map(|kind| coop::variant_for(caps, kind, m, n)),
@@ -467,19 +430,22 @@ fn product(
             Some(choose()?)
         }
     };
-    let (a_bytes, a_row_vecs) = pack(a, m, k);
-    let (b_bytes, b_row_vecs) = pack(b, k, n);
+    let a_row_vecs = row_vecs(fmt, k);
+    let b_row_vecs = row_vecs(fmt, n);
+    let (a_bytes, b_bytes) = (
+        m as u64 * a_row_vecs as u64 * 16,
+        k as u64 * b_row_vecs as u64 * 16,
+    );
     if let Some(v) = coop {
         return coop::plan(
             caps, v, opts.out, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k,
         );
     }
-    let fmt = a.format();
     let gemv = takes_gemv(&opts, m);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {m}x{n}x{k} {fmt:?} {kind}").to_lowercase());
-    let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
-    let b_buf = plan.buffer("b", b_bytes.len() as u64, BufferInit::Bytes(b_bytes));
+    let a_buf = plan.arg("a", a_bytes);
+    let b_buf = plan.arg("b", b_bytes);
     let dummy = plan.buffer("no scales", 16, BufferInit::Zeroed);
     if gemv {
         return gemv_pass(
@@ -490,7 +456,8 @@ fn product(
             [m, n, k],
             [a_row_vecs, b_row_vecs, 0],
             (opts.split, opts.out),
-        );
+        )
+        .map(|p| p.with_inputs(vec![a_buf, b_buf]));
     }
     let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
     tiled_pass(
@@ -503,6 +470,12 @@ fn product(
         [m, n, k],
         [a_row_vecs, b_row_vecs, 0],
     )
+    .map(|p| p.with_inputs(vec![a_buf, b_buf]))
+}
+
+/// vec4 loads per row of `cols` elements of `fmt` (rows padded to whole loads).
+fn row_vecs(fmt: Format, cols: usize) -> u32 {
+    cols.div_ceil(fmt.per_load() as usize) as u32
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -532,13 +505,7 @@ fn tiled_pass(
     let c_bytes = (m * n * 4) as u64;
     let k_tiles = (k as u32).div_ceil(policy.bk);
     let mut splits = split
-        .unwrap_or_else(|| {
-            split_k(
-                tiles[0] * tiles[1],
-                invocations,
-                k_tiles as u64,
-            )
-        })
+        .unwrap_or_else(|| split_k(tiles[0] * tiles[1], invocations, k_tiles as u64))
         .clamp(1, k_tiles);
     // the partial products must fit one binding
     while splits > 1 && splits as u64 * c_bytes > binding_limit(caps) {
@@ -549,7 +516,14 @@ fn tiled_pass(
     // f16 output stored by this pass itself (`OUT_F16`)
     let fused = kernel_may_round(out, splits as u64, n);
     let c_format = rounded_c(out, splits as u64, fused);
-    let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format), splits as u64, grid)?;
+    let (target, c) = product_buffers(
+        caps,
+        plan,
+        &bufs,
+        (c_bytes, c_format, out),
+        splits as u64,
+        grid,
+    )?;
     if splits > caps.max_workgroups_per_dim {
         return Err(Error::TooLarge(format!("{splits} K splits")));
     }
@@ -690,7 +664,7 @@ fn gemv_pass(
     if splits > caps.max_workgroups_per_dim as u64 {
         return Err(Error::TooLarge(format!("{splits} K slices")));
     }
-    let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format), splits, grid)?;
+    let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format, out), splits, grid)?;
     let (c32, c16) = output_bindings(plan, target, fused);
     let overrides = [
         ("OUT_F16", if fused { 1.0 } else { 0.0 }),
@@ -778,14 +752,14 @@ fn rounded_c(out: OutFormat, splits: u64, kernel_rounds: bool) -> OutFormat {
 }
 
 /// Checks A, B, the scales (`bufs`) and `splits` products of `c_bytes` (f32) against the
-/// adapter's limits for a `grid` of workgroups, then adds C in `c_format` (f16: two per word)
-/// and, with several K splits, the buffer of partial products: (where the product pass writes,
-/// C).
+/// adapter's limits for a `grid` of workgroups, then adds C in `c_format` (f16: two per word;
+/// the caller's where that is `out`, else scratch the rounding pass reads) and, with several K
+/// splits, the buffer of partial products: (where the product pass writes, C).
 fn product_buffers(
     caps: &Caps,
     plan: &mut Plan,
     bufs: &[BufferId; 4],
-    (c_bytes, c_format): (u64, OutFormat),
+    (c_bytes, c_format, out): (u64, OutFormat, OutFormat),
     splits: u64,
     grid: [u64; 2],
 ) -> Result<(BufferId, BufferId)> {
@@ -795,10 +769,15 @@ fn product_buffers(
         .chain([("C", c_bytes * splits)])
         .collect();
     check_limits(caps, &sizes, grid)?;
-    let c = match c_format {
-        OutFormat::F32 => plan.buffer("c", c_bytes, BufferInit::Poison),
-        // c_bytes / 4 elements, two per word
-        OutFormat::F16 => plan.buffer("c f16", (c_bytes / 4).div_ceil(2) * 4, BufferInit::Poison),
+    // c_bytes / 4 elements, f16 two per word
+    let bytes = match c_format {
+        OutFormat::F32 => c_bytes,
+        OutFormat::F16 => (c_bytes / 4).div_ceil(2) * 4,
+    };
+    let c = if c_format == out {
+        plan.arg("c", bytes)
+    } else {
+        plan.buffer("c f32", bytes, BufferInit::Poison)
     };
     if splits > 1 {
         let partials = plan.buffer("partials", c_bytes * splits, BufferInit::Poison);
@@ -839,7 +818,6 @@ fn finish_split_k(
             )),
         )?;
     }
-    plan.read_back(c);
     Ok(GemmPlan {
         plan: std::mem::take(plan),
         c,
@@ -848,124 +826,392 @@ fn finish_split_k(
         n,
         path,
         guard: None,
+        inputs: Vec::new(),
     })
 }
 
-/// Builds the plan for C = A·W: A f16 (M×K, u16 bits), W int4 (K×N); C in `opts.out`'s dtype.
+/// Builds the plan for C = A·W: A f16 (M×K), W int4 weights (K×N, with or without zero
+/// points, [`Int4Weights`]'s layout); C in `opts.out`'s dtype; the operands and C the caller's.
 pub fn plan_int4(
     caps: &Caps,
-    a: &[u16],
-    w: &Int4Weights,
     m: usize,
+    k: usize,
+    n: usize,
+    has_zeros: bool,
     opts: GemmOptions,
 ) -> Result<GemmPlan> {
-    product_int4(caps, a, w, m, opts)?.with_output(caps, opts.out)
+    product_int4(caps, [m, k, n], has_zeros, opts)?.with_output(caps, opts.out)
+}
+
+/// Bytes of the int4 operands: packed words, scales (and zero points), as bound: words to
+/// whole vec4s, halves to whole 16 bytes.
+fn int4_bytes(k: usize, n: usize) -> (u64, u64) {
+    let words = (k.div_ceil(8) * n) as u64;
+    let groups = (k.div_ceil(int4::GROUP) * n) as u64;
+    (
+        words.div_ceil(4).max(1) * 16,
+        groups.div_ceil(8).max(1) * 16,
+    )
 }
 
 /// The int4 product's passes; C as in [`product`].
 fn product_int4(
     caps: &Caps,
-    a: &[u16],
-    w: &Int4Weights,
-    m: usize,
+    [m, k, n]: [usize; 3],
+    has_zeros: bool,
     opts: GemmOptions,
 ) -> Result<GemmPlan> {
-    w.validate()?;
-    let (n, k) = (w.n, w.k);
-    check_shape(m, n, k, a.len(), k.saturating_mul(n))?;
+    check_dims(m, n, k)?;
     if opts.path == PathChoice::Coop {
         return Err(Error::InvalidInput(
             "int4 weights have no cooperative-matrix kernel (Auto, Tiled or Gemv)".into(),
         ));
     }
-    let (a_bytes, a_row_vecs) = pack(Operand::F16(a), m, k);
-    let mut words = w.packed.clone();
-    words.resize(words.len().div_ceil(4) * 4, 0);
-    let halves = |h: &[u16]| {
-        let mut v = h.to_vec();
-        v.resize(v.len().div_ceil(8).max(1) * 8, 0);
-        v
-    };
+    let a_row_vecs = row_vecs(Format::F16, k);
+    let (w_bytes, s_bytes) = int4_bytes(k, n);
     let gemv = takes_gemv(&opts, m);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {m}x{n}x{k} int4 {kind}"));
-    let a_buf = plan.buffer("a", a_bytes.len() as u64, BufferInit::Bytes(a_bytes));
-    let b_buf = plan.upload("w", &words);
-    let s_buf = plan.upload("scales", &halves(&w.scales));
-    let z_buf = match &w.zeros {
-        Some(z) => plan.upload("zeros", &halves(z)),
-        None => plan.buffer("no zeros", 16, BufferInit::Zeroed),
+    let a_buf = plan.arg("a", m as u64 * a_row_vecs as u64 * 16);
+    let b_buf = plan.arg("w", w_bytes);
+    let s_buf = plan.arg("scales", s_bytes);
+    let z_buf = if has_zeros {
+        plan.arg("zeros", s_bytes)
+    } else {
+        plan.buffer("no zeros", 16, BufferInit::Zeroed)
     };
-    if gemv {
-        return gemv_pass(
+    let inputs = if has_zeros {
+        vec![a_buf, b_buf, s_buf, z_buf]
+    } else {
+        vec![a_buf, b_buf, s_buf]
+    };
+    let bufs = [a_buf, b_buf, s_buf, z_buf];
+    let params = [a_row_vecs, n as u32, k.div_ceil(8) as u32];
+    let built = if gemv {
+        gemv_pass(
             caps,
             &mut plan,
-            (Format::Int4, w.zeros.is_some()),
-            [a_buf, b_buf, s_buf, z_buf],
+            (Format::Int4, has_zeros),
+            bufs,
             [m, n, k],
-            [a_row_vecs, n as u32, k.div_ceil(8) as u32],
+            params,
             (opts.split, opts.out),
-        );
-    }
-    let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
-    tiled_pass(
-        caps,
-        &mut plan,
-        policy,
-        (opts.split, opts.out),
-        (Format::F16, Format::Int4, w.zeros.is_some()),
-        [a_buf, b_buf, s_buf, z_buf],
-        [m, n, k],
-        [a_row_vecs, n as u32, k.div_ceil(8) as u32],
-    )
+        )?
+    } else {
+        let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
+        tiled_pass(
+            caps,
+            &mut plan,
+            policy,
+            (opts.split, opts.out),
+            (Format::F16, Format::Int4, has_zeros),
+            bufs,
+            [m, n, k],
+            params,
+        )?
+    };
+    Ok(built.with_inputs(inputs))
 }
 
-/// C = A·B on `exec` (A M×K, B K×N, row-major, both f32 or both f16); C f32 M×N.
+/// A GEMM made for one shape, formats and options, recorded any number of times on the
+/// caller's operands (see [`Gemm::layout`] for what they hold).
+pub struct Gemm {
+    ctx: Context,
+    built: GemmPlan,
+    prepared: Prepared,
+    layout: GemmLayout,
+}
+
+/// What a [`Gemm`]'s operands hold, row-major: A's rows (K) padded to whole loads of 4 f32 or
+/// 8 f16 with zeros, B's rows (N) likewise; C's `c_bytes` may exceed M·N elements (the
+/// cooperative kernels write rows up to a whole tile, which come out zero); the first M·N
+/// elements are C. f16 values are their bits, two per word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmLayout {
+    /// Elements per row of A as bound (K padded).
+    pub a_row: usize,
+    /// Elements per row of B as bound (N padded), or for int4 weights the packed words per row
+    /// of 8 K (N).
+    pub b_row: usize,
+    /// Bytes of C.
+    pub c_bytes: u64,
+    /// C's dtype.
+    pub out: OutFormat,
+}
+
+impl Gemm {
+    /// C = A·B for A M×K and B K×N, both `fmt` (f32 or f16), with `opts`.
+    pub fn new(
+        ctx: &Context,
+        fmt: Format,
+        m: usize,
+        n: usize,
+        k: usize,
+        opts: GemmOptions,
+    ) -> Result<Gemm> {
+        let built = plan(ctx.caps(), fmt, m, n, k, opts)?;
+        let per = fmt.per_load() as usize;
+        Self::ready(ctx, built, k.div_ceil(per) * per, n.div_ceil(per) * per)
+    }
+
+    /// C = A·W for f16 A M×K and int4 weights W K×N (`has_zeros`: with zero points).
+    pub fn new_int4(
+        ctx: &Context,
+        m: usize,
+        k: usize,
+        n: usize,
+        has_zeros: bool,
+        opts: GemmOptions,
+    ) -> Result<Gemm> {
+        let built = plan_int4(ctx.caps(), m, k, n, has_zeros, opts)?;
+        Self::ready(ctx, built, k.div_ceil(8) * 8, n)
+    }
+
+    fn ready(ctx: &Context, built: GemmPlan, a_row: usize, b_row: usize) -> Result<Gemm> {
+        let c_bytes = built.plan.buffers[built.c.0].size;
+        let layout = GemmLayout {
+            a_row,
+            b_row,
+            c_bytes,
+            out: built.out,
+        };
+        let prepared = ctx.prepare(built.plan.clone())?;
+        Ok(Gemm {
+            ctx: ctx.clone(),
+            built,
+            prepared,
+            layout,
+        })
+    }
+
+    /// The kernel chosen.
+    pub fn path(&self) -> Path {
+        self.built.path
+    }
+
+    /// `operands` (A, B or the int4 weights, scales, zero points, as bound) each padded with
+    /// zeros to the bytes it is bound with.
+    pub fn pad_operands(&self, mut operands: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        for (bytes, id) in operands.iter_mut().zip(&self.built.inputs) {
+            let size = self.built.plan.buffers[id.0].size as usize;
+            if bytes.len() < size {
+                bytes.resize(size, 0);
+            }
+        }
+        operands
+    }
+
+    /// What the operands hold.
+    pub fn layout(&self) -> GemmLayout {
+        self.layout
+    }
+
+    /// The passes one recording dispatches, by label.
+    pub fn passes(&self) -> Vec<String> {
+        self.prepared
+            .plan()
+            .passes
+            .iter()
+            .map(|p| p.label.clone())
+            .collect()
+    }
+
+    /// Records C = A·B into `c`: `inputs` are A and B (for int4: A, the packed weights, the
+    /// scales, and the zero points where the GEMM was made with them), each bound from its
+    /// offset (a multiple of the binding alignment).
+    pub fn record<'a>(
+        &self,
+        enc: impl Into<EncoderRef<'a>>,
+        inputs: &[BufferRef<'a>],
+        c: impl Into<BufferRef<'a>>,
+        stamps: Option<Timestamps>,
+    ) -> Result<()> {
+        if inputs.len() != self.built.inputs.len() {
+            return Err(Error::InvalidInput(format!(
+                "this GEMM takes {} operand buffers, got {}",
+                self.built.inputs.len(),
+                inputs.len()
+            )));
+        }
+        let c = c.into();
+        if c.len() < self.layout.c_bytes {
+            return Err(Error::InvalidInput(format!(
+                "C needs {} bytes, got {}",
+                self.layout.c_bytes,
+                c.len()
+            )));
+        }
+        let mut args: Vec<(BufferId, BufferRef)> = self
+            .built
+            .inputs
+            .iter()
+            .copied()
+            .zip(inputs.iter().cloned())
+            .collect();
+        for (id, b) in &args {
+            let need = self.built.plan.buffers[id.0].size;
+            if b.len() < need {
+                return Err(Error::InvalidInput(format!(
+                    "operand `{}` needs {need} bytes, got {}",
+                    self.built.plan.buffers[id.0].label,
+                    b.len()
+                )));
+            }
+        }
+        args.push((self.built.c, c));
+        self.prepared.record(enc.into(), &args, stamps)
+    }
+
+    /// The subgroup width the cooperative kernel met where it was not the one it was planned
+    /// for (Metal reports a range and the plan assumes 32): it then computed nothing. Reads a
+    /// word back (waits for the work submitted before). `None` for other kernels.
+    pub fn subgroup_mismatch(&self) -> Result<Option<u32>> {
+        let Some(guard) = self.built.guard else {
+            return Ok(None);
+        };
+        let own = self.prepared.own(guard).expect("own buffer");
+        let width = self
+            .ctx
+            .read_ref::<u32>(&own)?
+            .first()
+            .copied()
+            .unwrap_or(0);
+        Ok((width != 0).then_some(width))
+    }
+}
+
+/// C = A·B on `ctx` (A M×K, B K×N, row-major, both f32 or both f16); C f32 M×N.
 pub fn gemm(
-    exec: &dyn Executor,
+    ctx: &Context,
     a: Operand,
     b: Operand,
     m: usize,
     n: usize,
     k: usize,
 ) -> Result<Vec<f32>> {
-    let (p, out) = execute(exec, a, b, m, n, k, GemmOptions::default())?;
-    p.decode(&out)
+    let (c, _) = execute(ctx, a, b, m, n, k, GemmOptions::default())?;
+    match c {
+        GemmOutput::F32(c) => Ok(c),
+        GemmOutput::F16(_) => Err(Error::InvalidInput("f32 output expected".into())),
+    }
 }
 
-/// Plans C = A·B with `opts` and runs it on `exec`; decode C from the result with
-/// [`GemmPlan::decode`] or [`GemmPlan::decode_f16`]. With `PathChoice::Auto`, a cooperative
-/// kernel that met another subgroup width than planned ([`GemmPlan::subgroup_mismatch`]) is
-/// followed by a run of the portable kernel, whose plan and result are returned.
+/// C of a host-slice GEMM.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GemmOutput {
+    /// f32 elements, row-major M×N.
+    F32(Vec<f32>),
+    /// f16 bits, row-major M×N.
+    F16(Vec<u16>),
+}
+
+/// C = A·B with `opts` on `ctx`, and the kernel that computed it. With `PathChoice::Auto`, a
+/// cooperative kernel that met another subgroup width than planned
+/// ([`Gemm::subgroup_mismatch`]) is followed by a run of the portable kernel.
 #[allow(clippy::too_many_arguments)]
 pub fn execute(
-    exec: &dyn Executor,
+    ctx: &Context,
     a: Operand,
     b: Operand,
     m: usize,
     n: usize,
     k: usize,
     opts: GemmOptions,
-) -> Result<(GemmPlan, RunOutput)> {
-    let p = plan(exec.caps(), a, b, m, n, k, opts)?;
-    let out = exec.run(&p.plan)?;
-    if opts.path == PathChoice::Auto && p.subgroup_mismatch(&out).is_some() {
+) -> Result<(GemmOutput, Path)> {
+    check_shape(m, n, k, a.len(), b.len())?;
+    if a.format() != b.format() {
+        return Err(Error::InvalidInput(format!(
+            "A and B must have the same dtype (got {:?} and {:?})",
+            a.format(),
+            b.format()
+        )));
+    }
+    let g = Gemm::new(ctx, a.format(), m, n, k, opts)?;
+    let (a_bytes, _) = pack(a, m, k);
+    let (b_bytes, _) = pack(b, k, n);
+    let out = run_host(ctx, &g, &[a_bytes, b_bytes], m * n)?;
+    if opts.path == PathChoice::Auto && g.subgroup_mismatch()?.is_some() {
         let tiled = GemmOptions {
             path: PathChoice::Tiled,
             ..opts
         };
-        let p = plan(exec.caps(), a, b, m, n, k, tiled)?;
-        let out = exec.run(&p.plan)?;
-        return Ok((p, out));
+        return execute(ctx, a, b, m, n, k, tiled);
     }
-    Ok((p, out))
+    if let Some(width) = g.subgroup_mismatch()? {
+        return Err(Error::Gpu(format!(
+            "the cooperative-matrix GEMM was planned for subgroups of {} and the GPU ran them \
+             {width} wide, so it computed nothing; use PathChoice::Tiled",
+            coop_planned_width(g.prepared.plan())
+        )));
+    }
+    Ok((out, g.path()))
 }
 
-/// C = A·W on `exec`: A f16 M×K (u16 bits), W int4 K×N; C f32 M×N.
-pub fn gemm_int4(exec: &dyn Executor, a: &[u16], w: &Int4Weights, m: usize) -> Result<Vec<f32>> {
-    let p = plan_int4(exec.caps(), a, w, m, GemmOptions::default())?;
-    let out = exec.run(&p.plan)?;
-    p.decode(&out)
+/// Uploads `inputs` (as bound), records `g` into a poisoned C, submits, reads the first
+/// `elements` of C.
+fn run_host(ctx: &Context, g: &Gemm, inputs: &[Vec<u8>], elements: usize) -> Result<GemmOutput> {
+    let bufs = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| ctx.upload(&format!("operand {i}"), bytes))
+        .collect::<Result<Vec<_>>>()?;
+    let c = ctx.uninit("c", g.layout.c_bytes)?;
+    let refs: Vec<BufferRef> = bufs.iter().map(BufferRef::from).collect();
+    let mut enc = ctx.encoder();
+    g.record(&mut enc, &refs, &c, None)?;
+    let report = ctx.submit(enc)?;
+    if let Some(f) = report.findings.first() {
+        return Err(Error::Sim(format!(
+            "the GEMM reported {} findings, the first: {f}",
+            report.findings.len()
+        )));
+    }
+    Ok(match g.layout.out {
+        OutFormat::F32 => {
+            let mut v: Vec<f32> = ctx.read(&c)?;
+            v.truncate(elements);
+            GemmOutput::F32(v)
+        }
+        OutFormat::F16 => {
+            let mut v: Vec<u16> = ctx.read(&c)?;
+            v.truncate(elements);
+            GemmOutput::F16(v)
+        }
+    })
+}
+
+/// C = A·W on `ctx` with `opts`: A f16 M×K (u16 bits), W int4 K×N.
+pub fn execute_int4(
+    ctx: &Context,
+    a: &[u16],
+    w: &Int4Weights,
+    m: usize,
+    opts: GemmOptions,
+) -> Result<(GemmOutput, Path)> {
+    w.validate()?;
+    let (n, k) = (w.n, w.k);
+    check_shape(m, n, k, a.len(), k.saturating_mul(n))?;
+    let g = Gemm::new_int4(ctx, m, k, n, w.zeros.is_some(), opts)?;
+    let (a_bytes, _) = pack(Operand::F16(a), m, k);
+    let halves = |h: &[u16]| bytemuck::cast_slice::<u16, u8>(h).to_vec();
+    let mut inputs = vec![
+        a_bytes,
+        bytemuck::cast_slice::<u32, u8>(&w.packed).to_vec(),
+        halves(&w.scales),
+    ];
+    if let Some(z) = &w.zeros {
+        inputs.push(halves(z));
+    }
+    let inputs = g.pad_operands(inputs);
+    Ok((run_host(ctx, &g, &inputs, m * n)?, g.path()))
+}
+
+/// C = A·W on `ctx`: A f16 M×K (u16 bits), W int4 K×N; C f32 M×N.
+pub fn gemm_int4(ctx: &Context, a: &[u16], w: &Int4Weights, m: usize) -> Result<Vec<f32>> {
+    match execute_int4(ctx, a, w, m, GemmOptions::default())?.0 {
+        GemmOutput::F32(c) => Ok(c),
+        GemmOutput::F16(_) => Err(Error::InvalidInput("f32 output expected".into())),
+    }
 }
 
 #[cfg(test)]

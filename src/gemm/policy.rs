@@ -171,7 +171,9 @@ impl GemmPolicy {
         let (tm, tn) = (kernel.const_u32("TM")?, kernel.const_u32("TN")?);
         let max_fetch = kernel.const_u32("MAX_FETCH")?;
         if !p.bm.is_multiple_of(tm) || !p.bn.is_multiple_of(tn) {
-            return bad(format!("BM and BN must be multiples of the kernel's {tm}×{tn} block"));
+            return bad(format!(
+                "BM and BN must be multiples of the kernel's {tm}×{tn} block"
+            ));
         }
         // (per_load ≥ 4 also makes BK a multiple of 4, the kernel's unrolled k loop)
         if !p.bk.is_multiple_of(a.per_load()) || !p.bn.is_multiple_of(b.per_load()) {
@@ -253,7 +255,10 @@ mod tests {
         .unwrap_err();
         assert!(e.to_string().contains("lane patch"), "{e}");
         assert!(check(GemmPolicy::tile(128, 128, 8, 3)).is_err());
-        assert!(check(GemmPolicy::tile(60, 128, 8, 0)).is_err(), "BM off the block");
+        assert!(
+            check(GemmPolicy::tile(60, 128, 8, 0)).is_err(),
+            "BM off the block"
+        );
         assert!(check(GemmPolicy::default().unrolled(16)).is_err());
         assert!(check(GemmPolicy::tile(64, 128, 4, 0).unrolled(8)).is_err());
         assert!(check(GemmPolicy::default().buffered(3)).is_err());

@@ -1,22 +1,31 @@
-//! Choosing an adapter and opening a device.
+//! A wgpu device as wgsimd sees it: the caller's, or one wgsimd opens for the host-slice
+//! functions.
 //!
-//! Rules: the adapter is picked by `WGSIMD_ADAPTER` (case-insensitive name substring) among the
-//! backends in `WGPU_BACKEND` (default: all); otherwise discrete before integrated before virtual
-//! before CPU, and non-GL backends before GL. A CPU adapter behind GL (llvmpipe through Mesa's
-//! GL, found where no Vulkan driver is installed) is taken only when asked for by name or by
-//! `WGPU_BACKEND`: its compiler spends minutes on each of our larger kernels (a 4096-key sort
-//! ran over ten minutes in LLVM's coroutine passes on 2 cores, 2026-11-27), so without a GPU
-//! the bench and the CLI run on the simulator instead, and the error says how to get lavapipe
-//! (Vulkan), which compiles them in seconds. We request every feature the kernels can use when
-//! the adapter has it (subgroups, f16, timestamps, cooperative matrices) and the adapter's own
-//! limits (`required_limits: adapter.limits()`): defaults would cap storage bindings at 128 MiB.
+//! Rules:
+//! - **The caller's device is used as it is.** [`GpuContext::from_wgpu`] reads the caps from the
+//!   device's enabled features and limits (never the adapter's wishes) and installs nothing on
+//!   the device: no error handler, no polling. [`wanted_features`] and [`wanted_limits`] say what
+//!   to request when creating it, and what is lost without each.
+//! - **Opening a device** (host-slice functions, the CLI, tests) picks the adapter by
+//!   `WGSIMD_ADAPTER` (case-insensitive name substring) among the backends in `WGPU_BACKEND`
+//!   (default: all); otherwise discrete before integrated before virtual before CPU, and non-GL
+//!   backends before GL. A CPU adapter behind GL (llvmpipe through Mesa's GL, found where no
+//!   Vulkan driver is installed) is taken only when asked for by name or by `WGPU_BACKEND`: its
+//!   compiler spends minutes on each larger kernel (a 4096-key sort ran over ten minutes in LLVM's
+//!   coroutine passes on 2 cores, 2026-11-27), and lavapipe (Vulkan) compiles them in seconds.
+//!   It requests every feature of [`wanted_features`] the adapter has and the adapter's own
+//!   limits (defaults would cap storage bindings at 128 MiB).
 
 use std::sync::{Arc, Mutex};
 
+use crate::device::{Backend, Caps, CoopShape, DeviceKind};
 use crate::error::{Error, Result};
-use crate::device::{Caps, CoopShape};
 
-/// Features requested when present.
+/// Features the kernels use when the device has them. Without `SUBGROUP` the sort, scan and
+/// reduce take their workgroup-memory kernels (slower, same results) and the sort takes
+/// reduce-then-scan; without `SHADER_F16` the cooperative-matrix GEMM is off; without
+/// `TIMESTAMP_QUERY` no profiling; without `EXPERIMENTAL_COOPERATIVE_MATRIX` f16 GEMM takes the
+/// portable kernel (0.17× the cooperative kernel's speed on the H100).
 pub fn wanted_features() -> wgpu::Features {
     wgpu::Features::SUBGROUP
         | wgpu::Features::SUBGROUP_BARRIER
@@ -27,24 +36,27 @@ pub fn wanted_features() -> wgpu::Features {
         | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
 }
 
-/// An open device with what the executor needs to know about it.
+/// The limits to request from `adapter`: its own. wgpu's defaults bind at most 128 MiB per
+/// storage buffer (2^25 sort keys) and allow 16 KiB of workgroup memory, which no OneSweep
+/// tile fits (reduce-then-scan then sorts, 0.7× as fast on the H100).
+pub fn wanted_limits(adapter: &wgpu::Adapter) -> wgpu::Limits {
+    adapter.limits()
+}
+
+/// A device with what wgsimd needs to know about it, and what it keeps for it: compiled
+/// pipelines, and staging buffers for the host-slice functions' transfers.
 pub struct GpuContext {
-    /// The adapter.
-    pub adapter: wgpu::Adapter,
     /// The device.
     pub device: wgpu::Device,
     /// Its queue.
     pub queue: wgpu::Queue,
-    /// Adapter description.
-    pub info: wgpu::AdapterInfo,
-    /// Features enabled on the device.
-    pub features: wgpu::Features,
-    /// Limits of the device.
-    pub limits: wgpu::Limits,
     /// Capabilities for algorithms.
     pub caps: Caps,
-    /// Errors reported by wgpu outside error scopes (kept instead of panicking).
-    pub uncaptured: Arc<Mutex<Vec<String>>>,
+    /// Errors wgpu reported outside error scopes, on a device wgsimd opened (kept instead of
+    /// panicking); `None` on the caller's device, whose error handling is the caller's.
+    pub uncaptured: Option<Arc<Mutex<Vec<String>>>>,
+    pub(super) pipelines: super::PipelineCache,
+    pub(super) staging: Mutex<super::staging::Staging>,
 }
 
 fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
@@ -88,9 +100,76 @@ pub fn list_adapters() -> Vec<wgpu::Adapter> {
     adapters
 }
 
+/// The caps of `device` (created from `adapter`): its enabled features and limits.
+pub fn caps_of(adapter: &wgpu::Adapter, device: &wgpu::Device) -> Caps {
+    let info = adapter.get_info();
+    let features = device.features();
+    let limits = device.limits();
+    let cooperative_matrix = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
+        adapter
+            .cooperative_matrix_properties()
+            .into_iter()
+            .map(|p| CoopShape {
+                m: p.m_size,
+                n: p.n_size,
+                k: p.k_size,
+                ab: scalar_name(p.ab_type),
+                acc: scalar_name(p.cr_type),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let subgroups = features.contains(wgpu::Features::SUBGROUP);
+    Caps {
+        name: info.name.clone(),
+        backend: Backend::from_wgpu(info.backend),
+        kind: DeviceKind::from_wgpu(info.device_type),
+        driver: format!("{} {}", info.driver, info.driver_info)
+            .trim()
+            .to_string(),
+        subgroups,
+        subgroup_min: if subgroups { info.subgroup_min_size } else { 0 },
+        subgroup_max: if subgroups { info.subgroup_max_size } else { 0 },
+        f16: features.contains(wgpu::Features::SHADER_F16),
+        timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
+        max_storage_binding: limits.max_storage_buffer_binding_size,
+        max_buffer: limits.max_buffer_size,
+        storage_offset_alignment: limits.min_storage_buffer_offset_alignment as u64,
+        max_workgroups_per_dim: limits.max_compute_workgroups_per_dimension,
+        max_workgroup_storage: limits.max_compute_workgroup_storage_size,
+        cooperative_matrix,
+    }
+}
+
 impl GpuContext {
-    /// Opens the best adapter (see module docs).
-    pub fn new() -> Result<GpuContext> {
+    /// The caller's device (created from `adapter`), as it is.
+    pub fn from_wgpu(adapter: &wgpu::Adapter, device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        GpuContext {
+            caps: caps_of(adapter, device),
+            device: device.clone(),
+            queue: queue.clone(),
+            uncaptured: None,
+            pipelines: Default::default(),
+            staging: Default::default(),
+        }
+    }
+
+    /// The same device with `caps` (e.g. [`Caps::without_subgroups`], to run the
+    /// workgroup-memory kernels on a device that has subgroups), with caches of its own.
+    pub fn with_caps(&self, caps: Caps) -> GpuContext {
+        GpuContext {
+            device: self.device.clone(),
+            queue: self.queue.clone(),
+            caps,
+            uncaptured: self.uncaptured.clone(),
+            pipelines: Default::default(),
+            staging: Default::default(),
+        }
+    }
+
+    /// Opens the best adapter (see the module docs).
+    pub fn open() -> Result<GpuContext> {
         let filter = std::env::var("WGSIMD_ADAPTER")
             .ok()
             .map(|s| s.to_lowercase());
@@ -118,18 +197,16 @@ impl GpuContext {
                     None => " (no Vulkan, Metal, DX12 or GL adapter with compute shaders)".into(),
                 })
             })?;
-        Self::open(adapter)
+        Self::open_adapter(adapter)
     }
 
-    /// Opens a device on `adapter`.
-    pub fn open(adapter: wgpu::Adapter) -> Result<GpuContext> {
-        let info = adapter.get_info();
+    /// Opens a device on `adapter` with every wanted feature it has and its own limits.
+    pub fn open_adapter(adapter: wgpu::Adapter) -> Result<GpuContext> {
         let features = adapter.features() & wanted_features();
-        let limits = adapter.limits();
         let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
-            // SAFETY: cooperative matrices are only used by the GEMM kernel that is validated
-            // against the portable kernel in tests; wgpu asks callers to acknowledge that
-            // experimental features may have implementation bugs.
+            // SAFETY: cooperative matrices are only used by the GEMM kernels, which are
+            // validated against the portable kernel in tests; wgpu asks callers to acknowledge
+            // that experimental features may have implementation bugs.
             unsafe { wgpu::ExperimentalFeatures::enabled() }
         } else {
             wgpu::ExperimentalFeatures::disabled()
@@ -137,7 +214,7 @@ impl GpuContext {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("wgsimd"),
             required_features: features,
-            required_limits: limits.clone(),
+            required_limits: wanted_limits(&adapter),
             experimental_features: experimental,
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
@@ -148,52 +225,33 @@ impl GpuContext {
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
             sink.lock().unwrap().push(e.to_string());
         }));
-        let cooperative_matrix =
-            if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
-                adapter
-                    .cooperative_matrix_properties()
-                    .into_iter()
-                    .map(|p| CoopShape {
-                        m: p.m_size,
-                        n: p.n_size,
-                        k: p.k_size,
-                        ab: scalar_name(p.ab_type),
-                        acc: scalar_name(p.cr_type),
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-        let subgroups = features.contains(wgpu::Features::SUBGROUP);
-        let caps = Caps {
-            name: info.name.clone(),
-            backend: crate::device::Backend::from_wgpu(info.backend),
-            kind: crate::device::DeviceKind::from_wgpu(info.device_type),
-            driver: format!("{} {}", info.driver, info.driver_info)
-                .trim()
-                .to_string(),
-            subgroups,
-            subgroup_min: if subgroups { info.subgroup_min_size } else { 0 },
-            subgroup_max: if subgroups { info.subgroup_max_size } else { 0 },
-            f16: features.contains(wgpu::Features::SHADER_F16),
-            timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
-            max_storage_binding: limits.max_storage_buffer_binding_size,
-            max_buffer: limits.max_buffer_size,
-            storage_offset_alignment: limits.min_storage_buffer_offset_alignment as u64,
-            max_workgroups_per_dim: limits.max_compute_workgroups_per_dimension,
-            max_workgroup_storage: limits.max_compute_workgroup_storage_size,
-            cooperative_matrix,
-        };
         Ok(GpuContext {
-            adapter,
+            caps: caps_of(&adapter, &device),
             device,
             queue,
-            info,
-            features,
-            limits,
-            caps,
-            uncaptured,
+            uncaptured: Some(uncaptured),
+            pipelines: Default::default(),
+            staging: Default::default(),
         })
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes: an error wgpu reports for it
+    /// becomes [`Error::Gpu`] instead of reaching the device's handler (which panics by default).
+    pub fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let val = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let out = f();
+        let v = pollster::block_on(val.pop());
+        let o = pollster::block_on(oom.pop());
+        if let Some(e) = v.or(o) {
+            return Err(Error::Gpu(e.to_string()));
+        }
+        if let Some(sink) = &self.uncaptured {
+            if let Some(e) = sink.lock().unwrap().drain(..).next() {
+                return Err(Error::Gpu(e));
+            }
+        }
+        Ok(out)
     }
 }
 

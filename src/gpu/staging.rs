@@ -81,12 +81,13 @@ impl Staging {
         })
     }
 
-    /// Writes `bytes` (a multiple of 4 long) to `dst` at offset 0, one chunk at a time.
+    /// Writes `bytes` (a multiple of 4 long) to `dst` from byte `at` on, one chunk at a time.
     pub fn upload(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         dst: &wgpu::Buffer,
+        at: u64,
         bytes: &[u8],
     ) -> Result<()> {
         let up = Self::buffer(
@@ -103,19 +104,20 @@ impl Staging {
                 .copy_from_slice(part);
             up.unmap();
             let mut enc = device.create_command_encoder(&Default::default());
-            enc.copy_buffer_to_buffer(up, 0, dst, i as u64 * CHUNK, len);
+            enc.copy_buffer_to_buffer(up, 0, dst, at + i as u64 * CHUNK, len);
             queue.submit([enc.finish()]);
         }
         // the next map waits for the copy; the last copy is ordered before later submissions
         Ok(())
     }
 
-    /// Reads the first `size` bytes (a multiple of 4) of `src`, one chunk at a time.
+    /// Reads `size` bytes (a multiple of 4) of `src` from byte `at` on, one chunk at a time.
     pub fn download(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         src: &wgpu::Buffer,
+        at: u64,
         size: u64,
     ) -> Result<Vec<u8>> {
         let down = Self::buffer(
@@ -128,7 +130,7 @@ impl Staging {
         while offset < size {
             let len = CHUNK.min(size - offset);
             let mut enc = device.create_command_encoder(&Default::default());
-            enc.copy_buffer_to_buffer(src, offset, down, 0, len);
+            enc.copy_buffer_to_buffer(src, at + offset, down, 0, len);
             queue.submit([enc.finish()]);
             map(device, down.slice(..len), wgpu::MapMode::Read)?;
             out.extend_from_slice(

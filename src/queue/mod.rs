@@ -31,9 +31,9 @@
 
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
+use crate::context::{Context, Prepared};
 use crate::device::Caps;
-use crate::exec::{Executor, RunOutput};
+use crate::error::{Error, Result};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
 
@@ -243,9 +243,7 @@ impl QueueProblem {
                 return bad(format!(
                     "a task of {} words and fanout {} takes {steps} loop steps: more than this \
                      adapter runs in one invocation ({budget} in all, over {} tasks)",
-                    self.words_per_task,
-                    self.fanout,
-                    per_team
+                    self.words_per_task, self.fanout, per_team
                 ));
             }
         }
@@ -325,41 +323,51 @@ pub struct QueuePlan {
 }
 
 impl QueuePlan {
-    /// The state after the run.
-    pub fn decode(&self, out: &RunOutput) -> Result<QueueState> {
-        let get = |id: BufferId, len: usize| -> Result<Vec<u32>> {
-            let mut v: Vec<u32> = out.get(id);
+    /// The state after a run of `prepared` (this plan, made ready on `ctx`); waits for it.
+    pub fn read_state(&self, ctx: &Context, prepared: &Prepared) -> Result<QueueState> {
+        let words = self
+            .state_args()
+            .into_iter()
+            .map(|id| {
+                let own = prepared.own(id).ok_or_else(|| {
+                    Error::Plan("this queue plan's state is the caller's buffers".into())
+                })?;
+                ctx.read_ref::<u32>(&own)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.state_from(words)
+    }
+
+    /// The state buffers: results, runs, ring, ctl, spill, and ticks with the latency clock
+    /// (the caller's where the plan was built without a state).
+    pub fn state_args(&self) -> Vec<BufferId> {
+        self.ids.iter().copied().chain(self.ticks).collect()
+    }
+
+    /// Words of each of [`QueuePlan::state_args`].
+    pub fn state_lens(&self) -> &[usize] {
+        &self.lens[..self.state_args().len()]
+    }
+
+    /// The state from the words of [`QueuePlan::state_args`], as read back.
+    pub fn state_from(&self, words: Vec<Vec<u32>>) -> Result<QueueState> {
+        let mut it = words.into_iter().zip(self.lens).map(|(mut v, len)| {
             if v.len() < len {
                 return Err(Error::Gpu("queue state missing".into()));
             }
             v.truncate(len);
             Ok(v)
-        };
-        let [results, runs, ring, ctl, spill] = self.ids;
-        let l = self.lens;
+        });
+        let mut next = || it.next().unwrap_or_else(|| Ok(Vec::new()));
         Ok(QueueState {
             layout: self.layout,
-            results: get(results, l[0])?,
-            runs: get(runs, l[1])?,
-            ring: get(ring, l[2])?,
-            ctl: get(ctl, l[3])?,
-            spill: get(spill, l[4])?,
-            ticks: match self.ticks {
-                Some(id) => get(id, l[5])?,
-                None => Vec::new(),
-            },
+            results: next()?,
+            runs: next()?,
+            ring: next()?,
+            ctl: next()?,
+            spill: next()?,
+            ticks: next()?,
         })
-    }
-
-    /// A decoder of this plan's output (the plan itself left out), for bench cases.
-    pub fn decoder(&self) -> QueuePlan {
-        QueuePlan {
-            plan: Plan::new("decode"),
-            ids: self.ids,
-            ticks: self.ticks,
-            lens: self.lens,
-            layout: self.layout,
-        }
     }
 }
 
@@ -380,29 +388,39 @@ pub fn plan(
     policy: &QueuePolicy,
     state: &QueueState,
 ) -> Result<QueuePlan> {
-    build(caps, problem, policy, state, false)
+    build(caps, problem, policy, Some(state))
 }
 
-/// [`plan`]; with `repeatable`, every state buffer is restored from a pristine copy by `setup`
-/// passes (`util/copy`, untimed) before the rounds, so each of the bench's repeated runs of the
-/// same prepared plan drains the whole queue again instead of finding it already done.
+/// [`plan`]; with `state` `None`, the state buffers are the caller's instead (`Arg`s, in the
+/// order of [`QueuePlan::state_args`], each [`QueuePlan::state_lens`] words), so a benchmark
+/// can restore them between runs of one prepared plan.
 pub fn build(
     caps: &Caps,
     problem: &QueueProblem,
     policy: &QueuePolicy,
-    state: &QueueState,
-    repeatable: bool,
+    state: Option<&QueueState>,
 ) -> Result<QueuePlan> {
     problem.validate(caps, policy)?;
     let layout = Layout::of(caps.flavor())?;
-    if state.runs.len() != problem.n_tasks as usize
-        || state.ctl.len() != layout.ctl_words
-        || (policy.latency && state.ticks.len() != 2 * problem.n_tasks as usize)
-    {
-        return Err(Error::InvalidInput(
-            "queue state does not match the problem / policy".into(),
-        ));
+    let n = problem.n_tasks as usize;
+    if let Some(state) = state {
+        if state.runs.len() != n
+            || state.ctl.len() != layout.ctl_words
+            || (policy.latency && state.ticks.len() != 2 * n)
+        {
+            return Err(Error::InvalidInput(
+                "queue state does not match the problem / policy".into(),
+            ));
+        }
     }
+    let lens = [
+        n,
+        n,
+        2 + policy.capacity as usize,
+        layout.ctl_words,
+        n,
+        if policy.latency { 2 * n } else { 0 },
+    ];
     let [persistent, child_args, child] = kernels(caps)?;
     let mut plan = Plan::new("queue");
     let params = plan.upload(
@@ -415,48 +433,27 @@ pub fn build(
         ],
     );
     let input = plan.upload("input", &problem.input);
-    let mut copies = Vec::new();
-    let mut state_buf = |plan: &mut Plan, label: &str, data: &[u32]| {
-        if !repeatable {
-            return plan.upload(label, data);
-        }
-        // util/copy moves whole vec4s: pad to 16 bytes
-        let bytes = (data.len().div_ceil(4).max(1) * 16) as u64;
-        let init = BufferInit::Bytes(bytemuck::cast_slice(data).to_vec());
-        let pristine = plan.buffer(format!("{label} (pristine)"), bytes, init);
-        let live = plan.buffer(label, bytes, BufferInit::Zeroed);
-        copies.push((pristine, live, bytes));
-        live
+    let state_buf = |plan: &mut Plan, i: usize, label: &str, data: Option<&[u32]>| match data {
+        Some(d) => plan.upload(label, d),
+        None => plan.arg(label, (lens[i].max(1) * 4) as u64),
     };
-    let results = state_buf(&mut plan, "results", &state.results);
-    let runs = state_buf(&mut plan, "runs", &state.runs);
-    let ring = state_buf(&mut plan, "ring", &state.ring);
-    let mut ctl_words = state.ctl.clone();
-    ctl_words[layout.ctl_round] = 0; // the round marks are per submission
-    let ctl = state_buf(&mut plan, "ctl", &ctl_words);
-    let spill = state_buf(&mut plan, "spill", &state.spill);
+    let results = state_buf(&mut plan, 0, "results", state.map(|s| &s.results[..]));
+    let runs = state_buf(&mut plan, 1, "runs", state.map(|s| &s.runs[..]));
+    let ring = state_buf(&mut plan, 2, "ring", state.map(|s| &s.ring[..]));
+    let ctl_words = state.map(|s| {
+        let mut c = s.ctl.clone();
+        c[layout.ctl_round] = 0; // the round marks are per submission
+        c
+    });
+    let ctl = state_buf(&mut plan, 3, "ctl", ctl_words.as_deref());
+    let spill = state_buf(&mut plan, 4, "spill", state.map(|s| &s.spill[..]));
     // without the clock the kernels never touch `ticks`, but the binding is still declared
     let ticks = if policy.latency {
-        state_buf(&mut plan, "ticks", &state.ticks)
+        state_buf(&mut plan, 5, "ticks", state.map(|s| &s.ticks[..]))
     } else {
         plan.buffer("ticks (unused)", 4, BufferInit::Zeroed)
     };
     let args = plan.buffer("child args", 12, BufferInit::Zeroed);
-    if !copies.is_empty() {
-        let copy = kernel::load("util/copy", caps.flavor())?;
-        for (i, (pristine, live, bytes)) in copies.into_iter().enumerate() {
-            let groups = (bytes / 16).div_ceil(256).clamp(1, 4096) as u32;
-            plan.pass(
-                format!("reset state {i}"),
-                &copy,
-                "main",
-                &[],
-                &[("src", pristine), ("dst", live)],
-                Workgroups::Direct([groups, 1, 1]),
-            )?
-            .setup = true;
-        }
-    }
     let all = [
         ("params", params),
         ("input", input),
@@ -508,16 +505,8 @@ pub fn build(
         )?;
     }
     let ids = [results, runs, ring, ctl, spill];
-    for id in ids {
-        plan.read_back(id);
-    }
-    let ticks = policy.latency.then(|| {
-        plan.read_back(ticks);
-        ticks
-    });
+    let ticks = policy.latency.then_some(ticks);
     plan.validate()?;
-    let n = problem.n_tasks as usize;
-    let lens = [n, n, state.ring.len(), layout.ctl_words, n, 2 * n];
     Ok(QueuePlan {
         plan,
         ids,
@@ -541,14 +530,10 @@ pub struct QueueOutcome {
     pub latency: Option<Latency>,
 }
 
-/// Runs every task of `problem`: submits until all are done.
-pub fn run(
-    exec: &dyn Executor,
-    problem: &QueueProblem,
-    policy: &QueuePolicy,
-) -> Result<QueueOutcome> {
-    problem.validate(exec.caps(), policy)?;
-    let layout = Layout::of(exec.caps().flavor())?;
+/// Runs every task of `problem` on `ctx`: submits until all are done.
+pub fn run(ctx: &Context, problem: &QueueProblem, policy: &QueuePolicy) -> Result<QueueOutcome> {
+    problem.validate(ctx.caps(), policy)?;
+    let layout = Layout::of(ctx.caps().flavor())?;
     let mut state = QueueState::initial(&layout, problem.n_tasks, policy.capacity, policy.latency);
     let mut findings = Vec::new();
     let mut submissions = 0;
@@ -561,10 +546,12 @@ pub fn run(
             )));
         }
         let before = state.done();
-        let qp = plan(exec.caps(), problem, policy, &state)?;
-        let out = exec.run(&qp.plan)?;
-        findings.extend(out.findings.iter().cloned());
-        state = qp.decode(&out)?;
+        let qp = plan(ctx.caps(), problem, policy, &state)?;
+        let prepared = ctx.prepare(qp.plan.clone())?;
+        let mut enc = ctx.encoder();
+        prepared.record((&mut enc).into(), &[], None)?;
+        findings.extend(ctx.submit(enc)?.findings);
+        state = qp.read_state(ctx, &prepared)?;
         submissions += 1;
         if state.done() <= before {
             // every submission runs at least one task (docs/queue.md); if not, something is wrong
@@ -612,7 +599,10 @@ pub fn check(problem: &QueueProblem, state: &QueueState) -> std::result::Result<
     if state.done() as usize != n {
         return Err(format!("done counter {} for {n} tasks", state.done()));
     }
-    if let Some(i) = state.ring[2..].iter().position(|&s| s != state.layout.s_empty) {
+    if let Some(i) = state.ring[2..]
+        .iter()
+        .position(|&s| s != state.layout.s_empty)
+    {
         return Err(format!(
             "ring slot {i} not empty at the end: {:#x}",
             state.ring[2 + i]
@@ -638,8 +628,9 @@ pub struct AbaProbe {
     pub after: Option<u32>,
 }
 
-/// Runs the ABA probe kernel on a ring of `capacity` slots: a stale reader across a wrap-around.
-pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
+/// Runs the ABA probe kernel on a ring of `capacity` slots on `ctx`: a stale reader across a
+/// wrap-around.
+pub fn aba_probe(ctx: &Context, capacity: u32) -> Result<AbaProbe> {
     let problem = QueueProblem {
         n_tasks: 0,
         words_per_task: 0,
@@ -650,12 +641,15 @@ pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
         capacity,
         ..QueuePolicy::default()
     };
-    problem.validate(exec.caps(), &policy)?;
-    let k = kernel::load("queue/aba_probe", exec.caps().flavor())?;
+    problem.validate(ctx.caps(), &policy)?;
+    let k = kernel::load("queue/aba_probe", ctx.caps().flavor())?;
     let mut plan = Plan::new("queue aba probe");
     let params = plan.upload("params", &[0u32, 0, 1, capacity]);
-    let layout = Layout::of(exec.caps().flavor())?;
-    let ring = plan.upload("ring", &QueueState::initial(&layout, 0, capacity, false).ring);
+    let layout = Layout::of(ctx.caps().flavor())?;
+    let ring = plan.upload(
+        "ring",
+        &QueueState::initial(&layout, 0, capacity, false).ring,
+    );
     let probe = plan.buffer("probe", 32, BufferInit::Poison);
     plan.pass(
         "aba probe",
@@ -665,16 +659,17 @@ pub fn aba_probe(exec: &dyn Executor, capacity: u32) -> Result<AbaProbe> {
         &[("params", params), ("ring", ring), ("probe", probe)],
         Workgroups::Direct([1, 1, 1]),
     )?;
-    plan.read_back(probe);
-    plan.validate()?;
-    let out = exec.run(&plan)?;
-    if let Some(f) = out.findings.first() {
+    let prepared = ctx.prepare(plan)?;
+    let mut enc = ctx.encoder();
+    prepared.record((&mut enc).into(), &[], None)?;
+    let report = ctx.submit(enc)?;
+    if let Some(f) = report.findings.first() {
         return Err(Error::Sim(format!(
             "aba probe: {} findings, first: {f:?}",
-            out.findings.len()
+            report.findings.len()
         )));
     }
-    let p: Vec<u32> = out.get(probe);
+    let p: Vec<u32> = ctx.read_ref(&prepared.own(probe).expect("own buffer"))?;
     if p.len() < 8 {
         return Err(Error::Gpu("aba probe output missing".into()));
     }

@@ -14,12 +14,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Error, Result};
-use crate::exec::Executor;
 use crate::finding::Finding;
 use crate::kernel::{Flavor, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
-use super::{SimConfig, SimExecutor};
+use super::{SimConfig, Simulator};
 
 /// Element type of a binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +171,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             names.join(", ")
         )));
     }
-    let exec = SimExecutor::new(req.config.clone())?;
+    let sim = Simulator::new(req.config.clone())?;
     let mut plan = Plan::new(format!("check {}", req.name));
     let mut ids = Vec::new();
     for (k, b) in req.binds.iter().enumerate() {
@@ -228,13 +227,10 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             size: None,
         });
     }
-    let out = exec.run(&plan)?;
+    let (mut read, findings) = sim.run_plan(&plan)?;
     let buffers = ids
         .iter()
-        .map(|&(binding, ty, id)| (binding, (ty, out.get::<u32>(id))))
+        .map(|&(binding, ty, id)| (binding, (ty, read.remove(&id).unwrap_or_default())))
         .collect();
-    Ok(CheckReport {
-        findings: out.findings,
-        buffers,
-    })
+    Ok(CheckReport { findings, buffers })
 }

@@ -204,6 +204,9 @@ pub trait Checker {
     /// Pass `pass` invalidated buffer `buffer` (`Plan::invalidate`): its contents are undefined
     /// until written again.
     fn invalidate(&mut self, _buffer: usize, _pass: &str) {}
+    /// `words` words of buffer `buffer` from word `first` were written outside any kernel (a
+    /// buffer copy).
+    fn host_write(&mut self, _buffer: usize, _first: usize, _words: usize) {}
     /// A workgroup starts; its workgroup memory is zeroed.
     fn workgroup_start(&mut self, _ctx: &Ctx) {}
     /// A workgroup finished.

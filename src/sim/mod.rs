@@ -23,16 +23,18 @@
 //!   access path (`interp/coop.rs`); offered to plans only when
 //!   [`SimConfig::cooperative_matrix`] lists shapes.
 //!
-//! Entry point for plans: [`SimExecutor`].
+//! Entry point: [`Simulator`], a device for `wgsimd::Context::simulator`.
 
 pub mod check;
 pub mod checks;
+mod device;
 pub mod events;
-mod executor;
 pub mod interp;
 pub mod layout;
 pub mod mask;
 mod ops;
 pub mod program;
 
-pub use executor::{Scheduler, SimConfig, SimExecutor, SimStats};
+pub use device::{
+    Buffer, Encoder, Prepared, Report, Scheduler, SimConfig, SimSlice, SimStats, Simulator,
+};

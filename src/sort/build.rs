@@ -1,11 +1,13 @@
-//! Plan building for the two strategies. Buffers: the uploaded input (never written), two
-//! scratch buffers the passes ping-pong between (poisoned, so a key no pass wrote shows), the
-//! same for values, and each strategy's counters. Pass labels name the digit pass they belong
-//! to ("histogram 0", "scan 0 ...", "scatter 0", "onesweep 0", ...) for the bench's per-pass table.
+//! Plan building for the two strategies. Buffers: the caller's keys (and values), sorted in
+//! place; scratch the passes ping-pong through (undefined at every run, so a key no pass wrote
+//! shows); each strategy's counters; the control buffer the prepare pass fills from the count.
+//! Pass labels name the digit pass they belong to ("histogram 0", "scan 0 ...", "scatter 0",
+//! "onesweep 0", ...) for the bench's per-pass table.
 
 use std::sync::Arc;
 
-use super::{SortKey, SortOptions, SortPlan, SortPolicy, Strategy};
+use super::{Payload, SortConfig, SortPolicy, Strategy};
+use crate::count::CountInput;
 use crate::device::Caps;
 use crate::error::Result;
 use crate::kernel::{self, Flavor, Kernel};
@@ -74,11 +76,11 @@ fn stage_bytes(stage: &str, flavor: Flavor) -> Result<u64> {
 
 /// The (shift, bits) of each digit pass, least significant first; one 0-bit pass (identity)
 /// for an empty range.
-fn digits(opts: &SortOptions) -> Vec<(u32, u32)> {
+fn digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32)> {
     let mut v = Vec::new();
-    let mut s = opts.begin_bit;
-    while s < opts.end_bit {
-        let bits = (opts.end_bit - s).min(8);
+    let mut s = begin_bit;
+    while s < end_bit {
+        let bits = (end_bit - s).min(8);
         v.push((s, bits));
         s += bits;
     }
@@ -86,26 +88,6 @@ fn digits(opts: &SortOptions) -> Vec<(u32, u32)> {
         v.push((0, 0));
     }
     v
-}
-
-fn padded_bytes<T: bytemuck::Pod>(data: &[T]) -> Vec<u8> {
-    let mut bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
-    bytes.resize(bytes.len().div_ceil(16).max(1) * 16, 0);
-    bytes
-}
-
-/// A workgroup grid for `tiles` tiles: 1-D up to `max`, else the fewest rows of equal width
-/// (65536 tiles, 2^28 keys: 32768 × 2, where `grid_2d` would launch 65535 × 2 and let 65534
-/// workgroups exit, each after taking a OneSweep ticket).
-fn tile_grid(tiles: u64, max: u32) -> [u32; 3] {
-    // (a hand-built `Caps` may say 0)
-    let max = max.max(1);
-    let rows = tiles.div_ceil(max as u64).max(1);
-    let width = tiles.div_ceil(rows);
-    if tiles == 0 {
-        return [0, 1, 1];
-    }
-    [width as u32, rows as u32, 1]
 }
 
 /// The smallest subgroup the ranking runs at (override `SG_MIN` of `wgsl/sort/lib/tile.wgsl`,
@@ -137,6 +119,8 @@ struct Builder<'a> {
     tile: Vec<(&'static str, f64)>,
     /// Values follow the keys.
     pairs: bool,
+    /// The values are the keys' indices, made by the first pass.
+    index: bool,
     /// `SortPolicy::poison_between_passes`.
     poison_between_passes: bool,
 }
@@ -164,28 +148,29 @@ impl Builder<'_> {
         label: String,
         k: &Arc<Kernel>,
         overrides: &[(&'static str, f64)],
-        params: BufferId,
+        g: &Grids,
         io: Io,
         own: &[(&str, BufferId)],
         workgroups: Workgroups,
     ) -> Result<&mut Pass> {
         let mut b = vec![
-            ("params", params),
+            ("params", g.control),
             ("keys_in", io.keys_in),
             ("keys_out", io.keys_out),
             ("vals_in", io.vals_in),
             ("vals_out", io.vals_out),
         ];
         b.extend_from_slice(own);
-        self.plan.pass(label, k, "main", overrides, &b, workgroups)
+        self.plan
+            .pass(label, k, "main", overrides, &b, workgroups)?
+            .range("params", g.params, 16)
     }
 
     /// With `SortPolicy::poison_between_passes`, invalidates what digit pass `p` writes (`io`'s
-    /// outputs) before it, where an earlier pass wrote them (the ping-pong reaches a buffer the
-    /// second time from p = 2 on): the GPU fills them with `POISON_WORD`, the simulator reports
-    /// a word read or read back before the pass wrote it (`Plan::invalidate`).
-    fn poison_outputs(&mut self, p: usize, io: Io) -> Result<()> {
-        if !self.poison_between_passes || p < 2 {
+    /// outputs) before it: a device fills them with `POISON_WORD`, the simulator reports a word
+    /// read or left unwritten before the pass wrote it (`Plan::invalidate`).
+    fn poison_outputs(&mut self, _p: usize, io: Io) -> Result<()> {
+        if !self.poison_between_passes {
             return Ok(());
         }
         let outs = if self.pairs {
@@ -201,7 +186,7 @@ impl Builder<'_> {
     }
 
     /// One reduce-then-scan digit pass: histogram, scan of the histogram (the scan's own passes,
-    /// [`crate::scan::append`]), scatter.
+    /// [`crate::scan::append`]), scatter. Grids are the prepare pass's (`g`).
     #[allow(clippy::too_many_arguments)]
     fn rts_pass(
         &mut self,
@@ -209,8 +194,8 @@ impl Builder<'_> {
         digit: (u32, u32),
         map_in: bool,
         map_out: bool,
-        params: BufferId,
-        tiles: u64,
+        g: &Grids,
+        max_tiles: u64,
         hist: BufferId,
         hist_scan: BufferId,
         io: Io,
@@ -218,19 +203,32 @@ impl Builder<'_> {
         let k_hist = kernel::load("sort/histogram", self.flavor)?;
         let k_scatter = kernel::load("sort/scatter", self.flavor)?;
         let digit = [("SHIFT", digit.0 as f64), ("BITS", digit.1 as f64)];
-        let max = self.caps.max_workgroups_per_dim;
-        // the histogram counts HIST_GROUP tiles per workgroup
-        let group = k_hist.const_u32("HIST_GROUP")? as u64;
-        self.plan.pass(
-            format!("histogram {tag}"),
-            &k_hist,
-            "main",
-            &self.key_overrides(&[digit[0], digit[1], ("MAP_IN", map_in as u32 as f64)]),
-            &[("params", params), ("keys_in", io.keys_in), ("hist", hist)],
-            Workgroups::Direct(tile_grid(tiles.div_ceil(group), max)),
-        )?;
+        self.plan
+            .pass(
+                format!("histogram {tag}"),
+                &k_hist,
+                "main",
+                &self.key_overrides(&[digit[0], digit[1], ("MAP_IN", map_in as u32 as f64)]),
+                &[
+                    ("params", g.control),
+                    ("keys_in", io.keys_in),
+                    ("hist", hist),
+                ],
+                g.hist,
+            )?
+            .range("params", g.params, 16)?;
         let radix = k_scatter.const_u32("RADIX")? as u64;
-        crate::scan::append(&mut self.plan, self.caps, hist, hist_scan, radix * tiles, false, tag)?;
+        let scan_control = g.scan_control.expect("reduce-then-scan has a scan control");
+        crate::scan::append(
+            &mut self.plan,
+            self.caps,
+            Some(scan_control),
+            hist,
+            hist_scan,
+            radix * max_tiles,
+            false,
+            tag,
+        )?;
         // full tiles without per-item checks for keys alone; pairs keep the checks
         // (`FULL_TILES`, wgsl/sort/lib/tile.wgsl)
         let ov = self.tile_overrides(&[
@@ -240,71 +238,142 @@ impl Builder<'_> {
             ("MAP_OUT", map_out as u32 as f64),
             ("FULL_TILES", (!self.pairs) as u32 as f64),
             ("RANK_MATCH", 0.0),
+            ("INDEX_PAYLOAD", (map_in && self.index) as u32 as f64),
         ]);
         self.stage(
             format!("scatter {tag}"),
             &k_scatter,
             &ov,
-            params,
+            g,
             io,
             &[("offsets", hist_scan)],
-            Workgroups::Direct(tile_grid(tiles, max)),
+            g.tiles,
         )?;
         Ok(())
     }
 }
 
-pub(super) fn build<T: SortKey>(
+/// Where the prepare pass (`wgsl/sort/prepare.wgsl`) leaves the passes' params and grids.
+struct Grids {
+    control: BufferId,
+    scan_control: Option<BufferId>,
+    /// Byte offset of the sort stages' params block.
+    params: u64,
+    clear_params: u64,
+    copy_params: u64,
+    clear: Workgroups,
+    hist: Workgroups,
+    tiles: Workgroups,
+    copy: Workgroups,
+}
+
+/// A sort's plan and the buffers a recording binds.
+pub(super) struct Built {
+    pub plan: Plan,
+    pub count: CountInput,
+    pub keys: BufferId,
+    pub values: BufferId,
+    pub strategy: Strategy,
+}
+
+/// The passes' sources and destinations: caller's keys `K` and values, scratch `a` and `b`. Pass
+/// p reads `src(p)` and writes `dst(p)`; the last pass writes the caller's (a sort of one pass
+/// writes `a`, and a copy brings it back).
+fn route(passes: usize) -> Vec<(usize, usize)> {
+    const K: usize = 0;
+    const A: usize = 1;
+    const B: usize = 2;
+    let mut v = Vec::with_capacity(passes);
+    let mut src = K;
+    for p in 0..passes {
+        let dst = if passes == 1 {
+            A
+        } else if p + 1 == passes {
+            K
+        } else if passes % 2 == 0 {
+            // even: one scratch buffer, K -> a -> K -> a -> K
+            if p % 2 == 0 {
+                A
+            } else {
+                K
+            }
+        } else if p % 2 == 0 {
+            // odd: K -> a -> b -> a ... -> K
+            A
+        } else {
+            B
+        };
+        v.push((src, dst));
+        src = dst;
+    }
+    v
+}
+
+pub(super) fn build(
     caps: &Caps,
-    keys: &[T],
-    values: Option<&[u32]>,
+    config: &SortConfig,
     key_type: u32,
-    opts: &SortOptions,
-    policy: &SortPolicy,
     strategy: Strategy,
-) -> Result<SortPlan> {
-    let n = keys.len() as u64;
-    let pairs = values.is_some();
+) -> Result<Built> {
+    let n = config.max_count.max(1);
+    let pairs = config.payload != Payload::None;
+    let index = config.payload == Payload::Index;
+    let policy = &config.policy;
     let mut plan = Plan::new(format!(
         "sort {} {} {strategy}",
-        if pairs { "pairs" } else { "keys" },
-        T::DTYPE
+        match config.payload {
+            Payload::None => "keys",
+            Payload::Values => "pairs",
+            Payload::Index => "keys+index",
+        },
+        config.key
     ));
-    if n == 0 {
-        return Ok(SortPlan {
-            plan,
-            strategy,
-            keys_out: None,
-            vals_out: None,
-            n: 0,
-        });
-    }
-    let digits = digits(opts);
-    // buffers
-    let key_bytes = padded_bytes(keys);
-    let size = key_bytes.len() as u64;
-    let keys_in = plan.buffer("keys", size, BufferInit::Bytes(key_bytes));
-    // scratch holds exactly n words (the kernels access words, not vec4s), so a word no pass
-    // wrote is a real defect to the simulator's unwritten-output check
-    let scratch = n * 4;
-    let ka = plan.buffer("keys a", scratch, BufferInit::Poison);
-    let kb = plan.buffer("keys b", scratch, BufferInit::Poison);
-    let (vals_in, va, vb) = match values {
-        Some(v) => (
-            plan.buffer("values", size, BufferInit::Bytes(padded_bytes(v))),
-            plan.buffer("values a", scratch, BufferInit::Poison),
-            plan.buffer("values b", scratch, BufferInit::Poison),
-        ),
+    let digits = digits(config.begin_bit, config.end_bit);
+    let passes = digits.len();
+    let stage = stage_for(strategy, pairs, n, policy);
+    let max_tiles = n.div_ceil(tile_of(stage)?);
+    let flavor = caps.flavor();
+    let k_prep = kernel::load("sort/prepare", flavor)?;
+    let c = |name: &str| k_prep.const_u32(name).map(|v| v as u64);
+    let count = CountInput::declare(&mut plan, 4 * c("CONTROL_WORDS")?);
+    // buffers: the caller's keys (and values), scratch a and b of each
+    let bytes = n * 4;
+    let keys = plan.arg("keys", bytes);
+    let ka = plan.buffer("keys a", bytes, BufferInit::Poison);
+    let kb = plan.buffer(
+        "keys b",
+        if passes % 2 == 1 && passes > 1 {
+            bytes
+        } else {
+            16
+        },
+        BufferInit::Poison,
+    );
+    let (values, va, vb) = if pairs {
+        (
+            plan.arg("values", bytes),
+            plan.buffer("values a", bytes, BufferInit::Poison),
+            plan.buffer(
+                "values b",
+                if passes % 2 == 1 && passes > 1 {
+                    bytes
+                } else {
+                    16
+                },
+                BufferInit::Poison,
+            ),
+        )
+    } else {
         // keys only: the value bindings still need (distinct) buffers
-        None => (
-            plan.buffer("no values in", 16, BufferInit::Zeroed),
+        (
+            plan.buffer("no values", 16, BufferInit::Zeroed),
             plan.buffer("no values a", 16, BufferInit::Zeroed),
             plan.buffer("no values b", 16, BufferInit::Zeroed),
-        ),
+        )
     };
     let io = |src: usize, dst: usize| {
-        let k = [keys_in, ka, kb];
-        let v = [vals_in, va, vb];
+        let k = [keys, ka, kb];
+        let v = [values, va, vb];
         Io {
             keys_in: k[src],
             keys_out: k[dst],
@@ -312,106 +381,147 @@ pub(super) fn build<T: SortKey>(
             vals_out: v[dst],
         }
     };
-    // pass p reads buffer src(p) and writes 1 + p % 2: input -> a -> b -> a ...
-    let src = |p: usize| if p == 0 { 0 } else { 1 + (p - 1) % 2 };
-    let dst = |p: usize| 1 + p % 2;
+    let onesweep = strategy == Strategy::OneSweep;
+    let radix;
+    let state_status;
+    let scan_control = if onesweep {
+        None
+    } else {
+        Some(plan.buffer(
+            "scan control",
+            crate::scan::control_size(caps)?,
+            BufferInit::Zeroed,
+        ))
+    };
+    let args = |name: &str| -> Result<Workgroups> {
+        Ok(Workgroups::Indirect {
+            buffer: count.control,
+            offset: 4 * c(name)?,
+        })
+    };
+    let g = Grids {
+        control: count.control,
+        scan_control,
+        params: 4 * c("SORT_PARAMS")?,
+        clear_params: 4 * c("CLEAR_PARAMS")?,
+        copy_params: 4 * c("COPY_PARAMS")?,
+        clear: args("CLEAR_ARGS")?,
+        hist: args("HIST_ARGS")?,
+        tiles: args("TILE_ARGS")?,
+        copy: args("COPY_ARGS")?,
+    };
+    let k_sweep = kernel::load(stage, flavor)?;
+    radix = k_sweep.const_u32("RADIX")? as u64;
+    state_status = if onesweep {
+        k_sweep.const_u32("STATE_STATUS")? as u64
+    } else {
+        0
+    };
+    let hist_group = kernel::load("sort/histogram", flavor)?.const_u32("HIST_GROUP")?;
+    let no_scan = plan.buffer("no scan control", 16, BufferInit::Zeroed);
+    plan.pass(
+        "sort prepare",
+        &k_prep,
+        "main",
+        &[
+            ("MAX_COUNT", n as f64),
+            ("TILE", tile_of(stage)? as f64),
+            ("ONESWEEP", onesweep as u32 as f64),
+            ("HIST_WORKGROUPS", policy.histogram_workgroups.max(1) as f64),
+            ("HIST_GROUP", hist_group as f64),
+            ("STATE_STATUS", state_status as f64),
+            ("PASSES", passes as f64),
+            ("MAX_DIM", caps.max_workgroups_per_dim.max(1) as f64),
+        ],
+        &[
+            ("control", count.control),
+            ("scan_control", scan_control.unwrap_or(no_scan)),
+        ],
+        Workgroups::Direct([1, 1, 1]),
+    )?;
     let mut b = Builder {
         caps,
         plan,
-        flavor: caps.flavor(),
+        flavor,
         keys: vec![
             ("KEY_TYPE", key_type as f64),
-            ("DESCENDING", opts.descending as u32 as f64),
+            ("DESCENDING", config.descending as u32 as f64),
         ],
         tile: vec![
             ("SG_MIN", rank_subgroup_min(caps) as f64),
             ("PAIRS", pairs as u32 as f64),
         ],
         pairs,
+        index,
         poison_between_passes: policy.poison_between_passes,
     };
-    let passes = digits.len();
-    // the ranking stage (OneSweep's small sorts take the small stage) and its tile
-    let stage = stage_for(strategy, pairs, n, policy);
-    let tiles = n.div_ceil(tile_of(stage)?);
-    let params = b
-        .plan
-        .upload("sort params", &[n as u32, tiles as u32, tiles as u32, 0]);
+    let route = route(passes);
     match strategy {
         Strategy::ReduceThenScan => {
-            let radix = kernel::load("sort/scatter", b.flavor)?.const_u32("RADIX")? as u64;
-            let hist_len = radix * tiles;
-            let hist = b.plan.buffer(
-                "histogram",
-                crate::scan::padded_bytes(hist_len),
-                BufferInit::Poison,
-            );
-            let hist_scan = b.plan.buffer(
-                "offsets",
-                crate::scan::padded_bytes(hist_len),
-                BufferInit::Poison,
-            );
+            let hist_bytes = crate::scan::padded_bytes(radix * max_tiles);
+            let hist = b.plan.buffer("histogram", hist_bytes, BufferInit::Poison);
+            let hist_scan = b.plan.buffer("offsets", hist_bytes, BufferInit::Poison);
             for (p, &d) in digits.iter().enumerate() {
-                b.poison_outputs(p, io(src(p), dst(p)))?;
+                let (src, dst) = route[p];
+                b.poison_outputs(p, io(src, dst))?;
                 b.rts_pass(
                     &p.to_string(),
                     d,
                     p == 0,
                     p + 1 == passes,
-                    params,
-                    tiles,
+                    &g,
+                    max_tiles,
                     hist,
                     hist_scan,
-                    io(src(p), dst(p)),
+                    io(src, dst),
                 )?;
             }
         }
         Strategy::OneSweep => {
-            let k_sweep = kernel::load(stage, b.flavor)?;
-            let radix = k_sweep.const_u32("RADIX")? as u64;
-            let words = k_sweep.const_u32("STATE_STATUS")? as u64 + passes as u64 * tiles * radix;
+            let words = state_status + passes as u64 * max_tiles * radix;
             let state = b
                 .plan
                 .buffer("onesweep state", words * 4, BufferInit::Poison);
-            // the whole state: 0.049 ms of a 6.5 ms sort of 2^28 keys on the H100 (2026-11-27);
-            // clearing each pass's status words in the pass before cost more (40.8 against 41.5
-            // Gkeys/s, 2026-11-25)
-            b.plan.fill("clear", state, 0)?;
+            // the state of this count: 0.049 ms of a 6.5 ms sort of 2^28 keys on the H100
+            // (2026-11-27); clearing each pass's status words in the pass before cost more
+            // (40.8 against 41.5 Gkeys/s, 2026-11-25)
+            let k_words = kernel::load("util/words", Flavor::Emulated)?;
+            b.plan
+                .pass(
+                    "clear",
+                    &k_words,
+                    "fill",
+                    &[("VALUE", 0.0)],
+                    &[("params", g.control), ("dst", state)],
+                    g.clear,
+                )?
+                .range("params", g.clear_params, 16)?;
             let begin = digits[0].0;
             let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
-            let k_hist = kernel::load("sort/onesweep_histogram", b.flavor)?;
+            let k_hist = kernel::load("sort/onesweep_histogram", flavor)?;
             let ov = b.key_overrides(&[
                 ("PASSES", passes as f64),
                 ("BEGIN_BIT", begin as f64),
                 ("END_BIT", end as f64),
             ]);
-            // (at least one workgroup: with none, every digit's global count would stay 0)
-            let grid = tiles
-                .min(policy.histogram_workgroups.max(1) as u64)
-                .min(caps.max_workgroups_per_dim.max(1) as u64) as u32;
-            // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles (its own
-            // tiles, not OneSweep's: with n between the two it has a full tile); where it has
-            // none, a 16-byte stand-in (a vec4 array needs 16 bytes)
-            let keys4 = if n < k_hist.const_u32("TILE")? as u64 {
-                b.plan.buffer("no full tile", 16, BufferInit::Zeroed)
-            } else {
-                keys_in
-            };
-            b.plan.pass(
-                "global histogram",
-                &k_hist,
-                "main",
-                &ov,
-                &[
-                    ("params", params),
-                    ("keys_in", keys_in),
-                    ("state", state),
-                    ("keys_in4", keys4),
-                ],
-                Workgroups::Direct([grid, 1, 1]),
-            )?;
+            // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles
+            b.plan
+                .pass(
+                    "global histogram",
+                    &k_hist,
+                    "main",
+                    &ov,
+                    &[
+                        ("params", g.control),
+                        ("keys_in", keys),
+                        ("state", state),
+                        ("keys_in4", keys),
+                    ],
+                    g.hist,
+                )?
+                .range("params", g.params, 16)?;
             // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
-            let match_ranking = caps.flavor() == Flavor::Subgroup;
+            let match_ranking = flavor == Flavor::Subgroup;
             for (p, &d) in digits.iter().enumerate() {
                 let ov = b.tile_overrides(&[
                     ("SHIFT", d.0 as f64),
@@ -423,34 +533,48 @@ pub(super) fn build<T: SortKey>(
                     ("FULL_TILES", 1.0),
                     ("RANK_MATCH", match_ranking as u32 as f64),
                     ("TICKETS", policy.onesweep_tickets as u32 as f64),
+                    ("INDEX_PAYLOAD", (p == 0 && index) as u32 as f64),
                 ]);
-                b.poison_outputs(p, io(src(p), dst(p)))?;
+                let (src, dst) = route[p];
+                b.poison_outputs(p, io(src, dst))?;
                 b.stage(
                     format!("onesweep {p}"),
                     &k_sweep,
                     &ov,
-                    params,
-                    io(src(p), dst(p)),
+                    &g,
+                    io(src, dst),
                     &[("state", state)],
-                    Workgroups::Direct(tile_grid(tiles, caps.max_workgroups_per_dim)),
+                    g.tiles,
                 )?;
             }
         }
     }
-    let last = dst(passes - 1);
-    let keys_out = [keys_in, ka, kb][last];
-    let vals_out = [vals_in, va, vb][last];
-    let mut plan = b.plan;
-    plan.read_back(keys_out);
-    if pairs {
-        plan.read_back(vals_out);
+    if passes == 1 {
+        // the one pass wrote scratch a: copy it back
+        let k_words = kernel::load("util/words", Flavor::Emulated)?;
+        let mut copies = vec![("copy back keys", ka, keys)];
+        if pairs {
+            copies.push(("copy back values", va, values));
+        }
+        for (label, src, dst) in copies {
+            b.plan
+                .pass(
+                    label,
+                    &k_words,
+                    "copy",
+                    &[],
+                    &[("params", g.control), ("src", src), ("dst", dst)],
+                    g.copy,
+                )?
+                .range("params", g.copy_params, 16)?;
+        }
     }
-    Ok(SortPlan {
-        plan,
+    Ok(Built {
+        plan: b.plan,
+        count,
+        keys,
+        values,
         strategy,
-        keys_out: Some(keys_out),
-        vals_out: pairs.then_some(vals_out),
-        n: n as usize,
     })
 }
 
@@ -458,21 +582,29 @@ pub(super) fn build<T: SortKey>(
 mod tests {
     use super::*;
 
+    /// Every pass reads what the one before wrote, none reads and writes one buffer, and the
+    /// last writes the caller's (one pass: scratch a, then the copy back).
     #[test]
-    fn tile_grids_cover_tiles_with_few_spare_workgroups() {
-        for (tiles, max) in [
-            (1u64, 65535u32),
-            (65535, 65535),
-            (65536, 65535),
-            (200_001, 65535),
-            (10, 3),
-        ] {
-            let [x, y, z] = tile_grid(tiles, max);
-            assert!(x <= max && z == 1);
-            let n = x as u64 * y as u64;
-            assert!(n >= tiles && n - tiles < y as u64, "{tiles} {max}: {x}x{y}");
+    fn routes_end_in_the_callers_buffers() {
+        for passes in 1..=6 {
+            let r = route(passes);
+            assert_eq!(r.len(), passes);
+            assert_eq!(
+                r[0].0, 0,
+                "{passes}: the first pass reads the caller's keys"
+            );
+            for w in r.windows(2) {
+                assert_eq!(w[0].1, w[1].0, "{passes}: {r:?}");
+            }
+            assert!(r.iter().all(|&(s, d)| s != d), "{passes}: {r:?}");
+            let last = r[passes - 1].1;
+            assert_eq!(last, if passes == 1 { 1 } else { 0 }, "{passes}: {r:?}");
+            // scratch b only where the pass count is odd
+            assert_eq!(
+                r.iter().any(|&(_, d)| d == 2),
+                passes % 2 == 1 && passes > 1
+            );
         }
-        assert_eq!(tile_grid(65536, 65535), [32768, 2, 1]);
     }
 
     /// The ranking stages carry the directive (their accesses are proven by the simulator

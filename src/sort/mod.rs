@@ -1,6 +1,11 @@
-//! Radix sort of u32, i32 and f32 keys, optionally with u32 values, on the GPU.
+//! Radix sort of u32, i32 and f32 keys, alone, with u32 values, or with an index payload.
 //!
 //! Rules:
+//! - **Recorded once, run for any count.** A [`Sorter`] is made for one configuration
+//!   ([`SortConfig`]: key type, payload, direction, bit range, maximum count) with its scratch;
+//!   [`Sorter::record`] sorts the caller's keys (and values) in place, the count given on the
+//!   host or read from a GPU buffer ([`Count`]). Recording allocates nothing after the first use
+//!   with the same buffers.
 //! - **One order.** Keys are sorted by an order-preserving u32 image ("sortable" key): u32 as is,
 //!   i32 with the sign bit flipped, f32 in [`f32::total_cmp`] order (−NaN < −inf < … < −0 < +0 <
 //!   … < +inf < +NaN: negatives have all bits flipped, the rest the sign bit); descending sorts the
@@ -10,23 +15,23 @@
 //! - **Bit range.** Only bits `[begin_bit, end_bit)` of the sortable key are sorted on, 8 per
 //!   pass (the last pass may be narrower); `begin_bit == end_bit` returns the input unchanged.
 //! - **Two strategies, one API** ([`Strategy`]); [`SortPolicy`] picks one per device and
-//!   size unless [`SortOptions::strategy`] names one. Both rank keys with the same warp-level
-//!   multisplit (`wgsl/sort/lib/tile.wgsl`), correct at every subgroup size 4..128, with a
-//!   workgroup-memory twin for adapters without subgroups.
-//! - **The input is never written**: passes ping-pong between two scratch buffers, so a plan
-//!   can be run (and timed) repeatedly on the same data.
-//! - **Limits:** the keys (and values) must fit one storage binding and n < 2^30; larger input
-//!   is [`Error::TooLarge`]. Bad input is a typed [`Error`], never a panic.
+//!   maximum count unless [`SortConfig::strategy`] names one. Both rank keys with the same
+//!   warp-level multisplit (`wgsl/sort/lib/tile.wgsl`), correct at every subgroup size 4..128,
+//!   with a workgroup-memory twin for devices without subgroups.
+//! - **In place.** The digit passes ping-pong between the caller's buffers and scratch, ending
+//!   in the caller's; a sort of one digit pass ends with a copy back.
+//! - **Limits:** the keys (and values) must fit one storage binding and the maximum count is
+//!   below 2^30; beyond is [`Error::TooLarge`]. Bad input is a typed [`Error`], never a panic.
 
 mod build;
+mod sorter;
 
 pub use build::{tile_keys, tile_keys_for, workgroup_bytes, workgroup_bytes_for};
+pub use sorter::{sort_indices, sort_keys, sort_keys_with, sort_pairs, sort_pairs_with, Sorter};
 
+use crate::device::Caps;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::device::Caps;
-use crate::exec::{Executor, RunOutput};
-use crate::plan::{BufferId, Plan};
 
 /// How the passes find each tile's output positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,7 +68,92 @@ impl std::fmt::Display for Strategy {
     }
 }
 
-/// What to sort by and how.
+/// What a [`Sorter`] carries along with the keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Payload {
+    /// Keys alone.
+    None,
+    /// A u32 value per key, in a buffer of the caller's, sorted with the keys.
+    Values,
+    /// Each key's input index, made by the sort into the caller's values buffer (an argsort).
+    Index,
+}
+
+/// What to sort by and how: everything a [`Sorter`] is made for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SortConfig {
+    /// The key type: u32, i32 or f32 (f32 in [`f32::total_cmp`] order).
+    pub key: Dtype,
+    /// What travels with the keys.
+    pub payload: Payload,
+    /// Largest key first (still stable).
+    pub descending: bool,
+    /// First bit of the sortable key sorted on.
+    pub begin_bit: u32,
+    /// One past the last bit sorted on (≤ 32).
+    pub end_bit: u32,
+    /// The most keys one recording sorts: scratch is made for this many.
+    pub max_count: u64,
+    /// Force a strategy; `None` lets [`SortPolicy::choose`] pick for `max_count`.
+    pub strategy: Option<Strategy>,
+    /// Tuning (and verification switches).
+    pub policy: SortPolicy,
+}
+
+impl SortConfig {
+    /// Ascending keys of type `key` alone, all 32 bits, up to `max_count` of them.
+    pub fn keys(key: Dtype, max_count: u64) -> SortConfig {
+        SortConfig {
+            key,
+            payload: Payload::None,
+            descending: false,
+            begin_bit: 0,
+            end_bit: 32,
+            max_count,
+            strategy: None,
+            policy: SortPolicy::default(),
+        }
+    }
+
+    /// With u32 values sorted along.
+    pub fn with_values(mut self) -> Self {
+        self.payload = Payload::Values;
+        self
+    }
+
+    /// With each key's input index as its value.
+    pub fn with_index(mut self) -> Self {
+        self.payload = Payload::Index;
+        self
+    }
+
+    /// Largest key first.
+    pub fn descending(mut self) -> Self {
+        self.descending = true;
+        self
+    }
+
+    /// Sorted on bits `[begin, end)` of the sortable key only.
+    pub fn bits(mut self, begin: u32, end: u32) -> Self {
+        self.begin_bit = begin;
+        self.end_bit = end;
+        self
+    }
+
+    /// By `strategy`.
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = Some(strategy);
+        self
+    }
+
+    /// Under `policy`.
+    pub fn policy(mut self, policy: SortPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+}
+
+/// The host-slice functions' options: direction, bit range and strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SortOptions {
     /// Largest key first (still stable).
@@ -93,7 +183,7 @@ impl Default for SortOptions {
 /// OneSweep (staged in two rounds through 23.3 KiB) and 4096-key tiles for OneSweep's small
 /// sorts. All fit lavapipe's 32 KiB; a device with less than OneSweep needs gets
 /// reduce-then-scan from [`SortPolicy::choose`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SortPolicy {
     /// Polls of a predecessor's status before the decoupled fallback counts its keys. 64: the
     /// fallback reads a whole tile (32 KiB of keys), about 64 L2 polls; 0 to 512 measured the
@@ -208,43 +298,6 @@ impl SortKey for u32 {}
 impl SortKey for i32 {}
 impl SortKey for f32 {}
 
-/// A built sort: run `plan`, then [`SortPlan::keys`] / [`SortPlan::values`].
-pub struct SortPlan {
-    /// The passes.
-    pub plan: Plan,
-    /// The strategy it uses.
-    pub strategy: Strategy,
-    keys_out: Option<BufferId>,
-    vals_out: Option<BufferId>,
-    n: usize,
-}
-
-impl SortPlan {
-    /// The sorted keys.
-    pub fn keys<T: SortKey>(&self, out: &RunOutput) -> Vec<T> {
-        match self.keys_out {
-            Some(id) => {
-                let mut v: Vec<T> = out.get(id);
-                v.truncate(self.n);
-                v
-            }
-            None => Vec::new(),
-        }
-    }
-
-    /// The values, in the keys' sorted order (empty for a keys-only plan).
-    pub fn values(&self, out: &RunOutput) -> Vec<u32> {
-        match self.vals_out {
-            Some(id) => {
-                let mut v: Vec<u32> = out.get(id);
-                v.truncate(self.n);
-                v
-            }
-            None => Vec::new(),
-        }
-    }
-}
-
 /// The sort's kernel key type code (`KEY_TYPE` in the WGSL).
 fn key_type(d: Dtype) -> Result<u32> {
     match d {
@@ -257,84 +310,4 @@ fn key_type(d: Dtype) -> Result<u32> {
             supported: "u32, i32, f32",
         }),
     }
-}
-
-/// Builds the plan sorting `keys` (and `values`, if given) with `opts` and `policy`.
-pub fn plan<T: SortKey>(
-    caps: &Caps,
-    keys: &[T],
-    values: Option<&[u32]>,
-    opts: &SortOptions,
-    policy: &SortPolicy,
-) -> Result<SortPlan> {
-    let kt = key_type(T::DTYPE)?;
-    if let Some(v) = values {
-        if v.len() != keys.len() {
-            return Err(Error::InvalidInput(format!(
-                "{} values for {} keys: sort_pairs needs one value per key",
-                v.len(),
-                keys.len()
-            )));
-        }
-    }
-    if opts.begin_bit > opts.end_bit || opts.end_bit > 32 {
-        return Err(Error::InvalidInput(format!(
-            "bit range {}..{} is not within 0..32",
-            opts.begin_bit, opts.end_bit
-        )));
-    }
-    let n = keys.len() as u64;
-    check_size(caps, n)?;
-    let strategy = opts
-        .strategy
-        .unwrap_or_else(|| policy.choose(caps, n, values.is_some()));
-    if strategy == Strategy::OneSweep && !caps.subgroups {
-        return Err(Error::InvalidInput(
-            "the onesweep strategy needs subgroups, which this adapter lacks".into(),
-        ));
-    }
-    let pairs = values.is_some();
-    if !fits(caps, strategy, pairs, n, policy) {
-        return Err(Error::InvalidInput(format!(
-            "the {strategy} sort needs {} bytes of workgroup memory; this adapter has {}",
-            workgroup_bytes_for(strategy, pairs, n, policy, caps.flavor())?,
-            caps.max_workgroup_storage
-        )));
-    }
-    build::build(caps, keys, values, kt, opts, policy, strategy)
-}
-
-/// Sorts `keys` on `exec` (stable; see [`SortOptions`]).
-pub fn sort_keys<T: SortKey>(
-    exec: &dyn Executor,
-    keys: &[T],
-    opts: &SortOptions,
-) -> Result<Vec<T>> {
-    let p = plan(exec.caps(), keys, None, opts, &SortPolicy::default())?;
-    if keys.is_empty() {
-        return Ok(Vec::new());
-    }
-    let out = exec.run(&p.plan)?;
-    Ok(p.keys(&out))
-}
-
-/// Sorts `keys` and carries `values` along (stable: equal keys keep their input order).
-pub fn sort_pairs<T: SortKey>(
-    exec: &dyn Executor,
-    keys: &[T],
-    values: &[u32],
-    opts: &SortOptions,
-) -> Result<(Vec<T>, Vec<u32>)> {
-    let p = plan(
-        exec.caps(),
-        keys,
-        Some(values),
-        opts,
-        &SortPolicy::default(),
-    )?;
-    if keys.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
-    }
-    let out = exec.run(&p.plan)?;
-    Ok((p.keys(&out), p.values(&out)))
 }

@@ -12,17 +12,11 @@ const WG_SIZE: u32 = 256u;
 override KEY: u32 = 0u;
 override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
 
-struct Params {
-    n: u32,
-    out_base: u32,   // index of this chunk's first partial
-    total: u32,      // partials over all chunks
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> params: ReduceParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 // the partials' slots (reduce/lib/fold.wgsl)
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
-// the winning key
+// the winning element (its bits)
 @group(0) @binding(3) var<storage, read_write> result: array<u32>;
 
 fn to_key(x: u32) -> u32 {
@@ -38,6 +32,17 @@ fn to_key(x: u32) -> u32 {
     return x;
 }
 
+// The element whose key is k (a NaN's key decodes to a NaN).
+fn from_key(k: u32) -> u32 {
+    if KEY == 1u {
+        return k ^ 0x80000000u;
+    }
+    if KEY == 2u {
+        return select(~k, k & 0x7fffffffu, (k & 0x80000000u) != 0u);
+    }
+    return k;
+}
+
 fn accumulate(acc: u32, v: vec4<u32>) -> u32 {
     let m = combine_u32(OP, combine_u32(OP, to_key(v.x), to_key(v.y)), combine_u32(OP, to_key(v.z), to_key(v.w)));
     return combine_u32(OP, acc, m);
@@ -47,7 +52,7 @@ fn accumulate(acc: u32, v: vec4<u32>) -> u32 {
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
     // read before any workgroup can arrive last and advance it
-    let epoch = fold_epoch(inv.lid == 0u, params.total);
+    let epoch = fold_epoch(inv.lid == 0u);
     let identity = select(0u, 0xffffffffu, OP == OP_MIN);
     var acc = identity;
     // load + accumulate: the whole grid sweeps the input together, one vec4 per invocation per
@@ -86,8 +91,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         }
         let key = wg_reduce_u32(inv, OP, best);
         if inv.lid == 0u {
-            result[0] = key;
-            fold_done(count);
+            result[0] = from_key(key);
+            fold_done();
         }
     }
 }

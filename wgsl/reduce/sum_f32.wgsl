@@ -4,8 +4,8 @@
 // every addition is kept in a second f32), so the result is within about 2^-44 of the exact sum
 // relative to sum(|x|), far inside the 1e-6 contract, and the same from run to run: the grid,
 // the element-to-invocation map and the combine order depend only on n.
-// Non-finite sums: once the running sum is inf or NaN it stays so, and the host returns it
-// without the (then meaningless) error term.
+// Result: (s, e), s the f32 nearest the double-float sum and e the rest (0 where s is not
+// finite: once the running sum is inf or NaN it stays so, and the error term means nothing).
 
 //!include shared/wg_ops
 //!include reduce/lib/fold
@@ -15,18 +15,11 @@ const WG_SIZE: u32 = 256u;
 // overflowed f32 although its inputs are finite; the host divides the result by it)
 override SCALE: f32 = 1.0;
 
-struct Params {
-    n: u32,          // elements in this chunk
-    out_base: u32,   // index of this chunk's first partial
-    total: u32,      // partials over all chunks
-    zero: u32,       // always 0: see dd_zero in shared/ops.wgsl
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> params: ReduceParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<f32>>;
 // the partials' slots (reduce/lib/fold.wgsl)
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
-// (hi, lo) of the sum; the host adds them in f64 and rounds once
+// (s, e) of the sum: s rounded to f32, s + e the double-float sum
 @group(0) @binding(3) var<storage, read_write> result: array<vec2<f32>>;
 
 // (sum, error) += x, the error of the addition computed exactly by TwoSum
@@ -41,7 +34,7 @@ fn add_f32(acc: vec2<f32>, x: f32) -> vec2<f32> {
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
     // read before any workgroup can arrive last and advance it
-    let epoch = fold_epoch(inv.lid == 0u, params.total);
+    let epoch = fold_epoch(inv.lid == 0u);
     dd_zero = params.zero;
     // two running (sum, error) pairs, for lanes x, y and for z, w: half the chain of dependent
     // TwoSums per step; merged below in a fixed order, so the result stays deterministic
@@ -97,9 +90,12 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             acc = dd_add(acc, vec2<f32>(bitcast<f32>(f.v7.x), bitcast<f32>(f.v7.y << 2u)));
         }
         let sum = wg_reduce_dd(inv, acc);
+        // s = hi + lo rounded once, e what it leaves (TwoSum of hi and lo)
+        let s = opaque(sum.x + sum.y);
+        let e = sum.y - opaque(s - sum.x);
         if inv.lid == 0u {
-            result[0] = sum;
-            fold_done(count);
+            result[0] = select(vec2<f32>(sum.x, 0.0), vec2<f32>(s, e), is_finite_f32(sum.x) && is_finite_f32(s));
+            fold_done();
         }
     }
 }

@@ -1,7 +1,8 @@
 // Exact sum of u32 elements into 64 bits in one dispatch: one partial per workgroup, folded by
 // the workgroup that finishes last (reduce/lib/fold.wgsl).
 // Integer sums follow numpy: u32 -> u64; i32 -> i64 by summing x ^ 0x80000000 (= x + 2^31 as
-// unsigned) and letting the host subtract n * 2^31 (FLIP = 1).
+// unsigned) and subtracting count * 2^31 at the end (FLIP = 1): the result is the i64's two's
+// complement, low word first.
 // Structure: a capped grid of workgroups sweeping the input with a grid stride (CUB's "even
 // share" without its per-workgroup blocks, which measured slower through Vulkan), then one
 // workgroup-wide reduction.
@@ -12,13 +13,7 @@
 const WG_SIZE: u32 = 256u;
 override FLIP: u32 = 0u;
 
-struct Params {
-    n: u32,          // elements in this chunk
-    out_base: u32,   // index of this chunk's first partial
-    total: u32,      // partials over all chunks
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> params: ReduceParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 // the partials' slots (reduce/lib/fold.wgsl)
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
@@ -49,7 +44,7 @@ fn accumulate(acc: vec2<u32>, v: vec4<u32>) -> vec2<u32> {
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = params.n;
     // read before any workgroup can arrive last and advance it
-    let epoch = fold_epoch(inv.lid == 0u, params.total);
+    let epoch = fold_epoch(inv.lid == 0u);
     let flip = vec4<u32>(select(0u, 0x80000000u, FLIP != 0u));
     var acc = vec2<u32>(0u, 0u);
     // load + accumulate: the whole grid sweeps the input together, one vec4 per invocation per
@@ -80,10 +75,15 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             sum = u64_add(sum, u64_add(u64_add(f.v0, f.v1), u64_add(f.v2, f.v3)));
             sum = u64_add(sum, u64_add(u64_add(f.v4, f.v5), u64_add(f.v6, f.v7)));
         }
-        let r = wg_sum_u64(inv, sum);
+        var r = wg_sum_u64(inv, sum);
+        if FLIP != 0u {
+            // minus count * 2^31 (64-bit, with borrow)
+            let b = vec2<u32>(params.count << 31u, params.count >> 1u);
+            r = vec2<u32>(r.x - b.x, r.y - b.y - select(0u, 1u, r.x < b.x));
+        }
         if inv.lid == 0u {
             result[0] = r;
-            fold_done(count);
+            fold_done();
         }
     }
 }

@@ -2,14 +2,14 @@
 // blocks of WG_SIZE * 4 with a running carry (the block loop's bound is uniform).
 
 //!include shared/wg_ops
-
-const WG_SIZE: u32 = 256u;
+//!include scan/lib/params
 
 @group(0) @binding(0) var<storage, read_write> tile_sums: array<u32>;
+@group(0) @binding(1) var<uniform> params: ScanParams;
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv) {
-    let count = arrayLength(&tile_sums);
+    let count = params.total_tiles;
     let r = inv_rank(inv);
     var carry = 0u;
     for (var block = 0u; block < count; block += WG_SIZE * 4u) {

@@ -12,11 +12,13 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use wgsimd::gemm::{plan, plan_int4, GemmOptions, GemmPlan, Int4Weights, Operand, OutFormat, PathChoice};
+use std::rc::Rc;
+
 use crate::case::{Case, Work};
 use wgsimd::error::{Error, Result};
-use wgsimd::Caps;
+use wgsimd::gemm::{Format, Gemm, GemmOptions, Int4Weights, OutFormat, PathChoice};
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16};
+use wgsimd::{Buffer, BufferRef, Caps, Context};
 
 /// Sampled entries when C is larger than this.
 const FULL_CHECK: usize = 1 << 16;
@@ -64,22 +66,23 @@ pub fn sampled_error(
     }
 }
 
-/// Checks `p`'s read-back C (f32 or f16) against f64 products of `a` and `b` (K = `k`).
+/// Checks C (f32 or f16, as `g` leaves it in `c`) against f64 products of `a` and `b`
+/// (K = `k`).
 fn verifier(
-    p: &GemmPlan,
+    g: &Gemm,
+    c: Buffer,
+    [m, n, k]: [usize; 3],
     a: Arc<Vec<f32>>,
     b: Arc<Vec<f32>>,
-    k: usize,
     tol: f64,
     seed: u64,
 ) -> crate::case::Verify {
-    let (c, out_format, m, n) = (p.c, p.out, p.m, p.n);
-    Box::new(move |out| {
+    let out_format = g.layout().out;
+    Box::new(move |ctx| {
         // an unwritten entry: its word still holds the poison (f16 C: two entries to a word,
         // the last word checked only when both are C's; f32 C cannot hold -6.3e18 here, nor
         // an f16 pair -427.25, -1.733)
-        // (C is read back once; the entries are those words, as f32 or as f16 pairs)
-        let words: Vec<u32> = out.get(c);
+        let words: Vec<u32> = ctx.read(&c).map_err(|e| e.to_string())?;
         let per_word = match out_format {
             OutFormat::F32 => 1,
             OutFormat::F16 => 2,
@@ -107,13 +110,61 @@ fn verifier(
     })
 }
 
-/// Square n×n×n cases.
-pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
-    bench_cases_shape(caps, n, n, n, seed)
+/// Rows of `data` (`rows` × `cols`) padded to `stride` elements with zeros, as bytes.
+fn rows_padded<T: bytemuck::Pod + Default>(
+    data: &[T],
+    rows: usize,
+    cols: usize,
+    stride: usize,
+) -> Vec<u8> {
+    let mut out = vec![T::default(); rows * stride];
+    for r in 0..rows {
+        out[r * stride..r * stride + cols].copy_from_slice(&data[r * cols..(r + 1) * cols]);
+    }
+    bytemuck::cast_slice(&out).to_vec()
+}
+
+/// A case of `g` on operands `inputs` (as bound), checked with `verify`.
+fn case(
+    ctx: &Context,
+    g: Gemm,
+    inputs: Vec<Vec<u8>>,
+    variant: String,
+    shape: [usize; 3],
+    refs: (Arc<Vec<f32>>, Arc<Vec<f32>>),
+    tol: f64,
+    seed: u64,
+) -> Result<Case> {
+    let [m, n, k] = shape;
+    let bufs = inputs
+        .iter()
+        .map(|bytes| ctx.upload("operand", bytes))
+        .collect::<Result<Vec<_>>>()?;
+    let c = ctx.uninit("c", g.layout().c_bytes)?;
+    let verify = verifier(&g, c.clone(), shape, refs.0, refs.1, tol, seed);
+    let g = Rc::new(g);
+    let (gg, cc) = (g.clone(), c.clone());
+    Ok(Case {
+        algorithm: "gemm".into(),
+        variant,
+        size: m.max(n).max(k) as u64,
+        size_label: format!("{m}x{n}x{k}"),
+        work: Work::Flops(2.0 * m as f64 * n as f64 * k as f64),
+        passes: g.passes(),
+        setup: None,
+        record: Box::new(move |enc, stamps| {
+            let refs: Vec<BufferRef> = bufs.iter().map(BufferRef::from).collect();
+            gg.record(enc, &refs, &cc, stamps)
+        }),
+        outputs: vec![c],
+        verify,
+        extra: None,
+    })
 }
 
 /// Cases of shape M×N×K (e.g. skinny M = 1..64 with N = K = 4096).
-pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Result<Vec<Case>> {
+pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Result<Vec<Case>> {
+    let caps = ctx.caps();
     for (what, elems) in [
         ("A", m.saturating_mul(k)),
         ("B", k.saturating_mul(n)),
@@ -121,14 +172,12 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     ] {
         if elems.saturating_mul(4) > caps.max_storage_binding {
             return Err(wgsimd::Error::TooLarge(format!(
-                "gemm bench {m}x{n}x{k}: {what} exceeds the adapter's largest binding"
+                "gemm bench {m}x{n}x{k}: {what} exceeds the device's largest binding"
             )));
         }
     }
     let (m, n, k) = (m as usize, n as usize, k as usize);
-    let label = format!("{m}x{n}x{k}");
-    let work = Work::Flops(2.0 * m as f64 * n as f64 * k as f64);
-    let size = m.max(n).max(k) as u64;
+    let shape = [m, n, k];
     // f32 accumulation error grows like sqrt(K)·eps
     let tol32 = 1e-5 * ((k as f64) / 1024.0).sqrt().max(1.0);
     // f16 (int4) inputs, C f32: the reference takes the same f16 values, so only the
@@ -137,20 +186,19 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     let tol16_in = 2.0 * tol32;
     let tol16_out = 1e-3;
     let mut cases = Vec::new();
-    let mut push = |variant: String, p: GemmPlan, verify| {
-        cases.push(Case {
-            algorithm: "gemm".into(),
-            variant,
-            size,
-            size_label: label.clone(),
-            plan: p.plan,
-            work,
-            verify,
-            extra: None,
-        })
-    };
     let a32 = Arc::new(random_f32(m * k, seed));
     let b32 = Arc::new(random_f32(k * n, seed.wrapping_add(1)));
+    // the operands as bound: rows padded to whole loads
+    let packed = |fmt: Format, g: &Gemm, a: &[f32], b: &[f32]| -> Vec<Vec<u8>> {
+        let l = g.layout();
+        match fmt {
+            Format::F16 => vec![
+                rows_padded(&f32_to_f16(a), m, k, l.a_row),
+                rows_padded(&f32_to_f16(b), k, n, l.b_row),
+            ],
+            _ => vec![rows_padded(a, m, k, l.a_row), rows_padded(b, k, n, l.b_row)],
+        }
+    };
     // the register-tiled kernel, and for skinny shapes the few-rows kernel (the default path
     // takes it up to `GEMV_MAX_M` rows)
     let few = m <= 64;
@@ -160,27 +208,25 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
             path,
             ..Default::default()
         };
-        let Some(p) = unless_too_large(plan(
-            caps,
-            Operand::F32(&a32),
-            Operand::F32(&b32),
-            m,
-            n,
-            k,
-            opts,
-        ))?
-        else {
+        let Some(g) = unless_too_large(Gemm::new(ctx, Format::F32, m, n, k, opts))? else {
             continue;
         };
-        let verify = verifier(&p, a32.clone(), b32.clone(), k, tol32, seed);
-        push(format!("f32 {kind}"), p, verify);
+        let inputs = packed(Format::F32, &g, &a32, &b32);
+        cases.push(case(
+            ctx,
+            g,
+            inputs,
+            format!("f32 {kind}"),
+            shape,
+            (a32.clone(), b32.clone()),
+            tol32,
+            seed,
+        )?);
     }
-    let a16 = f32_to_f16(&a32);
-    let b16 = f32_to_f16(&b32);
+    let a16f = Arc::new(f16_to_f32(&f32_to_f16(&a32)));
+    let b16f = Arc::new(f16_to_f32(&f32_to_f16(&b32)));
     drop(a32);
     drop(b32);
-    let a16f = Arc::new(f16_to_f32(&a16));
-    let b16f = Arc::new(f16_to_f32(&b16));
     let mut paths = vec![(PathChoice::Tiled, "f16 tiled".to_string())];
     if let Ok(kind) = wgsimd::gemm::coop::usable(caps) {
         let name = kind.name().trim_start_matches("gemm/");
@@ -189,25 +235,26 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
     if few {
         paths.push((PathChoice::Gemv, "f16 gemv".to_string()));
     }
+    let refs16 = (a16f.clone(), b16f.clone());
     for (path, variant) in paths {
         let opts = GemmOptions {
             path,
             ..Default::default()
         };
-        let Some(p) = unless_too_large(plan(
-            caps,
-            Operand::F16(&a16),
-            Operand::F16(&b16),
-            m,
-            n,
-            k,
-            opts,
-        ))?
-        else {
+        let Some(g) = unless_too_large(Gemm::new(ctx, Format::F16, m, n, k, opts))? else {
             continue;
         };
-        let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_in, seed);
-        push(variant, p, verify);
+        let inputs = packed(Format::F16, &g, &a16f, &b16f);
+        cases.push(case(
+            ctx,
+            g,
+            inputs,
+            variant,
+            shape,
+            refs16.clone(),
+            tol16_in,
+            seed,
+        )?);
     }
     // f16 output on the default path (rounded by the split-K sum, the product kernel itself or,
     // with N odd, the rounding pass)
@@ -215,60 +262,84 @@ pub fn bench_cases_shape(caps: &Caps, m: u64, n: u64, k: u64, seed: u64) -> Resu
         out: OutFormat::F16,
         ..Default::default()
     };
-    let default = unless_too_large(plan(
-        caps,
-        Operand::F16(&a16),
-        Operand::F16(&b16),
-        m,
-        n,
-        k,
-        f16_out,
-    ))?;
     let mut default_tiled = false;
-    if let Some(p) = default {
-        let kind = format!("{:?}", p.path).to_lowercase();
-        let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
-        default_tiled = p.path == wgsimd::gemm::Path::Tiled;
-        push(format!("f16 {kind} f16 out"), p, verify);
+    if let Some(g) = unless_too_large(Gemm::new(ctx, Format::F16, m, n, k, f16_out))? {
+        let kind = format!("{:?}", g.path()).to_lowercase();
+        default_tiled = g.path() == wgsimd::gemm::Path::Tiled;
+        let inputs = packed(Format::F16, &g, &a16f, &b16f);
+        cases.push(case(
+            ctx,
+            g,
+            inputs,
+            format!("f16 {kind} f16 out"),
+            shape,
+            refs16.clone(),
+            tol16_out,
+            seed,
+        )?);
     }
     // where the default is another kernel (cooperative matrices, the few-rows kernel), the
-    // register-tiled kernel's f16 C too: what adapters without cooperative matrices run
+    // register-tiled kernel's f16 C too: what devices without cooperative matrices run
     if !default_tiled {
         let tiled = GemmOptions {
             path: PathChoice::Tiled,
             ..f16_out
         };
-        let tiled = plan(caps, Operand::F16(&a16), Operand::F16(&b16), m, n, k, tiled);
-        if let Some(p) = unless_too_large(tiled)? {
-            let verify = verifier(&p, a16f.clone(), b16f.clone(), k, tol16_out, seed);
-            push("f16 tiled f16 out".into(), p, verify);
+        if let Some(g) = unless_too_large(Gemm::new(ctx, Format::F16, m, n, k, tiled))? {
+            let inputs = packed(Format::F16, &g, &a16f, &b16f);
+            cases.push(case(
+                ctx,
+                g,
+                inputs,
+                "f16 tiled f16 out".into(),
+                shape,
+                refs16.clone(),
+                tol16_out,
+                seed,
+            )?);
         }
     }
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
     let wd = Arc::new(w.dequantize()?);
+    let a16 = f32_to_f16(&a16f);
     for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
         let opts = GemmOptions {
             path,
             ..Default::default()
         };
-        let Some(p) = unless_too_large(plan_int4(caps, &a16, &w, m, opts))? else {
+        let Some(g) = unless_too_large(Gemm::new_int4(ctx, m, k, n, false, opts))? else {
             continue;
         };
-        let verify = verifier(&p, a16f.clone(), wd.clone(), k, tol16_in, seed);
-        push(format!("int4 {kind}"), p, verify);
+        let l = g.layout();
+        let inputs = vec![
+            rows_padded(&a16, m, k, l.a_row),
+            bytemuck::cast_slice::<u32, u8>(&w.packed).to_vec(),
+            bytemuck::cast_slice::<u16, u8>(&w.scales).to_vec(),
+        ];
+        let inputs = g.pad_operands(inputs);
+        cases.push(case(
+            ctx,
+            g,
+            inputs,
+            format!("int4 {kind}"),
+            shape,
+            (a16f.clone(), wd.clone()),
+            tol16_in,
+            seed,
+        )?);
     }
     if cases.is_empty() {
         return Err(Error::TooLarge(format!(
-            "no GEMM kernel fits {m}x{n}x{k} on this adapter"
+            "no GEMM kernel fits {m}x{n}x{k} on this device"
         )));
     }
     Ok(cases)
 }
 
-/// A plan, or `None` where this path does not fit the adapter (`TooLarge`: the bench leaves that
+/// A GEMM, or `None` where this path does not fit the device (`TooLarge`: the bench leaves that
 /// variant out and keeps the shape's others); other errors stay errors.
-fn unless_too_large(r: Result<GemmPlan>) -> Result<Option<GemmPlan>> {
+fn unless_too_large(r: Result<Gemm>) -> Result<Option<Gemm>> {
     match r {
         Ok(p) => Ok(Some(p)),
         Err(Error::TooLarge(_)) => Ok(None),
@@ -279,8 +350,8 @@ fn unless_too_large(r: Result<GemmPlan>) -> Result<Option<GemmPlan>> {
 /// The GEMM shapes (M, N, K) `wgsimd bench` should run on `caps`: square 1024–8192 and skinny
 /// M = 1, 16, 64 with N = K = 4096 on a real GPU; small squares and one skinny shape on CPU
 /// adapters (lavapipe: about 1 GFLOP/s) and the simulator. `quick` keeps one of each kind.
-pub fn bench_shapes(caps: &Caps, quick: bool) -> Vec<(u64, u64, u64)> {
-    let slow = caps.is_cpu();
+pub fn bench_shapes(caps: &Caps, simulated: bool, quick: bool) -> Vec<(u64, u64, u64)> {
+    let slow = caps.is_cpu() || simulated;
     let (squares, skinny, nk): (&[u64], &[u64], u64) = match (slow, quick) {
         (true, true) => (&[64], &[1], 256),
         (true, false) => (&[128, 256], &[1, 16], 512),

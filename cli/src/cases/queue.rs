@@ -1,18 +1,17 @@
-//! Benchmark cases of the work queue: one submission draining a task tree, timed by
-//! `wgsimd bench`, with and without the latency clock (so the clock's own cost shows as the
-//! difference in tasks/s between the two rows). The plans are repeatable: untimed setup passes
-//! restore the initial state before each run (the GPU executor reuses the buffers of a prepared
-//! plan across the timed runs, and a queue left drained would time nothing).
+//! Benchmark cases of the work queue: one submission draining a task tree, with and without the
+//! latency clock (so the clock's own cost shows as the difference in tasks/s between the two
+//! rows). The plan's state buffers are the case's: an untimed setup restores them from pristine
+//! copies before each run, and verification checks that the run counted exactly its own rounds.
+
+use std::rc::Rc;
 
 use crate::case::{size_label, Case, Work};
-use wgsimd::error::Result;
-use wgsimd::Caps;
-
 use wgsimd::queue::latency::active_ns;
 use wgsimd::queue::{build, check, Latency, Layout, QueuePolicy, QueueProblem, QueueState};
+use wgsimd::{Buffer, BufferRef, Context, EncoderRef, Result};
 
-/// A run of a repeatable plan started from the restored state: it counted exactly its own rounds
-/// (a run on a drained, unrestored queue would find every task done and count twice as many).
+/// A run of a restored plan counted exactly its own rounds (a run on a drained, unrestored queue
+/// would find every task done and count twice as many).
 pub fn check_restored(state: &QueueState, rounds: u32) -> std::result::Result<(), String> {
     match state.ctl[state.layout.ctl_round] {
         r if r == rounds => Ok(()),
@@ -23,16 +22,14 @@ pub fn check_restored(state: &QueueState, rounds: u32) -> std::result::Result<()
 }
 
 /// Benchmark cases: a task tree (fanout 4, 64 words per task) drained in one submission, plain
-/// and with the latency clock. Throughput in tasks/s (`Work::Tasks`); the clock case
-/// adds enqueue-to-start p50/p99 (ticks, and ns by the run's average tick rate: see
-/// [`wgsimd::queue::latency`]) as extra figures. The timed run starts from the initial state, so a case
-/// whose single submission does not finish fails verification rather than lying.
-/// `n` elements become `n / 64` tasks; sizes past 2^20 tasks give no case (the bench's
-/// sizes 2^26 and 2^28 would both be clamped to it).
-pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
+/// and with the latency clock (enqueue-to-start p50/p99 in ticks, and ns by the run's average
+/// tick rate, as extra figures). `n` elements become `n / 64` tasks; sizes past 2^20 tasks
+/// give no case.
+pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     if n / 64 > 1 << 20 {
         return Ok(Vec::new());
     }
+    let caps = ctx.caps();
     let n_tasks = (n / 64).max(1) as u32;
     // a spill frontier advances about one tree level per round; fanout 4 over ≤ 2^20 tasks is
     // ≤ 10 levels
@@ -46,17 +43,64 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
             ..QueuePolicy::for_caps(caps)
         };
         let layout = Layout::of(caps.flavor())?;
-        let state = QueueState::initial(&layout, n_tasks, policy.capacity, latency);
-        let qp = build(caps, &problem, &policy, &state, true)?;
-        let (decoder, decoder2) = (qp.decoder(), qp.decoder());
+        let initial = QueueState::initial(&layout, n_tasks, policy.capacity, latency);
+        let qp = Rc::new(build(caps, &problem, &policy, None)?);
+        let prepared = Rc::new(ctx.prepare(qp.plan.clone())?);
+        // pristine and live state buffers, in the plan's order
+        let mut ctl = initial.ctl.clone();
+        ctl[layout.ctl_round] = 0;
+        let words = [
+            &initial.results,
+            &initial.runs,
+            &initial.ring,
+            &ctl,
+            &initial.spill,
+            &initial.ticks,
+        ];
+        let mut pristine: Vec<Buffer> = Vec::new();
+        let mut live: Vec<Buffer> = Vec::new();
+        for (i, len) in qp.state_lens().iter().enumerate() {
+            let mut w = words[i].clone();
+            w.resize((*len).max(1), 0);
+            pristine.push(ctx.upload("pristine state", &w)?);
+            live.push(ctx.zeroed("state", w.len() as u64 * 4)?);
+        }
         let variant = format!(
             "task tree fanout 4, 64 words/task, {} wg{}",
             policy.workgroups,
             if latency { ", clock" } else { "" }
         );
+        let (p, l) = (pristine.clone(), live.clone());
+        let setup: crate::case::Setup = Box::new(move |mut enc: EncoderRef| {
+            for (src, dst) in p.iter().zip(&l) {
+                enc.copy(&src.into(), &dst.into(), src.size())?;
+            }
+            Ok(())
+        });
+        let (pr, q, l) = (prepared.clone(), qp.clone(), live.clone());
+        let record: crate::case::Record = Box::new(move |enc, stamps| {
+            let args: Vec<_> = q
+                .state_args()
+                .into_iter()
+                .zip(l.iter().map(BufferRef::from))
+                .collect();
+            pr.record(enc, &args, stamps)
+        });
+        let read = {
+            let (q, l) = (qp.clone(), live.clone());
+            move |ctx: &Context| -> std::result::Result<QueueState, String> {
+                let words = l
+                    .iter()
+                    .map(|b| ctx.read::<u32>(b))
+                    .collect::<Result<Vec<_>>>()
+                    .map_err(|e| e.to_string())?;
+                q.state_from(words).map_err(|e| e.to_string())
+            }
+        };
+        let read2 = read.clone();
         let extra: Option<crate::case::Extra> = latency.then(|| -> crate::case::Extra {
-            Box::new(move |out, timing| {
-                let Ok(state) = decoder2.decode(out) else {
+            Box::new(move |ctx, timing| {
+                let Ok(state) = read2(ctx) else {
                     return Vec::new();
                 };
                 let Ok(l) = Latency::from_state(&state) else {
@@ -79,10 +123,18 @@ pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
             variant,
             size: n_tasks as u64,
             size_label: size_label(n_tasks as u64),
-            plan: qp.plan,
             work: Work::Tasks(n_tasks as f64),
-            verify: Box::new(move |out| {
-                let state = decoder.decode(out).map_err(|e| e.to_string())?;
+            passes: prepared
+                .plan()
+                .passes
+                .iter()
+                .map(|p| p.label.clone())
+                .collect(),
+            setup: Some(setup),
+            record,
+            outputs: Vec::new(),
+            verify: Box::new(move |ctx| {
+                let state = read(ctx)?;
                 check(&problem, &state)?;
                 check_restored(&state, rounds)?;
                 if latency {

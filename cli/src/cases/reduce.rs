@@ -1,95 +1,108 @@
-use std::sync::Arc;
+//! Benchmark cases of the reduction: sum u32, sum f32, min i32 and max f32 at `n` elements,
+//! each a [`Reducer`] recorded on the case's buffers and verified against
+//! `wgsimd::reference::reduce`.
 
-use wgsimd::reduce::{plan, ReduceOp, ReducePlan, ReducePolicy, Scalar};
-use wgsimd::Result;
+use std::rc::Rc;
 
-/// Benchmark cases at `n` elements: sum u32, sum f32, min i32, max f32, each verified against
-/// `src/reference/reduce.rs`.
-pub fn bench_cases(caps: &wgsimd::Caps, n: u64, seed: u64) -> Result<Vec<crate::case::Case>> {
-    use crate::case::{Case, Work};
-    use rand::{Rng, SeedableRng};
+use rand::{Rng, SeedableRng};
+
+use wgsimd::dtype::Element;
+use wgsimd::reduce::{ReduceOp, Reducer, Scalar};
+use wgsimd::{Context, Count, Result};
+
+use crate::case::{size_label, Case, Work};
+
+type Check = Box<dyn Fn(Scalar) -> std::result::Result<(), String>>;
+
+fn case<T: Element>(
+    ctx: &Context,
+    variant: &str,
+    op: ReduceOp,
+    data: &[T],
+    check: Check,
+) -> Result<Case> {
+    let n = data.len() as u64;
+    let r = Rc::new(Reducer::new(ctx, op, T::DTYPE, n)?);
+    let input = ctx.upload("input", data)?;
+    let out = ctx.uninit("result", r.result_bytes())?;
+    let (rr, i, o) = (r.clone(), input.clone(), out.clone());
+    Ok(Case {
+        algorithm: "reduce".into(),
+        variant: variant.into(),
+        size: n,
+        size_label: size_label(n),
+        work: Work::Bytes(4.0 * n as f64),
+        passes: r.passes(),
+        setup: None,
+        record: Box::new(move |enc, stamps| {
+            rr.record_timed(enc, &i, &o, Count::Host(n as u32), stamps)
+        }),
+        outputs: vec![out.clone()],
+        verify: Box::new(move |ctx| {
+            let words: Vec<u32> = ctx.read(&out).map_err(|e| e.to_string())?;
+            check(r.decode(&words).map_err(|e| e.to_string())?)
+        }),
+        extra: None,
+    })
+}
+
+/// Benchmark cases at `n` elements: sum u32, sum f32, min i32, max f32.
+pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let n = n as usize;
-    let u: Arc<Vec<u32>> = Arc::new((0..n).map(|_| rng.random()).collect());
-    let f: Arc<Vec<f32>> = Arc::new((0..n).map(|_| rng.random_range(-1.0f32..1.0)).collect());
-    let i: Arc<Vec<i32>> = Arc::new(u.iter().map(|&x| x as i32).collect());
-    let label = crate::case::size_label(n as u64);
-    let mut cases = Vec::new();
-    let mut push =
-        |variant: &str,
-         p: ReducePlan,
-         data_len: u64,
-         check: Box<dyn Fn(Scalar) -> std::result::Result<(), String> + Send + Sync>| {
-            let mut decoder = p;
-            let plan = std::mem::take(&mut decoder.plan);
-            let n = data_len;
-            cases.push(Case {
-                algorithm: "reduce".into(),
-                variant: variant.into(),
-                size: n,
-                size_label: label.clone(),
-                plan,
-                work: Work::Bytes(4.0 * n as f64),
-                verify: Box::new(move |out| check(decoder.decode(out).map_err(|e| e.to_string())?)),
-                extra: None,
-            });
-        };
-    {
-        let want = wgsimd::reference::reduce::sum_u64(&u);
-        push(
+    let u: Vec<u32> = (0..n).map(|_| rng.random()).collect();
+    let f: Vec<f32> = (0..n).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+    let i: Vec<i32> = u.iter().map(|&x| x as i32).collect();
+    let sum_u = wgsimd::reference::reduce::sum_u64(&u);
+    let sum_f = wgsimd::reference::reduce::SumF32::of(&f);
+    let min_i = wgsimd::reference::reduce::minmax(&i, false);
+    let max_f = wgsimd::reference::reduce::minmax(&f, true);
+    Ok(vec![
+        case(
+            ctx,
             "sum u32",
-            plan(caps, &u, ReduceOp::Sum, ReducePolicy::default())?,
-            u.len() as u64,
+            ReduceOp::Sum,
+            &u,
             Box::new(move |got| {
-                if got == Scalar::U64(want) {
+                if got == Scalar::U64(sum_u) {
                     Ok(())
                 } else {
-                    Err(format!("got {got}, want {want}"))
+                    Err(format!("got {got}, want {sum_u}"))
                 }
             }),
-        );
-    }
-    {
-        let want = wgsimd::reference::reduce::SumF32::of(&f);
-        push(
+        )?,
+        case(
+            ctx,
             "sum f32",
-            plan(caps, &f, ReduceOp::Sum, ReducePolicy::default())?,
-            f.len() as u64,
+            ReduceOp::Sum,
+            &f,
             Box::new(move |got| match got {
-                Scalar::F32(g) => want.check(g),
+                Scalar::F32(g) => sum_f.check(g),
                 _ => Err(format!("got {got}, want an f32")),
             }),
-        );
-    }
-    {
-        let want = wgsimd::reference::reduce::minmax(&i, false);
-        push(
+        )?,
+        case(
+            ctx,
             "min i32",
-            plan(caps, &i, ReduceOp::Min, ReducePolicy::default())?,
-            i.len() as u64,
+            ReduceOp::Min,
+            &i,
             Box::new(move |got| {
-                if Some(got) == want.map(Scalar::I32) {
+                if Some(got) == min_i.map(Scalar::I32) {
                     Ok(())
                 } else {
-                    Err(format!("got {got}, want {want:?}"))
+                    Err(format!("got {got}, want {min_i:?}"))
                 }
             }),
-        );
-    }
-    {
-        let want = wgsimd::reference::reduce::minmax(&f, true);
-        push(
+        )?,
+        case(
+            ctx,
             "max f32",
-            plan(caps, &f, ReduceOp::Max, ReducePolicy::default())?,
-            f.len() as u64,
-            Box::new(move |got| {
-                if Some(got) == want.map(Scalar::F32) {
-                    Ok(())
-                } else {
-                    Err(format!("got {got}, want {want:?}"))
-                }
+            ReduceOp::Max,
+            &f,
+            Box::new(move |got| match (got, max_f) {
+                (Scalar::F32(g), Some(w)) if g.to_bits() == w.to_bits() => Ok(()),
+                _ => Err(format!("got {got}, want {max_f:?}")),
             }),
-        );
-    }
-    Ok(cases)
+        )?,
+    ])
 }

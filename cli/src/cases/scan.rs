@@ -1,29 +1,40 @@
-use wgsimd::scan::plan;
-use wgsimd::{Caps, Result};
+//! Benchmark case of the scan: an exclusive u32 [`Scanner`] at `n` elements, verified against
+//! `wgsimd::reference::scan`.
 
-/// Benchmark case at `n` elements: exclusive u32 scan, verified against `src/reference/scan.rs`.
-pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<crate::case::Case>> {
-    use crate::case::{Case, Work};
-    use rand::{Rng, SeedableRng};
+use std::rc::Rc;
+
+use rand::{Rng, SeedableRng};
+
+use wgsimd::scan::{padded_bytes, Scanner};
+use wgsimd::{Context, Count, Result};
+
+use crate::case::{first_difference, size_label, Case, Work};
+
+/// Benchmark case at `n` elements: exclusive u32 scan.
+pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let data: Vec<u32> = (0..n).map(|_| rng.random()).collect();
+    let mut data: Vec<u32> = (0..n).map(|_| rng.random()).collect();
     let want = wgsimd::reference::scan::scan_u32(&data, false);
-    let mut decoder = plan(caps, &data, false)?;
-    let plan = std::mem::take(&mut decoder.plan);
+    data.resize((padded_bytes(n) / 4) as usize, 0);
+    let s = Rc::new(Scanner::new(ctx, false, n)?);
+    let input = ctx.upload("input", &data)?;
+    let output = ctx.uninit("output", padded_bytes(n))?;
+    let (ss, i, o) = (s.clone(), input.clone(), output.clone());
     Ok(vec![Case {
         algorithm: "scan".into(),
         variant: "exclusive u32".into(),
         size: n,
-        size_label: crate::case::size_label(n),
-        plan,
+        size_label: size_label(n),
         work: Work::Bytes(8.0 * n as f64),
-        verify: Box::new(move |out| {
-            let got = decoder.decode(out);
-            match got.iter().zip(&want).position(|(a, b)| a != b) {
-                None if got.len() == want.len() => Ok(()),
-                None => Err(format!("{} elements, want {}", got.len(), want.len())),
-                Some(i) => Err(format!("element {i}: got {}, want {}", got[i], want[i])),
-            }
+        passes: s.passes(),
+        setup: None,
+        record: Box::new(move |enc, stamps| {
+            ss.record_timed(enc, &i, &o, Count::Host(n as u32), stamps)
+        }),
+        outputs: vec![output.clone()],
+        verify: Box::new(move |ctx| {
+            let got: Vec<u32> = ctx.read(&output).map_err(|e| e.to_string())?;
+            first_difference("scan", &got, &want)
         }),
         extra: None,
     }])

@@ -13,24 +13,26 @@
 //! equal to it is ordered, a permutation, values follow their keys, and equal keys keep their
 //! input order.
 //!
+//! Each case is a [`Sorter`] recorded on the case's buffers: the sort is in place, so an
+//! untimed setup copies the pristine keys (and values) into them before each run.
+//!
 //! Memory (2^28 keys is 1 GiB per array): each key type's input is one `Arc` shared by its keys
-//! and pairs cases, the values one `Arc` shared by every pairs case, and each key type's
-//! reference (sorted key bits + the stable order's indices) is computed once, lazily, by the
-//! first of its cases verified, with the crate's CPU radix sort on the keys' sortable images.
-//! The input is never written by a plan, so repeated timed runs sort the same data and no setup
-//! pass is needed.
+//! and pairs cases, and each key type's reference (sorted key bits + the stable order's
+//! indices) is computed once, lazily, by the first of its cases verified, with the crate's CPU
+//! radix sort on the keys' sortable images.
 
 use std::sync::{Arc, OnceLock};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use wgsimd::sort::{plan, SortKey, SortOptions, SortPolicy, Strategy};
-use crate::case::{Case, CaseMaker, Work};
+use std::rc::Rc;
+
+use crate::case::{first_difference, Case, CaseMaker, Work};
 use wgsimd::error::Result;
-use wgsimd::exec::RunOutput;
-use wgsimd::Caps;
-use wgsimd::reference::sort::{first_difference, radix_sort_u32, sortable};
+use wgsimd::reference::sort::{radix_sort_u32, sortable};
+use wgsimd::sort::{SortConfig, SortKey, SortPolicy, Sorter, Strategy};
+use wgsimd::{BufferRef, Context, Count};
 
 /// The f32 bit patterns every f32 input holds: ±0, ±inf, quiet and signalling NaNs of both
 /// signs, the smallest and largest subnormals, the smallest normals, the extremes.
@@ -142,85 +144,106 @@ impl<T> Input<T> {
 
 /// [`case`], built when called.
 fn maker<T: SortKey + 'static>(
-    caps: &Caps,
+    ctx: &Context,
     input: &Input<T>,
     values: &Arc<Vec<u32>>,
     pairs: bool,
     strategy: Strategy,
 ) -> CaseMaker {
-    let (caps, values) = (caps.clone(), values.clone());
+    let (ctx, values) = (ctx.clone(), values.clone());
     let input = Input {
         keys: input.keys.clone(),
         reference: input.reference.clone(),
     };
-    Box::new(move || case(&caps, &input, &values, pairs, strategy))
+    Box::new(move || case(&ctx, &input, &values, pairs, strategy))
 }
 
 /// A keys (`pairs` false) or pairs case of `input` sorted with `strategy`.
 fn case<T: SortKey>(
-    caps: &Caps,
+    ctx: &Context,
     input: &Input<T>,
     values: &Arc<Vec<u32>>,
     pairs: bool,
     strategy: Strategy,
 ) -> Result<Case> {
-    let opts = SortOptions {
-        strategy: Some(strategy),
-        ..Default::default()
-    };
     let n = input.keys.len() as u64;
-    let mut decoder = plan(
-        caps,
-        &input.keys,
-        pairs.then_some(&values[..]),
-        &opts,
-        &SortPolicy::default(),
-    )?;
-    // the plan moves into the case; the rest decodes outputs
-    let built = std::mem::take(&mut decoder.plan);
-    let strategy = decoder.strategy;
-    let keys = input.keys.clone();
+    let mut config = SortConfig::keys(T::DTYPE, n).strategy(strategy);
+    if pairs {
+        config = config.with_values();
+    }
+    let sorter = Rc::new(Sorter::new(ctx, config)?);
+    let bytes = n * 4;
+    // the pristine input and the buffers sorted in place
+    let src_keys = ctx.upload("keys", &input.keys[..])?;
+    let keys = ctx.uninit("sorted keys", bytes)?;
+    let vals = if pairs {
+        Some((
+            ctx.upload("values", &values[..])?,
+            ctx.uninit("sorted values", bytes)?,
+        ))
+    } else {
+        None
+    };
+    let (sk, k, v) = (src_keys.clone(), keys.clone(), vals.clone());
+    let setup: crate::case::Setup = Box::new(move |mut enc: wgsimd::EncoderRef| {
+        enc.copy(&(&sk).into(), &(&k).into(), bytes)?;
+        if let Some((src, dst)) = &v {
+            enc.copy(&src.into(), &dst.into(), bytes)?;
+        }
+        Ok(())
+    });
+    let (s, k, v) = (sorter.clone(), keys.clone(), vals.clone());
+    let record: crate::case::Record = Box::new(move |enc, stamps| {
+        s.record_timed(
+            enc,
+            &k,
+            v.as_ref().map(|(_, d)| BufferRef::from(d)),
+            Count::Host(n as u32),
+            stamps,
+        )
+    });
+    let src = input.keys.clone();
     let reference = input.reference.clone();
-    let verify = Box::new(move |out: &RunOutput| {
-        let (rk, rv) = reference.get_or_init(|| reference_order(&keys));
+    let verify: crate::case::Verify = Box::new(move |ctx: &Context| {
+        let (rk, rv) = reference.get_or_init(|| reference_order(&src));
         // keys by bits: -0 and +0, NaN payloads and signs must all land where total_cmp puts them
-        first_difference("keys", &decoder.keys::<u32>(out), rk)?;
-        if pairs {
-            first_difference("values", &decoder.values(out), rv)?;
+        let got: Vec<u32> = ctx.read(&keys).map_err(|e| e.to_string())?;
+        first_difference("keys", &got, rk)?;
+        if let Some((_, dst)) = &vals {
+            let got: Vec<u32> = ctx.read(dst).map_err(|e| e.to_string())?;
+            first_difference("values", &got, rv)?;
         }
         Ok(())
     });
     Ok(Case {
         algorithm: "sort".into(),
         variant: format!(
-            "{} {} {strategy}",
+            "{} {} {}",
             if pairs { "pairs" } else { "keys" },
-            T::DTYPE
+            T::DTYPE,
+            sorter.strategy()
         ),
         size: n,
         size_label: size_label(n),
-        plan: built,
         work: Work::Keys {
             keys: n as f64,
             bytes: n as f64 * if pairs { 16.0 } else { 8.0 },
         },
+        passes: sorter.passes(),
+        setup: Some(setup),
+        record,
+        outputs: Vec::new(),
         verify,
         extra: None,
     })
 }
 
-/// Sort cases for `n` keys from `seed`: u32 keys and pairs for each strategy, then i32 and f32
-/// keys and pairs for the strategy the policy chooses (the order the bench's `--case` indexes).
-pub fn bench_cases(caps: &Caps, n: u64, seed: u64) -> Result<Vec<Case>> {
-    bench_case_makers(caps, n, seed)?
-        .into_iter()
-        .map(|make| make())
-        .collect()
-}
-
-/// [`bench_cases`], each built only when called: the inputs (and each key type's reference
-/// order, once computed) are shared, the plans with their uploads are not.
-pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
+/// Sort cases for `n` keys from `seed`, each built only when called: u32 keys and pairs for each
+/// strategy, then i32 and f32 keys and pairs for the strategy the policy chooses (the order the
+/// bench's `--case` indexes). The inputs (and each key type's reference order, once computed) are
+/// shared, the plans with their uploads are not.
+pub fn bench_case_makers(ctx: &Context, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
+    let caps = ctx.caps();
     // past the adapter's limits every case would refuse: say so before making 16n bytes of input
     wgsimd::sort::check_size(caps, n)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -235,25 +258,25 @@ pub fn bench_case_makers(caps: &Caps, n: u64, seed: u64) -> Result<Vec<CaseMaker
         for pairs in [false, true] {
             // (OneSweep's workgroup memory may not fit an adapter that has subgroups)
             if wgsimd::sort::fits(caps, strategy, pairs, n, &SortPolicy::default()) {
-                cases.push(maker(caps, &u32s, &values, pairs, strategy));
+                cases.push(maker(ctx, &u32s, &values, pairs, strategy));
             }
         }
     }
     let chosen = |pairs| SortPolicy::default().choose(caps, n, pairs);
     let i32s = Input::new(i32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(maker(caps, &i32s, &values, pairs, chosen(pairs)));
+        cases.push(maker(ctx, &i32s, &values, pairs, chosen(pairs)));
     }
     let f32s = Input::new(f32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(maker(caps, &f32s, &values, pairs, chosen(pairs)));
+        cases.push(maker(ctx, &f32s, &values, pairs, chosen(pairs)));
     }
     Ok(cases)
 }
 
 #[cfg(test)]
 mod tests {
-    use wgsimd::sort::*;
+    use super::*;
     use wgsimd::reference::sort::{sort_pairs, Order};
 
     #[test]

@@ -36,6 +36,13 @@ impl Checker for Init {
         }
     }
 
+    fn host_write(&mut self, buffer: usize, first: usize, words: usize) {
+        if let Some(Some(w)) = self.storage.get_mut(buffer) {
+            let end = (first + words).min(w.len());
+            w[first.min(end)..end].fill(true);
+        }
+    }
+
     fn workgroup_start(&mut self, ctx: &Ctx) {
         self.wg.clear();
         self.wg.resize(ctx.wg_words as usize, false);

@@ -18,8 +18,22 @@
 // Forward progress: the folding workgroup waits only for stores that workgroups which have
 // already arrived have already issued; it never waits for a workgroup to be scheduled.
 // Layout of `fold_slots` (the including stage's binding `fold_slots: array<atomic<u32>>`,
-// zeroed by the host): 2 words per partial, then the arrival counter at 2 * total and the epoch
-// at 2 * total + 1.
+// zeroed when created): the arrival counter at word 0, the epoch at word 1, then 2 words per
+// partial. The counter and the epoch stay where they are whatever the run's partial count,
+// so runs of different sizes share the slots.
+//
+// The stages' params (`ReduceParams`, written by reduce/prepare.wgsl) are declared here too.
+
+struct ReduceParams {
+    n: u32,          // elements in this chunk
+    out_base: u32,   // index of this chunk's first partial
+    total: u32,      // partials over all chunks
+    count: u32,      // elements over all chunks
+    zero: u32,       // always 0: see dd_zero in shared/ops.wgsl
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
 
 const FOLD_PAYLOAD: u32 = 0x7fffffffu;
 // partials each folding invocation loads before waiting on any (fold_gather8)
@@ -32,9 +46,9 @@ var<workgroup> fold_run_epoch: u32;
 // This run's epoch, for the invocation that will publish (`reader`; 0 for the others). Every
 // workgroup of a run, in every chunk's dispatch, reads the same value: each reads it before it
 // arrives, and the folder advances it only after everyone has arrived.
-fn fold_epoch(reader: bool, total: u32) -> u32 {
+fn fold_epoch(reader: bool) -> u32 {
     if reader {
-        return atomicLoad(&fold_slots[2u * total + 1u]);
+        return atomicLoad(&fold_slots[1]);
     }
     return 0u;
 }
@@ -47,8 +61,8 @@ fn fold_tag(epoch: u32) -> u32 {
 // Publishes partial i = (lo, hi), hi < 2^30. Called by one invocation.
 fn fold_publish(i: u32, v: vec2<u32>, epoch: u32) {
     let tag = fold_tag(epoch);
-    atomicStore(&fold_slots[2u * i], tag | (v.x & FOLD_PAYLOAD));
-    atomicStore(&fold_slots[2u * i + 1u], tag | (v.x >> 31u) | ((v.y << 1u) & FOLD_PAYLOAD));
+    atomicStore(&fold_slots[2u + 2u * i], tag | (v.x & FOLD_PAYLOAD));
+    atomicStore(&fold_slots[3u + 2u * i], tag | (v.x >> 31u) | ((v.y << 1u) & FOLD_PAYLOAD));
 }
 
 // Counts this workgroup in (after its fold_publish) and tells everyone whether it arrived last
@@ -56,7 +70,7 @@ fn fold_publish(i: u32, v: vec2<u32>, epoch: u32) {
 // that published.
 fn fold_arrive(publisher: bool, total: u32, epoch: u32) -> bool {
     if publisher {
-        let before = atomicAdd(&fold_slots[2u * total], 1u);
+        let before = atomicAdd(&fold_slots[0], 1u);
         fold_is_last = select(0u, 1u, before + 1u == total);
         fold_run_epoch = epoch;
     }
@@ -67,7 +81,7 @@ fn fold_arrive(publisher: bool, total: u32, epoch: u32) -> bool {
 
 // The two words of partial i as loaded now (possibly not yet this run's).
 fn fold_load(i: u32) -> vec2<u32> {
-    return vec2<u32>(atomicLoad(&fold_slots[2u * i]), atomicLoad(&fold_slots[2u * i + 1u]));
+    return vec2<u32>(atomicLoad(&fold_slots[2u + 2u * i]), atomicLoad(&fold_slots[3u + 2u * i]));
 }
 
 // Partial i from its loaded words `w`: re-reads the slot until both words carry `tag`.
@@ -127,7 +141,7 @@ fn fold_gather8(i: u32, stride: u32, count: u32, none: vec2<u32>) -> Fold8 {
 
 // Ends the run: the counter back to 0, the epoch advanced. The folder calls it once, after
 // taking every partial (the next run sees both through the dispatch boundary).
-fn fold_done(total: u32) {
-    atomicStore(&fold_slots[2u * total], 0u);
-    atomicStore(&fold_slots[2u * total + 1u], fold_run_epoch + 1u);
+fn fold_done() {
+    atomicStore(&fold_slots[0], 0u);
+    atomicStore(&fold_slots[1], fold_run_epoch + 1u);
 }

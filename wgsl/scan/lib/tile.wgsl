@@ -4,17 +4,9 @@
 // one coalesced stretch of memory (CUB's "striped" arrangement), and scan order is row by row,
 // rank by rank, lane by lane. Elements at or past `n` load as 0, so a partial last tile never
 // reads out of bounds. Rows are written out, not looped, so nothing lands in local memory.
+// The including stage declares `input: array<vec4<u32>>`.
 
-const WG_SIZE: u32 = 256u;
-const ROWS: u32 = 4u;
-const TILE: u32 = WG_SIZE * ROWS * 4u;
-
-struct ScanParams {
-    n: u32,          // elements in this chunk
-    tiles: u32,      // tiles in this chunk
-    tile_base: u32,  // index of this chunk's first tile among all tiles
-    _pad: u32,
-}
+//!include scan/lib/params
 
 // The vec4 at index v of the chunk, with elements at or past n as 0.
 fn load_vec(n: u32, v: u32) -> vec4<u32> {

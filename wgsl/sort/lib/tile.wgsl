@@ -98,6 +98,9 @@ override SG_MIN: u32 = 1u;
 override RANK_PHASES: u32 = (WG_SIZE / SG_MIN + RANK_ROWS - 1u) / RANK_ROWS;
 
 override PAIRS: u32 = 0u;
+// 1: the values are the keys' indices, made here instead of read (the first pass of a sort
+// with an index payload)
+override INDEX_PAYLOAD: u32 = 0u;
 
 // the staged key at position i of the tile, of digit d, goes to keys_out[digit_base[d] + i]:
 // the digit's first output position minus its start in the tile (tile_set_base). Until then a
@@ -755,7 +758,11 @@ fn write_key(i: u32, r: u32) -> u32 {
 // The tile's values in the keys' layout (items without a key hold 0).
 fn tile_values(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
     var v: array<u32, KPT>;
-    if FULL_TILES != 0u && count == TILE {
+    if INDEX_PAYLOAD != 0u {
+        for (var j = 0u; j < KPT; j++) {
+            v[j] = start + slot(inv, j);
+        }
+    } else if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
             v[j] = vals_in[start + slot(inv, j)];
         }

@@ -1,0 +1,485 @@
+//! Where the algorithms run: a wgpu device (the caller's, or one wgsimd opens) or the simulator,
+//! behind one set of calls.
+//!
+//! Rules:
+//! - **Record, don't run.** Algorithm objects record into an encoder the caller owns ([`EncoderRef`]:
+//!   a `wgpu::CommandEncoder`, or a simulator [`sim::Encoder`]), on buffers the caller owns
+//!   ([`BufferRef`]: a `wgpu::Buffer` or its slice, or a simulator buffer). Recording creates no
+//!   device, submits nothing, polls nothing; the caller submits. On the simulator
+//!   [`Context::submit`] is that submission and returns the findings.
+//! - **The same calls on both.** Tests, the CLI and applications drive the GPU and the simulator
+//!   through the same objects; only the buffers and the encoder differ.
+//! - The host-slice functions of each algorithm, and [`Context::upload`], [`Context::read`],
+//!   [`Context::submit`], are conveniences built on the above: they make buffers, record, submit
+//!   and wait.
+
+use std::sync::Arc;
+
+use crate::device::Caps;
+use crate::error::{Error, Result};
+use crate::finding::Finding;
+use crate::gpu::{GpuContext, GpuSlice, Timestamps};
+use crate::plan::{BufferId, Plan, POISON_WORD};
+use crate::sim::{self, SimConfig, SimSlice, Simulator};
+
+/// A device the algorithms run on (see the module docs).
+#[derive(Clone)]
+pub enum Context {
+    /// A wgpu device.
+    Gpu(Arc<GpuContext>),
+    /// The simulator.
+    Sim(Arc<Simulator>),
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = if self.is_simulator() {
+            "simulator"
+        } else {
+            "gpu"
+        };
+        write!(f, "Context({kind}: {})", self.caps().name)
+    }
+}
+
+impl Context {
+    /// The caller's wgpu device, created from `adapter` (request [`wanted_features`] and
+    /// [`wanted_limits`] when creating it to get the fast kernels). Nothing is installed on it.
+    ///
+    /// [`wanted_features`]: crate::gpu::wanted_features
+    /// [`wanted_limits`]: crate::gpu::wanted_limits
+    pub fn from_wgpu(
+        adapter: &wgpu::Adapter,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Context {
+        Context::Gpu(Arc::new(GpuContext::from_wgpu(adapter, device, queue)))
+    }
+
+    /// A device wgsimd opens on the best adapter (`WGSIMD_ADAPTER` picks by name).
+    pub fn open_gpu() -> Result<Context> {
+        Ok(Context::Gpu(Arc::new(GpuContext::open()?)))
+    }
+
+    /// The simulator with `config` (a device profile and its subgroup size).
+    pub fn simulator(config: SimConfig) -> Result<Context> {
+        Ok(Context::Sim(Arc::new(Simulator::new(config)?)))
+    }
+
+    /// The same device made to run the workgroup-memory kernels (as a device without
+    /// `Features::SUBGROUP`): the flavour adapters without subgroups get, on this one.
+    pub fn without_subgroups(&self) -> Result<Context> {
+        Ok(match self {
+            Context::Gpu(g) => {
+                Context::Gpu(Arc::new(g.with_caps(g.caps.clone().without_subgroups())))
+            }
+            Context::Sim(s) => {
+                let mut config = s.config().clone();
+                config.profile = config.profile.without_subgroups();
+                Context::Sim(Arc::new(Simulator::new(config)?))
+            }
+        })
+    }
+
+    /// What the device can do.
+    pub fn caps(&self) -> &Caps {
+        match self {
+            Context::Gpu(g) => &g.caps,
+            Context::Sim(s) => s.caps(),
+        }
+    }
+
+    /// Whether this is the simulator.
+    pub fn is_simulator(&self) -> bool {
+        matches!(self, Context::Sim(_))
+    }
+
+    /// The wgpu device, if this is one.
+    pub fn gpu(&self) -> Option<&Arc<GpuContext>> {
+        match self {
+            Context::Gpu(g) => Some(g),
+            Context::Sim(_) => None,
+        }
+    }
+
+    /// The simulator, if this is one.
+    pub fn sim(&self) -> Option<&Arc<Simulator>> {
+        match self {
+            Context::Sim(s) => Some(s),
+            Context::Gpu(_) => None,
+        }
+    }
+
+    /// Makes `plan` ready to record: its own buffers and pipelines are created now.
+    pub fn prepare(&self, plan: Plan) -> Result<Prepared> {
+        Ok(match self {
+            Context::Gpu(g) => Prepared::Gpu(crate::gpu::Prepared::new(g, plan)?),
+            Context::Sim(s) => Prepared::Sim(s.prepare(plan)?),
+        })
+    }
+
+    /// A new encoder for this device (the host-slice functions' and the tests' own recordings).
+    pub fn encoder(&self) -> Encoder {
+        match self {
+            Context::Gpu(g) => Encoder::Gpu(g.device.create_command_encoder(
+                &wgpu::CommandEncoderDescriptor {
+                    label: Some("wgsimd"),
+                },
+            )),
+            Context::Sim(_) => Encoder::Sim(sim::Encoder::new()),
+        }
+    }
+
+    /// Submits `enc` and waits for it (the host-slice path; applications submit their own
+    /// encoders). On the simulator the report carries the findings.
+    pub fn submit(&self, enc: Encoder) -> Result<Report> {
+        match (self, enc) {
+            (Context::Gpu(g), Encoder::Gpu(e)) => {
+                g.submit_and_wait(e)?;
+                Ok(Report::default())
+            }
+            (Context::Sim(s), Encoder::Sim(e)) => Ok(Report {
+                findings: s.submit(e)?.findings,
+            }),
+            _ => Err(mixed()),
+        }
+    }
+
+    /// A buffer holding `data` (padded with zeros to whole words, at least one), usable as a
+    /// storage, uniform or indirect buffer and as a copy source and destination.
+    pub fn upload<T: bytemuck::Pod>(&self, label: &str, data: &[T]) -> Result<Buffer> {
+        match self {
+            Context::Gpu(g) => {
+                let mut bytes = bytemuck::cast_slice::<T, u8>(data).to_vec();
+                bytes.resize(bytes.len().div_ceil(4).max(1) * 4, 0);
+                let b = g.create_buffer(label, bytes.len() as u64, wgpu::BufferUsages::empty())?;
+                g.upload(&b, 0, &bytes)?;
+                Ok(Buffer::Gpu(b))
+            }
+            Context::Sim(s) => Ok(Buffer::Sim(s.upload(label, data))),
+        }
+    }
+
+    /// A buffer of `bytes` zeros (rounded up to whole words).
+    pub fn zeroed(&self, label: &str, bytes: u64) -> Result<Buffer> {
+        match self {
+            Context::Gpu(g) => {
+                let b = g.create_buffer(label, bytes, wgpu::BufferUsages::empty())?;
+                let mut enc = g.device.create_command_encoder(&Default::default());
+                enc.clear_buffer(&b, 0, None);
+                g.submit_and_wait(enc)?;
+                Ok(Buffer::Gpu(b))
+            }
+            Context::Sim(s) => Ok(Buffer::Sim(s.zeroed(label, bytes))),
+        }
+    }
+
+    /// An output buffer of `bytes` (rounded up to whole words) filled with
+    /// [`POISON_WORD`], so a word no pass writes shows; on the simulator such words are
+    /// `unwritten-output` findings of the next submission.
+    pub fn uninit(&self, label: &str, bytes: u64) -> Result<Buffer> {
+        match self {
+            Context::Gpu(_) => {
+                let words = bytes.div_ceil(4).max(1) as usize;
+                self.upload(label, &vec![POISON_WORD; words])
+            }
+            Context::Sim(s) => Ok(Buffer::Sim(s.uninit(label, bytes))),
+        }
+    }
+
+    /// The contents of `buf` as `T`s, once the work submitted before has run.
+    pub fn read<T: bytemuck::Pod>(&self, buf: &Buffer) -> Result<Vec<T>> {
+        match (self, buf) {
+            (Context::Gpu(g), Buffer::Gpu(b)) => {
+                let bytes = g.download(b, 0, b.size())?;
+                Ok(bytemuck::pod_collect_to_vec(&bytes))
+            }
+            (Context::Sim(_), Buffer::Sim(b)) => Ok(b.read()),
+            _ => Err(mixed()),
+        }
+    }
+
+    /// The contents of the range `buf` as `T`s, once the work submitted before has run.
+    pub fn read_ref<T: bytemuck::Pod>(&self, buf: &BufferRef) -> Result<Vec<T>> {
+        match (self, buf) {
+            (Context::Gpu(g), BufferRef::Gpu(s)) => {
+                let bytes = g.download(s.buffer, s.offset, s.len())?;
+                Ok(bytemuck::pod_collect_to_vec(&bytes))
+            }
+            (Context::Sim(_), BufferRef::Sim(s)) => {
+                let words: Vec<u32> = s.buffer.read();
+                let (first, n) = ((s.offset / 4) as usize, (s.len() / 4) as usize);
+                Ok(bytemuck::pod_collect_to_vec(&words[first..first + n]))
+            }
+            _ => Err(mixed()),
+        }
+    }
+
+    /// Writes `bytes` (whole words) into `dst` at its offset through the queue: on a device they
+    /// land before the commands of the next submission, on the simulator likewise.
+    pub fn write_buffer(&self, dst: &BufferRef, bytes: &[u8]) -> Result<()> {
+        match (self, dst) {
+            (Context::Gpu(g), BufferRef::Gpu(s)) => {
+                g.queue.write_buffer(s.buffer, s.offset, bytes);
+                Ok(())
+            }
+            (Context::Sim(sim), BufferRef::Sim(s)) => sim.write_buffer(s.buffer, s.offset, bytes),
+            _ => Err(mixed()),
+        }
+    }
+}
+
+fn mixed() -> Error {
+    Error::InvalidInput(
+        "a GPU buffer or encoder was given to the simulator, or a simulator one to a GPU".into(),
+    )
+}
+
+/// What a submission found ([`Context::submit`]).
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// The simulator's findings (none on a device).
+    pub findings: Vec<Finding>,
+}
+
+/// A buffer of either device, owned.
+#[derive(Clone, Debug)]
+pub enum Buffer {
+    /// A wgpu buffer.
+    Gpu(wgpu::Buffer),
+    /// A simulator buffer.
+    Sim(sim::Buffer),
+}
+
+impl Buffer {
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        match self {
+            Buffer::Gpu(b) => b.size(),
+            Buffer::Sim(b) => b.size(),
+        }
+    }
+
+    /// The whole buffer, to record with.
+    pub fn as_ref(&self) -> BufferRef<'_> {
+        self.into()
+    }
+
+    /// `size` bytes from byte `offset`.
+    pub fn slice(&self, offset: u64, size: u64) -> BufferRef<'_> {
+        BufferRef::from(self).range(offset, size)
+    }
+}
+
+/// A byte range of a buffer of either device, as the recording calls take it.
+#[derive(Clone, Debug)]
+pub enum BufferRef<'a> {
+    /// Of a wgpu buffer.
+    Gpu(GpuSlice<'a>),
+    /// Of a simulator buffer.
+    Sim(SimSlice<'a>),
+}
+
+impl<'a> BufferRef<'a> {
+    /// Bytes from the offset to the end of the range.
+    pub fn len(&self) -> u64 {
+        match self {
+            BufferRef::Gpu(s) => s.len(),
+            BufferRef::Sim(s) => s.len(),
+        }
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first byte.
+    pub fn offset(&self) -> u64 {
+        match self {
+            BufferRef::Gpu(s) => s.offset,
+            BufferRef::Sim(s) => s.offset,
+        }
+    }
+
+    /// `size` bytes from byte `offset` of this range.
+    pub fn range(self, offset: u64, size: u64) -> BufferRef<'a> {
+        match self {
+            BufferRef::Gpu(s) => BufferRef::Gpu(GpuSlice {
+                buffer: s.buffer,
+                offset: s.offset + offset,
+                size: Some(size),
+            }),
+            BufferRef::Sim(s) => BufferRef::Sim(SimSlice {
+                buffer: s.buffer,
+                offset: s.offset + offset,
+                size: Some(size),
+            }),
+        }
+    }
+}
+
+impl<'a> From<&'a wgpu::Buffer> for BufferRef<'a> {
+    fn from(buffer: &'a wgpu::Buffer) -> Self {
+        BufferRef::Gpu(GpuSlice {
+            buffer,
+            offset: 0,
+            size: None,
+        })
+    }
+}
+
+impl<'a> From<wgpu::BufferSlice<'a>> for BufferRef<'a> {
+    fn from(s: wgpu::BufferSlice<'a>) -> Self {
+        BufferRef::Gpu(GpuSlice {
+            buffer: s.buffer(),
+            offset: s.offset(),
+            size: Some(s.size()),
+        })
+    }
+}
+
+impl<'a> From<&'a sim::Buffer> for BufferRef<'a> {
+    fn from(buffer: &'a sim::Buffer) -> Self {
+        BufferRef::Sim(SimSlice {
+            buffer,
+            offset: 0,
+            size: None,
+        })
+    }
+}
+
+impl<'a> From<&'a Buffer> for BufferRef<'a> {
+    fn from(b: &'a Buffer) -> Self {
+        match b {
+            Buffer::Gpu(b) => b.into(),
+            Buffer::Sim(b) => b.into(),
+        }
+    }
+}
+
+/// An encoder of either device, owned (the host-slice functions' and the tests' recordings).
+pub enum Encoder {
+    /// A wgpu command encoder.
+    Gpu(wgpu::CommandEncoder),
+    /// A simulator encoder.
+    Sim(sim::Encoder),
+}
+
+/// An encoder of either device, as the recording calls take it.
+pub enum EncoderRef<'a> {
+    /// A wgpu command encoder.
+    Gpu(&'a mut wgpu::CommandEncoder),
+    /// A simulator encoder.
+    Sim(&'a mut sim::Encoder),
+}
+
+impl<'a> From<&'a mut wgpu::CommandEncoder> for EncoderRef<'a> {
+    fn from(e: &'a mut wgpu::CommandEncoder) -> Self {
+        EncoderRef::Gpu(e)
+    }
+}
+
+impl<'a> From<&'a mut sim::Encoder> for EncoderRef<'a> {
+    fn from(e: &'a mut sim::Encoder) -> Self {
+        EncoderRef::Sim(e)
+    }
+}
+
+impl<'a> From<&'a mut Encoder> for EncoderRef<'a> {
+    fn from(e: &'a mut Encoder) -> Self {
+        match e {
+            Encoder::Gpu(e) => EncoderRef::Gpu(e),
+            Encoder::Sim(e) => EncoderRef::Sim(e),
+        }
+    }
+}
+
+impl EncoderRef<'_> {
+    /// Re-borrows, for recording several things in one encoder.
+    pub fn reborrow(&mut self) -> EncoderRef<'_> {
+        match self {
+            EncoderRef::Gpu(e) => EncoderRef::Gpu(e),
+            EncoderRef::Sim(e) => EncoderRef::Sim(e),
+        }
+    }
+
+    /// Copies `size` bytes from the start of `src` to the start of `dst`.
+    pub fn copy(&mut self, src: &BufferRef, dst: &BufferRef, size: u64) -> Result<()> {
+        match (self, src, dst) {
+            (EncoderRef::Gpu(e), BufferRef::Gpu(s), BufferRef::Gpu(d)) => {
+                e.copy_buffer_to_buffer(s.buffer, s.offset, d.buffer, d.offset, size);
+                Ok(())
+            }
+            (EncoderRef::Sim(e), BufferRef::Sim(s), BufferRef::Sim(d)) => {
+                e.copy_buffer_to_buffer(s.buffer, s.offset, d.buffer, d.offset, size)
+            }
+            _ => Err(mixed()),
+        }
+    }
+}
+
+/// A plan ready to record on either device.
+pub enum Prepared {
+    /// On a wgpu device.
+    Gpu(crate::gpu::Prepared),
+    /// On the simulator.
+    Sim(sim::Prepared),
+}
+
+impl Prepared {
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        match self {
+            Prepared::Gpu(p) => p.plan(),
+            Prepared::Sim(p) => p.plan(),
+        }
+    }
+
+    /// The plan's own buffer `id`, whole.
+    pub fn own(&self, id: BufferId) -> Option<BufferRef<'_>> {
+        match self {
+            Prepared::Gpu(p) => p.buffer(id).map(BufferRef::from),
+            Prepared::Sim(p) => p.buffer(id).map(BufferRef::from),
+        }
+    }
+
+    /// Records the plan into `enc` with its `Arg` buffers bound to `args`; with `stamps` (a
+    /// device only), pass i writes timestamps `first + 2i` and `first + 2i + 1`.
+    pub fn record(
+        &self,
+        enc: EncoderRef,
+        args: &[(BufferId, BufferRef)],
+        stamps: Option<Timestamps>,
+    ) -> Result<()> {
+        match (self, enc) {
+            (Prepared::Gpu(p), EncoderRef::Gpu(e)) => {
+                let args: Vec<(BufferId, GpuSlice)> = args
+                    .iter()
+                    .map(|(id, b)| match b {
+                        BufferRef::Gpu(s) => Ok((*id, s.clone())),
+                        BufferRef::Sim(_) => Err(mixed()),
+                    })
+                    .collect::<Result<_>>()?;
+                p.record(e, &args, stamps)
+            }
+            (Prepared::Sim(p), EncoderRef::Sim(e)) => {
+                let args: Vec<(BufferId, SimSlice)> = args
+                    .iter()
+                    .map(|(id, b)| match b {
+                        BufferRef::Sim(s) => Ok((*id, s.clone())),
+                        BufferRef::Gpu(_) => Err(mixed()),
+                    })
+                    .collect::<Result<_>>()?;
+                e.record(p, &args)
+            }
+            _ => Err(mixed()),
+        }
+    }
+}
+
+/// The alignment of byte offsets at which the caller's buffers may be bound: the device's
+/// `min_storage_buffer_offset_alignment`, and 16 (the kernels read vec4s).
+pub fn binding_alignment(caps: &Caps) -> u64 {
+    caps.storage_offset_alignment.max(16)
+}

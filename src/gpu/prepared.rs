@@ -1,0 +1,349 @@
+//! A plan made ready to record on a device: its own buffers created once, its pipelines
+//! compiled once, and bind groups made on the first recording with each set of the caller's
+//! buffers and reused afterwards.
+//!
+//! Rules:
+//! - **Recording allocates nothing on the device** after the first recording with the same
+//!   caller buffers: no buffer, no bind group, no pipeline. It submits nothing and polls nothing.
+//! - Each pass is its own compute pass, so wgpu orders them (a pass sees everything the passes
+//!   before it wrote) and timestamps can bracket each one.
+//! - The caller's buffers are checked before anything is recorded: usage, size, offset
+//!   alignment; a bad one is an [`Error::InvalidInput`] naming the binding and what it needs.
+
+use std::collections::VecDeque;
+use std::num::NonZeroU64;
+use std::sync::{Arc, Mutex};
+
+use super::GpuContext;
+use crate::error::{Error, Result};
+use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+
+/// A byte range of a wgpu buffer: `size` bytes from `offset` (`None`: to the end).
+#[derive(Clone, Debug)]
+pub struct GpuSlice<'a> {
+    /// The buffer.
+    pub buffer: &'a wgpu::Buffer,
+    /// First byte.
+    pub offset: u64,
+    /// Bytes; `None`: to the end of the buffer.
+    pub size: Option<u64>,
+}
+
+impl GpuSlice<'_> {
+    /// Bytes from the offset to the end of the range.
+    pub fn len(&self) -> u64 {
+        self.size
+            .unwrap_or_else(|| self.buffer.size().saturating_sub(self.offset))
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Where a recording writes timestamps: from index `first` of `set`, two per pass (the start
+/// and the end of each, in plan order), or with `whole` two in all (the start of the first pass
+/// and the end of the last).
+#[derive(Clone, Copy, Debug)]
+pub struct Timestamps<'a> {
+    /// A query set of `QueryType::Timestamp`.
+    pub set: &'a wgpu::QuerySet,
+    /// The first index written.
+    pub first: u32,
+    /// Two timestamps for the whole recording instead of two per pass (the per-pass ones and
+    /// the barriers they bring cost a tiny pass about 13 µs on the H100).
+    pub whole: bool,
+}
+
+/// The caller's buffers of one recording, as the bind-group cache keys them.
+type ArgKey = Vec<(usize, wgpu::Buffer, u64, u64)>;
+
+/// Bind groups kept per plan: the sets of caller buffers most recently recorded with.
+const BIND_GROUP_SETS: usize = 16;
+
+/// A plan ready to record (see the module docs).
+pub struct Prepared {
+    ctx: Arc<GpuContext>,
+    plan: Plan,
+    buffers: Vec<Option<wgpu::Buffer>>,
+    pipelines: Vec<Arc<wgpu::ComputePipeline>>,
+    bind_groups: Mutex<VecDeque<(ArgKey, Arc<Vec<Option<wgpu::BindGroup>>>)>>,
+}
+
+impl Prepared {
+    /// Creates the plan's own buffers (with their initial contents, written through the queue)
+    /// and its pipelines.
+    pub fn new(ctx: &Arc<GpuContext>, plan: Plan) -> Result<Prepared> {
+        plan.validate()?;
+        let caps = &ctx.caps;
+        let mut buffers = Vec::with_capacity(plan.buffers.len());
+        for b in &plan.buffers {
+            if b.init == BufferInit::Arg {
+                buffers.push(None);
+                continue;
+            }
+            if b.size > caps.max_buffer {
+                return Err(Error::TooLarge(format!(
+                    "buffer {} needs {} bytes; the device's largest buffer is {}",
+                    b.label, b.size, caps.max_buffer
+                )));
+            }
+            let buf = ctx.scoped(|| {
+                ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(&b.label),
+                    size: b.size,
+                    usage: internal_usage(),
+                    mapped_at_creation: false,
+                })
+            })?;
+            if let BufferInit::Bytes(bytes) = &b.init {
+                let mut padded = bytes.clone();
+                padded.resize(bytes.len().div_ceil(4) * 4, 0);
+                if !padded.is_empty() {
+                    ctx.queue.write_buffer(&buf, 0, &padded);
+                }
+            }
+            buffers.push(Some(buf));
+        }
+        let pipelines = plan
+            .passes
+            .iter()
+            .map(|p| ctx.pipeline(&p.kernel, &p.entry, &p.overrides))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Prepared {
+            ctx: ctx.clone(),
+            plan,
+            buffers,
+            pipelines,
+            bind_groups: Mutex::new(VecDeque::new()),
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The plan's own buffer `id` (`None` for the caller's).
+    pub fn buffer(&self, id: BufferId) -> Option<&wgpu::Buffer> {
+        self.buffers.get(id.0)?.as_ref()
+    }
+
+    /// Checks the caller's buffers against the plan: every `Arg` buffer given once, with the
+    /// usages its bindings need, offsets aligned for storage bindings, at least the bytes the
+    /// plan binds of it.
+    fn check_args(&self, args: &[(BufferId, GpuSlice)]) -> Result<()> {
+        let align = crate::context::binding_alignment(&self.ctx.caps);
+        for (i, b) in self.plan.buffers.iter().enumerate() {
+            if b.init != BufferInit::Arg {
+                continue;
+            }
+            let Some((_, s)) = args.iter().find(|(id, _)| id.0 == i) else {
+                return Err(Error::InvalidInput(format!(
+                    "no buffer given for `{}`",
+                    b.label
+                )));
+            };
+            if s.offset % align != 0 {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` is bound at byte offset {}, which is not a multiple of the device's \
+                     min_storage_buffer_offset_alignment ({align})",
+                    b.label, s.offset
+                )));
+            }
+            if s.offset + s.len() > s.buffer.size() {
+                return Err(Error::InvalidInput(format!(
+                    "`{}`: bytes {}..{} lie past the end of a {}-byte buffer",
+                    b.label,
+                    s.offset,
+                    s.offset + s.len(),
+                    s.buffer.size()
+                )));
+            }
+            if s.len() < 4 {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` needs at least 4 bytes, got {}",
+                    b.label,
+                    s.len()
+                )));
+            }
+            let usage = s.buffer.usage();
+            if !usage.contains(wgpu::BufferUsages::STORAGE) {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` lacks BufferUsages::STORAGE, which the kernels bind it with",
+                    b.label
+                )));
+            }
+            let indirect = self.plan.passes.iter().any(
+                |p| matches!(p.workgroups, Workgroups::Indirect { buffer, .. } if buffer.0 == i),
+            );
+            if indirect && !usage.contains(wgpu::BufferUsages::INDIRECT) {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` lacks BufferUsages::INDIRECT, which its dispatch arguments need",
+                    b.label
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The bind groups of every pass for these caller buffers (made now, or cached).
+    fn bind_groups(
+        &self,
+        args: &[(BufferId, GpuSlice)],
+    ) -> Result<Arc<Vec<Option<wgpu::BindGroup>>>> {
+        let key: ArgKey = args
+            .iter()
+            .map(|(id, s)| (id.0, s.buffer.clone(), s.offset, s.len()))
+            .collect();
+        let mut cache = self.bind_groups.lock().unwrap();
+        if let Some((_, groups)) = cache.iter().find(|(k, _)| *k == key) {
+            return Ok(groups.clone());
+        }
+        let mut groups = Vec::with_capacity(self.plan.passes.len());
+        for (p, pipeline) in self.plan.passes.iter().zip(&self.pipelines) {
+            let used = p
+                .kernel
+                .entry(&p.entry)
+                .map(|e| e.bindings.clone())
+                .unwrap_or_default();
+            let mut entries = Vec::new();
+            for b in &p.bindings {
+                let Some(reflected) = used.iter().find(|u| u.binding == b.binding) else {
+                    continue;
+                };
+                let (buffer, offset, size) = match &self.buffers[b.buffer.0] {
+                    Some(own) => (own, b.offset, b.size),
+                    None => {
+                        let s = &args
+                            .iter()
+                            .find(|(id, _)| *id == b.buffer)
+                            .expect("checked by check_args")
+                            .1;
+                        // what the caller's range holds past the plan's offset, in whole array
+                        // elements (a range that holds none, of a chunk the count leaves empty,
+                        // binds the range's start: no workgroup reads it)
+                        let stride = reflected.stride.max(4) as u64;
+                        let avail = s.len().saturating_sub(b.offset);
+                        let size = b.size.map_or(avail, |n| n.min(avail)) / stride * stride;
+                        if size == 0 {
+                            (s.buffer, s.offset, Some(s.len().min(stride)))
+                        } else {
+                            (s.buffer, s.offset + b.offset, Some(size))
+                        }
+                    }
+                };
+                entries.push(wgpu::BindGroupEntry {
+                    binding: b.binding,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer,
+                        offset,
+                        size: size.and_then(NonZeroU64::new),
+                    }),
+                });
+            }
+            groups.push(if entries.is_empty() {
+                None
+            } else {
+                Some(self.ctx.scoped(|| {
+                    self.ctx
+                        .device
+                        .create_bind_group(&wgpu::BindGroupDescriptor {
+                            label: Some(&p.label),
+                            layout: &pipeline.get_bind_group_layout(0),
+                            entries: &entries,
+                        })
+                })?)
+            });
+        }
+        let groups = Arc::new(groups);
+        if cache.len() == BIND_GROUP_SETS {
+            cache.pop_front();
+        }
+        cache.push_back((key, groups.clone()));
+        Ok(groups)
+    }
+
+    /// Records every pass into `enc`, the plan's `Arg` buffers bound to `args`; with `stamps`,
+    /// pass i writes timestamps `first + 2i` (start) and `first + 2i + 1` (end).
+    pub fn record(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        args: &[(BufferId, GpuSlice)],
+        stamps: Option<Timestamps>,
+    ) -> Result<()> {
+        self.check_args(args)?;
+        let groups = self.bind_groups(args)?;
+        let max = self.ctx.caps.max_workgroups_per_dim;
+        for (i, ((p, pipeline), group)) in self
+            .plan
+            .passes
+            .iter()
+            .zip(&self.pipelines)
+            .zip(groups.iter())
+            .enumerate()
+        {
+            if let Workgroups::Direct([x, y, z]) = p.workgroups {
+                if x > max || y > max || z > max {
+                    return Err(Error::Plan(format!(
+                        "pass {}: {x}x{y}x{z} workgroups exceed the limit {max} per dimension",
+                        p.label
+                    )));
+                }
+            }
+            let last = i + 1 == self.plan.passes.len();
+            let timestamp_writes = stamps.and_then(|s| {
+                if s.whole {
+                    (i == 0 || last).then(|| wgpu::ComputePassTimestampWrites {
+                        query_set: s.set,
+                        beginning_of_pass_write_index: (i == 0).then_some(s.first),
+                        end_of_pass_write_index: last.then_some(s.first + 1),
+                    })
+                } else {
+                    Some(wgpu::ComputePassTimestampWrites {
+                        query_set: s.set,
+                        beginning_of_pass_write_index: Some(s.first + 2 * i as u32),
+                        end_of_pass_write_index: Some(s.first + 2 * i as u32 + 1),
+                    })
+                }
+            });
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(&p.label),
+                timestamp_writes,
+            });
+            pass.set_pipeline(pipeline);
+            if let Some(g) = group {
+                pass.set_bind_group(0, g, &[]);
+            }
+            match p.workgroups {
+                Workgroups::Direct([x, y, z]) => pass.dispatch_workgroups(x, y, z),
+                Workgroups::Indirect { buffer, offset } => {
+                    let (buf, base) = match &self.buffers[buffer.0] {
+                        Some(own) => (own, 0),
+                        None => {
+                            let s = &args
+                                .iter()
+                                .find(|(id, _)| *id == buffer)
+                                .expect("checked by check_args")
+                                .1;
+                            (s.buffer, s.offset)
+                        }
+                    };
+                    pass.dispatch_workgroups_indirect(buf, base + offset);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The usages of the buffers wgsimd creates: bound as storage or uniform, read as dispatch
+/// arguments, copied to and from.
+pub fn internal_usage() -> wgpu::BufferUsages {
+    wgpu::BufferUsages::STORAGE
+        | wgpu::BufferUsages::UNIFORM
+        | wgpu::BufferUsages::INDIRECT
+        | wgpu::BufferUsages::COPY_SRC
+        | wgpu::BufferUsages::COPY_DST
+}

@@ -1,0 +1,812 @@
+//! The simulator as a device: buffers, plans made ready once, encoders that record them, and
+//! submissions that run them on simulated lanes with every checker on.
+//!
+//! Rules:
+//! - **The same calls as on a GPU.** Algorithms record into a [`Encoder`] exactly what they
+//!   record into a wgpu command encoder (plan runs and buffer copies); [`Simulator::submit`]
+//!   runs them in order, as a queue submission would, and returns the findings.
+//! - **Queue writes** ([`Simulator::write_buffer`]) take effect at the next submission, before
+//!   its commands, as `wgpu::Queue::write_buffer` does.
+//! - **Undefined stays undefined.** A buffer made with [`Simulator::uninit`] holds
+//!   [`POISON_WORD`]s and is an output: a word of it no pass wrote by the end of the next
+//!   submission is an `unwritten-output` finding. A plan's `Poison` scratch is undefined again
+//!   at the start of every recorded run (refilled with poison; a read before a pass wrote it is an
+//!   `uninitialized-read`), since a device keeps whatever the last run left there.
+//! - **One run per submission** for the checkers: every command of a submission is one run, so
+//!   races and initialization are tracked across its passes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::checks;
+use super::events::{BufferMeta, Findings};
+use super::interp::{Bound, Hooks, Interp};
+use super::mask::MAX_LANES;
+use super::program::Program;
+use crate::device::{Caps, CoopShape};
+use crate::error::{Error, Result};
+use crate::finding::{Finding, FindingKind};
+use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
+
+/// Order in which a dispatch's workgroups run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scheduler {
+    /// Linear workgroup index order (x fastest).
+    #[default]
+    InOrder,
+    /// A random permutation from this seed.
+    Shuffled(u64),
+    /// The listed linear workgroup indices are starved: they run only after every other
+    /// workgroup finished, in reverse order.
+    Unfair {
+        /// Linear indices of the starved workgroups.
+        starved: Vec<u32>,
+    },
+}
+
+impl std::str::FromStr for Scheduler {
+    type Err = Error;
+    /// `in-order`, `shuffled:SEED` or `unfair:I[,J...]` (linear workgroup indices starved).
+    fn from_str(s: &str) -> Result<Scheduler> {
+        let bad = || {
+            Error::InvalidInput(format!(
+                "schedule {s:?}: expected in-order, shuffled:SEED or unfair:I[,J...]"
+            ))
+        };
+        if s == "in-order" {
+            return Ok(Scheduler::InOrder);
+        }
+        if let Some(seed) = s.strip_prefix("shuffled:") {
+            return Ok(Scheduler::Shuffled(seed.parse().map_err(|_| bad())?));
+        }
+        if let Some(list) = s.strip_prefix("unfair:") {
+            let starved: std::result::Result<Vec<u32>, _> =
+                list.split(',').map(|x| x.trim().parse()).collect();
+            return Ok(Scheduler::Unfair {
+                starved: starved.map_err(|_| bad())?,
+            });
+        }
+        Err(bad())
+    }
+}
+
+/// Simulator settings.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// The device simulated ([`Caps::profile`]): algorithms plan for its caps, with the subgroup
+    /// size replaced by `subgroup_size` (where it has subgroups). Cooperative matrices are offered
+    /// where the profile has them and the simulator runs them ([`SimConfig::coop_shapes`]).
+    pub profile: Caps,
+    /// Lanes per subgroup, a power of two in 4..=128.
+    pub subgroup_size: u32,
+    /// Permute the lane layout with this seed.
+    pub shuffle_lanes: Option<u64>,
+    /// Workgroup order.
+    pub scheduler: Scheduler,
+    /// Step budget per workgroup (statements executed in lockstep).
+    pub max_steps: u64,
+    /// Seed of the poison generator.
+    pub seed: u64,
+    /// Turn a `step-limit` finding into `Error::Sim` (so no partial result is returned).
+    pub fail_on_step_limit: bool,
+    /// Report `loop-limit` (lavapipe ends every loop of an invocation after 65535 back-edges);
+    /// on where the profile is a CPU device.
+    pub loop_limit: bool,
+}
+
+impl SimConfig {
+    /// The cooperative-matrix shapes the simulator runs: f16 × f16 → f32 at 16×16×16 and 8×8×8.
+    pub fn coop_shapes() -> Vec<CoopShape> {
+        vec![CoopShape::f16_f32(16), CoopShape::f16_f32(8)]
+    }
+
+    /// Settings that simulate `profile` at its own subgroup size (32 where it has none).
+    pub fn for_profile(profile: Caps) -> SimConfig {
+        SimConfig {
+            subgroup_size: if profile.subgroups {
+                profile.subgroup_max
+            } else {
+                32
+            },
+            loop_limit: profile.is_cpu(),
+            profile,
+            shuffle_lanes: None,
+            scheduler: Scheduler::InOrder,
+            max_steps: 20_000_000,
+            seed: 0x5eed,
+            fail_on_step_limit: false,
+        }
+    }
+
+    /// The caps a simulator with these settings reports.
+    pub fn caps(&self) -> Result<Caps> {
+        let mut caps = if self.profile.subgroups {
+            self.profile
+                .clone()
+                .with_subgroup_size(self.subgroup_size)?
+        } else {
+            self.profile.clone()
+        };
+        let runs = Self::coop_shapes();
+        caps.cooperative_matrix.retain(|s| runs.contains(s));
+        Ok(caps)
+    }
+}
+
+impl Default for SimConfig {
+    /// The H100 profile at subgroups of 32.
+    fn default() -> Self {
+        SimConfig::for_profile(Caps::h100())
+    }
+}
+
+/// Work counters, summed over every submission of a simulator.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SimStats {
+    /// Submissions.
+    pub runs: u64,
+    /// Workgroups executed.
+    pub workgroups: u64,
+    /// Statements executed (each once per workgroup, whatever its active lanes).
+    pub statements: u64,
+    /// Lane-operations: active lanes summed over every evaluated expression.
+    pub lane_ops: u64,
+}
+
+static NEXT_BUFFER: AtomicU64 = AtomicU64::new(1);
+
+struct BufferInner {
+    id: u64,
+    label: String,
+    words: Mutex<Vec<u32>>,
+    /// Made undefined and not yet through a submission: its unwritten words are findings.
+    output: AtomicBool,
+}
+
+/// A buffer of the simulator: 32-bit words, shared by every handle to it.
+#[derive(Clone)]
+pub struct Buffer {
+    inner: Arc<BufferInner>,
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "sim::Buffer({} `{}`, {} bytes)",
+            self.inner.id,
+            self.inner.label,
+            self.size()
+        )
+    }
+}
+
+impl Buffer {
+    fn new(label: &str, words: Vec<u32>, output: bool) -> Buffer {
+        Buffer {
+            inner: Arc::new(BufferInner {
+                id: NEXT_BUFFER.fetch_add(1, Ordering::Relaxed),
+                label: label.to_string(),
+                words: Mutex::new(words),
+                output: AtomicBool::new(output),
+            }),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        self.inner.words.lock().unwrap().len() as u64 * 4
+    }
+
+    /// The contents as `T`s.
+    pub fn read<T: bytemuck::Pod>(&self) -> Vec<T> {
+        bytemuck::pod_collect_to_vec(&self.inner.words.lock().unwrap()[..])
+    }
+
+    /// Its label.
+    pub fn label(&self) -> &str {
+        &self.inner.label
+    }
+}
+
+/// A byte range of a simulator buffer.
+#[derive(Clone, Debug)]
+pub struct SimSlice<'a> {
+    /// The buffer.
+    pub buffer: &'a Buffer,
+    /// First byte (a multiple of 4).
+    pub offset: u64,
+    /// Bytes; `None`: to the end.
+    pub size: Option<u64>,
+}
+
+impl SimSlice<'_> {
+    /// Bytes from the offset to the end of the range.
+    pub fn len(&self) -> u64 {
+        self.size
+            .unwrap_or_else(|| self.buffer.size().saturating_sub(self.offset))
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A plan ready to record on the simulator: its own buffers, made once.
+pub struct Prepared {
+    plan: Arc<Plan>,
+    buffers: Vec<Option<Buffer>>,
+}
+
+impl Prepared {
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The plan's own buffer `id` (`None` for the caller's).
+    pub fn buffer(&self, id: BufferId) -> Option<&Buffer> {
+        self.buffers.get(id.0)?.as_ref()
+    }
+}
+
+enum Command {
+    Copy {
+        src: Buffer,
+        src_at: u64,
+        dst: Buffer,
+        dst_at: u64,
+        size: u64,
+    },
+    Run {
+        plan: Arc<Plan>,
+        /// Every plan buffer, with the word it starts at (the caller's at their offsets).
+        buffers: Vec<(Buffer, usize, usize)>,
+    },
+}
+
+/// Commands recorded for one submission.
+#[derive(Default)]
+pub struct Encoder {
+    commands: Vec<Command>,
+}
+
+impl Encoder {
+    /// A new, empty encoder.
+    pub fn new() -> Encoder {
+        Encoder::default()
+    }
+
+    /// Copies `size` bytes (multiples of 4, as the offsets) from `src` to `dst`.
+    pub fn copy_buffer_to_buffer(
+        &mut self,
+        src: &Buffer,
+        src_at: u64,
+        dst: &Buffer,
+        dst_at: u64,
+        size: u64,
+    ) -> Result<()> {
+        if size % 4 != 0 || src_at % 4 != 0 || dst_at % 4 != 0 {
+            return Err(Error::InvalidInput(format!(
+                "copy of {size} bytes from {src_at} to {dst_at}: offsets and size must be \
+                 multiples of 4"
+            )));
+        }
+        if src_at + size > src.size() || dst_at + size > dst.size() {
+            return Err(Error::InvalidInput(format!(
+                "copy of {size} bytes from byte {src_at} of `{}` ({} bytes) to byte {dst_at} of \
+                 `{}` ({} bytes) lies outside a buffer",
+                src.label(),
+                src.size(),
+                dst.label(),
+                dst.size()
+            )));
+        }
+        self.commands.push(Command::Copy {
+            src: src.clone(),
+            src_at,
+            dst: dst.clone(),
+            dst_at,
+            size,
+        });
+        Ok(())
+    }
+
+    /// Records a run of `prepared` with its `Arg` buffers bound to `args`.
+    pub fn record(&mut self, prepared: &Prepared, args: &[(BufferId, SimSlice)]) -> Result<()> {
+        let mut buffers = Vec::with_capacity(prepared.buffers.len());
+        for (i, own) in prepared.buffers.iter().enumerate() {
+            match own {
+                Some(b) => {
+                    let words = (b.size() / 4) as usize;
+                    buffers.push((b.clone(), 0, words));
+                }
+                None => {
+                    let label = &prepared.plan.buffers[i].label;
+                    let Some((_, s)) = args.iter().find(|(id, _)| id.0 == i) else {
+                        return Err(Error::InvalidInput(format!(
+                            "no buffer given for `{label}`"
+                        )));
+                    };
+                    if s.offset % 4 != 0 || s.offset + s.len() > s.buffer.size() {
+                        return Err(Error::InvalidInput(format!(
+                            "`{label}`: bytes {}..{} are not whole words inside its {}-byte \
+                             buffer",
+                            s.offset,
+                            s.offset + s.len(),
+                            s.buffer.size()
+                        )));
+                    }
+                    buffers.push((
+                        s.buffer.clone(),
+                        (s.offset / 4) as usize,
+                        (s.len() / 4) as usize,
+                    ));
+                }
+            }
+        }
+        self.commands.push(Command::Run {
+            plan: prepared.plan.clone(),
+            buffers,
+        });
+        Ok(())
+    }
+}
+
+/// What a submission found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Findings of the checkers (empty on a device).
+    pub findings: Vec<Finding>,
+}
+
+/// The simulator (see the module docs).
+pub struct Simulator {
+    caps: Caps,
+    config: SimConfig,
+    stats: Mutex<SimStats>,
+    programs: Mutex<HashMap<(usize, String), Arc<Program>>>,
+    pending: Mutex<Vec<(Buffer, u64, Vec<u8>)>>,
+}
+
+impl Simulator {
+    /// A simulator with `config`.
+    pub fn new(config: SimConfig) -> Result<Simulator> {
+        let s = config.subgroup_size;
+        if !s.is_power_of_two() || !(4..=128).contains(&s) {
+            return Err(Error::InvalidInput(format!(
+                "subgroup size {s} is not a power of two in 4..=128"
+            )));
+        }
+        Ok(Simulator {
+            caps: config.caps()?,
+            config,
+            stats: Mutex::new(SimStats::default()),
+            programs: Mutex::new(HashMap::new()),
+            pending: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The caps of the device it simulates.
+    pub fn caps(&self) -> &Caps {
+        &self.caps
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    /// Work done so far (for lane-operations per second).
+    pub fn stats(&self) -> SimStats {
+        *self.stats.lock().unwrap()
+    }
+
+    /// A buffer holding `data` (padded with zeros to whole words).
+    pub fn upload<T: bytemuck::Pod>(&self, label: &str, data: &[T]) -> Buffer {
+        let bytes = bytemuck::cast_slice::<T, u8>(data);
+        let mut words = vec![0u32; bytes.len().div_ceil(4).max(1)];
+        bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        Buffer::new(label, words, false)
+    }
+
+    /// A buffer of `bytes` (rounded up to whole words) of zeros.
+    pub fn zeroed(&self, label: &str, bytes: u64) -> Buffer {
+        Buffer::new(label, vec![0; bytes.div_ceil(4).max(1) as usize], false)
+    }
+
+    /// An output buffer of `bytes` holding [`POISON_WORD`]s: a word no pass wrote by the end of
+    /// the next submission is an `unwritten-output` finding.
+    pub fn uninit(&self, label: &str, bytes: u64) -> Buffer {
+        Buffer::new(
+            label,
+            vec![POISON_WORD; bytes.div_ceil(4).max(1) as usize],
+            true,
+        )
+    }
+
+    /// Writes `bytes` (whole words) into `buffer` from byte `at` at the start of the next
+    /// submission.
+    pub fn write_buffer(&self, buffer: &Buffer, at: u64, bytes: &[u8]) -> Result<()> {
+        if at % 4 != 0 || bytes.len() % 4 != 0 || at + bytes.len() as u64 > buffer.size() {
+            return Err(Error::InvalidInput(format!(
+                "write of {} bytes at byte {at} of `{}` ({} bytes): not whole words inside it",
+                bytes.len(),
+                buffer.label(),
+                buffer.size()
+            )));
+        }
+        self.pending
+            .lock()
+            .unwrap()
+            .push((buffer.clone(), at, bytes.to_vec()));
+        Ok(())
+    }
+
+    /// Makes `plan` ready to record: creates its own buffers with their initial contents.
+    pub fn prepare(&self, plan: Plan) -> Result<Prepared> {
+        plan.validate()?;
+        let mut buffers = Vec::with_capacity(plan.buffers.len());
+        for b in &plan.buffers {
+            if b.size > self.caps.max_buffer {
+                return Err(Error::TooLarge(format!(
+                    "buffer {} needs {} bytes; the device's largest buffer is {}",
+                    b.label, b.size, self.caps.max_buffer
+                )));
+            }
+            let words = (b.size / 4) as usize;
+            buffers.push(match &b.init {
+                BufferInit::Arg => None,
+                BufferInit::Zeroed => Some(Buffer::new(&b.label, vec![0; words], false)),
+                BufferInit::Poison => Some(Buffer::new(&b.label, vec![POISON_WORD; words], false)),
+                BufferInit::Bytes(bytes) => {
+                    let mut v = vec![0u32; words];
+                    bytemuck::cast_slice_mut::<u32, u8>(&mut v)[..bytes.len()]
+                        .copy_from_slice(bytes);
+                    Some(Buffer::new(&b.label, v, false))
+                }
+            });
+        }
+        Ok(Prepared {
+            plan: Arc::new(plan),
+            buffers,
+        })
+    }
+
+    fn program(&self, spec: Arc<crate::kernel::Specialized>, entry: &str) -> Result<Arc<Program>> {
+        let key = (Arc::as_ptr(&spec) as usize, entry.to_string());
+        if let Some(p) = self.programs.lock().unwrap().get(&key) {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(Program::new(spec, entry)?);
+        self.programs.lock().unwrap().insert(key, p.clone());
+        Ok(p)
+    }
+
+    fn order(&self, total: u32) -> Vec<u32> {
+        let mut v: Vec<u32> = (0..total).collect();
+        match &self.config.scheduler {
+            Scheduler::InOrder => {}
+            Scheduler::Shuffled(seed) => v.shuffle(&mut ChaCha8Rng::seed_from_u64(*seed)),
+            Scheduler::Unfair { starved } => {
+                let mut late: Vec<u32> =
+                    v.iter().copied().filter(|i| starved.contains(i)).collect();
+                late.reverse();
+                v.retain(|i| !starved.contains(i));
+                v.extend(late);
+            }
+        }
+        v
+    }
+
+    fn lanes(&self, n: usize) -> Vec<u32> {
+        let mut v: Vec<u32> = (0..n as u32).collect();
+        if let Some(seed) = self.config.shuffle_lanes {
+            v.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        }
+        v
+    }
+
+    /// Runs the pending queue writes, then `enc`'s commands in order, as one run of the
+    /// checkers; returns their findings.
+    pub fn submit(&self, enc: Encoder) -> Result<Report> {
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap());
+        // the buffers of this submission, each once, in a table the interpreter indexes
+        let mut table: Vec<Buffer> = Vec::new();
+        let mut index: HashMap<u64, usize> = HashMap::new();
+        let mut slot = |b: &Buffer, table: &mut Vec<Buffer>| -> usize {
+            *index.entry(b.inner.id).or_insert_with(|| {
+                table.push(b.clone());
+                table.len() - 1
+            })
+        };
+        for (b, _, _) in &pending {
+            slot(b, &mut table);
+        }
+        // per command, the table index of each plan buffer (runs) or of src and dst (copies)
+        let mut slots: Vec<Vec<usize>> = Vec::new();
+        for c in &enc.commands {
+            slots.push(match c {
+                Command::Copy { src, dst, .. } => {
+                    vec![slot(src, &mut table), slot(dst, &mut table)]
+                }
+                Command::Run { buffers, .. } => buffers
+                    .iter()
+                    .map(|(b, _, _)| slot(b, &mut table))
+                    .collect(),
+            });
+        }
+        let metas: Vec<BufferMeta> = table
+            .iter()
+            .map(|b| {
+                let output = b.inner.output.load(Ordering::Relaxed);
+                BufferMeta {
+                    label: b.inner.label.clone(),
+                    words: b.inner.words.lock().unwrap().len(),
+                    poison: output,
+                    readback: output,
+                }
+            })
+            .collect();
+        let mut words: Vec<Vec<u32>> = table
+            .iter()
+            .map(|b| std::mem::take(&mut *b.inner.words.lock().unwrap()))
+            .collect();
+        let result = self.run_commands(&enc.commands, &slots, &pending, &index, &metas, &mut words);
+        // the words go back whatever happened
+        for (b, w) in table.iter().zip(words) {
+            *b.inner.words.lock().unwrap() = w;
+            b.inner.output.store(false, Ordering::Relaxed);
+        }
+        self.stats.lock().unwrap().runs += 1;
+        let findings = result?;
+        if self.config.fail_on_step_limit {
+            if let Some(f) = findings.iter().find(|f| f.kind == FindingKind::StepLimit) {
+                return Err(Error::Sim(f.to_string()));
+            }
+        }
+        Ok(Report { findings })
+    }
+
+    fn run_commands(
+        &self,
+        commands: &[Command],
+        slots: &[Vec<usize>],
+        pending: &[(Buffer, u64, Vec<u8>)],
+        index: &HashMap<u64, usize>,
+        metas: &[BufferMeta],
+        words: &mut [Vec<u32>],
+    ) -> Result<Vec<Finding>> {
+        for (b, at, bytes) in pending {
+            let w = &mut words[index[&b.inner.id]];
+            let first = (*at / 4) as usize;
+            let data: Vec<u32> = bytemuck::pod_collect_to_vec(bytes);
+            w[first..first + data.len()].copy_from_slice(&data);
+        }
+        let mut checkers = checks::all(self.config.loop_limit);
+        let mut findings = Findings::default();
+        for c in checkers.iter_mut() {
+            c.run_start(metas);
+        }
+        let mut pass_index = 0;
+        for (c, s) in commands.iter().zip(slots) {
+            match c {
+                Command::Copy {
+                    src_at,
+                    dst_at,
+                    size,
+                    ..
+                } => {
+                    let (src, dst) = (s[0], s[1]);
+                    let (a, d, n) = (
+                        (*src_at / 4) as usize,
+                        (*dst_at / 4) as usize,
+                        (*size / 4) as usize,
+                    );
+                    let data = words[src][a..a + n].to_vec();
+                    words[dst][d..d + n].copy_from_slice(&data);
+                    for ch in checkers.iter_mut() {
+                        ch.host_write(dst, d, n);
+                    }
+                }
+                Command::Run { plan, buffers } => {
+                    // the plan's scratch is undefined again at every run
+                    for (i, decl) in plan.buffers.iter().enumerate() {
+                        if decl.init == BufferInit::Poison {
+                            words[s[i]].fill(POISON_WORD);
+                            for ch in checkers.iter_mut() {
+                                ch.invalidate(s[i], &format!("the start of `{}`", plan.label));
+                            }
+                        }
+                    }
+                    let stopped = self.run_plan_passes(
+                        plan,
+                        buffers,
+                        s,
+                        words,
+                        &mut checkers,
+                        &mut findings,
+                        &mut pass_index,
+                    )?;
+                    if stopped {
+                        return Ok(findings.into_vec());
+                    }
+                }
+            }
+        }
+        for c in checkers.iter_mut() {
+            c.run_end(metas, &mut findings);
+        }
+        Ok(findings.into_vec())
+    }
+
+    /// Runs `plan`'s passes over the table (`slot[i]`: plan buffer i's table index; `at`: where
+    /// each starts and how long it is, in words). Returns whether a workgroup ran out of steps.
+    #[allow(clippy::too_many_arguments)]
+    fn run_plan_passes(
+        &self,
+        plan: &Plan,
+        at: &[(Buffer, usize, usize)],
+        slot: &[usize],
+        words: &mut [Vec<u32>],
+        checkers: &mut [Box<dyn super::events::Checker>],
+        findings: &mut Findings,
+        pass_index: &mut usize,
+    ) -> Result<bool> {
+        for pass in &plan.passes {
+            let pi = *pass_index;
+            *pass_index += 1;
+            // an invalidation: poison the buffer as the GPU's fill would, without running the
+            // fill, and let the checkers forget what was written to it
+            if let Some(target) = pass.invalidates {
+                let (_, base, len) = at[target.0];
+                words[slot[target.0]][base..base + len].fill(POISON_WORD);
+                for c in checkers.iter_mut() {
+                    c.invalidate(slot[target.0], &pass.label);
+                }
+                continue;
+            }
+            let spec = pass.kernel.specialize(&pass.entry, &pass.overrides)?;
+            let prog = self.program(spec, &pass.entry)?;
+            let counts = match pass.workgroups {
+                Workgroups::Direct(c) => c,
+                Workgroups::Indirect { buffer, offset } => {
+                    let (_, base, _) = at[buffer.0];
+                    let w = base + (offset / 4) as usize;
+                    let b = &words[slot[buffer.0]];
+                    [b[w], b[w + 1], b[w + 2]]
+                }
+            };
+            if counts.contains(&0) {
+                continue;
+            }
+            if counts.iter().any(|&c| c > self.caps.max_workgroups_per_dim) {
+                return Err(Error::Plan(format!(
+                    "pass {}: workgroup count {counts:?} exceeds {} per dimension",
+                    pass.label, self.caps.max_workgroups_per_dim
+                )));
+            }
+            if prog.wg_bytes > self.caps.max_workgroup_storage as u64 {
+                return Err(Error::TooLarge(format!(
+                    "pass {}: {} bytes of workgroup memory (limit {})",
+                    pass.label, prog.wg_bytes, self.caps.max_workgroup_storage
+                )));
+            }
+            let n = prog.wg_size.iter().product::<u32>() as usize;
+            if n == 0 || n > MAX_LANES {
+                return Err(Error::Sim(format!(
+                    "pass {}: {n} invocations per workgroup (simulator limit {MAX_LANES})",
+                    pass.label
+                )));
+            }
+            let mut bound = vec![None; prog.globals.len()];
+            for (gi, g) in prog.globals.iter().enumerate() {
+                let Some(bn) = g.binding else { continue };
+                let Some(b) = pass.bindings.iter().find(|b| b.binding == bn) else {
+                    continue;
+                };
+                let (_, base, len) = at[b.buffer.0];
+                let first = (b.offset / 4) as usize;
+                let avail = len.saturating_sub(first);
+                let words_bound = b.size.map_or(avail, |s| ((s / 4) as usize).min(avail));
+                bound[gi] = Some(Bound {
+                    buffer: slot[b.buffer.0],
+                    base: base + first,
+                    len: words_bound,
+                    uniform: g.space == naga::AddressSpace::Uniform,
+                    read_only: matches!(g.space, naga::AddressSpace::Storage { access }
+                        if !access.contains(naga::StorageAccess::STORE)),
+                });
+            }
+            let hooks = Hooks {
+                checkers: &mut *checkers,
+                findings: &mut *findings,
+            };
+            let mut it = Interp::new(
+                &prog,
+                &pass.kernel,
+                pi,
+                self.config.subgroup_size,
+                self.lanes(n),
+                bound,
+                words,
+                counts,
+                self.config.max_steps,
+                self.config.seed ^ (pi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                hooks,
+            )?;
+            let [x, y, z] = counts;
+            let mut done = 0;
+            let mut stopped = false;
+            for lin in self.order(x * y * z) {
+                let wg = [lin % x, lin / x % y, lin / (x * y)];
+                done += 1;
+                if !it.run_workgroup(wg)? {
+                    stopped = true;
+                    break;
+                }
+            }
+            {
+                let mut st = self.stats.lock().unwrap();
+                st.workgroups += done;
+                st.statements += it.statements;
+                st.lane_ops += it.lane_ops;
+            }
+            if stopped {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Runs a self-contained plan (no `Arg` buffers) once and returns the contents of its
+    /// buffers marked read-back, by buffer, with the findings: the engine of `wgsimd check`.
+    /// `Poison` buffers marked read-back are outputs (their unwritten words are findings).
+    pub fn run_plan(&self, plan: &Plan) -> Result<(HashMap<BufferId, Vec<u32>>, Vec<Finding>)> {
+        let mut own = plan.clone();
+        let mut args = Vec::new();
+        let mut outputs = Vec::new();
+        for (i, b) in plan.buffers.iter().enumerate() {
+            if b.readback && b.init == BufferInit::Poison {
+                let out = self.uninit(&b.label, b.size);
+                own.buffers[i].init = BufferInit::Arg;
+                args.push((BufferId(i), out));
+            } else if b.readback {
+                outputs.push(i);
+            }
+        }
+        let prepared = self.prepare(own)?;
+        let slices: Vec<(BufferId, SimSlice)> = args
+            .iter()
+            .map(|(id, b)| {
+                (
+                    *id,
+                    SimSlice {
+                        buffer: b,
+                        offset: 0,
+                        size: None,
+                    },
+                )
+            })
+            .collect();
+        let mut enc = Encoder::new();
+        enc.record(&prepared, &slices)?;
+        let report = self.submit(enc)?;
+        let mut read = HashMap::new();
+        for (id, b) in &args {
+            read.insert(*id, b.read::<u32>());
+        }
+        for i in outputs {
+            if let Some(b) = prepared.buffer(BufferId(i)) {
+                read.insert(BufferId(i), b.read::<u32>());
+            }
+        }
+        Ok((read, report.findings))
+    }
+}

@@ -1,0 +1,262 @@
+//! The sorter: a sort made for one configuration, recorded any number of times, and the
+//! host-slice functions built on it.
+
+use crate::context::{BufferRef, Context, EncoderRef, Prepared};
+use crate::count::{Count, CountInput};
+use crate::error::{Error, Result};
+use crate::gpu::Timestamps;
+use crate::plan::BufferId;
+
+use super::build::{build, workgroup_bytes_for};
+use super::{
+    check_size, fits, key_type, Payload, SortConfig, SortKey, SortOptions, SortPolicy, Strategy,
+};
+
+/// A sort made for one [`SortConfig`] (see the module docs).
+pub struct Sorter {
+    ctx: Context,
+    config: SortConfig,
+    strategy: Strategy,
+    prepared: Prepared,
+    count: CountInput,
+    keys: BufferId,
+    values: BufferId,
+}
+
+impl Sorter {
+    /// A sorter for `config` on `ctx`: checks it against the device, picks the strategy, makes
+    /// the scratch for `config.max_count` keys and compiles the passes.
+    pub fn new(ctx: &Context, config: SortConfig) -> Result<Sorter> {
+        let caps = ctx.caps();
+        let kt = key_type(config.key)?;
+        if config.begin_bit > config.end_bit || config.end_bit > 32 {
+            return Err(Error::InvalidInput(format!(
+                "bit range {}..{} is not within 0..32",
+                config.begin_bit, config.end_bit
+            )));
+        }
+        let n = config.max_count.max(1);
+        check_size(caps, n)?;
+        let pairs = config.payload != Payload::None;
+        let strategy = config
+            .strategy
+            .unwrap_or_else(|| config.policy.choose(caps, n, pairs));
+        if strategy == Strategy::OneSweep && !caps.subgroups {
+            return Err(Error::InvalidInput(
+                "the onesweep strategy needs subgroups, which this device lacks".into(),
+            ));
+        }
+        if !fits(caps, strategy, pairs, n, &config.policy) {
+            return Err(Error::InvalidInput(format!(
+                "the {strategy} sort needs {} bytes of workgroup memory; this device has {}",
+                workgroup_bytes_for(strategy, pairs, n, &config.policy, caps.flavor())?,
+                caps.max_workgroup_storage
+            )));
+        }
+        let built = build(caps, &config, kt, strategy)?;
+        Ok(Sorter {
+            ctx: ctx.clone(),
+            config,
+            strategy: built.strategy,
+            prepared: ctx.prepare(built.plan)?,
+            count: built.count,
+            keys: built.keys,
+            values: built.values,
+        })
+    }
+
+    /// The strategy it runs.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Its configuration.
+    pub fn config(&self) -> &SortConfig {
+        &self.config
+    }
+
+    /// The passes one recording dispatches, by label (two timestamps each with
+    /// [`Sorter::record_timed`]).
+    pub fn passes(&self) -> Vec<String> {
+        self.prepared
+            .plan()
+            .passes
+            .iter()
+            .map(|p| p.label.clone())
+            .collect()
+    }
+
+    /// Records the sort of the first `count` keys of `keys` (and of `values`, with a payload:
+    /// the values to carry, or for [`Payload::Index`] the buffer the indices go to), in place.
+    /// Both are bound at offsets that are multiples of the binding alignment (the device's
+    /// `min_storage_buffer_offset_alignment`, at least 16) and need `STORAGE`.
+    pub fn record<'a>(
+        &self,
+        enc: impl Into<EncoderRef<'a>>,
+        keys: impl Into<BufferRef<'a>>,
+        values: Option<BufferRef<'a>>,
+        count: Count,
+    ) -> Result<()> {
+        self.record_timed(enc, keys, values, count, None)
+    }
+
+    /// [`Sorter::record`], with timestamps around each pass (see [`Sorter::passes`]).
+    pub fn record_timed<'a>(
+        &self,
+        enc: impl Into<EncoderRef<'a>>,
+        keys: impl Into<BufferRef<'a>>,
+        values: Option<BufferRef<'a>>,
+        count: Count,
+        stamps: Option<Timestamps>,
+    ) -> Result<()> {
+        let mut enc = enc.into();
+        let keys = keys.into();
+        let pairs = self.config.payload != Payload::None;
+        if pairs != values.is_some() {
+            return Err(Error::InvalidInput(if pairs {
+                "this sorter carries values (or indices): give a values buffer".into()
+            } else {
+                "this sorter sorts keys alone: give no values buffer".into()
+            }));
+        }
+        if let Count::Host(n) = count {
+            let need = n as u64 * 4;
+            if keys.len() < need || values.as_ref().is_some_and(|v| v.len() < need) {
+                return Err(Error::InvalidInput(format!(
+                    "{n} keys need {need} bytes of keys (and of values); got {} and {}",
+                    keys.len(),
+                    values.as_ref().map_or(0, |v| v.len())
+                )));
+            }
+        }
+        self.count.record(
+            &self.ctx,
+            &self.prepared,
+            &mut enc,
+            &count,
+            self.config.max_count.max(1),
+        )?;
+        let mut args = vec![(self.keys, keys)];
+        if let Some(v) = values {
+            args.push((self.values, v));
+        }
+        self.prepared.record(enc, &args, stamps)
+    }
+}
+
+/// Sorts `keys` on `ctx` (stable; see [`SortOptions`]).
+pub fn sort_keys<T: SortKey>(ctx: &Context, keys: &[T], opts: &SortOptions) -> Result<Vec<T>> {
+    sort_keys_with(ctx, keys, opts, &SortPolicy::default())
+}
+
+/// [`sort_keys`] under `policy`.
+pub fn sort_keys_with<T: SortKey>(
+    ctx: &Context,
+    keys: &[T],
+    opts: &SortOptions,
+    policy: &SortPolicy,
+) -> Result<Vec<T>> {
+    Ok(host_sort(ctx, keys, None, Payload::None, opts, policy)?.0)
+}
+
+/// Sorts `keys` and carries `values` along (stable: equal keys keep their input order).
+pub fn sort_pairs<T: SortKey>(
+    ctx: &Context,
+    keys: &[T],
+    values: &[u32],
+    opts: &SortOptions,
+) -> Result<(Vec<T>, Vec<u32>)> {
+    sort_pairs_with(ctx, keys, values, opts, &SortPolicy::default())
+}
+
+/// [`sort_pairs`] under `policy`.
+pub fn sort_pairs_with<T: SortKey>(
+    ctx: &Context,
+    keys: &[T],
+    values: &[u32],
+    opts: &SortOptions,
+    policy: &SortPolicy,
+) -> Result<(Vec<T>, Vec<u32>)> {
+    if values.len() != keys.len() {
+        return Err(Error::InvalidInput(format!(
+            "{} values for {} keys: sort_pairs needs one value per key",
+            values.len(),
+            keys.len()
+        )));
+    }
+    host_sort(ctx, keys, Some(values), Payload::Values, opts, policy)
+}
+
+/// Sorts `keys` and returns, with them, each sorted key's index in the input (a stable
+/// argsort).
+pub fn sort_indices<T: SortKey>(
+    ctx: &Context,
+    keys: &[T],
+    opts: &SortOptions,
+) -> Result<(Vec<T>, Vec<u32>)> {
+    host_sort(
+        ctx,
+        keys,
+        None,
+        Payload::Index,
+        opts,
+        &SortPolicy::default(),
+    )
+}
+
+fn host_sort<T: SortKey>(
+    ctx: &Context,
+    keys: &[T],
+    values: Option<&[u32]>,
+    payload: Payload,
+    opts: &SortOptions,
+    policy: &SortPolicy,
+) -> Result<(Vec<T>, Vec<u32>)> {
+    let n = keys.len();
+    let config = SortConfig {
+        key: T::DTYPE,
+        payload,
+        descending: opts.descending,
+        begin_bit: opts.begin_bit,
+        end_bit: opts.end_bit,
+        max_count: n.max(1) as u64,
+        strategy: opts.strategy,
+        policy: *policy,
+    };
+    // checks the options and the size even where there is nothing to sort
+    let sorter = Sorter::new(ctx, config)?;
+    if n == 0 {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let kb = ctx.upload("keys", keys)?;
+    let vb = match (payload, values) {
+        (Payload::Values, Some(v)) => Some(ctx.upload("values", v)?),
+        (Payload::Index, _) => Some(ctx.uninit("indices", n as u64 * 4)?),
+        _ => None,
+    };
+    let mut enc = ctx.encoder();
+    sorter.record(
+        &mut enc,
+        &kb,
+        vb.as_ref().map(BufferRef::from),
+        Count::Host(n as u32),
+    )?;
+    let report = ctx.submit(enc)?;
+    if let Some(f) = report.findings.first() {
+        return Err(Error::Sim(format!(
+            "the sort reported {} findings, the first: {f}",
+            report.findings.len()
+        )));
+    }
+    let mut out: Vec<T> = ctx.read(&kb)?;
+    out.truncate(n);
+    let vals = match &vb {
+        Some(b) => {
+            let mut v: Vec<u32> = ctx.read(b)?;
+            v.truncate(n);
+            v
+        }
+        None => Vec::new(),
+    };
+    Ok((out, vals))
+}
