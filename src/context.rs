@@ -19,7 +19,7 @@ use crate::device::Caps;
 use crate::error::{Error, Result};
 use crate::finding::Finding;
 use crate::gpu::{GpuContext, GpuSlice, Timestamps};
-use crate::plan::{BufferId, Plan, POISON_WORD};
+use crate::plan::{BufferId, BufferInit, Plan, POISON_WORD};
 use crate::sim::{self, SimConfig, SimSlice, Simulator};
 
 /// A device the algorithms run on (see the module docs).
@@ -294,6 +294,14 @@ impl<'a> BufferRef<'a> {
         self.len() == 0
     }
 
+    /// Bytes of the whole buffer the range is of.
+    pub fn buffer_size(&self) -> u64 {
+        match self {
+            BufferRef::Gpu(s) => s.buffer.size(),
+            BufferRef::Sim(s) => s.buffer.size(),
+        }
+    }
+
     /// The first byte.
     pub fn offset(&self) -> u64 {
         match self {
@@ -436,6 +444,14 @@ impl Prepared {
         }
     }
 
+    /// The caps of the device it was prepared on.
+    pub fn caps(&self) -> &Caps {
+        match self {
+            Prepared::Gpu(p) => p.caps(),
+            Prepared::Sim(p) => p.caps(),
+        }
+    }
+
     /// The plan's own buffer `id`, whole.
     pub fn own(&self, id: BufferId) -> Option<BufferRef<'_>> {
         match self {
@@ -452,6 +468,7 @@ impl Prepared {
         args: &[(BufferId, BufferRef)],
         stamps: Option<Timestamps>,
     ) -> Result<()> {
+        check_args(self.plan(), self.caps(), args)?;
         match (self, enc) {
             (Prepared::Gpu(p), EncoderRef::Gpu(e)) => {
                 let args: Vec<(BufferId, GpuSlice)> = args
@@ -476,6 +493,48 @@ impl Prepared {
             _ => Err(mixed()),
         }
     }
+}
+
+/// Checks the caller's buffers against `plan` the same way on every device: each `Arg` buffer
+/// given, bound at an offset aligned for binding, inside its buffer, at least a word.
+fn check_args(plan: &Plan, caps: &Caps, args: &[(BufferId, BufferRef)]) -> Result<()> {
+    let align = binding_alignment(caps);
+    for (i, b) in plan.buffers.iter().enumerate() {
+        if b.init != BufferInit::Arg {
+            continue;
+        }
+        let Some((_, s)) = args.iter().find(|(id, _)| id.0 == i) else {
+            return Err(Error::InvalidInput(format!(
+                "no buffer given for `{}`",
+                b.label
+            )));
+        };
+        if s.offset() % align != 0 {
+            return Err(Error::InvalidInput(format!(
+                "`{}` is bound at byte offset {}, which is not a multiple of {align} (the \
+                 device's min_storage_buffer_offset_alignment, and 16)",
+                b.label,
+                s.offset()
+            )));
+        }
+        if s.offset() + s.len() > s.buffer_size() {
+            return Err(Error::InvalidInput(format!(
+                "`{}`: bytes {}..{} lie past the end of a {}-byte buffer",
+                b.label,
+                s.offset(),
+                s.offset() + s.len(),
+                s.buffer_size()
+            )));
+        }
+        if s.len() < 4 || s.len() % 4 != 0 {
+            return Err(Error::InvalidInput(format!(
+                "`{}` needs whole words, at least one; got {} bytes",
+                b.label,
+                s.len()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The alignment of byte offsets at which the caller's buffers may be bound: the device's

@@ -256,6 +256,33 @@ impl Plan {
         Ok(pass)
     }
 
+    /// [`Plan::invalidate`] of only the first `words` of `buffer`, that count read when the pass
+    /// runs from the `WordsParams` block at byte `params_at` of `params` (which a prepare pass
+    /// wrote), dispatched as `workgroups`: for a caller's buffer, whose words past the count
+    /// belong to the caller.
+    pub fn invalidate_first(
+        &mut self,
+        label: impl Into<String>,
+        buffer: BufferId,
+        params: BufferId,
+        params_at: u64,
+        workgroups: Workgroups,
+    ) -> Result<&mut Pass> {
+        let k = crate::kernel::load("util/words", crate::kernel::Flavor::Emulated)?;
+        let pass = self
+            .pass(
+                label,
+                &k,
+                "fill",
+                &[("VALUE", POISON_WORD as f64)],
+                &[("params", params), ("dst", buffer)],
+                workgroups,
+            )?
+            .range("params", params_at, 16)?;
+        pass.invalidates = Some(buffer);
+        Ok(pass)
+    }
+
     /// Checks internal consistency: ids in range, bound ranges inside their buffers, entry points
     /// exist, every binding the entry point uses is bound.
     pub fn validate(&self) -> Result<()> {

@@ -253,6 +253,7 @@ impl Reducer {
                 &[
                     ("params", count.control),
                     ("input", input),
+                    ("input_words", input),
                     ("fold_slots", slots),
                     ("result", result),
                 ],
@@ -262,7 +263,8 @@ impl Reducer {
                 },
             )?
             .range("params", 4 * (params_at + params_stride * i as u64), 32)?
-            .range("input", offset, size.min(input_bytes - offset))?;
+            .range("input", offset, size.min(input_bytes - offset))?
+            .range("input_words", offset, size.min(input_bytes - offset))?;
         }
         let prepared = ctx.prepare(plan)?;
         let spare = ctx.zeroed("reduce result", 8)?;

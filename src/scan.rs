@@ -3,9 +3,9 @@
 //! Rules:
 //! - **Recorded once, run for any count.** A [`Scanner`] is made for a direction and a maximum
 //!   count; [`Scanner::record`] scans the caller's input into the caller's output (both bound
-//!   at offsets that are multiples of the binding alignment, each holding the count rounded up
-//!   to whole 16 bytes: the kernels read and write vec4s), the count given on the host or read
-//!   from a GPU buffer ([`Count`]).
+//!   at offsets that are multiples of the binding alignment, each holding at least the count),
+//!   the count given on the host or read from a GPU buffer ([`Count`]). Nothing past the count
+//!   is written: the kernels move whole vec4s and the last one to three elements as words.
 //! - Reduce-then-scan in three stages (`wgsl/scan/`): tile sums, one workgroup scanning the tile
 //!   sums, then every tile scanned and offset. Nothing waits on another workgroup, so it is
 //!   safe on GPUs without forward-progress guarantees. Tiles are `TILE` elements (reflected from
@@ -125,12 +125,14 @@ pub fn append(
             &[
                 ("params", control),
                 ("input", input),
+                ("input_words", input),
                 ("tile_sums", tile_sums),
             ],
             grid_of(i),
         )?
         .range("params", params_of(i), 16)?
-        .range("input", o, s)?;
+        .range("input", o, s)?
+        .range("input_words", o, s)?;
     }
     plan.pass(
         format!("scan {tag} carry"),
@@ -152,14 +154,18 @@ pub fn append(
             &[
                 ("params", control),
                 ("input", input),
+                ("input_words", input),
                 ("tile_prefix", tile_sums),
                 ("output", output),
+                ("output_words", output),
             ],
             grid_of(i),
         )?
         .range("params", params_of(i), 16)?
         .range("input", o, s)?
-        .range("output", o, s)?;
+        .range("input_words", o, s)?
+        .range("output", o, s)?
+        .range("output_words", o, s)?;
     }
     Ok(control)
 }
@@ -251,11 +257,11 @@ impl Scanner {
         let mut enc = enc.into();
         let (input, output) = (input.into(), output.into());
         if let Count::Host(n) = count {
-            let need = padded_bytes(n as u64);
+            let need = n as u64 * 4;
             if input.len() < need || output.len() < need {
                 return Err(Error::InvalidInput(format!(
-                    "a scan of {n} elements needs {need} bytes (whole 16 bytes) of input and of \
-                     output; got {} and {}",
+                    "a scan of {n} elements needs {need} bytes of input and of output; got {} \
+                     and {}",
                     input.len(),
                     output.len()
                 )));
@@ -276,10 +282,8 @@ pub fn scan(ctx: &Context, data: &[u32], inclusive: bool) -> Result<Vec<u32>> {
     }
     let n = data.len() as u64;
     let s = Scanner::new(ctx, inclusive, n)?;
-    let mut padded = data.to_vec();
-    padded.resize((padded_bytes(n) / 4) as usize, 0);
-    let input = ctx.upload("input", &padded)?;
-    let output = ctx.uninit("output", padded_bytes(n))?;
+    let input = ctx.upload("input", data)?;
+    let output = ctx.uninit("output", n * 4)?;
     let mut enc = ctx.encoder();
     s.record(&mut enc, &input, &output, Count::Host(n as u32))?;
     let report = ctx.submit(enc)?;

@@ -370,7 +370,7 @@ fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
 /// staged loads within the kernel's prefetch registers (`MAX_FETCH`) at the `reflected`
 /// workgroup size.
 pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
-    let bad = |m: String| Err(Error::Plan(format!("coop policy {p:?}: {m}")));
+    let bad = |m: String| Err(Error::InvalidInput(format!("coop policy {p:?}: {m}")));
     let wm = k.const_u32("WM")?;
     let wn = k.const_u32("WN")?;
     let frag = k.const_u32("FRAG")?;

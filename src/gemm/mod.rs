@@ -1222,10 +1222,7 @@ mod tests {
     /// not panics or wrapped lengths that match empty operands.
     #[test]
     fn shapes_past_usize_are_errors() {
-        let caps = crate::sim::SimExecutor::new(Default::default())
-            .unwrap()
-            .caps()
-            .clone();
+        let caps = Caps::h100();
         let big = 1usize << 32;
         for (m, n, k) in [
             (big, big, big),
@@ -1234,8 +1231,8 @@ mod tests {
             (4, 4, 1 << 62),
             (1 << 31, 1 << 31, 1),
         ] {
-            for a in [Operand::F32(&[]), Operand::F16(&[])] {
-                let r = plan(&caps, a, a, m, n, k, GemmOptions::default());
+            for fmt in [Format::F32, Format::F16] {
+                let r = plan(&caps, fmt, m, n, k, GemmOptions::default());
                 assert!(
                     matches!(r, Err(Error::TooLarge(_) | Error::InvalidInput(_))),
                     "{m}x{n}x{k}: {:?}",
@@ -1243,25 +1240,22 @@ mod tests {
                 );
             }
         }
-        let w = Int4Weights {
-            k: 1 << 32,
-            n: 1 << 39,
-            packed: vec![],
-            scales: vec![],
-            zeros: None,
-        };
-        assert!(plan_int4(&caps, &[], &w, 1 << 32, GemmOptions::default()).is_err());
+        assert!(plan_int4(
+            &caps,
+            1 << 32,
+            1 << 32,
+            1 << 39,
+            false,
+            GemmOptions::default()
+        )
+        .is_err());
     }
 
     /// Tiles of zero size are policy errors before any kernel is specialized (a zero-length
     /// workgroup array would fail naga's validation as a shader error instead).
     #[test]
     fn zero_tiles_are_policy_errors() {
-        let caps = crate::sim::SimExecutor::new(Default::default())
-            .unwrap()
-            .caps()
-            .clone();
-        let x = vec![0f32; 64 * 64];
+        let caps = Caps::h100();
         let base = GemmPolicy::for_m(64);
         for bad in [
             GemmPolicy { bk: 0, ..base },
@@ -1273,8 +1267,12 @@ mod tests {
                 policy: Some(bad),
                 ..Default::default()
             };
-            let r = plan(&caps, Operand::F32(&x), Operand::F32(&x), 64, 64, 64, opts);
-            assert!(matches!(r, Err(Error::Plan(_))), "{bad:?}: {:?}", r.err());
+            let r = plan(&caps, Format::F32, 64, 64, 64, opts);
+            assert!(
+                matches!(r, Err(Error::InvalidInput(_))),
+                "{bad:?}: {:?}",
+                r.err()
+            );
         }
         let mut v = coop::CoopKernel::K16.variant();
         v.policy.bk = 0;
@@ -1290,20 +1288,12 @@ mod tests {
     /// portable policy is forced: those ask for the portable kernel.
     #[test]
     fn a_forced_split_or_policy_keeps_the_cooperative_kernel_out() {
-        let mut caps = crate::sim::SimExecutor::new(Default::default())
-            .unwrap()
-            .caps()
-            .clone();
+        let mut caps = Caps::h100();
         (caps.f16, caps.subgroups) = (true, true);
         (caps.subgroup_min, caps.subgroup_max) = (32, 32);
         caps.max_workgroup_storage = 48 << 10;
         caps.cooperative_matrix = vec![coop::CoopKernel::K16.shape()];
-        let x = vec![0u16; 64 * 64];
-        let path = |opts| {
-            plan(&caps, Operand::F16(&x), Operand::F16(&x), 64, 64, 64, opts)
-                .unwrap()
-                .path
-        };
+        let path = |opts| plan(&caps, Format::F16, 64, 64, 64, opts).unwrap().path;
         assert_eq!(path(GemmOptions::default()), Path::Coop16);
         let split = GemmOptions {
             split: Some(2),

@@ -146,7 +146,7 @@ impl GemmPolicy {
     /// policy error, not a shader's): BM, BN, BK positive.
     pub fn check_tile(&self) -> Result<()> {
         if self.bm == 0 || self.bn == 0 || self.bk == 0 {
-            return Err(Error::Plan(format!(
+            return Err(Error::InvalidInput(format!(
                 "gemm policy {self:?}: BM, BN and BK must be positive"
             )));
         }
@@ -165,7 +165,7 @@ impl GemmPolicy {
         b: Format,
         max_workgroup_storage: u32,
     ) -> Result<()> {
-        let bad = |m: String| Err(Error::Plan(format!("gemm policy {self:?}: {m}")));
+        let bad = |m: String| Err(Error::InvalidInput(format!("gemm policy {self:?}: {m}")));
         let p = *self;
         p.check_tile()?;
         let (tm, tn) = (kernel.const_u32("TM")?, kernel.const_u32("TN")?);

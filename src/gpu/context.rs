@@ -57,6 +57,27 @@ pub struct GpuContext {
     pub uncaptured: Option<Arc<Mutex<Vec<String>>>>,
     pub(super) pipelines: super::PipelineCache,
     pub(super) staging: Mutex<super::staging::Staging>,
+    pub(super) created: Counters,
+}
+
+/// How many device objects a context has created, over its life ([`GpuContext::created`]):
+/// an application can check that recording a frame creates none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Created {
+    /// Buffers: plans' scratch and uploads (not the two staging buffers the host-slice
+    /// functions keep for transfers).
+    pub buffers: u64,
+    /// Bind groups.
+    pub bind_groups: u64,
+    /// Compute pipelines.
+    pub pipelines: u64,
+}
+
+#[derive(Default)]
+pub(super) struct Counters {
+    pub buffers: std::sync::atomic::AtomicU64,
+    pub bind_groups: std::sync::atomic::AtomicU64,
+    pub pipelines: std::sync::atomic::AtomicU64,
 }
 
 fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
@@ -143,6 +164,16 @@ pub fn caps_of(adapter: &wgpu::Adapter, device: &wgpu::Device) -> Caps {
 }
 
 impl GpuContext {
+    /// The device objects this context has created so far.
+    pub fn created(&self) -> Created {
+        use std::sync::atomic::Ordering::Relaxed;
+        Created {
+            buffers: self.created.buffers.load(Relaxed),
+            bind_groups: self.created.bind_groups.load(Relaxed),
+            pipelines: self.created.pipelines.load(Relaxed),
+        }
+    }
+
     /// The caller's device (created from `adapter`), as it is.
     pub fn from_wgpu(adapter: &wgpu::Adapter, device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         GpuContext {
@@ -152,6 +183,7 @@ impl GpuContext {
             uncaptured: None,
             pipelines: Default::default(),
             staging: Default::default(),
+            created: Default::default(),
         }
     }
 
@@ -165,6 +197,7 @@ impl GpuContext {
             uncaptured: self.uncaptured.clone(),
             pipelines: Default::default(),
             staging: Default::default(),
+            created: Default::default(),
         }
     }
 
@@ -232,6 +265,7 @@ impl GpuContext {
             uncaptured: Some(uncaptured),
             pipelines: Default::default(),
             staging: Default::default(),
+            created: Default::default(),
         })
     }
 

@@ -20,7 +20,7 @@ mod context;
 mod prepared;
 mod staging;
 
-pub use context::{caps_of, list_adapters, wanted_features, wanted_limits, GpuContext};
+pub use context::{caps_of, list_adapters, wanted_features, wanted_limits, Created, GpuContext};
 pub use prepared::{internal_usage, GpuSlice, Prepared, Timestamps};
 
 use std::collections::HashMap;
@@ -98,6 +98,9 @@ impl GpuContext {
             }
         };
         let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        self.created
+            .pipelines
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let pipeline = Arc::new(self.scoped(|| {
             self.device
                 .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -139,6 +142,9 @@ impl GpuContext {
                 self.caps.max_buffer
             )));
         }
+        self.created
+            .buffers
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.scoped(|| {
             self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),

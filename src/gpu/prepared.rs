@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use super::GpuContext;
 use crate::error::{Error, Result};
+use crate::kernel::BindingKind;
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 
 /// A byte range of a wgpu buffer: `size` bytes from `offset` (`None`: to the end).
@@ -69,7 +70,15 @@ pub struct Prepared {
     buffers: Vec<Option<wgpu::Buffer>>,
     pipelines: Vec<Arc<wgpu::ComputePipeline>>,
     bind_groups: Mutex<VecDeque<(ArgKey, Arc<Vec<Option<wgpu::BindGroup>>>)>>,
+    /// Bound where a caller's range holds no whole element of a binding's array (a vec4 view
+    /// of a 3-word input, whose words another binding reads): no invocation touches them. One
+    /// for read-only bindings, one for read-write ones (a dispatch may not use one buffer both
+    /// ways).
+    fillers: [wgpu::Buffer; 2],
 }
+
+/// Bytes of [`Prepared`]'s filler: the largest array stride a kernel binds.
+const FILLER_BYTES: u64 = 256;
 
 impl Prepared {
     /// Creates the plan's own buffers (with their initial contents, written through the queue)
@@ -89,14 +98,7 @@ impl Prepared {
                     b.label, b.size, caps.max_buffer
                 )));
             }
-            let buf = ctx.scoped(|| {
-                ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some(&b.label),
-                    size: b.size,
-                    usage: internal_usage(),
-                    mapped_at_creation: false,
-                })
-            })?;
+            let buf = ctx.create_buffer(&b.label, b.size, wgpu::BufferUsages::empty())?;
             if let BufferInit::Bytes(bytes) = &b.init {
                 let mut padded = bytes.clone();
                 padded.resize(bytes.len().div_ceil(4) * 4, 0);
@@ -111,12 +113,15 @@ impl Prepared {
             .iter()
             .map(|p| ctx.pipeline(&p.kernel, &p.entry, &p.overrides))
             .collect::<Result<Vec<_>>>()?;
+        let filler = |label| ctx.create_buffer(label, FILLER_BYTES, wgpu::BufferUsages::empty());
+        let fillers = [filler("filler (read)")?, filler("filler (read-write)")?];
         Ok(Prepared {
             ctx: ctx.clone(),
             plan,
             buffers,
             pipelines,
             bind_groups: Mutex::new(VecDeque::new()),
+            fillers,
         })
     }
 
@@ -125,16 +130,19 @@ impl Prepared {
         &self.plan
     }
 
+    /// The device's caps.
+    pub fn caps(&self) -> &crate::device::Caps {
+        &self.ctx.caps
+    }
+
     /// The plan's own buffer `id` (`None` for the caller's).
     pub fn buffer(&self, id: BufferId) -> Option<&wgpu::Buffer> {
         self.buffers.get(id.0)?.as_ref()
     }
 
-    /// Checks the caller's buffers against the plan: every `Arg` buffer given once, with the
-    /// usages its bindings need, offsets aligned for storage bindings, at least the bytes the
-    /// plan binds of it.
+    /// Checks the usages of the caller's buffers (the rest is checked for every device by
+    /// `context::check_args`).
     fn check_args(&self, args: &[(BufferId, GpuSlice)]) -> Result<()> {
-        let align = crate::context::binding_alignment(&self.ctx.caps);
         for (i, b) in self.plan.buffers.iter().enumerate() {
             if b.init != BufferInit::Arg {
                 continue;
@@ -145,29 +153,6 @@ impl Prepared {
                     b.label
                 )));
             };
-            if s.offset % align != 0 {
-                return Err(Error::InvalidInput(format!(
-                    "`{}` is bound at byte offset {}, which is not a multiple of the device's \
-                     min_storage_buffer_offset_alignment ({align})",
-                    b.label, s.offset
-                )));
-            }
-            if s.offset + s.len() > s.buffer.size() {
-                return Err(Error::InvalidInput(format!(
-                    "`{}`: bytes {}..{} lie past the end of a {}-byte buffer",
-                    b.label,
-                    s.offset,
-                    s.offset + s.len(),
-                    s.buffer.size()
-                )));
-            }
-            if s.len() < 4 {
-                return Err(Error::InvalidInput(format!(
-                    "`{}` needs at least 4 bytes, got {}",
-                    b.label,
-                    s.len()
-                )));
-            }
             let usage = s.buffer.usage();
             if !usage.contains(wgpu::BufferUsages::STORAGE) {
                 return Err(Error::InvalidInput(format!(
@@ -222,13 +207,21 @@ impl Prepared {
                             .expect("checked by check_args")
                             .1;
                         // what the caller's range holds past the plan's offset, in whole array
-                        // elements (a range that holds none, of a chunk the count leaves empty,
-                        // binds the range's start: no workgroup reads it)
+                        // elements (a range that holds none, of a chunk the count leaves empty
+                        // or a vec4 view of a shorter input, binds the filler: no invocation
+                        // reads it)
                         let stride = reflected.stride.max(4) as u64;
                         let avail = s.len().saturating_sub(b.offset);
                         let size = b.size.map_or(avail, |n| n.min(avail)) / stride * stride;
                         if size == 0 {
-                            (s.buffer, s.offset, Some(s.len().min(stride)))
+                            if stride > FILLER_BYTES {
+                                return Err(Error::Plan(format!(
+                                    "pass {}: binding `{}` has a {stride}-byte array stride",
+                                    p.label, reflected.name
+                                )));
+                            }
+                            let write = reflected.kind == BindingKind::StorageReadWrite;
+                            (&self.fillers[write as usize], 0, Some(stride))
                         } else {
                             (s.buffer, s.offset + b.offset, Some(size))
                         }
@@ -246,6 +239,10 @@ impl Prepared {
             groups.push(if entries.is_empty() {
                 None
             } else {
+                self.ctx
+                    .created
+                    .bind_groups
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Some(self.ctx.scoped(|| {
                     self.ctx
                         .device

@@ -1,10 +1,9 @@
 //! References for `wgsl/gemm/`: C = A·B in f64 from the same (f32, f16-rounded or dequantized
 //! int4) inputs the kernels see, and the relative Frobenius error every GEMM result is judged by.
-//! `tiled` and `coop16` compute the same product; `int4` dequantizes then multiplies.
+//! `tiled` and `coop16` compute the same product; `int4` dequantizes then multiplies. The int4
+//! layout is restated here from its definition, not taken from the algorithm it checks.
 
 use half::f16;
-
-use crate::gemm::int4::Int4Weights;
 
 /// f16 bits to f32 (exact).
 pub fn f16_to_f32(x: &[u16]) -> Vec<f32> {
@@ -45,15 +44,42 @@ pub fn entry(a: &[f32], b: &[f32], n: usize, k: usize, i: usize, j: usize) -> f6
         .sum()
 }
 
-/// A (f16 bits, M×K) times the dequantized int4 weights, in f64.
-///
-/// # Panics
-/// Where the weights do not validate (a test oracle: the GEMM itself returns an error).
-pub fn int4(a: &[u16], w: &Int4Weights, m: usize) -> Vec<f64> {
-    let wd = w
-        .dequantize()
-        .expect("the reference takes int4 weights that validate");
-    tiled(&f16_to_f32(a), &wd, m, w.n, w.k)
+/// int4 weights K×N: `packed` holds `ceil(K/8)·N` words, word `(k/8)·N + n` carrying row k's
+/// code in bits `4·(k%8)..`; `scales` and `zeros` (f16 bits, zeros default 8) hold one entry per
+/// group of 128 rows and column, at `(k/128)·N + n`. Weight = (code − zero) · scale, in f32.
+pub struct Int4<'a> {
+    /// Rows.
+    pub k: usize,
+    /// Columns.
+    pub n: usize,
+    /// Packed codes.
+    pub packed: &'a [u32],
+    /// Scales.
+    pub scales: &'a [u16],
+    /// Zero points, or `None` for 8.
+    pub zeros: Option<&'a [u16]>,
+}
+
+impl Int4<'_> {
+    /// The weights, row-major K×N, in f32.
+    pub fn dequantize(&self) -> Vec<f32> {
+        let mut w = Vec::with_capacity(self.k * self.n);
+        for k in 0..self.k {
+            for n in 0..self.n {
+                let code = (self.packed[(k / 8) * self.n + n] >> (4 * (k % 8))) & 15;
+                let g = (k / 128) * self.n + n;
+                let scale = f16::from_bits(self.scales[g]).to_f32();
+                let zero = self.zeros.map_or(8.0, |z| f16::from_bits(z[g]).to_f32());
+                w.push((code as f32 - zero) * scale);
+            }
+        }
+        w
+    }
+}
+
+/// A (f16 bits, M×K) times the dequantized int4 weights `w`, in f64.
+pub fn int4(a: &[u16], w: &Int4, m: usize) -> Vec<f64> {
+    tiled(&f16_to_f32(a), &w.dequantize(), m, w.n, w.k)
 }
 
 /// Relative Frobenius error ‖got − want‖ / ‖want‖ (absolute when want is zero). Any NaN, infinity

@@ -242,12 +242,18 @@ impl SimSlice<'_> {
 pub struct Prepared {
     plan: Arc<Plan>,
     buffers: Vec<Option<Buffer>>,
+    caps: Caps,
 }
 
 impl Prepared {
     /// The plan.
     pub fn plan(&self) -> &Plan {
         &self.plan
+    }
+
+    /// The simulated device's caps.
+    pub fn caps(&self) -> &Caps {
+        &self.caps
     }
 
     /// The plan's own buffer `id` (`None` for the caller's).
@@ -476,6 +482,7 @@ impl Simulator {
         Ok(Prepared {
             plan: Arc::new(plan),
             buffers,
+            caps: self.caps.clone(),
         })
     }
 
@@ -666,7 +673,18 @@ impl Simulator {
             // fill, and let the checkers forget what was written to it
             if let Some(target) = pass.invalidates {
                 let (_, base, len) = at[target.0];
-                words[slot[target.0]][base..base + len].fill(POISON_WORD);
+                // the fill's `words` (util/words.wgsl): all of the buffer, or the count a
+                // prepare pass left in its params
+                let count = pass
+                    .bindings
+                    .iter()
+                    .find(|b| b.name == "params")
+                    .map(|b| {
+                        let (_, pbase, _) = at[b.buffer.0];
+                        words[slot[b.buffer.0]][pbase + (b.offset / 4) as usize] as usize
+                    })
+                    .unwrap_or(len);
+                words[slot[target.0]][base..base + count.min(len)].fill(POISON_WORD);
                 for c in checkers.iter_mut() {
                     c.invalidate(slot[target.0], &pass.label);
                 }

@@ -169,7 +169,8 @@ impl Builder<'_> {
     /// With `SortPolicy::poison_between_passes`, invalidates what digit pass `p` writes (`io`'s
     /// outputs) before it: a device fills them with `POISON_WORD`, the simulator reports a word
     /// read or left unwritten before the pass wrote it (`Plan::invalidate`).
-    fn poison_outputs(&mut self, _p: usize, io: Io) -> Result<()> {
+    /// The caller's buffers are invalidated up to the count only: what lies past it is theirs.
+    fn poison_outputs(&mut self, g: &Grids, io: Io) -> Result<()> {
         if !self.poison_between_passes {
             return Ok(());
         }
@@ -180,7 +181,12 @@ impl Builder<'_> {
         };
         for buf in outs {
             let label = format!("invalidate {}", self.plan.buffers[buf.0].label);
-            self.plan.invalidate(label, buf)?;
+            if self.plan.buffers[buf.0].init == BufferInit::Arg {
+                self.plan
+                    .invalidate_first(label, buf, g.control, g.copy_params, g.copy)?;
+            } else {
+                self.plan.invalidate(label, buf)?;
+            }
         }
         Ok(())
     }
@@ -463,7 +469,7 @@ pub(super) fn build(
             let hist_scan = b.plan.buffer("offsets", hist_bytes, BufferInit::Poison);
             for (p, &d) in digits.iter().enumerate() {
                 let (src, dst) = route[p];
-                b.poison_outputs(p, io(src, dst))?;
+                b.poison_outputs(&g, io(src, dst))?;
                 b.rts_pass(
                     &p.to_string(),
                     d,
@@ -536,7 +542,7 @@ pub(super) fn build(
                     ("INDEX_PAYLOAD", (p == 0 && index) as u32 as f64),
                 ]);
                 let (src, dst) = route[p];
-                b.poison_outputs(p, io(src, dst))?;
+                b.poison_outputs(&g, io(src, dst))?;
                 b.stage(
                     format!("onesweep {p}"),
                     &k_sweep,

@@ -18,6 +18,9 @@ override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // the winning element (its bits)
 @group(0) @binding(3) var<storage, read_write> result: array<u32>;
+// the same input as words, for the elements past the last whole vec4: the caller's buffer may
+// end with the count
+@group(0) @binding(4) var<storage, read> input_words: array<u32>;
 
 fn to_key(x: u32) -> u32 {
     if KEY == 1u {
@@ -62,16 +65,10 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
         acc = accumulate(acc, input[i]);
     }
-    // the last, partial vec4
-    let rest = n % 4u;
-    if rest != 0u && wid.x == 0u && inv.lid == 0u {
-        let v = input[full];
-        acc = combine_u32(OP, acc, to_key(v.x));
-        if rest > 1u {
-            acc = combine_u32(OP, acc, to_key(v.y));
-        }
-        if rest > 2u {
-            acc = combine_u32(OP, acc, to_key(v.z));
+    // the last one to three elements
+    if wid.x == 0u && inv.lid == 0u {
+        for (var i = 4u * full; i < n; i++) {
+            acc = combine_u32(OP, acc, to_key(input_words[i]));
         }
     }
     // reduce

@@ -21,6 +21,9 @@ override SCALE: f32 = 1.0;
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // (s, e) of the sum: s rounded to f32, s + e the double-float sum
 @group(0) @binding(3) var<storage, read_write> result: array<vec2<f32>>;
+// the same input as words, for the elements past the last whole vec4: the caller's buffer may
+// end with the count
+@group(0) @binding(4) var<storage, read> input_words: array<f32>;
 
 // (sum, error) += x, the error of the addition computed exactly by TwoSum
 fn add_f32(acc: vec2<f32>, x: f32) -> vec2<f32> {
@@ -49,16 +52,10 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         acc = add_f32(add_f32(acc, v.x), v.y);
         acc2 = add_f32(add_f32(acc2, v.z), v.w);
     }
-    // the last, partial vec4
-    let rest = n % 4u;
-    if rest != 0u && wid.x == 0u && inv.lid == 0u {
-        let v = input[full] * SCALE;
-        acc = add_f32(acc, v.x);
-        if rest > 1u {
-            acc = add_f32(acc, v.y);
-        }
-        if rest > 2u {
-            acc = add_f32(acc, v.z);
+    // the last one to three elements
+    if wid.x == 0u && inv.lid == 0u {
+        for (var i = 4u * full; i < n; i++) {
+            acc = add_f32(acc, input_words[i] * SCALE);
         }
     }
     // normalise each pair to (hi, lo) and add them; a non-finite sum drops its error term

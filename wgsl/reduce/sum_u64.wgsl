@@ -19,6 +19,9 @@ override FLIP: u32 = 0u;
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // (lo, hi) of the sum
 @group(0) @binding(3) var<storage, read_write> result: array<vec2<u32>>;
+// the same input as words, for the elements past the last whole vec4: the caller's buffer may
+// end with the count
+@group(0) @binding(4) var<storage, read> input_words: array<u32>;
 
 // Workgroup sum of 64-bit values: 16-bit halves of lo and all of hi summed separately cannot
 // overflow u32 (the total of any input fits 61 bits).
@@ -54,11 +57,11 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     for (var i = wid.x * WG_SIZE + inv.lid; i < full; i += nwg.x * WG_SIZE) {
         acc = accumulate(acc, input[i] ^ flip);
     }
-    // the last, partial vec4
-    let rest = n % 4u;
-    if rest != 0u && wid.x == 0u && inv.lid == 0u {
-        let v = input[full] ^ flip;
-        acc = accumulate(acc, vec4<u32>(v.x, select(0u, v.y, rest > 1u), select(0u, v.z, rest > 2u), 0u));
+    // the last one to three elements
+    if wid.x == 0u && inv.lid == 0u {
+        for (var i = 4u * full; i < n; i++) {
+            acc = add_carry(acc, input_words[i] ^ flip.x);
+        }
     }
     // reduce
     let total = wg_sum_u64(inv, acc);

@@ -11,6 +11,9 @@ override INCLUSIVE: u32 = 0u;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> tile_prefix: array<u32>;
 @group(0) @binding(3) var<storage, read_write> output: array<vec4<u32>>;
+// views of the same buffers as words, for the last one to three elements (scan/lib/tile.wgsl)
+@group(0) @binding(4) var<storage, read> input_words: array<u32>;
+@group(0) @binding(5) var<storage, read_write> output_words: array<u32>;
 
 // The scanned vec4 whose elements follow `run` (exclusive or inclusive per INCLUSIVE).
 fn scan_vec(run: u32, x: vec4<u32>) -> vec4<u32> {
@@ -19,6 +22,24 @@ fn scan_vec(run: u32, x: vec4<u32>) -> vec4<u32> {
         return ex + x;
     }
     return ex;
+}
+
+// Stores the scanned vec4 at index v: whole, or its elements below n.
+fn store_vec(n: u32, v: u32, x: vec4<u32>) {
+    let first = v * 4u;
+    if first + 4u <= n {
+        output[v] = x;
+        return;
+    }
+    if first < n {
+        output_words[first] = x.x;
+    }
+    if first + 1u < n {
+        output_words[first + 1u] = x.y;
+    }
+    if first + 2u < n {
+        output_words[first + 2u] = x.z;
+    }
 }
 
 @compute @workgroup_size(WG_SIZE)
@@ -43,19 +64,10 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let row1 = start + totals.x;
     let row2 = row1 + totals.y;
     let row3 = row2 + totals.z;
-    // store whole vec4s that hold at least one element; padding lanes of the last one are
-    // inside the (16-byte padded) buffer and ignored by the host
-    let n_vecs = (n + 3u) / 4u;
-    if base < n_vecs {
-        output[base] = scan_vec(start + before.x, x0);
-    }
-    if base + WG_SIZE < n_vecs {
-        output[base + WG_SIZE] = scan_vec(row1 + before.y, x1);
-    }
-    if base + 2u * WG_SIZE < n_vecs {
-        output[base + 2u * WG_SIZE] = scan_vec(row2 + before.z, x2);
-    }
-    if base + 3u * WG_SIZE < n_vecs {
-        output[base + 3u * WG_SIZE] = scan_vec(row3 + before.w, x3);
-    }
+    // store: whole vec4s, then the elements of a last partial one as words, so nothing past
+    // n is written
+    store_vec(n, base, scan_vec(start + before.x, x0));
+    store_vec(n, base + WG_SIZE, scan_vec(row1 + before.y, x1));
+    store_vec(n, base + 2u * WG_SIZE, scan_vec(row2 + before.z, x2));
+    store_vec(n, base + 3u * WG_SIZE, scan_vec(row3 + before.w, x3));
 }

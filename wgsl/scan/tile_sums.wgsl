@@ -6,6 +6,7 @@
 
 @group(0) @binding(0) var<uniform> params: ScanParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> input_words: array<u32>;
 @group(0) @binding(2) var<storage, read_write> tile_sums: array<u32>;
 
 @compute @workgroup_size(WG_SIZE)

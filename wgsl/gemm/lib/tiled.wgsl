@@ -194,7 +194,8 @@ fn lane_xy(lid: u32) -> vec2<u32> {
     let w = max(WARP_X, 1u);
     let blk = lid / 32u;
     let l = lid % 32u;
-    let bx = WG_X / w;
+    // (at least 1 so a patch wider than the workgroup validates and GemmPolicy::check names it)
+    let bx = max(WG_X / w, 1u);
     return vec2<u32>((blk % bx) * w + l % w, (blk / bx) * (32u / w) + l / w);
 }
 

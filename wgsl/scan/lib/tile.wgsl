@@ -4,7 +4,9 @@
 // one coalesced stretch of memory (CUB's "striped" arrangement), and scan order is row by row,
 // rank by rank, lane by lane. Elements at or past `n` load as 0, so a partial last tile never
 // reads out of bounds. Rows are written out, not looped, so nothing lands in local memory.
-// The including stage declares `input: array<vec4<u32>>`.
+// The including stage declares `input: array<vec4<u32>>` and `input_words: array<u32>`, two
+// views of one buffer: the caller's buffer may end with the count, inside a vec4, so the last
+// one to three elements are read as words.
 
 //!include scan/lib/params
 
@@ -17,9 +19,13 @@ fn load_vec(n: u32, v: u32) -> vec4<u32> {
     if first >= n {
         return vec4<u32>(0u);
     }
-    let raw = input[v];
     let rest = n - first;
-    return vec4<u32>(raw.x, select(0u, raw.y, rest > 1u), select(0u, raw.z, rest > 2u), 0u);
+    return vec4<u32>(
+        input_words[first],
+        select(0u, input_words[min(first + 1u, n - 1u)], rest > 1u),
+        select(0u, input_words[min(first + 2u, n - 1u)], rest > 2u),
+        0u,
+    );
 }
 
 fn hsum(v: vec4<u32>) -> u32 {

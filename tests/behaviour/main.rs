@@ -1,0 +1,35 @@
+//! The behaviour suite: one case list per algorithm, each case run on every target this
+//! machine has (the simulator at subgroups of 4, 32 and 128 with shuffled lanes and workgroup
+//! order, and without subgroups; the GPU with and without subgroups), through the public
+//! recording API and the host-slice functions. Every result is checked against the CPU
+//! reference; outputs start poisoned so unwritten elements show; on the simulator every
+//! finding fails the case.
+//!
+//! GPU cases without an adapter are reported as skipped, with a count at the end;
+//! `WGSIMD_REQUIRE_GPU=1` (CI, on lavapipe) fails them instead.
+
+mod data;
+mod gemm;
+mod harness;
+mod queue;
+mod recording;
+mod reduce;
+mod scan;
+mod sort;
+mod targets;
+mod util;
+
+fn main() -> std::process::ExitCode {
+    let tests = [
+        reduce::tests(),
+        gemm::tests(),
+        scan::tests(),
+        sort::tests(),
+        queue::tests(),
+        recording::tests(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    harness::main(tests, targets::Targets::new())
+}

@@ -1,0 +1,328 @@
+//! The persistent-kernel work queue: every task runs exactly once, with the right result, under
+//! contention (a ring much smaller than the task count, spills to child launches), on every
+//! target and under unfair schedulers on the simulator; the versioned CAS rejects a stale
+//! reader after the index wraps; the latency clock is consistent; and the checks catch a lost,
+//! duplicated or wrong task and a broken clock.
+
+use wgsimd::queue::{self, Latency, Layout, QueueOutcome, QueuePolicy, QueueProblem, QueueState};
+use wgsimd::reference::queue::Ring;
+use wgsimd::sim::{Scheduler, SimConfig};
+use wgsimd::{Caps, Context};
+
+use crate::harness::{On, Test};
+use crate::targets::Target;
+use crate::util;
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        Test::new(
+            "queue::every_task_exactly_once",
+            On::Every,
+            every_task_exactly_once,
+        ),
+        Test::new("queue::zero_tasks", On::Every, zero_tasks),
+        Test::new("queue::latency_clock", On::Every, latency_clock),
+        Test::new(
+            "queue::aba_probe_rejects_the_stale_reader",
+            On::Every,
+            aba_probe,
+        ),
+        Test::new("queue::unfair_schedulers", On::Once, unfair_schedulers),
+        Test::new(
+            "queue::long_tasks_within_the_loop_limit",
+            On::Once,
+            long_tasks,
+        ),
+        Test::new(
+            "queue::policy_for_each_profile",
+            On::Once,
+            policy_for_each_profile,
+        ),
+        Test::new("queue::bad_input", On::Once, bad_input),
+        Test::new("queue::the_checks_can_fail", On::Once, the_checks_can_fail),
+    ]
+}
+
+/// Runs and checks; every task came through the ring or a spill, and with `wraps` the ring
+/// went round at least twice.
+fn run_checked(
+    t: &Target,
+    problem: &QueueProblem,
+    policy: &QueuePolicy,
+    wraps: bool,
+) -> QueueOutcome {
+    let what = format!(
+        "{} tasks, capacity {}, fanout {}, {} workgroups",
+        problem.n_tasks, policy.capacity, problem.fanout, policy.workgroups
+    );
+    let out = queue::run(&t.ctx, problem, policy).unwrap_or_else(|e| panic!("{what}: {e}"));
+    if let Some(f) = out.findings.first() {
+        panic!("{what}: {} findings; the first: {f}", out.findings.len());
+    }
+    queue::check(problem, &out.state).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let idx_bits = out.state.layout.idx_bits;
+    let dequeues = out.state.ring[0] >> idx_bits;
+    let spills = out.state.ctl[1];
+    assert_eq!(
+        dequeues + spills,
+        problem.n_tasks,
+        "{what}: every task from the ring or a spill"
+    );
+    if wraps {
+        assert!(
+            dequeues > 2 * policy.capacity,
+            "{what}: the ring went round {dequeues}/{} times",
+            policy.capacity
+        );
+    }
+    out
+}
+
+fn every_task_exactly_once(t: &Target) {
+    let cases: &[(u32, u32, u32, u32)] = if t.is_sim() {
+        &[(1, 2, 1, 1), (150, 4, 3, 3), (120, 8, 1, 3)]
+    } else {
+        &[
+            (1, 2, 1, 1),
+            (2, 2, 1, 3),
+            (4097, 8, 3, 8),
+            (20_000, 16, 4, 16),
+            (6000, 64, 1, 8),
+        ]
+    };
+    for &(n, capacity, fanout, workgroups) in cases {
+        let problem = QueueProblem::random(n, if t.is_sim() { 9 } else { 24 }, fanout, n as u64);
+        let policy = QueuePolicy {
+            workgroups,
+            capacity,
+            ..QueuePolicy::default()
+        };
+        run_checked(t, &problem, &policy, n > 100);
+    }
+}
+
+fn zero_tasks(t: &Target) {
+    let problem = QueueProblem::random(0, 4, 2, 1);
+    let out = queue::run(&t.ctx, &problem, &QueuePolicy::default()).unwrap();
+    assert_eq!(out.submissions, 0);
+    queue::check(&problem, &out.state).unwrap();
+}
+
+/// The logical clock: every enqueue and start ticks once, starts follow their enqueues.
+fn latency_clock(t: &Target) {
+    let problem = if t.is_sim() {
+        QueueProblem::random(200, 5, 3, 17)
+    } else {
+        QueueProblem::random(3000, 8, 3, 17)
+    };
+    let policy = QueuePolicy {
+        latency: true,
+        capacity: 16,
+        workgroups: 4,
+        ..QueuePolicy::default()
+    };
+    let out = run_checked(t, &problem, &policy, false);
+    let l = out.latency.expect("latency");
+    let n = problem.n_tasks;
+    assert_eq!(l.tasks, n);
+    assert_eq!(
+        out.state.ctl[out.state.layout.ctl_clock],
+        2 * n,
+        "enqueues + starts"
+    );
+    assert_eq!(l.gpu_ticks, 2 * n - 1);
+    assert!(
+        1 <= l.p50_ticks && l.p50_ticks <= l.p99_ticks && l.p99_ticks <= l.max_ticks,
+        "{l:?}"
+    );
+    assert!(l.max_ticks < 2 * n, "{l:?}");
+    let timed = l.with_run_ns(2e6);
+    let (p50, p99) = (timed.p50_ns.unwrap(), timed.p99_ns.unwrap());
+    assert!(0.0 < p50 && p50 <= p99, "{timed:?}");
+}
+
+/// The kernel's own round trip: a reader that read the head before the others pushed the ring
+/// once round must fail its CAS, and the task stays for a fresh reader.
+fn aba_probe(t: &Target) {
+    for capacity in [2, 8] {
+        let p = queue::aba_probe(&t.ctx, capacity).unwrap();
+        let what = format!("capacity {capacity}: {p:?}");
+        assert!(p.round_trip_ok, "{what}");
+        let mask = (1 << Layout::of(t.caps().flavor()).unwrap().idx_bits) - 1;
+        assert_eq!(
+            p.stale_head & mask,
+            p.head_after_wrap & mask,
+            "{what}: the index wrapped round"
+        );
+        assert_ne!(
+            p.stale_head, p.head_after_wrap,
+            "{what}: the version moved on"
+        );
+        assert_eq!(p.stale_result, None, "{what}: the stale CAS must fail");
+        assert_eq!(
+            p.fresh_result,
+            Some(200),
+            "{what}: the task is kept for a fresh reader"
+        );
+        assert_eq!(p.after, None, "{what}: taken exactly once");
+    }
+}
+
+/// Starved workgroups (they run after every other has finished) at subgroups of 8 and without
+/// subgroups: the others must drain the queue without them.
+fn unfair_schedulers(_: &Target) {
+    for profile in [Caps::h100(), Caps::h100().without_subgroups()] {
+        let mut config = SimConfig::for_profile(profile);
+        config.subgroup_size = 8;
+        config.shuffle_lanes = Some(3);
+        config.scheduler = Scheduler::Unfair {
+            starved: vec![0, 2],
+        };
+        config.fail_on_step_limit = true;
+        let t = Target::new("sim-unfair", Context::simulator(config).unwrap());
+        for (n, capacity, fanout) in [(150, 4, 3), (120, 8, 1)] {
+            let problem = QueueProblem::random(n, 9, fanout, 5);
+            let policy = QueuePolicy {
+                workgroups: 3,
+                capacity,
+                ..QueuePolicy::default()
+            };
+            run_checked(&t, &problem, &policy, true);
+        }
+    }
+}
+
+/// lavapipe ends every loop of an invocation after 65535 back-edges in all: long tasks stay
+/// within the budget the host plans for (the simulated lavapipe reports any overrun as a
+/// `loop-limit` finding), and a task too long for it is refused.
+fn long_tasks(_: &Target) {
+    let mut config = SimConfig::for_profile(Caps::lavapipe().without_subgroups());
+    config.subgroup_size = 64;
+    config.fail_on_step_limit = true;
+    let t = Target::new("sim-lavapipe", Context::simulator(config).unwrap());
+    let policy = QueuePolicy {
+        workgroups: 1,
+        capacity: 8,
+        ..QueuePolicy::default()
+    };
+    run_checked(&t, &QueueProblem::random(400, 400, 1, 8), &policy, false);
+    util::refused(
+        "tasks past the loop budget",
+        queue::run(&t.ctx, &QueueProblem::random(2, 40_000, 1, 9), &policy).map(|o| o.submissions),
+    );
+}
+
+fn policy_for_each_profile(_: &Target) {
+    for name in wgsimd::device::PROFILES {
+        let caps = Caps::profile(name).unwrap();
+        let p = QueuePolicy::for_caps(&caps);
+        let layout = Layout::of(caps.flavor()).unwrap();
+        assert!(
+            p.capacity.is_power_of_two() && p.capacity <= layout.max_capacity(),
+            "{name}: {p:?}"
+        );
+        assert!(
+            p.workgroups >= 1 && p.workgroups <= caps.max_workgroups_per_dim,
+            "{name}: {p:?}"
+        );
+    }
+    let p = QueuePolicy::for_caps(&Caps::h100());
+    assert!(p.workgroups >= 132, "a workgroup per SM at least: {p:?}");
+}
+
+fn bad_input(t: &Target) {
+    let run = |problem: QueueProblem, policy: QueuePolicy| {
+        queue::run(&t.ctx, &problem, &policy).map(|o| o.submissions)
+    };
+    let d = QueuePolicy::default();
+    util::refused("fanout 0", run(QueueProblem::random(4, 2, 0, 1), d));
+    util::refused(
+        "capacity 3",
+        run(
+            QueueProblem::random(4, 2, 1, 1),
+            QueuePolicy { capacity: 3, ..d },
+        ),
+    );
+    util::refused(
+        "capacity past the ring",
+        run(
+            QueueProblem::random(4, 2, 1, 1),
+            QueuePolicy {
+                capacity: 1 << 20,
+                ..d
+            },
+        ),
+    );
+    util::refused(
+        "no workgroups",
+        run(
+            QueueProblem::random(4, 2, 1, 1),
+            QueuePolicy { workgroups: 0, ..d },
+        ),
+    );
+    let mut short = QueueProblem::random(4, 2, 1, 1);
+    short.input.pop();
+    util::refused("input of the wrong length", run(short, d));
+}
+
+fn the_checks_can_fail(t: &Target) {
+    let layout = Layout::of(t.caps().flavor()).unwrap();
+    let problem = QueueProblem::random(10, 3, 2, 5);
+    let mut good = QueueState::initial(&layout, 10, 4, false);
+    good.ring[2] = layout.s_empty;
+    for i in 0..10 {
+        good.runs[i] = 1;
+        good.results[i] = problem.input[i * 3..i * 3 + 3]
+            .iter()
+            .fold(0u32, |a, &x| a.wrapping_add(x));
+    }
+    good.ctl[layout.ctl_done] = 10;
+    queue::check(&problem, &good).unwrap();
+    let broken = |f: &dyn Fn(&mut QueueState)| {
+        let mut s = good.clone();
+        f(&mut s);
+        queue::check(&problem, &s).unwrap_err()
+    };
+    assert!(broken(&|s| s.runs[4] = 0).contains("task 4 ran 0"));
+    assert!(broken(&|s| s.runs[7] = 2).contains("task 7 ran 2"));
+    assert!(broken(&|s| s.results[9] ^= 1).contains("task 9"));
+    assert!(broken(&|s| s.ring[3] = 5 << 2 | layout.s_full).contains("not empty"));
+
+    // the latency checks
+    let mut clock = QueueState::initial(&layout, 3, 4, true);
+    clock.ticks = vec![0, 1, 2, 4, 3, 5];
+    clock.ctl[layout.ctl_clock] = 6;
+    let l = Latency::from_state(&clock).unwrap();
+    assert_eq!(
+        (l.p50_ticks, l.p99_ticks, l.max_ticks, l.gpu_ticks),
+        (2, 2, 2, 5)
+    );
+    let bad_clock = |f: &dyn Fn(&mut QueueState)| {
+        let mut s = clock.clone();
+        f(&mut s);
+        Latency::from_state(&s).unwrap_err()
+    };
+    assert!(bad_clock(&|s| s.ctl[layout.ctl_clock] = 7).contains("clock ended"));
+    assert!(bad_clock(&|s| s.ticks.swap(2, 3)).contains("task 1 started"));
+    assert!(bad_clock(&|s| s.ticks[5] = 4).contains("twice"));
+
+    // the reference ring: without versions a stale reader would take a task again
+    for index_only in [false, true] {
+        let mut ring = Ring::new(4);
+        ring.index_only = index_only;
+        assert!(ring.try_enqueue(100));
+        let stale = ring.dequeue_read();
+        assert_eq!(ring.try_dequeue(), Some(100));
+        for task in 1..4 {
+            assert!(ring.try_enqueue(task));
+            assert_eq!(ring.try_dequeue(), Some(task));
+        }
+        assert!(ring.try_enqueue(200));
+        let got = ring.dequeue_finish(stale);
+        assert_eq!(
+            got,
+            if index_only { Some(200) } else { None },
+            "index_only {index_only}"
+        );
+    }
+}
