@@ -36,3 +36,6 @@ mod ops;
 pub mod program;
 
 pub use executor::{Scheduler, SimConfig, SimExecutor, SimStats};
+
+#[cfg(test)]
+mod tests;

@@ -344,6 +344,23 @@ fn collect_emitted(block: &naga::Block, out: &mut Vec<bool>) {
     }
 }
 
+/// Marks `h` and the operands it is composed of: the expressions of an evaluated constant
+/// (literals, constants, zero values, and `Compose`/`Splat` of those).
+fn mark_constant_tree(f: &Function, h: Handle<Expression>, marks: &mut [bool]) {
+    if std::mem::replace(&mut marks[h.index()], true) {
+        return;
+    }
+    match f.expressions[h] {
+        Expression::Compose { ref components, .. } => {
+            for &c in components {
+                mark_constant_tree(f, c, marks);
+            }
+        }
+        Expression::Splat { value, .. } => mark_constant_tree(f, value, marks),
+        _ => {}
+    }
+}
+
 impl FnTable {
     fn new(
         module: &Module,
@@ -355,6 +372,14 @@ impl FnTable {
         let mut reg = 0u32;
         let mut emitted = vec![false; f.expressions.len()];
         collect_emitted(&f.body, &mut emitted);
+        // A local variable's initializer is a constant the variable holds from the function's
+        // entry, before the statement that emits it runs: it is evaluated with the constants.
+        let mut init_tree = vec![false; f.expressions.len()];
+        for (_, lv) in f.local_variables.iter() {
+            if let Some(init) = lv.init {
+                mark_constant_tree(f, init, &mut init_tree);
+            }
+        }
         let mut setup = Vec::new();
         let mut args = vec![Vec::new(); f.arguments.len()];
         for (h, e) in f.expressions.iter() {
@@ -509,7 +534,7 @@ impl FnTable {
                 | Expression::WorkGroupUniformLoadResult { .. }
                 | Expression::SubgroupBallotResult
                 | Expression::SubgroupOperationResult { .. } => {}
-                _ if !emitted[h.index()] => setup.push(h),
+                _ if !emitted[h.index()] || init_tree[h.index()] => setup.push(h),
                 _ => {}
             }
             let ty = match info[h].ty {
