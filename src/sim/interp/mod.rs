@@ -21,7 +21,8 @@
 //! - Entry-point returns: lanes stay *live* until the top-level statement they returned in
 //!   completes, so both arms of a divergent `if` are checked against them.
 //!
-//! Files: this one (state, workgroups, statements), `eval.rs` (expressions), `memory.rs`
+//! Files: this one (state, workgroups, statements), `eval.rs` (expressions), `math.rs` (math builtins that are not
+//! componentwise), `memory.rs`
 //! (loads, stores, atomics), `subgroup.rs` (subgroup operations), `coop.rs` (cooperative
 //! matrices).
 
@@ -30,7 +31,7 @@
 
 use naga::{
     AddressSpace, AtomicFunction, Barrier, BuiltIn, CollectiveOperation as Co, Expression,
-    GatherMode, Handle, Literal, MathFunction, Span, Statement, SubgroupOperation as So, TypeInner,
+    GatherMode, Handle, Literal, Span, Statement, SubgroupOperation as So, TypeInner,
 };
 
 use super::events::{
@@ -72,6 +73,7 @@ macro_rules! ctx {
 
 mod coop;
 mod eval;
+mod math;
 mod memory;
 mod subgroup;
 
@@ -294,9 +296,15 @@ impl<'a, 'h> Interp<'a, 'h> {
                             AddressSpace::Storage { .. } | AddressSpace::Uniform => {
                                 (Root::Binding(g.index() as u32), 0)
                             }
+                            AddressSpace::Handle => {
+                                return Err(Error::Sim(format!(
+                                    "the simulator does not support textures and samplers yet (global `{}`)",
+                                    prog.module().global_variables[g].name.as_deref().unwrap_or("?")
+                                )))
+                            }
                             ref s => {
                                 return Err(Error::Sim(format!(
-                                    "address space {s:?} not simulated"
+                                    "the simulator does not support the {s:?} address space yet"
                                 )))
                             }
                         };
@@ -681,8 +689,8 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
             ref other => {
                 return Err(Error::Sim(format!(
-                    "statement {:?} not simulated",
-                    std::mem::discriminant(other)
+                    "the simulator does not support `{}` statements yet",
+                    variant_name(other)
                 )))
             }
         }
@@ -763,6 +771,15 @@ fn masked_copy_within(v: &mut [u32], src: usize, dst: usize, n: usize, mask: &Ma
             }
         }
     }
+}
+
+/// The name of an IR node's variant (`ImageLoad` of `ImageLoad { .. }`), for errors.
+fn variant_name(node: &impl std::fmt::Debug) -> String {
+    let text = format!("{node:?}");
+    let end = text
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(text.len());
+    text[..end].to_string()
 }
 
 fn vec_len(t: &TypeInner) -> usize {

@@ -1,39 +1,6 @@
-//! Unit tests of the simulator through `check::check`: semantics word for word against CPU
-//! computations, and every finding kind with a flagged kernel and a looks-bad-but-fine twin.
+//! Interpreter semantics, word for word.
 
-use super::check::{check, CheckReport, CheckRequest};
-use super::SimConfig;
-
-/// Runs `main` of `source` in one workgroup at subgroup size `s` with `binds`.
-fn run(source: &str, s: u32, binds: &[&str]) -> crate::error::Result<CheckReport> {
-    let req = CheckRequest {
-        name: "test.wgsl".into(),
-        source: source.into(),
-        entry: "main".into(),
-        workgroups: [1, 1, 1],
-        binds: binds.iter().map(|b| b.parse().unwrap()).collect(),
-        config: SimConfig {
-            subgroup_size: s,
-            ..Default::default()
-        },
-    };
-    check(&req)
-}
-
-/// The words of binding 0 after one invocation ran `body` with `out` as the output.
-fn words(body: &str, n: usize) -> Vec<u32> {
-    let src = format!(
-        "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\
-         @compute @workgroup_size(1)\nfn main() {{\n{body}\n}}\n"
-    );
-    let r = run(&src, 4, &[&format!("0=u32:zeros:{n}")]).unwrap();
-    assert!(r.findings.is_empty(), "{:?}", r.findings);
-    r.buffers[&0].1.clone()
-}
-
-fn f32s(v: &[f32]) -> Vec<u32> {
-    v.iter().map(|x| x.to_bits()).collect()
-}
+use super::{f32s, run, words};
 
 // A function-scope `var` with a constant initializer holds it from the function's entry (naga
 // hoists the initializer into the variable, but also emits it later in the body).
