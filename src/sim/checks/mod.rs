@@ -9,17 +9,26 @@
 //! | [`Bounds`] | `out-of-bounds`, `step-limit` |
 //! | [`Init`] | `uninitialized-read`, `unwritten-output` |
 //! | [`LoopLimit`] | `loop-limit` |
+//! | [`Lanes`] | `shuffle-out-of-range`, `ballot-high-lanes`, `lane-layout-assumption` |
+//! | [`Shift`] | `shift-overflow` |
+//!
+//! `ir` holds the static facts about a program's IR that checkers look up.
 
 mod bounds;
 mod init;
+pub mod ir;
+mod lanes;
 mod loops;
 mod race;
+mod shift;
 mod uniformity;
 
 pub use bounds::Bounds;
 pub use init::Init;
+pub use lanes::Lanes;
 pub use loops::LoopLimit;
 pub use race::{GridRace, Race, StorageRace};
+pub use shift::Shift;
 pub use uniformity::Uniformity;
 
 use super::events::Checker;
@@ -33,6 +42,8 @@ pub fn all(loop_limit: bool) -> Vec<Box<dyn Checker>> {
         Box::new(GridRace::default()),
         Box::new(Bounds),
         Box::new(Init::default()),
+        Box::new(Lanes::default()),
+        Box::new(Shift::default()),
     ];
     if loop_limit {
         v.push(Box::new(LoopLimit::default()));

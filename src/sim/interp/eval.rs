@@ -4,7 +4,35 @@
 use super::*;
 
 impl<'a, 'h> Interp<'a, 'h> {
+    /// Evaluates expression `h` of function table `fi` for every lane (memory, bounds and
+    /// events honour `active`), then tells the checkers if one watches it.
     pub(super) fn eval(&mut self, fi: usize, h: Handle<Expression>, active: &Mask) -> Result<()> {
+        let at = ExprRef {
+            function: fi,
+            expr: h,
+        };
+        self.evaluating = Some(at);
+        let r = self.eval_expr(fi, h, active);
+        self.evaluating = None;
+        r?;
+        if self.watched[fi][h.index()] {
+            let ev = ExprEvent {
+                prog: self.prog,
+                at,
+                active,
+                regs: &self.regs[fi],
+                lanes: self.n,
+                span: self.prog.function(fi).expressions.get_span(h),
+            };
+            let ctx = ctx!(self);
+            for c in self.hooks.checkers.iter_mut() {
+                c.expression(&ctx, &ev, self.hooks.findings);
+            }
+        }
+        Ok(())
+    }
+
+    fn eval_expr(&mut self, fi: usize, h: Handle<Expression>, active: &Mask) -> Result<()> {
         let prog = self.prog;
         let n = self.n;
         let t = &prog.funcs[fi];

@@ -35,8 +35,8 @@ use naga::{
 };
 
 use super::events::{
-    AccessKind, BarrierEvent, BufferMeta, Checker, Ctx, Findings, MemAccess, OobEvent, Space,
-    SubgroupEvent,
+    AccessKind, BallotEvent, BarrierEvent, BufferMeta, Checker, Ctx, ExprEvent, ExprRef, Findings,
+    Gather, GatherEvent, MemAccess, OobEvent, PassStart, Space, SubgroupEvent,
 };
 use super::layout::Kind;
 use super::mask::Mask;
@@ -155,6 +155,10 @@ pub struct Interp<'a, 'h> {
     scratch: Vec<(u32, u32)>,
     offs: Vec<u32>,
     hooks: Hooks<'h>,
+    /// Per function table, per expression: a checker watches its evaluation.
+    watched: Vec<Vec<bool>>,
+    /// The expression being evaluated, for the events its accesses raise.
+    evaluating: Option<ExprRef>,
     /// Set when the step budget ran out.
     pub step_limited: bool,
     /// Statements executed (each counts once for the whole workgroup).
@@ -264,6 +268,12 @@ impl<'a, 'h> Interp<'a, 'h> {
             scratch: Vec::new(),
             offs: Vec::new(),
             hooks,
+            watched: prog
+                .funcs
+                .iter()
+                .map(|f| vec![false; f.exprs.len()])
+                .collect(),
+            evaluating: None,
             step_limited: false,
             statements: 0,
             lane_ops: 0,
@@ -282,6 +292,22 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
         }
         it.private_init = it.private.clone();
+        {
+            let ctx = ctx!(it);
+            let pass = PassStart {
+                prog,
+                bound: &it.bound,
+            };
+            for c in it.hooks.checkers.iter_mut() {
+                for at in c.pass_start(&ctx, &pass) {
+                    if let Some(w) = it.watched.get_mut(at.function) {
+                        if let Some(slot) = w.get_mut(at.expr.index()) {
+                            *slot = true;
+                        }
+                    }
+                }
+            }
+        }
         // constants and pointer roots of every function
         let all = Mask::first(n);
         for fi in 0..prog.funcs.len() {
