@@ -43,11 +43,14 @@ pub enum FindingKind {
     /// A subgroup id or lane computed as `local_invocation_index / subgroup_size` (or `%`): WGSL
     /// does not promise that subgroups are formed from consecutive local indices.
     LaneLayoutAssumption,
+    /// An out-of-bounds or uninitialized read whose value a `select` discards in that lane
+    /// (off unless asked for: WGSL evaluates both arms, and robust access makes the read safe).
+    DiscardedRead,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 14] = [
+    pub const ALL: [FindingKind; 15] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -62,6 +65,7 @@ impl FindingKind {
         FindingKind::BallotHighLanes,
         FindingKind::ShiftOverflow,
         FindingKind::LaneLayoutAssumption,
+        FindingKind::DiscardedRead,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -81,6 +85,7 @@ impl FindingKind {
             FindingKind::BallotHighLanes => "ballot-high-lanes",
             FindingKind::ShiftOverflow => "shift-overflow",
             FindingKind::LaneLayoutAssumption => "lane-layout-assumption",
+            FindingKind::DiscardedRead => "discarded-read",
         }
     }
 }

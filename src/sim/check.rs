@@ -19,7 +19,10 @@ use crate::finding::Finding;
 use crate::kernel::{Flavor, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
+use super::checks;
 use super::{SimConfig, SimExecutor};
+
+pub use super::checks::CheckOptions;
 
 /// Element type of a binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,9 +158,14 @@ pub struct CheckReport {
     pub buffers: BTreeMap<u32, (ElemType, Vec<u32>)>,
 }
 
-/// Parses, validates and runs a request. Parse and validation errors are `Error::Shader` with
-/// naga's span-rendered message.
+/// Parses, validates and runs a request with the checkers' default options. Parse and
+/// validation errors are `Error::Shader` with naga's span-rendered message.
 pub fn check(req: &CheckRequest) -> Result<CheckReport> {
+    check_with(req, &CheckOptions::default())
+}
+
+/// [`check`] with the checkers' `options`.
+pub fn check_with(req: &CheckRequest, options: &CheckOptions) -> Result<CheckReport> {
     let kernel = Arc::new(Kernel::from_source(
         &req.name,
         Flavor::Subgroup,
@@ -228,7 +236,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             size: None,
         });
     }
-    let out = exec.run(&plan)?;
+    let out = checks::with_options(*options, || exec.run(&plan))?;
     let buffers = ids
         .iter()
         .map(|&(binding, ty, id)| (binding, (ty, out.get::<u32>(id))))

@@ -3,7 +3,9 @@
 //! looks-bad-but-fine twin.
 
 mod builtins;
+mod corpus;
 mod findings;
+mod quiet;
 mod semantics;
 
 use std::collections::BTreeSet;
