@@ -2,6 +2,7 @@
 //! computations (`semantics`, `builtins`), and every finding kind with a flagged kernel and a
 //! looks-bad-but-fine twin.
 
+mod bind;
 mod builtins;
 mod corpus;
 mod findings;
