@@ -229,7 +229,7 @@ impl ExprEvent<'_> {
     /// Word `word` of expression `h` (of the same function) for every lane slot.
     pub fn row(&self, h: Handle<Expression>, word: usize) -> &[u32] {
         let m = &self.prog.funcs[self.at.function].exprs[h.index()];
-        let start = (m.reg as usize + word.min(m.words as usize - 1)) * self.lanes;
+        let start = (m.reg as usize + word.min((m.words as usize).saturating_sub(1))) * self.lanes;
         &self.regs[start..start + self.lanes]
     }
 
@@ -283,6 +283,8 @@ pub struct GatherEvent<'a> {
     /// Per lane slot, the lane index, mask or delta it was given (none for the gathers
     /// without one).
     pub operand: Option<&'a [u32]>,
+    /// The gather's result expression.
+    pub result: ExprRef,
     /// Source span.
     pub span: Span,
 }

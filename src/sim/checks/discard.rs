@@ -1,10 +1,12 @@
-//! Reads whose value only a `select` arm consumes, as in `select(0u, data[i], i < n)`. WGSL
-//! evaluates both arms, so the read happens in every lane; in a lane where the select keeps
-//! the other operand, its value is unused, and an index out of range there (harmless under
-//! WGSL's robust buffer access) or an uninitialized word is not a bug of the kernel.
+//! Values only a `select` arm consumes, as in `select(0u, data[i], i < n)`: the value, and
+//! everything computed from it on the way to the select, is used by nothing else. WGSL
+//! evaluates both arms, so the read (or shift, or shuffle) happens in every lane; in a lane
+//! where the select keeps the other operand its value is unused, and an index out of range
+//! there (harmless under WGSL's robust buffer access), an uninitialized word, a shuffle past
+//! the subgroup or a shift past the width is not a bug of the kernel.
 //!
 //! A checker hands such a finding to [`Discards::defer`]; when the select runs, the finding is
-//! reported as it is in the lanes where the select keeps the read's value, and as
+//! reported as it is in the lanes where the select keeps the value, and, for reads, as
 //! `discarded-read` (only if asked for) where it does not. A finding whose select never ran in
 //! its lane is reported as it is when the workgroup ends.
 
@@ -34,13 +36,13 @@ struct Deferred {
     message: String,
 }
 
-/// Findings at reads that only a select arm consumes, held until the select runs.
+/// Findings at values that only a select arm consumes, held until the select runs.
 pub struct Discards {
-    /// Expressions whose value reaches nothing but one select arm (the read's access chain and
-    /// load, and the conversions between it and the select).
+    /// Expressions whose value reaches nothing but one select arm (a read's access chain and
+    /// load, and what is computed from it on the way to the select).
     feeds: HashMap<ExprRef, Arm>,
     pending: Vec<Deferred>,
-    /// Report the discarded ones as `discarded-read` (else drop them).
+    /// Report the discarded ones as `discarded-read` (else drop them): for reads.
     report: bool,
 }
 
@@ -65,11 +67,19 @@ fn arms(fi: usize, f: &Function, uses: &Uses) -> Vec<Option<Arm>> {
                         },
                         accept: accept == h,
                     }),
-                    Expression::Access { base, .. } if base == h => arm[x.index()],
-                    Expression::AccessIndex { .. }
+                    // a value computed from `h` without side effects, an address `h` picks,
+                    // or a load through it: `h` feeds what it feeds
+                    Expression::Access { .. }
+                    | Expression::AccessIndex { .. }
                     | Expression::Load { .. }
                     | Expression::As { .. }
-                    | Expression::Swizzle { .. } => arm[x.index()],
+                    | Expression::Swizzle { .. }
+                    | Expression::Splat { .. }
+                    | Expression::Compose { .. }
+                    | Expression::Unary { .. }
+                    | Expression::Binary { .. }
+                    | Expression::Relational { .. }
+                    | Expression::Math { .. } => arm[x.index()],
                     _ => None,
                 },
                 _ => None,
@@ -89,7 +99,8 @@ fn arms(fi: usize, f: &Function, uses: &Uses) -> Vec<Option<Arm>> {
 }
 
 impl Discards {
-    /// `report`: report discarded reads as `discarded-read`.
+    /// `report`: report what a select discards as `discarded-read` (for reads; other
+    /// findings are dropped there).
     pub fn new(report: bool) -> Discards {
         Discards {
             feeds: HashMap::new(),

@@ -4,7 +4,8 @@
 //!   past the subgroup size (`subgroupShuffleXor(x, 16u)` written for subgroups of 32, run
 //!   with 8). The value is undefined; the simulator returns poison. Lanes of `shuffleUp`/`Down`
 //!   whose source falls off the edge with a delta below the size are the scan idiom (their
-//!   results are discarded) and are not reported.
+//!   results are dropped) and are not reported, nor are lanes whose result only a `select`
+//!   discards ([`Discards`]).
 //! - `ballot-high-lanes`: lanes at or past 32 voted in a `subgroupBallot` whose words holding
 //!   them the kernel never reads — statically, the words the ballot's value reaches through
 //!   `.x`/swizzles/conversions and local variables; other uses count as reading every word.
@@ -17,6 +18,7 @@ use std::collections::HashMap;
 
 use naga::{BinaryOperator, BuiltIn, Expression, Function, Handle, Span};
 
+use super::discard::Discards;
 use super::ir::{all_uses, Origin, Origins, User, Uses};
 use crate::finding::FindingKind;
 use crate::sim::events::{
@@ -126,13 +128,24 @@ enum Layout {
 }
 
 /// Reports `shuffle-out-of-range`, `ballot-high-lanes` and `lane-layout-assumption`.
-#[derive(Default)]
 pub struct Lanes {
+    /// Out-of-range shuffles whose result only a select consumes.
+    discards: Discards,
     /// The pass's ballots: the words read of each result, and the span of the read that
     /// picks a word out (undefined if none).
     ballots: HashMap<ExprRef, (Read, Span)>,
     /// The pass's divisions and remainders of the local index by the subgroup size.
     layout: HashMap<ExprRef, Layout>,
+}
+
+impl Default for Lanes {
+    fn default() -> Self {
+        Lanes {
+            discards: Discards::new(false),
+            ballots: HashMap::new(),
+            layout: HashMap::new(),
+        }
+    }
 }
 
 /// Whether `o` is the local invocation index (or the x of a local invocation id).
@@ -190,10 +203,17 @@ impl Checker for Lanes {
                 }
             }
         }
-        self.layout.keys().copied().collect()
+        let mut watch = self.discards.pass_start(prog);
+        watch.extend(self.layout.keys().copied());
+        watch
+    }
+
+    fn workgroup_end(&mut self, ctx: &Ctx, out: &mut Findings) {
+        self.discards.flush(ctx, out);
     }
 
     fn expression(&mut self, ctx: &Ctx, e: &ExprEvent, out: &mut Findings) {
+        self.discards.select(ctx, e, out);
         let Some(&layout) = self.layout.get(&e.at) else {
             return;
         };
@@ -283,34 +303,37 @@ impl Checker for Lanes {
             Gather::Up | Gather::Down => "shifts by",
             Gather::First | Gather::QuadBroadcast | Gather::QuadSwap => return,
         };
-        let mut hit = None;
-        g.active.for_each(|slot| {
-            if hit.is_none() && operand[slot] >= s {
-                hit = Some(slot);
-            }
-        });
-        let Some(slot) = hit else { return };
         let kind = FindingKind::ShuffleOutOfRange;
-        if out.seen(kind, ctx.kernel, g.span) {
-            return;
-        }
-        let v = operand[slot];
-        let shown = if v > i32::MAX as u32 {
-            (v as i32).to_string()
-        } else {
-            v.to_string()
-        };
-        out.report(
-            kind,
-            ctx.kernel,
-            g.span,
+        let message = |slot: usize| {
+            let v = operand[slot];
+            let shown = if v > i32::MAX as u32 {
+                (v as i32).to_string()
+            } else {
+                v.to_string()
+            };
             format!(
                 "{} {what} {shown}, not below the subgroup size {s}: it reads past the subgroup, \
                  assuming larger subgroups than this run has; the value is undefined (here: \
                  poison)",
                 g.op
-            ),
-            vec![ctx.party(slot, Some(g.span))],
-        );
+            )
+        };
+        let mut hit = None;
+        g.active.for_each(|slot| {
+            if hit.is_some() || operand[slot] < s {
+                return;
+            }
+            let deferred = self
+                .discards
+                .defer(Some(g.result), slot, kind, g.span, || message(slot));
+            if !deferred {
+                hit = Some(slot);
+            }
+        });
+        let Some(slot) = hit else { return };
+        if !out.seen(kind, ctx.kernel, g.span) {
+            let party = ctx.party(slot, Some(g.span));
+            out.report(kind, ctx.kernel, g.span, message(slot), vec![party]);
+        }
     }
 }

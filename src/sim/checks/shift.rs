@@ -3,12 +3,14 @@
 //! undefined (PTX clamps it, x86 masks it), so a kernel ported in either direction may rely on
 //! a result the other language does not give. Shifts whose amount is provably in range (a
 //! constant, which WGSL already requires below the width, or masked with `& c`, `c < 32`) are
-//! not watched.
+//! not watched, and lanes whose result only a `select` discards (`select(x << s, 0u, s >= 32u)`)
+//! are fine ([`Discards`]).
 
 use std::collections::HashMap;
 
 use naga::{BinaryOperator, Expression, Function, Handle, Literal};
 
+use super::discard::Discards;
 use crate::finding::FindingKind;
 use crate::sim::events::{Checker, Ctx, ExprEvent, ExprRef, Findings, PassStart};
 use crate::sim::layout::Kind;
@@ -17,10 +19,20 @@ use crate::sim::layout::Kind;
 const WIDTH: u32 = 32;
 
 /// Reports `shift-overflow`.
-#[derive(Default)]
 pub struct Shift {
     /// The pass's watched shifts: `<<` or `>>`.
     shifts: HashMap<ExprRef, &'static str>,
+    /// Overflowing shifts whose result only a select consumes.
+    discards: Discards,
+}
+
+impl Default for Shift {
+    fn default() -> Self {
+        Shift {
+            shifts: HashMap::new(),
+            discards: Discards::new(false),
+        }
+    }
 }
 
 /// A literal integer below the width, or a splat of one.
@@ -78,10 +90,17 @@ impl Checker for Shift {
                 }
             }
         }
-        self.shifts.keys().copied().collect()
+        let mut watch = self.discards.pass_start(pass.prog);
+        watch.extend(self.shifts.keys().copied());
+        watch
+    }
+
+    fn workgroup_end(&mut self, ctx: &Ctx, out: &mut Findings) {
+        self.discards.flush(ctx, out);
     }
 
     fn expression(&mut self, ctx: &Ctx, e: &ExprEvent, out: &mut Findings) {
+        self.discards.select(ctx, e, out);
         let Some(&op) = self.shifts.get(&e.at) else {
             return;
         };
@@ -89,36 +108,41 @@ impl Checker for Shift {
         let Expression::Binary { left, right, .. } = f.expressions[e.at.expr] else {
             return;
         };
-        let mut hit = None;
-        for w in 0..e.words(right) {
-            let amounts = e.row(right, w);
-            e.active.for_each(|slot| {
-                if hit.is_none() && amounts[slot] >= WIDTH {
-                    hit = Some((slot, amounts[slot]));
-                }
-            });
-        }
-        let Some((slot, amount)) = hit else { return };
-        let kind = FindingKind::ShiftOverflow;
-        if out.seen(kind, ctx.kernel, e.span) {
-            return;
-        }
         let ty = match e.prog.funcs[e.at.function].exprs[left.index()].kind {
             Kind::I32 => "i32",
             _ => "u32",
         };
-        out.report(
-            kind,
-            ctx.kernel,
-            e.span,
+        let kind = FindingKind::ShiftOverflow;
+        let message = |amount: u32| {
             format!(
                 "`{op}` by {amount}, not below the {WIDTH}-bit width of its {ty} operand: WGSL \
                  shifts by {amount} mod {WIDTH} = {}, while CUDA and MSL leave a shift by the \
                  width or more undefined, so a port relies on a result the other side does not \
                  give (mask the amount, or handle the large shift)",
                 amount % WIDTH
-            ),
-            vec![ctx.party(slot, Some(e.span))],
-        );
+            )
+        };
+        // the first lane (and its amount) whose result is not left to a select
+        let mut hit = None;
+        e.active.for_each(|slot| {
+            if hit.is_some() {
+                return;
+            }
+            let over = (0..e.words(right))
+                .map(|w| e.row(right, w)[slot])
+                .find(|&a| a >= WIDTH);
+            let Some(amount) = over else { return };
+            let deferred = self
+                .discards
+                .defer(Some(e.at), slot, kind, e.span, || message(amount));
+            if !deferred {
+                hit = Some((slot, amount));
+            }
+        });
+        let Some((slot, amount)) = hit else { return };
+        if !out.seen(kind, ctx.kernel, e.span) {
+            let party = ctx.party(slot, Some(e.span));
+            out.report(kind, ctx.kernel, e.span, message(amount), vec![party]);
+        }
     }
 }

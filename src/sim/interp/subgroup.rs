@@ -118,6 +118,10 @@ impl<'a, 'h> Interp<'a, 'h> {
                 op: name,
                 active,
                 operand: idx_reg.map(|r| &self.regs[fi][r..r + n]),
+                result: ExprRef {
+                    function: fi,
+                    expr: result,
+                },
                 span,
             };
             let ctx = ctx!(self);

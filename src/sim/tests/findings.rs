@@ -281,3 +281,43 @@ fn main(@builtin(local_invocation_index) lid: u32,
     let got = kinds(src, &[4, 32, 64], &["0=u32:zeros:64"]);
     assert!(got.iter().all(|k| k.is_empty()), "{got:?}");
 }
+
+#[test]
+fn shifts_and_shuffles_past_the_end_that_a_select_drops_are_fine() {
+    let src = "
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lid: u32,
+        @builtin(subgroup_invocation_id) lane: u32,
+        @builtin(subgroup_size) size: u32) {
+    let s = lid % 40u;
+    let mask = select((1u << s) - 1u, 0xffffffffu, s >= LIMIT);
+    let next = select(0u, subgroupShuffle(lid, lane + 1u), lane + 1u < size + EXTRA);
+    out[lid] = mask ^ next;
+}";
+    let fine = src.replace("LIMIT", "32u").replace("EXTRA", "0u");
+    let got = kinds(&fine, &[4, 32, 64], &["0=u32:zeros:64"]);
+    assert!(got.iter().all(|k| k.is_empty()), "{got:?}");
+    // guards one off: the lanes they let through keep the shift and the shuffle
+    let off = src.replace("LIMIT", "33u").replace("EXTRA", "1u");
+    let f = findings_at(&off, 32, None, [1, 1, 1], &["0=u32:zeros:64"]);
+    let mut got: Vec<(FindingKind, u32)> = f
+        .iter()
+        .map(|f| (f.kind, f.loc.as_ref().unwrap().line))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            (
+                FindingKind::ShuffleOutOfRange,
+                line_of(src, "subgroupShuffle")
+            ),
+            (FindingKind::ShiftOverflow, line_of(src, "1u << s")),
+        ],
+        "{f:#?}"
+    );
+    // the lane that kept the shuffle past the end is the subgroup's last
+    let shuffle = only(&f, FindingKind::ShuffleOutOfRange);
+    assert_eq!(shuffle.parties[0].lane, 31, "{shuffle}");
+}
