@@ -1,9 +1,13 @@
 //! Interpreter events and the checker plugin interface.
 //!
-//! The interpreter core reports what happens — memory accesses, barriers, subgroup operations,
-//! indices out of range, the step budget running out — and holds no checking logic. Checkers
-//! ([`Checker`]) receive the events and report [`Finding`]s through a [`Findings`] collector,
-//! which deduplicates by (kind, kernel, source position) and counts repeats.
+//! The interpreter core reports what happens — memory accesses, barriers, subgroup operations
+//! (ballots and gathers with their operands), indices out of range, the step budget running
+//! out — and holds no checking logic. Checkers ([`Checker`]) receive the events and report
+//! [`Finding`]s through a [`Findings`] collector, which deduplicates by (kind, kernel, source
+//! position) and counts repeats. A checker that looks at the IR (`checks/ir.rs`) does so when a
+//! pass starts ([`Checker::pass_start`]) and names the expressions whose evaluation it wants
+//! to see ([`Checker::expression`]); the core then reports those, and nothing else, per
+//! evaluation.
 
 use std::collections::HashMap;
 

@@ -377,8 +377,13 @@ impl<'p> Origins<'p> {
                         continue;
                     };
                     let here = o.of(caller, h);
-                    let slot = &mut o.args[function][index];
-                    if !std::mem::replace(&mut seen[function][index], true) {
+                    let (Some(slot), Some(first)) = (
+                        o.args.get_mut(function).and_then(|a| a.get_mut(index)),
+                        seen.get_mut(function).and_then(|a| a.get_mut(index)),
+                    ) else {
+                        continue;
+                    };
+                    if !std::mem::replace(first, true) {
                         *slot = here;
                     } else if *slot != here {
                         *slot = None;

@@ -17,7 +17,8 @@
 //!   per-lane word offset. An index out of range sets the offset to `BAD` (loads give 0,
 //!   stores and atomics are dropped) and is reported.
 //! - Shuffles and broadcasts from an inactive or absent lane return poison (a random word).
-//! - The core reports events to checkers ([`super::events`]) and holds no checking logic.
+//! - The core reports events to checkers ([`super::events`]) and holds no checking logic; the
+//!   expressions checkers watch (named when a pass starts) are reported when evaluated.
 //! - Entry-point returns: lanes stay *live* until the top-level statement they returned in
 //!   completes, so both arms of a divergent `if` are checked against them.
 //!
