@@ -31,11 +31,26 @@ pub enum FindingKind {
     /// One subgroup took more loop iterations, over all loops of one invocation, than lavapipe
     /// runs before it ends every loop early (65535, one counter per row of lanes).
     LoopLimit,
+    /// A shuffle or broadcast named a source lane (or a mask or delta) at or past the subgroup
+    /// size: the kernel assumes larger subgroups than it runs with.
+    ShuffleOutOfRange,
+    /// Lanes at or past 32 voted in a `subgroupBallot` whose words holding them the kernel
+    /// never reads (only `.x`): it assumes subgroups of at most 32.
+    BallotHighLanes,
+    /// A shift by at least the operand's bit width (WGSL takes the amount modulo the width;
+    /// CUDA and MSL leave it undefined).
+    ShiftOverflow,
+    /// A subgroup id or lane computed as `local_invocation_index / subgroup_size` (or `%`): WGSL
+    /// does not promise that subgroups are formed from consecutive local indices.
+    LaneLayoutAssumption,
+    /// An out-of-bounds or uninitialized read whose value a `select` discards in that lane
+    /// (off unless asked for: WGSL evaluates both arms, and robust access makes the read safe).
+    DiscardedRead,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 10] = [
+    pub const ALL: [FindingKind; 15] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -46,6 +61,11 @@ impl FindingKind {
         FindingKind::UnwrittenOutput,
         FindingKind::StepLimit,
         FindingKind::LoopLimit,
+        FindingKind::ShuffleOutOfRange,
+        FindingKind::BallotHighLanes,
+        FindingKind::ShiftOverflow,
+        FindingKind::LaneLayoutAssumption,
+        FindingKind::DiscardedRead,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -61,6 +81,11 @@ impl FindingKind {
             FindingKind::UnwrittenOutput => "unwritten-output",
             FindingKind::StepLimit => "step-limit",
             FindingKind::LoopLimit => "loop-limit",
+            FindingKind::ShuffleOutOfRange => "shuffle-out-of-range",
+            FindingKind::BallotHighLanes => "ballot-high-lanes",
+            FindingKind::ShiftOverflow => "shift-overflow",
+            FindingKind::LaneLayoutAssumption => "lane-layout-assumption",
+            FindingKind::DiscardedRead => "discarded-read",
         }
     }
 }

@@ -38,6 +38,14 @@ pub struct CheckArgs {
     /// workgroup indices run only after all others), to expose forward-progress assumptions.
     #[arg(long)]
     pub schedule: Option<String>,
+    /// Also report `discarded-read`: an out-of-bounds or uninitialized read whose value a
+    /// `select` throws away in that lane (harmless in WGSL, a fault in a CUDA or Metal port).
+    #[arg(long)]
+    pub discarded_read: bool,
+    /// Report reads of workgroup memory no invocation wrote (WGSL zero-fills it; Metal and CUDA
+    /// leave it undefined, so a port must not rely on it).
+    #[arg(long)]
+    pub uninit_workgroup: bool,
 }
 
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
@@ -86,6 +94,8 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
     };
     // a kernel checked on its own may run in lavapipe's CI: report its loop limit too
     config.loop_limit = true;
+    config.checks.discarded_read = args.discarded_read;
+    config.checks.uninit_workgroup = args.uninit_workgroup;
     if let Some(m) = args.max_steps {
         config.max_steps = m;
     }

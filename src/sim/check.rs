@@ -4,8 +4,9 @@
 //! A binding spec is `I=TYPE:INIT`: `I` the `@binding` in group 0, `TYPE` `u32|i32|f32`, `INIT`
 //! one of `zeros:N`, `random:N` (seeded; f32 in [-1, 1)), `iota:N` (0, 1, 2, ...),
 //! `uninit:N` (host-uninitialized: reading it before writing is `uninitialized-read`, leaving
-//! any of it unwritten is `unwritten-output`) or a list `[v,v,...]`. Whether the binding is
-//! storage or uniform comes from the shader.
+//! any of it unwritten is `unwritten-output`) or a list `[v,v,...]`, of at most
+//! [`MAX_ELEMENTS`] elements (and what the simulated device's largest buffer holds). Whether
+//! the binding is storage or uniform comes from the shader.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -19,6 +20,8 @@ use crate::kernel::{Flavor, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
 use super::{SimConfig, Simulator};
+
+pub use super::checks::CheckOptions;
 
 /// Element type of a binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +69,10 @@ pub enum InitSpec {
     Values(Vec<u32>),
 }
 
+/// Most elements (32-bit words) a binding may have: 2^30, 4 GiB. The device simulated may
+/// allow less ([`check`] says so before making the contents).
+pub const MAX_ELEMENTS: u64 = 1 << 30;
+
 /// One `--bind I=TYPE:INIT`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BindSpec {
@@ -105,10 +112,20 @@ impl std::str::FromStr for BindSpec {
                 .filter(|v| !v.trim().is_empty())
                 .map(|v| ty.parse_value(v))
                 .collect();
-            InitSpec::Values(vals.ok_or_else(|| bad("a value does not parse as TYPE"))?)
+            let vals = vals.ok_or_else(|| bad("a value does not parse as TYPE"))?;
+            if vals.len() as u64 > MAX_ELEMENTS {
+                return Err(bad("more values than a binding may have"));
+            }
+            InitSpec::Values(vals)
         } else {
             let (k, n) = init.split_once(':').ok_or_else(|| bad("no count"))?;
-            let n: usize = n.trim().parse().map_err(|_| bad("count is not a number"))?;
+            let n: u64 = n.trim().parse().map_err(|_| bad("count is not a number"))?;
+            if n > MAX_ELEMENTS {
+                return Err(bad(&format!(
+                    "{n} elements is more than the {MAX_ELEMENTS} a binding may have"
+                )));
+            }
+            let n = n as usize;
             match k {
                 "zeros" => InitSpec::Zeros(n),
                 "random" => InitSpec::Random(n),
@@ -117,16 +134,28 @@ impl std::str::FromStr for BindSpec {
                 _ => return Err(bad("unknown INIT")),
             }
         };
-        let len = match &init {
+        let spec = BindSpec { binding, ty, init };
+        if spec.is_empty() {
+            return Err(bad("a binding needs at least one element"));
+        }
+        Ok(spec)
+    }
+}
+
+impl BindSpec {
+    /// Elements (32-bit words).
+    pub fn len(&self) -> usize {
+        match &self.init {
             InitSpec::Values(v) => v.len(),
             InitSpec::Zeros(n) | InitSpec::Random(n) | InitSpec::Iota(n) | InitSpec::Uninit(n) => {
                 *n
             }
-        };
-        if len == 0 {
-            return Err(bad("a binding needs at least one element"));
         }
-        Ok(BindSpec { binding, ty, init })
+    }
+
+    /// Whether it has no elements (a parsed spec never has).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -154,8 +183,8 @@ pub struct CheckReport {
     pub buffers: BTreeMap<u32, (ElemType, Vec<u32>)>,
 }
 
-/// Parses, validates and runs a request. Parse and validation errors are `Error::Shader` with
-/// naga's span-rendered message.
+/// Parses, validates and runs a request (the checkers' options are `req.config.checks`). Parse
+/// and validation errors are `Error::Shader` with naga's span-rendered message.
 pub fn check(req: &CheckRequest) -> Result<CheckReport> {
     let kernel = Arc::new(Kernel::from_source(
         &req.name,
@@ -181,10 +210,21 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
                 b.binding
             )));
         }
+        let bytes = (b.len() as u64)
+            .checked_mul(4)
+            .filter(|&bytes| bytes <= sim.caps().max_buffer)
+            .ok_or_else(|| {
+                Error::TooLarge(format!(
+                    "binding {}: {} elements; the simulated device's largest buffer is {} bytes",
+                    b.binding,
+                    b.len(),
+                    sim.caps().max_buffer
+                ))
+            })?;
         let mut rng = ChaCha8Rng::seed_from_u64(0xC0FFEE ^ b.binding as u64);
-        let (words, init): (usize, BufferInit) = match &b.init {
-            InitSpec::Zeros(n) => (*n, BufferInit::Zeroed),
-            InitSpec::Uninit(n) => (*n, BufferInit::Poison),
+        let init = match &b.init {
+            InitSpec::Zeros(_) => BufferInit::Zeroed,
+            InitSpec::Uninit(_) => BufferInit::Poison,
             InitSpec::Iota(n) => {
                 let v: Vec<u32> = (0..*n as u32)
                     .map(|i| match b.ty {
@@ -192,7 +232,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
                         _ => i,
                     })
                     .collect();
-                (*n, BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec()))
+                BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec())
             }
             InitSpec::Random(n) => {
                 let v: Vec<u32> = (0..*n)
@@ -201,11 +241,11 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
                         _ => rng.random(),
                     })
                     .collect();
-                (*n, BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec()))
+                BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec())
             }
-            InitSpec::Values(v) => (v.len(), BufferInit::Bytes(bytemuck::cast_slice(v).to_vec())),
+            InitSpec::Values(v) => BufferInit::Bytes(bytemuck::cast_slice(v).to_vec()),
         };
-        let id = plan.buffer(format!("binding {}", b.binding), words as u64 * 4, init);
+        let id = plan.buffer(format!("binding {}", b.binding), bytes, init);
         plan.read_back(id);
         ids.push((b.binding, b.ty, id));
     }

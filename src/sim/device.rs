@@ -97,6 +97,8 @@ pub struct SimConfig {
     /// Report `loop-limit` (lavapipe ends every loop of an invocation after 65535 back-edges);
     /// on where the profile is a CPU device.
     pub loop_limit: bool,
+    /// The checkers' options (findings off by default).
+    pub checks: checks::CheckOptions,
 }
 
 impl SimConfig {
@@ -120,6 +122,7 @@ impl SimConfig {
             max_steps: 20_000_000,
             seed: 0x5eed,
             fail_on_step_limit: false,
+            checks: checks::CheckOptions::default(),
         }
     }
 
@@ -596,7 +599,7 @@ impl Simulator {
             let data: Vec<u32> = bytemuck::pod_collect_to_vec(bytes);
             w[first..first + data.len()].copy_from_slice(&data);
         }
-        let mut checkers = checks::all(self.config.loop_limit);
+        let mut checkers = checks::all_with(self.config.loop_limit, self.config.checks);
         let mut findings = Findings::default();
         for c in checkers.iter_mut() {
             c.run_start(metas);

@@ -1,18 +1,33 @@
 //! Interpreter events and the checker plugin interface.
 //!
-//! The interpreter core reports what happens — memory accesses, barriers, subgroup operations,
-//! indices out of range, the step budget running out — and holds no checking logic. Checkers
-//! ([`Checker`]) receive the events and report [`Finding`]s through a [`Findings`] collector,
-//! which deduplicates by (kind, kernel, source position) and counts repeats.
+//! The interpreter core reports what happens — memory accesses, barriers, subgroup operations
+//! (ballots and gathers with their operands), indices out of range, the step budget running
+//! out — and holds no checking logic. Checkers ([`Checker`]) receive the events and report
+//! [`Finding`]s through a [`Findings`] collector, which deduplicates by (kind, kernel, source
+//! position) and counts repeats. A checker that looks at the IR (`checks/ir.rs`) does so when a
+//! pass starts ([`Checker::pass_start`]) and names the expressions whose evaluation it wants
+//! to see ([`Checker::expression`]); the core then reports those, and nothing else, per
+//! evaluation.
 
 use std::collections::HashMap;
 
-use naga::Span;
+use naga::{Expression, Handle, Span};
 
 use crate::finding::{Finding, FindingKind, Party, SourceLoc};
 use crate::kernel::Kernel;
 
+use super::interp::Bound;
 use super::mask::Mask;
+use super::program::Program;
+
+/// An expression of a program: function table index (see [`Program::funcs`]) and handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ExprRef {
+    /// Function table index.
+    pub function: usize,
+    /// The expression.
+    pub expr: Handle<Expression>,
+}
 
 /// Where a memory access went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +67,8 @@ pub struct MemAccess<'a> {
     pub words: &'a [(u32, u32)],
     /// Source span of the access.
     pub span: Span,
+    /// The `Load` expression that read (none for statements: stores, atomics, uniform loads).
+    pub expr: Option<ExprRef>,
 }
 
 /// Where the simulator is: the kernel and the workgroup being run.
@@ -183,6 +200,97 @@ pub struct OobEvent {
     pub what: String,
     /// Source span.
     pub span: Span,
+    /// The expression that indexed (the access, or the load whose words left the binding);
+    /// none for statements.
+    pub expr: Option<ExprRef>,
+}
+
+/// A pass about to run its first workgroup: its program and what each global is bound to.
+pub struct PassStart<'a> {
+    /// The program (IR, tables, layouts).
+    pub prog: &'a Program,
+    /// Bound ranges of plan buffers, by global variable index.
+    pub bound: &'a [Option<Bound>],
+}
+
+/// An expression a checker asked to watch ([`Checker::pass_start`]) was evaluated.
+pub struct ExprEvent<'a> {
+    /// The program.
+    pub prog: &'a Program,
+    /// Which expression.
+    pub at: ExprRef,
+    /// Lanes (slots) that evaluated it.
+    pub active: &'a Mask,
+    /// The function's register file (see [`ExprEvent::row`]).
+    pub regs: &'a [u32],
+    /// Lane slots of the workgroup.
+    pub lanes: usize,
+    /// Source span.
+    pub span: Span,
+}
+
+impl ExprEvent<'_> {
+    /// Word `word` of expression `h` (of the same function) for every lane slot.
+    pub fn row(&self, h: Handle<Expression>, word: usize) -> &[u32] {
+        let m = &self.prog.funcs[self.at.function].exprs[h.index()];
+        let start = (m.reg as usize + word.min((m.words as usize).saturating_sub(1))) * self.lanes;
+        &self.regs[start..start + self.lanes]
+    }
+
+    /// Words of expression `h` per lane.
+    pub fn words(&self, h: Handle<Expression>) -> usize {
+        self.prog.funcs[self.at.function].exprs[h.index()].words as usize
+    }
+}
+
+/// A `subgroupBallot` ran.
+pub struct BallotEvent {
+    /// The ballot's result expression.
+    pub result: ExprRef,
+    /// Lanes (slots) that ran it.
+    pub active: Mask,
+    /// Lanes (slots) whose predicate was true.
+    pub voted: Mask,
+    /// Source span.
+    pub span: Span,
+}
+
+/// The kinds of subgroup gather.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gather {
+    /// `subgroupBroadcastFirst`.
+    First,
+    /// `subgroupBroadcast(e, id)`.
+    Broadcast,
+    /// `subgroupShuffle(e, id)`.
+    Shuffle,
+    /// `subgroupShuffleXor(e, mask)`.
+    Xor,
+    /// `subgroupShuffleUp(e, delta)`.
+    Up,
+    /// `subgroupShuffleDown(e, delta)`.
+    Down,
+    /// `quadBroadcast(e, id)`.
+    QuadBroadcast,
+    /// `quadSwapX/Y/Diagonal`.
+    QuadSwap,
+}
+
+/// A subgroup gather ran.
+pub struct GatherEvent<'a> {
+    /// Which one.
+    pub mode: Gather,
+    /// Its WGSL name.
+    pub op: &'static str,
+    /// Lanes (slots) that ran it.
+    pub active: &'a Mask,
+    /// Per lane slot, the lane index, mask or delta it was given (none for the gathers
+    /// without one).
+    pub operand: Option<&'a [u32]>,
+    /// The gather's result expression.
+    pub result: ExprRef,
+    /// Source span.
+    pub span: Span,
 }
 
 /// A plan buffer, as checkers see it at the start of a run.
@@ -207,6 +315,17 @@ pub trait Checker {
     /// `words` words of buffer `buffer` from word `first` were written outside any kernel (a
     /// buffer copy).
     fn host_write(&mut self, _buffer: usize, _first: usize, _words: usize) {}
+    /// A pass is about to run its first workgroup; returns the expressions whose evaluation the
+    /// checker wants to see ([`Checker::expression`]).
+    fn pass_start(&mut self, _ctx: &Ctx, _pass: &PassStart) -> Vec<ExprRef> {
+        Vec::new()
+    }
+    /// An expression some checker watches was evaluated (every checker sees it).
+    fn expression(&mut self, _ctx: &Ctx, _e: &ExprEvent, _out: &mut Findings) {}
+    /// A `subgroupBallot` ran.
+    fn ballot(&mut self, _ctx: &Ctx, _b: &BallotEvent, _out: &mut Findings) {}
+    /// A subgroup gather (shuffle, broadcast, quad operation) ran.
+    fn gather(&mut self, _ctx: &Ctx, _g: &GatherEvent, _out: &mut Findings) {}
     /// A workgroup starts; its workgroup memory is zeroed.
     fn workgroup_start(&mut self, _ctx: &Ctx) {}
     /// A workgroup finished.

@@ -38,3 +38,6 @@ pub mod program;
 pub use device::{
     Buffer, Encoder, Prepared, Report, Scheduler, SimConfig, SimSlice, SimStats, Simulator,
 };
+
+#[cfg(test)]
+mod tests;

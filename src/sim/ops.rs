@@ -312,6 +312,7 @@ pub fn math(
         (M::Exp2, _) => fl!(f32::exp2),
         (M::Log, _) => fl!(f32::ln),
         (M::Log2, _) => fl!(f32::log2),
+        (M::Ldexp, _) => two!(|x, e| fb(ldexp(f(x), e as i32))),
         (M::Pow, _) => two!(|x, y| fb(f(x).powf(f(y)))),
         (M::Sqrt, _) => fl!(f32::sqrt),
         (M::InverseSqrt, _) => fl!(|x: f32| 1.0 / x.sqrt()),
@@ -362,6 +363,12 @@ pub fn math(
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// `ldexp`: `x · 2^e`, rounded once (the product is exact in f64 for every f32 and every `e`
+/// that does not already take the result to zero or infinity, so `e` is clamped to ±400).
+pub fn ldexp(x: f32, e: i32) -> f32 {
+    (x as f64 * 2f64.powi(e.clamp(-400, 400))) as f32
 }
 
 /// IEEE half bits to f32 (exact).

@@ -170,26 +170,7 @@ impl Program {
             .position(|e| e.name == entry)
             .ok_or_else(|| Error::Plan(format!("no entry point {entry}")))?;
         for (_, ty) in module.types.iter() {
-            // 32-bit scalars and f16 (see `layout.rs`)
-            let ok = |s: naga::Scalar| {
-                s.width == 4
-                    || s.kind == naga::ScalarKind::Bool
-                    || matches!(Kind::of(s), Ok(Kind::F16))
-            };
-            let bad = match ty.inner {
-                TypeInner::Scalar(s)
-                | TypeInner::Vector { scalar: s, .. }
-                | TypeInner::Matrix { scalar: s, .. }
-                | TypeInner::CooperativeMatrix { scalar: s, .. } => !ok(s),
-                TypeInner::Atomic(s) => s.width != 4,
-                _ => false,
-            };
-            if bad {
-                return Err(Error::Sim(format!(
-                    "type {} is not simulated (only 32-bit scalars and f16)",
-                    ty.name.clone().unwrap_or_else(|| format!("{:?}", ty.inner))
-                )));
-            }
+            check_scalars(&ty.inner)?;
         }
         let mut globals = Vec::new();
         let (mut wg_words, mut private_words, mut wg_bytes) = (0u32, 0u32, 0u64);
@@ -256,6 +237,49 @@ impl Program {
             spec,
         })
     }
+}
+
+/// The WGSL name of a scalar type (`i64`, `f64`, `bool`).
+fn scalar_name(s: naga::Scalar) -> String {
+    let prefix = match s.kind {
+        naga::ScalarKind::Sint => "i",
+        naga::ScalarKind::Uint => "u",
+        naga::ScalarKind::Float => "f",
+        naga::ScalarKind::Bool => return "bool".into(),
+        naga::ScalarKind::AbstractInt => return "abstract-int".into(),
+        naga::ScalarKind::AbstractFloat => return "abstract-float".into(),
+    };
+    format!("{prefix}{}", s.width as u32 * 8)
+}
+
+/// An error naming the scalar type of `t` unless the simulator holds it: 32-bit scalars,
+/// bool and f16 (see `layout.rs`). 64-bit integers and floats would need two words a leaf.
+fn check_scalars(t: &TypeInner) -> Result<()> {
+    let s = match *t {
+        TypeInner::Scalar(s)
+        | TypeInner::Vector { scalar: s, .. }
+        | TypeInner::Matrix { scalar: s, .. }
+        | TypeInner::CooperativeMatrix { scalar: s, .. }
+        | TypeInner::Atomic(s)
+        | TypeInner::ValuePointer { scalar: s, .. } => s,
+        _ => return Ok(()),
+    };
+    use naga::ScalarKind as S;
+    let held = s.width == 4
+        || matches!(s.kind, S::Bool | S::AbstractInt | S::AbstractFloat)
+        || matches!(Kind::of(s), Ok(Kind::F16));
+    if held {
+        return Ok(());
+    }
+    let name = scalar_name(s);
+    let what = if s.width == 8 && s.kind != naga::ScalarKind::Float {
+        format!("64-bit integers (`{name}`)")
+    } else {
+        format!("`{name}`")
+    };
+    Err(Error::Sim(format!(
+        "the simulator does not support {what} yet (it holds 32-bit scalars, bool and f16)"
+    )))
 }
 
 fn inner<'a>(
@@ -344,6 +368,23 @@ fn collect_emitted(block: &naga::Block, out: &mut Vec<bool>) {
     }
 }
 
+/// Marks `h` and the operands it is composed of: the expressions of an evaluated constant
+/// (literals, constants, zero values, and `Compose`/`Splat` of those).
+fn mark_constant_tree(f: &Function, h: Handle<Expression>, marks: &mut [bool]) {
+    if std::mem::replace(&mut marks[h.index()], true) {
+        return;
+    }
+    match f.expressions[h] {
+        Expression::Compose { ref components, .. } => {
+            for &c in components {
+                mark_constant_tree(f, c, marks);
+            }
+        }
+        Expression::Splat { value, .. } => mark_constant_tree(f, value, marks),
+        _ => {}
+    }
+}
+
 impl FnTable {
     fn new(
         module: &Module,
@@ -355,10 +396,20 @@ impl FnTable {
         let mut reg = 0u32;
         let mut emitted = vec![false; f.expressions.len()];
         collect_emitted(&f.body, &mut emitted);
+        // A local variable's initializer is a constant the variable holds from the function's
+        // entry, before the statement that emits it runs: it is evaluated with the constants.
+        let mut init_tree = vec![false; f.expressions.len()];
+        for (_, lv) in f.local_variables.iter() {
+            if let Some(init) = lv.init {
+                mark_constant_tree(f, init, &mut init_tree);
+            }
+        }
         let mut setup = Vec::new();
         let mut args = vec![Vec::new(); f.arguments.len()];
         for (h, e) in f.expressions.iter() {
             let t = inner(module, info, h);
+            // (a literal or conversion may have a type the module's arena never names)
+            check_scalars(t)?;
             let (mut words, kind, ptr) = shape(t);
             if words == 0 {
                 words = match info[h].ty {
@@ -509,7 +560,7 @@ impl FnTable {
                 | Expression::WorkGroupUniformLoadResult { .. }
                 | Expression::SubgroupBallotResult
                 | Expression::SubgroupOperationResult { .. } => {}
-                _ if !emitted[h.index()] => setup.push(h),
+                _ if !emitted[h.index()] || init_tree[h.index()] => setup.push(h),
                 _ => {}
             }
             let ty = match info[h].ty {

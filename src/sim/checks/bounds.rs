@@ -1,30 +1,60 @@
 //! Bounds and budget: indices past an array's length (the core reports them) and the step
-//! budget running out.
+//! budget running out. A read out of range whose value only a `select` arm consumes is judged
+//! when the select runs ([`Discards`]).
 
 use naga::Span;
 
+use super::discard::Discards;
 use crate::finding::FindingKind;
-use crate::sim::events::{Checker, Ctx, Findings, OobEvent};
+use crate::sim::events::{Checker, Ctx, ExprEvent, ExprRef, Findings, OobEvent, PassStart};
 
-/// Reports `out-of-bounds` and `step-limit`.
-pub struct Bounds;
+/// Reports `out-of-bounds`, `step-limit` and (if asked for) `discarded-read`.
+pub struct Bounds {
+    discards: Discards,
+}
+
+impl Bounds {
+    /// `discarded_read`: report reads out of range whose value a select discards.
+    pub fn new(discarded_read: bool) -> Bounds {
+        Bounds {
+            discards: Discards::new(discarded_read),
+        }
+    }
+}
 
 impl Checker for Bounds {
+    fn pass_start(&mut self, _ctx: &Ctx, pass: &PassStart) -> Vec<ExprRef> {
+        self.discards.pass_start(pass.prog)
+    }
+
+    fn expression(&mut self, ctx: &Ctx, e: &ExprEvent, out: &mut Findings) {
+        self.discards.select(ctx, e, out);
+    }
+
+    fn workgroup_end(&mut self, ctx: &Ctx, out: &mut Findings) {
+        self.discards.flush(ctx, out);
+    }
+
     fn out_of_bounds(&mut self, ctx: &Ctx, e: &OobEvent, out: &mut Findings) {
         let kind = FindingKind::OutOfBounds;
-        if out.seen(kind, ctx.kernel, e.span) {
+        let message = || {
+            let index = if e.index == u64::MAX {
+                "a negative index".to_string()
+            } else {
+                format!("index {}", e.index)
+            };
+            format!("{index} past the end of {} (length {})", e.what, e.len)
+        };
+        if self.discards.defer(e.expr, e.slot, kind, e.span, message)
+            || out.seen(kind, ctx.kernel, e.span)
+        {
             return;
         }
-        let index = if e.index == u64::MAX {
-            "a negative index".to_string()
-        } else {
-            format!("index {}", e.index)
-        };
         out.report(
             kind,
             ctx.kernel,
             e.span,
-            format!("{index} past the end of {} (length {})", e.what, e.len),
+            message(),
             vec![ctx.party(e.slot, Some(e.span))],
         );
     }

@@ -1,21 +1,78 @@
-//! Initialization: workgroup memory read before anything in the workgroup wrote it (WGSL
-//! zero-fills it; Metal and CUDA do not), host-uninit storage (`BufferInit::Poison`) read
-//! before written, and host-uninit read-back words that nothing wrote. A buffer a plan
-//! invalidates (`Plan::invalidate`) is host-uninit again from that pass on.
+//! Initialization: host-uninit storage (`BufferInit::Poison`) read before written, host-uninit
+//! read-back words that nothing wrote, and — for kernels ported from Metal or CUDA, where
+//! workgroup memory starts undefined ([`CheckOptions::uninit_workgroup`]) — workgroup memory
+//! read before anything in the workgroup wrote it (WGSL zero-fills it, so by default that is
+//! fine). A buffer a plan invalidates (`Plan::invalidate`) is host-uninit again from that pass
+//! on. Padding words of the types a buffer is bound as (between struct members, past an array
+//! element within its stride) are never unwritten output. A read whose value only a `select`
+//! arm consumes is judged when the select runs ([`Discards`]).
 
+use super::discard::Discards;
+use super::ir::data_words;
+use super::CheckOptions;
 use crate::finding::FindingKind;
-use crate::sim::events::{AccessKind, BufferMeta, Checker, Ctx, Findings, MemAccess, Space};
+use crate::sim::events::{
+    AccessKind, BufferMeta, Checker, Ctx, ExprEvent, ExprRef, Findings, MemAccess, PassStart, Space,
+};
 
-/// Reports `uninitialized-read` and `unwritten-output`.
-#[derive(Default)]
+/// Reports `uninitialized-read`, `unwritten-output` and (if asked for) `discarded-read`.
 pub struct Init {
     /// Per buffer: written bits for poison buffers (and invalidated ones).
     storage: Vec<Option<Vec<bool>>>,
+    /// Per buffer: the padding words of the types a pass bound it as (poison buffers only).
+    padding: Vec<Option<Vec<bool>>>,
     labels: Vec<String>,
     words: Vec<usize>,
     /// Per buffer: the pass that last invalidated it.
     invalidated_by: Vec<Option<String>>,
+    /// Written bits of the workgroup's memory (tracked only with `uninit_workgroup`).
     wg: Vec<bool>,
+    uninit_workgroup: bool,
+    discards: Discards,
+}
+
+impl Init {
+    /// A checker with `options` (`uninit_workgroup`, `discarded_read`).
+    pub fn new(options: CheckOptions) -> Init {
+        Init {
+            storage: Vec::new(),
+            padding: Vec::new(),
+            labels: Vec::new(),
+            words: Vec::new(),
+            invalidated_by: Vec::new(),
+            wg: Vec::new(),
+            uninit_workgroup: options.uninit_workgroup,
+            discards: Discards::new(options.discarded_read),
+        }
+    }
+
+    /// Marks the padding words of the storage bindings of a pass over poison buffers.
+    fn mark_padding(&mut self, pass: &PassStart) {
+        let module = pass.prog.module();
+        for ((_, g), bound) in module.global_variables.iter().zip(pass.bound) {
+            let Some(b) = bound else { continue };
+            if b.uniform || !matches!(self.storage.get(b.buffer), Some(Some(_))) {
+                continue;
+            }
+            let data = data_words(pass.prog, g.ty);
+            if !data.has_padding() {
+                continue;
+            }
+            let words = self.words[b.buffer];
+            let pad = self.padding[b.buffer].get_or_insert_with(|| vec![false; words]);
+            for w in 0..b.len.min(words.saturating_sub(b.base)) {
+                if !data.is_data(w) {
+                    pad[b.base + w] = true;
+                }
+            }
+        }
+    }
+}
+
+impl Default for Init {
+    fn default() -> Self {
+        Init::new(CheckOptions::default())
+    }
 }
 
 impl Checker for Init {
@@ -24,6 +81,7 @@ impl Checker for Init {
             .iter()
             .map(|b| b.poison.then(|| vec![false; b.words]))
             .collect();
+        self.padding = vec![None; buffers.len()];
         self.labels = buffers.iter().map(|b| b.label.clone()).collect();
         self.words = buffers.iter().map(|b| b.words).collect();
         self.invalidated_by = vec![None; buffers.len()];
@@ -43,15 +101,31 @@ impl Checker for Init {
         }
     }
 
+    fn pass_start(&mut self, _ctx: &Ctx, pass: &PassStart) -> Vec<ExprRef> {
+        self.mark_padding(pass);
+        self.discards.pass_start(pass.prog)
+    }
+
+    fn expression(&mut self, ctx: &Ctx, e: &ExprEvent, out: &mut Findings) {
+        self.discards.select(ctx, e, out);
+    }
+
     fn workgroup_start(&mut self, ctx: &Ctx) {
-        self.wg.clear();
-        self.wg.resize(ctx.wg_words as usize, false);
+        if self.uninit_workgroup {
+            self.wg.clear();
+            self.wg.resize(ctx.wg_words as usize, false);
+        }
+    }
+
+    fn workgroup_end(&mut self, ctx: &Ctx, out: &mut Findings) {
+        self.discards.flush(ctx, out);
     }
 
     fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
         let label = self.labels.get(a.buffer).map(String::as_str).unwrap_or("?");
         let written: &mut Vec<bool> = match a.space {
-            Space::Workgroup => &mut self.wg,
+            Space::Workgroup if self.uninit_workgroup => &mut self.wg,
+            Space::Workgroup => return,
             _ => match self.storage.get_mut(a.buffer) {
                 Some(Some(w)) => w,
                 _ => return,
@@ -63,9 +137,12 @@ impl Checker for Init {
             };
             if a.kind != AccessKind::Store && !*w {
                 let kind = FindingKind::UninitializedRead;
-                if !out.seen(kind, ctx.kernel, a.span) {
-                    let what = if a.space == Space::Workgroup {
-                        format!("workgroup memory word {addr} read before this workgroup wrote it (WGSL zero-fills it; Metal/CUDA do not)")
+                let what = || {
+                    if a.space == Space::Workgroup {
+                        format!(
+                            "workgroup memory word {addr} read before this workgroup wrote it \
+                             (WGSL zero-fills it; Metal and CUDA do not)"
+                        )
                     } else {
                         match self.invalidated_by.get(a.buffer).and_then(Option::as_ref) {
                             Some(pass) => format!(
@@ -77,12 +154,17 @@ impl Checker for Init {
                                 a.buffer
                             ),
                         }
-                    };
+                    }
+                };
+                let deferred = self
+                    .discards
+                    .defer(a.expr, slot as usize, kind, a.span, what);
+                if !deferred && !out.seen(kind, ctx.kernel, a.span) {
                     out.report(
                         kind,
                         ctx.kernel,
                         a.span,
-                        what,
+                        what(),
                         vec![ctx.party(slot as usize, Some(a.span))],
                     );
                 }
@@ -101,7 +183,10 @@ impl Checker for Init {
             if !b.readback {
                 continue;
             }
-            let missing: Vec<usize> = (0..w.len()).filter(|&j| !w[j]).collect();
+            let pad = self.padding.get(i).and_then(Option::as_ref);
+            let missing: Vec<usize> = (0..w.len())
+                .filter(|&j| !w[j] && !pad.is_some_and(|p| p[j]))
+                .collect();
             if let (Some(&first), Some(&last)) = (missing.first(), missing.last()) {
                 let since = match self.invalidated_by.get(i).and_then(Option::as_ref) {
                     Some(pass) => format!(" since pass `{pass}` invalidated it"),

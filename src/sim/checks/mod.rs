@@ -9,30 +9,56 @@
 //! | [`Bounds`] | `out-of-bounds`, `step-limit` |
 //! | [`Init`] | `uninitialized-read`, `unwritten-output` |
 //! | [`LoopLimit`] | `loop-limit` |
+//! | [`Lanes`] | `shuffle-out-of-range`, `ballot-high-lanes`, `lane-layout-assumption` |
+//! | [`Shift`] | `shift-overflow` |
+//!
+//! `ir` holds the static facts about a program's IR that checkers look up.
 
 mod bounds;
+mod discard;
 mod init;
+pub mod ir;
+mod lanes;
 mod loops;
 mod race;
+mod shift;
 mod uniformity;
 
 pub use bounds::Bounds;
 pub use init::Init;
+pub use lanes::Lanes;
 pub use loops::LoopLimit;
 pub use race::{GridRace, Race, StorageRace};
+pub use shift::Shift;
 pub use uniformity::Uniformity;
+
 
 use super::events::Checker;
 
-/// Every checker, fresh; `loop_limit`: with [`LoopLimit`].
-pub fn all(loop_limit: bool) -> Vec<Box<dyn Checker>> {
+/// What the checkers report beyond their defaults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Report `discarded-read`: an out-of-bounds or uninitialized read whose value a `select`
+    /// discards in that lane. Off, such reads are not reported at all (WGSL evaluates both
+    /// arms of a `select`, and robust buffer access makes the read itself harmless).
+    pub discarded_read: bool,
+    /// Report reads of workgroup memory that no invocation of the workgroup wrote, as
+    /// `uninitialized-read`: for a kernel ported from Metal or CUDA, where workgroup memory
+    /// starts undefined. Off, such reads are fine: WGSL zero-fills workgroup memory.
+    pub uninit_workgroup: bool,
+}
+
+/// Every checker, fresh, with `options`; `loop_limit`: with [`LoopLimit`].
+pub fn all_with(loop_limit: bool, options: CheckOptions) -> Vec<Box<dyn Checker>> {
     let mut v: Vec<Box<dyn Checker>> = vec![
         Box::new(Uniformity),
         Box::new(Race::default()),
         Box::new(StorageRace::default()),
         Box::new(GridRace::default()),
-        Box::new(Bounds),
-        Box::new(Init::default()),
+        Box::new(Bounds::new(options.discarded_read)),
+        Box::new(Init::new(options)),
+        Box::new(Lanes::default()),
+        Box::new(Shift::default()),
     ];
     if loop_limit {
         v.push(Box::new(LoopLimit::default()));

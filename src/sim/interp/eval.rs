@@ -4,7 +4,35 @@
 use super::*;
 
 impl<'a, 'h> Interp<'a, 'h> {
+    /// Evaluates expression `h` of function table `fi` for every lane (memory, bounds and
+    /// events honour `active`), then tells the checkers if one watches it.
     pub(super) fn eval(&mut self, fi: usize, h: Handle<Expression>, active: &Mask) -> Result<()> {
+        let at = ExprRef {
+            function: fi,
+            expr: h,
+        };
+        self.evaluating = Some(at);
+        let r = self.eval_expr(fi, h, active);
+        self.evaluating = None;
+        r?;
+        if self.watched[fi][h.index()] {
+            let ev = ExprEvent {
+                prog: self.prog,
+                at,
+                active,
+                regs: &self.regs[fi],
+                lanes: self.n,
+                span: self.prog.function(fi).expressions.get_span(h),
+            };
+            let ctx = ctx!(self);
+            for c in self.hooks.checkers.iter_mut() {
+                c.expression(&ctx, &ev, self.hooks.findings);
+            }
+        }
+        Ok(())
+    }
+
+    fn eval_expr(&mut self, fi: usize, h: Handle<Expression>, active: &Mask) -> Result<()> {
         let prog = self.prog;
         let n = self.n;
         let t = &prog.funcs[fi];
@@ -246,7 +274,13 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let ak = wide(t.exprs[arg.index()].kind);
                 let (b1, c1, d1) = (arg1.map(op), arg2.map(op), arg3.map(op));
                 if !ops::math(fun, ak, dst, a, b1, c1, d1, words, n)? {
-                    self.math_special(fun, ak, dst, a, b1, words, n)?;
+                    let matrix = match *prog.expr_type(fi, arg) {
+                        TypeInner::Matrix { columns, rows, .. } => {
+                            Some((columns as usize, rows as usize))
+                        }
+                        _ => None,
+                    };
+                    math::special(fun, ak, dst, [Some(a), b1, c1], words, n, matrix)?;
                 }
                 round_f16(m.kind, dst);
             }
@@ -297,8 +331,8 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
             ref other => {
                 return Err(Error::Sim(format!(
-                    "expression {:?} not simulated",
-                    std::mem::discriminant(other)
+                    "the simulator does not support `{}` expressions yet",
+                    variant_name(other)
                 )))
             }
         }
@@ -338,128 +372,6 @@ impl<'a, 'h> Interp<'a, 'h> {
         let span = self.prog.function(fi).expressions.get_span(h);
         for (l, lim) in bad {
             self.oob(l, idx as u64, lim as u64, "array", span);
-        }
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn math_special(
-        &mut self,
-        fun: MathFunction,
-        kind: Kind,
-        dst: &mut [u32],
-        a: (&[u32], usize),
-        b: Option<(&[u32], usize)>,
-        words: usize,
-        n: usize,
-    ) -> Result<()> {
-        let g = |x: &[u32], i: usize| f32::from_bits(x[i]);
-        match fun {
-            MathFunction::Dot => {
-                let b = b.ok_or_else(|| Error::Sim("dot".into()))?;
-                for l in 0..n {
-                    dst[l] = if kind == Kind::F32 {
-                        (0..a.1)
-                            .map(|w| g(a.0, w * n + l) * g(b.0, w * n + l))
-                            .sum::<f32>()
-                            .to_bits()
-                    } else {
-                        (0..a.1).fold(0u32, |acc, w| {
-                            acc.wrapping_add(a.0[w * n + l].wrapping_mul(b.0[w * n + l]))
-                        })
-                    };
-                }
-            }
-            MathFunction::Length => {
-                for l in 0..n {
-                    let s: f32 = (0..a.1).map(|w| g(a.0, w * n + l).powi(2)).sum();
-                    dst[l] = s.sqrt().to_bits();
-                }
-            }
-            MathFunction::Distance => {
-                let b = b.ok_or_else(|| Error::Sim("distance".into()))?;
-                for l in 0..n {
-                    let s: f32 = (0..a.1)
-                        .map(|w| (g(a.0, w * n + l) - g(b.0, w * n + l)).powi(2))
-                        .sum();
-                    dst[l] = s.sqrt().to_bits();
-                }
-            }
-            MathFunction::Normalize => {
-                for l in 0..n {
-                    let s: f32 = (0..a.1)
-                        .map(|w| g(a.0, w * n + l).powi(2))
-                        .sum::<f32>()
-                        .sqrt();
-                    for w in 0..words {
-                        dst[w * n + l] = (g(a.0, w * n + l) / s).to_bits();
-                    }
-                }
-            }
-            MathFunction::Cross => {
-                let b = b.ok_or_else(|| Error::Sim("cross".into()))?;
-                for l in 0..n {
-                    let x = |v: &[u32], i: usize| g(v, i * n + l);
-                    let c = [
-                        x(a.0, 1) * x(b.0, 2) - x(a.0, 2) * x(b.0, 1),
-                        x(a.0, 2) * x(b.0, 0) - x(a.0, 0) * x(b.0, 2),
-                        x(a.0, 0) * x(b.0, 1) - x(a.0, 1) * x(b.0, 0),
-                    ];
-                    for (w, v) in c.iter().enumerate() {
-                        dst[w * n + l] = v.to_bits();
-                    }
-                }
-            }
-            MathFunction::Unpack2x16float => {
-                for l in 0..n {
-                    let v = a.0[l];
-                    dst[l] = ops::f16_to_f32(v as u16).to_bits();
-                    dst[n + l] = ops::f16_to_f32((v >> 16) as u16).to_bits();
-                }
-            }
-            MathFunction::Pack2x16float => {
-                for l in 0..n {
-                    let lo = ops::f32_to_f16(g(a.0, l)) as u32;
-                    let hi = ops::f32_to_f16(g(a.0, n + l)) as u32;
-                    dst[l] = lo | hi << 16;
-                }
-            }
-            MathFunction::Unpack4xU8 | MathFunction::Unpack4xI8 => {
-                let signed = fun == MathFunction::Unpack4xI8;
-                for l in 0..n {
-                    let v = a.0[l];
-                    for c in 0..4 {
-                        let byte = (v >> (8 * c)) & 0xff;
-                        dst[c * n + l] = if signed {
-                            byte as u8 as i8 as i32 as u32
-                        } else {
-                            byte
-                        };
-                    }
-                }
-            }
-            MathFunction::Pack4xU8 | MathFunction::Pack4xI8 => {
-                for l in 0..n {
-                    dst[l] = (0..4).fold(0u32, |acc, c| acc | (a.0[c * n + l] & 0xff) << (8 * c));
-                }
-            }
-            MathFunction::Unpack4x8unorm => {
-                for l in 0..n {
-                    let v = a.0[l];
-                    for c in 0..4 {
-                        dst[c * n + l] = (((v >> (8 * c)) & 0xff) as f32 / 255.0).to_bits();
-                    }
-                }
-            }
-            MathFunction::Pack4x8unorm => {
-                for l in 0..n {
-                    dst[l] = (0..4).fold(0u32, |acc, c| {
-                        let q = (g(a.0, c * n + l).clamp(0.0, 1.0) * 255.0).round() as u32;
-                        acc | q << (8 * c)
-                    });
-                }
-            }
-            other => return Err(Error::Sim(format!("math function {other:?} not simulated"))),
         }
         Ok(())
     }

@@ -11,6 +11,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             len,
             what: what.to_string(),
             span,
+            expr: self.evaluating,
         };
         let ctx = ctx!(self);
         for c in self.hooks.checkers.iter_mut() {
@@ -36,6 +37,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 atomic,
                 words: &words,
                 span,
+                expr: self.evaluating,
             };
             let ctx = ctx!(self);
             for c in self.hooks.checkers.iter_mut() {

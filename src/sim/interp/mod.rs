@@ -17,11 +17,13 @@
 //!   per-lane word offset. An index out of range sets the offset to `BAD` (loads give 0,
 //!   stores and atomics are dropped) and is reported.
 //! - Shuffles and broadcasts from an inactive or absent lane return poison (a random word).
-//! - The core reports events to checkers ([`super::events`]) and holds no checking logic.
+//! - The core reports events to checkers ([`super::events`]) and holds no checking logic; the
+//!   expressions checkers watch (named when a pass starts) are reported when evaluated.
 //! - Entry-point returns: lanes stay *live* until the top-level statement they returned in
 //!   completes, so both arms of a divergent `if` are checked against them.
 //!
-//! Files: this one (state, workgroups, statements), `eval.rs` (expressions), `memory.rs`
+//! Files: this one (state, workgroups, statements), `eval.rs` (expressions), `math.rs` (math builtins that are not
+//! componentwise), `memory.rs`
 //! (loads, stores, atomics), `subgroup.rs` (subgroup operations), `coop.rs` (cooperative
 //! matrices).
 
@@ -30,12 +32,12 @@
 
 use naga::{
     AddressSpace, AtomicFunction, Barrier, BuiltIn, CollectiveOperation as Co, Expression,
-    GatherMode, Handle, Literal, MathFunction, Span, Statement, SubgroupOperation as So, TypeInner,
+    GatherMode, Handle, Literal, Span, Statement, SubgroupOperation as So, TypeInner,
 };
 
 use super::events::{
-    AccessKind, BarrierEvent, BufferMeta, Checker, Ctx, Findings, MemAccess, OobEvent, Space,
-    SubgroupEvent,
+    AccessKind, BallotEvent, BarrierEvent, BufferMeta, Checker, Ctx, ExprEvent, ExprRef, Findings,
+    Gather, GatherEvent, MemAccess, OobEvent, PassStart, Space, SubgroupEvent,
 };
 use super::layout::Kind;
 use super::mask::Mask;
@@ -72,6 +74,7 @@ macro_rules! ctx {
 
 mod coop;
 mod eval;
+mod math;
 mod memory;
 mod subgroup;
 
@@ -153,6 +156,10 @@ pub struct Interp<'a, 'h> {
     scratch: Vec<(u32, u32)>,
     offs: Vec<u32>,
     hooks: Hooks<'h>,
+    /// Per function table, per expression: a checker watches its evaluation.
+    watched: Vec<Vec<bool>>,
+    /// The expression being evaluated, for the events its accesses raise.
+    evaluating: Option<ExprRef>,
     /// Set when the step budget ran out.
     pub step_limited: bool,
     /// Statements executed (each counts once for the whole workgroup).
@@ -262,6 +269,12 @@ impl<'a, 'h> Interp<'a, 'h> {
             scratch: Vec::new(),
             offs: Vec::new(),
             hooks,
+            watched: prog
+                .funcs
+                .iter()
+                .map(|f| vec![false; f.exprs.len()])
+                .collect(),
+            evaluating: None,
             step_limited: false,
             statements: 0,
             lane_ops: 0,
@@ -280,6 +293,22 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
         }
         it.private_init = it.private.clone();
+        {
+            let ctx = ctx!(it);
+            let pass = PassStart {
+                prog,
+                bound: &it.bound,
+            };
+            for c in it.hooks.checkers.iter_mut() {
+                for at in c.pass_start(&ctx, &pass) {
+                    if let Some(w) = it.watched.get_mut(at.function) {
+                        if let Some(slot) = w.get_mut(at.expr.index()) {
+                            *slot = true;
+                        }
+                    }
+                }
+            }
+        }
         // constants and pointer roots of every function
         let all = Mask::first(n);
         for fi in 0..prog.funcs.len() {
@@ -294,9 +323,15 @@ impl<'a, 'h> Interp<'a, 'h> {
                             AddressSpace::Storage { .. } | AddressSpace::Uniform => {
                                 (Root::Binding(g.index() as u32), 0)
                             }
+                            AddressSpace::Handle => {
+                                return Err(Error::Sim(format!(
+                                    "the simulator does not support textures and samplers yet (global `{}`)",
+                                    prog.module().global_variables[g].name.as_deref().unwrap_or("?")
+                                )))
+                            }
                             ref s => {
                                 return Err(Error::Sim(format!(
-                                    "address space {s:?} not simulated"
+                                    "the simulator does not support the {s:?} address space yet"
                                 )))
                             }
                         };
@@ -681,8 +716,8 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
             ref other => {
                 return Err(Error::Sim(format!(
-                    "statement {:?} not simulated",
-                    std::mem::discriminant(other)
+                    "the simulator does not support `{}` statements yet",
+                    variant_name(other)
                 )))
             }
         }
@@ -763,6 +798,15 @@ fn masked_copy_within(v: &mut [u32], src: usize, dst: usize, n: usize, mask: &Ma
             }
         }
     }
+}
+
+/// The name of an IR node's variant (`ImageLoad` of `ImageLoad { .. }`), for errors.
+fn variant_name(node: &impl std::fmt::Debug) -> String {
+    let text = format!("{node:?}");
+    let end = text
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(text.len());
+    text[..end].to_string()
 }
 
 fn vec_len(t: &TypeInner) -> usize {

@@ -61,6 +61,19 @@ impl<'a, 'h> Interp<'a, 'h> {
                 }
             }
         }
+        let ev = BallotEvent {
+            result: ExprRef {
+                function: fi,
+                expr: result,
+            },
+            active: *active,
+            voted: pred.and(active),
+            span,
+        };
+        let ctx = ctx!(self);
+        for c in self.hooks.checkers.iter_mut() {
+            c.ballot(&ctx, &ev, self.hooks.findings);
+        }
     }
 
     pub(super) fn gather(
@@ -72,15 +85,15 @@ impl<'a, 'h> Interp<'a, 'h> {
         span: Span,
         active: &Mask,
     ) {
-        let name = match mode {
-            GatherMode::BroadcastFirst => "subgroupBroadcastFirst",
-            GatherMode::Broadcast(_) => "subgroupBroadcast",
-            GatherMode::Shuffle(_) => "subgroupShuffle",
-            GatherMode::ShuffleDown(_) => "subgroupShuffleDown",
-            GatherMode::ShuffleUp(_) => "subgroupShuffleUp",
-            GatherMode::ShuffleXor(_) => "subgroupShuffleXor",
-            GatherMode::QuadBroadcast(_) => "quadBroadcast",
-            GatherMode::QuadSwap(_) => "quadSwap",
+        let (name, kind) = match mode {
+            GatherMode::BroadcastFirst => ("subgroupBroadcastFirst", Gather::First),
+            GatherMode::Broadcast(_) => ("subgroupBroadcast", Gather::Broadcast),
+            GatherMode::Shuffle(_) => ("subgroupShuffle", Gather::Shuffle),
+            GatherMode::ShuffleDown(_) => ("subgroupShuffleDown", Gather::Down),
+            GatherMode::ShuffleUp(_) => ("subgroupShuffleUp", Gather::Up),
+            GatherMode::ShuffleXor(_) => ("subgroupShuffleXor", Gather::Xor),
+            GatherMode::QuadBroadcast(_) => ("quadBroadcast", Gather::QuadBroadcast),
+            GatherMode::QuadSwap(_) => ("quadSwap", Gather::QuadSwap),
         };
         self.subgroup_events(name, span, active);
         let n = self.n;
@@ -99,6 +112,23 @@ impl<'a, 'h> Interp<'a, 'h> {
             | GatherMode::QuadBroadcast(i) => Some(t.exprs[i.index()].reg as usize * n),
             _ => None,
         };
+        {
+            let ev = GatherEvent {
+                mode: kind,
+                op: name,
+                active,
+                operand: idx_reg.map(|r| &self.regs[fi][r..r + n]),
+                result: ExprRef {
+                    function: fi,
+                    expr: result,
+                },
+                span,
+            };
+            let ctx = ctx!(self);
+            for c in self.hooks.checkers.iter_mut() {
+                c.gather(&ctx, &ev, self.hooks.findings);
+            }
+        }
         let mut src = vec![usize::MAX; n];
         for sg in 0..n.div_ceil(s) {
             let len = s.min(n - sg * s);
