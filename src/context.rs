@@ -242,6 +242,19 @@ pub struct Report {
     pub findings: Vec<Finding>,
 }
 
+impl Report {
+    /// `Error::Sim` naming `what`, the number of findings and the first, where there are any.
+    pub fn clean(&self, what: &str) -> Result<()> {
+        match self.findings.first() {
+            None => Ok(()),
+            Some(f) => Err(Error::Sim(format!(
+                "{what} reported {} finding(s), the first: {f}",
+                self.findings.len()
+            ))),
+        }
+    }
+}
+
 /// A buffer of either device, owned.
 #[derive(Clone, Debug)]
 pub enum Buffer {
@@ -412,10 +425,44 @@ impl EncoderRef<'_> {
         }
     }
 
-    /// Copies `size` bytes from the start of `src` to the start of `dst`.
+    /// Copies `size` bytes (whole words) from the start of `src` to the start of `dst`; both
+    /// ranges must hold them, `src` needs `COPY_SRC` and `dst` `COPY_DST` (checked here, so
+    /// nothing invalid reaches the caller's encoder).
     pub fn copy(&mut self, src: &BufferRef, dst: &BufferRef, size: u64) -> Result<()> {
+        if size % 4 != 0 || src.offset() % 4 != 0 || dst.offset() % 4 != 0 {
+            return Err(Error::InvalidInput(format!(
+                "a copy of {size} bytes from byte {} to byte {}: offsets and size must be \
+                 multiples of 4",
+                src.offset(),
+                dst.offset()
+            )));
+        }
+        if src.len() < size || dst.len() < size {
+            return Err(Error::InvalidInput(format!(
+                "a copy of {size} bytes between ranges of {} and {} bytes",
+                src.len(),
+                dst.len()
+            )));
+        }
         match (self, src, dst) {
             (EncoderRef::Gpu(e), BufferRef::Gpu(s), BufferRef::Gpu(d)) => {
+                for (b, usage, name, role) in [
+                    (s.buffer, wgpu::BufferUsages::COPY_SRC, "COPY_SRC", "source"),
+                    (
+                        d.buffer,
+                        wgpu::BufferUsages::COPY_DST,
+                        "COPY_DST",
+                        "destination",
+                    ),
+                ] {
+                    if !b.usage().contains(usage) {
+                        return Err(Error::BufferUsage {
+                            buffer: format!("{b:?}"),
+                            usage: name,
+                            needed_for: format!("a buffer copy's {role}"),
+                        });
+                    }
+                }
                 e.copy_buffer_to_buffer(s.buffer, s.offset, d.buffer, d.offset, size);
                 Ok(())
             }

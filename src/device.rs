@@ -249,6 +249,19 @@ impl Caps {
         self
     }
 
+    /// `Error::Limit` (`max_buffer_size`) where a buffer of `bytes` does not fit the device.
+    pub fn check_buffer(&self, bytes: u64, needed_for: impl FnOnce() -> String) -> Result<()> {
+        if bytes > self.max_buffer {
+            return Err(Error::Limit {
+                limit: "max_buffer_size",
+                needed: bytes,
+                available: self.max_buffer,
+                needed_for: needed_for(),
+            });
+        }
+        Ok(())
+    }
+
     /// Whether the device is a software implementation on the CPU.
     pub fn is_cpu(&self) -> bool {
         self.kind == DeviceKind::Cpu

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 /// The library's error type.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// Input the operation cannot accept (empty where forbidden, wrong length, bad option).
     #[error("invalid input: {0}")]
@@ -20,9 +21,41 @@ pub enum Error {
         /// The accepted types.
         supported: &'static str,
     },
-    /// The input is larger than the device (or this implementation) can handle.
+    /// The input is larger than this implementation handles (beyond any device's limits).
     #[error("input too large: {0}")]
     TooLarge(String),
+    /// The device lacks a feature the operation needs: request it when creating the device
+    /// ([`wanted_features`](crate::gpu::wanted_features)) or choose another path.
+    #[error("the device lacks wgpu::Features::{feature}, which {needed_for} needs")]
+    MissingFeature {
+        /// The `wgpu::Features` flag.
+        feature: &'static str,
+        /// What needs it.
+        needed_for: String,
+    },
+    /// A device limit is too low for the operation: request the adapter's own limits
+    /// ([`wanted_limits`](crate::gpu::wanted_limits)), or make the input smaller.
+    #[error("{needed_for} needs {limit} ≥ {needed}; the device has {available}")]
+    Limit {
+        /// The `wgpu::Limits` field (or `max_buffer_size`).
+        limit: &'static str,
+        /// What the operation needs.
+        needed: u64,
+        /// What the device allows.
+        available: u64,
+        /// What needs it.
+        needed_for: String,
+    },
+    /// A caller's buffer lacks a usage flag its binding needs.
+    #[error("buffer `{buffer}` lacks wgpu::BufferUsages::{usage}, which {needed_for} needs")]
+    BufferUsage {
+        /// The plan's name for the buffer.
+        buffer: String,
+        /// The missing `wgpu::BufferUsages` flag.
+        usage: &'static str,
+        /// What needs it.
+        needed_for: String,
+    },
     /// No GPU adapter matched the request.
     #[error("no GPU adapter found{0}")]
     NoAdapter(String),

@@ -166,12 +166,14 @@ impl Reducer {
         }
         let max_count = max_count.max(1);
         let input_bytes = (max_count * 4).div_ceil(16) * 16;
-        if max_count > u32::MAX as u64 || input_bytes > caps.max_buffer {
+        if max_count > u32::MAX as u64 {
             return Err(Error::TooLarge(format!(
-                "{max_count} elements exceed the device's largest buffer ({} bytes)",
-                caps.max_buffer
+                "{max_count} elements: a reduction takes fewer than 2^32"
             )));
         }
+        caps.check_buffer(input_bytes, || {
+            format!("a reduction of {max_count} elements")
+        })?;
         let flavor = caps.flavor();
         let stage = match (op, dtype) {
             (ReduceOp::Sum, Dtype::F32) => "reduce/sum_f32",
@@ -410,13 +412,7 @@ pub fn reduce<T: Element>(ctx: &Context, data: &[T], op: ReduceOp) -> Result<Sca
         let out = ctx.uninit("result", r.result_bytes())?;
         let mut enc = ctx.encoder();
         r.record(&mut enc, &input, &out, Count::Host(n as u32))?;
-        let report = ctx.submit(enc)?;
-        if let Some(f) = report.findings.first() {
-            return Err(Error::Sim(format!(
-                "the reduction reported {} findings, the first: {f}",
-                report.findings.len()
-            )));
-        }
+        ctx.submit(enc)?.clean("the reduction")?;
         r.decode(&ctx.read::<u32>(&out)?)
     };
     let r = once(1.0)?;

@@ -190,12 +190,14 @@ impl Scanner {
     pub fn new(ctx: &Context, inclusive: bool, max_count: u64) -> Result<Scanner> {
         let caps = ctx.caps();
         let max_count = max_count.max(1);
-        if max_count > u32::MAX as u64 || padded_bytes(max_count) > caps.max_buffer {
+        if max_count > u32::MAX as u64 {
             return Err(Error::TooLarge(format!(
-                "{max_count} elements exceed the device's largest buffer ({} bytes)",
-                caps.max_buffer
+                "{max_count} elements: a scan takes fewer than 2^32"
             )));
         }
+        caps.check_buffer(padded_bytes(max_count), || {
+            format!("a scan of {max_count} elements")
+        })?;
         let mut plan = Plan::new(if inclusive {
             "scan inclusive u32"
         } else {
@@ -286,13 +288,7 @@ pub fn scan(ctx: &Context, data: &[u32], inclusive: bool) -> Result<Vec<u32>> {
     let output = ctx.uninit("output", n * 4)?;
     let mut enc = ctx.encoder();
     s.record(&mut enc, &input, &output, Count::Host(n as u32))?;
-    let report = ctx.submit(enc)?;
-    if let Some(f) = report.findings.first() {
-        return Err(Error::Sim(format!(
-            "the scan reported {} findings, the first: {f}",
-            report.findings.len()
-        )));
-    }
+    ctx.submit(enc)?.clean("the scan")?;
     let mut out = ctx.read::<u32>(&output)?;
     out.truncate(data.len());
     Ok(out)

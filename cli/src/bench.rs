@@ -506,7 +506,10 @@ fn unbuilt(
     size_label: &str,
     e: &wgsimd::Error,
 ) -> Option<Row> {
-    let past_limits = matches!(e, wgsimd::Error::TooLarge(_));
+    let past_limits = matches!(
+        e,
+        wgsimd::Error::TooLarge(_) | wgsimd::Error::Limit { .. }
+    );
     let verdict = if past_limits {
         "skipped"
     } else {

@@ -226,8 +226,18 @@ pub fn planned_subgroup(caps: &Caps) -> Option<u32> {
 /// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
 pub fn usable(caps: &Caps) -> Result<CoopKernel> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
-    if !caps.f16 || !caps.subgroups {
-        return Err(no("needs f16 and subgroups"));
+    let needs = |feature| Error::MissingFeature {
+        feature,
+        needed_for: "the cooperative-matrix GEMM".into(),
+    };
+    if !caps.f16 {
+        return Err(needs("SHADER_F16"));
+    }
+    if !caps.subgroups {
+        return Err(needs("SUBGROUP"));
+    }
+    if caps.cooperative_matrix.is_empty() {
+        return Err(needs("EXPERIMENTAL_COOPERATIVE_MATRIX"));
     }
     if planned_subgroup(caps).is_none() {
         return Err(no("needs a single subgroup size"));
@@ -301,8 +311,18 @@ pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVar
 /// or why not. Any `m` does: C's rows are padded to whole tiles.
 pub fn usable_variant(caps: &Caps, v: &CoopVariant, _m: usize, n: usize) -> Result<()> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
-    if !caps.f16 || !caps.subgroups {
-        return Err(no("needs f16 and subgroups"));
+    let needs = |feature| Error::MissingFeature {
+        feature,
+        needed_for: "the cooperative-matrix GEMM".into(),
+    };
+    if !caps.f16 {
+        return Err(needs("SHADER_F16"));
+    }
+    if !caps.subgroups {
+        return Err(needs("SUBGROUP"));
+    }
+    if caps.cooperative_matrix.is_empty() {
+        return Err(needs("EXPERIMENTAL_COOPERATIVE_MATRIX"));
     }
     if planned_subgroup(caps).is_none() {
         return Err(no("needs a single subgroup size"));

@@ -371,11 +371,17 @@ fn check_limits(caps: &Caps, buffers: &[(&str, u64)], grid: [u64; 2]) -> Result<
             )));
         }
     }
-    if grid.iter().any(|&g| g > caps.max_workgroups_per_dim as u64) {
-        return Err(Error::TooLarge(format!(
-            "gemm grid {grid:?} exceeds {} workgroups per dimension",
-            caps.max_workgroups_per_dim
-        )));
+    if let Some(&g) = grid
+        .iter()
+        .max()
+        .filter(|&&g| g > caps.max_workgroups_per_dim as u64)
+    {
+        return Err(Error::Limit {
+            limit: "max_compute_workgroups_per_dimension",
+            needed: g,
+            available: caps.max_workgroups_per_dim as u64,
+            needed_for: format!("a GEMM grid of {grid:?} workgroups"),
+        });
     }
     Ok(())
 }
@@ -1159,13 +1165,7 @@ fn run_host(ctx: &Context, g: &Gemm, inputs: &[Vec<u8>], elements: usize) -> Res
     let refs: Vec<BufferRef> = bufs.iter().map(BufferRef::from).collect();
     let mut enc = ctx.encoder();
     g.record(&mut enc, &refs, &c, None)?;
-    let report = ctx.submit(enc)?;
-    if let Some(f) = report.findings.first() {
-        return Err(Error::Sim(format!(
-            "the GEMM reported {} findings, the first: {f}",
-            report.findings.len()
-        )));
-    }
+    ctx.submit(enc)?.clean("the GEMM")?;
     Ok(match g.layout.out {
         OutFormat::F32 => {
             let mut v: Vec<f32> = ctx.read(&c)?;

@@ -136,12 +136,8 @@ impl GpuContext {
         size: u64,
         extra: wgpu::BufferUsages,
     ) -> Result<wgpu::Buffer> {
-        if size > self.caps.max_buffer {
-            return Err(Error::TooLarge(format!(
-                "{label}: {size} bytes exceed the device's largest buffer ({} bytes)",
-                self.caps.max_buffer
-            )));
-        }
+        self.caps
+            .check_buffer(size, || format!("buffer `{label}`"))?;
         self.created
             .buffers
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

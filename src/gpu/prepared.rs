@@ -155,19 +155,21 @@ impl Prepared {
             };
             let usage = s.buffer.usage();
             if !usage.contains(wgpu::BufferUsages::STORAGE) {
-                return Err(Error::InvalidInput(format!(
-                    "`{}` lacks BufferUsages::STORAGE, which the kernels bind it with",
-                    b.label
-                )));
+                return Err(Error::BufferUsage {
+                    buffer: b.label.clone(),
+                    usage: "STORAGE",
+                    needed_for: format!("binding it in {}", self.plan.label),
+                });
             }
             let indirect = self.plan.passes.iter().any(
                 |p| matches!(p.workgroups, Workgroups::Indirect { buffer, .. } if buffer.0 == i),
             );
             if indirect && !usage.contains(wgpu::BufferUsages::INDIRECT) {
-                return Err(Error::InvalidInput(format!(
-                    "`{}` lacks BufferUsages::INDIRECT, which its dispatch arguments need",
-                    b.label
-                )));
+                return Err(Error::BufferUsage {
+                    buffer: b.label.clone(),
+                    usage: "INDIRECT",
+                    needed_for: format!("the dispatch arguments of {}", self.plan.label),
+                });
             }
         }
         Ok(())

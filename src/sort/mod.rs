@@ -20,8 +20,9 @@
 //!   with a workgroup-memory twin for devices without subgroups.
 //! - **In place.** The digit passes ping-pong between the caller's buffers and scratch, ending
 //!   in the caller's; a sort of one digit pass ends with a copy back.
-//! - **Limits:** the keys (and values) must fit one storage binding and the maximum count is
-//!   below 2^30; beyond is [`Error::TooLarge`]. Bad input is a typed [`Error`], never a panic.
+//! - **Limits:** the keys (and values) must fit one storage binding ([`Error::Limit`] names the
+//!   limit) and the maximum count is below 2^30 ([`Error::TooLarge`]). Bad input is a typed
+//!   [`Error`], never a panic.
 
 mod build;
 mod sorter;
@@ -270,24 +271,29 @@ pub fn fits(caps: &Caps, strategy: Strategy, pairs: bool, n: u64, policy: &SortP
         .is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
 }
 
-/// Whether a sort of `n` keys fits the adapter: fewer than 2^30 (the 30-bit counts), and the
-/// inputs, padded to whole 16 bytes (`build::padded_bytes`) and bound whole, within one storage
-/// binding and one buffer (Vulkan adapters report 2^31 - 4 bytes, where 2^29 - 1 keys fit
-/// unpadded but not padded). `Error::TooLarge` otherwise.
+/// Whether a sort of `n` keys fits the adapter: fewer than 2^30 (the 30-bit counts;
+/// `Error::TooLarge` beyond), and the keys, padded to whole 16 bytes, within one storage binding
+/// and one buffer (`Error::Limit` beyond; Vulkan adapters report 2^31 - 4 bytes, where 2^29 - 1
+/// keys fit unpadded but not padded).
 pub fn check_size(caps: &Caps, n: u64) -> Result<()> {
-    let padded = n.saturating_mul(4).div_ceil(16).saturating_mul(16);
-    if n >= 1 << 30 || padded > caps.max_storage_binding {
+    if n >= 1 << 30 {
         return Err(Error::TooLarge(format!(
-            "{n} keys: the sort handles fewer than 2^30 keys whose {padded} bytes (padded to \
-             16) fit one storage binding ({} bytes on this adapter)",
-            caps.max_storage_binding
+            "{n} keys: the sort handles fewer than 2^30 keys (its counts are 30 bits)"
         )));
     }
-    if padded > caps.max_buffer {
-        return Err(Error::TooLarge(format!(
-            "{n} keys: {padded} bytes (padded to 16) exceed the adapter's largest buffer, {} bytes",
-            caps.max_buffer
-        )));
+    let padded = n.saturating_mul(4).div_ceil(16).saturating_mul(16);
+    for (limit, available) in [
+        ("max_storage_buffer_binding_size", caps.max_storage_binding),
+        ("max_buffer_size", caps.max_buffer),
+    ] {
+        if padded > available {
+            return Err(Error::Limit {
+                limit,
+                needed: padded,
+                available,
+                needed_for: format!("a sort of {n} keys (padded to whole 16 bytes)"),
+            });
+        }
     }
     Ok(())
 }

@@ -42,16 +42,18 @@ impl Sorter {
             .strategy
             .unwrap_or_else(|| config.policy.choose(caps, n, pairs));
         if strategy == Strategy::OneSweep && !caps.subgroups {
-            return Err(Error::InvalidInput(
-                "the onesweep strategy needs subgroups, which this device lacks".into(),
-            ));
+            return Err(Error::MissingFeature {
+                feature: "SUBGROUP",
+                needed_for: "the onesweep sort".into(),
+            });
         }
         if !fits(caps, strategy, pairs, n, &config.policy) {
-            return Err(Error::InvalidInput(format!(
-                "the {strategy} sort needs {} bytes of workgroup memory; this device has {}",
-                workgroup_bytes_for(strategy, pairs, n, &config.policy, caps.flavor())?,
-                caps.max_workgroup_storage
-            )));
+            return Err(Error::Limit {
+                limit: "max_compute_workgroup_storage_size",
+                needed: workgroup_bytes_for(strategy, pairs, n, &config.policy, caps.flavor())?,
+                available: caps.max_workgroup_storage as u64,
+                needed_for: format!("the {strategy} sort"),
+            });
         }
         let built = build(caps, &config, kt, strategy)?;
         Ok(Sorter {
@@ -241,13 +243,7 @@ fn host_sort<T: SortKey>(
         vb.as_ref().map(BufferRef::from),
         Count::Host(n as u32),
     )?;
-    let report = ctx.submit(enc)?;
-    if let Some(f) = report.findings.first() {
-        return Err(Error::Sim(format!(
-            "the sort reported {} findings, the first: {f}",
-            report.findings.len()
-        )));
-    }
+    ctx.submit(enc)?.clean("the sort")?;
     let mut out: Vec<T> = ctx.read(&kb)?;
     out.truncate(n);
     let vals = match &vb {

@@ -27,7 +27,10 @@ pub fn refused<T: std::fmt::Debug>(what: &str, r: wgsimd::Result<T>) -> String {
         Err(
             e @ (wgsimd::Error::InvalidInput(_)
             | wgsimd::Error::TooLarge(_)
-            | wgsimd::Error::UnsupportedDtype { .. }),
+            | wgsimd::Error::UnsupportedDtype { .. }
+            | wgsimd::Error::MissingFeature { .. }
+            | wgsimd::Error::Limit { .. }
+            | wgsimd::Error::BufferUsage { .. }),
         ) => e.to_string(),
         Err(e) => panic!("{what}: expected a typed input error, got {e:?}"),
         Ok(v) => panic!("{what}: accepted ({v:?})"),

@@ -337,12 +337,12 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
     Ok(cases)
 }
 
-/// A GEMM, or `None` where this path does not fit the device (`TooLarge`: the bench leaves that
+/// A GEMM, or `None` where this path does not fit the device (`TooLarge`, `Limit`: the bench leaves that
 /// variant out and keeps the shape's others); other errors stay errors.
 fn unless_too_large(r: Result<Gemm>) -> Result<Option<Gemm>> {
     match r {
         Ok(p) => Ok(Some(p)),
-        Err(Error::TooLarge(_)) => Ok(None),
+        Err(Error::TooLarge(_) | Error::Limit { .. }) => Ok(None),
         Err(e) => Err(e),
     }
 }

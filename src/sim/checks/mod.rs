@@ -32,7 +32,6 @@ pub use race::{GridRace, Race, StorageRace};
 pub use shift::Shift;
 pub use uniformity::Uniformity;
 
-
 use super::events::Checker;
 
 /// What the checkers report beyond their defaults.

@@ -18,9 +18,7 @@ fn findings(
     let run = |s: u32, shuffle: Option<u64>| {
         let mut req = request(src, s, shuffle, workgroups, binds);
         req.config.checks = options;
-        check(&req)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .findings
+        check(&req).unwrap_or_else(|e| panic!("{e}")).findings
     };
     let kinds = |f: &[Finding]| f.iter().map(|f| f.kind).collect::<BTreeSet<_>>();
     let main = run(32, None);
