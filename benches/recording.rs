@@ -30,7 +30,12 @@ fn bench_context(c: &mut Criterion, name: &str, ctx: &Context) {
             b.iter(|| {
                 let mut enc = ctx.encoder();
                 sorter
-                    .record(&mut enc, &keys, Some(BufferRef::from(&values)), count.clone())
+                    .record(
+                        &mut enc,
+                        &keys,
+                        Some(BufferRef::from(&values)),
+                        count.clone(),
+                    )
                     .unwrap();
                 enc
             })
@@ -47,7 +52,9 @@ fn bench_context(c: &mut Criterion, name: &str, ctx: &Context) {
         g.bench_function(format!("record scan, {what}"), |b| {
             b.iter(|| {
                 let mut enc = ctx.encoder();
-                scanner.record(&mut enc, &keys, &out, count.clone()).unwrap();
+                scanner
+                    .record(&mut enc, &keys, &out, count.clone())
+                    .unwrap();
                 enc
             })
         });

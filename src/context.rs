@@ -48,6 +48,20 @@ impl Context {
     ///
     /// [`wanted_features`]: crate::gpu::wanted_features
     /// [`wanted_limits`]: crate::gpu::wanted_limits
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let instance = wgpu::Instance::default();
+    /// let adapter = pollster::block_on(instance.request_adapter(&Default::default()))?;
+    /// let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+    ///     required_features: adapter.features() & wgsimd::gpu::wanted_features(),
+    ///     required_limits: wgsimd::gpu::wanted_limits(&adapter),
+    ///     ..Default::default()
+    /// }))?;
+    /// let ctx = wgsimd::Context::from_wgpu(&adapter, &device, &queue);
+    /// println!("sorting with {:?}", wgsimd::sort::SortPolicy::default().choose(ctx.caps(), 1 << 20, true));
+    /// # Ok(()) }
+    /// ```
     pub fn from_wgpu(
         adapter: &wgpu::Adapter,
         device: &wgpu::Device,
@@ -62,6 +76,17 @@ impl Context {
     }
 
     /// The simulator with `config` (a device profile and its subgroup size).
+    ///
+    /// ```
+    /// use wgsimd::{sim::SimConfig, Caps, Context};
+    /// # fn main() -> wgsimd::Result<()> {
+    /// let mut config = SimConfig::for_profile(Caps::apple_m());
+    /// config.subgroup_size = 64; // any power of two in 4..=128
+    /// config.shuffle_lanes = Some(1); // a lane layout that is not the identity
+    /// let ctx = Context::simulator(config)?;
+    /// assert_eq!(ctx.caps().subgroup_max, 64);
+    /// # Ok(()) }
+    /// ```
     pub fn simulator(config: SimConfig) -> Result<Context> {
         Ok(Context::Sim(Arc::new(Simulator::new(config)?)))
     }

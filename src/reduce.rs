@@ -116,6 +116,22 @@ impl Default for ReducePolicy {
 const OVERFLOW_SCALE: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
 
 /// A reduction made for one operation, element type and maximum count (see the module docs).
+///
+/// The sum of a buffer's first elements into a word of another, on the simulator:
+/// ```
+/// use wgsimd::{dtype::Dtype, reduce::{ReduceOp, Reducer, Scalar}, Context, Count};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = Context::simulator(Default::default())?;
+/// let r = Reducer::new(&ctx, ReduceOp::Sum, Dtype::U32, 1 << 16)?;
+/// let input = ctx.upload("input", &[u32::MAX, u32::MAX, 7])?;
+/// let stats = ctx.zeroed("stats", 64)?;
+/// let mut enc = ctx.encoder();
+/// r.record(&mut enc, &input, stats.slice(16, r.result_bytes()), Count::Host(3))?;
+/// ctx.submit(enc)?.clean("the sum")?;
+/// let words = ctx.read::<u32>(&stats)?;
+/// assert_eq!(r.decode(&words[4..])?, Scalar::U64(2 * u32::MAX as u64 + 7));
+/// # Ok(()) }
+/// ```
 pub struct Reducer {
     ctx: Context,
     op: ReduceOp,
@@ -399,6 +415,16 @@ impl Reducer {
 /// An f32 sum whose running sums overflowed f32 although every input is finite (the exact sum
 /// may be small: 2e38 + 2e38 − 2e38 − 2e38) runs again with the inputs scaled by 2^-64, so the
 /// result is ±inf only where the exact sum rounds to it. An empty min or max is an error.
+///
+/// ```
+/// use wgsimd::reduce::{reduce, ReduceOp, Scalar};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let max = reduce(&ctx, &[3.0f32, f32::NAN, 1.0], ReduceOp::Max)?;
+/// assert!(matches!(max, Scalar::F32(x) if x.is_nan())); // numpy's: NaN wins
+/// assert_eq!(reduce(&ctx, &[-5i32, 2], ReduceOp::Sum)?, Scalar::I64(-3));
+/// # Ok(()) }
+/// ```
 pub fn reduce<T: Element>(ctx: &Context, data: &[T], op: ReduceOp) -> Result<Scalar> {
     if data.is_empty() && op != ReduceOp::Sum {
         return Err(Error::InvalidInput(

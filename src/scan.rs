@@ -176,6 +176,21 @@ pub fn control_size(caps: &Caps) -> Result<u64> {
 }
 
 /// A scan made for one direction and a maximum count (see the module docs).
+///
+/// Token lengths to offsets, buffer to buffer:
+/// ```
+/// use wgsimd::{scan::Scanner, Context, Count};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = Context::simulator(Default::default())?;
+/// let s = Scanner::new(&ctx, false, 1 << 16)?;
+/// let lengths = ctx.upload("lengths", &[3u32, 1, 4, 1, 5])?;
+/// let offsets = ctx.uninit("offsets", 20)?;
+/// let mut enc = ctx.encoder();
+/// s.record(&mut enc, &lengths, &offsets, Count::Host(5))?;
+/// ctx.submit(enc)?.clean("the scan")?;
+/// assert_eq!(ctx.read::<u32>(&offsets)?, [0, 3, 4, 8, 9]);
+/// # Ok(()) }
+/// ```
 pub struct Scanner {
     ctx: Context,
     max_count: u64,
@@ -278,6 +293,13 @@ impl Scanner {
 
 /// Exclusive (`inclusive = false`) or inclusive prefix sum of `data` on `ctx`, wrapping on
 /// overflow.
+///
+/// ```
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// assert_eq!(wgsimd::scan::scan(&ctx, &[1, 2, 3], true)?, [1, 3, 6]);
+/// # Ok(()) }
+/// ```
 pub fn scan(ctx: &Context, data: &[u32], inclusive: bool) -> Result<Vec<u32>> {
     if data.is_empty() {
         return Ok(Vec::new());

@@ -921,6 +921,30 @@ fn product_int4(
 
 /// A GEMM made for one shape, formats and options, recorded any number of times on the
 /// caller's operands (see [`Gemm::layout`] for what they hold).
+///
+/// C = A·B on operands laid out as [`Gemm::layout`] says (rows padded to whole loads):
+/// ```
+/// use wgsimd::gemm::{Format, Gemm, GemmOptions};
+/// use wgsimd::{BufferRef, Context};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = Context::simulator(Default::default())?;
+/// let g = Gemm::new(&ctx, Format::F32, 2, 2, 3, GemmOptions::default())?;
+/// let l = g.layout(); // rows of A padded to l.a_row elements, of B to l.b_row
+/// let mut a = vec![0f32; 2 * l.a_row];
+/// a[..3].copy_from_slice(&[1.0, 2.0, 3.0]);
+/// a[l.a_row..l.a_row + 3].copy_from_slice(&[4.0, 5.0, 6.0]);
+/// let mut b = vec![0f32; 3 * l.b_row];
+/// for r in 0..3 {
+///     b[r * l.b_row] = 1.0; // B = [[1, 0], [1, 0], [1, 0]]
+/// }
+/// let (a, b) = (ctx.upload("a", &a)?, ctx.upload("b", &b)?);
+/// let c = ctx.uninit("c", l.c_bytes)?;
+/// let mut enc = ctx.encoder();
+/// g.record(&mut enc, &[BufferRef::from(&a), BufferRef::from(&b)], &c, None)?;
+/// ctx.submit(enc)?.clean("the GEMM")?;
+/// assert_eq!(ctx.read::<f32>(&c)?[..4], [6.0, 0.0, 15.0, 0.0]);
+/// # Ok(()) }
+/// ```
 pub struct Gemm {
     ctx: Context,
     built: GemmPlan,
@@ -1087,6 +1111,15 @@ impl Gemm {
 }
 
 /// C = A·B on `ctx` (A M×K, B K×N, row-major, both f32 or both f16); C f32 M×N.
+///
+/// ```
+/// use wgsimd::gemm::{gemm, Operand};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let c = gemm(&ctx, Operand::F32(&[1.0, 2.0]), Operand::F32(&[3.0, 4.0]), 1, 1, 2)?;
+/// assert_eq!(c, [11.0]);
+/// # Ok(()) }
+/// ```
 pub fn gemm(
     ctx: &Context,
     a: Operand,
@@ -1207,6 +1240,18 @@ pub fn execute_int4(
 }
 
 /// C = A·W on `ctx`: A f16 M×K (u16 bits), W int4 K×N; C f32 M×N.
+///
+/// ```
+/// use wgsimd::gemm::{gemm_int4, Int4Weights};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let w = Int4Weights::quantize(&[0.5, -1.0, 0.25, 1.0], 2, 2)?; // K = 2, N = 2
+/// let a: Vec<u16> = [1.0f32, 2.0].iter().map(|&x| half::f16::from_f32(x).to_bits()).collect();
+/// let c = gemm_int4(&ctx, &a, &w, 1)?;
+/// let want = w.dequantize()?; // what the kernel multiplies by
+/// assert_eq!(c, [want[0] + 2.0 * want[2], want[1] + 2.0 * want[3]]);
+/// # Ok(()) }
+/// ```
 pub fn gemm_int4(ctx: &Context, a: &[u16], w: &Int4Weights, m: usize) -> Result<Vec<f32>> {
     match execute_int4(ctx, a, w, m, GemmOptions::default())?.0 {
         GemmOutput::F32(c) => Ok(c),

@@ -531,6 +531,17 @@ pub struct QueueOutcome {
 }
 
 /// Runs every task of `problem` on `ctx`: submits until all are done.
+///
+/// ```
+/// use wgsimd::queue::{check, run, QueuePolicy, QueueProblem};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let problem = QueueProblem::random(40, 4, 2, 1); // 40 tasks, each spawning up to 2
+/// let out = run(&ctx, &problem, &QueuePolicy { workgroups: 2, capacity: 8, ..Default::default() })?;
+/// assert!(out.findings.is_empty());
+/// check(&problem, &out.state).expect("every task ran once");
+/// # Ok(()) }
+/// ```
 pub fn run(ctx: &Context, problem: &QueueProblem, policy: &QueuePolicy) -> Result<QueueOutcome> {
     problem.validate(ctx.caps(), policy)?;
     let layout = Layout::of(ctx.caps().flavor())?;

@@ -185,6 +185,29 @@ pub struct CheckReport {
 
 /// Parses, validates and runs a request (the checkers' options are `req.config.checks`). Parse
 /// and validation errors are `Error::Shader` with naga's span-rendered message.
+///
+/// A kernel that reads past its array on every lane of the last subgroup:
+/// ```
+/// use wgsimd::sim::{check::{check, CheckRequest}, SimConfig};
+/// # fn main() -> wgsimd::Result<()> {
+/// let source = r"
+///     @group(0) @binding(0) var<storage, read_write> data: array<u32>;
+///     @compute @workgroup_size(64)
+///     fn main(@builtin(local_invocation_index) i: u32) {
+///         data[i] = data[i + 1u];
+///     }";
+/// let report = check(&CheckRequest {
+///     name: "shift.wgsl".into(),
+///     source: source.into(),
+///     entry: "main".into(),
+///     workgroups: [1, 1, 1],
+///     binds: vec!["0=u32:iota:64".parse()?],
+///     config: SimConfig::default(),
+/// })?;
+/// let kinds: Vec<&str> = report.findings.iter().map(|f| f.kind.name()).collect();
+/// assert!(kinds.contains(&"out-of-bounds"), "{kinds:?}");
+/// # Ok(()) }
+/// ```
 pub fn check(req: &CheckRequest) -> Result<CheckReport> {
     let kernel = Arc::new(Kernel::from_source(
         &req.name,

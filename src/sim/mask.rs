@@ -129,7 +129,7 @@ impl Mask {
         self.w
             .iter()
             .enumerate()
-            .find(|(_, &x)| x != 0)
+            .find(|(_, x)| **x != 0)
             .map(|(i, &x)| i * 64 + x.trailing_zeros() as usize)
     }
 

@@ -13,6 +13,25 @@ use super::{
 };
 
 /// A sort made for one [`SortConfig`] (see the module docs).
+///
+/// Sorting depth keys with an index payload, the count read from a GPU word (here on the
+/// simulator; on a GPU the buffers and the encoder are the application's):
+/// ```
+/// use wgsimd::{dtype::Dtype, BufferRef, Context, Count};
+/// use wgsimd::sort::{SortConfig, Sorter};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = Context::simulator(Default::default())?;
+/// let sorter = Sorter::new(&ctx, SortConfig::keys(Dtype::F32, 1024).with_index())?;
+/// let depths = ctx.upload("depths", &[0.5f32, -1.0, 2.0, 0.25])?;
+/// let order = ctx.zeroed("order", 16)?;
+/// let visible = ctx.upload("visible count", &[3u32])?;
+/// let mut enc = ctx.encoder();
+/// sorter.record(&mut enc, &depths, Some(BufferRef::from(&order)), Count::Gpu((&visible).into()))?;
+/// ctx.submit(enc)?.clean("the sort")?;
+/// assert_eq!(ctx.read::<f32>(&depths)?, [-1.0, 0.5, 2.0, 0.25]); // the first three, sorted
+/// assert_eq!(ctx.read::<u32>(&order)?[..3], [1, 0, 2]);
+/// # Ok(()) }
+/// ```
 pub struct Sorter {
     ctx: Context,
     config: SortConfig,
@@ -147,6 +166,15 @@ impl Sorter {
 }
 
 /// Sorts `keys` on `ctx` (stable; see [`SortOptions`]).
+///
+/// ```
+/// use wgsimd::sort::{sort_keys, SortOptions};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let down = SortOptions { descending: true, ..Default::default() };
+/// assert_eq!(sort_keys(&ctx, &[3i32, -7, 12], &down)?, [12, 3, -7]);
+/// # Ok(()) }
+/// ```
 pub fn sort_keys<T: SortKey>(ctx: &Context, keys: &[T], opts: &SortOptions) -> Result<Vec<T>> {
     sort_keys_with(ctx, keys, opts, &SortPolicy::default())
 }
@@ -162,6 +190,15 @@ pub fn sort_keys_with<T: SortKey>(
 }
 
 /// Sorts `keys` and carries `values` along (stable: equal keys keep their input order).
+///
+/// ```
+/// use wgsimd::sort::{sort_pairs, SortOptions};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let (k, v) = sort_pairs(&ctx, &[2u32, 1, 2], &[10, 20, 30], &SortOptions::default())?;
+/// assert_eq!((k, v), (vec![1, 2, 2], vec![20, 10, 30]));
+/// # Ok(()) }
+/// ```
 pub fn sort_pairs<T: SortKey>(
     ctx: &Context,
     keys: &[T],
@@ -191,6 +228,15 @@ pub fn sort_pairs_with<T: SortKey>(
 
 /// Sorts `keys` and returns, with them, each sorted key's index in the input (a stable
 /// argsort).
+///
+/// ```
+/// use wgsimd::sort::{sort_indices, SortOptions};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let (_, idx) = sort_indices(&ctx, &[0.5f32, f32::NAN, -0.0], &SortOptions::default())?;
+/// assert_eq!(idx, [2, 0, 1]); // f32::total_cmp order: -0 < 0.5 < NaN
+/// # Ok(()) }
+/// ```
 pub fn sort_indices<T: SortKey>(
     ctx: &Context,
     keys: &[T],

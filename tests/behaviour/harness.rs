@@ -21,8 +21,6 @@ pub enum On {
     Every,
     /// The GPU targets only (sizes or features the simulator is too slow for).
     Gpu,
-    /// The simulator targets only (findings, schedulers, lane layouts).
-    Sim,
     /// Once, on the first simulator target: tests of the API that do not depend on the device.
     Once,
 }

@@ -143,7 +143,6 @@ impl Targets {
         match on {
             On::Every => sims.chain(gpus).collect(),
             On::Gpu => gpus.collect(),
-            On::Sim => sims.collect(),
             On::Once => sims.take(1).collect(),
         }
     }
