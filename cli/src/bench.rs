@@ -59,8 +59,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub compare: Vec<PathBuf>,
     /// Only the N-th case (0-based) of each algorithm and size, e.g. to time one case in a
-    /// fresh process (docs/benchmarks.md, "What we learned about timing wgpu on the H100",
-    /// item 5: a case's figure can depend on what ran before it).
+    /// fresh process (a case's figure can depend on what ran before it: docs/benchmarks.md).
     #[arg(long)]
     pub case: Option<usize>,
 }
@@ -376,7 +375,7 @@ pub fn run(ctx: &Context, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if simulated && args.sizes.is_empty() && !args.quick && wanted("sort") {
-        // the simulator's speed yardstick (issue 5): a full u32 sort of 2^20 keys
+        // the simulator's speed yardstick: a full u32 sort of 2^20 keys
         let ctx = ctx.clone();
         let seed = args.seed;
         jobs.push((

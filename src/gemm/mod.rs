@@ -154,15 +154,15 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 }
 
 /// Cooperative matrices are chosen (when offered) from this many rows of C up: below it the
-/// portable kernels are faster. 17: H100 (`wgsimd bench --gemm-shapes`, ninth session, f16
+/// portable kernels are faster. 17: H100 (`wgsimd bench --gemm-shapes`, 2026-11-23, f16
 /// M×4096×4096, ms): coop16 0.076 / 0.077 / 0.078 / 0.080 at M = 9 / 16 / 32 / 64, the
 /// register-tiled kernel 0.063 / 0.071 / 0.112 / 0.107, the few-rows kernel 0.061 at 16 and
-/// 0.090 at 32. (65 until then, from the first session's coop16 at 2.0 ms against 1.2.)
+/// 0.090 at 32.
 pub const COOP_MIN_M: usize = 17;
 
 /// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
 /// split count nor a cooperative variant is forced, whatever B's format. H100 (`wgsimd bench
-/// --gemm-shapes` and examples/gemv_sweep.rs, ninth session, M×4096×4096, ms, the few-rows
+/// --gemm-shapes` and the lab's few-rows sweep, 2026-11-23, M×4096×4096, ms, the few-rows
 /// kernel against the register-tiled one): f32 M = 1 0.031 / 0.065, 4 0.051 / 0.069, 8 0.046
 /// / 0.071, 16 0.060 / 0.077, 32 0.090 / 0.098 (see GEMV_WIDE_F32_ROWS), 64 0.151 / 0.126;
 /// f16 M = 1 0.015 / 0.055, 8 0.047 / 0.063, 16 0.061 / 0.071 (coop16 0.077), 32 0.090 /
@@ -171,15 +171,15 @@ pub const COOP_MIN_M: usize = 17;
 pub const GEMV_MAX_M: usize = 16;
 
 /// Column blocks from which the few-rows kernel takes all of K in each workgroup (no split-K
-/// sum; up to GEMV_MAX_KSLICE): 2 per SM of a 132-SM H100. H100 (examples/gemv_sweep.rs,
-/// ninth session, ms, whole K against the best forced split of 2–32): 1×4096×4096 f32 0.031 /
+/// sum; up to GEMV_MAX_KSLICE): 2 per SM of a 132-SM H100. H100 (the lab's few-rows sweep,
+/// 2026-11-23, ms, whole K against the best forced split of 2–32): 1×4096×4096 f32 0.031 /
 /// 0.041, f16 0.015 / 0.028, int4 0.012 / 0.022; 8×4096×4096 f16 0.047 / 0.072; 16×4096×4096
 /// f32 0.092 / 0.085.
 const GEMV_WHOLE_K_WORKGROUPS: u64 = 256;
 
 /// f32 products of more rows than this take the widest few-rows workgroups (32 column groups)
 /// and slices of GEMV_WIDE_F32_KSLICE of K, rather than all of K in fewer columns: H100
-/// (examples/gemv_sweep.rs, ninth session, ms, M×4096×4096 at 5 / 8 / 16 / 32 rows) 0.042 /
+/// (the lab's few-rows sweep, 2026-11-23, ms, M×4096×4096 at 5 / 8 / 16 / 32 rows) 0.042 /
 /// 0.046 / 0.060 / 0.090 against 0.051 (4 rows) / 0.074 / 0.092 / 0.137 for all of K in
 /// fewer columns and the register-tiled kernel's 0.069 / 0.071 / 0.077 / 0.098; slices of 256
 /// (17 and 9 of them) took 0.048 / 0.055 / 0.072 / 0.138, all of K in 32 columns 0.098–0.117.

@@ -1,15 +1,13 @@
 //! Host ↔ device transfers through two persistent staging buffers.
 //!
 //! Rules:
-//! - Every transfer larger than [`SMALL`] goes through one upload and one download buffer of
-//!   [`CHUNK`] bytes, made once per executor and reused: map, copy one chunk, unmap, copy on
-//!   the GPU, wait; then the next chunk. Memory for transfers is therefore bounded (two chunks)
-//!   and, above all, never allocated and freed per run.
+//! - The host-slice functions' transfers larger than [`SMALL`] go through one upload and one
+//!   download buffer of [`CHUNK`] bytes, made once per context and reused: map, copy one chunk,
+//!   unmap, copy on the GPU, wait; then the next chunk. Memory for transfers is bounded (two
+//!   chunks) and never allocated and freed per call.
 //! - Why: a single `write_buffer` of a 1 GiB input makes wgpu allocate a 1 GiB staging buffer
 //!   (host-visible device memory on a GPU with a full BAR, such as the H100), and a read-back
-//!   buffer of the output's size was made per run; transfers now cost two chunks of memory
-//!   however large the data. (They were first suspected of the H100's "half-speed reads after
-//!   large uploads"; that turned out to be the executor's warm-up, docs/benchmarks.md item 5.)
+//!   buffer of the output's size per call would double that.
 //! - Small transfers (parameters, partial results) use `Queue::write_buffer` and a read-back
 //!   buffer of their own, as wgpu intends: they come from its sub-allocated blocks.
 

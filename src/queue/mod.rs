@@ -102,7 +102,7 @@ impl Layout {
 /// persistent kernel's `LOOP_BUDGET`), or `None` for no limit. lavapipe/llvmpipe (gallivm) keep
 /// one iteration counter per shader invocation, shared by every loop, and end every loop after
 /// 65535 back-edges, silently: a persistent kernel that runs thousands of tasks on one row of
-/// lanes had a task's sum loop stop half way (issue 7's emulated flake). The simulator stands in
+/// lanes would have a task's sum loop stop half way. The simulator stands in
 /// for lavapipe and gets the same budget (its `loop-limit` check would report the overrun).
 /// Margin below 65535: naga/NIR may add a loop of its own.
 pub fn loop_budget(caps: &Caps) -> Option<u32> {

@@ -237,7 +237,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     // columns 4..7). Every per-row step below is written out for rows 0..7 with literal
     // indices, each under `if ROWS > r` (a constant): as loops over r, NVIDIA's compiler kept
     // the sums in local memory (256 bytes; 1×4096×4096 f16 took 0.012 ms, 2 rows 0.038, 8
-    // rows 0.102, where the register-tiled kernel took 0.049; H100, ninth session).
+    // rows 0.102, where the register-tiled kernel took 0.049; H100, 2026-11-23).
     var lo: array<vec4<f32>, MAX_ROWS>;
     var hi: array<vec4<f32>, MAX_ROWS>;
     let cv = lid % CV;

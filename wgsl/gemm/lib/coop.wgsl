@@ -146,9 +146,9 @@ fn stash_tile(lid: u32, buf: u32, s: Staged, fa: u32, fb: u32) {
 //   that ended step t−1), then one barrier: tile t+1 staged.
 // - One of each: barrier (every subgroup has read tile t), stash, barrier (tile t+1 staged).
 // - One A buffer, two B buffers: B first, before the first barrier, into the B buffer step t−1
-//   read; then as with one of each, A alone between the barriers. H100 (seventeenth session,
-//   coop16 128×256×32, TFLOP/s at 8192³ / 4096³): 271.0 / 242.0 against 259.7 / 233.2 with B
-//   after the first barrier (docs/gemm.md).
+//   read; then as with one of each, A alone between the barriers. H100 (2026-11-26, coop16
+//   128×256×32, TFLOP/s at 8192³ / 4096³): 271.0 / 242.0 against 259.7 / 233.2 with B after
+//   the first barrier.
 fn stage_next(lid: u32, t: u32, more: bool, pre: Staged, fa: u32, fb: u32) {
     let next = t + 1u;
     let early_b = NBUF == 1u && NBUF_B == 2u;
@@ -294,7 +294,7 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         // prefetch tile t+1 into registers, unconditionally: after the last tile the fetch's
         // bounds checks give zeros without loading. Under `if more`, NVIDIA's compiler merged
         // the loads into `pre` with moves right after them, so each step waited for its global
-        // loads before its first multiply-add (SASS in docs/gemm.md, "Seventh session").
+        // loads before its first multiply-add (as its SASS shows).
         pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
         // multiply: 4×2 fragments per FRAG of K
         for (var ks = 0u; ks < BK / FRAG; ks++) {
