@@ -38,7 +38,10 @@ pub fn tests() -> Vec<Test> {
 /// Three frames of a sort, a reduction and a scan on the same buffers, new contents written
 /// through the queue each frame: the first frame makes the bind groups, the others nothing.
 fn nothing_created(t: &Target) {
-    let ctx = &t.ctx;
+    // a context of its own: the counts are per context, and other tests share the target's
+    let g = t.ctx.gpu().expect("a GPU target");
+    let own = Context::Gpu(std::sync::Arc::new(g.with_caps(g.caps.clone())));
+    let ctx = &own;
     let gpu = ctx.gpu().expect("a GPU target");
     let n = 50_000usize;
     let sorter = Sorter::new(ctx, SortConfig::keys(Dtype::U32, n as u64).with_values()).unwrap();

@@ -152,24 +152,26 @@ fn distributions(t: &Target) {
 }
 
 /// Each direction and bit range is its own specialization of the kernels: the simulator runs
-/// them all, a GPU (whose driver compiles each) the three that cover both directions, a
-/// partial first and last digit, and nothing to sort.
+/// them all with every variant; a GPU (whose driver compiles each) runs them with the strategy
+/// its policy picks, and the other variants on one descending, full-width sort.
 fn descending_and_bit_ranges(t: &Target) {
     let n = if t.is_sim() { 2000 } else { 65_537 };
-    let ranges: &[(u32, u32, bool)] = if t.is_sim() {
-        &[
-            (0, 32, true),
-            (0, 0, false),
-            (0, 8, false),
-            (4, 20, true),
-            (24, 32, false),
-            (8, 9, false),
-            (3, 32, true),
-        ]
-    } else {
-        &[(0, 32, true), (4, 20, false), (0, 0, false)]
-    };
+    let all: &[(u32, u32, bool)] = &[
+        (0, 32, true),
+        (0, 0, false),
+        (0, 8, false),
+        (4, 20, true),
+        (24, 32, false),
+        (8, 9, false),
+        (3, 32, true),
+    ];
+    let chosen = SortPolicy::default().choose(t.caps(), n as u64, false);
     for (name, strategy, policy) in variants(t) {
+        let ranges = if t.is_sim() || (strategy == chosen && name != "onesweep large tiles") {
+            all
+        } else {
+            &all[..1]
+        };
         for pairs in [false, true] {
             for &(begin, end, descending) in ranges {
                 let o = SortOptions {
@@ -336,41 +338,21 @@ fn count_from_the_gpu(t: &Target) {
     }
 }
 
-/// The large sizes: the strategy the device's policy picks, keys and pairs, u32 and f32
-/// extremes; the other variants once, keys alone (OneSweep waits on its predecessors, which a
-/// CPU device runs slowly).
+/// The large sizes, by the strategy the device's policy picks (the others run at 65537 keys
+/// in `sizes_and_tile_edges`): keys and pairs, u32 and f32 extremes.
 fn large(t: &Target) {
-    let chosen = SortPolicy::default().choose(t.caps(), 1 << 22, false);
-    for (name, strategy, policy) in variants(t) {
-        let first = name == "reduce-then-scan" || name == "onesweep";
-        if strategy != chosen || !first {
-            let u: Vec<u32> = data::random_u32(2_684_354, 1);
-            sort_checked(
-                t,
-                &u,
-                false,
-                opts(strategy),
-                &policy,
-                &format!("{name}, 2684354 u32"),
-            );
-            continue;
+    let n_max = (1 << 22) + 7;
+    let strategy = SortPolicy::default().choose(t.caps(), n_max, true);
+    let policy = checked();
+    for n in [2_684_354usize, n_max as usize] {
+        for pairs in [false, true] {
+            let u: Vec<u32> = data::random_u32(n, 1);
+            let what = format!("{strategy}, {n} u32, pairs {pairs}");
+            sort_checked(t, &u, pairs, opts(strategy), &policy, &what);
         }
-        for n in [2_684_354usize, (1 << 22) + 7] {
-            for pairs in [false, true] {
-                let u: Vec<u32> = data::random_u32(n, 1);
-                let what = format!("{name}, {n} u32, pairs {pairs}");
-                sort_checked(t, &u, pairs, opts(strategy), &policy, &what);
-            }
-            let f: Vec<f32> = data::keys(Dist::Extremes, n, 2);
-            sort_checked(
-                t,
-                &f,
-                false,
-                opts(strategy),
-                &policy,
-                &format!("{name}, {n} f32 extremes"),
-            );
-        }
+        let f: Vec<f32> = data::keys(Dist::Extremes, n, 2);
+        let what = format!("{strategy}, {n} f32 extremes");
+        sort_checked(t, &f, false, opts(strategy), &policy, &what);
     }
 }
 
