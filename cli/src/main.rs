@@ -99,7 +99,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&cli.exec.open()?, &args),
-        Command::Check(args) => check_cmd::run(&args, &cli.exec.sim()?),
+        Command::Check(args) => match cli.exec.sim() {
+            Ok(sim) => check_cmd::run(&args, &sim),
+            // a bad simulator option is a usage error: exit 2, as `check` documents (1 is findings)
+            Err(e) => {
+                eprintln!("wgsimd check: {e}");
+                Ok(ExitCode::from(2))
+            }
+        },
         Command::Sort(args) => sort_cmd::run(&cli.exec.open()?, &args),
         Command::Gemm(args) => gemm_cmd::run(&cli.exec.open()?, &args),
         Command::Plot(args) => bench::replot(&args),

@@ -1,5 +1,5 @@
 //! `wgsimd sort KEYS.npy -o OUT.npy [--values V.npy --values-out VO.npy] [--descending]
-//! [--strategy reduce-then-scan|onesweep|hybrid]`: a stable GPU radix sort of a 1-D uint32, int32
+//! [--strategy reduce-then-scan|onesweep]`: a stable GPU radix sort of a 1-D uint32, int32
 //! or float32 array (float32 in `f32::total_cmp` order), optionally carrying uint32 values. Every
 //! input is read and checked before anything runs, and outputs are written only after the sort
 //! succeeded, both in full before either is renamed into place, so bad input (or an output that
@@ -31,7 +31,7 @@ pub struct SortArgs {
     /// Largest first (still stable).
     #[arg(long)]
     pub descending: bool,
-    /// reduce-then-scan, onesweep or hybrid (default: chosen per adapter and size).
+    /// reduce-then-scan or onesweep (default: chosen per adapter and size).
     #[arg(long)]
     pub strategy: Option<String>,
 }

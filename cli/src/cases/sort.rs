@@ -1,7 +1,7 @@
 //! Benchmark cases of the sort, each verified bit-exactly against the CPU reference:
 //!
 //! - u32 keys and u32 pairs for each strategy the adapter offers (reduce-then-scan, OneSweep
-//!   with subgroups, the hybrid);
+//!   with subgroups);
 //! - i32 and f32 keys and pairs for the strategy [`SortPolicy::choose`] picks at this size only
 //!   (the key type changes only the first and last pass's mapping, so one strategy shows its
 //!   cost, and the H100 sweep stays short).

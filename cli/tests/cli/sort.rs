@@ -1,108 +1,85 @@
 //! `wgsimd sort` as users meet it: sorted .npy out with the input's dtype, values carried
-//! stably, bad input (dtype, length mismatch, shape) a one-line error with no output file.
-
-mod common;
+//! stably, bad input (dtype, length mismatch, shape) a one-line error with no output file, and
+//! outputs written all or none.
 
 use std::path::Path;
-use std::process::Output;
 
-fn read_npy<T: npyz::Deserialize>(path: &Path) -> (String, Vec<T>) {
-    let bytes = std::fs::read(path).unwrap();
-    let npy = npyz::NpyFile::new(&bytes[..]).unwrap();
-    let dtype = format!("{:?}", npy.dtype());
-    (dtype, npy.into_vec().unwrap())
-}
+use crate::common::{self, assert_clean_error, assert_success, read_npy, s};
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn assert_clean_error(o: &Output, needle: &str) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "expected failure, stderr: {err}");
-    assert!(!err.contains("panicked"), "panic: {err}");
-    assert!(err.contains(needle), "{err:?} should mention {needle:?}");
-}
-
+/// float32 keys in `total_cmp` order (-NaN first, -0 before +0, NaN last), and int32 keys with
+/// uint32 values sorted descending with each strategy, the values following their keys and
+/// equal keys keeping their input order: on the simulator and on the GPU.
 #[test]
 fn sort_writes_sorted_npy_of_the_input_dtype() {
-    if common::gpu().is_none() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let f = common::write_npy(
-        d,
-        "f.npy",
-        &[1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN],
-    );
-    let out = d.join("fo.npy");
-    let o = common::wgsimd(&["sort", s(&f), "-o", s(&out), "--backend", "gpu"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // reading as f32 fails unless the output's dtype is float32
-    let (_, v): (String, Vec<f32>) = read_npy(&out);
-    let bits: Vec<u32> = v.iter().map(|x| x.to_bits()).collect();
-    let mut want = [1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN];
+    let floats = [1.5f32, f32::NAN, -0.0, 0.0, f32::NEG_INFINITY, -f32::NAN];
+    let f = common::write_npy(d, "f.npy", &floats);
+    let mut want = floats;
     want.sort_by(f32::total_cmp);
-    assert_eq!(bits, want.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
-
-    // pairs, descending, every strategy: stable
-    let keys: Vec<i32> = (0..5000).map(|i| (i * 7919 % 13) - 6).collect();
-    let vals: Vec<u32> = (0..5000).collect();
+    let want_bits: Vec<u32> = want.iter().map(|x| x.to_bits()).collect();
+    // 13 distinct keys over 3000 elements: long runs of equal keys, a partial last tile
+    let keys: Vec<i32> = (0..3000).map(|i| (i * 7919 % 13) - 6).collect();
+    let vals: Vec<u32> = (0..3000).collect();
     let k = common::write_npy(d, "k.npy", &keys);
     let v = common::write_npy(d, "v.npy", &vals);
-    for strategy in ["reduce-then-scan", "onesweep", "hybrid"] {
-        let (ko, vo) = (d.join("ko.npy"), d.join("vo.npy"));
-        let o = common::wgsimd(&[
-            "sort",
-            s(&k),
-            "-o",
-            s(&ko),
-            "--values",
-            s(&v),
-            "--values-out",
-            s(&vo),
-            "--descending",
-            "--strategy",
-            strategy,
-            "--backend",
-            "gpu",
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let (_, got_k): (String, Vec<i32>) = read_npy(&ko);
-        let (_, got_v): (String, Vec<u32>) = read_npy(&vo);
-        let mut idx: Vec<usize> = (0..keys.len()).collect();
-        idx.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
-        assert_eq!(
-            got_k,
-            idx.iter().map(|&i| keys[i]).collect::<Vec<_>>(),
-            "{strategy}"
-        );
-        assert_eq!(
-            got_v,
-            idx.iter().map(|&i| vals[i]).collect::<Vec<_>>(),
-            "{strategy}"
-        );
+    let mut idx: Vec<usize> = (0..keys.len()).collect();
+    idx.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+    let want_k: Vec<i32> = idx.iter().map(|&i| keys[i]).collect();
+    let want_v: Vec<u32> = idx.iter().map(|&i| vals[i]).collect();
+    for backend in common::backends() {
+        let out = d.join("fo.npy");
+        let o = common::wgsimd(&["sort", s(&f), "-o", s(&out), "--backend", backend]);
+        assert_success(&o);
+        // reading as f32 fails unless the output's dtype is float32
+        let (shape, got): (_, Vec<f32>) = read_npy(&out);
+        assert_eq!(shape, vec![floats.len() as u64], "{backend}");
+        let bits: Vec<u32> = got.iter().map(|x| x.to_bits()).collect();
+        assert_eq!(bits, want_bits, "{backend}");
+        for strategy in ["reduce-then-scan", "onesweep"] {
+            let (ko, vo) = (d.join("ko.npy"), d.join("vo.npy"));
+            let o = common::wgsimd(&[
+                "sort",
+                s(&k),
+                "-o",
+                s(&ko),
+                "--values",
+                s(&v),
+                "--values-out",
+                s(&vo),
+                "--descending",
+                "--strategy",
+                strategy,
+                "--backend",
+                backend,
+            ]);
+            assert_success(&o);
+            assert_eq!(read_npy::<i32>(&ko).1, want_k, "{backend} {strategy}");
+            assert_eq!(read_npy::<u32>(&vo).1, want_v, "{backend} {strategy}");
+        }
     }
 }
 
+/// Every input is checked before anything runs: a bad dtype, shape, strategy or value count is
+/// a one-line error that writes nothing.
 #[test]
 fn sort_bad_input_leaves_no_output() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let out = d.join("out.npy");
     let vout = d.join("vout.npy");
+    let sort = |args: &[&str]| {
+        let mut all = vec!["sort"];
+        all.extend(args);
+        all.extend(["--backend", "sim"]);
+        common::wgsimd(&all)
+    };
     let f64s = common::write_npy(d, "d.npy", &[1.0f64, 2.0]);
-    assert_clean_error(
-        &common::wgsimd(&["sort", s(&f64s), "-o", s(&out)]),
-        "unsupported dtype",
-    );
-    assert!(!out.exists());
+    assert_clean_error(&sort(&[s(&f64s), "-o", s(&out)]), "unsupported dtype");
     let k = common::write_npy(d, "k.npy", &[3u32, 1, 2]);
     let short = common::write_npy(d, "short.npy", &[1u32, 2]);
     assert_clean_error(
-        &common::wgsimd(&[
-            "sort",
+        &sort(&[
             s(&k),
             "-o",
             s(&out),
@@ -115,8 +92,7 @@ fn sort_bad_input_leaves_no_output() {
     );
     let fv = common::write_npy(d, "fv.npy", &[1.0f32, 2.0, 3.0]);
     assert_clean_error(
-        &common::wgsimd(&[
-            "sort",
+        &sort(&[
             s(&k),
             "-o",
             s(&out),
@@ -128,30 +104,30 @@ fn sort_bad_input_leaves_no_output() {
         "unsupported dtype float32 for sort values",
     );
     assert_clean_error(
-        &common::wgsimd(&["sort", s(&k), "-o", s(&out), "--strategy", "bogo"]),
+        &sort(&[s(&k), "-o", s(&out), "--strategy", "bogo"]),
         "unknown sort strategy",
     );
     // keys of another shape or of a dtype the sort has no order for
     let matrix = common::write_npy_shaped(d, "m.npy", &[2, 2], &[4u32, 3, 2, 1]);
     assert_clean_error(
-        &common::wgsimd(&["sort", s(&matrix), "-o", s(&out)]),
+        &sort(&[s(&matrix), "-o", s(&out)]),
         "keys must be 1-D, found shape [2, 2]",
     );
     let halves = common::write_npy(d, "h.npy", &[half::f16::from_f32(1.0), half::f16::ZERO]);
     assert_clean_error(
-        &common::wgsimd(&["sort", s(&halves), "-o", s(&out)]),
+        &sort(&[s(&halves), "-o", s(&out)]),
         "unsupported dtype float16 for sort keys",
     );
     assert!(!out.exists() && !vout.exists());
     // --values without --values-out is a usage error (clap: exit 2)
-    let o = common::wgsimd(&["sort", s(&k), "-o", s(&out), "--values", s(&k)]);
+    let o = sort(&[s(&k), "-o", s(&out), "--values", s(&k)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists());
 }
 
 /// Outputs that cannot all be written leave none; two outputs on one path are refused; a
 /// symlinked output is written through (the link stays); a replaced file keeps its
-/// permissions. On the simulator: no GPU needed.
+/// permissions.
 #[test]
 fn sort_outputs_are_all_or_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -188,7 +164,7 @@ fn sort_outputs_are_all_or_nothing() {
             o.stdout.len()
         );
         let o = sort(Path::new("/dev/stdout"), &d.join("vo.npy"));
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_success(&o);
         let keys: Vec<u32> = npyz::NpyFile::new(&o.stdout[..])
             .unwrap()
             .into_vec()
@@ -199,30 +175,29 @@ fn sort_outputs_are_all_or_nothing() {
         // output that cannot be staged fails the command before the FIFO's open would wait
         let fifo = d.join("fifo");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        if made.is_ok_and(|s| s.success()) {
-            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wgsimd"))
-                .args(["sort", s(&k), "-o", s(&fifo), "--values", s(&v)])
-                .args(["--values-out", s(&d.join("nodir").join("vo.npy"))])
-                .args(["--backend", "sim"])
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
-            let start = std::time::Instant::now();
-            let status = loop {
-                if let Some(status) = child.try_wait().unwrap() {
-                    break Some(status);
-                }
-                if start.elapsed() > std::time::Duration::from_secs(60) {
-                    child.kill().unwrap();
-                    break None;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            };
-            assert!(
-                status.is_some_and(|s| !s.success()),
-                "{status:?} (None: it waited on the FIFO)"
-            );
-        }
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+        let mut child = common::command()
+            .args(["sort", s(&k), "-o", s(&fifo), "--values", s(&v)])
+            .args(["--values-out", s(&d.join("nodir").join("vo.npy"))])
+            .args(["--backend", "sim"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                child.kill().unwrap();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        assert!(
+            status.is_some_and(|s| !s.success()),
+            "{status:?} (None: it waited on the FIFO)"
+        );
         // a device that fails the write (ENOSPC): written before the regular files, so the
         // keys' existing file is left as it was (sorting a file in place is allowed)
         if Path::new("/dev/full").exists() {
@@ -259,7 +234,7 @@ fn sort_outputs_are_all_or_nothing() {
     );
     assert!(!out.exists());
     let o = sort(&out, &d.join("vo.npy"));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_success(&o);
     assert_eq!(read_npy::<u32>(&d.join("vo.npy")).1, vec![11, 12, 10]);
     #[cfg(unix)]
     {
@@ -271,7 +246,7 @@ fn sort_outputs_are_all_or_nothing() {
         let link = d.join("link.npy");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let o = common::wgsimd(&["sort", s(&k), "-o", s(&link), "--backend", "sim"]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_success(&o);
         assert!(std::fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
@@ -284,7 +259,7 @@ fn sort_outputs_are_all_or_nothing() {
         let dangling = d.join("dangling.npy");
         std::os::unix::fs::symlink("new.npy", &dangling).unwrap();
         let o = common::wgsimd(&["sort", s(&k), "-o", s(&dangling), "--backend", "sim"]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_success(&o);
         assert!(std::fs::symlink_metadata(&dangling)
             .unwrap()
             .file_type()
