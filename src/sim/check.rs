@@ -11,8 +11,6 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Error, Result};
 use crate::finding::Finding;
@@ -244,7 +242,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
                     sim.caps().max_buffer
                 ))
             })?;
-        let mut rng = ChaCha8Rng::seed_from_u64(0xC0FFEE ^ b.binding as u64);
+        let mut rng = super::rng::SplitMix::new(0xC0FFEE ^ b.binding as u64);
         let init = match &b.init {
             InitSpec::Zeros(_) => BufferInit::Zeroed,
             InitSpec::Uninit(_) => BufferInit::Poison,
@@ -260,8 +258,8 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             InitSpec::Random(n) => {
                 let v: Vec<u32> = (0..*n)
                     .map(|_| match b.ty {
-                        ElemType::F32 => rng.random_range(-1.0f32..1.0).to_bits(),
-                        _ => rng.random(),
+                        ElemType::F32 => rng.next_f32_signed().to_bits(),
+                        _ => rng.next_u32(),
                     })
                     .collect();
                 BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec())

@@ -19,11 +19,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use super::checks;
+use super::rng::SplitMix;
 use super::events::{BufferMeta, Findings};
 use super::interp::{Bound, Hooks, Interp};
 use super::mask::MAX_LANES;
@@ -503,7 +501,7 @@ impl Simulator {
         let mut v: Vec<u32> = (0..total).collect();
         match &self.config.scheduler {
             Scheduler::InOrder => {}
-            Scheduler::Shuffled(seed) => v.shuffle(&mut ChaCha8Rng::seed_from_u64(*seed)),
+            Scheduler::Shuffled(seed) => SplitMix::new(*seed).shuffle(&mut v),
             Scheduler::Unfair { starved } => {
                 let mut late: Vec<u32> =
                     v.iter().copied().filter(|i| starved.contains(i)).collect();
@@ -518,7 +516,7 @@ impl Simulator {
     fn lanes(&self, n: usize) -> Vec<u32> {
         let mut v: Vec<u32> = (0..n as u32).collect();
         if let Some(seed) = self.config.shuffle_lanes {
-            v.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+            SplitMix::new(seed).shuffle(&mut v);
         }
         v
     }

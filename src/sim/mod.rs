@@ -34,6 +34,7 @@ pub mod layout;
 pub mod mask;
 mod ops;
 pub mod program;
+mod rng;
 
 pub use device::{
     Buffer, Encoder, Prepared, Report, Scheduler, SimConfig, SimSlice, SimStats, Simulator,
