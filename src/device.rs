@@ -1,10 +1,10 @@
 //! What a device can do: the [`Caps`] every algorithm plans from, and named device profiles.
 //!
 //! Rules:
-//! - **Caps describe a device, never an executor.** Algorithms choose kernels, tiles and grids
-//!   from these fields alone. The GPU executor fills them from the adapter; the simulator reports
-//!   the caps of the device profile it stands in for ([`Caps::profile`]), with its simulated
-//!   subgroup size, so it runs the plan that device would run.
+//! - **Caps describe a device, never who runs it.** Algorithms choose kernels, tiles and grids
+//!   from these fields alone. A wgpu device's are read from its features and limits; the
+//!   simulator reports the caps of the device profile it stands in for ([`Caps::profile`]),
+//!   with its simulated subgroup size, so it runs the plan that device would run.
 //! - **Profiles are measured devices.** Each one lists what wgpu 30 reported on that device (the
 //!   H100 and lavapipe here; Apple's from wgpu's Metal limits). A profile is a starting point:
 //!   [`Caps::with_subgroup_size`] and [`Caps::without_subgroups`] derive the variants tests run.

@@ -1,12 +1,13 @@
-//! The executor-neutral description of a GPU computation.
+//! The device-neutral description of a GPU computation.
 //!
-//! A [`Plan`] is a list of buffers and an ordered list of passes. It is built by an algorithm
-//! (reduce, scan, sort, gemm, queue) and run by an [`Executor`](crate::exec::Executor): the wgpu
-//! [`GpuExecutor`](crate::gpu::GpuExecutor) or the CPU simulator. Rules:
+//! A [`Plan`] is a list of buffers and an ordered list of passes. An algorithm (reduce, scan,
+//! sort, gemm, queue) builds it once; [`Context::prepare`](crate::Context::prepare) makes it
+//! ready to record on a wgpu device or on the simulator. Rules:
 //!
 //! - **No wgpu types here.** A plan must be runnable by the simulator, which has no device.
 //! - **Buffers are declared, not allocated.** Each [`BufferDecl`] states its size in bytes and
-//!   its initial contents ([`BufferInit`]). `Poison` means "the kernel must write every element":
+//!   its initial contents ([`BufferInit`]), or that the caller binds it when recording
+//!   ([`BufferInit::Arg`]). `Poison` means "the kernel must write every element":
 //!   the GPU fills it with [`POISON_WORD`] and the simulator marks it uninitialized, so an element
 //!   no invocation wrote shows in the result (GPU) or as a finding (simulator).
 //! - **Passes run in order**, each as its own dispatch, with everything a previous pass wrote
@@ -15,8 +16,6 @@
 //!   `@group(0)` global of the kernel), and the binding number and kind (storage, read-only
 //!   storage, uniform) come from the kernel's reflection, so a plan never restates them.
 //! - **Workgroup counts** are direct, or read from a buffer (indirect dispatch, 3×u32).
-//! - Passes marked `setup` prepare state (e.g. copy pristine input) and are excluded from the
-//!   algorithm's timing.
 //! - **Invalidation** ([`Plan::invalidate`]) is `Poison` in the middle of a plan: from that pass
 //!   on, the buffer's contents are undefined again. The GPU runs it as a fill with
 //!   [`POISON_WORD`]; the simulator fills the buffer the same way without interpreting the fill
@@ -108,8 +107,6 @@ pub struct Pass {
     pub bindings: Vec<Binding>,
     /// Workgroup counts.
     pub workgroups: Workgroups,
-    /// Preparation pass, excluded from the algorithm's time.
-    pub setup: bool,
     /// `Some(buffer)`: this pass only fills `buffer` with [`POISON_WORD`], and the buffer's
     /// contents are undefined from here on ([`Plan::invalidate`]).
     pub invalidates: Option<BufferId>,
@@ -132,7 +129,7 @@ impl Pass {
     }
 }
 
-/// Buffers plus ordered passes: everything an executor needs.
+/// Buffers plus ordered passes: everything a device needs to run them.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
     /// Name of the computation.
@@ -218,7 +215,6 @@ impl Plan {
             overrides: overrides.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             bindings,
             workgroups,
-            setup: false,
             invalidates: None,
         });
         Ok(self.passes.last_mut().expect("just pushed"))

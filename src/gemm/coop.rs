@@ -9,11 +9,11 @@
 //! the layout maps one WM×WN block of C to each subgroup, so the subgroup count must be known),
 //! f16 and subgroups are on, and the tile fits workgroup memory; 16×16 is preferred. Where the
 //! size is planned rather than reported (Metal), every workgroup checks it first and stops
-//! without computing at any other width; [`GemmPlan::subgroup_mismatch`](super::GemmPlan) then
+//! without computing at any other width; [`Gemm::subgroup_mismatch`](super::Gemm::subgroup_mismatch) then
 //! says so and [`gemm`](super::gemm) reruns the product on the portable kernel. [`check`] holds
 //! the tile to the kernel's rules (multiples of its WM, WN and fragment, read from the kernel; the
 //! staged loads within its prefetch registers); that the subgroups' blocks cover every element
-//! of C once is proven on the simulator (tests/gemm.rs), not restated here.
+//! of C once is proven on the simulator (tests/behaviour/gemm.rs), not restated here.
 
 use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};

@@ -5,7 +5,7 @@
 //! layout live in `wgsl/gemm/tiled.wgsl` and `wgsl/gemm/lib/tiled.wgsl`; [`GemmPolicy::check`]
 //! reads the constants from the module and holds the tile to them (divisibility, loads per
 //! invocation, workgroup memory). That the invocations cover every element of every tile once
-//! is proven on the simulator at the policies the host uses (tests/gemm.rs), not mirrored here.
+//! is proven on the simulator at the policies the host uses (tests/behaviour/gemm.rs), not mirrored here.
 
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;

@@ -25,9 +25,10 @@
 //!   ns only by the run's average rate. Off by default: the clock is one more contended global
 //!   atomic per push and per start, so the bench times both ways.
 //! - Policies per adapter: [`QueuePolicy::for_caps`]; its big-GPU figures are unmeasured guesses.
-//! - **Bench plans are repeatable** (`bench.rs`): the GPU executor times repeated runs of one
-//!   prepared plan on the same buffers, so untimed setup passes restore the initial state first,
-//!   and verification checks that the run counted exactly its own rounds ([`check_restored`]).
+//! - **One submission's plan is repeatable**: [`build`] with the state as the caller's buffers
+//!   ([`QueuePlan::state_args`]) records on buffers a setup copy restores before each run, so a
+//!   benchmark times repeated runs of one prepared plan (the CLI's bench does, and checks that
+//!   each run counted exactly its own rounds).
 
 use std::sync::Arc;
 

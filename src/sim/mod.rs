@@ -20,8 +20,8 @@
 //! - **f16** values are words holding the f32 bits of a half, rounded after every operation;
 //!   never in host-visible buffers ([`layout`]). **Cooperative matrices** are one matrix per
 //!   subgroup, each operation a subgroup operation whose memory elements go through the normal
-//!   access path (`interp/coop.rs`); offered to plans only when
-//!   [`SimConfig::cooperative_matrix`] lists shapes.
+//!   access path (`interp/coop.rs`); offered to plans where the simulated profile offers the
+//!   shape and the simulator runs it ([`SimConfig::coop_shapes`]).
 //!
 //! Entry point: [`Simulator`], a device for `wgsimd::Context::simulator`.
 

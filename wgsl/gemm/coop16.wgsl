@@ -21,7 +21,7 @@
 // tiles, so the bottom edge needs neither.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
-// bounds by the simulator tests (tests/gemm.rs, edge tiles at several subgroup sizes).
+// bounds by the simulator tests (tests/behaviour/gemm.rs, edge tiles at several subgroup sizes).
 // wgsimd: runtime checks off
 
 enable f16;

@@ -6,7 +6,7 @@
 // workgroup memory). Layout checked in Rust (src/gemm/coop.rs) like coop16.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
-// bounds by the simulator tests (tests/gemm.rs, edge tiles at several subgroup sizes).
+// bounds by the simulator tests (tests/behaviour/gemm.rs, edge tiles at several subgroup sizes).
 // wgsimd: runtime checks off
 
 enable f16;

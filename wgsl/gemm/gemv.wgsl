@@ -28,7 +28,7 @@
 // or N): under an `if`, NVIDIA's compiler issues each load after the previous one's branch.
 // For the same reason the kernel is built without runtime checks (src/gpu/mod.rs,
 // runtime_checks); every access is proven in bounds by the simulator tests
-// (tests/gemm_sim.rs, gemv_on_the_simulator: edges in N and K, several slices).
+// (tests/behaviour/gemm.rs: edges in N and K, several slices).
 // wgsimd: runtime checks off
 
 override B_FMT: u32 = 0u;

@@ -9,7 +9,7 @@
 // file is the 8×8 block, the bindings and the entry point.
 //
 // Invocation layout (the simulator proves that every element of C is written once, at every
-// policy the host uses: tests/gemm.rs):
+// policy the host uses: tests/behaviour/gemm.rs):
 //   (tx, ty) = lane_xy(lid), WG_X = BN/TN, WG_Y = BM/TM;
 //   rows of C: 4·(ty + i·WG_Y) + r for i < 2, r < 4; columns 4·(tx + j·WG_X) + c for j < 2.
 //   The interleave keeps each subgroup's workgroup-memory reads contiguous (conflict-free).
@@ -29,7 +29,7 @@
 // outside M, N, K read zero, stores outside M, N are skipped. No function takes an array by value.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): the explicit edge handling above
-// is the bounds check, and the simulator tests prove every access in bounds (tests/gemm.rs: the
+// is the bounds check, and the simulator tests prove every access in bounds (tests/behaviour/gemm.rs: the
 // policies the host uses, edge tiles on every side, split-K, f16 and int4). On the H100 the
 // checks cost 8% (8192³, 64×128×8: 38.4 against 41.5 TFLOP/s, 2026-11-22).
 // wgsimd: runtime checks off

@@ -2,7 +2,7 @@
 // and stage it, look back, write it out (sort/lib/onesweep.wgsl).
 //
 // Built without runtime checks, like sort/scatter: the simulator proves every access in
-// bounds (tests/sort.rs, every subgroup size 4..128, partial tiles, both flavours).
+// bounds (tests/behaviour/sort.rs, every subgroup size 4..128, partial tiles, both flavours).
 // wgsimd: runtime checks off
 
 // keys per invocation: 32 (8192-key tiles), the most the ranking is written out for; the keys

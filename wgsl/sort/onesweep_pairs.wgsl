@@ -2,7 +2,7 @@
 // and stage it, look back, write it out (sort/lib/onesweep.wgsl).
 //
 // Built without runtime checks, like sort/scatter: the simulator proves every access in
-// bounds (tests/sort.rs, every subgroup size 4..128, partial tiles, both flavours).
+// bounds (tests/behaviour/sort.rs, every subgroup size 4..128, partial tiles, both flavours).
 // wgsimd: runtime checks off
 
 // keys per invocation: 32, with the values loaded after the keys are written (128 registers):

@@ -3,7 +3,7 @@
 // H100's 264 workgroup slots, 256 tiles of 4096 nearly all (SortPolicy::onesweep_small_*).
 //
 // Built without runtime checks, like sort/scatter: the simulator proves every access in
-// bounds (tests/sort.rs, every subgroup size 4..128, partial tiles, both flavours).
+// bounds (tests/behaviour/sort.rs, every subgroup size 4..128, partial tiles, both flavours).
 // wgsimd: runtime checks off
 
 // keys per invocation, the whole tile staged in one round (about 17 KiB): pairs at 2^20 9.04

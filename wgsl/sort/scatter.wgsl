@@ -4,7 +4,7 @@
 // workgroup.
 //
 // Built without runtime checks (src/gpu/mod.rs): the simulator proves every access in bounds
-// (tests/sort.rs: subgroup sizes 4..128, partial tiles, both flavours). The checks cost the
+// (tests/behaviour/sort.rs: subgroup sizes 4..128, partial tiles, both flavours). The checks cost the
 // scatter 5% (four passes at 2^28 keys 8.56 against 8.14 ms, H100, 2026-11-22).
 // wgsimd: runtime checks off
 

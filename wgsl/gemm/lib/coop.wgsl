@@ -51,7 +51,7 @@ override OUT_F16: u32 = 0u;
 // adapter that reports a range (wgpu's Metal backend says 4..64; Apple GPUs run 32) a GPU
 // that runs another width must not compute with it. Such workgroups stop at once
 // (subgroup_guard) and the host reports an error instead of C (src/gemm/coop.rs,
-// `planned_subgroup`; GemmPlan::subgroup_mismatch). It lands in `sg_guard`.
+// `planned_subgroup`; Gemm::subgroup_mismatch). It lands in `sg_guard`.
 
 // (a vec4: every workgroup variable of these kernels is a multiple of 16 bytes, or the driver
 // may place the staged tiles off the 16-byte rows their cooperative loads need)
