@@ -312,8 +312,11 @@ pub fn run(ctx: &Context, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     println!(
-        "wgsimd bench on {} | {} | {}",
-        caps.name, caps.backend, caps.driver
+        "wgsimd bench on {}{} | {} | {}",
+        if ctx.is_simulator() { "the simulator of " } else { "" },
+        caps.name,
+        caps.backend,
+        caps.driver
     );
     println!(
         "machine {machine} | subgroups {} | timing: {}",
@@ -322,7 +325,9 @@ pub fn run(ctx: &Context, args: &BenchArgs) -> anyhow::Result<ExitCode> {
         } else {
             "emulated".into()
         },
-        if caps.timestamps {
+        if ctx.is_simulator() {
+            "host clock (the simulator)"
+        } else if caps.timestamps {
             "GPU timestamps"
         } else {
             "host clock (no timestamp queries)"

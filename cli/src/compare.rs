@@ -80,7 +80,9 @@ const MATCHES: &[(&str, &str, &str)] = &[
     // (the memcpy figure is for 1024 MiB, 2^28 words: a copy of another size has no match)
     ("copy", "", "cudaMemcpy D2D"),
     ("reduce", "sum u32", "DeviceReduce::Sum u32 (wrapping)"),
+    ("reduce", "sum u32", "DeviceReduce::Sum u32"),
     ("reduce", "sum f32", "DeviceReduce::Sum f32"),
+    ("scan", "exclusive u32", "DeviceScan::ExclusiveSum u32"),
     ("sort", "keys u32", "SortKeys u32"),
     ("sort", "pairs u32", "SortPairs u32/u32"),
     ("gemm", "f32", "torch.matmul fp32 (TF32 off)"),

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use rand::{Rng, SeedableRng};
 
-use wgsimd::scan::{padded_bytes, Scanner};
+use wgsimd::scan::Scanner;
 use wgsimd::{Context, Count, Result};
 
 use crate::case::{first_difference, size_label, Case, Work};
@@ -13,12 +13,11 @@ use crate::case::{first_difference, size_label, Case, Work};
 /// Benchmark case at `n` elements: exclusive u32 scan.
 pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut data: Vec<u32> = (0..n).map(|_| rng.random()).collect();
+    let data: Vec<u32> = (0..n).map(|_| rng.random()).collect();
     let want = wgsimd::reference::scan::scan_u32(&data, false);
-    data.resize((padded_bytes(n) / 4) as usize, 0);
     let s = Rc::new(Scanner::new(ctx, false, n)?);
     let input = ctx.upload("input", &data)?;
-    let output = ctx.uninit("output", padded_bytes(n))?;
+    let output = ctx.uninit("output", n * 4)?;
     let (ss, i, o) = (s.clone(), input.clone(), output.clone());
     Ok(vec![Case {
         algorithm: "scan".into(),
