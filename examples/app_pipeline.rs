@@ -84,7 +84,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         arena_ref.clone().range(a_at, a_bytes),
         arena_ref.range(b_at, b_bytes),
     ];
-    gemm.record(&mut enc, &inputs, &c_buf, None)?;
+    gemm.record(&mut enc, &inputs, &c_buf)?;
     sum.record(
         &mut enc,
         BufferRef::from(&c_buf).range(0, (m * n * 4) as u64),

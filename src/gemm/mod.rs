@@ -940,7 +940,7 @@ fn product_int4(
 /// let (a, b) = (ctx.upload("a", &a)?, ctx.upload("b", &b)?);
 /// let c = ctx.uninit("c", l.c_bytes)?;
 /// let mut enc = ctx.encoder();
-/// g.record(&mut enc, &[BufferRef::from(&a), BufferRef::from(&b)], &c, None)?;
+/// g.record(&mut enc, &[BufferRef::from(&a), BufferRef::from(&b)], &c)?;
 /// ctx.submit(enc)?.clean("the GEMM")?;
 /// assert_eq!(ctx.read::<f32>(&c)?[..4], [6.0, 0.0, 15.0, 0.0]);
 /// # Ok(()) }
@@ -1050,6 +1050,16 @@ impl Gemm {
     /// scales, and the zero points where the GEMM was made with them), each bound from its
     /// offset (a multiple of the binding alignment).
     pub fn record<'a>(
+        &self,
+        enc: impl Into<EncoderRef<'a>>,
+        inputs: &[BufferRef<'a>],
+        c: impl Into<BufferRef<'a>>,
+    ) -> Result<()> {
+        self.record_timed(enc, inputs, c, None)
+    }
+
+    /// [`Gemm::record`], with timestamps around each pass (see [`Gemm::passes`]).
+    pub fn record_timed<'a>(
         &self,
         enc: impl Into<EncoderRef<'a>>,
         inputs: &[BufferRef<'a>],
@@ -1197,7 +1207,7 @@ fn run_host(ctx: &Context, g: &Gemm, inputs: &[Vec<u8>], elements: usize) -> Res
     let c = ctx.uninit("c", g.layout.c_bytes)?;
     let refs: Vec<BufferRef> = bufs.iter().map(BufferRef::from).collect();
     let mut enc = ctx.encoder();
-    g.record(&mut enc, &refs, &c, None)?;
+    g.record(&mut enc, &refs, &c)?;
     ctx.submit(enc)?.clean("the GEMM")?;
     Ok(match g.layout.out {
         OutFormat::F32 => {

@@ -324,7 +324,7 @@ fn recorded(t: &Target) {
             ctx.write_buffer(&a_ref, &pa).unwrap();
             ctx.write_buffer(&b_ref, &pb).unwrap();
             let mut enc = ctx.encoder();
-            g.record(&mut enc, &[a_ref, b_ref], cbuf.slice(c_at, l.c_bytes), None)
+            g.record(&mut enc, &[a_ref, b_ref], cbuf.slice(c_at, l.c_bytes))
                 .unwrap();
             util::submit(t, enc);
             let words = util::words(t, &cbuf);
@@ -447,7 +447,7 @@ fn bad_input(t: &Target) {
     let mut enc = ctx.encoder();
     util::refused(
         "one operand",
-        g.record(&mut enc, &[BufferRef::from(&a)], &c, None),
+        g.record(&mut enc, &[BufferRef::from(&a)], &c),
     );
     util::refused(
         "C too small",
@@ -455,12 +455,11 @@ fn bad_input(t: &Target) {
             &mut enc,
             &[BufferRef::from(&a), BufferRef::from(&a)],
             c.slice(0, 16),
-            None,
         ),
     );
     util::refused(
         "B too small",
-        g.record(&mut enc, &[BufferRef::from(&a), a.slice(0, 16)], &c, None),
+        g.record(&mut enc, &[BufferRef::from(&a), a.slice(0, 16)], &c),
     );
 }
 

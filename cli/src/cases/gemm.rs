@@ -154,7 +154,7 @@ fn case(
         setup: None,
         record: Box::new(move |enc, stamps| {
             let refs: Vec<BufferRef> = bufs.iter().map(BufferRef::from).collect();
-            gg.record(enc, &refs, &cc, stamps)
+            gg.record_timed(enc, &refs, &cc, stamps)
         }),
         outputs: vec![c],
         verify,
