@@ -1,8 +1,9 @@
 //! The simulator and the shipped WGSL from outside the crate: finding locations and the seed
 //! bugs of the corpus (`corpus`), the execution model (`model`), interpreter semantics against
 //! Rust (`semantics`), f16 and cooperative-matrix semantics (`coop_semantics`), the
-//! cooperative-matrix GEMM kernels (`coop`, `coop_plans`). The checkers' per-kind unit tests
-//! and the corpus verdicts are `src/sim/tests`.
+//! cooperative-matrix GEMM kernels (`coop`) and where they are planned (`coop_plans`), and the
+//! composed stages through naga's MSL, HLSL and SPIR-V writers (`translate`). The checkers'
+//! per-kind unit tests and the corpus verdicts are `src/sim/tests`.
 
 mod coop;
 mod coop_plans;
@@ -10,6 +11,7 @@ mod coop_semantics;
 mod corpus;
 mod model;
 mod semantics;
+mod translate;
 
 use std::sync::Arc;
 
