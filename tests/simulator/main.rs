@@ -1,10 +1,12 @@
 //! The simulator and the shipped WGSL from outside the crate: finding locations and the seed
 //! bugs of the corpus (`corpus`), the execution model (`model`), interpreter semantics against
 //! Rust (`semantics`), f16 and cooperative-matrix semantics (`coop_semantics`), the
-//! cooperative-matrix GEMM kernels (`coop`) and where they are planned (`coop_plans`), and the
-//! composed stages through naga's MSL, HLSL and SPIR-V writers (`translate`). The checkers'
-//! per-kind unit tests and the corpus verdicts are `src/sim/tests`.
+//! cooperative-matrix GEMM kernels (`coop`) and where they are planned (`coop_plans`), the
+//! layout rules of `wgsl/` (`contract`), and the composed stages through naga's MSL, HLSL and
+//! SPIR-V writers (`translate`). The checkers' per-kind unit tests and the corpus verdicts are
+//! `src/sim/tests`.
 
+mod contract;
 mod coop;
 mod coop_plans;
 mod coop_semantics;
