@@ -10,6 +10,7 @@ mod cases;
 mod check_cmd;
 mod compare;
 mod gemm_cmd;
+mod kernels_cmd;
 mod npy;
 mod plot;
 mod reduce_cmd;
@@ -89,6 +90,9 @@ enum Command {
     Gemm(gemm_cmd::GemmArgs),
     /// Draw a saved `bench --json` report as an .svg or .png plot.
     Plot(bench::PlotArgs),
+    /// Write every shipped kernel stage as one composed WGSL file (includes resolved, overrides
+    /// at their defaults) under a folder, for reading, porting or other tools.
+    Kernels(kernels_cmd::KernelsArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -110,6 +114,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Sort(args) => sort_cmd::run(&cli.exec.open()?, &args),
         Command::Gemm(args) => gemm_cmd::run(&cli.exec.open()?, &args),
         Command::Plot(args) => bench::replot(&args),
+        Command::Kernels(args) => kernels_cmd::run(&args),
     }
 }
 

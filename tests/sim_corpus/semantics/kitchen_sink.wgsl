@@ -1,7 +1,8 @@
 // Interpreter semantics: control flow (loop/continue/continuing/break-if, switch with
 // fall-through selectors and a case that falls out), structs, vectors, a matrix product, private
 // initializers, bit builtins, ballot/exclusive-mul/broadcast-first, atomics, workgroupUniformLoad,
-// i32 division/remainder/shift. tests/sim_semantics.rs computes every expected word on the CPU.
+// i32 division/remainder/shift. tests/simulator/semantics.rs computes every expected word on the
+// CPU.
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<storage, read_write> cnt: atomic<u32>;
 var<private> pv: u32 = 7u;
