@@ -142,29 +142,37 @@ impl<T> Input<T> {
     }
 }
 
+/// How a case gives the sort its count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CountFrom {
+    /// `Count::Host`.
+    Host,
+    /// `Count::Gpu`: a word of a buffer holding n, as a culling pass would leave it.
+    Gpu,
+}
+
 /// [`case`], built when called.
 fn maker<T: SortKey + 'static>(
     ctx: &Context,
     input: &Input<T>,
     values: &Arc<Vec<u32>>,
-    pairs: bool,
-    strategy: Strategy,
+    (pairs, strategy, count): (bool, Strategy, CountFrom),
 ) -> CaseMaker {
     let (ctx, values) = (ctx.clone(), values.clone());
     let input = Input {
         keys: input.keys.clone(),
         reference: input.reference.clone(),
     };
-    Box::new(move || case(&ctx, &input, &values, pairs, strategy))
+    Box::new(move || case(&ctx, &input, &values, (pairs, strategy, count)))
 }
 
-/// A keys (`pairs` false) or pairs case of `input` sorted with `strategy`.
+/// A keys (`pairs` false) or pairs case of `input` sorted with `strategy`, its count from the
+/// host or a GPU word.
 fn case<T: SortKey>(
     ctx: &Context,
     input: &Input<T>,
     values: &Arc<Vec<u32>>,
-    pairs: bool,
-    strategy: Strategy,
+    (pairs, strategy, count): (bool, Strategy, CountFrom),
 ) -> Result<Case> {
     let n = input.keys.len() as u64;
     let mut config = SortConfig::keys(T::DTYPE, n).strategy(strategy);
@@ -192,13 +200,21 @@ fn case<T: SortKey>(
         }
         Ok(())
     });
+    let gpu_count = match count {
+        CountFrom::Host => None,
+        CountFrom::Gpu => Some(ctx.upload("count", &[n as u32])?),
+    };
     let (s, k, v) = (sorter.clone(), keys.clone(), vals.clone());
     let record: crate::case::Record = Box::new(move |enc, stamps| {
+        let count = match &gpu_count {
+            None => Count::Host(n as u32),
+            Some(c) => Count::Gpu(BufferRef::from(c)),
+        };
         s.record_timed(
             enc,
             &k,
             v.as_ref().map(|(_, d)| BufferRef::from(d)),
-            Count::Host(n as u32),
+            count,
             stamps,
         )
     });
@@ -218,10 +234,15 @@ fn case<T: SortKey>(
     Ok(Case {
         algorithm: "sort".into(),
         variant: format!(
-            "{} {} {}",
+            "{} {} {}{}",
             if pairs { "pairs" } else { "keys" },
             T::DTYPE,
-            sorter.strategy()
+            sorter.strategy(),
+            if count == CountFrom::Gpu {
+                " (GPU count)"
+            } else {
+                ""
+            }
         ),
         size: n,
         size_label: size_label(n),
@@ -239,8 +260,9 @@ fn case<T: SortKey>(
 }
 
 /// Sort cases for `n` keys from `seed`, each built only when called: u32 keys and pairs for each
-/// strategy, then i32 and f32 keys and pairs for the strategy the policy chooses (the order the
-/// bench's `--case` indexes). The inputs (and each key type's reference order, once computed) are
+/// strategy, then i32 and f32 keys and pairs for the strategy the policy chooses, then u32 keys
+/// and pairs by that strategy with the count read from a GPU word (the order the bench's
+/// `--case` indexes). The inputs (and each key type's reference order, once computed) are
 /// shared, the plans with their uploads are not.
 pub fn bench_case_makers(ctx: &Context, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
     let caps = ctx.caps();
@@ -258,18 +280,21 @@ pub fn bench_case_makers(ctx: &Context, n: u64, seed: u64) -> Result<Vec<CaseMak
         for pairs in [false, true] {
             // (OneSweep's workgroup memory may not fit an adapter that has subgroups)
             if wgsimd::sort::fits(caps, strategy, pairs, n, &SortPolicy::default()) {
-                cases.push(maker(ctx, &u32s, &values, pairs, strategy));
+                cases.push(maker(ctx, &u32s, &values, (pairs, strategy, CountFrom::Host)));
             }
         }
     }
     let chosen = |pairs| SortPolicy::default().choose(caps, n, pairs);
     let i32s = Input::new(i32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(maker(ctx, &i32s, &values, pairs, chosen(pairs)));
+        cases.push(maker(ctx, &i32s, &values, (pairs, chosen(pairs), CountFrom::Host)));
     }
     let f32s = Input::new(f32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(maker(ctx, &f32s, &values, pairs, chosen(pairs)));
+        cases.push(maker(ctx, &f32s, &values, (pairs, chosen(pairs), CountFrom::Host)));
+    }
+    for pairs in [false, true] {
+        cases.push(maker(ctx, &u32s, &values, (pairs, chosen(pairs), CountFrom::Gpu)));
     }
     Ok(cases)
 }
