@@ -1,4 +1,4 @@
-// Run on the H100 machine: nvcc -O3 -arch=sm_90 -o /tmp/mma_peak examples/cuda/mma_peak.cu && /tmp/mma_peak
+// Run on the H100 machine: nvcc -O3 -arch=sm_90 -o /tmp/mma_peak lab/cuda/mma_peak.cu && /tmp/mma_peak
 // (2026-11-23: 643-647 TFLOP/s in the four configurations; docs/gemm.md, "Tenth session").
 // Peak rate of the legacy warp-level tensor-core instruction (mma.sync m16n8k16, f16 in, f32
 // accumulate: SASS HMMA.16816.F32, what NVIDIA's Vulkan driver emits for KHR cooperative

@@ -1,4 +1,4 @@
-// Experiment (examples/gemm_sweep.rs, EXP_SOURCE): gemm/coop16's tiling with every fragment
+// Experiment (lab gemm_sweep, variant `cand coop16_direct ...`): gemm/coop16's tiling with every fragment
 // loaded straight from the storage buffers (L1 instead of workgroup staging): no stash, no
 // barriers, the next 16 of K loaded into registers while this 16 is multiplied. Full tiles only
 // (M, N multiples of the tile, K a multiple of 16); takes coop16's plan (bindings, overrides,

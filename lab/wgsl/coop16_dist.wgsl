@@ -1,11 +1,12 @@
-// Experiment (examples/gemm_sweep.rs, EXP_SOURCE): gemm/coop16 with its register prefetch
+// Experiment (lab gemm_sweep, variant `cand coop16_dist ...`): gemm/coop16 with its register prefetch
 // DIST K steps ahead instead of one: tile t+1+DIST is loaded right after tile t+1 is stashed,
 // into a register set named statically (r0, r1, r2 by tile number modulo DIST, through a
 // switch: rotating the sets by moves would wait for the loads at the move). DIST sets of
 // prefetch registers are live through the multiply. Full tiles only (M, N multiples of the
 // tile: it stores straight to C); takes coop16's plan (bindings, overrides, grid) as it is and
-// coop16's helpers (shared/gemm_coop_body.wgsl: the fetch's bounds checks give zeros past K).
-// tests/sim_coop.rs runs it on the simulator at every DIST.
+// coop16's helpers (gemm/lib/coop.wgsl: the fetch's bounds checks give zeros past K). It uses
+// one buffer index for A and B, so only tiles with as many A as B buffers (not `1a2b`).
+// `LAB_SIM=h100 gemm_sweep --sizes 256 cand` runs it on the simulator (DIST as written).
 //
 // Measured on the H100 (2026-11-22, seventh session, f16 → f32, TFLOP/s at 8192³ / 4096³).
 // Written first with each refill under `if more`, which made NVIDIA's compiler wait for the
@@ -39,9 +40,29 @@ const WN: u32 = 32u;
 // how many K steps ahead the loads run (1..3)
 const DIST: u32 = 2u;
 
-//!include shared/gemm_coop16
-//!include shared/gemm_coop_stage_h
-//!include shared/gemm_coop_body
+// The tile (the plan sets BM, BN, BK and SG: src/gemm/coop.rs), the fragment shape, then
+// gemm/coop16's helpers (gemm/lib/coop_stage.wgsl, gemm/lib/coop.wgsl: params, fetch, stash,
+// stage_next, the C store, the tile order) and the bindings they expect, as gemm/coop16.wgsl
+// declares them. (gemm/lib/coop.wgsl also brings coop16's own kernel, coop_main, unused here.)
+override BM: u32 = 128u;
+override BN: u32 = 128u;
+override BK: u32 = 32u;
+override SG: u32 = 32u;
+
+const FRAG: u32 = 16u;
+alias FragA = coop_mat16x16<f16, A>;
+alias FragB = coop_mat16x16<f16, B>;
+alias FragC = coop_mat16x16<f32, C>;
+
+//!include gemm/lib/coop_stage
+//!include gemm/lib/coop
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<storage, read_write> c16: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sg_guard: array<atomic<u32>>;
 
 @compute @workgroup_size(WG)
 fn main(

@@ -1,4 +1,4 @@
-// Experiment (examples/gemm_sweep.rs, EXP_SOURCE): gemm/coop16 with its fragments pipelined
+// Experiment (lab gemm_sweep, variant `cand coop16_fp ...`): gemm/coop16 with its fragments pipelined
 // across the barrier. In gemm/coop16 every subgroup loads a K step's fragments from workgroup
 // memory and then multiplies them, and the barrier lines the subgroups up, so all of them load
 // at once (the shared memory busy, the tensor cores idle) and then all multiply (the reverse):
@@ -11,9 +11,10 @@
 // and stashes tile t+2 into buffer t % 2, whose last readers were step t−1's loads (for t = 0,
 // the prologue's), before the barrier that ended it. One barrier per step. Two sets of
 // fragments are live (2 × 24 registers). Full tiles only (it stores straight to C); takes
-// coop16's plan (bindings, overrides, grid) and helpers (shared/gemm_coop_body.wgsl: the fetch
-// gives zeros past K). examples/wgsl/coop16w_fp.wgsl is the same on coop16w's 4×4 fragments.
-// tests/sim_coop.rs runs both on the simulator (race-free, the right product; its first
+// coop16's plan (bindings, overrides, grid) and helpers (gemm/lib/coop.wgsl: the fetch
+// gives zeros past K). lab/wgsl/coop16w_fp.wgsl is the same on coop16w's 4×4 fragments.
+// The simulator ran both (race-free, the right product; `LAB_SIM=h100 gemm_sweep --sizes 256
+// cand` runs them there again; its first
 // version stashed tile 2 while the prologue's loads of buffer 0 were unfenced, and the
 // simulator reported the race).
 //
@@ -40,9 +41,29 @@ enable wgpu_cooperative_matrix;
 const WM: u32 = 64u;
 const WN: u32 = 32u;
 
-//!include shared/gemm_coop16
-//!include shared/gemm_coop_stage_h
-//!include shared/gemm_coop_body
+// The tile (the plan sets BM, BN, BK and SG: src/gemm/coop.rs), the fragment shape, then
+// gemm/coop16's helpers (gemm/lib/coop_stage.wgsl, gemm/lib/coop.wgsl: params, fetch, stash,
+// stage_next, the C store, the tile order) and the bindings they expect, as gemm/coop16.wgsl
+// declares them. (gemm/lib/coop.wgsl also brings coop16's own kernel, coop_main, unused here.)
+override BM: u32 = 128u;
+override BN: u32 = 128u;
+override BK: u32 = 32u;
+override SG: u32 = 32u;
+
+const FRAG: u32 = 16u;
+alias FragA = coop_mat16x16<f16, A>;
+alias FragB = coop_mat16x16<f16, B>;
+alias FragC = coop_mat16x16<f32, C>;
+
+//!include gemm/lib/coop_stage
+//!include gemm/lib/coop
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<storage, read_write> c16: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sg_guard: array<atomic<u32>>;
 
 @compute @workgroup_size(WG)
 fn main(

@@ -1,8 +1,9 @@
-// Experiment (examples/gemm_sweep.rs, EXP_SOURCE): examples/wgsl/coop16_fp.wgsl (read it for the
+// Experiment (lab gemm_sweep, variant `cand coop16w_fp ...`): lab/wgsl/coop16_fp.wgsl (read it for the
 // design and the measurements) on gemm/coop16w's 4×4 fragments, 64×64 of C per subgroup: the
 // fragments of tile t+1 loaded while tile t's are multiplied, BK = 16, two buffers of A and B,
-// one barrier per step. Two sets of fragments are live (2 × 32 registers). Takes coop16w's
-// plan (e.g. `coop16w 128x256x16`); full tiles only.
+// one barrier per step. Two sets of fragments are live (2 × 32 registers). gemm/coop16w left the
+// library; this runs on coop16's plan of the same tile (e.g. `coop16 128x256x16`: its bindings,
+// overrides and grid; the workgroup size follows from this file's WN); full tiles only.
 // wgsimd: runtime checks off
 
 enable f16;
@@ -12,9 +13,29 @@ enable wgpu_cooperative_matrix;
 const WM: u32 = 64u;
 const WN: u32 = 64u;
 
-//!include shared/gemm_coop16
-//!include shared/gemm_coop_stage_h
-//!include shared/gemm_coop_body
+// The tile (the plan sets BM, BN, BK and SG: src/gemm/coop.rs), the fragment shape, then
+// gemm/coop16's helpers (gemm/lib/coop_stage.wgsl, gemm/lib/coop.wgsl: params, fetch, stash,
+// stage_next, the C store, the tile order) and the bindings they expect, as gemm/coop16.wgsl
+// declares them. (gemm/lib/coop.wgsl also brings coop16's own kernel, coop_main, unused here.)
+override BM: u32 = 128u;
+override BN: u32 = 128u;
+override BK: u32 = 32u;
+override SG: u32 = 32u;
+
+const FRAG: u32 = 16u;
+alias FragA = coop_mat16x16<f16, A>;
+alias FragB = coop_mat16x16<f16, B>;
+alias FragC = coop_mat16x16<f32, C>;
+
+//!include gemm/lib/coop_stage
+//!include gemm/lib/coop
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<storage, read_write> c16: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sg_guard: array<atomic<u32>>;
 
 @compute @workgroup_size(WG)
 fn main(

@@ -1,56 +1,90 @@
-//! GEMM tile sweep for the H100 (development, not a test): every candidate tile of the portable
-//! kernel (`GemmPolicy::candidates`, f32) and of the cooperative-matrix kernels
-//! (`CoopVariant::candidates`, f16 → f32) at M = N = K = 4096 and 8192, each timed with
-//! `Executor::time` and verified on 256 seeded entries of C against f64 dot products (plus every
-//! entry finite). One line per variant: name, shape, median and best TFLOP/s, ok / FAIL.
+//! GEMM tile sweep (a lab tool, not a test): tiles of the portable kernel (`GemmPolicy`, f32),
+//! tiles of the cooperative-matrix kernels (`coop::CoopVariant`, f16 → f32), and the candidate
+//! kernels of `lab/wgsl/` on the tiles they were written for (`cand NAME TILE`), at M = N = K =
+//! 4096 and 8192. Each variant is the library's plan (`wgsimd::gemm::plan`) made ready on the
+//! device and recorded with timestamps (the CLI's timing method, `lab/src/timing.rs`), then run
+//! once more into a poisoned C and verified against `wgsimd::reference::gemm` (256 seeded
+//! entries against f64 dot products and every entry finite; every entry from 512³ down) before
+//! its figure is printed. One line per variant: name, shape, median and best TFLOP/s, ok / FAIL.
 //!
-//! Inputs are generated once per shape. The first variant of each group is timed again at the
-//! end of its shape ("again"), to show drift within the process (docs/gemm.md: the H100's
-//! timings were bimodal). Unless `--no-unchecked`, a few variants (among those the filters
-//! select) are then timed again on a second executor whose shader modules are built without
-//! bounds checks (`WGSIMD_SHADER_CHECKS=none`, tagged "nochk").
+//! The first variant of each kind is timed again at the end of its size ("again"), to show
+//! drift within the process.
 //!
-//! `cargo run --release --example gemm_sweep -- [--sizes 4096,8192] [--repeats N]
-//! [--no-unchecked] [--list] [FILTER ...]`: a variant runs when its name or shape contains any
-//! FILTER (e.g. `coop16w`, `w8x4`, `8192`), or when a FILTER `=NAME` is exactly its short name
-//! (`=64x128x8 w8x4`, the default). Portable names carry the block (`wide` = 8×16 per invocation,
-//! else 8×8) and the K-loop knobs (`1buf`, `pair`, `u8`; see `GemmPolicy::kernel_candidates`):
-//! `-- wide 1buf pair u8 "=64x128x8 w8x4"` times the kernel variants against the default.
-//! `--list` prints the portable and cooperative-matrix candidates with their invocations and
-//! workgroup memory, and exits. Cooperative names: `coop16` (f16 staging), `coop16v` (vec4<f16>
-//! staging), `w` = 64×64 of C per subgroup, `1buf` = one staging buffer, `1a2b` = one A buffer
-//! and two B buffers; `-- coop16` times them all.
+//! `cargo run --release -p wgsimd-lab --bin gemm_sweep -- [--sizes 4096,8192] [--repeats N]
+//! [--list] [FILTER ...]`: a variant runs when its line (`f32 tiled 64x128x8 w8x4 pair u8
+//! 4096x4096x4096`) contains any FILTER, or a FILTER `=NAME` equals its name exactly
+//! (`=coop16 128x256x32 1a2b`, with or without its mark `(large_tile)`). `cand` selects the
+//! candidate kernels, `coop16` every cooperative tile and candidate. `--list` prints the
+//! variants and their workgroup memory.
+//!
+//! `LAB_EDIT='FROM=>TO;;;FROM=>TO'` (`\n` for a line break) edits the composed text of every
+//! pass whose kernel contains FROM (compose, replace, `Kernel::from_source`), e.g. to remove
+//! `// wgsimd: runtime checks off` and time a kernel with wgpu's bounds checks.
+//! `LAB_SIM=h100` runs on the simulator (host-timed; small sizes: `--sizes 256`).
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use wgsimd::gemm::coop::CoopVariant;
-use wgsimd::gemm::{self, GemmOptions, GemmPolicy, Operand, PathChoice};
-use wgsimd::reference::gemm::{entry, f16_to_f32, f32_to_f16};
-use wgsimd::{Executor, GpuExecutor};
+use wgsimd::gemm::coop::{self, CoopVariant};
+use wgsimd::gemm::{self, Format, GemmOptions, GemmPolicy, PathChoice};
+use wgsimd::reference::gemm::{entry, f16_to_f32, f32_to_f16, rel_frobenius, tiled};
+use wgsimd::{BufferRef, Context};
+use wgsimd_lab::candidates::{self, Candidate};
+use wgsimd_lab::tiles;
+use wgsimd_lab::timing::{self, Job};
 
 const SAMPLES: usize = 256;
 
-#[derive(Clone)]
-enum Variant {
-    Tiled(&'static str, GemmPolicy),
-    Coop(&'static str, CoopVariant),
+enum Kind {
+    Tiled(GemmPolicy),
+    Coop(CoopVariant),
+    /// A candidate of `candidates::all()` (index) on a coop16 plan of this tile.
+    Cand(usize, CoopVariant),
+}
+
+struct Variant {
+    name: String,
+    kind: Kind,
 }
 
 impl Variant {
-    fn short(&self) -> &'static str {
-        match self {
-            Variant::Tiled(n, _) | Variant::Coop(n, _) => n,
-        }
+    fn line(&self, n: usize) -> String {
+        let fmt = if matches!(self.kind, Kind::Tiled(_)) {
+            "f32"
+        } else {
+            "f16"
+        };
+        format!("{fmt} {} {n}x{n}x{n}", self.name)
     }
 
-    fn name(&self) -> String {
-        match self {
-            Variant::Tiled(n, _) => format!("f32 tiled {n}"),
-            Variant::Coop(n, _) => format!("f16 {n}"),
+    fn same_kind(&self, other: &Variant) -> bool {
+        std::mem::discriminant(&self.kind) == std::mem::discriminant(&other.kind)
+    }
+}
+
+fn variants(cands: &[Candidate]) -> Vec<Variant> {
+    let mut v: Vec<Variant> = tiles::tiled()
+        .into_iter()
+        .map(|(n, p)| Variant {
+            name: format!("tiled {n}"),
+            kind: Kind::Tiled(p),
+        })
+        .collect();
+    v.extend(tiles::coop().into_iter().map(|(name, c)| Variant {
+        name,
+        kind: Kind::Coop(c),
+    }));
+    for (i, c) in cands.iter().enumerate() {
+        for (tile, t) in &c.tiles {
+            v.push(Variant {
+                name: format!("cand {} {tile}", c.name),
+                kind: Kind::Cand(i, *t),
+            });
         }
     }
+    v
 }
 
 struct Inputs {
@@ -63,14 +97,9 @@ struct Inputs {
     b16f: Vec<f32>,
 }
 
-fn random(len: usize, seed: u64) -> Vec<f32> {
-    let mut r = ChaCha8Rng::seed_from_u64(seed);
-    (0..len).map(|_| r.random::<f32>() * 2.0 - 1.0).collect()
-}
-
 fn inputs(n: usize) -> Inputs {
-    let a32 = random(n * n, 1 + n as u64);
-    let b32 = random(n * n, 2 + n as u64);
+    let a32 = wgsimd_lab::random_f32(n * n, 1 + n as u64);
+    let b32 = wgsimd_lab::random_f32(n * n, 2 + n as u64);
     let a16 = f32_to_f16(&a32);
     let b16 = f32_to_f16(&b32);
     let (a16f, b16f) = (f16_to_f32(&a16), f16_to_f32(&b16));
@@ -85,11 +114,15 @@ fn inputs(n: usize) -> Inputs {
     }
 }
 
-/// Relative Frobenius error over `SAMPLES` seeded entries; infinity if any entry of C is not
-/// finite (poison reads as −6.3e18, so an unwritten entry fails too) or C is short.
-fn sampled_error(c: &[f32], a: &[f32], b: &[f32], n: usize, seed: u64) -> f64 {
+/// Relative Frobenius error of C against `wgsimd::reference::gemm`: every entry (`tiled`) up to
+/// 512³, else `SAMPLES` seeded entries (`entry`); infinity if any entry is not finite (poison
+/// reads as −6.3e18, so an unwritten entry fails too) or C is short.
+fn error(c: &[f32], a: &[f32], b: &[f32], n: usize, seed: u64) -> f64 {
     if c.len() != n * n || c.iter().any(|v| !v.is_finite() || v.abs() > 1e12) {
         return f64::INFINITY;
+    }
+    if n <= 512 {
+        return rel_frobenius(c, &tiled(a, b, n, n, n));
     }
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     let (mut num, mut den) = (0.0f64, 0.0f64);
@@ -103,22 +136,40 @@ fn sampled_error(c: &[f32], a: &[f32], b: &[f32], n: usize, seed: u64) -> f64 {
     (num / den.max(f64::MIN_POSITIVE)).sqrt()
 }
 
-/// Plans, times and verifies one variant; prints its line.
-/// With `self_check`, also shows that the verifier catches a 1% error in every entry and one
-/// poisoned entry (a check that cannot fail is no check).
-fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, self_check: bool) {
+/// The edits of `LAB_EDIT` (FROM, TO).
+fn edits() -> Vec<(String, String)> {
+    std::env::var("LAB_EDIT")
+        .iter()
+        .flat_map(|e| e.split(";;;"))
+        .map(|edit| {
+            let (from, to) = edit.split_once("=>").expect("LAB_EDIT=FROM=>TO");
+            (from.replace("\\n", "\n"), to.replace("\\n", "\n"))
+        })
+        .collect()
+}
+
+/// Plans, times and verifies one variant; prints its line. The first verified variant (while
+/// `self_checked` is false) also shows that the verifier catches a 1% error in every entry and
+/// one poisoned entry.
+fn run_one(
+    ctx: &Context,
+    v: &Variant,
+    cands: &[Candidate],
+    x: &Inputs,
+    repeats: usize,
+    tag: &str,
+    self_checked: &Cell<bool>,
+) {
     let n = x.n;
-    let name = format!("{}{tag}", v.name());
+    let name = format!("{}{tag}", v.name);
     let shape = format!("{n}x{n}x{n}");
+    let fail = |what: &str, e: &dyn std::fmt::Display| {
+        println!("{name:<44} {shape:>15}  FAIL {what}: {e}");
+    };
     let t0 = Instant::now();
-    let planned = match v {
-        Variant::Tiled(_, p) => gemm::plan(
-            g.caps(),
-            Operand::F32(&x.a32),
-            Operand::F32(&x.b32),
-            n,
-            n,
-            n,
+    let (fmt, opts) = match &v.kind {
+        Kind::Tiled(p) => (
+            Format::F32,
             GemmOptions {
                 path: PathChoice::Tiled,
                 policy: Some(*p),
@@ -126,13 +177,8 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
                 ..Default::default()
             },
         ),
-        Variant::Coop(_, c) => gemm::plan(
-            g.caps(),
-            Operand::F16(&x.a16),
-            Operand::F16(&x.b16),
-            n,
-            n,
-            n,
+        Kind::Coop(c) | Kind::Cand(_, c) => (
+            Format::F16,
             GemmOptions {
                 path: PathChoice::Coop,
                 coop: Some(*c),
@@ -140,82 +186,114 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
             },
         ),
     };
-    let mut p = match planned {
+    let mut built = match gemm::plan(ctx.caps(), fmt, n, n, n, opts) {
         Ok(p) => p,
         Err(e) => {
-            println!("{name:<40} {shape:>15}  FAIL plan: {e}");
+            println!("{name:<44} {shape:>15}  skipped: {e}");
             return;
         }
     };
-    // EXP_EDIT="FROM=>TO;;;FROM=>TO" (`\n` for a line break): diagnostic source edits of every
-    // pass whose kernel contains FROM (most are no GEMM any more, so their check fails)
-    for edit in std::env::var("EXP_EDIT")
-        .iter()
-        .flat_map(|e| e.split(";;;"))
-    {
-        let (from, to) = edit.split_once("=>").expect("EXP_EDIT=FROM=>TO");
-        let (from, to) = (from.replace("\\n", "\n"), to.replace("\\n", "\n"));
-        for pass in p.plan.passes.iter_mut() {
+    if let Kind::Cand(i, c) = &v.kind {
+        let cand = &cands[*i];
+        if !cand.takes(c, [n, n, n]) {
+            println!("{name:<44} {shape:>15}  skipped: full tiles only");
+            return;
+        }
+        match cand.kernel(ctx.caps().flavor()) {
+            Ok(k) => {
+                candidates::swap_kernel(&mut built.plan, "gemm/coop", &k);
+            }
+            Err(e) => return fail("kernel", &e),
+        }
+    }
+    for (from, to) in edits() {
+        for pass in built.plan.passes.iter_mut() {
             if pass.kernel.source.contains(&from) {
-                let src = pass.kernel.source.replace(&from, &to);
-                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src).unwrap());
+                let text = pass.kernel.source.replace(&from, &to);
+                match candidates::edited(&pass.kernel, text) {
+                    Ok(k) => pass.kernel = k,
+                    Err(e) => return fail("LAB_EDIT", &e),
+                }
             }
         }
     }
-    // EXP_SOURCE=FILE: the cooperative-matrix passes run FILE's kernel instead (a whole module
-    // that takes their bindings, overrides and grid; examples/wgsl/)
-    if let Ok(path) = std::env::var("EXP_SOURCE") {
-        let src = std::fs::read_to_string(&path).expect("EXP_SOURCE");
-        for pass in p.plan.passes.iter_mut() {
-            if pass.kernel.name.starts_with("gemm/coop") {
-                pass.kernel = std::sync::Arc::new(pass.kernel.edited(src.clone()).unwrap());
-            }
-        }
-    }
-    let (out, t) = match g.time(&p.plan, 3, repeats) {
-        Ok(r) => r,
-        Err(e) => {
-            println!("{name:<40} {shape:>15}  FAIL run: {e}");
-            return;
-        }
+    let passes: Vec<String> = built.plan.passes.iter().map(|p| p.label.clone()).collect();
+    let (a_id, b_id, c_id) = (built.inputs[0], built.inputs[1], built.c);
+    let c_bytes = built.plan.buffers[c_id.0].size;
+    let prepared = match ctx.prepare(built.plan) {
+        Ok(p) => p,
+        Err(e) => return fail("prepare", &e),
     };
-    let c = match p.decode(&out) {
-        Ok(c) => c,
-        Err(e) => {
-            println!("{name:<40} {shape:>15}  FAIL decode: {e}");
-            return;
-        }
+    // operands: n is a multiple of the load width here (4 f32, 8 f16), so rows need no padding
+    let per = fmt.per_load() as usize;
+    let row = n.div_ceil(per) * per;
+    let bytes = |a32: &[f32], a16: &[u16]| match fmt {
+        Format::F16 => wgsimd_lab::pad_rows(a16, n, n, row),
+        _ => wgsimd_lab::pad_rows(a32, n, n, row),
     };
-    let (err, tol) = match v {
-        Variant::Tiled(..) => (
-            sampled_error(&c, &x.a32, &x.b32, n, 99),
-            1e-5 * (n as f64 / 1024.0).sqrt(),
-        ),
-        Variant::Coop(..) => (sampled_error(&c, &x.a16f, &x.b16f, n, 99), 2e-3),
+    let upload = |label, data: Vec<u8>| ctx.upload(label, &data);
+    let (a, b, c) = match (
+        upload("a", bytes(&x.a32, &x.a16)),
+        upload("b", bytes(&x.b32, &x.b16)),
+        ctx.uninit("c", c_bytes),
+    ) {
+        (Ok(a), Ok(b), Ok(c)) => (a, b, c),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return fail("buffers", &e),
     };
-    if self_check && err <= tol {
-        let (a, b) = match v {
-            Variant::Tiled(..) => (&x.a32, &x.b32),
-            Variant::Coop(..) => (&x.a16f, &x.b16f),
-        };
-        let scaled: Vec<f32> = c.iter().map(|v| v * 1.01).collect();
-        let mut poisoned = c.clone();
+    let job = Job {
+        passes,
+        setup: None,
+        record: Box::new(|enc, stamps| {
+            let args = [
+                (a_id, BufferRef::from(&a)),
+                (b_id, BufferRef::from(&b)),
+                (c_id, BufferRef::from(&c)),
+            ];
+            prepared.record(enc, &args, stamps)
+        }),
+    };
+    let t = match timing::time(ctx, &job, 3, repeats) {
+        Ok(t) => t,
+        Err(e) => return fail("run", &e),
+    };
+    // the verified run, into a poisoned C
+    let findings = match timing::poison(ctx, &c).and_then(|()| timing::run_once(ctx, &job)) {
+        Ok(r) => r.findings,
+        Err(e) => return fail("verified run", &e),
+    };
+    let mut out: Vec<f32> = match ctx.read(&c) {
+        Ok(v) => v,
+        Err(e) => return fail("read", &e),
+    };
+    out.truncate(n * n);
+    let (ra, rb, tol) = match v.kind {
+        Kind::Tiled(_) => (&x.a32, &x.b32, 1e-5 * (n as f64 / 1024.0).sqrt()),
+        _ => (&x.a16f, &x.b16f, 2e-3),
+    };
+    let err = error(&out, ra, rb, n, 99);
+    if !self_checked.get() && err <= tol {
+        self_checked.set(true);
+        let scaled: Vec<f32> = out.iter().map(|v| v * 1.01).collect();
+        let mut poisoned = out.clone();
         poisoned[n * n / 2 + 7] = f32::from_bits(wgsimd::plan::POISON_WORD);
-        let caught = sampled_error(&scaled, a, b, n, 99) > tol
-            && sampled_error(&poisoned, a, b, n, 99) > tol;
+        let caught = error(&scaled, ra, rb, n, 99) > tol && error(&poisoned, ra, rb, n, 99) > tol;
         println!(
             "# verifier self-check (1% off everywhere; one poison entry): {}",
             if caught { "both caught" } else { "NOT CAUGHT" }
         );
     }
+    if err > tol {
+        return println!("{name:<44} {shape:>15}  FAIL err {err:.2e} > {tol:.1e}");
+    }
+    if let Some(f) = findings.first() {
+        return println!(
+            "{name:<44} {shape:>15}  FAIL: {} simulator finding(s), the first: {f}",
+            findings.len()
+        );
+    }
     let flops = 2.0 * (n as f64).powi(3);
-    let verdict = if err <= tol {
-        "ok".to_string()
-    } else {
-        format!("FAIL err {err:.2e} > {tol:.1e}")
-    };
     println!(
-        "{name:<40} {shape:>15}  median {:7.2} TFLOP/s  best {:7.2}  ({:.3} ms median, err {err:.1e}, {:?}, {:.1}s)  {verdict}",
+        "{name:<44} {shape:>15}  median {:7.2} TFLOP/s  best {:7.2}  ({:.3} ms median, err {err:.1e}, {:?}, {:.1}s)  ok",
         flops / t.median_ns() / 1e3,
         flops / t.min_ns() / 1e3,
         t.median_ns() / 1e6,
@@ -224,152 +302,97 @@ fn run_one(g: &GpuExecutor, v: &Variant, x: &Inputs, repeats: usize, tag: &str, 
     );
 }
 
+fn list(ctx: &Context, all: &[Variant], cands: &[Candidate]) {
+    let sg = coop::planned_subgroup(ctx.caps()).unwrap_or(32);
+    for v in all {
+        match &v.kind {
+            Kind::Tiled(p) => println!(
+                "{:<44} {:>5} B workgroup memory",
+                v.name,
+                p.workgroup_bytes()
+            ),
+            Kind::Coop(c) | Kind::Cand(_, c) => {
+                let show =
+                    |r: wgsimd::Result<u64>| r.map_or_else(|e| e.to_string(), |b| b.to_string());
+                let note = match &v.kind {
+                    Kind::Cand(i, _) => match cands[*i].kernel(ctx.caps().flavor()) {
+                        Ok(_) => " (candidate: its own workgroup size and memory)".to_string(),
+                        Err(e) => format!(" (candidate does not load: {e})"),
+                    },
+                    _ => String::new(),
+                };
+                println!(
+                    "{:<44} {:>4} invocations at subgroup {sg}  {:>5} B workgroup memory ({:>5} B without edge tiles)  {}+{} staging buffers (A+B){note}",
+                    v.name,
+                    show(c.invocations(sg).map(u64::from)),
+                    show(c.workgroup_bytes(true)),
+                    show(c.workgroup_bytes(false)),
+                    c.policy.bufs,
+                    c.policy.b_bufs
+                );
+            }
+        }
+    }
+}
+
 fn main() {
+    let args = wgsimd_lab::args();
     let mut sizes = vec![4096usize, 8192];
     let mut repeats = 0usize;
-    let mut unchecked = true;
-    let mut list = false;
+    let mut show_list = false;
     let mut filters: Vec<String> = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
             "--sizes" => {
-                sizes = args
+                sizes = it
                     .next()
                     .expect("--sizes 4096,8192")
                     .split(',')
                     .map(|s| s.trim().parse().expect("a size"))
                     .collect()
             }
-            "--repeats" => repeats = args.next().and_then(|s| s.parse().ok()).expect("a count"),
-            "--no-unchecked" => unchecked = false,
-            "--list" => list = true,
+            "--repeats" => repeats = it.next().and_then(|s| s.parse().ok()).expect("a count"),
+            "--list" => show_list = true,
             f => filters.push(f.to_string()),
         }
     }
-    if list {
-        for (name, p) in GemmPolicy::candidates() {
-            println!(
-                "{name:<40} block {}x{}  {:>3} invocations  {:>2} KiB workgroup memory",
-                p.tm,
-                p.tn,
-                p.invocations(),
-                p.workgroup_bytes() >> 10
-            );
-        }
-        for (name, v) in CoopVariant::candidates() {
-            let show = |r: wgsimd::Result<u64>| r.map_or_else(|e| e.to_string(), |b| b.to_string());
-            println!(
-                "{name:<40} {:>4} invocations at subgroup 32  {:>5} B workgroup memory ({:>5} B without edge tiles)  {}+{} staging buffers (A+B)",
-                show(v.invocations(32).map(u64::from)),
-                show(v.workgroup_bytes(true)),
-                show(v.workgroup_bytes(false)),
-                v.policy.bufs,
-                v.policy.b_bufs
-            );
-        }
-        return;
-    }
     let started = Instant::now();
-    let g = GpuExecutor::new().expect("a GPU adapter");
-    let caps = g.caps().clone();
-    println!(
-        "# {} ({}, driver {}), subgroup {}..{}, workgroup memory {} B, coop {:?}, checks {}",
-        caps.name,
-        caps.backend,
-        caps.driver,
-        caps.subgroup_min,
-        caps.subgroup_max,
-        caps.max_workgroup_storage,
-        caps.cooperative_matrix
-            .iter()
-            .map(|c| format!("{}x{}x{} {}->{}", c.m, c.n, c.k, c.ab, c.acc))
-            .collect::<Vec<_>>(),
-        std::env::var("WGSIMD_SHADER_CHECKS").unwrap_or_else(|_| "bounds (default)".into()),
-    );
-    let mut variants: Vec<Variant> = GemmPolicy::candidates()
-        .into_iter()
-        .map(|(n, p)| Variant::Tiled(n, p))
-        .collect();
-    variants.extend(
-        CoopVariant::candidates()
-            .into_iter()
-            .map(|(n, c)| Variant::Coop(n, c)),
-    );
+    let ctx = wgsimd_lab::open().expect("a device");
+    let cands = candidates::all();
+    let all = variants(&cands);
+    if show_list {
+        return list(&ctx, &all, &cands);
+    }
+    println!("# {}", wgsimd_lab::describe(&ctx));
     let wanted = |v: &Variant, n: usize| {
-        let line = format!("{} {n}x{n}x{n}", v.name());
         filters.is_empty()
             || filters.iter().any(|f| match f.strip_prefix('=') {
-                Some(exact) => v.short() == exact,
-                None => line.contains(f.as_str()),
+                // (the name, or the name without its "(large_tile)"-like mark)
+                Some(exact) => v.name == exact || v.name.split(" (").next() == Some(exact),
+                None => v.line(n).contains(f.as_str()),
             })
     };
-    let coop_ok = gemm::coop_offered(&caps);
-    let mut all = Vec::new();
-    let mut self_checked = false;
+    let self_checked = Cell::new(false);
+    let done = Cell::new(true);
     for &n in &sizes {
         let t = Instant::now();
         let x = inputs(n);
         println!("# {n}^3: inputs in {:.1}s", t.elapsed().as_secs_f64());
-        let reps = if repeats > 0 {
-            repeats
-        } else if n >= 8192 {
-            5
-        } else {
-            10
+        let reps = match (repeats, n >= 8192) {
+            (r, _) if r > 0 => r,
+            (_, true) => 5,
+            _ => 10,
         };
-        let mut firsts: Vec<Variant> = Vec::new();
-        for v in &variants {
-            if !wanted(v, n) {
-                continue;
+        let mut firsts: Vec<&Variant> = Vec::new();
+        for v in all.iter().filter(|v| wanted(v, n)) {
+            if !firsts.iter().any(|f| f.same_kind(v)) {
+                firsts.push(v);
             }
-            if matches!(v, Variant::Coop(..)) && !coop_ok {
-                println!(
-                    "{:<32} {n}x{n}x{n}  skipped: no cooperative matrices",
-                    v.name()
-                );
-                continue;
-            }
-            let first_of_kind = !firsts
-                .iter()
-                .any(|f| std::mem::discriminant(f) == std::mem::discriminant(v));
-            if first_of_kind {
-                firsts.push(v.clone());
-            }
-            run_one(&g, v, &x, reps, "", !self_checked);
-            self_checked = true;
+            run_one(&ctx, v, &cands, &x, reps, "", &self_checked);
         }
-        for v in &firsts {
-            run_one(&g, v, &x, reps, " (again)", false);
-        }
-        all.push((x, reps));
-    }
-    drop(g);
-    if unchecked {
-        // a second device whose shader modules are built with no runtime checks (the executor
-        // reads WGSIMD_SHADER_CHECKS when it creates a module)
-        std::env::set_var("WGSIMD_SHADER_CHECKS", "none");
-        let g = GpuExecutor::new().expect("a second GPU executor");
-        let pick: Vec<Variant> = variants
-            .iter()
-            .filter(|v| {
-                let name = v.name();
-                name.ends_with("tiled 128x128x8")
-                    || name.ends_with("tiled 64x128x8 w8x4")
-                    || name.ends_with("tiled wide 128x128x8 w4x8")
-                    || name.ends_with("tiled wide 128x256x8 w4x8")
-                    || name.ends_with("coop16 128x256x16")
-                    || name.ends_with("coop16 128x128x32")
-                    || name.ends_with("coop16w 128x256x16")
-            })
-            .cloned()
-            .collect();
-        for (x, reps) in &all {
-            for v in &pick {
-                if wanted(v, x.n) && (coop_ok || matches!(v, Variant::Tiled(..))) {
-                    run_one(&g, v, x, *reps, " nochk", false);
-                }
-            }
+        for v in firsts {
+            run_one(&ctx, v, &cands, &x, reps, " (again)", &done);
         }
     }
     println!("# total {:.1}s", started.elapsed().as_secs_f64());

@@ -1,34 +1,46 @@
-//! Driver compile statistics of our compute pipelines (development tool, not a test): registers,
+//! Driver compile statistics of wgsimd's compute pipelines (a lab tool, not a test): registers,
 //! local memory / spills, shared memory, instruction counts — whatever the Vulkan driver reports
 //! through `VK_KHR_pipeline_executable_properties` — for every distinct (kernel, entry point,
-//! overrides) among the passes of the sort and GEMM plans (u32 sort at 2^20 keys: keys and pairs
-//! for each strategy, and f32 / i32 keys through OneSweep; GEMM f16 8192³ and 2048³, f32
-//! 4096³, f32 and f16 1×4096×4096 (the few-rows kernel), and every cooperative-matrix
-//! candidate at 8192³).
+//! overrides) among:
 //!
-//! `cargo run --release --example vk_stats`
+//! - the passes of the GEMM plans (`wgsimd::gemm::plan`, public): f16 8192³ and 2048³, f32
+//!   4096³, the few-rows kernel at 1, 8 and 16 rows (f32, f16, int4 B), every cooperative tile
+//!   of the lab's list (`lab/src/tiles.rs`) at 8192³, and the candidate kernels of `lab/wgsl/`
+//!   on their tiles;
+//! - the sort: its plans are not reachable from outside the library (a `Sorter` keeps its
+//!   prepared plan private, and `sort::build` is private), so until the library offers an
+//!   accessor (`Sorter::plan() -> &Plan`, see `lab/README.md`) the sort's stages are compiled
+//!   from `wgsimd::kernel::load` with every entry point at its WGSL override defaults, labelled
+//!   "stage defaults" (`VK_STATS_SET` sets overrides such as `SG_MIN=32,PAIRS=1` there).
 //!
-//! The device is opened through wgpu-hal with the features and limits `GpuContext::open`
-//! requests, plus the extension, and each kernel is compiled to SPIR-V with naga as wgpu-hal
-//! does (capabilities, bounds-check policies, workgroup-memory zeroing, and the runtime checks of
-//! `runtime_checks` in src/gpu/mod.rs, `WGSIMD_SHADER_CHECKS` included). The adapter is the
-//! Vulkan adapter the executor picks (`WGSIMD_ADAPTER` filters by name).
+//! `cargo run --release -p wgsimd-lab --bin vk_stats`
+//!
+//! The device is opened through wgpu-hal with the features and limits wgsimd requests
+//! (`wgsimd::gpu::wanted_features`, the adapter's limits), plus the extension, and each kernel is
+//! compiled to SPIR-V with naga as wgpu-hal does (capabilities, bounds-check policies,
+//! workgroup-memory zeroing, and the runtime checks of `wgsimd::gpu::runtime_checks`). The
+//! adapter is the Vulkan adapter `Context::open_gpu` picks (`WGSIMD_ADAPTER` filters by name).
 //!
 //! Environment:
 //! - `VK_STATS_ONLY=substr`: only kernels whose name contains `substr`.
-//! - `VK_STATS_EDIT=from=>to`: kernels whose source contains `from` are compiled with it
-//!   replaced by `to` (the statistics of a sweep's variant, e.g.
-//!   `const LOOKBACK: u32 = 4u;=>const LOOKBACK: u32 = 8u;`).
-//! - `VK_STATS_SOURCE=file`: the cooperative-matrix passes (`gemm/coop*`) are compiled from
-//!   that file instead, as `gemm_sweep`'s `EXP_SOURCE` runs them (examples/wgsl/).
+//! - `VK_STATS_EDIT=from=>to`: kernels whose composed text contains `from` are compiled with it
+//!   replaced by `to` (compose, replace, `Kernel::from_source`: the statistics of a variant,
+//!   e.g. `const LOOKBACK: u32 = 4u;=>const LOOKBACK: u32 = 8u;`).
+//! - `VK_STATS_SOURCE=file`: the cooperative-matrix passes (`gemm/coop*`) are compiled from that
+//!   WGSL file instead (its `//!include` lines resolved against the library's `wgsl/`, as
+//!   `lab/wgsl/` candidates are).
+//! - `VK_STATS_SET=NAME=VALUE,...`: these overrides, on every target whose kernel declares them
+//!   (the sort stages' defaults, or a plan's pass).
+//! - `VK_STATS_STAGES=sort/,reduce/`: the shipped stages compiled at their defaults (default
+//!   `sort/`; empty for none).
 //! - `VK_STATS_DIR=dir`: write each pipeline's SPIR-V, the driver's text internal
 //!   representations and the pipeline cache's data (`.cache`) there, named after the pass.
 //!   NVIDIA's driver reports no internal representation, but its cache data holds the
 //!   compiled machine code: a zstd frame whose content starts `NVDANVVMNVuc`, with a table at
 //!   byte 0x48 of (kind, size, offset) and the instructions from offset + 8 on. That code is
 //!   written as `.sm.bin`; on a machine with the CUDA toolkit `nvdisasm -b SM90 FILE` prints
-//!   its SASS (docs/gemm.md, "Seventh session", shows what it found). The layout was read off
-//!   driver 580.159.04; where it differs, only the `.cache` file is written.
+//!   its SASS. The layout was read off driver 580.159.04; where it differs, only the `.cache`
+//!   file is written.
 //! - `VK_STATS_NO_CAPTURE=1`: without the extension (lavapipe lacks it): build every pipeline
 //!   and print "pipeline ok", to check the SPIR-V and pipeline path.
 //! - `VK_STATS_PROBE=1`: also a small kernel that must use local memory (a dynamically indexed
@@ -43,15 +55,14 @@ use std::sync::Arc;
 
 use ash::{khr, vk};
 use naga::back::spv;
-use rand::{Rng, SeedableRng};
 use wgpu::hal::api::Vulkan;
 use wgpu::hal::vulkan::{CreateDeviceCallback, CreateDeviceCallbackArgs};
-use wgsimd::exec::CoopShape;
-use wgsimd::gemm::coop::CoopVariant;
-use wgsimd::gemm::{self, GemmOptions, Operand, PathChoice};
-use wgsimd::kernel::{BindingKind, Flavor, Kernel};
-use wgsimd::sort::{self, SortOptions, SortPolicy, Strategy};
-use wgsimd::{Caps, Executor, GpuExecutor, Plan};
+use wgsimd::device::CoopShape;
+use wgsimd::gemm::{self, Format, GemmOptions, PathChoice};
+use wgsimd::kernel::{self, BindingKind, Flavor, Kernel};
+use wgsimd::plan::{BufferInit, Plan, Workgroups};
+use wgsimd::{Caps, Context};
+use wgsimd_lab::{candidates, tiles};
 
 /// One pipeline to inspect: where it was first seen and what it compiles.
 struct Target {
@@ -73,9 +84,23 @@ impl Target {
     }
 }
 
-/// Collects the distinct passes of `plans` (by kernel, entry point and overrides) into `out`.
+/// `VK_STATS_SET`'s overrides.
+fn set_overrides() -> Vec<(String, f64)> {
+    std::env::var("VK_STATS_SET")
+        .iter()
+        .flat_map(|s| s.split(','))
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            let (k, v) = s.split_once('=').expect("VK_STATS_SET=NAME=VALUE,...");
+            (k.trim().to_string(), v.trim().parse().expect("a number"))
+        })
+        .collect()
+}
+
+/// Collects the distinct targets of `plans` (their passes by kernel, entry point and overrides)
+/// into `out`, with the environment's edits applied.
 fn collect(
-    plans: Vec<(String, Result<Plan, String>)>,
+    plans: Vec<(String, Result<Vec<Target>, String>)>,
     seen: &mut HashSet<String>,
     out: &mut Vec<Target>,
 ) {
@@ -84,41 +109,55 @@ fn collect(
     let edit = edit
         .as_deref()
         .map(|e| e.split_once("=>").expect("VK_STATS_EDIT is from=>to"));
-    let source = std::env::var("VK_STATS_SOURCE")
-        .ok()
-        .map(|f| std::fs::read_to_string(f).expect("VK_STATS_SOURCE"));
-    for (label, plan) in plans {
-        let plan = match plan {
-            Ok(p) => p,
+    // (named `source:FILE`: a name of its own, as the module cache of a GPU context wants)
+    let source = std::env::var("VK_STATS_SOURCE").ok().map(|f| {
+        let text =
+            std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("VK_STATS_SOURCE {f}: {e}"));
+        (format!("source:{f}"), text)
+    });
+    let set = set_overrides();
+    for (label, targets) in plans {
+        let targets = match targets {
+            Ok(t) => t,
             Err(e) => {
                 println!("-- {label}: no plan: {e}");
                 continue;
             }
         };
-        for pass in &plan.passes {
+        for mut t in targets {
             if only
                 .as_ref()
-                .is_some_and(|o| !pass.kernel.name.contains(o.as_str()))
+                .is_some_and(|o| !t.kernel.name.contains(o.as_str()))
             {
                 continue;
             }
-            let kernel = match (edit, &source) {
-                (_, Some(src)) if pass.kernel.name.starts_with("gemm/coop") => {
-                    Arc::new(pass.kernel.edited(src.clone()).expect("VK_STATS_SOURCE"))
+            let replaced = match (edit, &source) {
+                (_, Some((name, src))) if t.kernel.name.starts_with("gemm/coop") => {
+                    let flavor = t.kernel.flavor;
+                    kernel::compose_text(name, src, flavor)
+                        .and_then(|text| Kernel::from_source(name, flavor, text).map(Arc::new))
                 }
-                (Some((from, to)), _) if pass.kernel.source.contains(from) => {
-                    let src = pass.kernel.source.replace(from, to);
-                    Arc::new(pass.kernel.edited(src).expect("the edited kernel"))
+                (Some((from, to)), _) if t.kernel.source.contains(from) => {
+                    candidates::edited(&t.kernel, t.kernel.source.replace(from, to))
                 }
-                _ => pass.kernel.clone(),
+                _ => Ok(t.kernel.clone()),
             };
-            let t = Target {
-                plan: label.clone(),
-                pass: pass.label.clone(),
-                kernel,
-                entry: pass.entry.clone(),
-                overrides: pass.overrides.clone(),
+            t.kernel = match replaced {
+                Ok(k) => k,
+                Err(e) => {
+                    println!("-- {label} / {}: the edited kernel: {e}", t.pass);
+                    continue;
+                }
             };
+            // overrides the (possibly replaced) kernel declares, then VK_STATS_SET's
+            let declared = candidates::override_names(&t.kernel);
+            t.overrides.retain(|(k, _)| declared.contains(k));
+            for (k, v) in &set {
+                if declared.contains(k) {
+                    t.overrides.retain(|(o, _)| o != k);
+                    t.overrides.push((k.clone(), *v));
+                }
+            }
             let key = format!("{} {} {}", t.kernel.name, t.entry, t.overrides_text());
             if seen.insert(key) {
                 out.push(t);
@@ -127,114 +166,114 @@ fn collect(
     }
 }
 
-/// The sort plans: u32 keys at 2^20, keys only and pairs, each strategy.
-fn sort_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
-    let n = 1usize << 20;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
-    let keys: Vec<u32> = (0..n).map(|_| rng.random()).collect();
-    let vals: Vec<u32> = (0..n as u32).collect();
-    // VK_STATS_MATCH=1 / 0: every pass ranks by match masks / by ballots
-    let mut policy = SortPolicy::default();
-    if let Ok(m) = std::env::var("VK_STATS_MATCH") {
-        policy.onesweep_match_ranking = m == "1";
-        policy.scatter_match_ranking = m == "1";
-    }
-    // VK_STATS_VALUES_EARLY=1 / 0: OneSweep's pairs passes load their values before the
-    // look-back / after the keys are written
-    if let Ok(m) = std::env::var("VK_STATS_VALUES_EARLY") {
-        policy.onesweep_values_early = m == "1";
-    }
-    let mut plans = Vec::new();
-    for strategy in [
-        Strategy::ReduceThenScan,
-        Strategy::OneSweep,
-        Strategy::Hybrid,
-    ] {
-        for pairs in [false, true] {
-            let opts = SortOptions {
-                strategy: Some(strategy),
-                ..Default::default()
-            };
-            let v = pairs.then_some(vals.as_slice());
-            let what = if pairs { "pairs" } else { "keys" };
-            let p = sort::plan(caps, &keys, v, &opts, &policy);
-            plans.push((
-                format!("sort u32 2^20 {what} {strategy}"),
-                p.map(|p| p.plan).map_err(|e| e.to_string()),
-            ));
-        }
-    }
-    // f32 and i32 keys map in the first pass and out in the last (KEY_TYPE): OneSweep, the
-    // policy's strategy for them below 2^24
-    let opts = SortOptions {
-        strategy: Some(Strategy::OneSweep),
-        ..Default::default()
-    };
-    let f: Vec<f32> = keys.iter().map(|&k| f32::from_bits(k)).collect();
-    let i: Vec<i32> = keys.iter().map(|&k| k as i32).collect();
-    for (what, p) in [
-        ("f32", sort::plan(caps, &f, None, &opts, &policy)),
-        ("i32", sort::plan(caps, &i, None, &opts, &policy)),
-    ] {
-        plans.push((
-            format!("sort {what} 2^20 keys onesweep"),
-            p.map(|p| p.plan).map_err(|e| e.to_string()),
-        ));
-    }
-    plans
+/// The targets of `plan`'s passes.
+fn targets_of(label: &str, plan: &Plan) -> Vec<Target> {
+    plan.passes
+        .iter()
+        .map(|p| Target {
+            plan: label.to_string(),
+            pass: p.label.clone(),
+            kernel: p.kernel.clone(),
+            entry: p.entry.clone(),
+            overrides: p.overrides.clone(),
+        })
+        .collect()
 }
 
-/// The GEMM plans: f16 8192³ and 2048³, f32 4096³ and f32 / f16 1×4096×4096 as the plan
-/// chooses, then every cooperative-matrix candidate at 8192³ (as examples/gemm_sweep.rs
-/// builds them).
-fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Plan, String>)> {
+/// The shipped stages under the prefixes of `VK_STATS_STAGES` (default `sort/`), every entry
+/// point at its WGSL override defaults: the sort's plans are not public (see the module docs).
+fn stage_targets(caps: &Caps) -> Vec<(String, Result<Vec<Target>, String>)> {
+    let prefixes = std::env::var("VK_STATS_STAGES").unwrap_or_else(|_| "sort/".into());
+    let prefixes: Vec<&str> = prefixes.split(',').filter(|p| !p.is_empty()).collect();
+    kernel::shipped_kernels()
+        .into_iter()
+        .filter(|name| prefixes.iter().any(|p| name.starts_with(p)))
+        .map(|name| {
+            let label = format!("{name} (stage defaults)");
+            let targets = kernel::load(name, caps.flavor())
+                .map(|k| {
+                    k.entries
+                        .iter()
+                        .map(|e| Target {
+                            plan: label.clone(),
+                            pass: e.name.clone(),
+                            kernel: k.clone(),
+                            entry: e.name.clone(),
+                            overrides: Vec::new(),
+                        })
+                        .collect()
+                })
+                .map_err(|e| e.to_string());
+            (label, targets)
+        })
+        .collect()
+}
+
+/// The GEMM plans: f16 8192³ and 2048³, f32 4096³ and the few-rows kernel as the plan chooses,
+/// then every cooperative tile of the lab's list at 8192³ and the candidate kernels on theirs.
+fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Vec<Target>, String>)> {
     let mut plans = Vec::new();
-    let mut add = |label: String, a: Operand, b: Operand, [m, n, k]: [usize; 3], opts| {
-        let p = gemm::plan(caps, a, b, m, n, k, opts);
-        plans.push((label, p.map(|p| p.plan).map_err(|e| e.to_string())));
+    let mut add = |label: String, r: wgsimd::Result<gemm::GemmPlan>| {
+        let t = r.map(|p| targets_of(&label, &p.plan));
+        plans.push((label, t.map_err(|e| e.to_string())));
     };
     let auto = GemmOptions::default();
-    let big = 8192;
-    let h = vec![0u16; big * big];
     for n in [8192, 2048] {
-        let sq = Operand::F16(&h[..n * n]);
-        add(format!("gemm f16 {n}³"), sq, sq, [n, n, n], auto);
+        add(
+            format!("gemm f16 {n}³"),
+            gemm::plan(caps, Format::F16, n, n, n, auto),
+        );
     }
     let n = 4096;
-    let f = vec![0f32; n * n];
-    let sq = Operand::F32(&f);
-    add(format!("gemm f32 {n}³"), sq, sq, [n, n, n], auto);
-    // the few-rows kernel: 1×4096×4096 in f32 and f16 (one pipeline per B format and M)
-    let v = vec![0f32; n];
     add(
-        format!("gemm f32 1x{n}x{n}"),
-        Operand::F32(&v),
-        sq,
-        [1, n, n],
-        auto,
+        format!("gemm f32 {n}³"),
+        gemm::plan(caps, Format::F32, n, n, n, auto),
     );
-    // f16 with 1 row and with a full block of rows (GEMV_MAX_ROWS)
-    for m in [1, gemm::GEMV_MAX_ROWS] {
-        let (a, b) = (Operand::F16(&h[..m * n]), Operand::F16(&h[..n * n]));
-        add(format!("gemm f16 {m}x{n}x{n}"), a, b, [m, n, n], auto);
+    // the few-rows kernel: one pipeline per B format and row count (1, its 8-row block, the
+    // most the product sends it)
+    for m in [1, 8, gemm::GEMV_MAX_M] {
+        for fmt in [Format::F32, Format::F16] {
+            add(
+                format!("gemm {fmt:?} {m}x{n}x{n}").to_lowercase(),
+                gemm::plan(caps, fmt, m, n, n, auto),
+            );
+        }
+        add(
+            format!("gemm int4 {m}x{n}x{n}"),
+            gemm::plan_int4(caps, m, n, n, false, auto),
+        );
     }
-    drop(f);
-    let candidates: Vec<(&str, CoopVariant)> = CoopVariant::candidates();
-    for (name, v) in candidates {
-        let opts = GemmOptions {
-            path: PathChoice::Coop,
-            coop: Some(v),
-            ..Default::default()
-        };
-        let sq = Operand::F16(&h);
-        add(format!("gemm f16 {big}³ {name}"), sq, sq, [big; 3], opts);
+    let big = 8192;
+    let coop = |v| GemmOptions {
+        path: PathChoice::Coop,
+        coop: Some(v),
+        ..Default::default()
+    };
+    for (name, v) in tiles::coop() {
+        add(
+            format!("gemm f16 {big}³ {name}"),
+            gemm::plan(caps, Format::F16, big, big, big, coop(v)),
+        );
+    }
+    for c in candidates::all() {
+        for (tile, v) in &c.tiles {
+            let label = format!("gemm f16 {big}³ cand {} {tile}", c.name);
+            let r = gemm::plan(caps, Format::F16, big, big, big, coop(*v))
+                .map_err(|e| e.to_string())
+                .and_then(|mut p| {
+                    let k = c.kernel(caps.flavor()).map_err(|e| e.to_string())?;
+                    candidates::swap_kernel(&mut p.plan, "gemm/coop", &k);
+                    Ok(targets_of(&label, &p.plan))
+                });
+            plans.push((label, r));
+        }
     }
     plans
 }
 
-/// A kernel that must keep a dynamically indexed 1 KiB array per invocation in local memory: shows
-/// how the driver reports local memory (`VK_STATS_PROBE=1`).
-fn probe_plan() -> (String, Result<Plan, String>) {
+/// A kernel that must keep a dynamically indexed 1 KiB array per invocation in local memory:
+/// shows how the driver reports local memory (`VK_STATS_PROBE=1`).
+fn probe_plan() -> (String, Result<Vec<Target>, String>) {
     const SOURCE: &str = "
 @group(0) @binding(0) var<storage, read_write> data: array<u32>;
 
@@ -253,12 +292,12 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 ";
     let plan = Kernel::from_source("probe/local_array", Flavor::Subgroup, SOURCE.into())
-        .map(|k| {
+        .and_then(|k| {
             let mut p = Plan::new("probe");
-            let b = p.buffer("data", 1 << 20, wgsimd::plan::BufferInit::Zeroed);
-            let wg = wgsimd::plan::Workgroups::Direct([1, 1, 1]);
-            p.pass("local array", &Arc::new(k), "main", &[], &[b], wg);
-            p
+            let b = p.buffer("data", 1 << 20, BufferInit::Zeroed);
+            let wg = Workgroups::Direct([1, 1, 1]);
+            p.pass("local array", &Arc::new(k), "main", &[], &[("data", b)], wg)?;
+            Ok(targets_of("probe", &p))
         })
         .map_err(|e| e.to_string());
     ("probe".into(), plan)
@@ -778,7 +817,7 @@ fn internal_representations(
         .collect())
 }
 
-/// Opens the Vulkan adapter named like the executor's (or the best Vulkan one) through
+/// Opens the Vulkan adapter named like wgsimd's (or the best Vulkan one) through
 /// wgpu-hal, adding the extension unless `no_capture`. `Err` carries the line to print when the
 /// extension is missing or there is no Vulkan adapter.
 fn open(adapter: &wgpu::Adapter, no_capture: bool) -> Result<Vk, String> {
@@ -843,13 +882,7 @@ fn fake_coop(mut caps: Caps) -> Caps {
     caps.max_workgroup_storage = caps.max_workgroup_storage.max(48 << 10);
     caps.max_storage_binding = caps.max_storage_binding.max(1 << 31);
     caps.max_buffer = caps.max_buffer.max(1 << 31);
-    caps.cooperative_matrix = vec![CoopShape {
-        m: 16,
-        n: 16,
-        k: 16,
-        ab: "f16".into(),
-        acc: "f32".into(),
-    }];
+    caps.cooperative_matrix = vec![CoopShape::f16_f32(16)];
     caps
 }
 
@@ -861,12 +894,12 @@ fn main() {
     if let Some(d) = &dir {
         std::fs::create_dir_all(d).expect("VK_STATS_DIR");
     }
-    let caps = {
-        let g = GpuExecutor::new().expect("no adapter");
-        g.caps().clone()
+    let caps = match Context::open_gpu() {
+        Ok(ctx) => ctx.caps().clone(),
+        Err(e) => return println!("no adapter: {e}"),
     };
     println!(
-        "# executor: {} ({}, {}), subgroups {}..{}",
+        "# wgsimd's adapter: {} ({}, {}), subgroups {}..{}",
         caps.name, caps.backend, caps.driver, caps.subgroup_min, caps.subgroup_max
     );
     let filter = std::env::var("WGSIMD_ADAPTER")
@@ -919,7 +952,7 @@ fn main() {
     );
     let mut seen = HashSet::new();
     let mut targets = Vec::new();
-    collect(sort_plans(&caps), &mut seen, &mut targets);
+    collect(stage_targets(&caps), &mut seen, &mut targets);
     collect(gemm_plans(&caps), &mut seen, &mut targets);
     if flag("VK_STATS_PROBE") {
         collect(vec![probe_plan()], &mut seen, &mut targets);
