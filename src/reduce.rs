@@ -314,6 +314,12 @@ impl Reducer {
         self.max_count
     }
 
+    /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
+    /// driver statistics compile exactly these passes).
+    pub fn plan(&self) -> &crate::plan::Plan {
+        self.prepared.plan()
+    }
+
     /// The passes one recording dispatches, by label (two timestamps each with
     /// [`Reducer::record_timed`]).
     pub fn passes(&self) -> Vec<String> {

@@ -1036,6 +1036,12 @@ impl Gemm {
         self.layout
     }
 
+    /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
+    /// driver statistics compile exactly these passes).
+    pub fn plan(&self) -> &crate::plan::Plan {
+        self.prepared.plan()
+    }
+
     /// The passes one recording dispatches, by label.
     pub fn passes(&self) -> Vec<String> {
         self.prepared

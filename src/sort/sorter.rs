@@ -96,6 +96,12 @@ impl Sorter {
         &self.config
     }
 
+    /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
+    /// driver statistics compile exactly these passes).
+    pub fn plan(&self) -> &crate::plan::Plan {
+        self.prepared.plan()
+    }
+
     /// The passes one recording dispatches, by label (two timestamps each with
     /// [`Sorter::record_timed`]).
     pub fn passes(&self) -> Vec<String> {
