@@ -43,6 +43,21 @@ pub fn wanted_limits(adapter: &wgpu::Adapter) -> wgpu::Limits {
     adapter.limits()
 }
 
+/// `flags` without [`wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL`] (unless the environment
+/// sets `WGPU_VALIDATION_INDIRECT_CALL=1`): with it, wgpu checks every indirect dispatch with a
+/// dispatch of its own first, which costs about 10 µs per indirect pass on the H100, and
+/// every pass of wgsimd after its prepare pass is indirect. The prepare passes keep their
+/// dispatch arguments within the device's limits, so nothing is lost. An application that
+/// makes its own instance should do the same ([`Context::from_wgpu`](crate::Context::from_wgpu)).
+pub fn instance_flags(flags: wgpu::InstanceFlags) -> wgpu::InstanceFlags {
+    let mut f = flags;
+    f.remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
+    if std::env::var("WGPU_VALIDATION_INDIRECT_CALL").is_ok_and(|v| v != "0") {
+        f.insert(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
+    }
+    f
+}
+
 /// A device with what wgsimd needs to know about it, and what it keeps for it: compiled
 /// pipelines, and staging buffers for the host-slice functions' transfers.
 pub struct GpuContext {
@@ -111,6 +126,7 @@ pub fn list_adapters() -> Vec<wgpu::Adapter> {
     let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     desc.backends = backends;
+    desc.flags = instance_flags(desc.flags);
     let instance = wgpu::Instance::new(desc);
     let mut adapters = pollster::block_on(instance.enumerate_adapters(backends));
     adapters.retain(|a| {

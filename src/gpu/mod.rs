@@ -20,7 +20,9 @@ mod context;
 mod prepared;
 mod staging;
 
-pub use context::{caps_of, list_adapters, wanted_features, wanted_limits, Created, GpuContext};
+pub use context::{
+    caps_of, instance_flags, list_adapters, wanted_features, wanted_limits, Created, GpuContext,
+};
 pub use prepared::{internal_usage, GpuSlice, Prepared, Timestamps};
 
 use std::collections::HashMap;

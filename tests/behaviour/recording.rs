@@ -153,6 +153,8 @@ fn timestamps(t: &Target) {
 fn own_device(_: &Target) {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     desc.backends = wgpu::Backends::PRIMARY;
+    // wgsimd's indirect dispatches carry valid arguments: no per-dispatch validation pass
+    desc.flags = wgsimd::gpu::instance_flags(desc.flags);
     let instance = wgpu::Instance::new(desc);
     let adapter =
         pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
