@@ -7,11 +7,10 @@
 //!   4096³, the few-rows kernel at 1, 8 and 16 rows (f32, f16, int4 B), every cooperative tile
 //!   of the lab's list (`lab/src/tiles.rs`) at 8192³, and the candidate kernels of `lab/wgsl/`
 //!   on their tiles;
-//! - the sort: its plans are not reachable from outside the library (a `Sorter` keeps its
-//!   prepared plan private, and `sort::build` is private), so until the library offers an
-//!   accessor (`Sorter::plan() -> &Plan`, see `lab/README.md`) the sort's stages are compiled
-//!   from `wgsimd::kernel::load` with every entry point at its WGSL override defaults, labelled
-//!   "stage defaults" (`VK_STATS_SET` sets overrides such as `SG_MIN=32,PAIRS=1` there).
+//! - the passes of the sort plans (`Sorter::plan`, made on a simulator of this device's caps):
+//!   u32 keys and pairs by each strategy at 2^20 and 2^24 keys (OneSweep's small and large
+//!   tiles), f32 and i32 keys by OneSweep;
+//! - with `VK_STATS_STAGES`, shipped stages at their WGSL override defaults.
 //!
 //! `cargo run --release -p wgsimd-lab --bin vk_stats`
 //!
@@ -31,8 +30,8 @@
 //!   `lab/wgsl/` candidates are).
 //! - `VK_STATS_SET=NAME=VALUE,...`: these overrides, on every target whose kernel declares them
 //!   (the sort stages' defaults, or a plan's pass).
-//! - `VK_STATS_STAGES=sort/,reduce/`: the shipped stages compiled at their defaults (default
-//!   `sort/`; empty for none).
+//! - `VK_STATS_STAGES=scan/,reduce/`: the shipped stages under these prefixes compiled at their
+//!   defaults (none by default).
 //! - `VK_STATS_DIR=dir`: write each pipeline's SPIR-V, the driver's text internal
 //!   representations and the pipeline cache's data (`.cache`) there, named after the pass.
 //!   NVIDIA's driver reports no internal representation, but its cache data holds the
@@ -180,10 +179,41 @@ fn targets_of(label: &str, plan: &Plan) -> Vec<Target> {
         .collect()
 }
 
-/// The shipped stages under the prefixes of `VK_STATS_STAGES` (default `sort/`), every entry
-/// point at its WGSL override defaults: the sort's plans are not public (see the module docs).
+/// The sort plans of the module docs, each as a sorter on a simulator of `caps` makes it.
+fn sort_plans(caps: &Caps) -> Vec<(String, Result<Vec<Target>, String>)> {
+    use wgsimd::dtype::Dtype;
+    use wgsimd::sort::{SortConfig, Sorter, Strategy};
+    let sim = match Context::simulator(wgsimd::sim::SimConfig::for_profile(caps.clone())) {
+        Ok(s) => s,
+        Err(e) => return vec![("sort".into(), Err(e.to_string()))],
+    };
+    let mut configs = Vec::new();
+    for n in [1u64 << 20, 1 << 24] {
+        for strategy in [Strategy::ReduceThenScan, Strategy::OneSweep] {
+            let keys = SortConfig::keys(Dtype::U32, n).strategy(strategy);
+            configs.push((format!("sort keys u32 {strategy} {n}"), keys));
+            configs.push((format!("sort pairs u32 {strategy} {n}"), keys.with_values()));
+        }
+    }
+    for dtype in [Dtype::F32, Dtype::I32] {
+        let keys = SortConfig::keys(dtype, 1 << 20).strategy(Strategy::OneSweep);
+        configs.push((format!("sort keys {dtype} onesweep"), keys));
+    }
+    configs
+        .into_iter()
+        .map(|(label, config)| {
+            let targets = Sorter::new(&sim, config)
+                .map(|s| targets_of(&label, s.plan()))
+                .map_err(|e| e.to_string());
+            (label, targets)
+        })
+        .collect()
+}
+
+/// The shipped stages under the prefixes of `VK_STATS_STAGES`, every entry point at its WGSL
+/// override defaults.
 fn stage_targets(caps: &Caps) -> Vec<(String, Result<Vec<Target>, String>)> {
-    let prefixes = std::env::var("VK_STATS_STAGES").unwrap_or_else(|_| "sort/".into());
+    let prefixes = std::env::var("VK_STATS_STAGES").unwrap_or_default();
     let prefixes: Vec<&str> = prefixes.split(',').filter(|p| !p.is_empty()).collect();
     kernel::shipped_kernels()
         .into_iter()
@@ -952,6 +982,7 @@ fn main() {
     );
     let mut seen = HashSet::new();
     let mut targets = Vec::new();
+    collect(sort_plans(&caps), &mut seen, &mut targets);
     collect(stage_targets(&caps), &mut seen, &mut targets);
     collect(gemm_plans(&caps), &mut seen, &mut targets);
     if flag("VK_STATS_PROBE") {
