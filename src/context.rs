@@ -55,8 +55,8 @@ impl Context {
     /// ```no_run
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-/// desc.flags = wgsimd::gpu::instance_flags(desc.flags);
-/// let instance = wgpu::Instance::new(desc);
+    /// desc.flags = wgsimd::gpu::instance_flags(desc.flags);
+    /// let instance = wgpu::Instance::new(desc);
     /// let adapter = pollster::block_on(instance.request_adapter(&Default::default()))?;
     /// let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
     ///     required_features: adapter.features() & wgsimd::gpu::wanted_features(),
@@ -459,7 +459,10 @@ impl EncoderRef<'_> {
     /// ranges must hold them, `src` needs `COPY_SRC` and `dst` `COPY_DST` (checked here, so
     /// nothing invalid reaches the caller's encoder).
     pub fn copy(&mut self, src: &BufferRef, dst: &BufferRef, size: u64) -> Result<()> {
-        if size % 4 != 0 || src.offset() % 4 != 0 || dst.offset() % 4 != 0 {
+        if !size.is_multiple_of(4)
+            || !src.offset().is_multiple_of(4)
+            || !dst.offset().is_multiple_of(4)
+        {
             return Err(Error::InvalidInput(format!(
                 "a copy of {size} bytes from byte {} to byte {}: offsets and size must be \
                  multiples of 4",

@@ -279,6 +279,11 @@ impl Plan {
         Ok(pass)
     }
 
+    /// The passes' labels, in order.
+    pub fn pass_labels(&self) -> Vec<String> {
+        self.passes.iter().map(|p| p.label.clone()).collect()
+    }
+
     /// Checks internal consistency: ids in range, bound ranges inside their buffers, entry points
     /// exist, every binding the entry point uses is bound.
     pub fn validate(&self) -> Result<()> {

@@ -323,12 +323,7 @@ impl Reducer {
     /// The passes one recording dispatches, by label (two timestamps each with
     /// [`Reducer::record_timed`]).
     pub fn passes(&self) -> Vec<String> {
-        self.prepared
-            .plan()
-            .passes
-            .iter()
-            .map(|p| p.label.clone())
-            .collect()
+        self.prepared.plan().pass_labels()
     }
 
     /// Records the reduction of `count` elements of `input` into the first

@@ -249,12 +249,7 @@ impl Scanner {
 
     /// The passes one recording dispatches, by label.
     pub fn passes(&self) -> Vec<String> {
-        self.prepared
-            .plan()
-            .passes
-            .iter()
-            .map(|p| p.label.clone())
-            .collect()
+        self.prepared.plan().pass_labels()
     }
 
     /// Records the scan of `count` u32 of `input` into `output` (see the module docs).

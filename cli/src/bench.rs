@@ -313,7 +313,11 @@ pub fn run(ctx: &Context, args: &BenchArgs) -> anyhow::Result<ExitCode> {
     );
     println!(
         "wgsimd bench on {}{} | {} | {}",
-        if ctx.is_simulator() { "the simulator of " } else { "" },
+        if ctx.is_simulator() {
+            "the simulator of "
+        } else {
+            ""
+        },
         caps.name,
         caps.backend,
         caps.driver
@@ -510,10 +514,7 @@ fn unbuilt(
     size_label: &str,
     e: &wgsimd::Error,
 ) -> Option<Row> {
-    let past_limits = matches!(
-        e,
-        wgsimd::Error::TooLarge(_) | wgsimd::Error::Limit { .. }
-    );
+    let past_limits = matches!(e, wgsimd::Error::TooLarge(_) | wgsimd::Error::Limit { .. });
     let verdict = if past_limits {
         "skipped"
     } else {

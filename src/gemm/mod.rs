@@ -1044,12 +1044,7 @@ impl Gemm {
 
     /// The passes one recording dispatches, by label.
     pub fn passes(&self) -> Vec<String> {
-        self.prepared
-            .plan()
-            .passes
-            .iter()
-            .map(|p| p.label.clone())
-            .collect()
+        self.prepared.plan().pass_labels()
     }
 
     /// Records C = A·B into `c`: `inputs` are A and B (for int4: A, the packed weights, the

@@ -60,6 +60,9 @@ pub struct Timestamps<'a> {
 /// The caller's buffers of one recording, as the bind-group cache keys them.
 type ArgKey = Vec<(usize, wgpu::Buffer, u64, u64)>;
 
+/// Each pass's bind group for one set of the caller's buffers (`None`: the pass binds nothing).
+type PassGroups = Arc<Vec<Option<wgpu::BindGroup>>>;
+
 /// Bind groups kept per plan: the sets of caller buffers most recently recorded with.
 const BIND_GROUP_SETS: usize = 16;
 
@@ -69,7 +72,7 @@ pub struct Prepared {
     plan: Plan,
     buffers: Vec<Option<wgpu::Buffer>>,
     pipelines: Vec<Arc<wgpu::ComputePipeline>>,
-    bind_groups: Mutex<VecDeque<(ArgKey, Arc<Vec<Option<wgpu::BindGroup>>>)>>,
+    bind_groups: Mutex<VecDeque<(ArgKey, PassGroups)>>,
     /// Bound where a caller's range holds no whole element of a binding's array (a vec4 view
     /// of a 3-word input, whose words another binding reads): no invocation touches them. One
     /// for read-only bindings, one for read-write ones (a dispatch may not use one buffer both
@@ -176,10 +179,7 @@ impl Prepared {
     }
 
     /// The bind groups of every pass for these caller buffers (made now, or cached).
-    fn bind_groups(
-        &self,
-        args: &[(BufferId, GpuSlice)],
-    ) -> Result<Arc<Vec<Option<wgpu::BindGroup>>>> {
+    fn bind_groups(&self, args: &[(BufferId, GpuSlice)]) -> Result<PassGroups> {
         let key: ArgKey = args
             .iter()
             .map(|(id, s)| (id.0, s.buffer.clone(), s.offset, s.len()))

@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-
 use crate::error::{Error, Result};
 use crate::finding::Finding;
 use crate::kernel::{Flavor, Kernel};

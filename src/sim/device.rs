@@ -19,17 +19,19 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-
 use super::checks;
-use super::rng::SplitMix;
 use super::events::{BufferMeta, Findings};
 use super::interp::{Bound, Hooks, Interp};
 use super::mask::MAX_LANES;
 use super::program::Program;
+use super::rng::SplitMix;
 use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};
 use crate::finding::{Finding, FindingKind};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
+
+/// The words of a plan's read-back buffers, by buffer ([`Simulator::run_plan`]).
+pub type ReadBack = HashMap<BufferId, Vec<u32>>;
 
 /// Order in which a dispatch's workgroups run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -299,7 +301,7 @@ impl Encoder {
         dst_at: u64,
         size: u64,
     ) -> Result<()> {
-        if size % 4 != 0 || src_at % 4 != 0 || dst_at % 4 != 0 {
+        if !size.is_multiple_of(4) || !src_at.is_multiple_of(4) || !dst_at.is_multiple_of(4) {
             return Err(Error::InvalidInput(format!(
                 "copy of {size} bytes from {src_at} to {dst_at}: offsets and size must be \
                  multiples of 4"
@@ -441,7 +443,10 @@ impl Simulator {
     /// Writes `bytes` (whole words) into `buffer` from byte `at` at the start of the next
     /// submission.
     pub fn write_buffer(&self, buffer: &Buffer, at: u64, bytes: &[u8]) -> Result<()> {
-        if at % 4 != 0 || bytes.len() % 4 != 0 || at + bytes.len() as u64 > buffer.size() {
+        if !at.is_multiple_of(4)
+            || !bytes.len().is_multiple_of(4)
+            || at + bytes.len() as u64 > buffer.size()
+        {
             return Err(Error::InvalidInput(format!(
                 "write of {} bytes at byte {at} of `{}` ({} bytes): not whole words inside it",
                 bytes.len(),
@@ -787,7 +792,7 @@ impl Simulator {
     /// Runs a self-contained plan (no `Arg` buffers) once and returns the contents of its
     /// buffers marked read-back, by buffer, with the findings: the engine of `wgsimd check`.
     /// `Poison` buffers marked read-back are outputs (their unwritten words are findings).
-    pub fn run_plan(&self, plan: &Plan) -> Result<(HashMap<BufferId, Vec<u32>>, Vec<Finding>)> {
+    pub fn run_plan(&self, plan: &Plan) -> Result<(ReadBack, Vec<Finding>)> {
         let mut own = plan.clone();
         let mut args = Vec::new();
         let mut outputs = Vec::new();

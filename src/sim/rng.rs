@@ -53,7 +53,11 @@ mod tests {
         let mut r = SplitMix::new(7);
         let mut v: Vec<u32> = (0..1000).collect();
         r.shuffle(&mut v);
-        assert_ne!(v, (0..1000).collect::<Vec<_>>(), "a shuffle moved something");
+        assert_ne!(
+            v,
+            (0..1000).collect::<Vec<_>>(),
+            "a shuffle moved something"
+        );
         v.sort_unstable();
         assert_eq!(v, (0..1000).collect::<Vec<_>>());
         assert!((0..10_000).all(|_| (-1.0..1.0).contains(&r.next_f32_signed())));

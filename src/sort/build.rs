@@ -296,7 +296,7 @@ fn route(passes: usize) -> Vec<(usize, usize)> {
             A
         } else if p + 1 == passes {
             K
-        } else if passes % 2 == 0 {
+        } else if passes.is_multiple_of(2) {
             // even: one scratch buffer, K -> a -> K -> a -> K
             if p % 2 == 0 {
                 A
@@ -388,8 +388,7 @@ pub(super) fn build(
         }
     };
     let onesweep = strategy == Strategy::OneSweep;
-    let radix;
-    let state_status;
+
     let scan_control = if onesweep {
         None
     } else {
@@ -417,8 +416,8 @@ pub(super) fn build(
         copy: args("COPY_ARGS")?,
     };
     let k_sweep = kernel::load(stage, flavor)?;
-    radix = k_sweep.const_u32("RADIX")? as u64;
-    state_status = if onesweep {
+    let radix = k_sweep.const_u32("RADIX")? as u64;
+    let state_status = if onesweep {
         k_sweep.const_u32("STATE_STATUS")? as u64
     } else {
         0

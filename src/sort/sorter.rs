@@ -105,12 +105,7 @@ impl Sorter {
     /// The passes one recording dispatches, by label (two timestamps each with
     /// [`Sorter::record_timed`]).
     pub fn passes(&self) -> Vec<String> {
-        self.prepared
-            .plan()
-            .passes
-            .iter()
-            .map(|p| p.label.clone())
-            .collect()
+        self.prepared.plan().pass_labels()
     }
 
     /// Records the sort of the first `count` keys of `keys` (and of `values`, with a payload:

@@ -42,9 +42,12 @@ impl Test {
     }
 }
 
+/// A test function and the target it runs on.
+type Run = (fn(&Target), Arc<Target>);
+
 struct Trial {
     name: String,
-    run: Option<(fn(&Target), Arc<Target>)>,
+    run: Option<Run>,
     /// Why it cannot run here.
     skip: Option<String>,
 }

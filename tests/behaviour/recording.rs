@@ -162,7 +162,7 @@ fn own_device(_: &Target) {
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("application"),
         required_features: adapter.features()
-            & wgsimd::gpu::wanted_features() - wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+            & (wgsimd::gpu::wanted_features() - wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX),
         required_limits: wgsimd::gpu::wanted_limits(&adapter),
         ..Default::default()
     }))

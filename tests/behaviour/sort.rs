@@ -361,10 +361,12 @@ fn large(t: &Target) {
 /// must count the keys themselves.
 fn onesweep_fallback(_: &Target) {
     for starved in [vec![0], vec![0, 1, 2], vec![1, 3]] {
-        let mut config = SimConfig::default();
-        config.subgroup_size = 8;
-        config.scheduler = Scheduler::Unfair {
-            starved: starved.clone(),
+        let config = SimConfig {
+            subgroup_size: 8,
+            scheduler: Scheduler::Unfair {
+                starved: starved.clone(),
+            },
+            ..SimConfig::default()
         };
         let t = Target::new("sim-unfair", Context::simulator(config).unwrap());
         for (policy, n) in [

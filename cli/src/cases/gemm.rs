@@ -132,8 +132,7 @@ fn case(
     variant: String,
     shape: [usize; 3],
     refs: (Arc<Vec<f32>>, Arc<Vec<f32>>),
-    tol: f64,
-    seed: u64,
+    (tol, seed): (f64, u64),
 ) -> Result<Case> {
     let [m, n, k] = shape;
     let bufs = inputs
@@ -219,8 +218,7 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
             format!("f32 {kind}"),
             shape,
             (a32.clone(), b32.clone()),
-            tol32,
-            seed,
+            (tol32, seed),
         )?);
     }
     let a16f = Arc::new(f16_to_f32(&f32_to_f16(&a32)));
@@ -252,8 +250,7 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
             variant,
             shape,
             refs16.clone(),
-            tol16_in,
-            seed,
+            (tol16_in, seed),
         )?);
     }
     // f16 output on the default path (rounded by the split-K sum, the product kernel itself or,
@@ -274,8 +271,7 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
             format!("f16 {kind} f16 out"),
             shape,
             refs16.clone(),
-            tol16_out,
-            seed,
+            (tol16_out, seed),
         )?);
     }
     // where the default is another kernel (cooperative matrices, the few-rows kernel), the
@@ -294,8 +290,7 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
                 "f16 tiled f16 out".into(),
                 shape,
                 refs16.clone(),
-                tol16_out,
-                seed,
+                (tol16_out, seed),
             )?);
         }
     }
@@ -325,8 +320,7 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
             format!("int4 {kind}"),
             shape,
             (a16f.clone(), wd.clone()),
-            tol16_in,
-            seed,
+            (tol16_in, seed),
         )?);
     }
     if cases.is_empty() {

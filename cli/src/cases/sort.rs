@@ -280,21 +280,41 @@ pub fn bench_case_makers(ctx: &Context, n: u64, seed: u64) -> Result<Vec<CaseMak
         for pairs in [false, true] {
             // (OneSweep's workgroup memory may not fit an adapter that has subgroups)
             if wgsimd::sort::fits(caps, strategy, pairs, n, &SortPolicy::default()) {
-                cases.push(maker(ctx, &u32s, &values, (pairs, strategy, CountFrom::Host)));
+                cases.push(maker(
+                    ctx,
+                    &u32s,
+                    &values,
+                    (pairs, strategy, CountFrom::Host),
+                ));
             }
         }
     }
     let chosen = |pairs| SortPolicy::default().choose(caps, n, pairs);
     let i32s = Input::new(i32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(maker(ctx, &i32s, &values, (pairs, chosen(pairs), CountFrom::Host)));
+        cases.push(maker(
+            ctx,
+            &i32s,
+            &values,
+            (pairs, chosen(pairs), CountFrom::Host),
+        ));
     }
     let f32s = Input::new(f32_keys(n as usize, seed));
     for pairs in [false, true] {
-        cases.push(maker(ctx, &f32s, &values, (pairs, chosen(pairs), CountFrom::Host)));
+        cases.push(maker(
+            ctx,
+            &f32s,
+            &values,
+            (pairs, chosen(pairs), CountFrom::Host),
+        ));
     }
     for pairs in [false, true] {
-        cases.push(maker(ctx, &u32s, &values, (pairs, chosen(pairs), CountFrom::Gpu)));
+        cases.push(maker(
+            ctx,
+            &u32s,
+            &values,
+            (pairs, chosen(pairs), CountFrom::Gpu),
+        ));
     }
     Ok(cases)
 }
