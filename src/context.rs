@@ -548,6 +548,18 @@ impl Prepared {
         args: &[(BufferId, BufferRef)],
         stamps: Option<Timestamps>,
     ) -> Result<()> {
+        self.record_with(enc, args, stamps, None)
+    }
+
+    /// [`Prepared::record`] with `grids`: per pass, a direct dispatch in place of an indirect
+    /// one (the grid its prepare pass computes for a count known on the host).
+    pub fn record_with(
+        &self,
+        enc: EncoderRef,
+        args: &[(BufferId, BufferRef)],
+        stamps: Option<Timestamps>,
+        grids: Option<&[Option<[u32; 3]>]>,
+    ) -> Result<()> {
         check_args(self.plan(), self.caps(), args)?;
         match (self, enc) {
             (Prepared::Gpu(p), EncoderRef::Gpu(e)) => {
@@ -558,7 +570,7 @@ impl Prepared {
                         BufferRef::Sim(_) => Err(mixed()),
                     })
                     .collect::<Result<_>>()?;
-                p.record(e, &args, stamps)
+                p.record(e, &args, stamps, grids)
             }
             (Prepared::Sim(p), EncoderRef::Sim(e)) => {
                 let args: Vec<(BufferId, SimSlice)> = args
@@ -568,7 +580,7 @@ impl Prepared {
                         BufferRef::Gpu(_) => Err(mixed()),
                     })
                     .collect::<Result<_>>()?;
-                e.record(p, &args)
+                e.record(p, &args, grids)
             }
             _ => Err(mixed()),
         }

@@ -367,18 +367,20 @@ impl Reducer {
                 output.offset()
             )));
         }
-        self.count
-            .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
+        let grids =
+            self.count
+                .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
         let aligned = output.offset() % binding_alignment(self.ctx.caps()) == 0;
         let target = if aligned {
             output.clone().range(0, bytes)
         } else {
             self.spare.slice(0, bytes)
         };
-        self.prepared.record(
+        self.prepared.record_with(
             enc.reborrow(),
             &[(self.input, input), (self.result, target.clone())],
             stamps,
+            grids.as_deref().map(Vec::as_slice),
         )?;
         if !aligned {
             enc.copy(&target, &output, bytes)?;

@@ -285,10 +285,15 @@ impl Scanner {
                 )));
             }
         }
-        self.count
-            .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
-        self.prepared
-            .record(enc, &[(self.input, input), (self.output, output)], stamps)
+        let grids =
+            self.count
+                .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
+        self.prepared.record_with(
+            enc,
+            &[(self.input, input), (self.output, output)],
+            stamps,
+            grids.as_deref().map(Vec::as_slice),
+        )
     }
 }
 

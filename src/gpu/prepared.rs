@@ -271,6 +271,7 @@ impl Prepared {
         enc: &mut wgpu::CommandEncoder,
         args: &[(BufferId, GpuSlice)],
         stamps: Option<Timestamps>,
+        grids: Option<&[Option<[u32; 3]>]>,
     ) -> Result<()> {
         self.check_args(args)?;
         let groups = self.bind_groups(args)?;
@@ -315,8 +316,17 @@ impl Prepared {
             if let Some(g) = group {
                 pass.set_bind_group(0, g, &[]);
             }
+            let host = grids.and_then(|g| g.get(i).copied().flatten());
             match p.workgroups {
                 Workgroups::Direct([x, y, z]) => pass.dispatch_workgroups(x, y, z),
+                // a grid the host computed for this count: a direct dispatch, which does not
+                // wait for the prepare pass's arguments to reach the command processor
+                Workgroups::Indirect { .. } if host.is_some() => {
+                    let [x, y, z] = host.expect("checked");
+                    if x > 0 && y > 0 && z > 0 {
+                        pass.dispatch_workgroups(x, y, z);
+                    }
+                }
                 Workgroups::Indirect { buffer, offset } => {
                     let (buf, base) = match &self.buffers[buffer.0] {
                         Some(own) => (own, 0),

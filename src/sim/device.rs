@@ -277,6 +277,9 @@ enum Command {
         plan: Arc<Plan>,
         /// Every plan buffer, with the word it starts at (the caller's at their offsets).
         buffers: Vec<(Buffer, usize, usize)>,
+        /// Per pass, the grid the host computed for an indirect pass (checked against the
+        /// arguments its prepare pass wrote, then dispatched as a GPU would).
+        grids: Option<Vec<Option<[u32; 3]>>>,
     },
 }
 
@@ -327,8 +330,14 @@ impl Encoder {
         Ok(())
     }
 
-    /// Records a run of `prepared` with its `Arg` buffers bound to `args`.
-    pub fn record(&mut self, prepared: &Prepared, args: &[(BufferId, SimSlice)]) -> Result<()> {
+    /// Records a run of `prepared` with its `Arg` buffers bound to `args`; `grids`, per pass,
+    /// replace indirect dispatches by direct ones (see `count.rs`).
+    pub fn record(
+        &mut self,
+        prepared: &Prepared,
+        args: &[(BufferId, SimSlice)],
+        grids: Option<&[Option<[u32; 3]>]>,
+    ) -> Result<()> {
         let mut buffers = Vec::with_capacity(prepared.buffers.len());
         for (i, own) in prepared.buffers.iter().enumerate() {
             match own {
@@ -363,6 +372,7 @@ impl Encoder {
         self.commands.push(Command::Run {
             plan: prepared.plan.clone(),
             buffers,
+            grids: grids.map(<[_]>::to_vec),
         });
         Ok(())
     }
@@ -628,7 +638,11 @@ impl Simulator {
                         ch.host_write(dst, d, n);
                     }
                 }
-                Command::Run { plan, buffers } => {
+                Command::Run {
+                    plan,
+                    buffers,
+                    grids,
+                } => {
                     // the plan's scratch is undefined again at every run
                     for (i, decl) in plan.buffers.iter().enumerate() {
                         if decl.init == BufferInit::Poison {
@@ -639,7 +653,7 @@ impl Simulator {
                         }
                     }
                     let stopped = self.run_plan_passes(
-                        plan,
+                        (plan, grids.as_deref()),
                         buffers,
                         s,
                         words,
@@ -664,7 +678,7 @@ impl Simulator {
     #[allow(clippy::too_many_arguments)]
     fn run_plan_passes(
         &self,
-        plan: &Plan,
+        (plan, grids): (&Plan, Option<&[Option<[u32; 3]>]>),
         at: &[(Buffer, usize, usize)],
         slot: &[usize],
         words: &mut [Vec<u32>],
@@ -672,7 +686,7 @@ impl Simulator {
         findings: &mut Findings,
         pass_index: &mut usize,
     ) -> Result<bool> {
-        for pass in &plan.passes {
+        for (i, pass) in plan.passes.iter().enumerate() {
             let pi = *pass_index;
             *pass_index += 1;
             // an invalidation: poison the buffer as the GPU's fill would, without running the
@@ -704,7 +718,18 @@ impl Simulator {
                     let (_, base, _) = at[buffer.0];
                     let w = base + (offset / 4) as usize;
                     let b = &words[slot[buffer.0]];
-                    [b[w], b[w + 1], b[w + 2]]
+                    let args = [b[w], b[w + 1], b[w + 2]];
+                    // a grid the host computed must be the one the GPU's prepare pass wrote
+                    match grids.and_then(|g| g.get(i).copied().flatten()) {
+                        Some(host) if host != args => {
+                            return Err(Error::Plan(format!(
+                                "pass {}: the host's grid {host:?} differs from the \
+                                 arguments {args:?} its prepare pass wrote",
+                                pass.label
+                            )));
+                        }
+                        _ => args,
+                    }
                 }
             };
             if counts.contains(&0) {
@@ -820,7 +845,7 @@ impl Simulator {
             })
             .collect();
         let mut enc = Encoder::new();
-        enc.record(&prepared, &slices)?;
+        enc.record(&prepared, &slices, None)?;
         let report = self.submit(enc)?;
         let mut read = HashMap::new();
         for (id, b) in &args {

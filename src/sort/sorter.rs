@@ -151,7 +151,7 @@ impl Sorter {
                 )));
             }
         }
-        self.count.record(
+        let grids = self.count.record(
             &self.ctx,
             &self.prepared,
             &mut enc,
@@ -162,7 +162,8 @@ impl Sorter {
         if let Some(v) = values {
             args.push((self.values, v));
         }
-        self.prepared.record(enc, &args, stamps)
+        self.prepared
+            .record_with(enc, &args, stamps, grids.as_deref().map(Vec::as_slice))
     }
 }
 
