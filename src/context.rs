@@ -548,17 +548,17 @@ impl Prepared {
         args: &[(BufferId, BufferRef)],
         stamps: Option<Timestamps>,
     ) -> Result<()> {
-        self.record_with(enc, args, stamps, None)
+        self.record_with(enc, args, stamps, &CountedRun::default())
     }
 
-    /// [`Prepared::record`] with `grids`: per pass, a direct dispatch in place of an indirect
-    /// one (the grid its prepare pass computes for a count known on the host).
+    /// [`Prepared::record`] as `run` says (which copy of the slotted buffers, which passes,
+    /// which grids).
     pub fn record_with(
         &self,
         enc: EncoderRef,
         args: &[(BufferId, BufferRef)],
         stamps: Option<Timestamps>,
-        grids: Option<&[Option<[u32; 3]>]>,
+        run: &CountedRun,
     ) -> Result<()> {
         check_args(self.plan(), self.caps(), args)?;
         match (self, enc) {
@@ -570,7 +570,7 @@ impl Prepared {
                         BufferRef::Sim(_) => Err(mixed()),
                     })
                     .collect::<Result<_>>()?;
-                p.record(e, &args, stamps, grids)
+                p.record(e, &args, stamps, run)
             }
             (Prepared::Sim(p), EncoderRef::Sim(e)) => {
                 let args: Vec<(BufferId, SimSlice)> = args
@@ -580,10 +580,33 @@ impl Prepared {
                         BufferRef::Gpu(_) => Err(mixed()),
                     })
                     .collect::<Result<_>>()?;
-                e.record(p, &args, grids)
+                e.record(p, &args, run)
             }
             _ => Err(mixed()),
         }
+    }
+}
+
+/// How one recording of a counted plan runs (`count.rs`): the copy of the plan's slotted
+/// buffers (its control blocks) its passes bind, whether its prepare passes run, and per pass
+/// a grid to dispatch directly instead of indirectly. The default runs every pass on copy 0.
+#[derive(Clone, Debug, Default)]
+pub struct CountedRun<'a> {
+    /// The copy of every slotted buffer the passes bind.
+    pub slot: u32,
+    /// Skip the prepare passes (the host wrote what they would).
+    pub skip_prepare: bool,
+    /// Per pass, a grid that replaces its indirect dispatch.
+    pub grids: Option<&'a [Option<[u32; 3]>]>,
+    /// The grids are at least what the prepare passes compute (a bound: the workgroups past
+    /// them have nothing to do), not equal to it.
+    pub grids_bound: bool,
+}
+
+impl CountedRun<'_> {
+    /// Whether `pass` is recorded.
+    pub fn runs(&self, pass: &crate::plan::Pass) -> bool {
+        !(self.skip_prepare && crate::count::is_prepare(pass))
     }
 }
 

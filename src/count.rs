@@ -2,30 +2,33 @@
 //! caller's wrote (a culling pass's visible count, say).
 //!
 //! Rules:
-//! - Either way the count lands in word 0 of the algorithm's control buffer through a buffer
-//!   copy recorded before its passes, and a one-invocation `prepare` pass turns it into the
-//!   passes' params and indirect dispatch arguments: one prepared plan serves every count up to
-//!   the object's maximum, and recording allocates nothing.
-//! - **Host counts** go through a ring of [`RING_SLOTS`] words written with the queue
-//!   (`Queue::write_buffer` lands before the next submission's commands): each recording takes
-//!   the next slot, so up to that many recordings with different counts may share one
-//!   submission.
+//! - A counted plan keeps its params and dispatch arguments in **control blocks**: buffers
+//!   declared with [`COPIES`] copies side by side ([`Plan::slotted`]); each recording binds one
+//!   copy (a dynamic offset on a device), so recordings with different counts can share a
+//!   submission and recording allocates nothing.
 //! - **GPU counts** are one u32 at the given offset (a multiple of 4) of a buffer with
-//!   `COPY_SRC`; a count above the object's maximum is clamped to it. The passes after the
-//!   prepare pass dispatch indirectly, with the arguments it wrote.
-//! - **Host counts dispatch directly.** An indirect dispatch waits for its arguments to reach
-//!   the command processor (a 2^20 reduction took 19.9 µs indirect, 18.1 direct, a scan 36.2
-//!   and 31.1; H200, 2026-11-27), and for a count known on the host the grids are known too: they are what the prepare passes compute, got by
-//!   running those passes on the simulator once per count (the last [`GRID_MEMO`] counts are
-//!   kept), so no kernel's arithmetic is restated here. The prepare pass still runs on the
-//!   device and writes the params; the simulator checks that its grids equal the arguments the
-//!   prepare pass wrote.
+//!   `COPY_SRC`, copied into word 0 of copy 0 of the control buffer before the passes; the
+//!   plan's one-invocation `prepare` passes turn it into params and indirect dispatch
+//!   arguments. The passes after them are dispatched directly with the grids of the object's
+//!   maximum count, and the workgroups past the count leave at once: an indirect dispatch
+//!   waits for the command processor to fetch its arguments, about 1.7 µs a pass on the H200
+//!   (2026-11-27), 10 µs of a 2^20-key sort's 100, while a workgroup with nothing to do costs
+//!   nanoseconds. A count above the object's maximum is clamped to it.
+//! - **Host counts** take the next of the other [`RING_SLOTS`] copies and skip the prepare
+//!   passes: the host writes, through the queue, the blocks those passes would write, and
+//!   dispatches the grids they would compute directly. The blocks come from running the
+//!   prepare passes on the simulator once per count (the last [`MEMO`] counts are kept), so no
+//!   kernel's arithmetic is restated here, and the GPU-count path runs the very same passes.
+//!   What a host count saves is a buffer copy, a dispatch and an indirect dispatch's wait for
+//!   its arguments per pass: about 10 µs of a recording (H200, 2026-11-27).
+//!   `Queue::write_buffer` lands before the next submission's commands, so up to
+//!   [`RING_SLOTS`] recordings of one object with host counts may share a submission.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::context::{BufferRef, Context, EncoderRef, Prepared};
+use crate::context::{BufferRef, Context, CountedRun, EncoderRef, Prepared};
 use crate::device::Caps;
 use crate::error::{Error, Result};
 use crate::kernel::BindingKind;
@@ -40,58 +43,86 @@ pub enum Count<'a> {
     Gpu(BufferRef<'a>),
 }
 
-/// Slots of the host-count ring: recordings with host counts one object may make per
-/// submission.
+/// Copies of a control block for host counts: recordings with host counts one object may
+/// make per submission.
 pub const RING_SLOTS: u32 = 256;
 
-/// Host counts whose grids are kept.
-pub const GRID_MEMO: usize = 8;
+/// Copies of every control block: copy 0 for GPU counts, then the host counts' ring.
+pub const COPIES: u32 = RING_SLOTS + 1;
 
-/// Per pass of a plan, the grid of an indirect pass for one count (`None`: dispatched as
-/// planned).
-pub(crate) type Grids = Arc<Vec<Option<[u32; 3]>>>;
+/// Host counts whose control blocks are kept.
+pub const MEMO: usize = 8;
 
-/// The control buffer and host-count ring of a plan, the next ring slot, and the grids of the
-/// last host counts.
+/// What a plan's prepare passes write for one count: the contents of each control block, and
+/// per pass the grid of an indirect pass (`None`: dispatched as planned).
+pub(crate) struct HostState {
+    blocks: Vec<(BufferId, Vec<u8>)>,
+    grids: Vec<Option<[u32; 3]>>,
+}
+
+/// A recording's count, once recorded: the copy of the control blocks it uses, and for a
+/// host count what replaces the prepare passes.
+pub(crate) struct Recorded {
+    slot: u32,
+    /// A host count's blocks and grids (its prepare passes are skipped).
+    state: Option<Arc<HostState>>,
+    /// A GPU count's grids: the maximum count's (its prepare passes run).
+    bound: Option<Arc<HostState>>,
+}
+
+impl Recorded {
+    /// How the plan's passes are recorded.
+    pub fn run(&self) -> CountedRun<'_> {
+        let grids = self.state.as_ref().or(self.bound.as_ref());
+        CountedRun {
+            slot: self.slot,
+            skip_prepare: self.state.is_some(),
+            grids: grids.map(|s| s.grids.as_slice()),
+            grids_bound: self.bound.is_some(),
+        }
+    }
+}
+
+/// The control buffer of a plan, the next ring copy, and the control blocks of the last host
+/// counts.
 pub(crate) struct CountInput {
     /// Word 0: the count; the rest as the algorithm's prepare stage lays it out.
     pub control: BufferId,
-    ring: BufferId,
     next: AtomicU32,
-    grids: Mutex<VecDeque<(u32, Option<Grids>)>>,
+    states: Mutex<VecDeque<(u32, Option<Arc<HostState>>)>>,
 }
 
 impl CountInput {
-    /// Declares a control buffer of `control_bytes` and the ring in `plan`.
+    /// Declares a control buffer of `control_bytes` (in [`COPIES`] copies) in `plan`.
     pub fn declare(plan: &mut Plan, control_bytes: u64) -> CountInput {
         CountInput {
-            control: plan.buffer("control", control_bytes, BufferInit::Zeroed),
-            ring: plan.buffer("host counts", RING_SLOTS as u64 * 4, BufferInit::Zeroed),
+            control: plan.slotted("control", control_bytes, COPIES),
             next: AtomicU32::new(0),
-            grids: Mutex::new(VecDeque::new()),
+            states: Mutex::new(VecDeque::new()),
         }
     }
 
-    /// The grids the prepare passes of `prepared` compute for a host count `n` (memoized),
-    /// `None` where they cannot be had on the host.
-    fn grids_for(&self, prepared: &Prepared, n: u32) -> Option<Grids> {
-        let mut memo = self.grids.lock().unwrap();
+    /// What the prepare passes of `prepared` write for a host count `n` (memoized), `None`
+    /// where it cannot be had on the host.
+    fn state_for(&self, prepared: &Prepared, n: u32) -> Option<Arc<HostState>> {
+        let mut memo = self.states.lock().unwrap();
         if let Some((_, g)) = memo.iter().find(|(c, _)| *c == n) {
             return g.clone();
         }
-        let g = simulate_grids(prepared.plan(), prepared.caps(), self.control, n)
+        let g = simulate_prepare(prepared.plan(), prepared.caps(), self.control, n)
             .ok()
             .map(Arc::new);
-        if memo.len() == GRID_MEMO {
+        if memo.len() == MEMO {
             memo.pop_front();
         }
         memo.push_back((n, g.clone()));
         g
     }
 
-    /// Records the copy of `count` into the control word (and, for a host count, its queue
-    /// write into the next ring slot); returns, for a host count, the grids to dispatch
-    /// directly. `max`: the object's maximum, which a host count may not exceed.
+    /// Records what the count needs before the plan's passes: for a GPU count the copy into
+    /// the control word, for a host count the queue writes of its control blocks (or of the
+    /// count alone where they cannot be had). `max`: the object's maximum, which a host count
+    /// may not exceed.
     pub fn record(
         &self,
         ctx: &Context,
@@ -99,8 +130,8 @@ impl CountInput {
         enc: &mut EncoderRef,
         count: &Count,
         max: u64,
-    ) -> Result<Option<Grids>> {
-        let control = prepared.own(self.control).expect("own buffer").range(0, 4);
+    ) -> Result<Recorded> {
+        let own = |id: BufferId| prepared.own(id).expect("own buffer");
         match count {
             Count::Host(n) => {
                 if *n as u64 > max {
@@ -108,14 +139,26 @@ impl CountInput {
                         "count {n} exceeds the maximum {max} this object was made for"
                     )));
                 }
-                let slot = self.next.fetch_add(1, Ordering::Relaxed) % RING_SLOTS;
-                let ring = prepared
-                    .own(self.ring)
-                    .expect("own buffer")
-                    .range(slot as u64 * 4, 4);
-                ctx.write_buffer(&ring, &n.to_le_bytes())?;
-                enc.copy(&ring, &control, 4)?;
-                Ok(self.grids_for(prepared, *n))
+                let slot = 1 + self.next.fetch_add(1, Ordering::Relaxed) % RING_SLOTS;
+                let state = self.state_for(prepared, *n);
+                let copy = |id: BufferId, bytes: &[u8]| {
+                    let decl = &prepared.plan().buffers[id.0];
+                    let at = decl.slot_stride() * slot as u64;
+                    ctx.write_buffer(&own(id).range(at, bytes.len() as u64), bytes)
+                };
+                match &state {
+                    Some(s) => {
+                        for (id, bytes) in &s.blocks {
+                            copy(*id, bytes)?;
+                        }
+                    }
+                    None => copy(self.control, &n.to_le_bytes())?,
+                }
+                Ok(Recorded {
+                    slot,
+                    state,
+                    bound: None,
+                })
             }
             Count::Gpu(src) => {
                 if src.offset() % 4 != 0 || src.len() < 4 {
@@ -126,15 +169,21 @@ impl CountInput {
                         src.offset()
                     )));
                 }
-                enc.copy(src, &control, 4)?;
-                Ok(None)
+                enc.copy(src, &own(self.control).range(0, 4), 4)?;
+                Ok(Recorded {
+                    slot: 0,
+                    state: None,
+                    bound: u32::try_from(max)
+                        .ok()
+                        .and_then(|m| self.state_for(prepared, m)),
+                })
             }
         }
     }
 }
 
 /// Whether `pass` is a prepare stage (`wgsl/<algo>/prepare.wgsl`).
-fn is_prepare(pass: &Pass) -> bool {
+pub(crate) fn is_prepare(pass: &Pass) -> bool {
     pass.kernel.name.ends_with("/prepare")
 }
 
@@ -151,55 +200,67 @@ fn written(pass: &Pass) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// Runs `plan`'s prepare passes on the simulator with `n` in word 0 of `control` and reads the
-/// dispatch arguments of every indirect pass whose arguments only prepare passes write.
-fn simulate_grids(
-    plan: &Plan,
-    caps: &Caps,
-    control: BufferId,
-    n: u32,
-) -> Result<Vec<Option<[u32; 3]>>> {
+/// Runs `plan`'s prepare passes on the simulator with `n` in word 0 of `control` and reads
+/// what they write. Every buffer they write that another pass reads must be a control block
+/// (slotted) no other pass writes.
+fn simulate_prepare(plan: &Plan, caps: &Caps, control: BufferId, n: u32) -> Result<HostState> {
+    let prepares = || plan.passes.iter().filter(|p| is_prepare(p));
     let others: HashSet<usize> = plan
         .passes
         .iter()
         .filter(|p| !is_prepare(p))
         .flat_map(written)
         .collect();
-    let mut mini = Plan::new(format!("{} grids", plan.label));
+    // what the prepare passes write that another pass reads (a buffer only prepare passes
+    // bind, like the sort's unused scan control, needs no block)
+    let read: HashSet<usize> = plan
+        .passes
+        .iter()
+        .filter(|p| !is_prepare(p))
+        .flat_map(|p| p.bindings.iter().map(|b| b.buffer.0))
+        .chain(plan.passes.iter().filter_map(|p| match p.workgroups {
+            Workgroups::Indirect { buffer, .. } => Some(buffer.0),
+            Workgroups::Direct(_) => None,
+        }))
+        .collect();
+    let blocks: HashSet<usize> = prepares()
+        .flat_map(written)
+        .filter(|b| read.contains(b))
+        .collect();
+    if let Some(&b) = blocks
+        .iter()
+        .find(|&&b| others.contains(&b) || plan.buffers[b].slots <= 1)
+    {
+        return Err(Error::Plan(format!(
+            "`{}` is written by a prepare pass and is not a control block",
+            plan.buffers[b].label
+        )));
+    }
+    let mut mini = Plan::new(format!("{} prepare", plan.label));
     let mut map: HashMap<usize, BufferId> = HashMap::new();
-    for pass in plan.passes.iter().filter(|p| is_prepare(p)) {
+    for pass in prepares() {
         let mut copy = pass.clone();
         for b in &mut copy.bindings {
             let decl = &plan.buffers[b.buffer.0];
-            if decl.init == BufferInit::Arg {
-                return Err(Error::Plan(format!(
-                    "{} binds a caller's buffer",
-                    pass.label
-                )));
-            }
-            let id = *map.entry(b.buffer.0).or_insert_with(|| {
-                let init = if b.buffer == control {
-                    BufferInit::Bytes(n.to_le_bytes().to_vec())
-                } else {
-                    BufferInit::Zeroed
-                };
-                mini.buffer(decl.label.clone(), decl.size, init)
-            });
+            let init = match &decl.init {
+                BufferInit::Arg => {
+                    return Err(Error::Plan(format!(
+                        "{} binds a caller's buffer",
+                        pass.label
+                    )));
+                }
+                _ if b.buffer == control => BufferInit::Bytes(n.to_le_bytes().to_vec()),
+                other => other.clone(),
+            };
+            let id = *map
+                .entry(b.buffer.0)
+                .or_insert_with(|| mini.buffer(decl.label.clone(), decl.size, init));
             b.buffer = id;
         }
         mini.passes.push(copy);
     }
-    let eligible = |p: &Pass| match p.workgroups {
-        Workgroups::Indirect { buffer, offset } => map
-            .get(&buffer.0)
-            .filter(|_| !others.contains(&buffer.0))
-            .map(|&id| (id, offset)),
-        Workgroups::Direct(_) => None,
-    };
-    for pass in &plan.passes {
-        if let Some((id, _)) = eligible(pass) {
-            mini.read_back(id);
-        }
+    for b in &blocks {
+        mini.read_back(map[b]);
     }
     let mut config = crate::sim::SimConfig::for_profile(caps.clone());
     config.fail_on_step_limit = true;
@@ -208,16 +269,34 @@ fn simulate_grids(
     if let Some(f) = findings.first() {
         return Err(Error::Sim(format!("the prepare passes: {f}")));
     }
-    Ok(plan
-        .passes
-        .iter()
-        .map(|p| {
-            let (id, offset) = eligible(p)?;
-            let w = words.get(&id)?;
-            let at = (offset / 4) as usize;
-            Some([*w.get(at)?, *w.get(at + 1)?, *w.get(at + 2)?])
+    let mut grids = Vec::with_capacity(plan.passes.len());
+    for p in &plan.passes {
+        grids.push(match p.workgroups {
+            Workgroups::Direct(_) => None,
+            _ if is_prepare(p) => None,
+            // arguments another pass writes stay indirect
+            Workgroups::Indirect { buffer, .. } if !blocks.contains(&buffer.0) => None,
+            Workgroups::Indirect { buffer, offset } => {
+                let w = &words[&map[&buffer.0]];
+                let at = (offset / 4) as usize;
+                Some(
+                    w.get(at..at + 3)
+                        .and_then(|a| a.try_into().ok())
+                        .ok_or_else(|| Error::Plan(format!("{}: arguments", p.label)))?,
+                )
+            }
+        });
+    }
+    let mut ids: Vec<usize> = blocks.into_iter().collect();
+    ids.sort();
+    let blocks = ids
+        .into_iter()
+        .map(|b| {
+            let w = &words[&map[&b]];
+            (BufferId(b), bytemuck::cast_slice::<u32, u8>(w).to_vec())
         })
-        .collect())
+        .collect();
+    Ok(HostState { blocks, grids })
 }
 
 #[cfg(test)]
@@ -254,8 +333,12 @@ mod tests {
                     .position(|b| b.label == "control")
                     .expect("a control buffer"),
             );
-            let small = simulate_grids(plan, ctx.caps(), control, 5000).unwrap();
-            let large = simulate_grids(plan, ctx.caps(), control, 1 << 20).unwrap();
+            let small = simulate_prepare(plan, ctx.caps(), control, 5000)
+                .unwrap()
+                .grids;
+            let large = simulate_prepare(plan, ctx.caps(), control, 1 << 20)
+                .unwrap()
+                .grids;
             for ((p, s), l) in plan.passes.iter().zip(&small).zip(&large) {
                 let indirect = matches!(p.workgroups, Workgroups::Indirect { .. });
                 assert_eq!(indirect, s.is_some(), "{}: {}", plan.label, p.label);

@@ -61,6 +61,29 @@ pub struct BufferDecl {
     pub init: BufferInit,
     /// Whether the caller wants its contents after the run.
     pub readback: bool,
+    /// Copies of the buffer side by side, each `size` bytes at a multiple of [`SLOT_ALIGN`]; a
+    /// recording binds one of them (see [`Plan::slotted`]). 1 for an ordinary buffer.
+    pub slots: u32,
+}
+
+/// Where the copies of a slotted buffer start: a multiple of this (the largest offset
+/// alignment WebGPU lets a device ask for, so every device can bind each copy).
+pub const SLOT_ALIGN: u64 = 256;
+
+impl BufferDecl {
+    /// Bytes from one copy of a slotted buffer to the next.
+    pub fn slot_stride(&self) -> u64 {
+        self.size.div_ceil(SLOT_ALIGN) * SLOT_ALIGN
+    }
+
+    /// Bytes the device allocates: every copy.
+    pub fn allocated(&self) -> u64 {
+        if self.slots <= 1 {
+            self.size
+        } else {
+            self.slot_stride() * self.slots as u64
+        }
+    }
 }
 
 /// How many workgroups a pass dispatches.
@@ -157,8 +180,18 @@ impl Plan {
             size,
             init,
             readback: false,
+            slots: 1,
         });
         BufferId(self.buffers.len() - 1)
+    }
+
+    /// Declares a zeroed buffer of `slots` copies of `size` bytes. Every pass binding it sees
+    /// one copy, the same one for all passes of a recording, chosen when it is recorded: the
+    /// control blocks of counted plans (`count.rs`), one copy per recording in flight.
+    pub fn slotted(&mut self, label: impl Into<String>, size: u64, slots: u32) -> BufferId {
+        let id = self.buffer(label, size, BufferInit::Zeroed);
+        self.buffers[id.0].slots = slots.max(1);
+        id
     }
 
     /// Declares a buffer the caller provides at each recording, binding at most `size` bytes.

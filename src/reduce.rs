@@ -367,7 +367,7 @@ impl Reducer {
                 output.offset()
             )));
         }
-        let grids =
+        let counted =
             self.count
                 .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
         let aligned = output.offset() % binding_alignment(self.ctx.caps()) == 0;
@@ -380,7 +380,7 @@ impl Reducer {
             enc.reborrow(),
             &[(self.input, input), (self.result, target.clone())],
             stamps,
-            grids.as_deref().map(Vec::as_slice),
+            &counted.run(),
         )?;
         if !aligned {
             enc.copy(&target, &output, bytes)?;

@@ -80,8 +80,9 @@ pub fn append(
             chunks.len()
         )));
     }
-    let control = control
-        .unwrap_or_else(|| plan.buffer(format!("scan {tag} control"), bytes, BufferInit::Zeroed));
+    let control = control.unwrap_or_else(|| {
+        plan.slotted(format!("scan {tag} control"), bytes, crate::count::COPIES)
+    });
     let max_tiles: u64 = chunks.iter().map(|&(_, c)| c.div_ceil(tile)).sum();
     let tile_sums = plan.buffer(
         format!("scan {tag} tile sums"),
@@ -285,14 +286,14 @@ impl Scanner {
                 )));
             }
         }
-        let grids =
+        let counted =
             self.count
                 .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
         self.prepared.record_with(
             enc,
             &[(self.input, input), (self.output, output)],
             stamps,
-            grids.as_deref().map(Vec::as_slice),
+            &counted.run(),
         )
     }
 }

@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
-use crate::kernel::{Flavor, Kernel};
+use crate::kernel::{BindingKind, Flavor, Kernel};
 
 /// The line by which a kernel asks to be built without runtime checks (see [`runtime_checks`]).
 pub const UNCHECKED_DIRECTIVE: &str = "// wgsimd: runtime checks off";
@@ -63,16 +63,22 @@ pub(crate) struct PipelineCache {
 }
 
 impl GpuContext {
-    /// The pipeline of `entry` in `k` with `overrides` (compiled once per context).
+    /// The pipeline of `entry` in `k` with `overrides` (compiled once per context); the
+    /// bindings numbered in `dynamic` take a dynamic offset (an explicit layout; otherwise
+    /// wgpu derives it).
     pub fn pipeline(
         &self,
         k: &Arc<Kernel>,
         entry: &str,
         overrides: &[(String, f64)],
+        dynamic: &[u32],
     ) -> Result<Arc<wgpu::ComputePipeline>> {
         let mut key = format!("{}|{:?}|{entry}", k.name, k.flavor);
         for (n, v) in overrides {
             key.push_str(&format!("|{n}={v}"));
+        }
+        if !dynamic.is_empty() {
+            key.push_str(&format!("|dynamic={dynamic:?}"));
         }
         if let Some(p) = self.pipelines.pipelines.lock().unwrap().get(&key) {
             return Ok(p.clone());
@@ -103,11 +109,16 @@ impl GpuContext {
         self.created
             .pipelines
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let layout = if dynamic.is_empty() {
+            None
+        } else {
+            Some(self.layout_with_dynamic(k, entry, dynamic)?)
+        };
         let pipeline = Arc::new(self.scoped(|| {
             self.device
                 .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some(&key),
-                    layout: None,
+                    layout: layout.as_ref(),
                     module: &module,
                     entry_point: Some(entry),
                     compilation_options: wgpu::PipelineCompilationOptions {
@@ -128,6 +139,55 @@ impl GpuContext {
             .entry(key)
             .or_insert(pipeline)
             .clone())
+    }
+
+    /// The layout wgpu would derive for `entry` of `k` (group 0, every binding it uses), with a
+    /// dynamic offset on the bindings numbered in `dynamic`.
+    fn layout_with_dynamic(
+        &self,
+        k: &Kernel,
+        entry: &str,
+        dynamic: &[u32],
+    ) -> Result<wgpu::PipelineLayout> {
+        let used = k
+            .entry(entry)
+            .ok_or_else(|| Error::Plan(format!("kernel {} has no entry {entry}", k.name)))?;
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = used
+            .bindings
+            .iter()
+            .map(|b| wgpu::BindGroupLayoutEntry {
+                binding: b.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: match b.kind {
+                        BindingKind::Uniform => wgpu::BufferBindingType::Uniform,
+                        BindingKind::StorageRead => {
+                            wgpu::BufferBindingType::Storage { read_only: true }
+                        }
+                        BindingKind::StorageReadWrite => {
+                            wgpu::BufferBindingType::Storage { read_only: false }
+                        }
+                    },
+                    has_dynamic_offset: dynamic.contains(&b.binding),
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        self.scoped(|| {
+            let group = self
+                .device
+                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some(&k.name),
+                    entries: &entries,
+                });
+            self.device
+                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some(&k.name),
+                    bind_group_layouts: &[Some(&group)],
+                    immediate_size: 0,
+                })
+        })
     }
 
     /// A buffer of `size` bytes with the usages wgsimd's own buffers have

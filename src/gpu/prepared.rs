@@ -15,6 +15,7 @@ use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 
 use super::GpuContext;
+use crate::context::CountedRun;
 use crate::error::{Error, Result};
 use crate::kernel::BindingKind;
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
@@ -72,6 +73,8 @@ pub struct Prepared {
     plan: Plan,
     buffers: Vec<Option<wgpu::Buffer>>,
     pipelines: Vec<Arc<wgpu::ComputePipeline>>,
+    /// Per pass, the bindings of slotted buffers (dynamic offsets), by binding number.
+    dynamic: Vec<Vec<(u32, BufferId)>>,
     bind_groups: Mutex<VecDeque<(ArgKey, PassGroups)>>,
     /// Bound where a caller's range holds no whole element of a binding's array (a vec4 view
     /// of a 3-word input, whose words another binding reads): no invocation touches them. One
@@ -95,13 +98,15 @@ impl Prepared {
                 buffers.push(None);
                 continue;
             }
-            if b.size > caps.max_buffer {
+            if b.allocated() > caps.max_buffer {
                 return Err(Error::TooLarge(format!(
                     "buffer {} needs {} bytes; the device's largest buffer is {}",
-                    b.label, b.size, caps.max_buffer
+                    b.label,
+                    b.allocated(),
+                    caps.max_buffer
                 )));
             }
-            let buf = ctx.create_buffer(&b.label, b.size, wgpu::BufferUsages::empty())?;
+            let buf = ctx.create_buffer(&b.label, b.allocated(), wgpu::BufferUsages::empty())?;
             if let BufferInit::Bytes(bytes) = &b.init {
                 let mut padded = bytes.clone();
                 padded.resize(bytes.len().div_ceil(4) * 4, 0);
@@ -111,10 +116,32 @@ impl Prepared {
             }
             buffers.push(Some(buf));
         }
+        let dynamic: Vec<Vec<(u32, BufferId)>> = plan
+            .passes
+            .iter()
+            .map(|p| {
+                let used = p.kernel.entry(&p.entry);
+                let mut d: Vec<(u32, BufferId)> = p
+                    .bindings
+                    .iter()
+                    .filter(|b| plan.buffers[b.buffer.0].slots > 1)
+                    .filter(|b| {
+                        used.is_some_and(|e| e.bindings.iter().any(|u| u.binding == b.binding))
+                    })
+                    .map(|b| (b.binding, b.buffer))
+                    .collect();
+                d.sort();
+                d
+            })
+            .collect();
         let pipelines = plan
             .passes
             .iter()
-            .map(|p| ctx.pipeline(&p.kernel, &p.entry, &p.overrides))
+            .zip(&dynamic)
+            .map(|(p, d)| {
+                let numbers: Vec<u32> = d.iter().map(|(n, _)| *n).collect();
+                ctx.pipeline(&p.kernel, &p.entry, &p.overrides, &numbers)
+            })
             .collect::<Result<Vec<_>>>()?;
         let filler = |label| ctx.create_buffer(label, FILLER_BYTES, wgpu::BufferUsages::empty());
         let fillers = [filler("filler (read)")?, filler("filler (read-write)")?];
@@ -123,6 +150,7 @@ impl Prepared {
             plan,
             buffers,
             pipelines,
+            dynamic,
             bind_groups: Mutex::new(VecDeque::new()),
             fillers,
         })
@@ -200,7 +228,12 @@ impl Prepared {
                 let Some(reflected) = used.iter().find(|u| u.binding == b.binding) else {
                     continue;
                 };
+                let decl = &self.plan.buffers[b.buffer.0];
                 let (buffer, offset, size) = match &self.buffers[b.buffer.0] {
+                    // one copy of a slotted buffer (a dynamic offset picks which)
+                    Some(own) if decl.slots > 1 => {
+                        (own, b.offset, Some(b.size.unwrap_or(decl.size - b.offset)))
+                    }
                     Some(own) => (own, b.offset, b.size),
                     None => {
                         let s = &args
@@ -264,18 +297,22 @@ impl Prepared {
         Ok(groups)
     }
 
-    /// Records every pass into `enc`, the plan's `Arg` buffers bound to `args`; with `stamps`,
-    /// pass i writes timestamps `first + 2i` (start) and `first + 2i + 1` (end).
+    /// Records every pass into `enc` as `run` says, the plan's `Arg` buffers bound to `args`;
+    /// with `stamps`, pass i writes timestamps `first + 2i` (start) and `first + 2i + 1` (end)
+    /// (a pass `run` skips writes them around an empty compute pass).
     pub fn record(
         &self,
         enc: &mut wgpu::CommandEncoder,
         args: &[(BufferId, GpuSlice)],
         stamps: Option<Timestamps>,
-        grids: Option<&[Option<[u32; 3]>]>,
+        run: &CountedRun,
     ) -> Result<()> {
         self.check_args(args)?;
         let groups = self.bind_groups(args)?;
         let max = self.ctx.caps.max_workgroups_per_dim;
+        let runs: Vec<bool> = self.plan.passes.iter().map(|p| run.runs(p)).collect();
+        let first_run = runs.iter().position(|&r| r);
+        let last_run = runs.iter().rposition(|&r| r);
         for (i, ((p, pipeline), group)) in self
             .plan
             .passes
@@ -284,6 +321,9 @@ impl Prepared {
             .zip(groups.iter())
             .enumerate()
         {
+            if !runs[i] && stamps.is_none_or(|s| s.whole) {
+                continue;
+            }
             if let Workgroups::Direct([x, y, z]) = p.workgroups {
                 if x > max || y > max || z > max {
                     return Err(Error::Plan(format!(
@@ -292,12 +332,12 @@ impl Prepared {
                     )));
                 }
             }
-            let last = i + 1 == self.plan.passes.len();
+            let (first, last) = (first_run == Some(i), last_run == Some(i));
             let timestamp_writes = stamps.and_then(|s| {
                 if s.whole {
-                    (i == 0 || last).then(|| wgpu::ComputePassTimestampWrites {
+                    (first || last).then(|| wgpu::ComputePassTimestampWrites {
                         query_set: s.set,
-                        beginning_of_pass_write_index: (i == 0).then_some(s.first),
+                        beginning_of_pass_write_index: first.then_some(s.first),
                         end_of_pass_write_index: last.then_some(s.first + 1),
                     })
                 } else {
@@ -312,11 +352,18 @@ impl Prepared {
                 label: Some(&p.label),
                 timestamp_writes,
             });
+            if !runs[i] {
+                continue;
+            }
             pass.set_pipeline(pipeline);
             if let Some(g) = group {
-                pass.set_bind_group(0, g, &[]);
+                let offsets: Vec<u32> = self.dynamic[i]
+                    .iter()
+                    .map(|(_, id)| self.slot_offset(*id, run.slot))
+                    .collect::<Result<_>>()?;
+                pass.set_bind_group(0, g, &offsets);
             }
-            let host = grids.and_then(|g| g.get(i).copied().flatten());
+            let host = run.grids.and_then(|g| g.get(i).copied().flatten());
             match p.workgroups {
                 Workgroups::Direct([x, y, z]) => pass.dispatch_workgroups(x, y, z),
                 // a grid the host computed for this count: a direct dispatch, which does not
@@ -329,7 +376,7 @@ impl Prepared {
                 }
                 Workgroups::Indirect { buffer, offset } => {
                     let (buf, base) = match &self.buffers[buffer.0] {
-                        Some(own) => (own, 0),
+                        Some(own) => (own, self.slot_offset(buffer, run.slot)? as u64),
                         None => {
                             let s = &args
                                 .iter()
@@ -344,6 +391,24 @@ impl Prepared {
             }
         }
         Ok(())
+    }
+}
+
+impl Prepared {
+    /// Where copy `slot` of the plan's buffer `id` starts (0 for a buffer of one copy).
+    fn slot_offset(&self, id: BufferId, slot: u32) -> Result<u32> {
+        let decl = &self.plan.buffers[id.0];
+        if decl.slots <= 1 {
+            return Ok(0);
+        }
+        if slot >= decl.slots {
+            return Err(Error::Plan(format!(
+                "copy {slot} of `{}`, which has {}",
+                decl.label, decl.slots
+            )));
+        }
+        u32::try_from(decl.slot_stride() * slot as u64)
+            .map_err(|_| Error::TooLarge(format!("copy {slot} of `{}`", decl.label)))
     }
 }
 

@@ -25,6 +25,7 @@ use super::interp::{Bound, Hooks, Interp};
 use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
+use crate::context::CountedRun;
 use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};
 use crate::finding::{Finding, FindingKind};
@@ -280,6 +281,10 @@ enum Command {
         /// Per pass, the grid the host computed for an indirect pass (checked against the
         /// arguments its prepare pass wrote, then dispatched as a GPU would).
         grids: Option<Vec<Option<[u32; 3]>>>,
+        /// The grids bound the prepare passes' rather than equal them.
+        grids_bound: bool,
+        /// The prepare passes are skipped (the host wrote what they would).
+        skip_prepare: bool,
     },
 }
 
@@ -330,17 +335,29 @@ impl Encoder {
         Ok(())
     }
 
-    /// Records a run of `prepared` with its `Arg` buffers bound to `args`; `grids`, per pass,
-    /// replace indirect dispatches by direct ones (see `count.rs`).
+    /// Records a run of `prepared` with its `Arg` buffers bound to `args`, as `run` says (the
+    /// copy of its slotted buffers, skipped prepare passes, grids that replace indirect
+    /// dispatches: see `count.rs`).
     pub fn record(
         &mut self,
         prepared: &Prepared,
         args: &[(BufferId, SimSlice)],
-        grids: Option<&[Option<[u32; 3]>]>,
+        run: &CountedRun,
     ) -> Result<()> {
         let mut buffers = Vec::with_capacity(prepared.buffers.len());
         for (i, own) in prepared.buffers.iter().enumerate() {
+            let decl = &prepared.plan.buffers[i];
             match own {
+                Some(b) if decl.slots > 1 => {
+                    if run.slot >= decl.slots {
+                        return Err(Error::Plan(format!(
+                            "copy {} of `{}`, which has {}",
+                            run.slot, decl.label, decl.slots
+                        )));
+                    }
+                    let first = (decl.slot_stride() * run.slot as u64 / 4) as usize;
+                    buffers.push((b.clone(), first, (decl.size / 4) as usize));
+                }
                 Some(b) => {
                     let words = (b.size() / 4) as usize;
                     buffers.push((b.clone(), 0, words));
@@ -372,7 +389,9 @@ impl Encoder {
         self.commands.push(Command::Run {
             plan: prepared.plan.clone(),
             buffers,
-            grids: grids.map(<[_]>::to_vec),
+            grids: run.grids.map(<[_]>::to_vec),
+            grids_bound: run.grids_bound,
+            skip_prepare: run.skip_prepare,
         });
         Ok(())
     }
@@ -476,13 +495,15 @@ impl Simulator {
         plan.validate()?;
         let mut buffers = Vec::with_capacity(plan.buffers.len());
         for b in &plan.buffers {
-            if b.size > self.caps.max_buffer {
+            if b.allocated() > self.caps.max_buffer {
                 return Err(Error::TooLarge(format!(
                     "buffer {} needs {} bytes; the device's largest buffer is {}",
-                    b.label, b.size, self.caps.max_buffer
+                    b.label,
+                    b.allocated(),
+                    self.caps.max_buffer
                 )));
             }
-            let words = (b.size / 4) as usize;
+            let words = (b.allocated() / 4) as usize;
             buffers.push(match &b.init {
                 BufferInit::Arg => None,
                 BufferInit::Zeroed => Some(Buffer::new(&b.label, vec![0; words], false)),
@@ -642,6 +663,8 @@ impl Simulator {
                     plan,
                     buffers,
                     grids,
+                    grids_bound,
+                    skip_prepare,
                 } => {
                     // the plan's scratch is undefined again at every run
                     for (i, decl) in plan.buffers.iter().enumerate() {
@@ -653,7 +676,15 @@ impl Simulator {
                         }
                     }
                     let stopped = self.run_plan_passes(
-                        (plan, grids.as_deref()),
+                        (
+                            plan,
+                            &CountedRun {
+                                slot: 0,
+                                skip_prepare: *skip_prepare,
+                                grids: grids.as_deref(),
+                                grids_bound: *grids_bound,
+                            },
+                        ),
                         buffers,
                         s,
                         words,
@@ -678,7 +709,7 @@ impl Simulator {
     #[allow(clippy::too_many_arguments)]
     fn run_plan_passes(
         &self,
-        (plan, grids): (&Plan, Option<&[Option<[u32; 3]>]>),
+        (plan, run): (&Plan, &CountedRun),
         at: &[(Buffer, usize, usize)],
         slot: &[usize],
         words: &mut [Vec<u32>],
@@ -687,6 +718,9 @@ impl Simulator {
         pass_index: &mut usize,
     ) -> Result<bool> {
         for (i, pass) in plan.passes.iter().enumerate() {
+            if !run.runs(pass) {
+                continue;
+            }
             let pi = *pass_index;
             *pass_index += 1;
             // an invalidation: poison the buffer as the GPU's fill would, without running the
@@ -719,16 +753,23 @@ impl Simulator {
                     let w = base + (offset / 4) as usize;
                     let b = &words[slot[buffer.0]];
                     let args = [b[w], b[w + 1], b[w + 2]];
-                    // a grid the host computed must be the one the GPU's prepare pass wrote
-                    match grids.and_then(|g| g.get(i).copied().flatten()) {
-                        Some(host) if host != args => {
+                    // a grid the host computed must be the one the GPU's prepare pass wrote,
+                    // or hold as many workgroups at least where it is a bound; it is what a
+                    // GPU dispatches
+                    let size = |g: [u32; 3]| g.iter().map(|&c| c as u64).product::<u64>();
+                    match run.grids.and_then(|g| g.get(i).copied().flatten()) {
+                        Some(host)
+                            if (run.grids_bound && size(host) < size(args))
+                                || (!run.grids_bound && host != args) =>
+                        {
                             return Err(Error::Plan(format!(
-                                "pass {}: the host's grid {host:?} differs from the \
+                                "pass {}: the host's grid {host:?} does not match the \
                                  arguments {args:?} its prepare pass wrote",
                                 pass.label
                             )));
                         }
-                        _ => args,
+                        Some(host) => host,
+                        None => args,
                     }
                 }
             };
@@ -845,7 +886,7 @@ impl Simulator {
             })
             .collect();
         let mut enc = Encoder::new();
-        enc.record(&prepared, &slices, None)?;
+        enc.record(&prepared, &slices, &CountedRun::default())?;
         let report = self.submit(enc)?;
         let mut read = HashMap::new();
         for (id, b) in &args {

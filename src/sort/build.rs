@@ -392,10 +392,10 @@ pub(super) fn build(
     let scan_control = if onesweep {
         None
     } else {
-        Some(plan.buffer(
+        Some(plan.slotted(
             "scan control",
             crate::scan::control_size(caps)?,
-            BufferInit::Zeroed,
+            crate::count::COPIES,
         ))
     };
     let args = |name: &str| -> Result<Workgroups> {

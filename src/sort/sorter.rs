@@ -151,7 +151,7 @@ impl Sorter {
                 )));
             }
         }
-        let grids = self.count.record(
+        let counted = self.count.record(
             &self.ctx,
             &self.prepared,
             &mut enc,
@@ -163,7 +163,7 @@ impl Sorter {
             args.push((self.values, v));
         }
         self.prepared
-            .record_with(enc, &args, stamps, grids.as_deref().map(Vec::as_slice))
+            .record_with(enc, &args, stamps, &counted.run())
     }
 }
 

@@ -32,7 +32,67 @@ pub fn tests() -> Vec<Test> {
             On::Gpu,
             own_device,
         ),
+        Test::new(
+            "recording::counts_share_a_submission",
+            On::Every,
+            counts_share_a_submission,
+        ),
     ]
+}
+
+/// One object recorded three times in one encoder, twice with host counts (each its own copy
+/// of the control blocks) and once with a GPU count between them: every recording sees its own
+/// count. A sort, a reduction and a scan; words past each count stay as they were.
+fn counts_share_a_submission(t: &Target) {
+    let ctx = &t.ctx;
+    let n = if t.is_sim() { 3000 } else { 300_000 };
+    let counts = [n, n / 3 + 7, n / 2 + 1];
+    let sorter = Sorter::new(ctx, SortConfig::keys(Dtype::U32, n as u64)).unwrap();
+    let reducer = Reducer::new(ctx, ReduceOp::Sum, Dtype::U32, n as u64).unwrap();
+    let scanner = Scanner::new(ctx, false, n as u64).unwrap();
+    let input = data::random_u32(n, 11);
+    let keys: Vec<_> = (0..3)
+        .map(|_| ctx.upload("keys", &input).unwrap())
+        .collect();
+    let sums: Vec<_> = (0..3)
+        .map(|_| ctx.zeroed("sums", n as u64 * 4).unwrap())
+        .collect();
+    let totals: Vec<_> = (0..3).map(|_| ctx.zeroed("total", 8).unwrap()).collect();
+    let source = ctx.upload("input", &input).unwrap();
+    let gpu_count = ctx.upload("count", &[counts[1] as u32]).unwrap();
+    let mut enc = ctx.encoder();
+    for i in 0..3 {
+        let count = |i| match i {
+            1 => Count::Gpu(BufferRef::from(&gpu_count)),
+            _ => Count::Host(counts[i] as u32),
+        };
+        sorter.record(&mut enc, &keys[i], None, count(i)).unwrap();
+        reducer
+            .record(&mut enc, &source, &totals[i], count(i))
+            .unwrap();
+        scanner
+            .record(&mut enc, &source, &sums[i], count(i))
+            .unwrap();
+    }
+    util::submit(t, enc);
+    for (i, &c) in counts.iter().enumerate() {
+        let mut want = input.clone();
+        want[..c].sort_unstable();
+        assert!(util::words(t, &keys[i]) == want, "sort {i} of {c} keys");
+        let total: u64 = input[..c].iter().map(|&x| x as u64).sum();
+        assert_eq!(
+            reducer.decode(&util::words(t, &totals[i])).unwrap(),
+            Scalar::U64(total),
+            "reduction {i} of {c}"
+        );
+        let got = util::words(t, &sums[i]);
+        let mut acc = 0u32;
+        for (j, &x) in input[..c].iter().enumerate() {
+            assert_eq!(got[j], acc, "scan {i} of {c}, element {j}");
+            acc = acc.wrapping_add(x);
+        }
+        assert!(got[c..].iter().all(|&w| w == 0), "scan {i} wrote past {c}");
+    }
 }
 
 /// Three frames of a sort, a reduction and a scan on the same buffers, new contents written

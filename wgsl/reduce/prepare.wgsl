@@ -54,6 +54,7 @@ fn main() {
         control[p + 2u] = total;
         control[p + 3u] = count;
         control[p + 4u] = 0u;
+        control[p + 5u] = grid;
         base += grid;
     }
 }

@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng};
 
 use wgsimd::dtype::Element;
 use wgsimd::reduce::{ReduceOp, Reducer, Scalar};
-use wgsimd::{Context, Count, Result};
+use wgsimd::{BufferRef, Context, Count, Result};
 
 use crate::case::{size_label, Case, Work};
 
@@ -25,6 +25,11 @@ fn case<T: Element>(
     let r = Rc::new(Reducer::new(ctx, op, T::DTYPE, n)?);
     let input = ctx.upload("input", data)?;
     let out = ctx.uninit("result", r.result_bytes())?;
+    // "(GPU count)": the count read from a word of a GPU buffer
+    let gpu_count = match variant.ends_with("(GPU count)") {
+        true => Some(ctx.upload("count", &[n as u32])?),
+        false => None,
+    };
     let (rr, i, o) = (r.clone(), input.clone(), out.clone());
     Ok(Case {
         algorithm: "reduce".into(),
@@ -35,7 +40,11 @@ fn case<T: Element>(
         passes: r.passes(),
         setup: None,
         record: Box::new(move |enc, stamps| {
-            rr.record_timed(enc, &i, &o, Count::Host(n as u32), stamps)
+            let count = match &gpu_count {
+                None => Count::Host(n as u32),
+                Some(c) => Count::Gpu(BufferRef::from(c)),
+            };
+            rr.record_timed(enc, &i, &o, count, stamps)
         }),
         outputs: vec![out.clone()],
         verify: Box::new(move |ctx| {
@@ -46,7 +55,8 @@ fn case<T: Element>(
     })
 }
 
-/// Benchmark cases at `n` elements: sum u32, sum f32, min i32, max f32.
+/// Benchmark cases at `n` elements: sum u32, sum f32, min i32, max f32, and sum u32 with the
+/// count read from a GPU word.
 pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let n = n as usize;
@@ -57,20 +67,17 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let sum_f = wgsimd::reference::reduce::SumF32::of(&f);
     let min_i = wgsimd::reference::reduce::minmax(&i, false);
     let max_f = wgsimd::reference::reduce::minmax(&f, true);
+    let check_sum_u: fn(u64) -> Check = |want| {
+        Box::new(move |got| {
+            if got == Scalar::U64(want) {
+                Ok(())
+            } else {
+                Err(format!("got {got}, want {want}"))
+            }
+        })
+    };
     Ok(vec![
-        case(
-            ctx,
-            "sum u32",
-            ReduceOp::Sum,
-            &u,
-            Box::new(move |got| {
-                if got == Scalar::U64(sum_u) {
-                    Ok(())
-                } else {
-                    Err(format!("got {got}, want {sum_u}"))
-                }
-            }),
-        )?,
+        case(ctx, "sum u32", ReduceOp::Sum, &u, check_sum_u(sum_u))?,
         case(
             ctx,
             "sum f32",
@@ -103,6 +110,13 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
                 (Scalar::F32(g), Some(w)) if g.to_bits() == w.to_bits() => Ok(()),
                 _ => Err(format!("got {got}, want {max_f:?}")),
             }),
+        )?,
+        case(
+            ctx,
+            "sum u32 (GPU count)",
+            ReduceOp::Sum,
+            &u,
+            check_sum_u(sum_u),
         )?,
     ])
 }

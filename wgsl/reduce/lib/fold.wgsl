@@ -30,7 +30,8 @@ struct ReduceParams {
     total: u32,      // partials over all chunks
     count: u32,      // elements over all chunks
     zero: u32,       // always 0: see dd_zero in shared/ops.wgsl
-    _pad0: u32,
+    grid: u32,       // this chunk's workgroups: those past it (a dispatch sized for the
+                     // reducer's maximum count, see src/count.rs) leave at once
     _pad1: u32,
     _pad2: u32,
 }
