@@ -25,7 +25,8 @@ fn collect(dir: &Path, root: &Path, out: &mut Vec<String>) {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("wgsl");
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("wgsl");
     println!("cargo:rerun-if-changed=wgsl");
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
