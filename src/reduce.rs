@@ -98,14 +98,23 @@ pub struct ReducePolicy {
     /// Most workgroups per chunk: 4096, the best of 528..4096 at 2^28 elements (3062 / 2999
     /// GB/s for sum u32 / f32 against 3031 / 3006 at 1056 and 2804 / 2773 at 528; H100,
     /// 2026-11-22). The fold reads two atomic words per partial in one workgroup, so more
-    /// workgroups cost the fold little.
+    /// workgroups cost the fold little there.
     pub max_workgroups: u32,
+    /// Most workgroups per chunk for a run of at most `small_count` elements: 528, the best of
+    /// 528..4096 at every size from 2^21 to 2^24 (sum u32 at 2^22 1638 GB/s against 939 at
+    /// 4096, at 2^23 2682 against 1679, at 2^24 2278 against 2056; H200, 2026-11-27). Below
+    /// 2^25 elements a run is too short for 4096 workgroups' arrivals and fold to hide.
+    pub small_workgroups: u32,
+    /// See `small_workgroups`: 2^24 (2^25 and up were not measured against it).
+    pub small_count: u32,
 }
 
 impl Default for ReducePolicy {
     fn default() -> Self {
         ReducePolicy {
             max_workgroups: 4096,
+            small_workgroups: 528,
+            small_count: 1 << 24,
         }
     }
 }
@@ -251,6 +260,13 @@ impl Reducer {
                 ("MAX_COUNT", max_count as f64),
                 ("WG", wg as f64),
                 ("MAX_WORKGROUPS", max_wg as f64),
+                (
+                    "SMALL_WORKGROUPS",
+                    policy
+                        .small_workgroups
+                        .clamp(1, policy.max_workgroups.max(1)) as f64,
+                ),
+                ("SMALL_COUNT", policy.small_count as f64),
             ],
             &[("control", count.control)],
             Workgroups::Direct([1, 1, 1]),

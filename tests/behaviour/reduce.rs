@@ -325,6 +325,8 @@ fn odd_workgroup_counts(t: &Target) {
     for workgroups in [1, 3, 7] {
         let policy = ReducePolicy {
             max_workgroups: workgroups,
+            small_workgroups: workgroups,
+            ..ReducePolicy::default()
         };
         for d in Data::all(n, workgroups as u64) {
             for op in OPS {

@@ -4,7 +4,8 @@
 //
 // Chunks: the input is bound CHUNK elements at a time (the device's binding limit); chunk c
 // holds elements [c * CHUNK, (c + 1) * CHUNK) of the count. Its workgroups: enough for one vec4
-// per invocation per step, at most MAX_WORKGROUPS, none where the chunk is empty (but chunk 0
+// per invocation per step, at most MAX_WORKGROUPS (SMALL_WORKGROUPS for a short run), none where
+// the chunk is empty (but chunk 0
 // always has one, so an empty input still gets its identity written).
 
 override CHUNKS: u32 = 1u;
@@ -13,6 +14,11 @@ override MAX_COUNT: u32 = 0xffffffffu;
 // invocations per workgroup of the reduce stage (the host reads it from the stage)
 override WG: u32 = 256u;
 override MAX_WORKGROUPS: u32 = 4096u;
+// a run of at most SMALL_COUNT elements takes at most SMALL_WORKGROUPS per chunk (the policy's
+// evidence: src/reduce.rs, ReducePolicy); the cap grows with the count, so a grid sized for a
+// larger count always holds this run's
+override SMALL_WORKGROUPS: u32 = 528u;
+override SMALL_COUNT: u32 = 16777216u;
 
 // control layout (the host reads these): the count at word 0, chunk c's dispatch arguments at
 // ARGS_AT + 3c, its params (ReduceParams, a uniform: 256-byte blocks) at PARAMS_AT + PARAMS_STRIDE * c
@@ -31,7 +37,8 @@ fn chunk_len(count: u32, c: u32) -> u32 {
 
 fn chunk_grid(count: u32, c: u32) -> u32 {
     let vecs = (chunk_len(count, c) + 3u) / 4u;
-    let grid = min((vecs + WG - 1u) / WG, MAX_WORKGROUPS);
+    let cap = select(MAX_WORKGROUPS, SMALL_WORKGROUPS, count <= SMALL_COUNT);
+    let grid = min((vecs + WG - 1u) / WG, cap);
     return select(grid, max(grid, 1u), c == 0u);
 }
 

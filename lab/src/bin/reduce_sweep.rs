@@ -1,8 +1,8 @@
 //! Reduction tuning sweep (a lab tool, not a test): the one tunable `ReducePolicy` keeps,
-//! `max_workgroups` (workgroups per binding-sized chunk), for sum u32 and sum f32 (and max f32
-//! with `--ops`) at 2^28 elements. Each variant is a `Reducer` recorded with timestamps (the
-//! CLI's timing method, `lab/src/timing.rs`), then run once more into a poisoned result and
-//! checked against `wgsimd::reference::reduce` (the exact u64 sum; f32 sums within the
+//! the workgroups per binding-sized chunk (`max_workgroups` and `small_workgroups` alike), for
+//! sum u32 and sum f32 (and max f32 with `--ops`) at 2^28 elements or `--size`. Each variant
+//! is a `Reducer` recorded with timestamps (the CLI's timing method, `lab/src/timing.rs`), then
+//! run once more into a poisoned result and checked against `wgsimd::reference::reduce` (the exact u64 sum; f32 sums within the
 //! tolerance `SumF32` holds every device to; the f32 maximum exactly) before its figure is
 //! printed.
 //!
@@ -80,7 +80,12 @@ fn cases(ctx: &Context, n: usize, ops: &[String]) -> wgsimd::Result<Vec<Case>> {
 fn run(ctx: &Context, c: &Case, n: usize, wg: u32, repeats: usize) {
     let label = format!("{} wg {wg}", c.name);
     let fail = |what: &str, e: &dyn std::fmt::Display| println!("{label}: FAIL {what}: {e}");
-    let policy = ReducePolicy { max_workgroups: wg };
+    // the cap at every size: the small-run cap too
+    let policy = ReducePolicy {
+        max_workgroups: wg,
+        small_workgroups: wg,
+        ..ReducePolicy::default()
+    };
     let r = match Reducer::with_policy(ctx, c.op, c.dtype, n as u64, policy) {
         Ok(r) => r,
         Err(e) => return println!("{label}: skipped: {e}"),
