@@ -650,7 +650,7 @@ fn layout_check(t: &Target, c: &LayoutCase, opts: GemmOptions) -> Path {
             let mut buf = vec![NAN32; len];
             place(
                 &mut buf,
-                &bytemuck::cast_slice::<f32, u32>(x).to_vec(),
+                bytemuck::cast_slice::<f32, u32>(x),
                 (rows, cols),
                 s,
                 c.batch,

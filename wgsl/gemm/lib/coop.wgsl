@@ -73,10 +73,11 @@ fn subgroup_guard(lid: u32, width: u32) -> bool {
 // rows up to a whole tile (they come out zero).
 override MASK_M: u32 = 0u;
 
-// 1: a tile may cross C's right edge (or N is not a multiple of 4), or with MASK_M its bottom
-// edge, so the store may take the edge path. 0: the plan (src/gemm/coop.rs) guarantees N is a multiple of BN and of 4; the edge
-// path is dead and its staging squares shrink to 16 bytes, leaving their memory (16 KiB on 16
-// subgroups) to the staged tiles. The bottom edge never needs the path: the host pads C with
+// 1: a tile may cross C's right edge (or C's rows are not 16-byte aligned), or with MASK_M its
+// bottom edge, so the store may take the edge path. 0: the plan (src/gemm/coop.rs, `edges_for`)
+// guarantees whole tiles in N (and with MASK_M in M) and aligned rows; the edge path is dead and
+// its staging squares shrink to 16 bytes, leaving their memory (16 KiB on 16 subgroups) to the
+// staged tiles. In the GEMM's own C the bottom edge never needs the path: the host pads C with
 // rows up to a whole tile (they come out zero, A's rows past M being staged as zeros), and both
 // paths write the padding rows, so every element of the buffer is written.
 override EDGES: u32 = 1u;
