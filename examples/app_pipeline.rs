@@ -1,14 +1,16 @@
 //! An inference step's bookkeeping, recorded by wgsimd into one encoder of the application's:
-//! a GEMM of activations by weights that live at offsets in the application's own buffers (rows
-//! at the strides [`Gemm::layout`] asks for), the sum of the product into a word of the
-//! application's stats buffer, and an exclusive scan of token lengths into offsets. One
-//! submission; each result checked against the CPU.
+//! a GEMM of activations by weights where the application keeps them (one arena: the
+//! activations at rows of K + 4, the weights stored N×K as a linear layer keeps them, both at
+//! element offsets no binding alignment asks for) into a column block of a wider output matrix
+//! (its other columns the application's, left as they were), the sum of that whole output into
+//! a word of the application's stats buffer, and an exclusive scan of token lengths into
+//! offsets. One submission; each result checked against the CPU.
 //!
 //! `cargo run --release --example app_pipeline`. Exits 0 when all three are right.
 
 use rand::{Rng, SeedableRng};
 use wgsimd::dtype::Dtype;
-use wgsimd::gemm::{Format, Gemm, GemmOptions};
+use wgsimd::gemm::{Format, Gemm, GemmOptions, GemmShape, MatrixLayout};
 use wgsimd::reduce::{ReduceOp, Reducer, Scalar};
 use wgsimd::scan::Scanner;
 use wgsimd::{BufferRef, Context, Count};
@@ -34,33 +36,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }))?;
     println!("app_pipeline on {}", adapter.get_info().name);
     let ctx = Context::from_wgpu(&adapter, &device, &queue);
-    let align = wgsimd::context::binding_alignment(ctx.caps());
+
+    // --- the application's layout ---
+    // the arena: A (M×K) at element 68, rows of K + 4; then B stored transposed (N×K, the
+    // weights as a linear layer holds them), rows of K + 4. The output: an M × W matrix whose
+    // columns C0 .. C0 + N are the GEMM's C; the others hold the application's values (1.0).
+    let row = k + 4;
+    let a_at = 68;
+    let b_at = a_at + m * row + 12;
+    let (wide, c0) = (n + 40, 16);
+    let shape = GemmShape::new(m, n, k)
+        .a(MatrixLayout::rows(row).at(a_at))
+        .b(MatrixLayout::rows(row).at(b_at))
+        .transposed_b()
+        .c(MatrixLayout::rows(wide).at(c0));
 
     // --- wgsimd's objects, made once ---
-    let gemm = Gemm::new(&ctx, Format::F32, m, n, k, GemmOptions::default())?;
-    let layout = gemm.layout();
-    let sum = Reducer::new(&ctx, ReduceOp::Sum, Dtype::F32, (m * n) as u64)?;
+    let gemm = Gemm::with_shape(&ctx, Format::F32, shape, GemmOptions::default())?;
+    let sum = Reducer::new(&ctx, ReduceOp::Sum, Dtype::F32, (m * wide) as u64)?;
     let offsets = Scanner::new(&ctx, false, tokens as u64)?;
 
-    // activations and weights share one arena: A at `align`, B after it, rows at the layout's
-    // strides (the padding is the application's, zeroed)
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let a: Vec<f32> = (0..m * k).map(|_| rng.random_range(-1.0..1.0)).collect();
     let b: Vec<f32> = (0..k * n).map(|_| rng.random_range(-1.0..1.0)).collect();
     let lengths: Vec<u32> = (0..tokens).map(|_| rng.random_range(1..64)).collect();
-    let a_at = align;
-    let a_bytes = (m * layout.a_row * 4) as u64;
-    let b_at = (a_at + a_bytes).div_ceil(align) * align;
-    let b_bytes = (k * layout.b_row * 4) as u64;
-    let mut arena = vec![0f32; ((b_at + b_bytes) / 4) as usize];
+    // the arena's other elements are the application's (NaN here: the GEMM must not read them)
+    let mut arena = vec![f32::NAN; b_at + n * row];
     for r in 0..m {
-        let at = (a_at / 4) as usize + r * layout.a_row;
-        arena[at..at + k].copy_from_slice(&a[r * k..(r + 1) * k]);
+        arena[a_at + r * row..a_at + r * row + k].copy_from_slice(&a[r * k..(r + 1) * k]);
     }
-    for r in 0..k {
-        let at = (b_at / 4) as usize + r * layout.b_row;
-        arena[at..at + n].copy_from_slice(&b[r * n..(r + 1) * n]);
+    for j in 0..n {
+        for p in 0..k {
+            arena[b_at + j * row + p] = b[p * n + j];
+        }
     }
+    let out_init = vec![1.0f32; m * wide];
     use wgpu::BufferUsages as U;
     let make = |label, size: u64, usage| {
         device.create_buffer(&wgpu::BufferDescriptor {
@@ -72,7 +82,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let arena_buf = make("arena", arena.len() as u64 * 4, U::STORAGE | U::COPY_DST);
     queue.write_buffer(&arena_buf, 0, bytemuck::cast_slice(&arena));
-    let c_buf = make("c", layout.c_bytes, U::STORAGE | U::COPY_SRC);
+    let out_bytes = (m * wide * 4) as u64;
+    let out_buf = make("output", out_bytes, U::STORAGE | U::COPY_SRC | U::COPY_DST);
+    queue.write_buffer(&out_buf, 0, bytemuck::cast_slice(&out_init));
     // the stats buffer: the sum goes to byte 8 (not a binding offset: wgsimd copies it there)
     let stats = make("stats", 16, U::STORAGE | U::COPY_SRC | U::COPY_DST);
     let len_buf = make("lengths", tokens as u64 * 4, U::STORAGE | U::COPY_DST);
@@ -82,32 +94,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // --- one encoder, one submission ---
     let mut enc = device.create_command_encoder(&Default::default());
     let arena_ref = BufferRef::from(&arena_buf);
-    let inputs = [
-        arena_ref.clone().range(a_at, a_bytes),
-        arena_ref.range(b_at, b_bytes),
-    ];
-    gemm.record(&mut enc, &inputs, &c_buf)?;
+    // A and B both from the whole arena (their offsets are in the shape)
+    gemm.record(&mut enc, &[arena_ref.clone(), arena_ref], &out_buf)?;
     sum.record(
         &mut enc,
-        BufferRef::from(&c_buf).range(0, (m * n * 4) as u64),
+        &out_buf,
         BufferRef::from(&stats).range(8, 8),
-        Count::Host((m * n) as u32),
+        Count::Host((m * wide) as u32),
     )?;
     offsets.record(&mut enc, &len_buf, &off_buf, Count::Host(tokens as u32))?;
     let readback = make(
         "readback",
-        layout.c_bytes + 16 + tokens as u64 * 4,
+        out_bytes + 16 + tokens as u64 * 4,
         U::MAP_READ | U::COPY_DST,
     );
-    enc.copy_buffer_to_buffer(&c_buf, 0, &readback, 0, layout.c_bytes);
-    enc.copy_buffer_to_buffer(&stats, 0, &readback, layout.c_bytes, 16);
-    enc.copy_buffer_to_buffer(
-        &off_buf,
-        0,
-        &readback,
-        layout.c_bytes + 16,
-        tokens as u64 * 4,
-    );
+    enc.copy_buffer_to_buffer(&out_buf, 0, &readback, 0, out_bytes);
+    enc.copy_buffer_to_buffer(&stats, 0, &readback, out_bytes, 16);
+    enc.copy_buffer_to_buffer(&off_buf, 0, &readback, out_bytes + 16, tokens as u64 * 4);
     queue.submit([enc.finish()]);
     readback
         .slice(..)
@@ -117,23 +120,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let words: Vec<u32> = bytemuck::cast_slice(&view).to_vec();
 
     // --- check ---
-    let c: Vec<f32> = bytemuck::cast_slice(&words[..m * n]).to_vec();
+    let out: Vec<f32> = bytemuck::cast_slice(&words[..m * wide]).to_vec();
+    let c: Vec<f32> = (0..m)
+        .flat_map(|r| out[r * wide + c0..r * wide + c0 + n].to_vec())
+        .collect();
     let want = wgsimd::reference::gemm::tiled(&a, &b, m, n, k);
     let err = wgsimd::reference::gemm::rel_frobenius(&c, &want);
     if err > 1e-5 {
         return Err(format!("GEMM relative error {err:e}").into());
     }
-    let s = (layout.c_bytes / 4) as usize;
+    let untouched = (0..m * wide)
+        .filter(|i| !(c0..c0 + n).contains(&(i % wide)))
+        .all(|i| out[i] == 1.0);
+    if !untouched {
+        return Err("the GEMM wrote outside its block of the output".into());
+    }
+    let s = m * wide;
     let got = sum.decode(&words[s + 2..s + 4])?;
     let Scalar::F32(total) = got else {
         return Err(format!("sum came back as {got:?}").into());
     };
-    wgsimd::reference::reduce::check_sum_f32(total, &c)?;
+    wgsimd::reference::reduce::check_sum_f32(total, &out)?;
     let o = &words[s + 4..s + 4 + tokens];
     if o != wgsimd::reference::scan::scan_u32(&lengths, false) {
         return Err("offsets differ from the CPU's scan".into());
     }
-    println!("app_pipeline: GEMM {m}x{n}x{k} (error {err:.1e}), its sum {total}, {tokens} offsets: checked");
+    println!(
+        "app_pipeline: GEMM {m}x{n}x{k} into columns {c0}..{} of {wide} (error {err:.1e}), the \
+         output's sum {total}, {tokens} offsets: checked",
+        c0 + n
+    );
     Ok(())
 }
 

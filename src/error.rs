@@ -21,6 +21,16 @@ pub enum Error {
         /// The accepted types.
         supported: &'static str,
     },
+    /// A GEMM operand's layout the kernels cannot take (a row stride below the row length, a
+    /// stride or offset off the kernels' vector loads, overlapping matrices of C), or a buffer
+    /// too small for it; `operand` is "A", "B" or "C".
+    #[error("gemm operand {operand}: {message}")]
+    Layout {
+        /// "A", "B" or "C".
+        operand: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// The input is larger than this implementation handles (beyond any device's limits).
     #[error("input too large: {0}")]
     TooLarge(String),

@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferInit, Plan, Workgroups};
 
+use super::layout::{CTarget, Resolved};
 use super::{check_limits, GemmPlan, OutFormat, Path};
 
 /// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
@@ -180,6 +181,29 @@ pub fn has_edges(p: &CoopPolicy, n: usize) -> bool {
     !n.is_multiple_of(p.bn as usize) || !n.is_multiple_of(4)
 }
 
+/// Where the kernel writes C for `res` with C in `out`: the caller's C (f32, or the plan's own
+/// f32 C at the same element layout where the kernel rounds f16 C itself), or the plan's own f32
+/// C, rows of N, for the rounding pass (f16 C with N odd).
+pub(crate) fn target(res: &Resolved, out: OutFormat) -> CTarget {
+    if out == OutFormat::F32 || rounds_itself(out, res.n) {
+        res.caller_c()
+    } else {
+        res.packed_c()
+    }
+}
+
+/// [`has_edges`] for `res`'s C in `out`: in the GEMM's own layout the right edge alone (C's
+/// rows are padded to whole tiles); a caller's C has no rows past M, so the bottom edge too, and
+/// rows at a stride or offset off 16 bytes.
+pub(crate) fn edges_for(p: &CoopPolicy, res: &Resolved, out: OutFormat) -> bool {
+    if res.own {
+        return has_edges(p, res.n);
+    }
+    let t = target(res, out);
+    let aligned = t.row.is_multiple_of(4) && t.off.is_multiple_of(4) && t.mat.is_multiple_of(4);
+    has_edges(p, res.n) || !res.m.is_multiple_of(p.bm as usize) || !aligned
+}
+
 /// Rows of the C buffer for `m` rows of C: whole tiles of `p` (the kernels store whole tiles
 /// into the rows past `m`; they come out zero and are not part of the result).
 pub fn padded_rows(p: &CoopPolicy, m: usize) -> usize {
@@ -290,7 +314,18 @@ pub fn deep_tile() -> CoopVariant {
 /// fit, [`large_tile_edges`]) when that gives at least [`LARGE_TILE_MIN_WORKGROUPS`]
 /// workgroups, else [`deep_tile`], each where it fits `caps`, else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
-    let fits = |v: &CoopVariant| variant_fits(caps, v, has_edges(&v.policy, n)).is_ok();
+    variant_for_edges(caps, kind, m, n, &|p: &CoopPolicy| has_edges(p, n))
+}
+
+/// [`variant_for`] where `edges` says whether a tile needs the edge path.
+pub(crate) fn variant_for_edges(
+    caps: &Caps,
+    kind: CoopKernel,
+    m: usize,
+    n: usize,
+    edges: &dyn Fn(&CoopPolicy) -> bool,
+) -> CoopVariant {
+    let fits = |v: &CoopVariant| variant_fits(caps, v, edges(&v.policy)).is_ok();
     if kind == CoopKernel::K16 {
         let large = large_tile();
         let tiles = m.div_ceil(large.policy.bm as usize) * n.div_ceil(large.policy.bn as usize);
@@ -310,6 +345,11 @@ pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVar
 /// Whether `v` runs on `caps` for an `m × n` C (as [`usable`] decides for the default tiles),
 /// or why not. Any `m` does: C's rows are padded to whole tiles.
 pub fn usable_variant(caps: &Caps, v: &CoopVariant, _m: usize, n: usize) -> Result<()> {
+    usable_variant_edges(caps, v, has_edges(&v.policy, n))
+}
+
+/// [`usable_variant`] with the edge path or without (`edges`).
+pub(crate) fn usable_variant_edges(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
     let needs = |feature| Error::MissingFeature {
         feature,
@@ -333,7 +373,7 @@ pub fn usable_variant(caps: &Caps, v: &CoopVariant, _m: usize, n: usize) -> Resu
             v.kernel.name()
         )));
     }
-    variant_fits(caps, v, has_edges(&v.policy, n))
+    variant_fits(caps, v, edges)
 }
 
 /// The tile fits workgroup memory (with the edge path's squares where `edges`) and the layout
@@ -447,6 +487,12 @@ fn tiles(p: &CoopPolicy, m: usize, n: usize) -> [u64; 2] {
 pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2], u64)> {
     let p = v.policy;
     variant_fits(caps, v, has_edges(&p, n))?;
+    own_c_fits(caps, &p, m, n)
+}
+
+/// The grid and the GEMM's own C, rows padded to whole tiles, within the adapter's limits.
+fn own_c_fits(caps: &Caps, p: &CoopPolicy, m: usize, n: usize) -> Result<([u64; 2], u64)> {
+    let p = *p;
     let [nx, ny] = tiles(&p, m, n);
     let grid = super::tile_dispatch(caps, nx, ny);
     // C's rows padded to whole tiles (the kernels store whole tiles in M)
@@ -459,59 +505,79 @@ pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2
     Ok((grid, c_bytes))
 }
 
-/// The plan for the packed f16 operands (rows padded to 8 halves: `a_bytes`, `b_bytes` in
-/// all), on variant `v` (checked with [`usable_variant`] by the caller), with C in f32, or in
-/// f16 where the kernel can round it itself (`out` = F16 and N even: [`rounds_itself`]; else the
-/// caller adds the rounding pass). C has rows up to a whole tile ([`padded_rows`]).
-#[allow(clippy::too_many_arguments)]
-pub fn plan(
+/// [`fits`] for `res`'s layout with C in `out`: the grid and the bytes of the f32 C the kernel
+/// writes (the GEMM's own, rows padded to whole tiles; or the caller's extent, or the plan's
+/// own rows of N: [`target`]).
+pub(crate) fn fits_layout(
+    caps: &Caps,
+    v: &CoopVariant,
+    res: &Resolved,
+    out: OutFormat,
+) -> Result<([u64; 2], u64)> {
+    if res.own {
+        return fits(caps, v, res.m, res.n);
+    }
+    let p = v.policy;
+    variant_fits(caps, v, edges_for(&p, res, out))?;
+    let [nx, ny] = tiles(&p, res.m, res.n);
+    let grid = super::tile_dispatch(caps, nx, ny);
+    let c_bytes = if out == OutFormat::F32 || rounds_itself(out, res.n) {
+        res.c_bytes(OutFormat::F32)
+    } else {
+        res.c_elements() * 4
+    };
+    check_limits(caps, &[("C", c_bytes)], grid)?;
+    super::check_z(caps, res.batch as u64, "matrices")?;
+    Ok((grid, c_bytes))
+}
+
+/// The plan for f16 operands laid out as `res` says, on variant `v` (checked with
+/// [`usable_variant`] by the caller), with C in f32, or in f16 where the kernel can round it
+/// itself (`out` = F16 and N even: [`rounds_itself`]; else the caller adds the rounding pass).
+/// In the GEMM's own layout C has rows up to a whole tile ([`padded_rows`]); a caller's C has
+/// none past M (`MASK_M`).
+pub(crate) fn plan(
     caps: &Caps,
     v: CoopVariant,
     out: OutFormat,
-    a_bytes: u64,
-    b_bytes: u64,
-    a_row_vecs: u32,
-    b_row_vecs: u32,
-    m: usize,
-    n: usize,
-    k: usize,
+    res: &Resolved,
 ) -> Result<GemmPlan> {
     let kind = v.kernel;
     let p = v.policy;
+    let (m, n, k) = (res.m, res.n, res.k);
     let kern = kernel::load(kind.name(), caps.flavor())?;
-    let (grid, c_bytes) = fits(caps, &v, m, n)?;
+    let (grid, c_bytes) = fits_layout(caps, &v, res, out)?;
     let sg = planned_subgroup(caps).expect("fits checked it");
-    let edges = has_edges(&p, n);
-    check_limits(caps, &[("A", a_bytes), ("B", b_bytes)], grid)?;
+    let edges = edges_for(&p, res, out);
+    check_limits(caps, &[("A", res.a_bytes), ("B", res.b_bytes)], grid)?;
     let mut plan = Plan::new(format!(
-        "gemm {m}x{n}x{k} f16 {} {}x{}x{}",
+        "gemm {} f16 {} {}x{}x{}",
+        super::shape_label(res),
         kind.name(),
         p.bm,
         p.bn,
         p.bk
     ));
-    let a = plan.arg("a", a_bytes);
-    let b = plan.arg("b", b_bytes);
+    let a = plan.arg("a", res.a_bytes);
+    let b = plan.arg("b", res.b_bytes);
     let k_tiles = (k as u32).div_ceil(p.bk);
-    let params = plan.upload(
-        "params",
-        &[
-            m as u32, n as u32, k as u32, a_row_vecs, b_row_vecs, k_tiles, 0, 0,
-        ],
-    );
-    // f16 output rounded by the kernel (OUT_F16): C's f32 buffer stays, as the kernel's scratch;
-    // the binding the kernel does not write gets a stand-in. C is the caller's where this pass
-    // leaves it in the dtype asked for.
+    let at = target(res, out);
+    let params = plan.upload("params", &res.params([k_tiles, 0, 0, 1], at)?);
+    // f16 output rounded by the kernel (OUT_F16): C's f32 buffer stays, as the kernel's scratch
+    // (at C's element layout); the binding the kernel does not write gets a stand-in. C is the
+    // caller's where this pass leaves it in the dtype asked for.
     let fused = rounds_itself(out, n);
     let c = if out == OutFormat::F32 {
         plan.arg("c", c_bytes)
     } else {
         plan.buffer("c f32", c_bytes, BufferInit::Poison)
     };
-    let c16 = if fused {
+    let c16 = if !fused {
+        plan.buffer("no f16 output", 16, BufferInit::Zeroed)
+    } else if res.own {
         plan.arg("c", c_bytes / 2)
     } else {
-        plan.buffer("no f16 output", 16, BufferInit::Zeroed)
+        plan.arg("c", res.c_bytes(out))
     };
     let mut ov = overrides(&p, sg, edges).to_vec();
     ov.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
@@ -520,6 +586,9 @@ pub fn plan(
     // the width check only where the width is planned, not reported (it costs a barrier)
     let reported = caps.subgroup_min == caps.subgroup_max;
     ov.push(("SG_GUARD", if reported { 0.0 } else { 1.0 }));
+    // a caller's C: no rows past M
+    ov.push(("MASK_M", if res.own { 0.0 } else { 1.0 }));
+    ov.extend(res.overrides());
     // the subgroup width a workgroup met, where it was not `sg` (0: none)
     let guard = plan.buffer("subgroup guard", 4, BufferInit::Zeroed);
     plan.read_back(guard);
@@ -536,7 +605,7 @@ pub fn plan(
             ("c16", c16),
             ("sg_guard", guard),
         ],
-        Workgroups::Direct([grid[0] as u32, grid[1] as u32, 1]),
+        Workgroups::Direct([grid[0] as u32, grid[1] as u32, res.batch as u32]),
     )?;
     let (c, out) = if fused {
         (c16, OutFormat::F16)
@@ -553,6 +622,7 @@ pub fn plan(
         path: kind.path(),
         guard: Some(guard),
         inputs: vec![a, b],
+        layout: *res,
     })
 }
 

@@ -16,10 +16,17 @@
 //!   budgets read from the module); that every element of C is written exactly once at every
 //!   policy the host uses is proven on the simulator (tests/behaviour/gemm.rs: poisoned C, partial tiles on
 //!   every edge, at several subgroup sizes), where a missed row is an `unwritten-output` finding.
-//! - **Host packing:** A rows are padded with zeros to a whole vec4 load along K (4 f32 or 8 f16)
-//!   and B rows to a whole load along N, so a load is entirely in or out of the matrix; all other
-//!   edges (partial tiles in M, N and K) are handled in the kernels. C holds M×N elements (the
-//!   cooperative kernels' buffer has rows up to a whole tile more, which decoding drops).
+//! - **Host packing:** in the GEMM's own layout ([`Gemm::new`]) A rows are padded with zeros to a
+//!   whole vec4 load along K (4 f32 or 8 f16) and B rows to a whole load along N, so a load is
+//!   entirely in or out of the matrix; all other edges (partial tiles in M, N and K) are handled
+//!   in the kernels. C holds M×N elements (the cooperative kernels' buffer has rows up to a whole
+//!   tile more, which decoding drops).
+//! - **The caller's layout** ([`GemmShape`], [`Gemm::with_shape`]): row strides in whole loads,
+//!   element offsets, B stored transposed, a batch with matrix strides; resolved into the
+//!   kernels' params and overrides (`layout.rs`, `wgsl/gemm/lib/layout.wgsl`), the indexing in
+//!   WGSL. Padding is never read as data (K tails zeroed after the load) and C is written only
+//!   at its M×N elements per matrix; a layout the loads cannot take is [`Error::Layout`] naming
+//!   the operand.
 //! - **f16 output** ([`OutFormat::F16`]): C's f32 elements rounded to nearest even, packed two
 //!   per word, by the split-K sum where K is split, by the few-rows and register-tiled kernels'
 //!   own stores with one K slice and N even (`rounded_c`), by the cooperative kernels reading
@@ -32,12 +39,16 @@
 
 pub mod coop;
 pub mod int4;
+pub mod layout;
 pub mod policy;
 
 use std::sync::Arc;
 
 pub use int4::Int4Weights;
+pub use layout::{GemmShape, MatrixLayout};
 pub use policy::{Format, GemmPolicy};
+
+use layout::{resolve, CTarget, Resolved};
 
 use crate::context::{BufferRef, Context, EncoderRef, Prepared};
 use crate::device::Caps;
@@ -217,6 +228,8 @@ pub struct GemmPlan {
     pub guard: Option<BufferId>,
     /// The caller's operands: A, B (or the int4 weights), then the int4 scales and zero points.
     pub inputs: Vec<BufferId>,
+    /// The shape and layout it was planned for.
+    pub(crate) layout: Resolved,
 }
 
 impl GemmPlan {
@@ -231,6 +244,9 @@ impl GemmPlan {
         // (the split-K sum or the product kernel has rounded already)
         if self.out == out {
             return Ok(self);
+        }
+        if !self.layout.c_flat {
+            return self.rounded_into_caller_c(caps, out);
         }
         let kern = kernel::load("gemm/to_f16", caps.flavor())?;
         let wg = kern.invocations("main", &[])? as u64;
@@ -261,6 +277,26 @@ impl GemmPlan {
                 quads.div_ceil(wg),
                 caps.max_workgroups_per_dim,
             )),
+        )?;
+        self.c = c16;
+        self.out = out;
+        Ok(self)
+    }
+
+    /// [`GemmPlan::with_output`] for a caller's C: the f32 C (rows of N, the plan's own) rounded
+    /// into the caller's f16 C at its layout, by the split-K sum's strided pass with one split.
+    fn rounded_into_caller_c(mut self, caps: &Caps, out: OutFormat) -> Result<GemmPlan> {
+        let res = self.layout;
+        let bytes = res.c_bytes(out);
+        check_limits(caps, &[("C", bytes)], [1, 1])?;
+        let c16 = self.plan.arg("c", bytes);
+        sum_pass(
+            caps,
+            &mut self.plan,
+            (self.c, c16),
+            (1, out),
+            &res,
+            "to f16",
         )?;
         self.c = c16;
         self.out = out;
@@ -392,7 +428,7 @@ pub fn coop_offered(caps: &Caps) -> bool {
 }
 
 /// Builds the plan for C = A·B (A M×K, B K×N, both in `fmt`, f32 or f16; C in `opts.out`'s
-/// dtype), the operands and C the caller's.
+/// dtype), the operands and C the caller's, in the GEMM's own layout.
 pub fn plan(
     caps: &Caps,
     fmt: Format,
@@ -401,21 +437,34 @@ pub fn plan(
     k: usize,
     opts: GemmOptions,
 ) -> Result<GemmPlan> {
-    product(caps, fmt, [m, n, k], opts)?.with_output(caps, opts.out)
+    plan_shape(caps, fmt, &GemmShape::new(m, n, k), opts)
+}
+
+/// [`plan`] for `shape` with its operands' layout.
+pub fn plan_shape(
+    caps: &Caps,
+    fmt: Format,
+    shape: &GemmShape,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    product(caps, fmt, shape, opts)?.with_output(caps, opts.out)
 }
 
 /// The product's passes; C f32, or f16 where they round it themselves ([`rounded_c`]).
-fn product(caps: &Caps, fmt: Format, [m, n, k]: [usize; 3], opts: GemmOptions) -> Result<GemmPlan> {
+fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Result<GemmPlan> {
+    let (m, n, k) = (shape.m, shape.n, shape.k);
     check_dims(m, n, k)?;
     if fmt == Format::Int4 {
         return Err(Error::InvalidInput(
             "int4 is a weight format: use the int4 GEMM".into(),
         ));
     }
+    let res = resolve(shape, fmt, fmt, opts.out)?;
     let f16 = fmt == Format::F16;
+    let edges = |p: &coop::CoopPolicy| coop::edges_for(p, &res, opts.out);
     let choose = || match opts.coop {
-        Some(v) => coop::usable_variant(caps, &v, m, n).map(|_| v),
-        None => coop::usable(caps).map(|kind| coop::variant_for(caps, kind, m, n)),
+        Some(v) => coop::usable_variant_edges(caps, &v, edges(&v.policy)).map(|_| v),
+        None => coop::usable(caps).map(|kind| coop::variant_for_edges(caps, kind, m, n, &edges)),
     };
     let coop = match opts.path {
         PathChoice::Tiled | PathChoice::Gemv => None,
@@ -424,7 +473,9 @@ fn product(caps: &Caps, fmt: Format, [m, n, k]: [usize; 3], opts: GemmOptions) -
         PathChoice::Auto
             if f16 && m >= COOP_MIN_M && opts.split.is_none() && opts.policy.is_none() =>
         {
-            choose().ok().filter(|v| coop::fits(caps, v, m, n).is_ok())
+            choose()
+                .ok()
+                .filter(|v| coop::fits_layout(caps, v, &res, opts.out).is_ok())
         }
         PathChoice::Auto => None,
         PathChoice::Coop => {
@@ -436,22 +487,14 @@ fn product(caps: &Caps, fmt: Format, [m, n, k]: [usize; 3], opts: GemmOptions) -
             Some(choose()?)
         }
     };
-    let a_row_vecs = row_vecs(fmt, k);
-    let b_row_vecs = row_vecs(fmt, n);
-    let (a_bytes, b_bytes) = (
-        m as u64 * a_row_vecs as u64 * 16,
-        k as u64 * b_row_vecs as u64 * 16,
-    );
     if let Some(v) = coop {
-        return coop::plan(
-            caps, v, opts.out, a_bytes, b_bytes, a_row_vecs, b_row_vecs, m, n, k,
-        );
+        return coop::plan(caps, v, opts.out, &res);
     }
     let gemv = takes_gemv(&opts, m);
     let kind = if gemv { "gemv" } else { "tiled" };
-    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} {fmt:?} {kind}").to_lowercase());
-    let a_buf = plan.arg("a", a_bytes);
-    let b_buf = plan.arg("b", b_bytes);
+    let mut plan = Plan::new(format!("gemm {} {fmt:?} {kind}", shape_label(&res)).to_lowercase());
+    let a_buf = plan.arg("a", res.a_bytes);
+    let b_buf = plan.arg("b", res.b_bytes);
     let dummy = plan.buffer("no scales", 16, BufferInit::Zeroed);
     if gemv {
         return gemv_pass(
@@ -459,8 +502,8 @@ fn product(caps: &Caps, fmt: Format, [m, n, k]: [usize; 3], opts: GemmOptions) -
             &mut plan,
             (fmt, false),
             [a_buf, b_buf, dummy, dummy],
-            [m, n, k],
-            [a_row_vecs, b_row_vecs, 0],
+            &res,
+            0,
             (opts.split, opts.out),
         )
         .map(|p| p.with_inputs(vec![a_buf, b_buf]));
@@ -473,20 +516,28 @@ fn product(caps: &Caps, fmt: Format, [m, n, k]: [usize; 3], opts: GemmOptions) -
         (opts.split, opts.out),
         (fmt, fmt, false),
         [a_buf, b_buf, dummy, dummy],
-        [m, n, k],
-        [a_row_vecs, b_row_vecs, 0],
+        &res,
+        0,
     )
     .map(|p| p.with_inputs(vec![a_buf, b_buf]))
 }
 
-/// vec4 loads per row of `cols` elements of `fmt` (rows padded to whole loads).
-fn row_vecs(fmt: Format, cols: usize) -> u32 {
-    cols.div_ceil(fmt.per_load() as usize) as u32
+/// `MxNxK`, with the batch and a transposed B where there are.
+fn shape_label(res: &Resolved) -> String {
+    let (m, n, k) = (res.m, res.n, res.k);
+    let batch = if res.batch > 1 {
+        format!("{}x", res.batch)
+    } else {
+        String::new()
+    };
+    let t = if res.bt { " bt" } else { "" };
+    format!("{batch}{m}x{n}x{k}{t}")
 }
 
 #[allow(clippy::too_many_arguments)]
 /// Adds the portable kernel's pass and the output buffer; `bufs` = a, b, scales, zeros; `split`
-/// forces a split count, `out` is C's dtype (taken by the split-K sum when there is one).
+/// forces a split count, `out` is C's dtype (taken by the split-K sum when there is one);
+/// `b_rows`: int4 weights' packed rows (0 otherwise).
 fn tiled_pass(
     caps: &Caps,
     plan: &mut Plan,
@@ -494,9 +545,11 @@ fn tiled_pass(
     (split, out): (Option<u32>, OutFormat),
     (fa, fb, has_zeros): (Format, Format, bool),
     bufs: [BufferId; 4],
-    [m, n, k]: [usize; 3],
-    [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
+    res: &Resolved,
+    b_rows: u32,
 ) -> Result<GemmPlan> {
+    let (m, n, k) = (res.m, res.n, res.k);
+    let batch = res.batch as u64;
     policy.check_tile()?;
     let kern: Arc<Kernel> = kernel::load("gemm/tiled", caps.flavor())?;
     let overrides = policy.overrides(fa, fb, has_zeros);
@@ -508,13 +561,17 @@ fn tiled_pass(
         (m as u64).div_ceil(policy.bm as u64),
     ];
     let grid = tile_dispatch(caps, tiles[0], tiles[1]);
-    let c_bytes = (m * n * 4) as u64;
+    // one split's f32 products, every matrix
+    let c_bytes = res.c_elements() * 4;
     let k_tiles = (k as u32).div_ceil(policy.bk);
     let mut splits = split
-        .unwrap_or_else(|| split_k(tiles[0] * tiles[1], invocations, k_tiles as u64))
+        .unwrap_or_else(|| split_k(tiles[0] * tiles[1] * batch, invocations, k_tiles as u64))
         .clamp(1, k_tiles);
-    // the partial products must fit one binding
-    while splits > 1 && splits as u64 * c_bytes > binding_limit(caps) {
+    // the partial products must fit one binding, and the splits of every matrix the dispatch
+    while splits > 1
+        && (splits as u64 * c_bytes > binding_limit(caps)
+            || splits as u64 * batch > caps.max_workgroups_per_dim as u64)
+    {
         splits /= 2;
     }
     let tiles_per_split = k_tiles.div_ceil(splits);
@@ -522,33 +579,17 @@ fn tiled_pass(
     // f16 output stored by this pass itself (`OUT_F16`)
     let fused = kernel_may_round(out, splits as u64, n);
     let c_format = rounded_c(out, splits as u64, fused);
-    let (target, c) = product_buffers(
-        caps,
-        plan,
-        &bufs,
-        (c_bytes, c_format, out),
-        splits as u64,
-        grid,
-    )?;
-    if splits > caps.max_workgroups_per_dim {
-        return Err(Error::TooLarge(format!("{splits} K splits")));
-    }
+    let (target, c, at) =
+        product_buffers(caps, plan, &bufs, res, (c_format, out), splits as u64, grid)?;
+    let z = check_z(caps, splits as u64 * batch, "K splits × matrices")?;
     let (c32, c16) = output_bindings(plan, target, fused);
     let mut overrides = overrides;
     overrides.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
     overrides.push(("FOLDED", if grid == tiles { 0.0 } else { 1.0 }));
+    overrides.extend(res.overrides());
     let params = plan.upload(
         "params",
-        &[
-            m as u32,
-            n as u32,
-            k as u32,
-            a_row_vecs,
-            b_row_vecs,
-            k_tiles,
-            b_rows,
-            tiles_per_split,
-        ],
+        &res.params([k_tiles, b_rows, tiles_per_split, splits], at)?,
     );
     plan.pass(
         "gemm",
@@ -556,16 +597,29 @@ fn tiled_pass(
         "main",
         &overrides,
         &portable_bindings(params, bufs, c32, c16),
-        Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits]),
+        Workgroups::Direct([grid[0] as u32, grid[1] as u32, z]),
     )?;
     finish_split_k(
         caps,
         plan,
         (target, c),
         (splits, c_format),
-        [m, n],
+        res,
         Path::Tiled,
     )
+}
+
+/// A dispatch's z extent (`what`): within the adapter's limit, else [`Error::Limit`].
+fn check_z(caps: &Caps, z: u64, what: &str) -> Result<u32> {
+    if z > caps.max_workgroups_per_dim as u64 {
+        return Err(Error::Limit {
+            limit: "max_compute_workgroups_per_dimension",
+            needed: z,
+            available: caps.max_workgroups_per_dim as u64,
+            needed_for: format!("a GEMM's {what}"),
+        });
+    }
+    Ok(z as u32)
 }
 
 /// Whether a product of `m` rows with `opts` takes the few-rows kernel.
@@ -580,22 +634,28 @@ fn takes_gemv(opts: &GemmOptions, m: usize) -> bool {
 }
 
 /// The few-rows kernel's pass (`gemm/gemv`) and the output buffer; `bufs` and the params are
-/// the tiled kernel's (a, b, scales, zeros; `[a_row_vecs, b_row_vecs, b_rows]`).
+/// the tiled kernel's (a, b, scales, zeros; `b_rows`: int4 weights' packed rows, else 0).
 fn gemv_pass(
     caps: &Caps,
     plan: &mut Plan,
     (fb, has_zeros): (Format, bool),
     bufs: [BufferId; 4],
-    [m, n, k]: [usize; 3],
-    [a_row_vecs, b_row_vecs, b_rows]: [u32; 3],
+    res: &Resolved,
+    b_rows: u32,
     (split, out): (Option<u32>, OutFormat),
 ) -> Result<GemmPlan> {
+    let (m, n, k) = (res.m, res.n, res.k);
+    let batch = res.batch as u64;
     let kern: Arc<Kernel> = kernel::load("gemm/gemv", caps.flavor())?;
     let wg = kern.invocations("main", &[])? as u64;
     let kconst = |name: &str| kern.const_u32(name).map(|v| v as u64);
     // columns per invocation (the kernel's COLS_*), and bytes of B per k (per packed word of
     // 8 k, int4) each reads: its columns' elements (int4: each column's 4-byte word)
+    // (transposed B: one column each, a load along K of its row per lane, like int4's words;
+    // a subgroup's lanes read consecutive loads of a row, so any number of column groups reads
+    // whole sectors)
     let (cols, element_bytes): (u64, u64) = match fb {
+        _ if res.bt => (kconst("COLS_BT")?, 32),
         Format::F32 => (kconst("COLS_F32")?, 4),
         Format::F16 => (kconst("COLS_F16")?, 2),
         Format::Int4 => (kconst("COLS_INT4")?, 4),
@@ -606,10 +666,13 @@ fn gemv_pass(
     // one column block, consecutive
     let rows = (m as u64).min(kconst("MAX_ROWS")?);
     let row_blocks = (m as u64).div_ceil(rows);
-    let c_bytes = (m * n * 4) as u64;
+    // one K slice's f32 products, every matrix
+    let c_bytes = res.c_elements() * 4;
     // K per step of the KT = wg / cv lanes (STEP_LOADS loads each; int4: words of 8), and the
     // workgroup memory left for the chunk of A beside the reduction's RED_WORDS per invocation
-    let step_of = |cv: u64| (wg / cv) * step_loads * if fb == Format::Int4 { 8 } else { 1 };
+    // (int4 words and transposed B's loads along K hold per_load of K each)
+    let along_k = fb == Format::Int4 || res.bt;
+    let step_of = |cv: u64| (wg / cv) * step_loads * if along_k { fb.per_load() as u64 } else { 1 };
     let free = (caps.max_workgroup_storage as u64).saturating_sub(4 * red_words * wg);
     // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS
     // workgroups (each then takes all of K: no split-K sum), else the fewest; at least one
@@ -652,7 +715,10 @@ fn gemv_pass(
     };
     let k = k as u64;
     let mut kslice = k.div_ceil(want).div_ceil(step) * step;
-    while k.div_ceil(kslice) > 1 && k.div_ceil(kslice) * c_bytes > binding_limit(caps) {
+    while k.div_ceil(kslice) > 1
+        && (k.div_ceil(kslice) * c_bytes > binding_limit(caps)
+            || k.div_ceil(kslice) * batch > caps.max_workgroups_per_dim as u64)
+    {
         kslice *= 2;
     }
     // ...worked through in equal chunks of whole steps
@@ -667,12 +733,10 @@ fn gemv_pass(
     // a slice's blocks in rows of the dispatch where they are more than one dimension allows
     // (the kernel numbers them row by row), the slices in z
     let grid = tile_dispatch(caps, blocks, 1);
-    if splits > caps.max_workgroups_per_dim as u64 {
-        return Err(Error::TooLarge(format!("{splits} K slices")));
-    }
-    let (target, c) = product_buffers(caps, plan, &bufs, (c_bytes, c_format, out), splits, grid)?;
+    let z = check_z(caps, splits * batch, "K slices × matrices")?;
+    let (target, c, at) = product_buffers(caps, plan, &bufs, res, (c_format, out), splits, grid)?;
     let (c32, c16) = output_bindings(plan, target, fused);
-    let overrides = [
+    let mut overrides = vec![
         ("OUT_F16", if fused { 1.0 } else { 0.0 }),
         ("B_FMT", fb.code() as f64),
         ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
@@ -683,26 +747,22 @@ fn gemv_pass(
         ("CHUNK", chunk as f64),
         ("KSLICE", kslice as f64),
     ];
-    let params = plan.upload(
-        "params",
-        &[
-            m as u32, n as u32, k as u32, a_row_vecs, b_row_vecs, 0, b_rows, 0,
-        ],
-    );
+    overrides.extend(res.overrides());
+    let params = plan.upload("params", &res.params([0, b_rows, 0, splits as u32], at)?);
     plan.pass(
         "gemv",
         &kern,
         "main",
         &overrides,
         &portable_bindings(params, bufs, c32, c16),
-        Workgroups::Direct([grid[0] as u32, grid[1] as u32, splits as u32]),
+        Workgroups::Direct([grid[0] as u32, grid[1] as u32, z]),
     )?;
     finish_split_k(
         caps,
         plan,
         (target, c),
         (splits as u32, c_format),
-        [m, n],
+        res,
         Path::Gemv,
     )
 }
@@ -757,39 +817,102 @@ fn rounded_c(out: OutFormat, splits: u64, kernel_rounds: bool) -> OutFormat {
     }
 }
 
-/// Checks A, B, the scales (`bufs`) and `splits` products of `c_bytes` (f32) against the
-/// adapter's limits for a `grid` of workgroups, then adds C in `c_format` (f16: two per word;
-/// the caller's where that is `out`, else scratch the rounding pass reads) and, with several K
-/// splits, the buffer of partial products: (where the product pass writes, C).
+/// Checks A, B, the scales (`bufs`), C and the partial products of `splits` K splits against
+/// the adapter's limits for a `grid` of workgroups, then adds C in `c_format` (f16: two per
+/// word; the caller's where that is `out`, at its layout, else the plan's own f32 C, rows of
+/// N, for the rounding pass) and, with several K splits, the buffer of partial products:
+/// (where the product pass writes, C, and the layout it writes at).
 fn product_buffers(
     caps: &Caps,
     plan: &mut Plan,
     bufs: &[BufferId; 4],
-    (c_bytes, c_format, out): (u64, OutFormat, OutFormat),
+    res: &Resolved,
+    (c_format, out): (OutFormat, OutFormat),
     splits: u64,
     grid: [u64; 2],
-) -> Result<(BufferId, BufferId)> {
+) -> Result<(BufferId, BufferId, CTarget)> {
+    // the plan's own f32 C, every matrix (one split's products)
+    let own = res.c_elements() * 4;
+    let callers = c_format == out;
+    let c_bytes = if callers { res.c_bytes(out) } else { own };
     let sizes: Vec<(&str, u64)> = [("A", bufs[0]), ("B", bufs[1]), ("scales", bufs[2])]
         .iter()
         .map(|&(s, id)| (s, plan.buffers[id.0].size))
-        .chain([("C", c_bytes * splits)])
+        .chain([("C", c_bytes), ("partial products", own * splits)])
         .collect();
     check_limits(caps, &sizes, grid)?;
-    // c_bytes / 4 elements, f16 two per word
-    let bytes = match c_format {
-        OutFormat::F32 => c_bytes,
-        OutFormat::F16 => (c_bytes / 4).div_ceil(2) * 4,
-    };
-    let c = if c_format == out {
-        plan.arg("c", bytes)
+    let c = if callers {
+        plan.arg("c", c_bytes)
     } else {
-        plan.buffer("c f32", bytes, BufferInit::Poison)
+        plan.buffer("c f32", c_bytes, BufferInit::Poison)
     };
     if splits > 1 {
-        let partials = plan.buffer("partials", c_bytes * splits, BufferInit::Poison);
-        return Ok((partials, c));
+        let partials = plan.buffer("partials", own * splits, BufferInit::Poison);
+        return Ok((partials, c, res.packed_c()));
     }
-    Ok((c, c))
+    let at = if callers {
+        res.caller_c()
+    } else {
+        res.packed_c()
+    };
+    Ok((c, c, at))
+}
+
+/// The split-K sum pass (`gemm/splitk_sum`, `label`): `splits` partial products of the plan's
+/// own (rows of N, matrix after matrix, split after split) summed into `c` in `c_format`, at the
+/// caller's layout where it is not the GEMM's own (`STRIDED`).
+fn sum_pass(
+    caps: &Caps,
+    plan: &mut Plan,
+    (partials, c): (BufferId, BufferId),
+    (splits, c_format): (u32, OutFormat),
+    res: &Resolved,
+    label: &str,
+) -> Result<()> {
+    let sum = kernel::load("gemm/splitk_sum", caps.flavor())?;
+    let wg = sum.invocations("main", &[])? as u64;
+    let count = res.c_elements();
+    let strided = !res.c_flat;
+    // f16: one word of two elements per invocation (strided: words of a row, the last of an
+    // odd row alone)
+    let (f16, items) = match c_format {
+        OutFormat::F32 => (0.0, count),
+        OutFormat::F16 if strided => (1.0, (res.m * res.batch) as u64 * res.n.div_ceil(2) as u64),
+        OutFormat::F16 => (1.0, count.div_ceil(2)),
+    };
+    let c_at = res.caller_c();
+    let v = [
+        count,
+        splits as u64,
+        res.m as u64,
+        res.n as u64,
+        c_at.row,
+        c_at.off,
+        c_at.mat,
+        0,
+    ];
+    let words: Vec<u32> = v
+        .iter()
+        .map(|&x| {
+            u32::try_from(x).map_err(|_| Error::TooLarge(format!("gemm C of {count} elements")))
+        })
+        .collect::<Result<_>>()?;
+    let sp = plan.upload("sum params", &words);
+    plan.pass(
+        label,
+        &sum,
+        "main",
+        &[
+            ("OUT_F16", f16),
+            ("STRIDED", if strided { 1.0 } else { 0.0 }),
+        ],
+        &[("params", sp), ("partials", partials), ("c", c)],
+        Workgroups::Direct(crate::device::grid_2d(
+            items.div_ceil(wg),
+            caps.max_workgroups_per_dim,
+        )),
+    )?;
+    Ok(())
 }
 
 /// The split-K sum pass (when `splits` > 1, from `partials` into `c`, rounding to f16 itself
@@ -799,40 +922,29 @@ fn finish_split_k(
     plan: &mut Plan,
     (partials, c): (BufferId, BufferId),
     (splits, c_format): (u32, OutFormat),
-    [m, n]: [usize; 2],
+    res: &Resolved,
     path: Path,
 ) -> Result<GemmPlan> {
     if splits > 1 {
-        let sum = kernel::load("gemm/splitk_sum", caps.flavor())?;
-        let wg = sum.invocations("main", &[])? as u64;
-        let count = (m * n) as u64;
-        // f16: one word of two elements per invocation
-        let (f16, items) = match c_format {
-            OutFormat::F32 => (0.0, count),
-            OutFormat::F16 => (1.0, count.div_ceil(2)),
-        };
-        let sp = plan.upload("sum params", &[count as u32, splits, 0, 0]);
-        plan.pass(
+        sum_pass(
+            caps,
+            plan,
+            (partials, c),
+            (splits, c_format),
+            res,
             "split-k sum",
-            &sum,
-            "main",
-            &[("OUT_F16", f16)],
-            &[("params", sp), ("partials", partials), ("c", c)],
-            Workgroups::Direct(crate::device::grid_2d(
-                items.div_ceil(wg),
-                caps.max_workgroups_per_dim,
-            )),
         )?;
     }
     Ok(GemmPlan {
         plan: std::mem::take(plan),
         c,
         out: c_format,
-        m,
-        n,
+        m: res.m,
+        n: res.n,
         path,
         guard: None,
         inputs: Vec::new(),
+        layout: *res,
     })
 }
 
@@ -846,7 +958,18 @@ pub fn plan_int4(
     has_zeros: bool,
     opts: GemmOptions,
 ) -> Result<GemmPlan> {
-    product_int4(caps, [m, k, n], has_zeros, opts)?.with_output(caps, opts.out)
+    plan_int4_shape(caps, &GemmShape::new(m, n, k), has_zeros, opts)
+}
+
+/// [`plan_int4`] for `shape` (A's and C's layout, a batch sharing the weights; B's layout must
+/// be the default: the weights keep their packed layout).
+pub fn plan_int4_shape(
+    caps: &Caps,
+    shape: &GemmShape,
+    has_zeros: bool,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    product_int4(caps, shape, has_zeros, opts)?.with_output(caps, opts.out)
 }
 
 /// Bytes of the int4 operands: packed words, scales (and zero points), as bound: words to
@@ -863,22 +986,23 @@ fn int4_bytes(k: usize, n: usize) -> (u64, u64) {
 /// The int4 product's passes; C as in [`product`].
 fn product_int4(
     caps: &Caps,
-    [m, k, n]: [usize; 3],
+    shape: &GemmShape,
     has_zeros: bool,
     opts: GemmOptions,
 ) -> Result<GemmPlan> {
+    let (m, n, k) = (shape.m, shape.n, shape.k);
     check_dims(m, n, k)?;
     if opts.path == PathChoice::Coop {
         return Err(Error::InvalidInput(
             "int4 weights have no cooperative-matrix kernel (Auto, Tiled or Gemv)".into(),
         ));
     }
-    let a_row_vecs = row_vecs(Format::F16, k);
+    let res = resolve(shape, Format::F16, Format::Int4, opts.out)?;
     let (w_bytes, s_bytes) = int4_bytes(k, n);
     let gemv = takes_gemv(&opts, m);
     let kind = if gemv { "gemv" } else { "tiled" };
-    let mut plan = Plan::new(format!("gemm {m}x{n}x{k} int4 {kind}"));
-    let a_buf = plan.arg("a", m as u64 * a_row_vecs as u64 * 16);
+    let mut plan = Plan::new(format!("gemm {} int4 {kind}", shape_label(&res)));
+    let a_buf = plan.arg("a", res.a_bytes);
     let b_buf = plan.arg("w", w_bytes);
     let s_buf = plan.arg("scales", s_bytes);
     let z_buf = if has_zeros {
@@ -892,15 +1016,16 @@ fn product_int4(
         vec![a_buf, b_buf, s_buf]
     };
     let bufs = [a_buf, b_buf, s_buf, z_buf];
-    let params = [a_row_vecs, n as u32, k.div_ceil(8) as u32];
+    let b_rows = u32::try_from(k.div_ceil(8))
+        .map_err(|_| Error::TooLarge(format!("int4 weights of K = {k}")))?;
     let built = if gemv {
         gemv_pass(
             caps,
             &mut plan,
             (Format::Int4, has_zeros),
             bufs,
-            [m, n, k],
-            params,
+            &res,
+            b_rows,
             (opts.split, opts.out),
         )?
     } else {
@@ -912,8 +1037,8 @@ fn product_int4(
             (opts.split, opts.out),
             (Format::F16, Format::Int4, has_zeros),
             bufs,
-            [m, n, k],
-            params,
+            &res,
+            b_rows,
         )?
     };
     Ok(built.with_inputs(inputs))
@@ -952,18 +1077,26 @@ pub struct Gemm {
     layout: GemmLayout,
 }
 
-/// What a [`Gemm`]'s operands hold, row-major: A's rows (K) padded to whole loads of 4 f32 or
-/// 8 f16 with zeros, B's rows (N) likewise; C's `c_bytes` may exceed M·N elements (the
-/// cooperative kernels write rows up to a whole tile, which come out zero); the first M·N
-/// elements are C. f16 values are their bits, two per word.
+/// What a [`Gemm`]'s operands hold, row-major. In the GEMM's own layout ([`Gemm::new`]): A's
+/// rows (K) padded to whole loads of 4 f32 or 8 f16 with zeros, B's rows (N) likewise; C's
+/// `c_bytes` may exceed M·N elements (the cooperative kernels write rows up to a whole tile,
+/// which come out zero); the first M·N elements are C. With a [`GemmShape`]
+/// ([`Gemm::with_shape`]), the strides it gives, and the bytes each operand's range must hold
+/// (from its offset to its last load). f16 values are their bits, two per word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmLayout {
-    /// Elements per row of A as bound (K padded).
+    /// A's row stride, elements (in the own layout K padded).
     pub a_row: usize,
-    /// Elements per row of B as bound (N padded), or for int4 weights the packed words per row
-    /// of 8 K (N).
+    /// B's row stride, elements (in the own layout N padded; transposed, of its N×K storage),
+    /// or for int4 weights the packed words per row of 8 K (N).
     pub b_row: usize,
-    /// Bytes of C.
+    /// C's row stride, elements.
+    pub c_row: usize,
+    /// Bytes A's range must hold.
+    pub a_bytes: u64,
+    /// Bytes B's range must hold (int4: the packed weights).
+    pub b_bytes: u64,
+    /// Bytes C's range must hold.
     pub c_bytes: u64,
     /// C's dtype.
     pub out: OutFormat,
@@ -979,9 +1112,44 @@ impl Gemm {
         k: usize,
         opts: GemmOptions,
     ) -> Result<Gemm> {
-        let built = plan(ctx.caps(), fmt, m, n, k, opts)?;
-        let per = fmt.per_load() as usize;
-        Self::ready(ctx, built, k.div_ceil(per) * per, n.div_ceil(per) * per)
+        Self::with_shape(ctx, fmt, GemmShape::new(m, n, k), opts)
+    }
+
+    /// C = A·B for each matrix of `shape`'s batch, A M×K and B K×N (or stored N×K), both `fmt`
+    /// (f32 or f16), on the caller's buffers laid out as `shape` says (row strides, offsets,
+    /// matrix strides; [`GemmShape`] has the limits, each an [`Error::Layout`] naming the
+    /// operand). Nothing of C's range is written but its M×N elements per matrix.
+    ///
+    /// ```
+    /// use wgsimd::gemm::{Format, Gemm, GemmOptions, GemmShape, MatrixLayout};
+    /// use wgsimd::{BufferRef, Context};
+    /// # fn main() -> wgsimd::Result<()> {
+    /// let ctx = Context::simulator(Default::default())?;
+    /// // A 2×3 at row stride 4 (an application's padded rows), B 3×2 stored transposed (2×3
+    /// // at row stride 4), C the 2×2 block at column 1 of a 2×4 matrix
+    /// let shape = GemmShape::new(2, 2, 3)
+    ///     .a(MatrixLayout::rows(4))
+    ///     .b(MatrixLayout::rows(4))
+    ///     .transposed_b()
+    ///     .c(MatrixLayout::rows(4).at(1));
+    /// let g = Gemm::with_shape(&ctx, Format::F32, shape, GemmOptions::default())?;
+    /// let nan = f32::NAN; // padding: never read as data
+    /// let a = ctx.upload("a", &[1.0f32, 2.0, 3.0, nan, 4.0, 5.0, 6.0, nan])?;
+    /// let bt = ctx.upload("bt", &[1.0f32, 1.0, 1.0, nan, 1.0, 0.0, 0.0, nan])?;
+    /// let c = ctx.upload("c", &[-1.0f32; 8])?;
+    /// let mut enc = ctx.encoder();
+    /// g.record(&mut enc, &[BufferRef::from(&a), BufferRef::from(&bt)], &c)?;
+    /// ctx.submit(enc)?.clean("the GEMM")?;
+    /// assert_eq!(ctx.read::<f32>(&c)?, [-1.0, 6.0, 1.0, -1.0, -1.0, 15.0, 4.0, -1.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_shape(
+        ctx: &Context,
+        fmt: Format,
+        shape: GemmShape,
+        opts: GemmOptions,
+    ) -> Result<Gemm> {
+        Self::ready(ctx, plan_shape(ctx.caps(), fmt, &shape, opts)?)
     }
 
     /// C = A·W for f16 A M×K and int4 weights W K×N (`has_zeros`: with zero points).
@@ -993,16 +1161,30 @@ impl Gemm {
         has_zeros: bool,
         opts: GemmOptions,
     ) -> Result<Gemm> {
-        let built = plan_int4(ctx.caps(), m, k, n, has_zeros, opts)?;
-        Self::ready(ctx, built, k.div_ceil(8) * 8, n)
+        Self::int4_with_shape(ctx, GemmShape::new(m, n, k), has_zeros, opts)
     }
 
-    fn ready(ctx: &Context, built: GemmPlan, a_row: usize, b_row: usize) -> Result<Gemm> {
-        let c_bytes = built.plan.buffers[built.c.0].size;
+    /// C = A·W for each matrix of `shape`'s batch: f16 A and C laid out as `shape` says, one
+    /// int4 weight matrix W (K×N, [`Int4Weights`]' packed layout) for the whole batch, so B's
+    /// layout must be the default.
+    pub fn int4_with_shape(
+        ctx: &Context,
+        shape: GemmShape,
+        has_zeros: bool,
+        opts: GemmOptions,
+    ) -> Result<Gemm> {
+        Self::ready(ctx, plan_int4_shape(ctx.caps(), &shape, has_zeros, opts)?)
+    }
+
+    fn ready(ctx: &Context, built: GemmPlan) -> Result<Gemm> {
+        let res = built.layout;
         let layout = GemmLayout {
-            a_row,
-            b_row,
-            c_bytes,
+            a_row: res.a.row as usize,
+            b_row: res.b.row as usize,
+            c_row: res.c.row as usize,
+            a_bytes: res.a_bytes,
+            b_bytes: res.b_bytes,
+            c_bytes: built.plan.buffers[built.c.0].size,
             out: built.out,
         };
         let prepared = ctx.prepare(built.plan.clone())?;
@@ -1076,11 +1258,14 @@ impl Gemm {
         }
         let c = c.into();
         if c.len() < self.layout.c_bytes {
-            return Err(Error::InvalidInput(format!(
-                "C needs {} bytes, got {}",
-                self.layout.c_bytes,
-                c.len()
-            )));
+            return Err(Error::Layout {
+                operand: "C",
+                message: format!(
+                    "its range needs {} bytes for its layout, got {}",
+                    self.layout.c_bytes,
+                    c.len()
+                ),
+            });
         }
         let mut args: Vec<(BufferId, BufferRef)> = self
             .built
@@ -1089,14 +1274,27 @@ impl Gemm {
             .copied()
             .zip(inputs.iter().cloned())
             .collect();
-        for (id, b) in &args {
+        for (i, (id, b)) in args.iter().enumerate() {
             let need = self.built.plan.buffers[id.0].size;
             if b.len() < need {
-                return Err(Error::InvalidInput(format!(
-                    "operand `{}` needs {need} bytes, got {}",
-                    self.built.plan.buffers[id.0].label,
+                let message = format!(
+                    "its range needs {need} bytes for its layout, got {}",
                     b.len()
-                )));
+                );
+                return Err(match i {
+                    0 => Error::Layout {
+                        operand: "A",
+                        message,
+                    },
+                    1 => Error::Layout {
+                        operand: "B",
+                        message,
+                    },
+                    _ => Error::InvalidInput(format!(
+                        "operand `{}`: {message}",
+                        self.built.plan.buffers[id.0].label
+                    )),
+                });
             }
         }
         args.push((self.built.c, c));

@@ -8,7 +8,7 @@
 use rand::Rng;
 use wgsimd::gemm::{
     self, coop_offered, execute, execute_int4, Format, Gemm, GemmOptions, GemmOutput, GemmPolicy,
-    Int4Weights, Operand, OutFormat, Path, PathChoice,
+    GemmShape, Int4Weights, MatrixLayout, Operand, OutFormat, Path, PathChoice,
 };
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled, Int4};
 use wgsimd::sim::SimConfig;
@@ -30,6 +30,9 @@ pub fn tests() -> Vec<Test> {
         ),
         Test::new("gemm::int4_weights", On::Every, int4_weights),
         Test::new("gemm::recorded_on_caller_buffers", On::Every, recorded),
+        Test::new("gemm::caller_layouts", On::Every, layouts),
+        Test::new("gemm::int4_caller_layouts", On::Every, int4_layouts),
+        Test::new("gemm::bad_layouts", On::Once, bad_layouts),
         Test::new(
             "gemm::grids_past_the_dispatch_limit",
             On::Once,
@@ -473,4 +476,536 @@ fn the_check_can_fail(_: &Target) {
     assert!(rel_frobenius(&got, &want) > TOL_F32);
     got[37] = f32::NAN;
     assert!(rel_frobenius(&got, &want).is_infinite());
+}
+
+/// A GEMM on the caller's layout: row strides past the row length (by `pad` loads for A and B,
+/// `pad` elements for C), offsets (`off`, the same units), a batch with gaps between the
+/// matrices (`gap`, the same units; B's `None` gap: matrix stride 0, one B for the batch), B
+/// stored transposed.
+#[derive(Clone, Copy, Debug)]
+struct LayoutCase {
+    what: &'static str,
+    fmt: Format,
+    out: OutFormat,
+    mnk: (usize, usize, usize),
+    batch: usize,
+    bt: bool,
+    pad: [usize; 3],
+    off: [usize; 3],
+    gap: [Option<usize>; 3],
+}
+
+const fn lc(what: &'static str, fmt: Format, mnk: (usize, usize, usize)) -> LayoutCase {
+    LayoutCase {
+        what,
+        fmt,
+        out: OutFormat::F32,
+        mnk,
+        batch: 1,
+        bt: false,
+        pad: [1, 1, 3],
+        off: [0, 0, 0],
+        gap: [Some(0); 3],
+    }
+}
+
+/// The layout cases: strided A, B, C (padding poisoned: NaN in A and B, a pattern in C that must
+/// stay), transposed B, a batch of 3 with matrix strides, offsets, M, N, K of 1, a tile ±1, odd
+/// shapes, f16 C with N odd (the last word of each row shared with the padding).
+fn layout_cases() -> Vec<LayoutCase> {
+    use Format::{F16, F32};
+    let batch = |c: LayoutCase, gap: [Option<usize>; 3]| LayoutCase { batch: 3, gap, ..c };
+    let at = |c: LayoutCase, off: [usize; 3]| LayoutCase { off, ..c };
+    let bt = |c: LayoutCase| LayoutCase { bt: true, ..c };
+    let f16c = |c: LayoutCase| LayoutCase {
+        out: OutFormat::F16,
+        ..c
+    };
+    vec![
+        lc("strided", F32, (33, 70, 45)),
+        lc("strided", F16, (20, 40, 27)),
+        bt(lc("transposed B", F32, (9, 33, 21))),
+        bt(lc("transposed B", F16, (40, 17, 30))),
+        batch(
+            at(lc("batch, offsets", F32, (17, 20, 13)), [1, 2, 7]),
+            [Some(1), Some(2), Some(5)],
+        ),
+        f16c(batch(
+            bt(lc("batch, transposed B", F16, (5, 18, 40))),
+            [Some(0), Some(1), Some(2)],
+        )),
+        batch(
+            lc("batch, one B", F16, (6, 12, 9)),
+            [Some(1), None, Some(0)],
+        ),
+        at(lc("1x1x1", F32, (1, 1, 1)), [1, 3, 5]),
+        f16c(at(lc("1x1x1", F16, (1, 1, 1)), [1, 1, 1])),
+        lc("tile - 1, + 1", F16, (63, 129, 9)),
+        bt(lc("tile + 1, - 1", F32, (65, 127, 7))),
+        f16c(lc("odd, f16 C", F16, (7, 13, 11))),
+        f16c(bt(lc("odd, f16 C", F16, (19, 9, 5)))),
+    ]
+}
+
+/// f32 NaN and f16 NaN: the padding of A and B, never to be read as data.
+const NAN32: u32 = 0x7fc0_0000;
+const NAN16: u16 = 0x7e00;
+/// C's padding: must keep its bits.
+const C_POISON: u32 = 0xdead_beef;
+
+/// A matrix's strides in elements: (offset, row stride, matrix stride), from `c`'s units.
+fn strides(
+    (rows, cols): (usize, usize),
+    unit: usize,
+    pad: usize,
+    off: usize,
+    gap: Option<usize>,
+) -> (usize, usize, usize) {
+    let row = cols.div_ceil(unit) * unit + pad * unit;
+    let mat = gap.map_or(0, |g| rows * row + g * unit);
+    (off * unit, row, mat)
+}
+
+/// `x` (`batch` matrices of rows × cols, row-major, one after the other; or one, when the matrix
+/// stride is 0) placed into `buf` at (offset, row stride, matrix stride).
+fn place<T: Copy>(
+    buf: &mut [T],
+    x: &[T],
+    (rows, cols): (usize, usize),
+    (off, row, mat): (usize, usize, usize),
+    batch: usize,
+) {
+    for b in 0..batch {
+        let src = if mat == 0 { 0 } else { b * rows * cols };
+        for r in 0..rows {
+            let at = off + b * mat + r * row;
+            buf[at..at + cols].copy_from_slice(&x[src + r * cols..src + (r + 1) * cols]);
+        }
+    }
+}
+
+/// Elements to one past the last load of a strided operand (loads of `unit`).
+fn extent(
+    (rows, cols): (usize, usize),
+    (off, row, mat): (usize, usize, usize),
+    batch: usize,
+    unit: usize,
+) -> usize {
+    off + (batch - 1) * mat + (rows - 1) * row + cols.div_ceil(unit) * unit
+}
+
+/// Runs one layout case with `opts` (its buffers exactly the size its layout needs), checks
+/// every matrix of C against the f64 product and every other element of C's buffer against its
+/// poison; returns the kernel that ran.
+fn layout_check(t: &Target, c: &LayoutCase, opts: GemmOptions) -> Path {
+    let (m, n, k) = c.mnk;
+    let opts = GemmOptions { out: c.out, ..opts };
+    let what = format!("{} {:?} {c:?} {opts:?}", c.what, c.fmt);
+    let unit = c.fmt.per_load() as usize;
+    let (b_rows, b_cols) = if c.bt { (n, k) } else { (k, n) };
+    let sa = strides((m, k), unit, c.pad[0], c.off[0], c.gap[0]);
+    let sb = strides((b_rows, b_cols), unit, c.pad[1], c.off[1], c.gap[1]);
+    let mut sc = strides((m, n), 1, c.pad[2], c.off[2], c.gap[2]);
+    if c.out == OutFormat::F16 {
+        // f16 C: even strides and offset (words of two)
+        let even = |x: usize| x + x % 2;
+        sc = (
+            even(sc.0),
+            even(sc.1),
+            even(m * even(sc.1) + c.gap[2].unwrap_or(0)),
+        );
+    }
+    let layout =
+        |(off, row, mat): (usize, usize, usize)| MatrixLayout::rows(row).at(off).matrices(mat);
+    let mut shape = GemmShape::new(m, n, k)
+        .a(layout(sa))
+        .b(layout(sb))
+        .c(layout(sc))
+        .batch(c.batch);
+    if c.bt {
+        shape = shape.transposed_b();
+    }
+    let g = Gemm::with_shape(&t.ctx, c.fmt, shape, opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+    // every matrix's A and B (one B where its matrix stride is 0), f16-rounded for f16
+    let mut r = data::rng((m * 131 + n * 17 + k + c.batch) as u64);
+    let mut rand = |len: usize| -> Vec<f32> {
+        let x: Vec<f32> = (0..len).map(|_| r.random_range(-1.0f32..1.0)).collect();
+        match c.fmt {
+            Format::F32 => x,
+            _ => f16_to_f32(&f32_to_f16(&x)),
+        }
+    };
+    let b_count = if sb.2 == 0 { 1 } else { c.batch };
+    let a = rand(c.batch * m * k);
+    let b = rand(b_count * k * n);
+    let (a_len, b_len) = (
+        extent((m, k), sa, c.batch, unit),
+        extent((b_rows, b_cols), sb, c.batch, unit),
+    );
+    let bytes = |x: usize| x * if c.fmt == Format::F32 { 4 } else { 2 };
+    assert_eq!(g.layout().a_bytes, bytes(a_len) as u64, "{what}: A's bytes");
+    assert_eq!(g.layout().b_bytes, bytes(b_len) as u64, "{what}: B's bytes");
+    let upload = |x: &[f32], (rows, cols): (usize, usize), s, len: usize, label| match c.fmt {
+        Format::F32 => {
+            let mut buf = vec![NAN32; len];
+            place(
+                &mut buf,
+                bytemuck::cast_slice::<f32, u32>(x),
+                (rows, cols),
+                s,
+                c.batch,
+            );
+            t.ctx.upload(label, &buf).unwrap()
+        }
+        _ => {
+            let mut buf = vec![NAN16; len.next_multiple_of(2)];
+            place(&mut buf, &f32_to_f16(x), (rows, cols), s, c.batch);
+            t.ctx.upload(label, &buf).unwrap()
+        }
+    };
+    // B stored transposed: its N×K storage
+    let b_stored: Vec<f32> = if c.bt {
+        (0..b_count)
+            .flat_map(|i| {
+                let b = &b[i * k * n..(i + 1) * k * n];
+                (0..n).flat_map(move |j| (0..k).map(move |p| b[p * n + j]))
+            })
+            .collect()
+    } else {
+        b.clone()
+    };
+    let a_buf = upload(&a, (m, k), sa, a_len, "a");
+    let b_buf = upload(&b_stored, (b_rows, b_cols), sb, b_len, "b");
+    // C: exactly its extent, poisoned
+    let c_len = extent((m, n), sc, c.batch, 1);
+    let c_words = match c.out {
+        OutFormat::F32 => c_len,
+        OutFormat::F16 => c_len.div_ceil(2),
+    };
+    assert_eq!(g.layout().c_bytes, c_words as u64 * 4, "{what}: C's bytes");
+    let c_buf = t.ctx.upload("c", &vec![C_POISON; c_words]).unwrap();
+    let mut enc = t.ctx.encoder();
+    g.record(
+        &mut enc,
+        &[BufferRef::from(&a_buf), BufferRef::from(&b_buf)],
+        &c_buf,
+    )
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    util::submit(t, enc);
+    let words = util::words(t, &c_buf);
+    // every element: C's, or poison
+    let (off, row, mat) = sc;
+    let mut inside = vec![false; c_len];
+    let mut got = Vec::with_capacity(c.batch * m * n);
+    for bi in 0..c.batch {
+        for i in 0..m {
+            for j in 0..n {
+                let e = off + bi * mat + i * row + j;
+                inside[e] = true;
+                got.push(match c.out {
+                    OutFormat::F32 => f32::from_bits(words[e]),
+                    OutFormat::F16 => {
+                        half::f16::from_bits((words[e / 2] >> (16 * (e % 2))) as u16).to_f32()
+                    }
+                });
+            }
+        }
+    }
+    for (e, _) in inside.iter().enumerate().filter(|(_, x)| !**x) {
+        let poison = match c.out {
+            OutFormat::F32 => words[e] == C_POISON,
+            OutFormat::F16 => {
+                (words[e / 2] >> (16 * (e % 2))) & 0xffff == (C_POISON >> (16 * (e % 2))) & 0xffff
+            }
+        };
+        assert!(
+            poison,
+            "{what}: C's element {e}, outside its matrices, was written"
+        );
+    }
+    let want: Vec<f64> = (0..c.batch)
+        .flat_map(|bi| {
+            let a = &a[bi * m * k..(bi + 1) * m * k];
+            let bo = if b_count == 1 { 0 } else { bi * k * n };
+            tiled(a, &b[bo..bo + k * n], m, n, k)
+        })
+        .collect();
+    let tol = match (c.out, c.fmt) {
+        (OutFormat::F16, _) => 1e-3,
+        (_, Format::F32) => TOL_F32,
+        _ => TOL_F16_IN,
+    };
+    let e = rel_frobenius(&got, &want);
+    let path = g.path();
+    assert!(
+        e <= tol,
+        "{what} by {path:?}: relative error {e:e} > {tol:e}"
+    );
+    path
+}
+
+/// Every layout case on every kernel the target runs: register-tiled, few-rows, each with K
+/// split, `Auto`, and cooperative matrices where offered (f16).
+fn layouts(t: &Target) {
+    let coop = coop_offered(t.caps());
+    for c in layout_cases() {
+        let mut choices = vec![
+            (PathChoice::Auto, None),
+            (PathChoice::Tiled, None),
+            (PathChoice::Gemv, None),
+            (PathChoice::Tiled, Some(2)),
+            (PathChoice::Gemv, Some(2)),
+        ];
+        if coop && c.fmt == Format::F16 {
+            choices.push((PathChoice::Coop, None));
+        }
+        for (path, split) in choices {
+            let opts = GemmOptions {
+                path,
+                split,
+                ..GemmOptions::default()
+            };
+            let ran = layout_check(t, &c, opts);
+            if path == PathChoice::Coop {
+                assert!(matches!(ran, Path::Coop16 | Path::Coop8), "{c:?}: {ran:?}");
+            }
+        }
+    }
+}
+
+/// int4 weights with A and C at the caller's layout: strided, at offsets, a batch of 3 sharing
+/// the weights, f32 and f16 C, on each portable kernel.
+fn int4_layouts(t: &Target) {
+    for &(m, n, k, batch, out) in &[
+        (3, 33, 300, 3, OutFormat::F32),
+        (17, 48, 129, 1, OutFormat::F16),
+        (2, 7, 20, 3, OutFormat::F16),
+    ] {
+        let (a, w) = operands(batch * m, n, k, 9);
+        let a16 = f32_to_f16(&a);
+        let weights = Int4Weights::quantize(&w[..k * n], k, n).unwrap();
+        let oracle = Int4 {
+            k,
+            n,
+            packed: &weights.packed,
+            scales: &weights.scales,
+            zeros: None,
+        };
+        let want = wgsimd::reference::gemm::int4(&a16, &oracle, batch * m);
+        let sa = strides((m, k), 8, 1, 2, Some(1));
+        // (even: f16 C is written in words of two)
+        let sc = strides((m, n), 1, 5 + (n + 5) % 2, 4, Some(2));
+        let sa = if batch == 1 { (sa.0, sa.1, 0) } else { sa };
+        let shape = GemmShape::new(m, n, k)
+            .a(MatrixLayout::rows(sa.1).at(sa.0).matrices(sa.2))
+            .c(MatrixLayout::rows(sc.1).at(sc.0).matrices(sc.2))
+            .batch(batch);
+        let a_len = extent((m, k), sa, batch, 8);
+        let mut abuf = vec![NAN16; a_len.next_multiple_of(2)];
+        place(&mut abuf, &a16, (m, k), sa, batch);
+        let c_len = extent((m, n), sc, batch, 1);
+        let c_words = if out == OutFormat::F32 {
+            c_len
+        } else {
+            c_len.div_ceil(2)
+        };
+        let half = |h: &[u16]| {
+            let mut v = h.to_vec();
+            v.resize(h.len().next_multiple_of(8), 0);
+            t.ctx.upload("h", &v).unwrap()
+        };
+        let mut packed = weights.packed.clone();
+        packed.resize(packed.len().next_multiple_of(4), 0);
+        let (abuf, wbuf, sbuf) = (
+            t.ctx.upload("a", &abuf).unwrap(),
+            t.ctx.upload("w", &packed).unwrap(),
+            half(&weights.scales),
+        );
+        for path in [PathChoice::Auto, PathChoice::Tiled, PathChoice::Gemv] {
+            let opts = GemmOptions {
+                path,
+                out,
+                ..GemmOptions::default()
+            };
+            let what = format!("int4 {batch}x{m}x{n}x{k} {opts:?}");
+            let g = Gemm::int4_with_shape(&t.ctx, shape, false, opts)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let cbuf = t.ctx.upload("c", &vec![C_POISON; c_words]).unwrap();
+            let mut enc = t.ctx.encoder();
+            let inputs = [
+                BufferRef::from(&abuf),
+                BufferRef::from(&wbuf),
+                BufferRef::from(&sbuf),
+            ];
+            g.record(&mut enc, &inputs, &cbuf)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            util::submit(t, enc);
+            let words = util::words(t, &cbuf);
+            let mut got = Vec::new();
+            let mut inside = vec![false; c_len];
+            for bi in 0..batch {
+                for i in 0..m {
+                    for j in 0..n {
+                        let e = sc.0 + bi * sc.2 + i * sc.1 + j;
+                        inside[e] = true;
+                        got.push(match out {
+                            OutFormat::F32 => f32::from_bits(words[e]),
+                            OutFormat::F16 => {
+                                half::f16::from_bits((words[e / 2] >> (16 * (e % 2))) as u16)
+                                    .to_f32()
+                            }
+                        });
+                    }
+                }
+            }
+            for e in (0..c_len).filter(|&e| !inside[e]) {
+                let ok = match out {
+                    OutFormat::F32 => words[e] == C_POISON,
+                    OutFormat::F16 => {
+                        (words[e / 2] >> (16 * (e % 2))) & 0xffff
+                            == (C_POISON >> (16 * (e % 2))) & 0xffff
+                    }
+                };
+                assert!(
+                    ok,
+                    "{what}: C's element {e}, outside its matrices, was written"
+                );
+            }
+            let tol = if out == OutFormat::F16 {
+                1e-3
+            } else {
+                TOL_F16_IN
+            };
+            let e = rel_frobenius(&got, &want);
+            assert!(e <= tol, "{what} ran {:?}: error {e:e}", g.path());
+        }
+    }
+}
+
+/// Layouts the kernels cannot take, and buffers too small for a layout: typed errors naming
+/// the operand.
+fn bad_layouts(t: &Target) {
+    let ctx = &t.ctx;
+    let opts = GemmOptions::default();
+    let names = |what: &str, r: wgsimd::Result<Gemm>, operand: &str| match r {
+        Err(wgsimd::Error::Layout {
+            operand: o,
+            message,
+        }) => {
+            assert_eq!(o, operand, "{what}: {message}")
+        }
+        Err(e) => panic!("{what}: expected a layout error naming {operand}, got {e:?}"),
+        Ok(_) => panic!("{what}: accepted"),
+    };
+    let s = GemmShape::new(8, 12, 10);
+    let f32 = Format::F32;
+    names(
+        "A's stride below K",
+        Gemm::with_shape(ctx, f32, s.a(MatrixLayout::rows(8)), opts),
+        "A",
+    );
+    names(
+        "B's stride below N",
+        Gemm::with_shape(ctx, f32, s.b(MatrixLayout::rows(8)), opts),
+        "B",
+    );
+    names(
+        "transposed B's stride below K",
+        Gemm::with_shape(ctx, f32, s.b(MatrixLayout::rows(8)).transposed_b(), opts),
+        "B",
+    );
+    names(
+        "C's stride below N",
+        Gemm::with_shape(ctx, f32, s.c(MatrixLayout::rows(11)), opts),
+        "C",
+    );
+    names(
+        "A's stride off the f32 loads",
+        Gemm::with_shape(ctx, f32, s.a(MatrixLayout::rows(13)), opts),
+        "A",
+    );
+    names(
+        "A's offset off the f16 loads",
+        Gemm::with_shape(ctx, Format::F16, s.a(MatrixLayout::rows(16).at(4)), opts),
+        "A",
+    );
+    names(
+        "B's matrix stride off the loads",
+        Gemm::with_shape(
+            ctx,
+            f32,
+            s.b(MatrixLayout::default().matrices(6)).batch(2),
+            opts,
+        ),
+        "B",
+    );
+    let f16c = GemmOptions {
+        out: OutFormat::F16,
+        ..opts
+    };
+    names(
+        "f16 C at an odd stride",
+        Gemm::with_shape(ctx, f32, s.c(MatrixLayout::rows(13)), f16c),
+        "C",
+    );
+    names(
+        "C's matrices overlapping",
+        Gemm::with_shape(
+            ctx,
+            f32,
+            s.c(MatrixLayout::rows(12).matrices(90)).batch(2),
+            opts,
+        ),
+        "C",
+    );
+    names(
+        "int4 weights with a layout",
+        Gemm::int4_with_shape(ctx, s.b(MatrixLayout::rows(16)), false, opts),
+        "B",
+    );
+    util::refused(
+        "a batch of 0",
+        Gemm::with_shape(ctx, f32, s.batch(0), opts).map(|_| ()),
+    );
+    // buffers too small for batch × stride
+    let shape = s
+        .a(MatrixLayout::rows(12).matrices(100))
+        .c(MatrixLayout::rows(16).matrices(130))
+        .batch(3);
+    let g = Gemm::with_shape(ctx, f32, shape, opts).unwrap();
+    let l = g.layout();
+    // A: 2 · 100 + 7 · 12 + 12 elements; C: 2 · 130 + 7 · 16 + 12
+    assert_eq!(l.a_bytes, (200 + 84 + 12) * 4);
+    assert_eq!(l.c_bytes, (260 + 112 + 12) * 4);
+    let big = ctx.zeroed("big", 4096).unwrap();
+    let mut enc = ctx.encoder();
+    let too_small = |r: wgsimd::Result<()>, operand: &str| match r {
+        Err(wgsimd::Error::Layout { operand: o, .. }) => assert_eq!(o, operand),
+        other => panic!("{operand} too small: {other:?}"),
+    };
+    let whole = BufferRef::from(&big);
+    too_small(
+        g.record(
+            &mut enc,
+            &[big.slice(0, l.a_bytes - 16), whole.clone()],
+            &big,
+        ),
+        "A",
+    );
+    too_small(
+        g.record(
+            &mut enc,
+            &[whole.clone(), big.slice(0, l.b_bytes - 4)],
+            &big,
+        ),
+        "B",
+    );
+    too_small(
+        g.record(
+            &mut enc,
+            &[whole.clone(), whole],
+            big.slice(0, l.c_bytes - 4),
+        ),
+        "C",
+    );
 }

@@ -30,7 +30,8 @@ pub fn refused<T: std::fmt::Debug>(what: &str, r: wgsimd::Result<T>) -> String {
             | wgsimd::Error::UnsupportedDtype { .. }
             | wgsimd::Error::MissingFeature { .. }
             | wgsimd::Error::Limit { .. }
-            | wgsimd::Error::BufferUsage { .. }),
+            | wgsimd::Error::BufferUsage { .. }
+            | wgsimd::Error::Layout { .. }),
         ) => e.to_string(),
         Err(e) => panic!("{what}: expected a typed input error, got {e:?}"),
         Ok(v) => panic!("{what}: accepted ({v:?})"),

@@ -12,13 +12,15 @@
 //
 // Layout (checked in Rust, src/gemm/coop.rs, against the reflected workgroup size and the
 // adapter's subgroup size): subgroup s = (wm, wn) = (s / SG_X, s % SG_X), SG_X = BN/WN,
-// SG_Y = BM/WM, WG = SG_X·SG_Y·SG invocations. The host pads A rows to a multiple of 8 of K and B
-// rows to a multiple of 8 of N (same packing as tiled.wgsl's f16 path).
+// SG_Y = BM/WM, WG = SG_X·SG_Y·SG invocations. A's and B's rows are whole loads of 8 f16 (the
+// GEMM's own layout pads them with zeros; a caller's layout, gemm/lib/layout.wgsl, gives row
+// strides, offsets, a batch in workgroup_id.z and B stored transposed, B_T).
 //
-// Store: a tile inside C's columns (and N a multiple of 4, so rows are 16-byte aligned) stores its
-// fragments straight to C; a tile crossing the right edge stages each fragment in workgroup memory
-// and copies the part inside C's columns, lane by lane. C's rows are padded by the host to whole
-// tiles, so the bottom edge needs neither.
+// Store: a tile inside C's columns (and rows 16-byte aligned) stores its fragments straight to C;
+// a tile crossing the right edge stages each fragment in workgroup memory and copies the part
+// inside C's columns, lane by lane. The GEMM's own C has rows padded to whole tiles, so the
+// bottom edge needs neither; a caller's C (MASK_M) has no rows past M, and its bottom edge tiles
+// take the staged copy too.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
 // bounds by the simulator tests (tests/behaviour/gemm.rs, edge tiles at several subgroup sizes).

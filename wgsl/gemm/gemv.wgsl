@@ -22,7 +22,11 @@
 // then multiplied. With few columns (CV small) one slice can cover all of K, and the split-K
 // sum, a second dispatch, is not needed.
 //
-// Params and bindings are the tiled kernel's (src/gemm/mod.rs fills both the same way).
+// Params and bindings are the tiled kernel's (src/gemm/mod.rs fills both the same way), and so
+// is the layout (gemm/lib/layout.wgsl): A and B at row strides, offsets and a batch (LAYOUT:
+// workgroup_id.z = matrix · slices + slice), C written at its row stride, only at its elements.
+// B stored transposed (B_T, N×K): one column per invocation (COLS_BT), each lane reading loads
+// of the column's row along K, as the int4 path reads its words.
 //
 // Loads of B are unconditional (indices clamped into the matrix, the value then zeroed past K
 // or N): under an `if`, NVIDIA's compiler issues each load after the previous one's branch.
@@ -58,10 +62,13 @@ const_assert MAX_ROWS == 8u;
 const COLS_F32: u32 = 4u;
 const COLS_F16: u32 = 8u;
 const COLS_INT4: u32 = 1u;
+// B stored transposed (B_T, N×K): one column per invocation, one load of its row along K (4 f32
+// or 8 f16) per step lane, like the int4 words
+const COLS_BT: u32 = 1u;
 const STEP_LOADS: u32 = 4u;
 const_assert STEP_LOADS == 4u;
 // words of `red` per invocation: a row's sums of its (at most 8) columns
-const RED_WORDS: u32 = max(COLS_F32, max(COLS_F16, COLS_INT4));
+const RED_WORDS: u32 = max(max(COLS_F32, COLS_BT), max(COLS_F16, COLS_INT4));
 
 //!include gemm/lib/operands
 
@@ -87,23 +94,66 @@ fn cols() -> u32 {
     if B_FMT == 2u {
         return COLS_INT4;
     }
+    if B_T {
+        return COLS_BT;
+    }
     return select(COLS_F32, COLS_F16, B_FMT == 1u);
 }
 
 // A[r][k] as f32 (k < K).
 fn a_at(r: u32, k: u32) -> f32 {
     if B_FMT == 0u {
-        return bitcast<f32>(a[r * params.a_row_vecs + k / 4u][k % 4u]);
+        return bitcast<f32>(a[a_base + r * params.a_row_vecs + k / 4u][k % 4u]);
     }
-    let w = a[r * params.a_row_vecs + k / 8u][(k % 8u) / 2u];
+    let w = a[a_base + r * params.a_row_vecs + k / 8u][(k % 8u) / 2u];
     return unpack2x16float(w >> (16u * (k & 1u))).x;
 }
 
 // B's vec4 at row k, column vec v; zero past K or N (loaded from a clamped index either way).
 fn b_vec(k: u32, v: u32) -> vec4<u32> {
-    let at = min(k, params.k - 1u) * params.b_row_vecs + min(v, params.b_row_vecs - 1u);
+    let at = b_base + min(k, params.k - 1u) * params.b_row_vecs + min(v, params.b_vecs - 1u);
     let x = b[at];
-    return select(vec4<u32>(0u), x, k < params.k && v < params.b_row_vecs);
+    return select(vec4<u32>(0u), x, k < params.k && v < params.b_vecs);
+}
+
+// Elements per load of transposed B along K: 4 f32 or 8 f16.
+fn bt_epl() -> u32 {
+    return select(4u, 8u, B_FMT == 1u);
+}
+
+// Transposed B (B_T): load kv of column n's row (n < N); zero from K on (loaded from a clamped
+// index either way; the K tail inside the last load zeroed: the caller's padding may hold
+// anything).
+fn bt_vec(n: u32, kv: u32) -> vec4<u32> {
+    let x = b[b_base + n * params.b_row_vecs + min(kv, params.b_vecs - 1u)];
+    return select(vec4<u32>(0u), k_tail(x, kv, bt_epl()), kv < params.b_vecs);
+}
+
+// Transposed B: one step's four loads of a column.
+struct BtStep {
+    q0: vec4<u32>,
+    q1: vec4<u32>,
+    q2: vec4<u32>,
+    q3: vec4<u32>,
+}
+
+// Row r's term of one load `q` of transposed B at kv (loads from the chunk's start): the dot
+// product of its 4 or 8 values with A's.
+fn bt_term(r: u32, kv: u32, q: vec4<u32>) -> f32 {
+    let at = r * CHUNK + kv * bt_epl();
+    let x = vec4<f32>(As[at], As[at + 1u], As[at + 2u], As[at + 3u]);
+    if B_FMT == 0u {
+        return dot(x, bitcast<vec4<f32>>(q));
+    }
+    let h = halves(q);
+    let y = vec4<f32>(As[at + 4u], As[at + 5u], As[at + 6u], As[at + 7u]);
+    return dot(x, h[0]) + dot(y, h[1]);
+}
+
+// Row r's terms of a step of transposed B at kv: loads kv, kv + KT, kv + 2·KT, kv + 3·KT.
+fn bt_terms(r: u32, kv: u32, st: BtStep) -> f32 {
+    return bt_term(r, kv, st.q0) + bt_term(r, kv + KT, st.q1) + bt_term(r, kv + 2u * KT, st.q2)
+        + bt_term(r, kv + 3u * KT, st.q3);
 }
 
 // f16 B: the 8 columns of a vec4<u32> as two vec4<f32>.
@@ -151,13 +201,12 @@ fn int4_term(r: u32, kw: u32, x: Int4Word) -> f32 {
     return dot;
 }
 
-// Where a workgroup writes: its first column, the first row of its block, and the offset of
-// its K slice's partial product (or 0: C).
+// Where a workgroup writes: its first column, the first row of its block (C's rows from
+// c_base, at params.c_row: its matrix's, or its K slice's partial product).
 struct Out {
     lid: u32,
     col0: u32,
     row0: u32,
-    base: u32,
 }
 
 // column `col`'s sum of the `per` parts in `red` (in a fixed order: the f16 store rounds the
@@ -211,12 +260,12 @@ fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
             if col % 2u == 0u && n < params.n && o.row0 + r < params.m {
                 let lo = column_sum(col, nc, per);
                 let hi = column_sum(col + 1u, nc, per);
-                c16[((o.row0 + r) * params.n + n) / 2u] = pack_f16(lo, hi);
+                c16[(c_base + (o.row0 + r) * params.c_row + n) / 2u] = pack_f16(lo, hi);
             }
         } else {
             let sum = column_sum(col, nc, per);
             if n < params.n && o.row0 + r < params.m {
-                c[o.base + (o.row0 + r) * params.n + n] = sum;
+                c[c_base + (o.row0 + r) * params.c_row + n] = sum;
             }
         }
     }
@@ -231,6 +280,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     if w >= BLOCKS {
         return;
     }
+    // this workgroup's matrix and K slice (workgroup_id.z = matrix · splits + slice; without
+    // LAYOUT one matrix, and z is the slice)
+    let slice = select(wid.z, wid.z % params.splits, LAYOUT);
+    set_bases(select(0u, wid.z / params.splits, LAYOUT), slice);
     let row0 = (w % ROW_BLOCKS) * ROWS;
     let block = w / ROW_BLOCKS;
     // accumulate: row r's sums in lo[r] (f32: all four columns, int4: .x) and hi[r] (f16:
@@ -244,8 +297,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let kt = lid / CV;
     let g = block * CV + cv;
     // the slice, chunk by chunk (bounds uniform in the workgroup: the barriers are too)
-    let k_end = min((wid.z + 1u) * KSLICE, params.k);
-    for (var k0 = wid.z * KSLICE; k0 < k_end; k0 += CHUNK) {
+    let k_end = min((slice + 1u) * KSLICE, params.k);
+    for (var k0 = slice * KSLICE; k0 < k_end; k0 += CHUNK) {
         // barrier: the previous chunk's multiply-adds are done with As
         workgroupBarrier();
         // stage: the block's chunk of A, zero past K and past M
@@ -281,6 +334,24 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
                     if ROWS > 6u { lo[6].x += int4_term(6u, kw, x); }
                     if ROWS > 7u { lo[7].x += int4_term(7u, kw, x); }
                 }
+            }
+        } else if B_T {
+            // transposed B: column n's row, every KT-th load (4 f32 or 8 f16 of K) of the
+            // chunk, four per step, loads first
+            let n = min(g, params.n - 1u);
+            let e = bt_epl();
+            for (var kv = kt; kv < CHUNK / e; kv += STEP_LOADS * KT) {
+                let kv0 = k0 / e + kv;
+                let st = BtStep(bt_vec(n, kv0), bt_vec(n, kv0 + KT), bt_vec(n, kv0 + 2u * KT),
+                    bt_vec(n, kv0 + 3u * KT));
+                lo[0].x += bt_terms(0u, kv, st);
+                if ROWS > 1u { lo[1].x += bt_terms(1u, kv, st); }
+                if ROWS > 2u { lo[2].x += bt_terms(2u, kv, st); }
+                if ROWS > 3u { lo[3].x += bt_terms(3u, kv, st); }
+                if ROWS > 4u { lo[4].x += bt_terms(4u, kv, st); }
+                if ROWS > 5u { lo[5].x += bt_terms(5u, kv, st); }
+                if ROWS > 6u { lo[6].x += bt_terms(6u, kv, st); }
+                if ROWS > 7u { lo[7].x += bt_terms(7u, kv, st); }
             }
         } else {
             // f32 / f16: column vec v of B's rows, k = kt, kt + KT, ... of the chunk, four per
@@ -319,7 +390,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     }
 
     // reduce + store, row by row (ROWS is the same for the whole workgroup: uniform barriers)
-    let o = Out(lid, block * CV * cols(), row0, wid.z * params.m * params.n);
+    let o = Out(lid, block * CV * cols(), row0);
     store_row(o, 0u, lo[0], hi[0]);
     if ROWS > 1u { store_row(o, 1u, lo[1], hi[1]); }
     if ROWS > 2u { store_row(o, 2u, lo[2], hi[2]); }

@@ -24,9 +24,13 @@
 //   A_FMT 0: f32, 4 per vec4<u32> (bitcast);  1: f16, 8 per vec4<u32> (unpack2x16float).
 //   B_FMT 0: f32;  1: f16;  2: int4, 8 per u32 along K with one f16 scale (and optional f16
 //   zero, else 8) per group of 128 along K: w = (q - zero) · scale. See docs/gemm.md.
-// The host pads A rows to a whole vec4 of K and B rows to a whole vec4 of N (zeros), so a vec4 is
-// entirely inside or outside the matrix; every other edge is handled in the shared body: loads
-// outside M, N, K read zero, stores outside M, N are skipped. No function takes an array by value.
+// Layout (docs/gemm.md): A's and B's rows at row strides of whole loads, B stored K×N or (B_T)
+// N×K, C at any row stride; offsets and a batch of matrices (LAYOUT; workgroup_id.z = matrix ·
+// splits + split). In the GEMM's own layout the rows are padded with zeros to whole loads; with a
+// caller's strides the K tail of a load is zeroed after it (MASK_K), and columns past N only
+// reach columns of C that are not stored. Every other edge is handled in the shared body: loads
+// outside M, N, K read zero, stores outside M, N are skipped, so nothing of C's rows past N is
+// written. No function takes an array by value.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): the explicit edge handling above
 // is the bounds check, and the simulator tests prove every access in bounds (tests/behaviour/gemm.rs: the
@@ -75,19 +79,19 @@ fn step_at(c: Acc, k: u32, xy: vec2<u32>) -> Acc {
 }
 
 // store: rows 4·ty + r and 4·(ty + WG_Y) + r, columns 4·tx.. and 4·(tx + WG_X)..
-fn store_acc(z: u32, m0: u32, n0: u32, xy: vec2<u32>, acc: Acc) {
+fn store_acc(m0: u32, n0: u32, xy: vec2<u32>, acc: Acc) {
     let r0 = m0 + 4u * xy.y;
     let r1 = m0 + 4u * (xy.y + WG_Y);
     let q0 = n0 + 4u * xy.x;
     let q1 = n0 + 4u * (xy.x + WG_X);
-    store_row(z, r0, q0, q1, acc.c00, acc.c01);
-    store_row(z, r0 + 1u, q0, q1, acc.c10, acc.c11);
-    store_row(z, r0 + 2u, q0, q1, acc.c20, acc.c21);
-    store_row(z, r0 + 3u, q0, q1, acc.c30, acc.c31);
-    store_row(z, r1, q0, q1, acc.c40, acc.c41);
-    store_row(z, r1 + 1u, q0, q1, acc.c50, acc.c51);
-    store_row(z, r1 + 2u, q0, q1, acc.c60, acc.c61);
-    store_row(z, r1 + 3u, q0, q1, acc.c70, acc.c71);
+    store_row(r0, q0, q1, acc.c00, acc.c01);
+    store_row(r0 + 1u, q0, q1, acc.c10, acc.c11);
+    store_row(r0 + 2u, q0, q1, acc.c20, acc.c21);
+    store_row(r0 + 3u, q0, q1, acc.c30, acc.c31);
+    store_row(r1, q0, q1, acc.c40, acc.c41);
+    store_row(r1 + 1u, q0, q1, acc.c50, acc.c51);
+    store_row(r1 + 2u, q0, q1, acc.c60, acc.c61);
+    store_row(r1 + 3u, q0, q1, acc.c70, acc.c71);
 }
 
 //!include gemm/lib/tiled

@@ -28,16 +28,9 @@ override NBUF: u32 = 2u;
 // multiply-adds, and only A between the two barriers (stage_next).
 override NBUF_B: u32 = NBUF;
 
-struct Params {
-    m: u32,
-    n: u32,
-    k: u32,
-    a_row_vecs: u32,
-    b_row_vecs: u32,
-    k_tiles: u32,
-    _pad0: u32,
-    _pad1: u32,
-}
+// (params: gemm/lib/layout.wgsl; b_rows, tiles_per_split unused, splits 1: workgroup_id.z is
+// the matrix)
+//!include gemm/lib/layout
 
 // 1: f16 output rounded by this kernel (round_tile) into c16; 0: C in f32 only. The plan
 // (src/gemm/coop.rs) sets it only with N even, so a word of two f16 never straddles two rows,
@@ -76,10 +69,15 @@ fn subgroup_guard(lid: u32, width: u32) -> bool {
     return w == SG;
 }
 
-// 1: a tile may cross C's right edge (or N is not a multiple of 4), so the store may take the
-// edge path. 0: the plan (src/gemm/coop.rs) guarantees N is a multiple of BN and of 4; the edge
-// path is dead and its staging squares shrink to 16 bytes, leaving their memory (16 KiB on 16
-// subgroups) to the staged tiles. The bottom edge never needs the path: the host pads C with
+// 1: rows past M are not written (a caller's C, which has none); 0: C is the GEMM's own, with
+// rows up to a whole tile (they come out zero).
+override MASK_M: u32 = 0u;
+
+// 1: a tile may cross C's right edge (or C's rows are not 16-byte aligned), or with MASK_M its
+// bottom edge, so the store may take the edge path. 0: the plan (src/gemm/coop.rs, `edges_for`)
+// guarantees whole tiles in N (and with MASK_M in M) and aligned rows; the edge path is dead and
+// its staging squares shrink to 16 bytes, leaving their memory (16 KiB on 16 subgroups) to the
+// staged tiles. In the GEMM's own C the bottom edge never needs the path: the host pads C with
 // rows up to a whole tile (they come out zero, A's rows past M being staged as zeros), and both
 // paths write the padding rows, so every element of the buffer is written.
 override EDGES: u32 = 1u;
@@ -102,18 +100,29 @@ fn fetch_a(li: u32, m0: u32, k0: u32) -> vec4<u32> {
     let per_row = BK / 8u;
     let row = m0 + li / per_row;
     let kv = k0 / 8u + li % per_row;
-    if li < a_items() && row < params.m && kv < params.a_row_vecs {
-        return a[row * params.a_row_vecs + kv];
+    if li < a_items() && row < params.m && kv < params.a_vecs {
+        return k_tail(a[a_base + row * params.a_row_vecs + kv], kv, 8u);
     }
     return vec4<u32>(0u);
 }
 
 fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
+    if B_T {
+        // B stored N×K: column n0 + li / per_row of the tile, 8 of K per load (stash_b writes
+        // them down the tile's rows)
+        let per_row = BK / 8u;
+        let col = n0 + li / per_row;
+        let kv = k0 / 8u + li % per_row;
+        if li < b_items() && col < params.n && kv < params.b_vecs {
+            return k_tail(b[b_base + col * params.b_row_vecs + kv], kv, 8u);
+        }
+        return vec4<u32>(0u);
+    }
     let per_row = BN / 8u;
     let kr = k0 + li / per_row;
     let nv = n0 / 8u + li % per_row;
-    if li < b_items() && kr < params.k && nv < params.b_row_vecs {
-        return b[kr * params.b_row_vecs + nv];
+    if li < b_items() && kr < params.k && nv < params.b_vecs {
+        return b[b_base + kr * params.b_row_vecs + nv];
     }
     return vec4<u32>(0u);
 }
@@ -179,14 +188,15 @@ fn store_staged(m: FragC, at: u32) {
 }
 
 // Copies subgroup `s`'s staged FRAG×FRAG square to C at (row0, col0), skipping the columns
-// outside C (rows past M are C's padding, written like the rest).
+// outside C, and with MASK_M the rows past M (without, they are the padding rows of the GEMM's
+// own C, written like the rest).
 // Call between two barriers (after the coopStoreT into Cs, before Cs is reused).
 fn spill(s: u32, lane: u32, row0: u32, col0: u32) {
     for (var e = lane; e < FRAG * FRAG; e += SG) {
         let row = row0 + e / FRAG;
         let col = col0 + e % FRAG;
-        if col < params.n {
-            c[row * params.n + col] = Cs[s * FRAG * FRAG + e];
+        if col < params.n && (MASK_M == 0u || row < params.m) {
+            c[c_base + row * params.c_row + col] = Cs[s * FRAG * FRAG + e];
         }
     }
 }
@@ -215,16 +225,20 @@ fn round_tile(lid: u32, m0: u32, n0: u32) {
     let words = params.n / 2u;
     for (var g = lid; g < BM * BN / 8u; g += WG) {
         let row = m0 + g / (BN / 8u);
+        if MASK_M != 0u && row >= params.m {
+            continue;
+        }
         let word = n0 / 2u + (g % (BN / 8u)) * 4u;
-        // load: the group's pairs inside C (N is even: a pair is inside or outside whole)
-        let at = row * params.n + 2u * word;
+        // load: the group's pairs inside C (N is even: a pair is inside or outside whole; f32
+        // C and f16 C share the element layout, whose row stride and offsets are even)
+        let at = c_base + row * params.c_row + 2u * word;
         var v = array<vec2<f32>, 4>();
         if word < words { v[0] = vec2<f32>(c[at], c[at + 1u]); }
         if word + 1u < words { v[1] = vec2<f32>(c[at + 2u], c[at + 3u]); }
         if word + 2u < words { v[2] = vec2<f32>(c[at + 4u], c[at + 5u]); }
         if word + 3u < words { v[3] = vec2<f32>(c[at + 6u], c[at + 7u]); }
         // round and store
-        let w = row * words + word;
+        let w = at / 2u;
         if word < words { c16[w] = pack_f16(v[0].x, v[0].y); }
         if word + 1u < words { c16[w + 1u] = pack_f16(v[1].x, v[1].y); }
         if word + 2u < words { c16[w + 2u] = pack_f16(v[2].x, v[2].y); }
@@ -264,6 +278,8 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
             return;
         }
     }
+    // the workgroup's matrix (without LAYOUT, one)
+    set_bases(select(0u, wid.z, LAYOUT), 0u);
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;
     let wm = sg_id / SG_X;
@@ -322,18 +338,22 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
     // store
     let r0 = m0 + wm * WM;
     let q0 = n0 + wn * WN;
-    // (C's rows are padded to whole tiles by the host: only the right edge needs the edge path)
-    let full = EDGES == 0u || (n0 + BN <= params.n && params.n % 4u == 0u);
+    // (the GEMM's own C has rows up to whole tiles: there only the right edge needs the edge
+    // path; a caller's C (MASK_M) has none, so the bottom edge takes it too. Rows 16-byte
+    // aligned: the row stride and the matrix's start multiples of 4.)
+    let inside = n0 + BN <= params.n && (MASK_M == 0u || m0 + BM <= params.m);
+    let full = EDGES == 0u || (inside && params.c_row % 4u == 0u && c_base % 4u == 0u);
     if full {
-        let ld = params.n;
-        store_c(c00, r0 * ld + q0, ld);
-        store_c(c01, r0 * ld + q0 + FRAG, ld);
-        store_c(c10, (r0 + FRAG) * ld + q0, ld);
-        store_c(c11, (r0 + FRAG) * ld + q0 + FRAG, ld);
-        store_c(c20, (r0 + 2u * FRAG) * ld + q0, ld);
-        store_c(c21, (r0 + 2u * FRAG) * ld + q0 + FRAG, ld);
-        store_c(c30, (r0 + 3u * FRAG) * ld + q0, ld);
-        store_c(c31, (r0 + 3u * FRAG) * ld + q0 + FRAG, ld);
+        let ld = params.c_row;
+        let at = c_base + r0 * ld + q0;
+        store_c(c00, at, ld);
+        store_c(c01, at + FRAG, ld);
+        store_c(c10, at + FRAG * ld, ld);
+        store_c(c11, at + FRAG * ld + FRAG, ld);
+        store_c(c20, at + 2u * FRAG * ld, ld);
+        store_c(c21, at + 2u * FRAG * ld + FRAG, ld);
+        store_c(c30, at + 3u * FRAG * ld, ld);
+        store_c(c31, at + 3u * FRAG * ld + FRAG, ld);
     } else {
         // edge tile (uniform over the workgroup): each fragment staged, then copied lane by lane
         edge_store(c00, sg_id, lane, r0, q0);

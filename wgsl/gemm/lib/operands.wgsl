@@ -9,20 +9,7 @@
 // int4 quantization group along K
 const GROUP: u32 = 128u;
 
-struct Params {
-    m: u32,
-    n: u32,
-    k: u32,
-    // vec4<u32> per row of A (K padded) and of B (N padded); for int4, u32 per packed row (= N)
-    a_row_vecs: u32,
-    b_row_vecs: u32,
-    k_tiles: u32,
-    // int4: packed rows (ceil(K/8))
-    b_rows: u32,
-    // split-K: K tiles per split; split z (workgroup_id.z) writes its partial product to
-    // c[z·M·N ..], summed by splitk_sum.wgsl
-    tiles_per_split: u32,
-}
+//!include gemm/lib/layout
 
 //!include gemm/lib/f16_round
 

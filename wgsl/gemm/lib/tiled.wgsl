@@ -72,8 +72,8 @@ fn fetch_a(li: u32, m0: u32, k0: u32) -> vec4<u32> {
     let per_row = BK / a_epl();
     let row = m0 + li / per_row;
     let kv = k0 / a_epl() + li % per_row;
-    if li < a_items() && row < params.m && kv < params.a_row_vecs {
-        return a[row * params.a_row_vecs + kv];
+    if li < a_items() && row < params.m && kv < params.a_vecs {
+        return k_tail(a[a_base + row * params.a_row_vecs + kv], kv, a_epl());
     }
     return vec4<u32>(0u);
 }
@@ -92,11 +92,21 @@ fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
         }
         return vec4<u32>(0u);
     }
+    if B_T {
+        // B stored N×K: column n0 + li / per_row of the tile, loads along K (as A's rows)
+        let per_row = BK / b_epl();
+        let col = n0 + li / per_row;
+        let kv = k0 / b_epl() + li % per_row;
+        if col < params.n && kv < params.b_vecs {
+            return k_tail(b[b_base + col * params.b_row_vecs + kv], kv, b_epl());
+        }
+        return vec4<u32>(0u);
+    }
     let per_row = BN / b_epl();
     let kr = k0 + li / per_row;
     let nv = n0 / b_epl() + li % per_row;
-    if kr < params.k && nv < params.b_row_vecs {
-        return b[kr * params.b_row_vecs + nv];
+    if kr < params.k && nv < params.b_vecs {
+        return b[b_base + kr * params.b_row_vecs + nv];
     }
     return vec4<u32>(0u);
 }
@@ -156,6 +166,36 @@ fn stash_b(li: u32, buf: u32, k0: u32, v: vec4<u32>) {
         }
         return;
     }
+    if B_T {
+        // a column's epl elements along K, written down the tile's k rows (as stash_a)
+        let per_row = BK / b_epl();
+        let col = li / per_row;
+        let kk = (li % per_row) * b_epl();
+        let at = (base + kk) * (BN / 4u) + col / 4u;
+        let lane = col % 4u;
+        let s = BN / 4u; // one k further
+        if B_FMT == 1u {
+            let p0 = unpack2x16float(v.x);
+            let p1 = unpack2x16float(v.y);
+            let p2 = unpack2x16float(v.z);
+            let p3 = unpack2x16float(v.w);
+            Bs[at][lane] = p0.x;
+            Bs[at + s][lane] = p0.y;
+            Bs[at + 2u * s][lane] = p1.x;
+            Bs[at + 3u * s][lane] = p1.y;
+            Bs[at + 4u * s][lane] = p2.x;
+            Bs[at + 5u * s][lane] = p2.y;
+            Bs[at + 6u * s][lane] = p3.x;
+            Bs[at + 7u * s][lane] = p3.y;
+        } else {
+            let f = bitcast<vec4<f32>>(v);
+            Bs[at][lane] = f.x;
+            Bs[at + s][lane] = f.y;
+            Bs[at + 2u * s][lane] = f.z;
+            Bs[at + 3u * s][lane] = f.w;
+        }
+        return;
+    }
     let per_row = BN / b_epl();
     let kr = li / per_row;
     let nv = (li % per_row) * (b_epl() / 4u);
@@ -201,23 +241,25 @@ fn lane_xy(lid: u32) -> vec2<u32> {
 
 //!include gemm/lib/tile_order
 
-// One row of C (of split `z`'s partial): 8 columns from two vec4 accumulators, skipping what is
-// outside C; with OUT_F16 (one split, N even), rounded to f16 in four words of two (each quad
-// starts at a multiple of 4 of N: a pair is inside C or outside it whole).
-fn store_row(z: u32, row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32>) {
+// One row of C (of this workgroup's matrix and split, from c_base): 8 columns from two vec4
+// accumulators, skipping what is outside C (so a caller's padding between N and the row stride
+// is never written); with OUT_F16 (one split, N, the row stride and C's offsets even), rounded to
+// f16 in four words of two (each quad starts at a multiple of 4 of N: a pair is inside C or
+// outside it whole).
+fn store_row(row: u32, col0: u32, col1: u32, v0: vec4<f32>, v1: vec4<f32>) {
     if row >= params.m {
         return;
     }
     let n = params.n;
     if OUT_F16 {
-        let w = (row * n) / 2u;
+        let w = (c_base + row * params.c_row) / 2u;
         if col0 < n { c16[w + col0 / 2u] = pack_f16(v0.x, v0.y); }
         if col0 + 2u < n { c16[w + col0 / 2u + 1u] = pack_f16(v0.z, v0.w); }
         if col1 < n { c16[w + col1 / 2u] = pack_f16(v1.x, v1.y); }
         if col1 + 2u < n { c16[w + col1 / 2u + 1u] = pack_f16(v1.z, v1.w); }
         return;
     }
-    let at = (z * params.m + row) * n;
+    let at = c_base + row * params.c_row;
     if col0 < n { c[at + col0] = v0.x; }
     if col0 + 1u < n { c[at + col0 + 1u] = v0.y; }
     if col0 + 2u < n { c[at + col0 + 2u] = v0.z; }
@@ -279,8 +321,13 @@ fn tiled_main(lid: u32, wid: vec3<u32>, nwg: vec3<u32>) {
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;
     let xy = lane_xy(lid);
+    // the workgroup's matrix and K split (workgroup_id.z = matrix · splits + split; without
+    // LAYOUT one matrix, and z is the split)
+    let mat = select(0u, wid.z / params.splits, LAYOUT);
+    let split = select(wid.z, wid.z % params.splits, LAYOUT);
+    set_bases(mat, split);
     // this split's K tiles: t0 .. t1 (uniform over the workgroup)
-    let t0 = wid.z * params.tiles_per_split;
+    let t0 = split * params.tiles_per_split;
     let t1 = min(t0 + params.tiles_per_split, params.k_tiles);
 
     // load: the split's first tile into buffer 0
@@ -306,5 +353,5 @@ fn tiled_main(lid: u32, wid: vec3<u32>, nwg: vec3<u32>) {
     }
 
     // store: the invocation's block of C, skipping what is outside C
-    store_acc(wid.z, m0, n0, xy, acc);
+    store_acc(m0, n0, xy, acc);
 }
