@@ -13,6 +13,9 @@
 //!   place where text is joined.
 //! - An optional prelude goes first (Dawn needs `enable subgroups;`, which naga 30 rejects, so it
 //!   is off by default and only added for consumers that want it).
+//! - Before naga parses a text, the directives it refuses (`enable subgroups;` and the others of
+//!   [`crate::directives`]) are blanked in place, so WGSL written for browsers loads unchanged and
+//!   every line and column stays the author's; [`Kernel::stripped`] says what went.
 //! - The composed text is parsed and validated by naga once; parse and validation errors carry
 //!   naga's span-rendered message. Entry points' bindings and workgroup sizes are reflected from
 //!   the module, after override processing: host code never restates them.
@@ -87,8 +90,10 @@ pub struct Kernel {
     pub name: String,
     /// Flavor it was composed with.
     pub flavor: Flavor,
-    /// The full WGSL text given to the GPU and the simulator.
+    /// The full WGSL text given to the GPU and the simulator (directives naga refuses blanked).
     pub source: String,
+    /// What was blanked from the text before parsing ([`crate::directives`]).
+    pub stripped: Vec<crate::directives::Stripped>,
     /// The parsed module.
     pub module: naga::Module,
     /// naga's validation info.
@@ -313,8 +318,10 @@ impl Kernel {
         )
     }
 
-    /// Parses and validates WGSL text; errors carry naga's rendered diagnostic.
+    /// Parses and validates WGSL text, after blanking the directives naga refuses
+    /// ([`crate::directives::strip_unsupported`]); errors carry naga's rendered diagnostic.
     pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
+        let (source, stripped) = crate::directives::strip_unsupported(&source);
         let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
             name: name.into(),
             message: e.emit_to_string_with_path(&source, name),
@@ -373,6 +380,7 @@ impl Kernel {
             name: name.into(),
             flavor,
             source,
+            stripped,
             module,
             info,
             entries,
