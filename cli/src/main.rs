@@ -103,13 +103,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&cli.exec.open()?, &args),
+        // a bad simulator option is a usage error: exit 2, as `check` documents (1 is findings)
         Command::Check(args) => match cli.exec.sim() {
             Ok(sim) => check_cmd::run(&args, &sim),
-            // a bad simulator option is a usage error: exit 2, as `check` documents (1 is findings)
-            Err(e) => {
-                eprintln!("wgsimd check: {e}");
-                Ok(ExitCode::from(2))
-            }
+            Err(e) => Ok(check_cmd::usage("check", e)),
         },
         Command::Sort(args) => sort_cmd::run(&cli.exec.open()?, &args),
         Command::Gemm(args) => gemm_cmd::run(&cli.exec.open()?, &args),

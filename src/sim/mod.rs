@@ -33,6 +33,7 @@ pub mod interp;
 pub mod layout;
 pub mod mask;
 mod ops;
+pub mod pipeline;
 pub mod program;
 mod rng;
 
