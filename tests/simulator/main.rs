@@ -4,8 +4,9 @@
 //! cooperative-matrix GEMM kernels (`coop`) and where they are planned (`coop_plans`), the
 //! layout rules of `wgsl/` (`contract`), the composed stages through naga's MSL, HLSL and
 //! SPIR-V writers (`translate`), and real pipelines' input: directives naga refuses, overrides,
-//! other bind groups and raw files (`inputs`), and pipelines of several passes (`pipeline`).
-//! The checkers' per-kind unit tests and the corpus verdicts are `src/sim/tests`.
+//! other bind groups and raw files (`inputs`), pipelines of several passes (`pipeline`) and
+//! wgpu API traces (`replay`). The checkers' per-kind unit tests and the corpus verdicts are
+//! `src/sim/tests`.
 
 mod contract;
 mod coop;
@@ -15,6 +16,7 @@ mod corpus;
 mod inputs;
 mod model;
 mod pipeline;
+mod replay;
 mod semantics;
 mod translate;
 
