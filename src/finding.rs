@@ -154,6 +154,9 @@ pub struct Finding {
     pub loc: Option<SourceLoc>,
     /// The invocations involved (one or two).
     pub parties: Vec<Party>,
+    /// Index of the pass it was first seen in, counted over the passes of its submission
+    /// (`None` for findings about the whole run, such as `unwritten-output`).
+    pub pass: Option<usize>,
 }
 
 impl fmt::Display for Finding {

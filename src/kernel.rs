@@ -13,9 +13,13 @@
 //!   place where text is joined.
 //! - An optional prelude goes first (Dawn needs `enable subgroups;`, which naga 30 rejects, so it
 //!   is off by default and only added for consumers that want it).
+//! - Before naga parses a text, the directives it refuses (`enable subgroups;` and the others of
+//!   [`crate::directives`]) are blanked in place, so WGSL written for browsers loads unchanged and
+//!   every line and column stays the author's; [`Kernel::stripped`] says what went.
 //! - The composed text is parsed and validated by naga once; parse and validation errors carry
-//!   naga's span-rendered message. Entry points' bindings and workgroup sizes are reflected from
-//!   the module, after override processing: host code never restates them.
+//!   naga's span-rendered message. Entry points' bindings (in every bind group) and workgroup
+//!   sizes are reflected from the module, after override processing: host code never restates
+//!   them.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -58,7 +62,9 @@ pub enum BindingKind {
 /// A binding an entry point uses.
 #[derive(Clone, Debug)]
 pub struct ReflectedBinding {
-    /// `@binding(N)` in group 0.
+    /// `@group(G)`.
+    pub group: u32,
+    /// `@binding(N)`.
     pub binding: u32,
     /// The WGSL variable name.
     pub name: String,
@@ -77,7 +83,7 @@ pub struct EntryInfo {
     /// Workgroup size before override processing (may be overridden; see
     /// [`Kernel::workgroup_size`]).
     pub workgroup_size: [u32; 3],
-    /// Group-0 bindings the entry point uses (statically).
+    /// Buffer bindings the entry point uses (statically), by group, then binding.
     pub bindings: Vec<ReflectedBinding>,
 }
 
@@ -87,8 +93,10 @@ pub struct Kernel {
     pub name: String,
     /// Flavor it was composed with.
     pub flavor: Flavor,
-    /// The full WGSL text given to the GPU and the simulator.
+    /// The full WGSL text given to the GPU and the simulator (directives naga refuses blanked).
     pub source: String,
+    /// What was blanked from the text before parsing ([`crate::directives`]).
+    pub stripped: Vec<crate::directives::Stripped>,
     /// The parsed module.
     pub module: naga::Module,
     /// naga's validation info.
@@ -313,8 +321,10 @@ impl Kernel {
         )
     }
 
-    /// Parses and validates WGSL text; errors carry naga's rendered diagnostic.
+    /// Parses and validates WGSL text, after blanking the directives naga refuses
+    /// ([`crate::directives::strip_unsupported`]); errors carry naga's rendered diagnostic.
     pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
+        let (source, stripped) = crate::directives::strip_unsupported(&source);
         let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
             name: name.into(),
             message: e.emit_to_string_with_path(&source, name),
@@ -335,9 +345,6 @@ impl Kernel {
                     .filter(|(h, _)| !fi[*h].is_empty())
                     .filter_map(|(_, g)| {
                         let rb = g.binding.as_ref()?;
-                        if rb.group != 0 {
-                            return None;
-                        }
                         let kind = match g.space {
                             naga::AddressSpace::Storage { access } => {
                                 if access.contains(naga::StorageAccess::STORE) {
@@ -354,6 +361,7 @@ impl Kernel {
                             ref other => other.size(module.to_ctx()),
                         };
                         Some(ReflectedBinding {
+                            group: rb.group,
                             binding: rb.binding,
                             name: g.name.clone().unwrap_or_default(),
                             kind,
@@ -361,7 +369,7 @@ impl Kernel {
                         })
                     })
                     .collect();
-                bindings.sort_by_key(|b| b.binding);
+                bindings.sort_by_key(|b| (b.group, b.binding));
                 EntryInfo {
                     name: ep.name.clone(),
                     workgroup_size: ep.workgroup_size,
@@ -373,6 +381,7 @@ impl Kernel {
             name: name.into(),
             flavor,
             source,
+            stripped,
             module,
             info,
             entries,
@@ -382,9 +391,17 @@ impl Kernel {
 
     /// The `@binding` number of the `@group(0)` variable `name`, if the module declares it.
     pub fn binding_of(&self, name: &str) -> Option<u32> {
+        match self.resource_of(name)? {
+            (0, binding) => Some(binding),
+            _ => None,
+        }
+    }
+
+    /// The `(@group, @binding)` of the resource variable `name`, if the module declares it.
+    pub fn resource_of(&self, name: &str) -> Option<(u32, u32)> {
         self.module.global_variables.iter().find_map(|(_, g)| {
             let rb = g.binding.as_ref()?;
-            (rb.group == 0 && g.name.as_deref() == Some(name)).then_some(rb.binding)
+            (g.name.as_deref() == Some(name)).then_some((rb.group, rb.binding))
         })
     }
 
@@ -423,7 +440,16 @@ impl Kernel {
         )
         .map_err(|e| Error::Shader {
             name: self.name.clone(),
-            message: format!("overrides: {e}"),
+            message: match e {
+                // (an override that makes the module invalid: naga's rendered message)
+                naga::back::pipeline_constants::PipelineConstantError::ValidationError(v) => {
+                    format!(
+                        "overrides: {}",
+                        v.emit_to_string_with_path(&self.source, &self.name)
+                    )
+                }
+                other => format!("overrides: {other}"),
+            },
         })?;
         let module = module.into_owned();
         let info = validator().validate(&module).map_err(|e| Error::Shader {

@@ -56,6 +56,7 @@
 pub mod context;
 pub mod count;
 pub mod device;
+pub mod directives;
 pub mod dtype;
 pub mod error;
 pub mod finding;

@@ -13,8 +13,10 @@
 //! - **Passes run in order**, each as its own dispatch, with everything a previous pass wrote
 //!   visible to the next (wgpu inserts the barriers between compute passes).
 //! - **Bindings are by name**: a pass names each buffer by the WGSL variable it binds (a
-//!   `@group(0)` global of the kernel), and the binding number and kind (storage, read-only
-//!   storage, uniform) come from the kernel's reflection, so a plan never restates them.
+//!   resource variable of the kernel), and the group, binding number and kind (storage,
+//!   read-only storage, uniform) come from the kernel's reflection, so a plan never restates
+//!   them. The shipped kernels bind everything in `@group(0)`; the simulator runs any group
+//!   (kernels of applications, `wgsimd check`), the GPU backend group 0 only.
 //! - **Workgroup counts** are direct, or read from a buffer (indirect dispatch, 3×u32).
 //! - **Invalidation** ([`Plan::invalidate`]) is `Poison` in the middle of a plan: from that pass
 //!   on, the buffer's contents are undefined again. The GPU runs it as a fill with
@@ -100,12 +102,14 @@ pub enum Workgroups {
     },
 }
 
-/// One buffer (or byte range of it) bound to a WGSL variable of `@group(0)`.
+/// One buffer (or byte range of it) bound to a WGSL resource variable.
 #[derive(Clone, Debug)]
 pub struct Binding {
     /// The WGSL variable.
     pub name: String,
-    /// Its binding number in group 0 (reflected).
+    /// Its bind group (reflected).
+    pub group: u32,
+    /// Its binding number in the group (reflected).
     pub binding: u32,
     /// The buffer.
     pub buffer: BufferId,
@@ -126,7 +130,7 @@ pub struct Pass {
     pub entry: String,
     /// Pipeline-overridable constants (`override` declarations), by name.
     pub overrides: Vec<(String, f64)>,
-    /// Buffers bound in group 0.
+    /// Buffers bound.
     pub bindings: Vec<Binding>,
     /// Workgroup counts.
     pub workgroups: Workgroups,
@@ -212,7 +216,8 @@ impl Plan {
     }
 
     /// Appends a pass binding whole buffers to the WGSL variables named: `(name, buffer)`, each
-    /// name a `@group(0)` global of `kernel`. An unknown name is an [`Error::Plan`].
+    /// name a resource variable of `kernel` (in any group). An unknown name is an
+    /// [`Error::Plan`].
     pub fn pass(
         &mut self,
         label: impl Into<String>,
@@ -226,14 +231,15 @@ impl Plan {
         let bindings = bindings
             .iter()
             .map(|&(name, buffer)| {
-                let binding = kernel.binding_of(name).ok_or_else(|| {
+                let (group, binding) = kernel.resource_of(name).ok_or_else(|| {
                     Error::Plan(format!(
-                        "pass {label}: kernel {} declares no @group(0) variable `{name}`",
+                        "pass {label}: kernel {} declares no resource variable `{name}`",
                         kernel.name
                     ))
                 })?;
                 Ok(Binding {
                     name: name.to_string(),
+                    group,
                     binding,
                     buffer,
                     offset: 0,
@@ -351,28 +357,34 @@ impl Plan {
             })?;
             for binding in &p.bindings {
                 let buf = check_id(binding.buffer, &what)?;
-                let end = binding.offset
-                    + binding
+                let end = binding.offset.saturating_add(
+                    binding
                         .size
-                        .unwrap_or(buf.size - binding.offset.min(buf.size));
+                        .unwrap_or(buf.size - binding.offset.min(buf.size)),
+                );
                 if binding.offset % 4 != 0 || end > buf.size {
                     return Err(Error::Plan(format!(
-                        "{what}: binding {} range {}..{end} outside buffer {} ({} bytes)",
-                        binding.binding, binding.offset, buf.label, buf.size
+                        "{what}: @group({}) @binding({}) range {}..{end} outside buffer {} ({} \
+                         bytes)",
+                        binding.group, binding.binding, binding.offset, buf.label, buf.size
                     )));
                 }
             }
             for used in &reflected.bindings {
-                if !p.bindings.iter().any(|b| b.binding == used.binding) {
+                let bound = p
+                    .bindings
+                    .iter()
+                    .any(|b| (b.group, b.binding) == (used.group, used.binding));
+                if !bound {
                     return Err(Error::Plan(format!(
-                        "{what}: @binding({}) `{}` used by {} is not bound",
-                        used.binding, used.name, p.entry
+                        "{what}: @group({}) @binding({}) `{}` used by {} is not bound",
+                        used.group, used.binding, used.name, p.entry
                     )));
                 }
             }
             if let Workgroups::Indirect { buffer, offset } = p.workgroups {
                 let buf = check_id(buffer, &what)?;
-                if offset % 4 != 0 || offset + 12 > buf.size {
+                if offset % 4 != 0 || offset.saturating_add(12) > buf.size {
                     return Err(Error::Plan(format!(
                         "{what}: indirect args outside {}",
                         buf.label

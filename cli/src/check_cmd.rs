@@ -1,14 +1,22 @@
-//! `wgsimd check FILE.wgsl --entry NAME --workgroups X[,Y,Z] --bind I=TYPE:INIT ... [--dump I]
-//! [--json] [--max-steps N] [--schedule in-order|shuffled:SEED|unfair:I,...]` (with the global `--subgroup-size N` and `--shuffle-lanes SEED`):
-//! runs one entry point on the simulator and prints every finding with its kind name.
-//! Exit 0 clean, 1 findings, 2 usage, parse or validation error (naga's rendered message).
+//! `wgsimd check FILE.wgsl --entry NAME --workgroups X[,Y,Z] --bind [G:]I=TYPE:INIT ...
+//! [--override NAME=VALUE ...] [--dump [G:]I ...]` with the simulator options of [`SimOpts`]
+//! (and the global `--subgroup-size N`, `--shuffle-lanes SEED`): runs one entry point on the
+//! simulator and prints every finding with its kind name. Exit 0 clean, 1 findings, 2 usage,
+//! input, parse or validation error (naga's rendered message).
+//!
+//! Also what `wgsimd pipeline` and `wgsimd replay` share: the simulator options, `.npy` and raw
+//! file contents for buffers, override values, and the text and JSON forms of findings.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::backend::SimSettings;
+use wgsimd::directives::Stripped;
 use wgsimd::finding::{Finding, Party, SourceLoc};
-use wgsimd::sim::check::{check, BindSpec, CheckRequest};
+use wgsimd::sim::check::{
+    check, parse_slot, slot_name, BindSpec, CheckRequest, ElemType, InitSpec, MAX_ELEMENTS,
+};
+use wgsimd::sim::SimConfig;
 
 /// Arguments of `wgsimd check`.
 #[derive(clap::Args, Debug)]
@@ -21,13 +29,25 @@ pub struct CheckArgs {
     /// Workgroup counts: X or X,Y or X,Y,Z.
     #[arg(long)]
     pub workgroups: String,
-    /// A binding of group 0: I=TYPE:INIT, TYPE u32|i32|f32, INIT zeros:N | random:N | iota:N |
-    /// uninit:N | [v,v,...]. Repeatable.
+    /// A binding: [G:]I=TYPE:INIT (`@group(G) @binding(I)`, group 0 without `G:`), TYPE
+    /// u32|i32|f32, INIT zeros:N | random:N | iota:N | uninit:N | [v,v,...] | file:PATH (a
+    /// .npy file of that dtype, or raw little-endian 4-byte elements). Repeatable.
     #[arg(long = "bind")]
     pub binds: Vec<String>,
-    /// Print `binding I: v0 v1 ...` after the run. Repeatable.
+    /// A pipeline-overridable constant: NAME=VALUE (by name or @id; VALUE a number, true or
+    /// false). Repeatable.
+    #[arg(long = "override")]
+    pub overrides: Vec<String>,
+    /// Print `binding [G:]I: v0 v1 ...` after the run. Repeatable.
     #[arg(long)]
-    pub dump: Vec<u32>,
+    pub dump: Vec<String>,
+    #[command(flatten)]
+    pub opts: SimOpts,
+}
+
+/// The simulator options of `check`, `pipeline` and `replay`.
+#[derive(clap::Args, Debug)]
+pub struct SimOpts {
     /// Machine-readable output (one JSON object on stdout).
     #[arg(long)]
     pub json: bool,
@@ -48,12 +68,32 @@ pub struct CheckArgs {
     pub uninit_workgroup: bool,
 }
 
-fn usage(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("wgsimd check: {msg}");
+impl SimOpts {
+    /// The simulator settings: the global ones plus these. `loop-limit` is always reported (a
+    /// kernel checked on its own may run in lavapipe's CI).
+    pub fn config(&self, sim: &SimSettings) -> Result<SimConfig, String> {
+        let mut config = sim.config().map_err(|e| e.to_string())?;
+        config.loop_limit = true;
+        config.checks.discarded_read = self.discarded_read;
+        config.checks.uninit_workgroup = self.uninit_workgroup;
+        if let Some(m) = self.max_steps {
+            config.max_steps = m;
+        }
+        if let Some(s) = &self.schedule {
+            config.scheduler = s.parse().map_err(|e: wgsimd::Error| e.to_string())?;
+        }
+        Ok(config)
+    }
+}
+
+/// Prints `wgsimd CMD: msg` and gives exit status 2.
+pub fn usage(cmd: &str, msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("wgsimd {cmd}: {msg}");
     ExitCode::from(2)
 }
 
-fn parse_workgroups(s: &str) -> Option<[u32; 3]> {
+/// `X`, `X,Y` or `X,Y,Z` unsigned integers.
+pub fn parse_workgroups(s: &str) -> Option<[u32; 3]> {
     let v: Option<Vec<u32>> = s.split(',').map(|x| x.trim().parse().ok()).collect();
     let v = v?;
     if v.is_empty() || v.len() > 3 {
@@ -64,46 +104,144 @@ fn parse_workgroups(s: &str) -> Option<[u32; 3]> {
     Some(out)
 }
 
+/// An override value: a number, `true` (1) or `false` (0), as WebGPU's pipeline constants.
+pub fn parse_override_value(s: &str) -> Option<f64> {
+    match s.trim() {
+        "true" => Some(1.0),
+        "false" => Some(0.0),
+        t => t.parse::<f64>().ok().filter(|v| v.is_finite()),
+    }
+}
+
+/// `NAME=VALUE`.
+pub fn parse_override(s: &str) -> Result<(String, f64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("--override {s:?}: expected NAME=VALUE"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("--override {s:?}: no name"));
+    }
+    let value = parse_override_value(value).ok_or_else(|| {
+        format!("--override {s:?}: the value is not a finite number, true or false")
+    })?;
+    Ok((name.to_string(), value))
+}
+
+/// Resolves `file:PATH` contents ending in `.npy` (relative paths from `base`): the array's
+/// elements in C order, its dtype that of `ty`; the file's size is checked against
+/// `max_bytes` before it is read. Raw files are left to the library, which reads them when
+/// the buffer is made (paths made relative to `base` here).
+pub fn resolve_file(
+    init: InitSpec,
+    ty: ElemType,
+    base: &Path,
+    max_bytes: u64,
+    what: &str,
+) -> Result<InitSpec, String> {
+    let InitSpec::File(path) = init else {
+        return Ok(init);
+    };
+    let path = base.join(path);
+    let is_npy = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy"));
+    if !is_npy {
+        return Ok(InitSpec::File(path));
+    }
+    let shown = path.display();
+    let max_bytes = max_bytes.min(MAX_ELEMENTS * 4);
+    let len = std::fs::metadata(&path)
+        .map_err(|e| format!("{what}: {shown}: {e}"))?
+        .len();
+    // a header is at most 1 MiB (the .npy reader checks it); the data must fit the device
+    if len > max_bytes.saturating_add(1 << 20) {
+        return Err(format!(
+            "{what}: {shown} holds {len} bytes; the simulated device's largest buffer is \
+             {max_bytes} bytes"
+        ));
+    }
+    let npy = crate::npy::read(&path).map_err(|e| format!("{what}: {e:#}"))?;
+    let words: Vec<u32> = match (&npy.data, ty) {
+        (crate::npy::Array::U32(v), ElemType::U32) => v.clone(),
+        (crate::npy::Array::I32(v), ElemType::I32) => v.iter().map(|&x| x as u32).collect(),
+        (crate::npy::Array::F32(v), ElemType::F32) => v.iter().map(|x| x.to_bits()).collect(),
+        (data, _) => {
+            return Err(format!(
+                "{what}: {shown} holds {}, not {} ({})",
+                data.dtype(),
+                ty.name(),
+                match ty {
+                    ElemType::U32 => "uint32",
+                    ElemType::I32 => "int32",
+                    ElemType::F32 => "float32",
+                }
+            ))
+        }
+    };
+    if words.is_empty() {
+        return Err(format!("{what}: {shown} holds no elements"));
+    }
+    if words.len() as u64 * 4 > max_bytes {
+        return Err(format!(
+            "{what}: {shown} holds {} elements; the simulated device's largest buffer is \
+             {max_bytes} bytes",
+            words.len()
+        ));
+    }
+    Ok(InitSpec::Values(words))
+}
+
 /// Runs the command; `sim` carries the global `--subgroup-size` and `--shuffle-lanes`.
 pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
+    let usage = |msg: String| Ok(usage("check", msg));
     let source = match std::fs::read_to_string(&args.file) {
         Ok(s) => s,
-        Err(e) => return Ok(usage(format!("{}: {e}", args.file.display()))),
+        Err(e) => return usage(format!("{}: {e}", args.file.display())),
     };
     let Some(workgroups) = parse_workgroups(&args.workgroups) else {
-        return Ok(usage(format!(
+        return usage(format!(
             "--workgroups {:?}: expected X[,Y,Z] of unsigned integers",
             args.workgroups
-        )));
+        ));
+    };
+    let config = match args.opts.config(sim) {
+        Ok(c) => c,
+        Err(e) => return usage(e),
+    };
+    let max_bytes = match config.caps() {
+        Ok(c) => c.max_buffer,
+        Err(e) => return usage(e.to_string()),
     };
     let mut binds = Vec::new();
     for b in &args.binds {
-        match b.parse::<BindSpec>() {
-            Ok(s) => binds.push(s),
-            Err(e) => return Ok(usage(e)),
+        let mut spec = match b.parse::<BindSpec>() {
+            Ok(s) => s,
+            Err(e) => return usage(e.to_string()),
+        };
+        let what = format!("--bind {b:?}");
+        spec.init = match resolve_file(spec.init, spec.ty, Path::new(""), max_bytes, &what) {
+            Ok(i) => i,
+            Err(e) => return usage(e),
+        };
+        binds.push(spec);
+    }
+    let mut overrides = Vec::new();
+    for o in &args.overrides {
+        match parse_override(o) {
+            Ok(kv) => overrides.push(kv),
+            Err(e) => return usage(e),
         }
     }
+    let mut dumps = Vec::new();
     for d in &args.dump {
-        if !binds.iter().any(|b| b.binding == *d) {
-            return Ok(usage(format!("--dump {d}: no --bind {d}=...")));
+        let Some(slot) = parse_slot(d) else {
+            return usage(format!("--dump {d:?}: expected I or G:I"));
+        };
+        if !binds.iter().any(|b| (b.group, b.binding) == slot) {
+            return usage(format!("--dump {d}: no --bind {d}=..."));
         }
-    }
-    let mut config = match sim.config() {
-        Ok(c) => c,
-        Err(e) => return Ok(usage(e)),
-    };
-    // a kernel checked on its own may run in lavapipe's CI: report its loop limit too
-    config.loop_limit = true;
-    config.checks.discarded_read = args.discarded_read;
-    config.checks.uninit_workgroup = args.uninit_workgroup;
-    if let Some(m) = args.max_steps {
-        config.max_steps = m;
-    }
-    if let Some(s) = &args.schedule {
-        match s.parse() {
-            Ok(sched) => config.scheduler = sched,
-            Err(e) => return Ok(usage(e)),
-        }
+        dumps.push(slot);
     }
     let req = CheckRequest {
         name: args.file.display().to_string(),
@@ -111,32 +249,21 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         entry: args.entry.clone(),
         workgroups,
         binds,
+        overrides,
         config,
     };
     let report = match check(&req) {
         Ok(r) => r,
-        Err(e) => return Ok(usage(e)),
+        Err(e) => return usage(e.to_string()),
     };
-    if args.json {
-        let dumps: serde_json::Map<String, serde_json::Value> = args
-            .dump
-            .iter()
-            .filter_map(|d| report.buffers.get(d).map(|b| (d, b)))
-            .map(|(d, (ty, words))| {
-                let vals: Vec<serde_json::Value> = words
-                    .iter()
-                    .map(|&w| match ty {
-                        wgsimd::sim::check::ElemType::U32 => w.into(),
-                        wgsimd::sim::check::ElemType::I32 => (w as i32).into(),
-                        wgsimd::sim::check::ElemType::F32 => {
-                            serde_json::Number::from_f64(f32::from_bits(w) as f64)
-                                .map(serde_json::Value::Number)
-                                .unwrap_or_else(|| ty.format(w).into())
-                        }
-                    })
-                    .collect();
-                (d.to_string(), vals.into())
-            })
+    let dumped = dumps.iter().filter_map(|&(g, i)| {
+        report
+            .binding(g, i)
+            .map(|(ty, words)| (slot_name(g, i), *ty, words))
+    });
+    if args.opts.json {
+        let dumps: serde_json::Map<String, serde_json::Value> = dumped
+            .map(|(name, ty, words)| (name, words_json(ty, words)))
             .collect();
         let v = serde_json::json!({
             "file": req.name,
@@ -145,28 +272,76 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             "clean": report.findings.is_empty(),
             "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
             "dumps": dumps,
+            "stripped": report.stripped.iter().map(|s| stripped_json(&req.name, s)).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        for d in &args.dump {
-            if let Some((ty, words)) = report.buffers.get(d) {
-                let vals: Vec<String> = words.iter().map(|&w| ty.format(w)).collect();
-                println!("binding {d}: {}", vals.join(" "));
-            }
+        print_stripped(&req.name, &report.stripped);
+        for (name, ty, words) in dumped {
+            println!("binding {name}: {}", words_text(ty, words));
         }
         for f in &report.findings {
             println!("{f}");
         }
-        if report.findings.is_empty() {
-            eprintln!("no findings");
-        } else {
-            eprintln!("{} finding(s)", report.findings.len());
-        }
+        summary(report.findings.len());
     }
-    Ok(if report.findings.is_empty() {
+    Ok(exit(report.findings.len()))
+}
+
+/// 0 without findings, else 1.
+pub fn exit(findings: usize) -> ExitCode {
+    if findings == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// `no findings` or `N finding(s)` on stderr.
+pub fn summary(findings: usize) {
+    if findings == 0 {
+        eprintln!("no findings");
+    } else {
+        eprintln!("{findings} finding(s)");
+    }
+}
+
+/// The words as text, space-separated.
+pub fn words_text(ty: ElemType, words: &[u32]) -> String {
+    let vals: Vec<String> = words.iter().map(|&w| ty.format(w)).collect();
+    vals.join(" ")
+}
+
+/// The words as a JSON array of numbers (non-finite floats as strings).
+pub fn words_json(ty: ElemType, words: &[u32]) -> serde_json::Value {
+    words
+        .iter()
+        .map(|&w| match ty {
+            ElemType::U32 => w.into(),
+            ElemType::I32 => (w as i32).into(),
+            ElemType::F32 => serde_json::Number::from_f64(f32::from_bits(w) as f64)
+                .map(serde_json::Value::Number)
+                .unwrap_or_else(|| ty.format(w).into()),
+        })
+        .collect::<Vec<_>>()
+        .into()
+}
+
+/// A note on stderr for each removal from `file` before parsing.
+pub fn print_stripped(file: &str, stripped: &[Stripped]) {
+    for s in stripped {
+        eprintln!("note: {file}:{s}");
+    }
+}
+
+/// A removal as JSON.
+pub fn stripped_json(file: &str, s: &Stripped) -> serde_json::Value {
+    serde_json::json!({
+        "file": file,
+        "line": s.line,
+        "col": s.col,
+        "text": s.text,
+        "reason": s.reason,
     })
 }
 
@@ -187,7 +362,8 @@ fn party_json(p: &Party) -> serde_json::Value {
     })
 }
 
-fn finding_json(f: &Finding) -> serde_json::Value {
+/// A finding as JSON.
+pub fn finding_json(f: &Finding) -> serde_json::Value {
     serde_json::json!({
         "kind": f.kind.name(),
         "message": f.message,

@@ -12,8 +12,10 @@ mod compare;
 mod gemm_cmd;
 mod kernels_cmd;
 mod npy;
+mod pipeline_cmd;
 mod plot;
 mod reduce_cmd;
+mod replay_cmd;
 mod sort_cmd;
 mod timing;
 
@@ -84,6 +86,12 @@ enum Command {
     /// Run one WGSL entry point on the simulator and report porting bugs (exit 0 clean, 1
     /// findings, 2 error).
     Check(check_cmd::CheckArgs),
+    /// Run several passes over shared, named buffers (a JSON pipeline file) on the simulator,
+    /// state kept between passes; findings per pass (exit 0 clean, 1 findings, 2 error).
+    Pipeline(pipeline_cmd::PipelineArgs),
+    /// Run every compute dispatch of a wgpu API trace folder on the simulator; findings against
+    /// the application's shaders (exit 0 clean, 1 findings, 2 error).
+    Replay(replay_cmd::ReplayArgs),
     /// Sort a .npy array (uint32, int32, float32), optionally with uint32 values; stable.
     Sort(sort_cmd::SortArgs),
     /// Multiply two .npy matrices: C (M,N) = A (M,K) · B (K,N), float32 or float16; C float32 (or float16 with --out-dtype).
@@ -103,13 +111,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&cli.exec.open()?, &args),
+        // a bad simulator option is a usage error: exit 2, as these commands document (1 is
+        // findings)
         Command::Check(args) => match cli.exec.sim() {
             Ok(sim) => check_cmd::run(&args, &sim),
-            // a bad simulator option is a usage error: exit 2, as `check` documents (1 is findings)
-            Err(e) => {
-                eprintln!("wgsimd check: {e}");
-                Ok(ExitCode::from(2))
-            }
+            Err(e) => Ok(check_cmd::usage("check", e)),
+        },
+        Command::Pipeline(args) => match cli.exec.sim() {
+            Ok(sim) => pipeline_cmd::run(&args, &sim),
+            Err(e) => Ok(check_cmd::usage("pipeline", e)),
+        },
+        Command::Replay(args) => match cli.exec.sim() {
+            Ok(sim) => replay_cmd::run(&args, &sim),
+            Err(e) => Ok(check_cmd::usage("replay", e)),
         },
         Command::Sort(args) => sort_cmd::run(&cli.exec.open()?, &args),
         Command::Gemm(args) => gemm_cmd::run(&cli.exec.open()?, &args),

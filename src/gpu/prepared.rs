@@ -91,6 +91,16 @@ impl Prepared {
     /// and its pipelines.
     pub fn new(ctx: &Arc<GpuContext>, plan: Plan) -> Result<Prepared> {
         plan.validate()?;
+        // one bind group per pass (the shipped kernels bind everything in group 0); the
+        // simulator runs any group
+        for p in &plan.passes {
+            if let Some(b) = p.bindings.iter().find(|b| b.group != 0) {
+                return Err(Error::Plan(format!(
+                    "pass {}: `{}` is in @group({}); the GPU backend binds @group(0) only",
+                    p.label, b.name, b.group
+                )));
+            }
+        }
         let caps = &ctx.caps;
         let mut buffers = Vec::with_capacity(plan.buffers.len());
         for b in &plan.buffers {
@@ -126,7 +136,11 @@ impl Prepared {
                     .iter()
                     .filter(|b| plan.buffers[b.buffer.0].slots > 1)
                     .filter(|b| {
-                        used.is_some_and(|e| e.bindings.iter().any(|u| u.binding == b.binding))
+                        used.is_some_and(|e| {
+                            e.bindings
+                                .iter()
+                                .any(|u| (u.group, u.binding) == (b.group, b.binding))
+                        })
                     })
                     .map(|b| (b.binding, b.buffer))
                     .collect();
@@ -225,7 +239,10 @@ impl Prepared {
                 .unwrap_or_default();
             let mut entries = Vec::new();
             for b in &p.bindings {
-                let Some(reflected) = used.iter().find(|u| u.binding == b.binding) else {
+                let Some(reflected) = used
+                    .iter()
+                    .find(|u| (u.group, u.binding) == (b.group, b.binding))
+                else {
                     continue;
                 };
                 let decl = &self.plan.buffers[b.buffer.0];

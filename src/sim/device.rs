@@ -315,7 +315,7 @@ impl Encoder {
                  multiples of 4"
             )));
         }
-        if src_at + size > src.size() || dst_at + size > dst.size() {
+        if src_at.saturating_add(size) > src.size() || dst_at.saturating_add(size) > dst.size() {
             return Err(Error::InvalidInput(format!(
                 "copy of {size} bytes from byte {src_at} of `{}` ({} bytes) to byte {dst_at} of \
                  `{}` ({} bytes) lies outside a buffer",
@@ -369,12 +369,12 @@ impl Encoder {
                             "no buffer given for `{label}`"
                         )));
                     };
-                    if s.offset % 4 != 0 || s.offset + s.len() > s.buffer.size() {
+                    if s.offset % 4 != 0 || s.offset.saturating_add(s.len()) > s.buffer.size() {
                         return Err(Error::InvalidInput(format!(
                             "`{label}`: bytes {}..{} are not whole words inside its {}-byte \
                              buffer",
                             s.offset,
-                            s.offset + s.len(),
+                            s.offset.saturating_add(s.len()),
                             s.buffer.size()
                         )));
                     }
@@ -474,7 +474,7 @@ impl Simulator {
     pub fn write_buffer(&self, buffer: &Buffer, at: u64, bytes: &[u8]) -> Result<()> {
         if !at.is_multiple_of(4)
             || !bytes.len().is_multiple_of(4)
-            || at + bytes.len() as u64 > buffer.size()
+            || at.saturating_add(bytes.len() as u64) > buffer.size()
         {
             return Err(Error::InvalidInput(format!(
                 "write of {} bytes at byte {at} of `{}` ({} bytes): not whole words inside it",
@@ -698,6 +698,7 @@ impl Simulator {
                 }
             }
         }
+        findings.set_pass(None);
         for c in checkers.iter_mut() {
             c.run_end(metas, &mut findings);
         }
@@ -788,7 +789,9 @@ impl Simulator {
                     pass.label, prog.wg_bytes, self.caps.max_workgroup_storage
                 )));
             }
-            let n = prog.wg_size.iter().product::<u32>() as usize;
+            // (an override may make any size: the product is taken in u64)
+            let n = prog.wg_size.iter().map(|&d| d as u64).product::<u64>();
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
             if n == 0 || n > MAX_LANES {
                 return Err(Error::Sim(format!(
                     "pass {}: {n} invocations per workgroup (simulator limit {MAX_LANES})",
@@ -797,8 +800,8 @@ impl Simulator {
             }
             let mut bound = vec![None; prog.globals.len()];
             for (gi, g) in prog.globals.iter().enumerate() {
-                let Some(bn) = g.binding else { continue };
-                let Some(b) = pass.bindings.iter().find(|b| b.binding == bn) else {
+                let Some(gb) = g.binding else { continue };
+                let Some(b) = pass.bindings.iter().find(|b| (b.group, b.binding) == gb) else {
                     continue;
                 };
                 let (_, base, len) = at[b.buffer.0];
@@ -814,6 +817,7 @@ impl Simulator {
                         if !access.contains(naga::StorageAccess::STORE)),
                 });
             }
+            findings.set_pass(Some(pi));
             let hooks = Hooks {
                 checkers: &mut *checkers,
                 findings: &mut *findings,

@@ -352,6 +352,7 @@ pub trait Checker {
 pub struct Findings {
     list: Vec<(Finding, u64)>,
     index: HashMap<(FindingKind, usize, u32), usize>,
+    pass: Option<usize>,
 }
 
 impl Findings {
@@ -364,6 +365,11 @@ impl Findings {
         } else {
             false
         }
+    }
+
+    /// The pass findings reported from now on are attributed to (`None`: the whole run).
+    pub fn set_pass(&mut self, pass: Option<usize>) {
+        self.pass = pass;
     }
 
     /// Reports a finding (counted once per kind and source position).
@@ -386,6 +392,7 @@ impl Findings {
                 message,
                 loc: loc(kernel, span),
                 parties,
+                pass: self.pass,
             },
             1,
         ));
@@ -399,6 +406,7 @@ impl Findings {
                 message,
                 loc: None,
                 parties: vec![],
+                pass: self.pass,
             },
             1,
         ));

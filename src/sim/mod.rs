@@ -33,8 +33,11 @@ pub mod interp;
 pub mod layout;
 pub mod mask;
 mod ops;
+pub mod pipeline;
 pub mod program;
+pub mod replay;
 mod rng;
+pub mod ron;
 
 pub use device::{
     Buffer, Encoder, Prepared, Report, Scheduler, SimConfig, SimSlice, SimStats, Simulator,

@@ -97,8 +97,8 @@ pub struct FnTable {
 pub struct GlobalMeta {
     /// Space.
     pub space: AddressSpace,
-    /// `@binding` in group 0, for storage and uniform.
-    pub binding: Option<u32>,
+    /// `(@group, @binding)`, for storage and uniform.
+    pub binding: Option<(u32, u32)>,
     /// First word in workgroup or private memory.
     pub base: u32,
     /// Its type.
@@ -180,6 +180,12 @@ impl Program {
                 g.space,
                 AddressSpace::Storage { .. } | AddressSpace::Uniform
             );
+            if g.space == AddressSpace::Immediate {
+                return Err(Error::Sim(format!(
+                    "global `{}`: immediate data (`var<immediate>`) is not simulated",
+                    g.name.as_deref().unwrap_or("?")
+                )));
+            }
             if host && l.has_f16 {
                 return Err(Error::Sim(format!(
                     "global `{}`: f16 in a storage or uniform buffer is not simulated (pass f16 packed in u32 words)",
@@ -188,11 +194,7 @@ impl Program {
             }
             let mut meta = GlobalMeta {
                 space: g.space,
-                binding: g
-                    .binding
-                    .as_ref()
-                    .filter(|b| b.group == 0)
-                    .map(|b| b.binding),
+                binding: g.binding.as_ref().map(|b| (b.group, b.binding)),
                 base: 0,
                 ty: g.ty.index() as u32,
                 words: l.mem_words,

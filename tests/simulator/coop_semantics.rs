@@ -177,6 +177,7 @@ fn check_strict(src: &str) -> wgsimd::Result<CheckReport> {
         entry: "main".into(),
         workgroups: [1, 1, 1],
         binds: vec!["0=u32:uninit:64".parse().unwrap()],
+        overrides: vec![],
         config,
     })
 }

@@ -99,6 +99,7 @@ fn run(case: &Case, sg: u32) -> Vec<Finding> {
         entry: "main".into(),
         workgroups: case.workgroups,
         binds: case.binds.clone(),
+        overrides: vec![],
         config: SimConfig {
             subgroup_size: sg,
             ..case.config.clone()

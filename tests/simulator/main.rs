@@ -2,8 +2,10 @@
 //! bugs of the corpus (`corpus`), the execution model (`model`), interpreter semantics against
 //! Rust (`semantics`), f16 and cooperative-matrix semantics (`coop_semantics`), the
 //! cooperative-matrix GEMM kernels (`coop`) and where they are planned (`coop_plans`), the
-//! layout rules of `wgsl/` (`contract`), and the composed stages through naga's MSL, HLSL and
-//! SPIR-V writers (`translate`). The checkers' per-kind unit tests and the corpus verdicts are
+//! layout rules of `wgsl/` (`contract`), the composed stages through naga's MSL, HLSL and
+//! SPIR-V writers (`translate`), and real pipelines' input: directives naga refuses, overrides,
+//! other bind groups and raw files (`inputs`), pipelines of several passes (`pipeline`) and
+//! wgpu API traces (`replay`). The checkers' per-kind unit tests and the corpus verdicts are
 //! `src/sim/tests`.
 
 mod contract;
@@ -11,7 +13,10 @@ mod coop;
 mod coop_plans;
 mod coop_semantics;
 mod corpus;
+mod inputs;
 mod model;
+mod pipeline;
+mod replay;
 mod semantics;
 mod translate;
 
@@ -36,6 +41,7 @@ pub fn check_src(src: &str, out_words: usize, sg: u32) -> wgsimd::Result<CheckRe
         entry: "main".into(),
         workgroups: [1, 1, 1],
         binds: vec![format!("0=u32:uninit:{out_words}").parse().unwrap()],
+        overrides: vec![],
         config: SimConfig {
             subgroup_size: sg,
             ..Default::default()

@@ -66,6 +66,7 @@ fn kitchen_sink_matches_cpu() {
                 "0=u32:uninit:512".parse().unwrap(),
                 "1=u32:zeros:1".parse().unwrap(),
             ],
+            overrides: vec![],
             config: SimConfig {
                 subgroup_size: s,
                 ..Default::default()

@@ -212,3 +212,216 @@ fn schedule_flag() {
     args.extend(["--schedule", "unfair:0"]);
     assert_eq!(check(&args).0, 0);
 }
+
+/// The fixtures of the pipeline tests (tests/fixtures/pipeline/reduce_scan).
+fn pipeline_fixture(name: &str) -> String {
+    format!(
+        "{}/../tests/fixtures/pipeline/reduce_scan/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// A browser's WGSL (`enable subgroups;`) checked without edits: the directive is blanked with
+/// a note on stderr (and in `--json`'s `stripped`), `--override` sets the workgroup size,
+/// `--bind 1:0=...` binds `@group(1)`, `--dump 1:0` prints it.
+#[test]
+fn real_pipeline_input_without_edits() {
+    let f = pipeline_fixture("reduce.wgsl");
+    let base = [
+        f.as_str(),
+        "--entry",
+        "reduce",
+        "--workgroups",
+        "8",
+        "--bind",
+        "0=u32:iota:1000",
+        "--bind",
+        "1=u32:[1000,8]",
+        "--bind",
+        "1:0=u32:uninit:8",
+        "--dump",
+        "1:0",
+    ];
+    let sums = |wg: u32| -> String {
+        let v: Vec<String> = (0..8u32)
+            .map(|g| (g * wg..((g + 1) * wg).min(1000)).sum::<u32>().to_string())
+            .collect();
+        v.join(" ")
+    };
+    let mut args = base.to_vec();
+    args.extend(["--override", "WG=128"]);
+    let (code, out, err) = check(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!("binding 1:0: {}\n", sums(128))),
+        "{out}"
+    );
+    assert!(
+        err.contains("reduce.wgsl:4:8: removed `subgroups` before parsing"),
+        "{err}"
+    );
+    // at the default WG = 64 the eight workgroups cover the first 512 elements
+    let (code, out, _) = check(&base);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!("binding 1:0: {}\n", sums(64))),
+        "{out}"
+    );
+    args.push("--json");
+    let (code, out, _) = check(&args);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["dumps"]["1:0"].as_array().unwrap().len(), 8);
+    assert_eq!(v["stripped"][0]["text"], "subgroups");
+    assert_eq!(v["stripped"][0]["line"], 4);
+    assert_eq!(v["clean"], true);
+}
+
+/// `file:PATH` takes a .npy of the binding's dtype or a raw file of little-endian words.
+#[test]
+fn buffers_from_npy_and_raw_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let input: Vec<u32> = (0..1000).map(|i| i % 7).collect();
+    let npy = common::write_npy(dir.path(), "input.npy", &input);
+    let raw = dir.path().join("input.bin");
+    std::fs::write(&raw, common::u32_bytes(&input)).unwrap();
+    let f = pipeline_fixture("reduce.wgsl");
+    let want: Vec<String> = (0..8)
+        .map(|g| {
+            input[g * 128..((g + 1) * 128).min(1000)]
+                .iter()
+                .sum::<u32>()
+                .to_string()
+        })
+        .collect();
+    for path in [&npy, &raw] {
+        let bind = format!("0=u32:file:{}", common::s(path));
+        let (code, out, err) = check(&[
+            &f,
+            "--entry",
+            "reduce",
+            "--workgroups",
+            "8",
+            "--bind",
+            &bind,
+            "--bind",
+            "1=u32:[1000,8]",
+            "--bind",
+            "1:0=u32:uninit:8",
+            "--override",
+            "WG=128",
+            "--dump",
+            "1:0",
+        ]);
+        assert_eq!(code, 0, "{path:?}: {out}{err}");
+        assert!(
+            out.contains(&format!("binding 1:0: {}\n", want.join(" "))),
+            "{out}"
+        );
+    }
+}
+
+/// Each input error exits 2 with a message saying what is wrong, never a panic: sizes past
+/// what a binding may have (a count whose byte size wraps too), bad overrides, slots the shader
+/// does not declare, `.npy` files of another dtype or too large, raw files of a partial word.
+#[test]
+fn input_errors_exit_2_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let f64_npy = common::write_npy(dir.path(), "f.npy", &[1.0f64, 2.0]);
+    let f32_npy = common::write_npy(dir.path(), "g.npy", &[1.0f32, 2.0]);
+    let huge_npy = common::write_raw_npy(
+        dir.path(),
+        "huge.npy",
+        "{'descr': '<u4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
+        &common::u32_bytes(&[1, 2]),
+    );
+    let odd = dir.path().join("odd.bin");
+    std::fs::write(&odd, [1u8, 2, 3]).unwrap();
+    let f = pipeline_fixture("reduce.wgsl");
+    let bind_file = |p: &std::path::Path| format!("0=u32:file:{}", common::s(p));
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--bind".into(), "0=u32:random:4611686018427387904".into()],
+            "4611686018427387904 elements is more than the 1073741824 a binding may have",
+        ),
+        (
+            vec!["--bind".into(), "0=u32:zeros:4611686018427387908".into()],
+            "a binding may have",
+        ),
+        (
+            vec!["--bind".into(), "0=u32:zeros:1073741824".into()],
+            "largest buffer",
+        ),
+        (
+            vec!["--bind".into(), "99999999999:0=u32:zeros:4".into()],
+            "the binding is not I or G:I",
+        ),
+        (
+            vec!["--override".into(), "WG".into()],
+            "expected NAME=VALUE",
+        ),
+        (vec!["--override".into(), "=3".into()], "no name"),
+        (
+            vec!["--override".into(), "WG=inf".into()],
+            "not a finite number",
+        ),
+        (
+            vec!["--override".into(), "NOPE=1".into()],
+            "declares no override `NOPE`",
+        ),
+        (
+            vec!["--override".into(), "WG=0".into()],
+            "isn't strictly positive",
+        ),
+        (vec!["--override".into(), "WG=-3".into()], "doesn't fit"),
+        (
+            vec!["--bind".into(), "3:5=u32:zeros:4".into()],
+            "declares no @group(3) @binding(5)",
+        ),
+        (
+            vec!["--dump".into(), "2:x".into()],
+            "--dump \"2:x\": expected I or G:I",
+        ),
+        (vec!["--dump".into(), "4:4".into()], "no --bind 4:4="),
+        (
+            vec!["--bind".into(), bind_file(&f64_npy)],
+            "unsupported dtype <f8",
+        ),
+        (
+            vec!["--bind".into(), bind_file(&f32_npy)],
+            "holds float32, not u32",
+        ),
+        (vec!["--bind".into(), bind_file(&huge_npy)], "huge.npy"),
+        (vec!["--bind".into(), bind_file(&odd)], "holds 3 bytes"),
+        (
+            vec!["--bind".into(), bind_file(&dir.path().join("none.bin"))],
+            "none.bin",
+        ),
+    ];
+    for (extra, want) in cases {
+        let mut args: Vec<String> = [&f, "--entry", "reduce", "--workgroups", "8"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let binds_0 = extra.iter().any(|a| a.starts_with("0="));
+        if !binds_0 {
+            args.extend(["--bind".into(), "0=u32:iota:1000".into()]);
+        }
+        args.extend([
+            "--bind".into(),
+            "1=u32:[1000,8]".into(),
+            "--bind".into(),
+            "1:0=u32:uninit:8".into(),
+        ]);
+        args.extend(extra.iter().cloned());
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = check(&refs);
+        assert_eq!(code, 2, "{extra:?}: {out}{err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("wgsimd check: "))
+            .unwrap_or("");
+        assert!(line.contains(want), "{extra:?}: {err}");
+    }
+}

@@ -7,5 +7,7 @@ mod bench;
 mod check;
 mod common;
 mod gemm;
+mod pipeline;
 mod reduce;
+mod replay;
 mod sort;

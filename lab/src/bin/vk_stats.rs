@@ -539,7 +539,7 @@ fn spirv(base: &spv::Options<'static>, t: &Target) -> Result<Vec<u32>, String> {
     for (i, b) in entry.bindings.iter().enumerate() {
         o.binding_map.insert(
             naga::ResourceBinding {
-                group: 0,
+                group: b.group,
                 binding: b.binding,
             },
             spv::BindingInfo {

@@ -46,6 +46,7 @@ fn a_binding_larger_than_the_device_is_refused_before_it_is_made() {
     assert!(start.elapsed().as_secs() < 5);
     // a spec built by hand with any count is checked too
     req.binds = vec![BindSpec {
+        group: 0,
         binding: 0,
         ty: ElemType::U32,
         init: InitSpec::Zeros(usize::MAX / 2),

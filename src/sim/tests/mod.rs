@@ -40,6 +40,7 @@ pub(super) fn request(
         entry: "main".into(),
         workgroups,
         binds: binds.iter().map(|b| b.parse().unwrap()).collect(),
+        overrides: vec![],
         config: SimConfig {
             subgroup_size: s,
             shuffle_lanes: shuffle,

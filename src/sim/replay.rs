@@ -1,0 +1,944 @@
+//! Replays the compute work of a wgpu API trace on the simulator: the engine of
+//! `wgsimd replay DIR`.
+//!
+//! wgpu 30 records a trace when the application opens its device with
+//! `DeviceDescriptor { trace: wgpu::Trace::Directory(DIR), .. }` and wgpu is built with its
+//! `trace` feature: `DIR/trace.ron` is the list of API actions (RON, read by [`super::ron`]),
+//! and `DIR/dataN.*` hold what the actions carry: each shader module's source as the
+//! application gave it (`.wgsl`), and every byte the application put into a buffer (`.bin`:
+//! buffers made with contents, `Queue::write_buffer`, writes through a mapped range). So the
+//! trace has everything a compute dispatch reads, and the replay rebuilds it:
+//!
+//! - **Buffers** start zeroed, as wgpu's do, and receive every recorded write in order (a
+//!   queue write lands at the next submission, as on the queue); copies and clears between
+//!   buffers run where they were recorded. A buffer gets memory when something first writes,
+//!   copies or binds it.
+//! - **Every compute dispatch** runs on simulated lanes, in submission order: the pipeline's
+//!   shader module (parsed from the application's own `.wgsl`, so findings point at its
+//!   lines), its entry point and pipeline constants, the bind groups set at the dispatch (any
+//!   group, dynamic offsets applied), direct or indirect workgroup counts (indirect ones read
+//!   from the simulated buffer, as the GPU would).
+//! - **One run per dispatch** for the checkers, so each finding belongs to one dispatch; a
+//!   finding at the same kind and source position as one an earlier dispatch reported is
+//!   counted there (`repeats`) instead of reported again. wgpu zero-fills buffers, so nothing
+//!   is uninitialized: the findings are races, bounds, uniformity, barriers, step limits and
+//!   the portability checks.
+//! - **What is not compute is not run**: render passes, texture copies, query resolves and
+//!   acceleration-structure builds are left out with a note (a buffer one of them writes keeps
+//!   its contents). A dispatch the simulator cannot run (a texture or sampler binding, a module
+//!   given as SPIR-V or naga IR, a shader naga refuses) ends the replay there, with the
+//!   findings so far and the reason ([`ReplayReport::stopped`]).
+
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::ron::{Reader, Value};
+use super::{Buffer, Encoder, SimConfig, SimSlice, Simulator};
+use crate::context::CountedRun;
+use crate::directives::Stripped;
+use crate::error::{Error, Result};
+use crate::finding::Finding;
+use crate::kernel::{Flavor, Kernel};
+use crate::plan::{Binding, BufferId, Pass, Plan, Workgroups};
+
+/// The name wgpu gives the action list in a trace folder.
+pub const TRACE_FILE: &str = "trace.ron";
+
+/// Largest `trace.ron` read (4 GiB).
+pub const MAX_TRACE_BYTES: u64 = 4 << 30;
+
+/// Largest shader source read (64 MiB).
+const MAX_SHADER_BYTES: u64 = 64 << 20;
+
+/// How many workgroups a replayed dispatch ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DispatchSize {
+    /// `dispatch_workgroups(x, y, z)`.
+    Direct([u32; 3]),
+    /// `dispatch_workgroups_indirect`: the counts read from this buffer at this byte offset.
+    Indirect {
+        /// The buffer's label (or `buffer N`).
+        buffer: String,
+        /// Byte offset.
+        offset: u64,
+    },
+}
+
+/// One compute dispatch of the trace and what the simulator found in it.
+#[derive(Clone, Debug)]
+pub struct DispatchReport {
+    /// Its number among the trace's dispatches, from 0.
+    pub index: usize,
+    /// The index of the submission it was in, as the trace numbers them.
+    pub submission: u64,
+    /// The compute pass's label.
+    pub pass: Option<String>,
+    /// The pipeline's label (or `pipeline N`).
+    pub pipeline: String,
+    /// The shader module's label.
+    pub module: Option<String>,
+    /// The shader's file in the trace folder (source locations name it).
+    pub file: String,
+    /// Entry point.
+    pub entry: String,
+    /// Workgroup counts.
+    pub size: DispatchSize,
+    /// New findings (not at a kind and position an earlier dispatch reported).
+    pub findings: Vec<Finding>,
+    /// Findings at a kind and position an earlier dispatch already reported.
+    pub repeats: usize,
+}
+
+/// What a replay did and found.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayReport {
+    /// The compute dispatches run, in order.
+    pub dispatches: Vec<DispatchReport>,
+    /// What was left out (render passes, texture copies, ...), each said once.
+    pub notes: Vec<String>,
+    /// What was blanked from shader sources before parsing ([`crate::directives`]), by file.
+    pub stripped: Vec<(String, Stripped)>,
+    /// Why the replay stopped before the end of the trace, if it did (the dispatches before
+    /// it were run and are reported).
+    pub stopped: Option<String>,
+    /// The contents of the buffers asked for by label, as 32-bit words, at the end of the
+    /// trace (or where the replay stopped), in the order asked; of the buffer made last where
+    /// several have the label. A label no buffer has is not here.
+    pub dumps: Vec<(String, Vec<u32>)>,
+}
+
+impl ReplayReport {
+    /// All findings, in dispatch order.
+    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+        self.dispatches.iter().flat_map(|d| d.findings.iter())
+    }
+}
+
+/// A trace buffer: memory made on first use.
+struct TraceBuffer {
+    serial: u64,
+    label: String,
+    size: u64,
+    sim: OnceCell<Buffer>,
+}
+
+impl TraceBuffer {
+    fn get(&self, sim: &Simulator) -> std::result::Result<&Buffer, String> {
+        if let Some(b) = self.sim.get() {
+            return Ok(b);
+        }
+        let max = sim.caps().max_buffer;
+        if self.size > max {
+            return Err(format!(
+                "buffer `{}` has {} bytes; the simulated device's largest buffer is {max}",
+                self.label, self.size
+            ));
+        }
+        Ok(self.sim.get_or_init(|| sim.zeroed(&self.label, self.size)))
+    }
+}
+
+struct Module {
+    label: Option<String>,
+    file: String,
+    /// The WGSL text, or why there is none to run.
+    source: std::result::Result<String, String>,
+    kernel: OnceCell<std::result::Result<Arc<Kernel>, String>>,
+}
+
+struct Pipeline {
+    label: String,
+    module: Rc<Module>,
+    entry: Option<String>,
+    constants: Vec<(String, f64)>,
+}
+
+enum Resource {
+    Buffer {
+        buffer: Rc<TraceBuffer>,
+        offset: u64,
+        size: Option<u64>,
+    },
+    /// A texture, sampler, array or acceleration structure: its kind.
+    Other(String),
+}
+
+struct BindGroup {
+    entries: Vec<(u32, Resource)>,
+    /// The bindings with dynamic offsets, in increasing order (they take the offsets of
+    /// `set_bind_group` in that order).
+    dynamic: Rc<Vec<u32>>,
+}
+
+/// The state of a compute pass.
+#[derive(Default)]
+struct PassState {
+    pipeline: Option<Rc<Pipeline>>,
+    groups: HashMap<u32, (Rc<BindGroup>, Vec<u64>)>,
+}
+
+struct Replay<'a> {
+    dir: &'a Path,
+    sim: Simulator,
+    serial: u64,
+    buffers: HashMap<u64, Rc<TraceBuffer>>,
+    modules: HashMap<u64, Rc<Module>>,
+    pipelines: HashMap<u64, Rc<Pipeline>>,
+    layouts: HashMap<u64, Rc<Vec<u32>>>,
+    bind_groups: HashMap<u64, Rc<BindGroup>>,
+    seen: HashSet<FindingKey>,
+    noted: HashSet<String>,
+    /// Labels of the buffers to dump, and the last buffer made with each (kept alive here
+    /// after the trace drops it: a bind group may still write it).
+    dump: Vec<(String, Option<Rc<TraceBuffer>>)>,
+    report: ReplayReport,
+}
+
+type Step = std::result::Result<(), String>;
+
+/// A finding's kind and source position (`file`, line, column): what makes a later one a
+/// repeat.
+type FindingKey = (&'static str, Option<(String, u32, u32)>);
+
+/// The id in `PointerId(n)` (or a bare number).
+fn id_of(v: Option<&Value>) -> std::result::Result<u64, String> {
+    let v = v.ok_or("missing id")?;
+    v.as_u64()
+        .or_else(|| v.at(0).and_then(Value::as_u64))
+        .ok_or_else(|| "an id is not `PointerId(N)`".to_string())
+}
+
+fn u64_of(v: Option<&Value>, what: &str) -> std::result::Result<u64, String> {
+    v.and_then(Value::as_u64)
+        .ok_or_else(|| format!("{what} is not an unsigned integer"))
+}
+
+fn label_of(desc: Option<&Value>) -> Option<String> {
+    desc?.get("label")?.some()?.as_str().map(str::to_string)
+}
+
+/// Replays the trace in folder `dir` with `config` (see the module docs), keeping the final
+/// contents of the buffers labelled as in `dump` ([`ReplayReport::dumps`]). An unreadable or
+/// malformed `trace.ron` is an error; a dispatch that cannot run ends the replay with
+/// [`ReplayReport::stopped`].
+pub fn replay(dir: &Path, config: SimConfig, dump: &[String]) -> Result<ReplayReport> {
+    let path = dir.join(TRACE_FILE);
+    let meta = std::fs::metadata(&path)
+        .map_err(|e| Error::InvalidInput(format!("{}: {e}", path.display())))?;
+    if !meta.is_file() {
+        return Err(Error::InvalidInput(format!(
+            "{} is not a file",
+            path.display()
+        )));
+    }
+    if meta.len() > MAX_TRACE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "{} has {} bytes (at most {MAX_TRACE_BYTES} are read)",
+            path.display(),
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(&path)
+        .map_err(|e| Error::InvalidInput(format!("{}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::InvalidInput(format!("{} is not UTF-8 text", path.display())))?;
+    let mut r = Reader::new(&text);
+    let bad = |e: super::ron::ParseError| Error::InvalidInput(format!("{}:{e}", path.display()));
+    r.expect(b'[').map_err(|e| {
+        bad(super::ron::ParseError {
+            message: format!("{} (a wgpu trace is a list of actions)", e.message),
+            ..e
+        })
+    })?;
+    let mut rp = Replay {
+        dir,
+        sim: Simulator::new(config)?,
+        serial: 0,
+        buffers: HashMap::new(),
+        modules: HashMap::new(),
+        pipelines: HashMap::new(),
+        layouts: HashMap::new(),
+        bind_groups: HashMap::new(),
+        seen: HashSet::new(),
+        noted: HashSet::new(),
+        dump: dump.iter().map(|d| (d.clone(), None)).collect(),
+        report: ReplayReport::default(),
+    };
+    let mut count = 0usize;
+    loop {
+        // wgpu writes the closing `]` when the device goes away: a trace of an application
+        // that did not close its device ends without it
+        if r.at_end().map_err(bad)? {
+            rp.note(format!(
+                "{} ends without `]` (the application did not drop its device): replayed what \
+                 was recorded",
+                path.display()
+            ));
+            break;
+        }
+        if r.eat(b']').map_err(bad)? {
+            if !r.at_end().map_err(bad)? {
+                return Err(bad(r.error_here("text after the action list")));
+            }
+            break;
+        }
+        let action = match r.value() {
+            Ok(a) => a,
+            // the actions before it were replayed; a malformed action is where the trace ends
+            Err(e) if count > 0 => {
+                rp.report.stopped = Some(format!("{}:{e}", path.display()));
+                break;
+            }
+            Err(e) => return Err(bad(e)),
+        };
+        count += 1;
+        let name = action.name().unwrap_or("").to_string();
+        if let Err(why) = rp.action(&action) {
+            rp.report.stopped = Some(format!("action {count} ({name}): {why}"));
+            break;
+        }
+        if !r.eat(b',').map_err(bad)? {
+            r.skip_trivia().map_err(bad)?;
+        }
+    }
+    // queue writes land at the next submission: one with no commands puts them in place
+    if rp.sim.submit(Encoder::new()).is_ok() {
+        for (label, b) in std::mem::take(&mut rp.dump) {
+            let Some(b) = b else { continue };
+            let words = match b.sim.get() {
+                Some(buf) => buf.read::<u32>(),
+                None => vec![0; b.size.div_ceil(4) as usize],
+            };
+            rp.report.dumps.push((label, words));
+        }
+    }
+    Ok(rp.report)
+}
+
+impl Replay<'_> {
+    fn note(&mut self, note: String) {
+        if self.noted.insert(note.clone()) {
+            self.report.notes.push(note);
+        }
+    }
+
+    fn buffer(&self, v: Option<&Value>) -> std::result::Result<Rc<TraceBuffer>, String> {
+        let id = id_of(v)?;
+        self.buffers
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| format!("buffer {id} was not created (or was dropped)"))
+    }
+
+    /// The bytes of a `Data` value: `File(name)` in the trace folder, or inline.
+    fn data(&self, v: Option<&Value>, max: u64) -> std::result::Result<Vec<u8>, String> {
+        let v = v.ok_or("missing data")?;
+        match v.name() {
+            Some("File") => {
+                let name = v.at(0).and_then(Value::as_str).ok_or("bad `File` data")?;
+                // a file of the trace folder, named by the trace: nothing outside it is read
+                let plain = Path::new(name)
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)))
+                    && Path::new(name).components().count() == 1;
+                if !plain {
+                    return Err(format!(
+                        "data file name {name:?} is not a file of the trace"
+                    ));
+                }
+                let path = self.dir.join(name);
+                let len = std::fs::metadata(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .len();
+                if len > max {
+                    return Err(format!(
+                        "{} has {len} bytes, more than the {max} it can hold",
+                        path.display()
+                    ));
+                }
+                std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+            }
+            Some("String") => Ok(v
+                .at(1)
+                .and_then(Value::as_str)
+                .ok_or("bad `String` data")?
+                .as_bytes()
+                .to_vec()),
+            Some("Binary") => v
+                .at(1)
+                .and_then(Value::as_list)
+                .ok_or("bad `Binary` data")?
+                .iter()
+                .map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
+                .collect::<Option<Vec<u8>>>()
+                .ok_or_else(|| "bad `Binary` data".to_string()),
+            _ => Err("data is not `File`, `String` or `Binary`".into()),
+        }
+    }
+
+    /// The kind of the data of a `CreateShaderModule`: `wgsl`, `spv`, `ron`, ...
+    fn data_kind(v: Option<&Value>) -> String {
+        let Some(v) = v else { return String::new() };
+        match v.name() {
+            Some("File") => v
+                .at(0)
+                .and_then(Value::as_str)
+                .and_then(|n| n.rsplit_once('.'))
+                .map(|(_, ext)| ext.to_ascii_lowercase())
+                .unwrap_or_default(),
+            _ => v
+                .at(0)
+                .and_then(Value::name)
+                .unwrap_or("")
+                .to_ascii_lowercase(),
+        }
+    }
+
+    fn action(&mut self, a: &Value) -> Step {
+        match a.name().unwrap_or("") {
+            "CreateBuffer" => {
+                let id = id_of(a.at(0))?;
+                let desc = a.at(1);
+                let size = u64_of(desc.and_then(|d| d.get("size")), "a buffer size")?;
+                self.serial += 1;
+                let label = label_of(desc).unwrap_or_else(|| format!("buffer {}", self.serial));
+                let buffer = Rc::new(TraceBuffer {
+                    serial: self.serial,
+                    label,
+                    size,
+                    sim: OnceCell::new(),
+                });
+                if let Some((_, d)) = self.dump.iter_mut().find(|(l, _)| *l == buffer.label) {
+                    *d = Some(buffer.clone());
+                }
+                self.buffers.insert(id, buffer);
+            }
+            "DestroyBuffer" | "DropBuffer" => {
+                self.buffers.remove(&id_of(a.at(0))?);
+            }
+            "WriteBuffer" => {
+                let buf = self.buffer(a.get("id"))?;
+                let offset = u64_of(a.get("offset"), "a write offset")?;
+                let bytes = self.data(a.get("data"), buf.size)?;
+                if bytes.is_empty() {
+                    return Ok(());
+                }
+                let end = offset.saturating_add(bytes.len() as u64);
+                if offset % 4 != 0 || bytes.len() % 4 != 0 || end > buf.size.div_ceil(4) * 4 {
+                    return Err(format!(
+                        "a write of {} bytes at byte {offset} of `{}` ({} bytes) is not whole \
+                         words inside it",
+                        bytes.len(),
+                        buf.label,
+                        buf.size
+                    ));
+                }
+                let sim_buf = buf.get(&self.sim)?;
+                self.sim
+                    .write_buffer(sim_buf, offset, &bytes)
+                    .map_err(|e| e.to_string())?;
+            }
+            "CreateShaderModule" => {
+                let id = id_of(a.get("id"))?;
+                let label = label_of(a.get("desc"));
+                let kind = Self::data_kind(a.get("data"));
+                let file = match a.get("data") {
+                    Some(d) if d.name() == Some("File") => {
+                        let name = d.at(0).and_then(Value::as_str).unwrap_or("?");
+                        self.dir.join(name).display().to_string()
+                    }
+                    _ => format!("{}/shader {id}", self.dir.display()),
+                };
+                let source = if kind == "wgsl" {
+                    self.data(a.get("data"), MAX_SHADER_BYTES)
+                        .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8".to_string()))
+                } else {
+                    Err(format!(
+                        "its source is {} (the simulator runs WGSL)",
+                        if kind.is_empty() { "missing" } else { &kind }
+                    ))
+                };
+                self.modules.insert(
+                    id,
+                    Rc::new(Module {
+                        label,
+                        file,
+                        source,
+                        kernel: OnceCell::new(),
+                    }),
+                );
+            }
+            "CreateShaderModulePassthrough" => {
+                let id = id_of(a.get("id"))?;
+                self.modules.insert(
+                    id,
+                    Rc::new(Module {
+                        label: a
+                            .get("label")
+                            .and_then(Value::some)
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
+                        file: format!("{}/shader {id}", self.dir.display()),
+                        source: Err("it is a passthrough (native) shader".into()),
+                        kernel: OnceCell::new(),
+                    }),
+                );
+            }
+            "CreateComputePipeline" => {
+                let id = id_of(a.get("id"))?;
+                let desc = a.get("desc").ok_or("missing desc")?;
+                let stage = desc.get("stage").ok_or("missing stage")?;
+                let module_id = id_of(stage.get("module"))?;
+                let module = self
+                    .modules
+                    .get(&module_id)
+                    .cloned()
+                    .ok_or_else(|| format!("shader module {module_id} was not created"))?;
+                let entry = stage
+                    .get("entry_point")
+                    .and_then(Value::some)
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                let mut constants = Vec::new();
+                if let Some(Value::Map(m)) = stage.get("constants") {
+                    for (k, v) in m {
+                        let k = k
+                            .as_str()
+                            .ok_or("a pipeline constant's name is not a string")?;
+                        let v = v
+                            .as_f64()
+                            .ok_or_else(|| format!("pipeline constant `{k}` is not a number"))?;
+                        constants.push((k.to_string(), v));
+                    }
+                }
+                let label = label_of(Some(desc)).unwrap_or_else(|| format!("pipeline {id}"));
+                self.pipelines.insert(
+                    id,
+                    Rc::new(Pipeline {
+                        label,
+                        module,
+                        entry,
+                        constants,
+                    }),
+                );
+            }
+            "DropComputePipeline" => {
+                self.pipelines.remove(&id_of(a.at(0))?);
+            }
+            "DropShaderModule" => {
+                self.modules.remove(&id_of(a.at(0))?);
+            }
+            "CreateBindGroupLayout" => {
+                let id = id_of(a.at(0))?;
+                let mut dynamic: Vec<u32> = Vec::new();
+                let entries = a
+                    .at(1)
+                    .and_then(|d| d.get("entries"))
+                    .and_then(Value::as_list)
+                    .unwrap_or(&[]);
+                for e in entries {
+                    let dyn_offset = e
+                        .get("ty")
+                        .and_then(|t| t.get("has_dynamic_offset"))
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false);
+                    if dyn_offset {
+                        let b = u64_of(e.get("binding"), "a layout binding")?;
+                        dynamic.push(u32::try_from(b).map_err(|_| "a binding past u32")?);
+                    }
+                }
+                dynamic.sort_unstable();
+                self.layouts.insert(id, Rc::new(dynamic));
+            }
+            "GetComputePipelineBindGroupLayout" | "GetRenderPipelineBindGroupLayout" => {
+                // a layout derived from the shader: never with dynamic offsets
+                self.layouts
+                    .insert(id_of(a.get("id"))?, Rc::new(Vec::new()));
+            }
+            "DropBindGroupLayout" => {
+                self.layouts.remove(&id_of(a.at(0))?);
+            }
+            "CreateBindGroup" => {
+                let id = id_of(a.at(0))?;
+                let desc = a.at(1).ok_or("missing desc")?;
+                let layout = id_of(desc.get("layout"))?;
+                let dynamic = self.layouts.get(&layout).cloned().unwrap_or_default();
+                let mut entries = Vec::new();
+                for e in desc.get("entries").and_then(Value::as_list).unwrap_or(&[]) {
+                    let binding = u64_of(e.get("binding"), "a binding number")?;
+                    let binding = u32::try_from(binding).map_err(|_| "a binding past u32")?;
+                    let res = e.get("resource").ok_or("missing resource")?;
+                    let resource = match res.name() {
+                        Some("Buffer") => {
+                            let bb = res.at(0).ok_or("bad buffer binding")?;
+                            Resource::Buffer {
+                                buffer: self.buffer(bb.get("buffer"))?,
+                                offset: u64_of(bb.get("offset"), "a binding offset")?,
+                                size: match bb.get("size").and_then(Value::some) {
+                                    None => None,
+                                    Some(s) => Some(u64_of(Some(s), "a binding size")?),
+                                },
+                            }
+                        }
+                        other => Resource::Other(other.unwrap_or("resource").to_string()),
+                    };
+                    entries.push((binding, resource));
+                }
+                self.bind_groups
+                    .insert(id, Rc::new(BindGroup { entries, dynamic }));
+            }
+            "DropBindGroup" => {
+                self.bind_groups.remove(&id_of(a.at(0))?);
+            }
+            "Submit" => {
+                let index = a.at(0).and_then(Value::as_u64).unwrap_or(0);
+                for c in a.at(1).and_then(Value::as_list).unwrap_or(&[]) {
+                    self.command(index, c)?;
+                }
+            }
+            "FailedCommands" => self.note(
+                "commands that failed wgpu's validation are in the trace; they did not run and \
+                 are not replayed"
+                    .into(),
+            ),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn command(&mut self, submission: u64, c: &Value) -> Step {
+        match c.name().unwrap_or("") {
+            "CopyBufferToBuffer" => {
+                let src = self.buffer(c.get("src"))?;
+                let dst = self.buffer(c.get("dst"))?;
+                let src_at = u64_of(c.get("src_offset"), "a copy offset")?;
+                let dst_at = u64_of(c.get("dst_offset"), "a copy offset")?;
+                let size = match c.get("size").and_then(Value::some) {
+                    Some(s) => u64_of(Some(s), "a copy size")?,
+                    None => src.size.saturating_sub(src_at),
+                };
+                if size == 0 {
+                    return Ok(());
+                }
+                let mut enc = Encoder::new();
+                enc.copy_buffer_to_buffer(
+                    src.get(&self.sim)?,
+                    src_at,
+                    dst.get(&self.sim)?,
+                    dst_at,
+                    size,
+                )
+                .map_err(|e| e.to_string())?;
+                self.sim.submit(enc).map_err(|e| e.to_string())?;
+            }
+            "ClearBuffer" => {
+                let dst = self.buffer(c.get("dst"))?;
+                let at = u64_of(c.get("offset"), "a clear offset")?;
+                let size = match c.get("size").and_then(Value::some) {
+                    Some(s) => u64_of(Some(s), "a clear size")?,
+                    None => dst.size.saturating_sub(at),
+                };
+                if size == 0 {
+                    return Ok(());
+                }
+                let target = dst.get(&self.sim)?;
+                if size > target.size() {
+                    return Err(format!("a clear of {size} bytes of `{}`", dst.label));
+                }
+                let zeros = self.sim.zeroed("clear", size);
+                let mut enc = Encoder::new();
+                enc.copy_buffer_to_buffer(&zeros, 0, target, at, size)
+                    .map_err(|e| e.to_string())?;
+                self.sim.submit(enc).map_err(|e| e.to_string())?;
+            }
+            "RunComputePass" => {
+                let pass = c.get("pass").ok_or("missing pass")?;
+                self.compute_pass(submission, pass)?;
+            }
+            "RunRenderPass" => self.note(
+                "render passes are not replayed (the simulator runs compute work); a buffer one \
+                 writes keeps its contents"
+                    .into(),
+            ),
+            "CopyTextureToBuffer" | "ResolveQuerySet" | "BuildAccelerationStructures" => {
+                self.note(format!(
+                    "`{}` is not replayed (textures, queries and acceleration structures are \
+                     not simulated); a buffer it writes keeps its contents",
+                    c.name().unwrap_or("")
+                ))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn compute_pass(&mut self, submission: u64, pass: &Value) -> Step {
+        let label = pass
+            .get("label")
+            .and_then(Value::some)
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let offsets: Vec<u64> = pass
+            .get("dynamic_offsets")
+            .and_then(Value::as_list)
+            .unwrap_or(&[])
+            .iter()
+            .map(|v| u64_of(Some(v), "a dynamic offset"))
+            .collect::<std::result::Result<_, _>>()?;
+        let mut next_offset = 0usize;
+        let mut st = PassState::default();
+        for cmd in pass.get("commands").and_then(Value::as_list).unwrap_or(&[]) {
+            match cmd.name().unwrap_or("") {
+                "SetPipeline" => {
+                    let id = id_of(cmd.at(0))?;
+                    st.pipeline = Some(
+                        self.pipelines
+                            .get(&id)
+                            .cloned()
+                            .ok_or_else(|| format!("compute pipeline {id} was not created"))?,
+                    );
+                }
+                "SetBindGroup" => {
+                    let index = u64_of(cmd.get("index"), "a bind group index")?;
+                    let index = u32::try_from(index).map_err(|_| "a bind group index past u32")?;
+                    let n = u64_of(cmd.get("num_dynamic_offsets"), "an offset count")? as usize;
+                    let taken: Vec<u64> = offsets
+                        .get(next_offset..next_offset.saturating_add(n))
+                        .ok_or("more dynamic offsets used than the pass recorded")?
+                        .to_vec();
+                    next_offset += n;
+                    match cmd.get("bind_group").and_then(Value::some) {
+                        Some(g) => {
+                            let id = id_of(Some(g))?;
+                            let bg = self
+                                .bind_groups
+                                .get(&id)
+                                .cloned()
+                                .ok_or_else(|| format!("bind group {id} was not created"))?;
+                            st.groups.insert(index, (bg, taken));
+                        }
+                        None => {
+                            st.groups.remove(&index);
+                        }
+                    }
+                }
+                "DispatchWorkgroups" => {
+                    let t = cmd.at(0).ok_or("missing workgroup counts")?;
+                    let mut counts = [0u32; 3];
+                    for (i, c) in counts.iter_mut().enumerate() {
+                        let v = u64_of(t.at(i), "a workgroup count")?;
+                        *c = u32::try_from(v).map_err(|_| "a workgroup count past u32")?;
+                    }
+                    self.dispatch(submission, &label, &st, Workgroups::Direct(counts), None)?;
+                }
+                "DispatchWorkgroupsIndirect" => {
+                    let buf = self.buffer(cmd.get("buffer"))?;
+                    let offset = u64_of(cmd.get("offset"), "an indirect offset")?;
+                    let grid = Workgroups::Indirect {
+                        buffer: BufferId(usize::MAX),
+                        offset,
+                    };
+                    self.dispatch(submission, &label, &st, grid, Some(buf))?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn kernel(&mut self, m: &Rc<Module>) -> std::result::Result<Arc<Kernel>, String> {
+        let made = m.kernel.get_or_init(|| {
+            let source = m.source.clone()?;
+            Kernel::from_source(&m.file, Flavor::Subgroup, source)
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        });
+        let k = made.clone().map_err(|why| {
+            format!(
+                "shader module {} ({}): {why}",
+                m.label.as_deref().unwrap_or("without a label"),
+                m.file
+            )
+        })?;
+        if !self.report.stripped.iter().any(|(f, _)| *f == m.file) {
+            let notes = k.stripped.iter().map(|s| (m.file.clone(), s.clone()));
+            self.report.stripped.extend(notes);
+        }
+        Ok(k)
+    }
+
+    fn dispatch(
+        &mut self,
+        submission: u64,
+        pass_label: &Option<String>,
+        st: &PassState,
+        mut grid: Workgroups,
+        indirect: Option<Rc<TraceBuffer>>,
+    ) -> Step {
+        let index = self.report.dispatches.len();
+        let pipe = st
+            .pipeline
+            .clone()
+            .ok_or("a dispatch with no pipeline set")?;
+        let kernel = self.kernel(&pipe.module)?;
+        let entry = match &pipe.entry {
+            Some(e) => e.clone(),
+            None => {
+                let compute: Vec<&str> = kernel
+                    .module
+                    .entry_points
+                    .iter()
+                    .filter(|e| e.stage == naga::ShaderStage::Compute)
+                    .map(|e| e.name.as_str())
+                    .collect();
+                match compute[..] {
+                    [one] => one.to_string(),
+                    _ => {
+                        return Err(format!(
+                            "pipeline `{}` names no entry point and {} has {} compute entry \
+                             points",
+                            pipe.label,
+                            pipe.module.file,
+                            compute.len()
+                        ))
+                    }
+                }
+            }
+        };
+        let used = kernel
+            .entry(&entry)
+            .ok_or_else(|| format!("{} has no entry point `{entry}`", pipe.module.file))?
+            .bindings
+            .clone();
+        let mut plan = Plan::new(format!("dispatch {index}"));
+        let mut args: Vec<(BufferId, Rc<TraceBuffer>)> = Vec::new();
+        let mut arg_of = |tb: &Rc<TraceBuffer>, plan: &mut Plan| -> BufferId {
+            if let Some((id, _)) = args.iter().find(|(_, b)| b.serial == tb.serial) {
+                return *id;
+            }
+            let id = plan.arg(tb.label.clone(), tb.size);
+            args.push((id, tb.clone()));
+            id
+        };
+        let mut bindings = Vec::new();
+        for rb in &used {
+            let (group, offsets) = st.groups.get(&rb.group).ok_or_else(|| {
+                format!(
+                    "`{}` (@group({}) @binding({})) has no bind group set at group {}",
+                    rb.name, rb.group, rb.binding, rb.group
+                )
+            })?;
+            let (_, res) = group
+                .entries
+                .iter()
+                .find(|(b, _)| *b == rb.binding)
+                .ok_or_else(|| {
+                    format!(
+                        "the bind group at group {} has no binding {} for `{}`",
+                        rb.group, rb.binding, rb.name
+                    )
+                })?;
+            let (buffer, offset, size) = match res {
+                Resource::Buffer {
+                    buffer,
+                    offset,
+                    size,
+                } => (buffer, *offset, *size),
+                Resource::Other(kind) => {
+                    return Err(format!(
+                        "`{}` is bound to a {kind}: the simulator runs buffers only",
+                        rb.name
+                    ))
+                }
+            };
+            let dynamic = group
+                .dynamic
+                .iter()
+                .position(|&b| b == rb.binding)
+                .and_then(|k| offsets.get(k))
+                .copied()
+                .unwrap_or(0);
+            buffer.get(&self.sim)?;
+            bindings.push(Binding {
+                name: rb.name.clone(),
+                group: rb.group,
+                binding: rb.binding,
+                buffer: arg_of(buffer, &mut plan),
+                offset: offset.saturating_add(dynamic),
+                size,
+            });
+        }
+        let size = match (&mut grid, &indirect) {
+            (Workgroups::Indirect { buffer, offset }, Some(tb)) => {
+                tb.get(&self.sim)?;
+                *buffer = arg_of(tb, &mut plan);
+                DispatchSize::Indirect {
+                    buffer: tb.label.clone(),
+                    offset: *offset,
+                }
+            }
+            (Workgroups::Direct(c), _) => DispatchSize::Direct(*c),
+            _ => return Err("an indirect dispatch without its buffer".into()),
+        };
+        plan.passes.push(Pass {
+            label: pipe.label.clone(),
+            kernel: kernel.clone(),
+            entry: entry.clone(),
+            overrides: pipe.constants.clone(),
+            bindings,
+            workgroups: grid,
+            invalidates: None,
+        });
+        let prepared = self.sim.prepare(plan).map_err(|e| e.to_string())?;
+        let sim_bufs: Vec<(BufferId, &Buffer)> = args
+            .iter()
+            .map(|(id, tb)| tb.get(&self.sim).map(|b| (*id, b)))
+            .collect::<std::result::Result<_, _>>()?;
+        let slices: Vec<(BufferId, SimSlice)> = sim_bufs
+            .iter()
+            .map(|(id, b)| {
+                (
+                    *id,
+                    SimSlice {
+                        buffer: b,
+                        offset: 0,
+                        size: None,
+                    },
+                )
+            })
+            .collect();
+        let mut enc = Encoder::new();
+        enc.record(&prepared, &slices, &CountedRun::default())
+            .map_err(|e| e.to_string())?;
+        let found = self.sim.submit(enc).map_err(|e| e.to_string())?.findings;
+        let mut findings = Vec::new();
+        let mut repeats = 0;
+        for f in found {
+            let key = (
+                f.kind.name(),
+                f.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col)),
+            );
+            if self.seen.insert(key) {
+                findings.push(f);
+            } else {
+                repeats += 1;
+            }
+        }
+        self.report.dispatches.push(DispatchReport {
+            index,
+            submission,
+            pass: pass_label.clone(),
+            pipeline: pipe.label.clone(),
+            module: pipe.module.label.clone(),
+            file: pipe.module.file.clone(),
+            entry,
+            size,
+            findings,
+            repeats,
+        });
+        Ok(())
+    }
+}
