@@ -19,6 +19,9 @@
 //!   dispatches the grids they would compute directly. The blocks come from running the
 //!   prepare passes on the simulator once per count (the last [`MEMO`] counts are kept), so no
 //!   kernel's arithmetic is restated here, and the GPU-count path runs the very same passes.
+//!   Where a prepare pass also keeps state between runs that other passes read (the chained
+//!   scan's), it runs on the device, on the count the host wrote into the recording's copy,
+//!   and only the grids come from the host.
 //!   What a host count saves is a buffer copy, a dispatch and an indirect dispatch's wait for
 //!   its arguments per pass: about 10 µs of a recording (H200, 2026-11-27).
 //!   `Queue::write_buffer` lands before the next submission's commands, so up to
@@ -58,6 +61,9 @@ pub const MEMO: usize = 8;
 pub(crate) struct HostState {
     blocks: Vec<(BufferId, Vec<u8>)>,
     grids: Vec<Option<[u32; 3]>>,
+    /// Whether the blocks are all the prepare passes leave for the others: false where they
+    /// also keep state another pass uses (the chained scan's), and must run every recording.
+    skip_prepare: bool,
 }
 
 /// A recording's count, once recorded: the copy of the control blocks it uses, and for a
@@ -76,7 +82,7 @@ impl Recorded {
         let grids = self.state.as_ref().or(self.bound.as_ref());
         CountedRun {
             slot: self.slot,
-            skip_prepare: self.state.is_some(),
+            skip_prepare: self.state.as_ref().is_some_and(|s| s.skip_prepare),
             grids: grids.map(|s| s.grids.as_slice()),
             grids_bound: self.bound.is_some(),
         }
@@ -147,12 +153,12 @@ impl CountInput {
                     ctx.write_buffer(&own(id).range(at, bytes.len() as u64), bytes)
                 };
                 match &state {
-                    Some(s) => {
+                    Some(s) if s.skip_prepare => {
                         for (id, bytes) in &s.blocks {
                             copy(*id, bytes)?;
                         }
                     }
-                    None => copy(self.control, &n.to_le_bytes())?,
+                    _ => copy(self.control, &n.to_le_bytes())?,
                 }
                 Ok(Recorded {
                     slot,
@@ -201,8 +207,10 @@ fn written(pass: &Pass) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// Runs `plan`'s prepare passes on the simulator with `n` in word 0 of `control` and reads
-/// what they write. Every buffer they write that another pass reads must be a control block
-/// (slotted) no other pass writes.
+/// what they write into control blocks (slotted buffers no other pass writes) and the grids of
+/// the passes whose dispatch arguments lie there. Where they also write state another pass
+/// reads, that state starts zeroed here, so only the grids (which depend on the count alone)
+/// serve, and the prepare passes run on the device.
 fn simulate_prepare(plan: &Plan, caps: &Caps, control: BufferId, n: u32) -> Result<HostState> {
     let prepares = || plan.passes.iter().filter(|p| is_prepare(p));
     let others: HashSet<usize> = plan
@@ -223,19 +231,10 @@ fn simulate_prepare(plan: &Plan, caps: &Caps, control: BufferId, n: u32) -> Resu
             Workgroups::Direct(_) => None,
         }))
         .collect();
-    let blocks: HashSet<usize> = prepares()
+    let (blocks, state): (HashSet<usize>, HashSet<usize>) = prepares()
         .flat_map(written)
         .filter(|b| read.contains(b))
-        .collect();
-    if let Some(&b) = blocks
-        .iter()
-        .find(|&&b| others.contains(&b) || plan.buffers[b].slots <= 1)
-    {
-        return Err(Error::Plan(format!(
-            "`{}` is written by a prepare pass and is not a control block",
-            plan.buffers[b].label
-        )));
-    }
+        .partition(|&b| !others.contains(&b) && plan.buffers[b].slots > 1);
     let mut mini = Plan::new(format!("{} prepare", plan.label));
     let mut map: HashMap<usize, BufferId> = HashMap::new();
     for pass in prepares() {
@@ -296,7 +295,11 @@ fn simulate_prepare(plan: &Plan, caps: &Caps, control: BufferId, n: u32) -> Resu
             (BufferId(b), bytemuck::cast_slice::<u32, u8>(w).to_vec())
         })
         .collect();
-    Ok(HostState { blocks, grids })
+    Ok(HostState {
+        blocks,
+        grids,
+        skip_prepare: state.is_empty(),
+    })
 }
 
 #[cfg(test)]
@@ -333,9 +336,11 @@ mod tests {
                     .position(|b| b.label == "control")
                     .expect("a control buffer"),
             );
-            let small = simulate_prepare(plan, ctx.caps(), control, 5000)
-                .unwrap()
-                .grids;
+            let state = simulate_prepare(plan, ctx.caps(), control, 5000).unwrap();
+            // the chained scan's prepare pass keeps state between runs: it runs on the device
+            let stateful = plan.passes.iter().any(|p| p.kernel.name == "scan/prepare");
+            assert_eq!(state.skip_prepare, !stateful, "{}", plan.label);
+            let small = state.grids;
             let large = simulate_prepare(plan, ctx.caps(), control, 1 << 20)
                 .unwrap()
                 .grids;

@@ -6,11 +6,19 @@
 //!   at offsets that are multiples of the binding alignment, each holding at least the count),
 //!   the count given on the host or read from a GPU buffer ([`Count`]). Nothing past the count
 //!   is written: the kernels move whole vec4s and the last one to three elements as words.
-//! - Reduce-then-scan in three stages (`wgsl/scan/`): tile sums, one workgroup scanning the tile
-//!   sums, then every tile scanned and offset. Nothing waits on another workgroup, so it is
-//!   safe on GPUs without forward-progress guarantees. Tiles are `TILE` elements (reflected from
-//!   the kernels); input longer than one storage binding is chunked at tile boundaries, and the
-//!   tile sums of all chunks are scanned together.
+//! - **One pass over the data** (`wgsl/scan/chained.wgsl`) after a one-invocation prepare pass:
+//!   a chained scan with decoupled look-back (Merrill & Garland), reading the input once, so 8
+//!   bytes move per element. Each tile publishes its sum and then its inclusive prefix as two
+//!   atomic words of 16 bits and a flag each; its successors add those up.
+//! - **No tile waits on another workgroup being scheduled.** A predecessor that stays silent
+//!   is not waited for: the looking tile reduces that tile's input itself (decoupled
+//!   fallback), so the scan is safe on GPUs without forward-progress guarantees, whatever order
+//!   they start workgroups in ([`ScanPolicy::tickets`]).
+//! - **No clearing pass.** The status words come in two halves that alternate between runs:
+//!   a run publishes into the half the run before cleared and clears the other
+//!   (`wgsl/scan/prepare.wgsl` keeps the books), so a scanner records any number of runs.
+//! - Tiles are [`ScanPolicy`] values; input longer than one storage binding is chunked at tile
+//!   boundaries, one dispatch per chunk, the look-back running on across chunks.
 //! - Other algorithms take the scan's passes into their own plans ([`append`]: the sort scans
 //!   its histogram so), writing the count into the scan's control word themselves.
 
@@ -19,22 +27,13 @@ use crate::count::{Count, CountInput};
 use crate::device::Caps;
 use crate::error::{Error, Result};
 use crate::gpu::Timestamps;
-use crate::kernel;
+use crate::kernel::{self, Flavor};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 
 /// Bytes the scan's buffers need for `len` elements: whole 16-byte words (the kernels read and
 /// write vec4s), at least one.
 pub fn padded_bytes(len: u64) -> u64 {
     (len * 4).div_ceil(16).max(1) * 16
-}
-
-/// The control buffer of appended scan passes: its word 0 is the count, which whoever appends
-/// the passes writes before them.
-pub struct ScanControl {
-    /// The buffer.
-    pub control: BufferId,
-    /// Its size in bytes.
-    pub bytes: u64,
 }
 
 /// Bytes of a scan's control buffer (count, dispatch arguments, params blocks), from the
@@ -50,10 +49,89 @@ fn control_bytes(prep: &kernel::Kernel) -> Result<(u64, [u64; 4])> {
     Ok((4 * (layout[2] + layout[3] * layout[1]), layout))
 }
 
+/// Bytes of a chunk's params block (`ScanParams`, `wgsl/scan/lib/params.wgsl`).
+const PARAMS_BYTES: u64 = 32;
+
+/// Tuning of the scan. Figures: NVIDIA H200 (the pool's card for an H100 request), Vulkan
+/// through wgpu 30, subgroups of 32, 2026-11-27, each against CUB's
+/// `DeviceScan::ExclusiveSum` in the same call; see docs/scan.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScanPolicy {
+    /// Elements per tile of scanners of more than `small_max` elements: 256 invocations ×
+    /// `tile / 1024` vec4s each, a multiple of 4096 up to 16384. 12288: at 2^28 0.96× CUB
+    /// against 0.94× for 8192 and 0.93× for 16384, at 2^26 0.94× against 0.92× and 0.91× (to be
+    /// measured on the H100).
+    pub tile: u32,
+    /// Elements per tile of scanners of up to `small_max` elements. 8192: at 2^22 and 2^24
+    /// 0.95× and 0.90× CUB against 0.94× and 0.88× for 12288 (to be measured on the H100).
+    pub small_tile: u32,
+    /// The largest maximum count that takes `small_tile`: 2^24 (to be measured on the H100).
+    pub small_max: u64,
+    /// Window reads that find the same predecessor silent before the decoupled fallback
+    /// reduces its tile (48 KiB of input at 12288-element tiles). 64, as the sort's (to be
+    /// measured on the H100; no fallback is expected where workgroups start in order).
+    pub spin: u32,
+    /// Whether tiles take their index from an atomic ticket in order of start (true) or are
+    /// their workgroup's index (false). Either is correct: a tile whose predecessors have not
+    /// started reduces their input itself. A ticket costs one atomic round trip before a
+    /// workgroup's first load; without tickets, a device that starts workgroups out of order
+    /// makes tiles reduce many predecessors: lavapipe started the second half of a 513-tile
+    /// grid first, and one workgroup's 255 fallbacks ran past its loop limit (65535 iterations,
+    /// after which it ends every loop silently) into a wrong sum. `Default`: true;
+    /// [`ScanPolicy::for_caps`]: false on GPUs, which start workgroups in order of index: at
+    /// 2^22 0.95× CUB against 0.85× with tickets, at 2^28 0.96× either way (to be measured on
+    /// the H100).
+    pub tickets: bool,
+}
+
+impl Default for ScanPolicy {
+    fn default() -> Self {
+        ScanPolicy {
+            tile: 12288,
+            small_tile: 8192,
+            small_max: 1 << 24,
+            spin: 64,
+            tickets: true,
+        }
+    }
+}
+
+impl ScanPolicy {
+    /// The policy [`Scanner::new`] and the sort take on a device with `caps`: the default, with
+    /// tiles in workgroup order (no tickets) on GPUs.
+    pub fn for_caps(caps: &Caps) -> ScanPolicy {
+        ScanPolicy {
+            tickets: caps.is_cpu(),
+            ..ScanPolicy::default()
+        }
+    }
+
+    /// Elements per tile of a scanner of up to `max_count` elements (`tile` or `small_tile`);
+    /// an error for a tile the scan pass cannot take.
+    pub fn tile_for(&self, max_count: u64, flavor: Flavor) -> Result<u64> {
+        let tile = if max_count <= self.small_max {
+            self.small_tile
+        } else {
+            self.tile
+        };
+        let k = kernel::load("scan/chained", flavor)?;
+        let (wg, max_quads) = (k.const_u32("WG_SIZE")?, k.const_u32("MAX_QUADS")?);
+        let quad = 16 * wg;
+        if tile == 0 || tile % quad != 0 || tile / quad > max_quads {
+            return Err(Error::InvalidInput(format!(
+                "a scan's tile is a multiple of {quad} elements up to {}; got {tile}",
+                quad * max_quads
+            )));
+        }
+        Ok(tile as u64)
+    }
+}
+
 /// Appends to `plan` the passes that scan up to `max_len` u32 of `input` into `output` (both at
-/// least [`padded_bytes`]`(max_len)` bytes), exclusive or `inclusive`, the count read from word
-/// 0 of `control` when the passes run (`control` is declared by the caller with
-/// [`control_size`] bytes, or made here when `None`); `tag` names the passes ("scan {tag} ...").
+/// least [`padded_bytes`]`(max_len)` bytes, two different buffers), exclusive or `inclusive`,
+/// by `policy`, the count read from word 0 of `control` when the passes run (`control` is
+/// declared by the caller with [`control_size`] bytes, or made here when `None`); `tag` names
+/// the passes ("scan {tag} ..."). Returns `control`.
 #[allow(clippy::too_many_arguments)]
 pub fn append(
     plan: &mut Plan,
@@ -63,14 +141,13 @@ pub fn append(
     output: BufferId,
     max_len: u64,
     inclusive: bool,
+    policy: &ScanPolicy,
     tag: &str,
 ) -> Result<BufferId> {
     let flavor = caps.flavor();
     let k_prep = kernel::load("scan/prepare", flavor)?;
-    let k_sums = kernel::load("scan/tile_sums", flavor)?;
-    let k_scan_sums = kernel::load("scan/scan_tile_sums", flavor)?;
-    let k_tiles = kernel::load("scan/scan_tiles", flavor)?;
-    let tile = k_tiles.const_u32("TILE")? as u64;
+    let k_scan = kernel::load("scan/chained", flavor)?;
+    let tile = policy.tile_for(max_len, flavor)?;
     let (bytes, [args_at, max_chunks, params_at, params_stride]) = control_bytes(&k_prep)?;
     let chunks = caps.chunks(max_len.max(1), 4, tile);
     if chunks.len() as u64 > max_chunks {
@@ -84,10 +161,13 @@ pub fn append(
         plan.slotted(format!("scan {tag} control"), bytes, crate::count::COPIES)
     });
     let max_tiles: u64 = chunks.iter().map(|&(_, c)| c.div_ceil(tile)).sum();
-    let tile_sums = plan.buffer(
-        format!("scan {tag} tile sums"),
-        max_tiles.max(1) * 4,
-        BufferInit::Poison,
+    // tickets, the books of the two halves, and each half's status words: 2 per tile
+    // (prepare.wgsl's layout); created zeroed, kept between runs
+    let state_words = k_prep.const_u32("STATE_STATUS")? as u64 + 2 * 2 * max_tiles;
+    let state = plan.buffer(
+        format!("scan {tag} state"),
+        state_words * 4,
+        BufferInit::Zeroed,
     );
     plan.pass(
         format!("scan {tag} prepare"),
@@ -97,72 +177,50 @@ pub fn append(
             ("CHUNKS", chunks.len() as f64),
             ("CHUNK", chunks[0].1 as f64),
             ("MAX_COUNT", max_len.min(u32::MAX as u64) as f64),
+            ("TILE", tile as f64),
+            ("MAX_TILES", max_tiles as f64),
             ("MAX_DIM", caps.max_workgroups_per_dim as f64),
         ],
-        &[("control", control)],
+        &[("control", control), ("state", state)],
         Workgroups::Direct([1, 1, 1]),
     )?;
+    let overrides = [
+        ("INCLUSIVE", inclusive as u32 as f64),
+        ("TILE", tile as f64),
+        ("SPIN", policy.spin as f64),
+        ("TICKETS", policy.tickets as u32 as f64),
+    ];
     let padded = padded_bytes(max_len);
-    let multi = chunks.len() > 1;
-    let name = |stage: &str, i: usize| {
-        if multi {
-            format!("scan {tag} {stage} {i}")
+    for (i, &(first, count)) in chunks.iter().enumerate() {
+        let label = if chunks.len() > 1 {
+            format!("scan {tag} {i}")
         } else {
-            format!("scan {tag} {stage}")
-        }
-    };
-    let params_of = |i: usize| 4 * (params_at + params_stride * i as u64);
-    let grid_of = |i: usize| Workgroups::Indirect {
-        buffer: control,
-        offset: 4 * (args_at + 3 * i as u64),
-    };
-    for (i, &(first, count)) in chunks.iter().enumerate() {
+            format!("scan {tag}")
+        };
         let (o, s) = (first * 4, padded_bytes(count).min(padded - first * 4));
         plan.pass(
-            name("sums", i),
-            &k_sums,
+            label,
+            &k_scan,
             "main",
-            &[],
+            &overrides,
             &[
                 ("params", control),
                 ("input", input),
                 ("input_words", input),
-                ("tile_sums", tile_sums),
-            ],
-            grid_of(i),
-        )?
-        .range("params", params_of(i), 16)?
-        .range("input", o, s)?
-        .range("input_words", o, s)?;
-    }
-    plan.pass(
-        format!("scan {tag} carry"),
-        &k_scan_sums,
-        "main",
-        &[],
-        &[("tile_sums", tile_sums), ("params", control)],
-        Workgroups::Direct([1, 1, 1]),
-    )?
-    .range("params", params_of(0), 16)?;
-    let inc = [("INCLUSIVE", if inclusive { 1.0 } else { 0.0 })];
-    for (i, &(first, count)) in chunks.iter().enumerate() {
-        let (o, s) = (first * 4, padded_bytes(count).min(padded - first * 4));
-        plan.pass(
-            name("tiles", i),
-            &k_tiles,
-            "main",
-            &inc,
-            &[
-                ("params", control),
-                ("input", input),
-                ("input_words", input),
-                ("tile_prefix", tile_sums),
                 ("output", output),
                 ("output_words", output),
+                ("state", state),
             ],
-            grid_of(i),
+            Workgroups::Indirect {
+                buffer: control,
+                offset: 4 * (args_at + 3 * i as u64),
+            },
         )?
-        .range("params", params_of(i), 16)?
+        .range(
+            "params",
+            4 * (params_at + params_stride * i as u64),
+            PARAMS_BYTES,
+        )?
         .range("input", o, s)?
         .range("input_words", o, s)?
         .range("output", o, s)?
@@ -202,8 +260,19 @@ pub struct Scanner {
 }
 
 impl Scanner {
-    /// An exclusive (`inclusive = false`) or inclusive scan of up to `max_count` u32.
+    /// An exclusive (`inclusive = false`) or inclusive scan of up to `max_count` u32, by the
+    /// device's policy ([`ScanPolicy::for_caps`]).
     pub fn new(ctx: &Context, inclusive: bool, max_count: u64) -> Result<Scanner> {
+        Self::with_policy(ctx, inclusive, max_count, ScanPolicy::for_caps(ctx.caps()))
+    }
+
+    /// [`Scanner::new`] with a policy of the caller's.
+    pub fn with_policy(
+        ctx: &Context,
+        inclusive: bool,
+        max_count: u64,
+        policy: ScanPolicy,
+    ) -> Result<Scanner> {
         let caps = ctx.caps();
         let max_count = max_count.max(1);
         if max_count > u32::MAX as u64 {
@@ -230,6 +299,7 @@ impl Scanner {
             output,
             max_count,
             inclusive,
+            &policy,
             "u32",
         )?;
         Ok(Scanner {

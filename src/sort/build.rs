@@ -233,6 +233,7 @@ impl Builder<'_> {
             hist_scan,
             radix * max_tiles,
             false,
+            &crate::scan::ScanPolicy::for_caps(self.caps),
             tag,
         )?;
         // full tiles without per-item checks for keys alone; pairs keep the checks

@@ -236,7 +236,7 @@ impl Default for SortPolicy {
 impl SortPolicy {
     /// The strategy for `n` keys on a device with `caps`, by the first rule that applies:
     ///
-    /// - CPU devices (lavapipe) → reduce-then-scan: it never waits, and OneSweep was not reliably
+    /// - CPU devices (lavapipe) → reduce-then-scan: OneSweep was not reliably
     ///   faster there (lavapipe on 2 CPUs: 350 against 175 ms at 2^20 keys, 448 against 512 at
     ///   2^22).
     /// - No subgroups → reduce-then-scan (OneSweep's look-back wants real subgroups and fast

@@ -1,11 +1,14 @@
 //! Prefix sums against the CPU reference, exclusive and inclusive, through the host-slice
 //! function and through recordings buffer to buffer at offsets (nothing past the count
-//! written), with host and GPU counts.
+//! written), with host and GPU counts; every tile size, tiles from tickets, runs of one
+//! scanner at different counts, and the decoupled fallback under schedules that run tiles
+//! before their predecessors.
 
 use wgsimd::reference::scan::scan_u32;
 use wgsimd::reference::sort::first_difference;
-use wgsimd::scan::{scan, Scanner};
-use wgsimd::Count;
+use wgsimd::scan::{scan, ScanPolicy, Scanner};
+use wgsimd::sim::{Scheduler, SimConfig};
+use wgsimd::{Caps, Context, Count};
 
 use crate::data::{self, SIM_MAX, SIZES};
 use crate::harness::{On, Test};
@@ -20,6 +23,18 @@ pub fn tests() -> Vec<Test> {
             random_at_every_size,
         ),
         Test::new("scan::across_tiles", On::Every, across_tiles),
+        Test::new("scan::every_tile_size", On::Every, every_tile_size),
+        Test::new(
+            "scan::the_other_tile_order",
+            On::Every,
+            the_other_tile_order,
+        ),
+        Test::new(
+            "scan::runs_share_the_state",
+            On::Every,
+            runs_share_the_state,
+        ),
+        Test::new("scan::decoupled_fallback", On::Once, decoupled_fallback),
         Test::new("scan::adversarial", On::Every, adversarial),
         Test::new("scan::recorded_at_offsets", On::Every, recorded_at_offsets),
         Test::new("scan::count_from_the_gpu", On::Every, count_from_the_gpu),
@@ -48,14 +63,206 @@ fn random_at_every_size(t: &Target) {
     }
 }
 
-/// Around one, two and three tiles (the tile read from the kernel), where the tile sums carry.
+/// Scans `data` both ways through a scanner with `policy` on `ctx`, recorded into poisoned
+/// outputs, against the reference.
+fn check_policy(ctx: &Context, data: &[u32], policy: ScanPolicy, what: &str) {
+    for inclusive in [false, true] {
+        let n = data.len();
+        let s = Scanner::with_policy(ctx, inclusive, n as u64, policy)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let input = ctx.upload("input", data).unwrap();
+        let out = ctx.uninit("output", n.max(1) as u64 * 4).unwrap();
+        let mut enc = ctx.encoder();
+        s.record(&mut enc, &input, &out, Count::Host(n as u32))
+            .unwrap();
+        let report = ctx.submit(enc).unwrap();
+        if let Some(f) = report.findings.first() {
+            panic!("{what}, inclusive {inclusive}: {f}");
+        }
+        let got = ctx.read::<u32>(&out).unwrap();
+        if let Err(e) = first_difference("scan", &got[..n], &scan_u32(data, inclusive)) {
+            panic!("{what}, inclusive {inclusive}: {e}");
+        }
+    }
+}
+
+/// The default policy with tiles of `tile` elements at every size.
+fn tiles_of(tile: u32) -> ScanPolicy {
+    ScanPolicy {
+        tile,
+        small_tile: tile,
+        ..ScanPolicy::default()
+    }
+}
+
+/// The policy of `t`'s device ([`ScanPolicy::for_caps`]) with tiles of `tile` elements.
+fn device_tiles_of(t: &Target, tile: u32) -> ScanPolicy {
+    ScanPolicy {
+        tile,
+        small_tile: tile,
+        ..ScanPolicy::for_caps(t.caps())
+    }
+}
+
+/// Around one, two, three and five tiles of the default policy at these sizes (odd workgroup
+/// counts), where the look-back carries.
 fn across_tiles(t: &Target) {
-    let tile = wgsimd::kernel::load("scan/scan_tiles", t.caps().flavor())
-        .unwrap()
-        .const_u32("TILE")
+    let tile = ScanPolicy::for_caps(t.caps())
+        .tile_for(1, t.caps().flavor())
         .unwrap() as usize;
-    for n in [tile - 1, tile, tile + 1, 2 * tile + 3, 3 * tile - 2] {
+    for n in [
+        tile - 1,
+        tile,
+        tile + 1,
+        2 * tile + 3,
+        3 * tile - 2,
+        5 * tile + 1,
+    ] {
         check(t, &data::random_u32(n, 3), &format!("{n} (tile {tile})"));
+    }
+}
+
+/// Every tile the scan pass takes (4 to 16 rows of vec4s per invocation), around one and two
+/// tiles.
+fn every_tile_size(t: &Target) {
+    for tile in [4096usize, 12288, 16384] {
+        let policy = device_tiles_of(t, tile as u32);
+        for n in [tile - 1, tile + 1, 2 * tile + 5] {
+            let what = format!("{n} (tile {tile})");
+            check_policy(&t.ctx, &data::random_u32(n, 5), policy, &what);
+        }
+    }
+}
+
+/// Tiles from tickets where the device's policy takes workgroup order, and the other way
+/// round (`ScanPolicy::tickets`), at a few tiles (workgroup order on a device that starts
+/// workgroups out of order makes a fallback of every tile whose predecessors have not started).
+fn the_other_tile_order(t: &Target) {
+    let tickets = !ScanPolicy::for_caps(t.caps()).tickets;
+    for tile in [4096, 12288] {
+        let policy = ScanPolicy {
+            tickets,
+            ..tiles_of(tile)
+        };
+        let tile = tile as usize;
+        for n in [1, tile + 1, 3 * tile - 2] {
+            let what = format!("tickets {tickets}, tile {tile}, {n}");
+            check_policy(&t.ctx, &data::random_u32(n, 6), policy, &what);
+        }
+        let what = format!("tickets {tickets}, tile {tile}, u32::MAX");
+        check_policy(&t.ctx, &vec![u32::MAX; 2 * tile + 3], policy, &what);
+    }
+}
+
+/// Runs of one scanner with counts of more, fewer and no tiles, in one encoder and in
+/// submissions of their own: each run publishes into the status words the run before cleared.
+/// The tiles of each count (the default policy's) and one past: a status left from an earlier
+/// run would hand a later run a wrong prefix (on the simulator only where a tile looks back
+/// before its predecessor publishes, which `decoupled_fallback` runs).
+fn runs_share_the_state(t: &Target) {
+    runs_of_counts(&t.ctx, ScanPolicy::for_caps(t.caps()), "");
+}
+
+fn runs_of_counts(ctx: &Context, policy: ScanPolicy, what: &str) {
+    let tile = policy.tile_for(1, ctx.caps().flavor()).unwrap() as usize;
+    let counts = [
+        3 * tile + 1,
+        tile,
+        0,
+        1,
+        4 * tile - 3,
+        2 * tile + 7,
+        4 * tile,
+    ];
+    let max = *counts.iter().max().unwrap();
+    let d = data::random_u32(max, 11);
+    let input = ctx.upload("input", &d).unwrap();
+    for inclusive in [false, true] {
+        let s = Scanner::with_policy(ctx, inclusive, max as u64, policy).unwrap();
+        for together in [false, true] {
+            // (a count of 0 writes nothing: its output is not read back uninitialized)
+            let outs: Vec<_> = counts
+                .iter()
+                .map(|&c| match c {
+                    0 => ctx.zeroed("output", 4).unwrap(),
+                    _ => ctx.uninit("output", c as u64 * 4).unwrap(),
+                })
+                .collect();
+            let mut enc = ctx.encoder();
+            for (&c, out) in counts.iter().zip(&outs) {
+                s.record(&mut enc, &input, out, Count::Host(c as u32))
+                    .unwrap();
+                if !together {
+                    let done = std::mem::replace(&mut enc, ctx.encoder());
+                    let report = ctx.submit(done).unwrap();
+                    if let Some(f) = report.findings.first() {
+                        panic!("{what}count {c}, inclusive {inclusive}: {f}");
+                    }
+                }
+            }
+            let report = ctx.submit(enc).unwrap();
+            if let Some(f) = report.findings.first() {
+                panic!("{what}inclusive {inclusive}: {f}");
+            }
+            for (&c, out) in counts.iter().zip(&outs) {
+                let got = ctx.read::<u32>(out).unwrap();
+                let want = scan_u32(&d[..c], inclusive);
+                if let Err(e) = first_difference("scan", &got[..c], &want) {
+                    panic!("{what}count {c} of {counts:?}, inclusive {inclusive}, one encoder {together}: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// The decoupled fallback: tiles tied to workgroup indices (no tickets) and workgroups run
+/// out of order, the first ones starved, so tiles look back before their predecessors have
+/// published anything and must reduce those tiles' input themselves (a tile whose
+/// predecessor never publishes cannot finish otherwise: the simulator runs one workgroup at a
+/// time, and a wait on another ends in `step-limit`). With and without subgroups, at several
+/// subgroup sizes, with and without polls first; repeated runs of one scanner, so stale
+/// statuses of an earlier run would show.
+fn decoupled_fallback(_: &Target) {
+    let profiles = [
+        ("h100", Caps::h100(), 4),
+        ("h100", Caps::h100(), 32),
+        ("h100", Caps::h100(), 128),
+        ("portable", Caps::lavapipe().without_subgroups(), 32),
+    ];
+    let schedulers = [
+        Scheduler::Unfair { starved: vec![0] },
+        Scheduler::Unfair {
+            starved: vec![0, 1, 2],
+        },
+        Scheduler::Unfair {
+            starved: vec![1, 3],
+        },
+        Scheduler::Shuffled(5),
+    ];
+    for (name, caps, sg) in profiles {
+        for (k, scheduler) in schedulers.iter().enumerate() {
+            let mut config = SimConfig::for_profile(caps.clone());
+            config.subgroup_size = sg;
+            config.scheduler = scheduler.clone();
+            config.fail_on_step_limit = true;
+            let ctx = Context::simulator(config).unwrap();
+            let policy = ScanPolicy {
+                spin: [0, 3][k % 2],
+                tickets: false,
+                ..tiles_of(4096)
+            };
+            let what = format!("{name} at {sg} lanes, {scheduler:?}: ");
+            for n in [2 * 4096 + 1, 5 * 4096 - 3] {
+                check_policy(&ctx, &data::random_u32(n, 9), policy, &format!("{what}{n}"));
+            }
+            if k == 0 {
+                let wrap = vec![u32::MAX; 3 * 4096 + 2];
+                check_policy(&ctx, &wrap, policy, &format!("{what}u32::MAX"));
+            }
+            if k == 3 {
+                runs_of_counts(&ctx, policy, &what);
+            }
+        }
     }
 }
 
@@ -197,6 +404,13 @@ fn bad_input(t: &Target) {
         "a scan past the device's buffers",
         Scanner::new(ctx, false, 1 << 40).map(|_| ()),
     );
+    for tile in [0, 1000, 8192 + 4096 + 1, 32768] {
+        let policy = tiles_of(tile);
+        util::refused(
+            &format!("a tile of {tile}"),
+            Scanner::with_policy(ctx, false, 100, policy).map(|_| ()),
+        );
+    }
     // the reference check the tests use fails on a perturbed output
     let want = scan_u32(&[1, 2, 3], false);
     assert!(first_difference("scan", &[0, 1, 4], &want).is_err());

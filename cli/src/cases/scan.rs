@@ -1,5 +1,5 @@
-//! Benchmark cases of the scan: an exclusive u32 [`Scanner`] at `n` elements (the count on the
-//! host, and read from a GPU word), verified against
+//! Benchmark cases of the scan: [`Scanner`]s at `n` elements, exclusive and inclusive u32 with
+//! the count on the host, and exclusive with the count read from a GPU word, verified against
 //! `wgsimd::reference::scan`.
 
 use std::rc::Rc;
@@ -11,25 +11,36 @@ use wgsimd::{BufferRef, Context, Count, Result};
 
 use crate::case::{first_difference, size_label, Case, Work};
 
-/// Benchmark cases at `n` elements: exclusive u32 scan, with the count given on the host and
-/// read from a GPU word.
+/// Benchmark cases at `n` elements (see the module docs).
 pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let data: Vec<u32> = (0..n).map(|_| rng.random()).collect();
-    let want = Rc::new(wgsimd::reference::scan::scan_u32(&data, false));
-    let s = Rc::new(Scanner::new(ctx, false, n)?);
+    let want_ex = Rc::new(wgsimd::reference::scan::scan_u32(&data, false));
+    let want_in = Rc::new(wgsimd::reference::scan::scan_u32(&data, true));
     let input = ctx.upload("input", &data)?;
+    drop(data);
+    let exclusive = Rc::new(Scanner::new(ctx, false, n)?);
+    let inclusive = Rc::new(Scanner::new(ctx, true, n)?);
     let mut cases = Vec::new();
-    for gpu in [false, true] {
+    for (s, want, gpu) in [
+        (&exclusive, &want_ex, false),
+        (&inclusive, &want_in, false),
+        (&exclusive, &want_ex, true),
+    ] {
         let output = ctx.uninit("output", n * 4)?;
         let gpu_count = match gpu {
             true => Some(ctx.upload("count", &[n as u32])?),
             false => None,
         };
         let (ss, i, o, want) = (s.clone(), input.clone(), output.clone(), want.clone());
+        let kind = if Rc::ptr_eq(s, &inclusive) {
+            "inclusive"
+        } else {
+            "exclusive"
+        };
         cases.push(Case {
             algorithm: "scan".into(),
-            variant: format!("exclusive u32{}", if gpu { " (GPU count)" } else { "" }),
+            variant: format!("{kind} u32{}", if gpu { " (GPU count)" } else { "" }),
             size: n,
             size_label: size_label(n),
             work: Work::Bytes(8.0 * n as f64),

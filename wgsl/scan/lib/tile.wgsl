@@ -1,14 +1,17 @@
 // include-only
-// The scan stages' tile layout: a tile is ROWS rows of WG_SIZE vec4<u32>; in row j the
-// invocation of scan rank r owns vec4 number j * WG_SIZE + r of the tile. Every load of a row is
-// one coalesced stretch of memory (CUB's "striped" arrangement), and scan order is row by row,
-// rank by rank, lane by lane. Elements at or past `n` load as 0, so a partial last tile never
-// reads out of bounds. Rows are written out, not looped, so nothing lands in local memory.
-// The including stage declares `input: array<vec4<u32>>` and `input_words: array<u32>`, two
-// views of one buffer: the caller's buffer may end with the count, inside a vec4, so the last
-// one to three elements are read as words.
+// The scan's tile layout and its loads and stores. A tile is rows of WG_SIZE vec4<u32>; in row j
+// the invocation of scan rank r owns vec4 number j * WG_SIZE + r of the tile. Every load of a
+// row is one coalesced stretch of memory (CUB's "striped" arrangement), and scan order is row by
+// row, rank by rank, lane by lane.
+// Edges: the including stage declares `input: array<vec4<u32>>` and `input_words: array<u32>`,
+// two views of one buffer, and `output` / `output_words` likewise: the caller's buffers may end
+// with the count, inside a vec4, so the last one to three elements are read and written as
+// words. Elements at or past `n` load as 0 and are never stored, so a partial last tile neither
+// reads out of bounds nor writes past the count. INCLUSIVE = 1 gives the inclusive scan.
 
 //!include scan/lib/params
+
+override INCLUSIVE: u32 = 0u;
 
 // The vec4 at index v of the chunk, with elements at or past n as 0.
 fn load_vec(n: u32, v: u32) -> vec4<u32> {
@@ -30,4 +33,31 @@ fn load_vec(n: u32, v: u32) -> vec4<u32> {
 
 fn hsum(v: vec4<u32>) -> u32 {
     return v.x + v.y + v.z + v.w;
+}
+
+// The scanned vec4 whose elements follow `run` (exclusive or inclusive per INCLUSIVE).
+fn scan_vec(run: u32, x: vec4<u32>) -> vec4<u32> {
+    let ex = vec4<u32>(run, run + x.x, run + x.x + x.y, run + x.x + x.y + x.z);
+    if INCLUSIVE != 0u {
+        return ex + x;
+    }
+    return ex;
+}
+
+// Stores the scanned vec4 at index v: whole, or its elements below n.
+fn store_vec(n: u32, v: u32, x: vec4<u32>) {
+    let first = v * 4u;
+    if first + 4u <= n {
+        output[v] = x;
+        return;
+    }
+    if first < n {
+        output_words[first] = x.x;
+    }
+    if first + 1u < n {
+        output_words[first + 1u] = x.y;
+    }
+    if first + 2u < n {
+        output_words[first + 2u] = x.z;
+    }
 }

@@ -1,0 +1,47 @@
+// include-only
+// The functions of group.subgroup.wgsl without subgroups: one segment per workgroup (its rows
+// scanned through workgroup memory by shared/wg_ops), and the whole workgroup as the lane group,
+// its lanes the local invocations. Same results; every function holds workgroup barriers, so
+// call it from control flow that is uniform over the workgroup.
+
+const LG_SEGMENTS: u32 = 1u;
+
+fn seg_index(inv: Inv) -> u32 {
+    return 0u;
+}
+
+fn seg_count(inv: Inv) -> u32 {
+    return 1u;
+}
+
+fn seg_inclusive4(inv: Inv, x: vec4<u32>) -> vec4<u32> {
+    return wg_scan_add_vec4(inv, x)[0] + x;
+}
+
+fn seg_last(inv: Inv) -> bool {
+    return inv.lid == WG_SIZE - 1u;
+}
+
+fn lg_member(inv: Inv) -> bool {
+    return true;
+}
+
+fn lg_lane(inv: Inv) -> u32 {
+    return inv.lid;
+}
+
+fn lg_size(inv: Inv) -> u32 {
+    return WG_SIZE;
+}
+
+fn lg_first(inv: Inv, p: bool) -> u32 {
+    return wg_reduce_u32(inv, OP_MIN, select(WG_SIZE, inv.lid, p));
+}
+
+fn lg_sum(inv: Inv, x: u32) -> u32 {
+    return wg_reduce_u32(inv, OP_ADD, x);
+}
+
+fn lg_scan(inv: Inv, x: u32) -> vec2<u32> {
+    return wg_scan_add_u32(inv, x);
+}
