@@ -240,7 +240,11 @@ impl Reducer {
         }
         let max_wg = policy.max_workgroups.max(1) as u64;
         let mut plan = Plan::new(format!("reduce {op:?} {dtype}").to_lowercase());
-        let count = CountInput::declare(&mut plan, 4 * (params_at + params_stride * max_chunks));
+        // the params blocks of this reducer's chunks only: a host count writes the whole block
+        let count = CountInput::declare(
+            &mut plan,
+            4 * (params_at + params_stride * chunks.len() as u64),
+        );
         let input = plan.arg("input", input_bytes);
         let result_bytes = if op == ReduceOp::Sum { 8 } else { 4 };
         let result = plan.arg("result", result_bytes);
