@@ -229,7 +229,16 @@ pub struct SimSlice<'a> {
     pub size: Option<u64>,
 }
 
-impl SimSlice<'_> {
+impl<'a> SimSlice<'a> {
+    /// All of `buffer`.
+    pub fn whole(buffer: &'a Buffer) -> SimSlice<'a> {
+        SimSlice {
+            buffer,
+            offset: 0,
+            size: None,
+        }
+    }
+
     /// Bytes from the offset to the end of the range.
     pub fn len(&self) -> u64 {
         self.size
@@ -878,16 +887,7 @@ impl Simulator {
         let prepared = self.prepare(own)?;
         let slices: Vec<(BufferId, SimSlice)> = args
             .iter()
-            .map(|(id, b)| {
-                (
-                    *id,
-                    SimSlice {
-                        buffer: b,
-                        offset: 0,
-                        size: None,
-                    },
-                )
-            })
+            .map(|(id, b)| (*id, SimSlice::whole(b)))
             .collect();
         let mut enc = Encoder::new();
         enc.record(&prepared, &slices, &CountedRun::default())?;

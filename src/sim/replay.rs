@@ -899,16 +899,7 @@ impl Replay<'_> {
             .collect::<std::result::Result<_, _>>()?;
         let slices: Vec<(BufferId, SimSlice)> = sim_bufs
             .iter()
-            .map(|(id, b)| {
-                (
-                    *id,
-                    SimSlice {
-                        buffer: b,
-                        offset: 0,
-                        size: None,
-                    },
-                )
-            })
+            .map(|(id, b)| (*id, SimSlice::whole(b)))
             .collect();
         let mut enc = Encoder::new();
         enc.record(&prepared, &slices, &CountedRun::default())
