@@ -7,13 +7,18 @@
 //!   copy (a dynamic offset on a device), so recordings with different counts can share a
 //!   submission and recording allocates nothing.
 //! - **GPU counts** are one u32 at the given offset (a multiple of 4) of a buffer with
-//!   `COPY_SRC`, copied into word 0 of copy 0 of the control buffer before the passes; the
-//!   plan's one-invocation `prepare` passes turn it into params and indirect dispatch
-//!   arguments. The passes after them are dispatched directly with the grids of the object's
-//!   maximum count, and the workgroups past the count leave at once: an indirect dispatch
-//!   waits for the command processor to fetch its arguments, about 1.7 µs a pass on the H200
-//!   (2026-11-27), 10 µs of a 2^20-key sort's 100, while a workgroup with nothing to do costs
-//!   nanoseconds. A count above the object's maximum is clamped to it.
+//!   `COPY_SRC`, copied into word 0 of copy 0 of the control buffer before the passes. The
+//!   passes are dispatched directly with the grids of the object's maximum count, and the
+//!   workgroups past the count leave at once: an indirect dispatch waits for the command
+//!   processor to fetch its arguments, about 1.7 µs a pass on the H200 (2026-11-27), 10 µs of
+//!   a 2^20-key sort's 100, while a workgroup with nothing to do costs nanoseconds. A count
+//!   above the object's maximum is clamped to it.
+//! - Where the object's stages can compute their params from the count word themselves
+//!   ([`CountInput::derive`]: the reduction's and OneSweep's), copy 0 holds the maximum
+//!   count's blocks, written once, with marks that tell each stage to do so, and the prepare
+//!   passes do not run: that dispatch and the wait for it cost 7 µs, 7% of a 2^20-key sort and
+//!   half of a 2^20-element reduction (H200, 2026-11-27). Elsewhere the plan's one-invocation
+//!   `prepare` passes turn the count word into params first.
 //! - **Host counts** take the next of the other [`RING_SLOTS`] copies and skip the prepare
 //!   passes: the host writes, through the queue, the blocks those passes would write, and
 //!   dispatches the grids they would compute directly. The blocks come from running the
@@ -72,8 +77,10 @@ pub(crate) struct Recorded {
     slot: u32,
     /// A host count's blocks and grids (its prepare passes are skipped).
     state: Option<Arc<HostState>>,
-    /// A GPU count's grids: the maximum count's (its prepare passes run).
+    /// A GPU count's grids: the maximum count's.
     bound: Option<Arc<HostState>>,
+    /// A GPU count whose stages compute their params (its prepare passes are skipped).
+    derived: bool,
 }
 
 impl Recorded {
@@ -82,7 +89,7 @@ impl Recorded {
         let grids = self.state.as_ref().or(self.bound.as_ref());
         CountedRun {
             slot: self.slot,
-            skip_prepare: self.state.as_ref().is_some_and(|s| s.skip_prepare),
+            skip_prepare: self.derived || self.state.as_ref().is_some_and(|s| s.skip_prepare),
             grids: grids.map(|s| s.grids.as_slice()),
             grids_bound: self.bound.is_some(),
         }
@@ -96,6 +103,11 @@ pub(crate) struct CountInput {
     pub control: BufferId,
     next: AtomicU32,
     states: Mutex<VecDeque<(u32, Option<Arc<HostState>>)>>,
+    /// Words of the control block (byte offset, value) that make the stages compute their
+    /// params from the count word; empty where they cannot.
+    marks: Vec<(u64, u32)>,
+    /// Whether copy 0 holds the maximum count's marked blocks.
+    marked: std::sync::atomic::AtomicBool,
 }
 
 impl CountInput {
@@ -105,7 +117,15 @@ impl CountInput {
             control: plan.slotted("control", control_bytes, COPIES),
             next: AtomicU32::new(0),
             states: Mutex::new(VecDeque::new()),
+            marks: Vec::new(),
+            marked: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Declares that the stages compute their params from the count word where the control
+    /// block holds `marks` (byte offset, value): GPU counts then skip the prepare passes.
+    pub fn derive(&mut self, marks: Vec<(u64, u32)>) {
+        self.marks = marks;
     }
 
     /// What the prepare passes of `prepared` write for a host count `n` (memoized), `None`
@@ -164,6 +184,7 @@ impl CountInput {
                     slot,
                     state,
                     bound: None,
+                    derived: false,
                 })
             }
             Count::Gpu(src) => {
@@ -175,16 +196,50 @@ impl CountInput {
                         src.offset()
                     )));
                 }
+                let bound = u32::try_from(max)
+                    .ok()
+                    .and_then(|m| self.state_for(prepared, m));
+                let derived = match &bound {
+                    Some(b) if b.skip_prepare && !self.marks.is_empty() => {
+                        self.mark(ctx, prepared, b)?;
+                        true
+                    }
+                    _ => false,
+                };
                 enc.copy(src, &own(self.control).range(0, 4), 4)?;
                 Ok(Recorded {
                     slot: 0,
                     state: None,
-                    bound: u32::try_from(max)
-                        .ok()
-                        .and_then(|m| self.state_for(prepared, m)),
+                    bound,
+                    derived,
                 })
             }
         }
+    }
+}
+
+impl CountInput {
+    /// Writes copy 0 of the control blocks once: the maximum count's blocks (`bound`), the
+    /// marks set, so every GPU-count recording finds the grids' params and computes its own.
+    fn mark(&self, ctx: &Context, prepared: &Prepared, bound: &HostState) -> Result<()> {
+        if self.marked.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        for (id, bytes) in &bound.blocks {
+            let mut bytes = bytes.clone();
+            if *id == self.control {
+                for &(at, v) in &self.marks {
+                    let at = at as usize;
+                    if let Some(w) = bytes.get_mut(at..at + 4) {
+                        w.copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+            let own = prepared.own(*id).expect("own buffer");
+            ctx.write_buffer(&own.range(0, bytes.len() as u64), &bytes)?;
+        }
+        self.marked.store(true, Ordering::Release);
+        Ok(())
     }
 }
 

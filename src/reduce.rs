@@ -241,9 +241,19 @@ impl Reducer {
         let max_wg = policy.max_workgroups.max(1) as u64;
         let mut plan = Plan::new(format!("reduce {op:?} {dtype}").to_lowercase());
         // the params blocks of this reducer's chunks only: a host count writes the whole block
-        let count = CountInput::declare(
+        let mut count = CountInput::declare(
             &mut plan,
             4 * (params_at + params_stride * chunks.len() as u64),
+        );
+        // each chunk's block: `derive` (word 6) and `chunk` (word 7), reduce/lib/params.wgsl
+        let derived = prep.const_u32("PARAMS_DERIVED")?;
+        count.derive(
+            (0..chunks.len() as u64)
+                .flat_map(|i| {
+                    let at = 4 * (params_at + params_stride * i);
+                    [(at + 24, derived), (at + 28, i as u32)]
+                })
+                .collect(),
         );
         let input = plan.arg("input", input_bytes);
         let result_bytes = if op == ReduceOp::Sum { 8 } else { 4 };
@@ -254,24 +264,28 @@ impl Reducer {
             (2 + 2 * max_wg * chunks.len() as u64) * 4,
             BufferInit::Zeroed,
         );
+        // reduce/lib/params.wgsl: the prepare stage's and the reduce stage's alike
+        let params_overrides = [
+            ("CHUNKS", chunks.len() as f64),
+            ("CHUNK", chunk as f64),
+            ("MAX_COUNT", max_count as f64),
+            ("MAX_WORKGROUPS", max_wg as f64),
+            (
+                "SMALL_WORKGROUPS",
+                policy
+                    .small_workgroups
+                    .clamp(1, policy.max_workgroups.max(1)) as f64,
+            ),
+            ("SMALL_COUNT", policy.small_count as f64),
+        ];
+        let mut prep_overrides = params_overrides.to_vec();
+        prep_overrides.push(("WG_SIZE", wg as f64));
+        overrides.extend(params_overrides);
         plan.pass(
             "reduce prepare",
             &prep,
             "main",
-            &[
-                ("CHUNKS", chunks.len() as f64),
-                ("CHUNK", chunk as f64),
-                ("MAX_COUNT", max_count as f64),
-                ("WG", wg as f64),
-                ("MAX_WORKGROUPS", max_wg as f64),
-                (
-                    "SMALL_WORKGROUPS",
-                    policy
-                        .small_workgroups
-                        .clamp(1, policy.max_workgroups.max(1)) as f64,
-                ),
-                ("SMALL_COUNT", policy.small_count as f64),
-            ],
+            &prep_overrides,
             &[("control", count.control)],
             Workgroups::Direct([1, 1, 1]),
         )?;
@@ -289,7 +303,8 @@ impl Reducer {
                 "main",
                 &overrides,
                 &[
-                    ("params", count.control),
+                    ("params_block", count.control),
+                    ("count_word", count.control),
                     ("input", input),
                     ("input_words", input),
                     ("fold_slots", slots),
@@ -300,7 +315,8 @@ impl Reducer {
                     offset: 4 * (args_at + 3 * i as u64),
                 },
             )?
-            .range("params", 4 * (params_at + params_stride * i as u64), 32)?
+            .range("params_block", 4 * (params_at + params_stride * i as u64), 32)?
+            .range("count_word", 0, 16)?
             .range("input", offset, size.min(input_bytes - offset))?
             .range("input_words", offset, size.min(input_bytes - offset))?;
         }

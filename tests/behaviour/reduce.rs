@@ -295,8 +295,13 @@ fn recorded_at_offsets(t: &Target) {
 /// The count read from a word the GPU holds (at an offset), recorded before the buffer is
 /// written by the queue; a count above the reducer's maximum is clamped to it.
 fn count_from_the_gpu(t: &Target) {
+    gpu_counts(t, if t.is_sim() { 3000 } else { 500_000 });
+}
+
+/// Sums of the first n / 2 + 1, 0 and all n of n random u32 by GPU counts (the last given as
+/// n + 100).
+fn gpu_counts(t: &Target, n: usize) {
     let ctx = &t.ctx;
-    let n = if t.is_sim() { 3000 } else { 500_000 };
     let d = Data::random(Dtype::U32, n, 5);
     let r = Reducer::new(ctx, ReduceOp::Sum, Dtype::U32, n as u64).unwrap();
     let input = ctx.upload("input", &d.bits()).unwrap();
@@ -364,6 +369,8 @@ fn chunked_input(_: &Target) {
             }
         }
     }
+    // three chunks, each stage computing its chunk's params from the count word
+    gpu_counts(&t, 3000);
 }
 
 fn bad_input(t: &Target) {

@@ -7,12 +7,17 @@
 
 //!include shared/wg_ops
 //!include reduce/lib/fold
+//!include reduce/lib/params
 
 const WG_SIZE: u32 = 256u;
 override KEY: u32 = 0u;
 override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
 
-@group(0) @binding(0) var<uniform> params: ReduceParams;
+@group(0) @binding(0) var<uniform> params_block: ReduceParams;
+// word 0 of the same control copy: the count (reduce/lib/params)
+@group(0) @binding(5) var<uniform> count_word: vec4<u32>;
+// this run's params (run_params)
+var<private> params: ReduceParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 // the partials' slots (reduce/lib/fold.wgsl)
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
@@ -53,6 +58,7 @@ fn accumulate(acc: u32, v: vec4<u32>) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
+    params = run_params(params_block, count_word.x);
     // a workgroup past the chunk's grid has nothing to do (uniform: the whole workgroup)
     if wid.x >= params.grid {
         return;

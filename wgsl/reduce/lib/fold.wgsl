@@ -21,20 +21,6 @@
 // zeroed when created): the arrival counter at word 0, the epoch at word 1, then 2 words per
 // partial. The counter and the epoch stay where they are whatever the run's partial count,
 // so runs of different sizes share the slots.
-//
-// The stages' params (`ReduceParams`, written by reduce/prepare.wgsl) are declared here too.
-
-struct ReduceParams {
-    n: u32,          // elements in this chunk
-    out_base: u32,   // index of this chunk's first partial
-    total: u32,      // partials over all chunks
-    count: u32,      // elements over all chunks
-    zero: u32,       // always 0: see dd_zero in shared/ops.wgsl
-    grid: u32,       // this chunk's workgroups: those past it (a dispatch sized for the
-                     // reducer's maximum count, see src/count.rs) leave at once
-    _pad1: u32,
-    _pad2: u32,
-}
 
 const FOLD_PAYLOAD: u32 = 0x7fffffffu;
 // partials each folding invocation loads before waiting on any (fold_gather8)
