@@ -315,7 +315,11 @@ impl Reducer {
                     offset: 4 * (args_at + 3 * i as u64),
                 },
             )?
-            .range("params_block", 4 * (params_at + params_stride * i as u64), 32)?
+            .range(
+                "params_block",
+                4 * (params_at + params_stride * i as u64),
+                32,
+            )?
             .range("count_word", 0, 16)?
             .range("input", offset, size.min(input_bytes - offset))?
             .range("input_words", offset, size.min(input_bytes - offset))?;

@@ -16,7 +16,13 @@ override END_BIT: u32 = 32u;
 //!include shared/wg_ops
 //!include sort/lib/keys
 
-@group(0) @binding(0) var<uniform> params: SortParams;
+//!include sort/lib/params
+
+@group(0) @binding(0) var<uniform> params_block: SortParams;
+// word 0 of the same control copy: the count (sort/lib/params)
+@group(0) @binding(8) var<uniform> count_word: vec4<u32>;
+// this run's params
+var<private> params: SortParams;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
 // the keys again, as vec4s (the host binds the same buffer, or a 16-byte stand-in when no tile
@@ -49,6 +55,7 @@ fn pass_digit(k: u32, p: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    params = sort_params(TILE);
     for (var p = 0u; p < 4u; p++) {
         atomicStore(&counts[p * RADIX + inv.lid], 0u);
     }
