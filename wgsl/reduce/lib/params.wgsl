@@ -66,7 +66,10 @@ fn chunk_params(word: u32, c: u32) -> ReduceParams {
 // says PARAMS_DERIVED.
 fn run_params(block: ReduceParams, word: u32) -> ReduceParams {
     if block.derive == PARAMS_DERIVED {
-        return chunk_params(word, block.chunk);
+        var p = chunk_params(word, block.chunk);
+        // the opaque zero of the f32 sums comes from the block as well (docs/reduce.md)
+        p.zero = block.zero;
+        return p;
     }
     return block;
 }
