@@ -19,8 +19,9 @@
 //!   passes do not run: that dispatch and the wait for it cost 7 µs, 7% of a 2^20-key sort and
 //!   half of a 2^20-element reduction (H200, 2026-11-27). Elsewhere the plan's one-invocation
 //!   `prepare` passes turn the count word into params first.
-//! - **Host counts** take the next of the other [`RING_SLOTS`] copies and skip the prepare
-//!   passes: the host writes, through the queue, the blocks those passes would write, and
+//! - **Host counts** take the next of the other [`RING_SLOTS`] copies (a count equal to the
+//!   last one keeps its copy, which still holds its blocks, and writes nothing) and skip the
+//!   prepare passes: the host writes, through the queue, the blocks those passes would write, and
 //!   dispatches the grids they would compute directly. The blocks come from running the
 //!   prepare passes on the simulator once per count (the last [`MEMO`] counts are kept), so no
 //!   kernel's arithmetic is restated here, and the GPU-count path runs the very same passes.
@@ -102,6 +103,9 @@ pub(crate) struct CountInput {
     /// Word 0: the count; the rest as the algorithm's prepare stage lays it out.
     pub control: BufferId,
     next: AtomicU32,
+    /// The last host count and its copy, which still holds that count's blocks: a recording
+    /// with the same count reuses it and writes nothing.
+    last: Mutex<Option<(u32, u32)>>,
     states: Mutex<VecDeque<(u32, Option<Arc<HostState>>)>>,
     /// Words of the control block (byte offset, value) that make the stages compute their
     /// params from the count word; empty where they cannot.
@@ -116,6 +120,7 @@ impl CountInput {
         CountInput {
             control: plan.slotted("control", control_bytes, COPIES),
             next: AtomicU32::new(0),
+            last: Mutex::new(None),
             states: Mutex::new(VecDeque::new()),
             marks: Vec::new(),
             marked: std::sync::atomic::AtomicBool::new(false),
@@ -165,8 +170,21 @@ impl CountInput {
                         "count {n} exceeds the maximum {max} this object was made for"
                     )));
                 }
-                let slot = 1 + self.next.fetch_add(1, Ordering::Relaxed) % RING_SLOTS;
                 let state = self.state_for(prepared, *n);
+                let mut last = self.last.lock().unwrap();
+                if let Some((c, slot)) = *last {
+                    if c == *n {
+                        return Ok(Recorded {
+                            slot,
+                            state,
+                            bound: None,
+                            derived: false,
+                        });
+                    }
+                }
+                let slot = 1 + self.next.fetch_add(1, Ordering::Relaxed) % RING_SLOTS;
+                // (forgotten until the blocks are written)
+                *last = None;
                 let copy = |id: BufferId, bytes: &[u8]| {
                     let decl = &prepared.plan().buffers[id.0];
                     let at = decl.slot_stride() * slot as u64;
@@ -180,6 +198,7 @@ impl CountInput {
                     }
                     _ => copy(self.control, &n.to_le_bytes())?,
                 }
+                *last = Some((*n, slot));
                 Ok(Recorded {
                     slot,
                     state,
