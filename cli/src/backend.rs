@@ -41,6 +41,9 @@ pub struct SimSettings {
     pub subgroup_size: Option<u32>,
     /// Permute the lane layout with this seed.
     pub shuffle_lanes: Option<u64>,
+    /// The schedules each submission runs under; `None`: the default exploration
+    /// (`wgsimd::sim::Schedule::DEFAULT`).
+    pub schedules: Option<Vec<wgsimd::sim::Schedule>>,
 }
 
 impl Default for SimSettings {
@@ -49,6 +52,7 @@ impl Default for SimSettings {
             profile: "h100".into(),
             subgroup_size: None,
             shuffle_lanes: None,
+            schedules: None,
         }
     }
 }
@@ -61,6 +65,9 @@ impl SimSettings {
             config.subgroup_size = s;
         }
         config.shuffle_lanes = self.shuffle_lanes;
+        if let Some(s) = &self.schedules {
+            config.schedules = s.clone();
+        }
         Ok(config)
     }
 }

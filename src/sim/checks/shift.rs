@@ -134,7 +134,7 @@ impl Checker for Shift {
             let Some(amount) = over else { return };
             let deferred = self
                 .discards
-                .defer(Some(e.at), slot, kind, e.span, || message(amount));
+                .defer(ctx, Some(e.at), slot, kind, e.span, || message(amount));
             if !deferred {
                 hit = Some((slot, amount));
             }
