@@ -46,7 +46,8 @@ pub fn tests() -> Vec<Test> {
 /// The schedules the GEMM cases run under on the simulator: lockstep and round-robin, whose
 /// independent subgroups meet at the tile loads' barriers; not the whole default exploration,
 /// which the sort, scan, reduction and queue cases run (a GEMM workgroup waits on no other,
-/// so the preemptive schedules have little more to find, and the suite's time doubles).
+/// so the preemptive schedules have little more to find, and the suite's time doubles). Every
+/// case on every target starts by pinning its target to them (`Target::with_schedules`).
 const SCHEDULES: [Schedule; 2] = [Schedule::Lockstep, Schedule::RoundRobin];
 
 /// f32 inputs, f32 accumulation.
@@ -763,6 +764,8 @@ fn layout_check(t: &Target, c: &LayoutCase, opts: GemmOptions) -> Path {
 /// Every layout case on every kernel the target runs: register-tiled, few-rows, each with K
 /// split, `Auto`, and cooperative matrices where offered (f16).
 fn layouts(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     let coop = coop_offered(t.caps());
     for c in layout_cases() {
         let mut choices = vec![
@@ -792,6 +795,8 @@ fn layouts(t: &Target) {
 /// int4 weights with A and C at the caller's layout: strided, at offsets, a batch of 3 sharing
 /// the weights, f32 and f16 C, on each portable kernel.
 fn int4_layouts(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     for &(m, n, k, batch, out) in &[
         (3, 33, 300, 3, OutFormat::F32),
         (17, 48, 129, 1, OutFormat::F16),

@@ -27,10 +27,11 @@
 //! - Entry-point returns: lanes stay *live* until the top-level statement they returned in
 //!   completes, so both arms of a divergent `if` are checked against them.
 //!
-//! Files: this one (state, workgroups, statements), `sched.rs` (threads, frames, barriers,
-//! resident workgroups, the schedules), `eval.rs` (expressions), `math.rs` (math builtins that
-//! are not componentwise), `memory.rs` (loads, stores, atomics), `subgroup.rs` (subgroup
-//! operations), `coop.rs` (cooperative matrices).
+//! Files: this one (state, workgroups, leaf statements), `frames.rs` (a thread's frames),
+//! `thread.rs` (running one thread), `sched.rs` (threads of a workgroup, barriers, resident
+//! workgroups, the schedules), `eval.rs` (expressions), `math.rs` (math builtins that are not
+//! componentwise), `memory.rs` (loads, stores, atomics), `subgroup.rs` (subgroup operations),
+//! `coop.rs` (cooperative matrices).
 
 // Lane loops index several rows with one lane index; iterators would hide that.
 #![allow(clippy::needless_range_loop)]
@@ -80,10 +81,12 @@ macro_rules! ctx {
 
 mod coop;
 mod eval;
+mod frames;
 mod math;
 mod memory;
 mod sched;
 mod subgroup;
+mod thread;
 
 pub use sched::Turns;
 
@@ -164,7 +167,7 @@ pub struct Interp<'a, 'h> {
     track_spin: bool,
     spin_limit: u32,
     /// What the running thread's innermost loop read and wrote this iteration.
-    spin: sched::SpinAcc,
+    spin: frames::SpinAcc,
     /// Steps of the running thread.
     steps: u64,
     budget: u64,
@@ -285,7 +288,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             watch_tickets: false,
             track_spin: false,
             spin_limit: u32::MAX,
-            spin: sched::SpinAcc::default(),
+            spin: frames::SpinAcc::default(),
             steps: 0,
             budget,
             halted: false,
