@@ -44,6 +44,9 @@ pub struct SimSettings {
     /// The schedules each submission runs under; `None`: the default exploration
     /// (`wgsimd::sim::Schedule::DEFAULT`).
     pub schedules: Option<Vec<wgsimd::sim::Schedule>>,
+    /// Workgroups per dispatch whose subgroups run as threads (`Some(None)`: all); `None`:
+    /// the default (`wgsimd::sim::schedule::THREADED_WORKGROUPS`).
+    pub threaded_workgroups: Option<Option<u32>>,
 }
 
 impl Default for SimSettings {
@@ -53,6 +56,7 @@ impl Default for SimSettings {
             subgroup_size: None,
             shuffle_lanes: None,
             schedules: None,
+            threaded_workgroups: None,
         }
     }
 }
@@ -67,6 +71,9 @@ impl SimSettings {
         config.shuffle_lanes = self.shuffle_lanes;
         if let Some(s) = &self.schedules {
             config.schedules = s.clone();
+        }
+        if let Some(t) = self.threaded_workgroups {
+            config.threaded_workgroups = t;
         }
         Ok(config)
     }

@@ -60,6 +60,11 @@ pub struct ExecArgs {
     /// run-ahead:1.
     #[arg(long, global = true)]
     schedules: Option<String>,
+    /// Simulator: under the interleaving schedules, the workgroups of a dispatch whose
+    /// subgroups run as independent threads: N or `all` (default 8; the others keep their
+    /// subgroups in lockstep).
+    #[arg(long, global = true)]
+    threaded_workgroups: Option<String>,
 }
 
 impl ExecArgs {
@@ -78,11 +83,20 @@ impl ExecArgs {
             Some(s) => Some(wgsimd::sim::Schedule::parse_list(s)?),
             None => None,
         };
+        let threaded_workgroups = match self.threaded_workgroups.as_deref() {
+            None => None,
+            Some("all") => Some(None),
+            Some(n) => match n.parse::<u32>() {
+                Ok(n) => Some(Some(n)),
+                Err(_) => anyhow::bail!("--threaded-workgroups must be a count or `all`, not {n:?}"),
+            },
+        };
         Ok(SimSettings {
             profile: self.profile.clone(),
             subgroup_size: self.subgroup_size,
             shuffle_lanes: self.shuffle_lanes,
             schedules,
+            threaded_workgroups,
         })
     }
 }

@@ -25,7 +25,7 @@ use super::interp::{Bound, Hooks, Interp, Turns};
 use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
-use super::schedule::Schedule;
+use super::schedule::{Schedule, THREADED_WORKGROUPS};
 use crate::context::CountedRun;
 use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};
@@ -98,6 +98,12 @@ pub struct SimConfig {
     /// Workgroups resident at once under the interleaving schedules (lockstep runs one at a
     /// time).
     pub residency: u32,
+    /// Under the interleaving schedules, the workgroups of a dispatch whose subgroups run as
+    /// independent threads (`None`: all): each costs about three times its lockstep run, the
+    /// others keep their subgroups in lockstep and still interleave with the other workgroups.
+    /// [`SimConfig::for_profile`] gives [`THREADED_WORKGROUPS`]; which ones, `sim::schedule`
+    /// says.
+    pub threaded_workgroups: Option<u32>,
     /// Iterations in a row that read the same memory words with the same values and change
     /// no memory word (not even a variable: a bounded poll's counter), after which a loop
     /// spins: it can end only when another invocation changes what it reads
@@ -137,6 +143,7 @@ impl SimConfig {
             scheduler: Scheduler::InOrder,
             schedules: Schedule::DEFAULT.to_vec(),
             residency: 4,
+            threaded_workgroups: Some(THREADED_WORKGROUPS),
             spin_limit: 32,
             max_steps: 20_000_000,
             seed: 0x5eed,
@@ -709,7 +716,8 @@ impl Simulator {
             &self.config.schedules
         };
         let start: Option<Vec<Vec<u32>>> = (schedules.len() > 1).then(|| words.to_vec());
-        let (mut findings, stopped) = self.run_commands(run, words, schedules[0], None)?;
+        let (first_run, others) = self.run_schedules(run, words, schedules, start.as_deref());
+        let (mut findings, stopped) = first_run?;
         let Some(start) = start.filter(|_| !stopped) else {
             return Ok(findings);
         };
@@ -717,9 +725,9 @@ impl Simulator {
         // schedules differ
         let mut first: Option<(Schedule, usize, usize, u32)> = None;
         let mut differ = 0;
-        for &other in &schedules[1..] {
-            let mut w = start.clone();
-            let (more, stopped) = self.run_commands(run, &mut w, other, None)?;
+        for (&other, result) in schedules[1..].iter().zip(others) {
+            let Some(result) = result else { continue };
+            let (more, stopped, w) = result?;
             merge_findings(&mut findings, more);
             if stopped {
                 // a hang under this schedule (its step-limit finding says where): its
@@ -777,6 +785,63 @@ impl Simulator {
             pass,
         });
         Ok(findings)
+    }
+
+    /// Runs `run` under each of `schedules`: the first over `words`, each other over a copy of
+    /// `start` (none without it), and returns their results in order (`None`: not run, the
+    /// first one stopped). The runs share nothing, so they take every core
+    /// (`std::thread::available_parallelism`): this thread runs the first, then takes the next
+    /// schedule not taken, as each helper thread does.
+    #[allow(clippy::type_complexity)]
+    fn run_schedules(
+        &self,
+        run: &Run,
+        words: &mut [Vec<u32>],
+        schedules: &[Schedule],
+        start: Option<&[Vec<u32>]>,
+    ) -> (
+        Result<(Vec<Finding>, bool)>,
+        Vec<Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>>,
+    ) {
+        type Other = Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>;
+        let rest = if start.is_some() { &schedules[1..] } else { &[] };
+        let results: Vec<Mutex<Other>> = rest.iter().map(|_| Mutex::new(None)).collect();
+        let next = AtomicU64::new(0);
+        // set when the first run stopped: the others are not wanted
+        let skip = AtomicBool::new(false);
+        let work = || loop {
+            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+            let Some(start) = start.filter(|_| i < rest.len() && !skip.load(Ordering::Relaxed))
+            else {
+                break;
+            };
+            let mut w = start.to_vec();
+            let r = self
+                .run_commands(run, &mut w, rest[i], None)
+                .map(|(f, stopped)| (f, stopped, w));
+            *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        };
+        let helpers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .saturating_sub(1)
+            .min(rest.len());
+        let first = std::thread::scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(work);
+            }
+            let first = self.run_commands(run, words, schedules[0], None);
+            if !matches!(first, Ok((_, false))) {
+                skip.store(true, Ordering::Relaxed);
+            } else {
+                work();
+            }
+            first
+        });
+        let others = results
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        (first, others)
     }
 
     /// Runs the pending queue writes, then the commands, under `schedule`, as one run of fresh
@@ -1011,6 +1076,7 @@ impl Simulator {
                 schedule,
                 residency: self.config.residency as usize,
                 spin_limit: self.config.spin_limit,
+                threaded: self.config.threaded_workgroups.map(|t| t as usize),
                 seed: schedule.seed() ^ (pi as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407),
             };
             let (done, goes_on) = it.run_dispatch(&self.order(x * y * z), &turns)?;

@@ -287,9 +287,14 @@ pub fn math(
     n: Rows,
 ) -> Result<bool> {
     let a0 = a.0;
-    let one = |dst: &mut [u32], op: &dyn Fn(u32) -> u32| map1(dst, a0, words, n, op);
     let bb = b1.unwrap_or(a);
     let cc = c1.unwrap_or(a);
+    // (a macro, not a closure taking `&dyn Fn`: each builtin gets its own vectorised loop)
+    macro_rules! one {
+        ($dst:expr, $e:expr) => {
+            map1($dst, a0, words, n, $e)
+        };
+    }
     macro_rules! two {
         ($e:expr) => {
             map2(dst, a.0, a.1, bb.0, bb.1, words, n, $e)
@@ -365,21 +370,21 @@ pub fn math(
             fb(t * t * (3.0 - 2.0 * t))
         }),
         (M::QuantizeToF16, _) => fl!(|x: f32| f16_to_f32(f32_to_f16(x))),
-        (M::CountOneBits, _) => one(dst, &|x| x.count_ones()),
-        (M::CountTrailingZeros, _) => one(dst, &|x| x.trailing_zeros()),
-        (M::CountLeadingZeros, _) => one(dst, &|x| x.leading_zeros()),
-        (M::ReverseBits, _) => one(dst, &|x| x.reverse_bits()),
+        (M::CountOneBits, _) => one!(dst, |x| x.count_ones()),
+        (M::CountTrailingZeros, _) => one!(dst, |x| x.trailing_zeros()),
+        (M::CountLeadingZeros, _) => one!(dst, |x| x.leading_zeros()),
+        (M::ReverseBits, _) => one!(dst, |x| x.reverse_bits()),
         (M::FirstTrailingBit, _) => {
-            one(dst, &|x| if x == 0 { u32::MAX } else { x.trailing_zeros() })
+            one!(dst, |x| if x == 0 { u32::MAX } else { x.trailing_zeros() })
         }
-        (M::FirstLeadingBit, Kind::U32) => one(dst, &|x| {
+        (M::FirstLeadingBit, Kind::U32) => one!(dst, |x| {
             if x == 0 {
                 u32::MAX
             } else {
                 31 - x.leading_zeros()
             }
         }),
-        (M::FirstLeadingBit, Kind::I32) => one(dst, &|x| first_leading_bit_i(x as i32)),
+        (M::FirstLeadingBit, Kind::I32) => one!(dst, |x| first_leading_bit_i(x as i32)),
         (M::ExtractBits, _) => {
             let signed = k == Kind::I32;
             three!(|e, o, c| extract_bits(e, o, c, signed))

@@ -40,6 +40,17 @@
 //! per step, the lanes are shared. Round-robin keeps its threads from barrier to barrier; the
 //! others merge them at every barrier and cut anew.
 //!
+//! **Threaded workgroups.** Only [`SimConfig::threaded_workgroups`] workgroups of a dispatch
+//! ([`THREADED_WORKGROUPS`] by default) run their subgroups as threads; the others keep theirs
+//! in lockstep (one thread, a round-robin turn as long as the threads' together) and still
+//! interleave with the other resident workgroups, take tickets and are suspended like any. The
+//! threaded ones are the first half of the bound in admission order (resident together at the
+//! start: they take the first tickets, the suspended workgroup's among them), the last admitted
+//! and the one of the highest linear index (a partial tile), then others drawn with the
+//! schedule's seed. A dispatch of at most that many workgroups is threaded whole.
+//!
+//! [`SimConfig::threaded_workgroups`]: super::SimConfig::threaded_workgroups
+//!
 //! [`SimConfig::spin_limit`]: super::SimConfig::spin_limit
 
 use crate::error::{Error, Result};
@@ -52,6 +63,13 @@ pub const QUANTUM: u64 = 8;
 /// statement dispatch the whole workgroup paid once under lockstep: at 8 the interleaving
 /// schedules cost about 3 lockstep runs each on the sort at subgroups of 32, at 4 about 2.
 pub const MAX_THREADS: usize = 4;
+
+/// Workgroups per dispatch whose subgroups run as independent threads under the default
+/// settings ([`SimConfig::threaded_workgroups`](super::SimConfig::threaded_workgroups)); the
+/// others keep their subgroups in lockstep. Eight bounds an interleaving schedule's cost near
+/// one lockstep run on large dispatches (a 2^20-key OneSweep pass has 128 workgroups) while a
+/// small dispatch, as the tests and `wgsimd check` run, is threaded whole.
+pub const THREADED_WORKGROUPS: u32 = 8;
 
 /// One way of interleaving subgroups and workgroups (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

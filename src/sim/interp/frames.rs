@@ -11,7 +11,7 @@
 //!   are disjoint, so the union is exact; one thread can be cut into threads of fewer
 //!   subgroups by restricting every mask ([`part`]).
 //! - **Spinning**: per loop, an iteration that read memory words whose addresses and values
-//!   hash as the previous iteration's and changed no memory word (storage, workgroup, private
+//!   hash (in any order) as the previous iteration's and changed no memory word (storage, workgroup, private
 //!   or a variable), extends a run; a run of `spin_limit` iterations means the thread spins.
 //!   Such an iteration leaves the whole state as it found it (loop-carried values live in
 //!   variables), so the loop repeats it until another invocation changes what it reads: a
@@ -28,15 +28,19 @@ pub struct SpinAcc {
     pub(super) hash: u64,
     pub(super) reads: u32,
     pub(super) wrote: bool,
+    /// The thread is in a loop (outside loops nothing is compared, so nothing is tracked).
+    pub(super) on: bool,
 }
 
 impl SpinAcc {
-    /// Word `key` (space, buffer and address) read as `value`.
+    /// Word `key` (space, buffer and address) read as `value`. The iteration's hash is a sum
+    /// over the words it read, so it tells which words it read with which values whatever
+    /// their order, and each read adds to it without waiting for the previous one's hash.
     #[inline]
     pub(super) fn read(&mut self, key: u64, value: u32) {
-        self.hash = (self.hash ^ key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ value as u64)
-            .rotate_left(29)
-            .wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ value as u64;
+        x = (x ^ (x >> 29)).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        self.hash = self.hash.wrapping_add(x ^ (x >> 32));
         self.reads = self.reads.saturating_add(1);
     }
 
@@ -303,6 +307,11 @@ pub(super) enum Flow {
 pub(super) fn part<'a>(g: &Gang<'a>, lo: usize, hi: usize) -> Gang<'a> {
     let range = Mask::range(lo, hi - lo);
     let mut frames = g.frames.clone();
+    // (a cut at a barrier inside a loop: the iteration goes on being tracked)
+    let spin = SpinAcc {
+        on: g.spin.on,
+        ..SpinAcc::default()
+    };
     for f in frames.iter_mut() {
         f.masks_mut(|m| *m = m.and(&range));
     }
@@ -312,7 +321,7 @@ pub(super) fn part<'a>(g: &Gang<'a>, lo: usize, hi: usize) -> Gang<'a> {
         frames,
         exiting: g.exiting.and(&range),
         steps: g.steps,
-        spin: SpinAcc::default(),
+        spin,
         wait: None,
     }
 }

@@ -19,6 +19,13 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
     }
 
+    /// Whether the running thread's reads and writes are tracked for spinning: under an
+    /// interleaving schedule, in a loop.
+    #[inline]
+    fn tracking(&self) -> bool {
+        self.track_spin && self.spin.on
+    }
+
     pub(super) fn emit_access(
         &mut self,
         space: Space,
@@ -129,7 +136,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 } else {
                     Space::Storage
                 };
-                if self.track_spin && !b.uniform && !b.read_only {
+                if self.tracking() && !b.uniform && !b.read_only {
                     let key = (b.buffer as u64 + 1) << 32;
                     for &(_, a) in &self.scratch {
                         self.spin.read(key | a as u64, buf[a as usize]);
@@ -152,7 +159,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                         };
                     }
                 });
-                if self.track_spin {
+                if self.tracking() {
                     for &(_, a) in &self.scratch {
                         self.spin.read(a as u64, mem[a as usize]);
                     }
@@ -242,7 +249,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                         }
                     }
                 });
-                if self.track_spin && changed {
+                if self.tracking() && changed {
                     self.spin.wrote();
                 }
                 self.emit_access(Space::Storage, b.buffer, AccessKind::Store, atomic, span);
@@ -262,12 +269,13 @@ impl<'a, 'h> Interp<'a, 'h> {
                         }
                     }
                 });
-                if self.track_spin && changed {
+                if self.tracking() && changed {
                     self.spin.wrote();
                 }
                 self.emit_access(Space::Workgroup, 0, AccessKind::Store, atomic, span);
             }
             Root::Private | Root::Local(_) => {
+                let track = self.tracking();
                 let regs = &self.regs[fi];
                 let mem: &mut Vec<u32> = match root {
                     Root::Private => &mut self.private,
@@ -275,7 +283,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                     _ => unreachable!(),
                 };
                 // a loop whose iteration changes a variable is not spinning
-                if self.track_spin && !self.spin.has_written() {
+                if track && !self.spin.has_written() {
                     let mut changed = false;
                     active.for_each(|l| {
                         let o = offs[l];
@@ -368,6 +376,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             _ => return Err(Error::Sim("atomic outside storage/workgroup memory".into())),
         };
         let fun = *fun;
+        let track = self.tracking();
         let regs = &mut self.regs[fi];
         let mem: &mut [u32] = match root {
             Root::Binding(_) => &mut self.buffers[buffer],
@@ -378,7 +387,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             Root::Binding(_) => (buffer as u64 + 1) << 32,
             _ => 0,
         };
-        let (track, spin) = (self.track_spin, &mut self.spin);
+        let spin = &mut self.spin;
         active.for_each(|l| {
             let o = offs[l];
             if o == BAD {

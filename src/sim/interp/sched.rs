@@ -29,6 +29,50 @@ pub struct Turns {
     pub spin_limit: u32,
     /// Seed of the schedule's choices in this dispatch.
     pub seed: u64,
+    /// Workgroups of the dispatch whose subgroups run as independent threads (`None`: all;
+    /// the others keep theirs in lockstep): [`threaded`] picks them.
+    pub threaded: Option<usize>,
+}
+
+/// By position in `order` (the admission order), whether a workgroup's subgroups run as
+/// independent threads under `turns`: all under an interleaving schedule without a bound;
+/// with a bound of `t`, the first `t / 2` admitted (resident together at the start, they take
+/// the first tickets, the suspended one's among them), the last admitted and the one of the
+/// highest linear index (a partial tile), then others drawn with the schedule's seed, `t` in
+/// all. Which workgroups misbehave when their subgroups drift apart is rarely a matter of
+/// which tile they hold; where it is, the seeded schedules of `--schedules N` draw others.
+pub fn threaded(order: &[u32], turns: &Turns) -> Vec<bool> {
+    let w = order.len();
+    if !turns.schedule.interleaves() {
+        return vec![false; w];
+    }
+    let t = match turns.threaded {
+        Some(t) if t < w => t,
+        _ => return vec![true; w],
+    };
+    let mut pick = vec![false; w];
+    let mut left = t;
+    let mut take = |i: usize, pick: &mut Vec<bool>| {
+        if left > 0 && !pick[i] {
+            pick[i] = true;
+            left -= 1;
+        }
+    };
+    for i in 0..t / 2 {
+        take(i, &mut pick);
+    }
+    if w > 0 {
+        take(w - 1, &mut pick);
+        let top = (0..w).max_by_key(|&i| order[i]).unwrap_or(0);
+        take(top, &mut pick);
+    }
+    let mut rng = SplitMix::new(turns.seed ^ 0x7EAD_ED00);
+    let mut rest: Vec<usize> = (0..w).filter(|&i| !pick[i]).collect();
+    rng.shuffle(&mut rest);
+    for i in rest {
+        take(i, &mut pick);
+    }
+    pick
 }
 
 /// A workgroup's memories while another runs.
@@ -52,6 +96,8 @@ struct Resident<'a> {
     cursor: usize,
     /// The thread running ahead (run-ahead).
     ahead: Option<usize>,
+    /// Its subgroups run as independent threads (else in lockstep, one thread).
+    threaded: bool,
 }
 
 impl Resident<'_> {
@@ -156,7 +202,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
         self.barrier_event(at.flags, at.span, &active);
         // round-robin cuts the same threads at every barrier: they go on as they are
-        if !together || r.gangs.len() == 1 || turns.schedule == Schedule::RoundRobin {
+        if !together || !r.threaded || r.gangs.len() == 1 || turns.schedule == Schedule::RoundRobin {
             return;
         }
         // every thread that has not finished is here: merge them and cut anew
@@ -165,7 +211,10 @@ impl<'a, 'h> Interp<'a, 'h> {
             return;
         }
         let mut whole = here[0].clone();
-        whole.spin = SpinAcc::default();
+        whole.spin = SpinAcc {
+            on: whole.spin.on,
+            ..SpinAcc::default()
+        };
         for g in &here[1..] {
             whole.lo = whole.lo.min(g.lo);
             whole.hi = whole.hi.max(g.hi);
@@ -243,24 +292,33 @@ impl<'a, 'h> Interp<'a, 'h> {
                 while self.run_thread(r, 0, u64::MAX, turns, rng) == Stop::Barrier {}
             }
             Schedule::RoundRobin => {
+                // a workgroup whose subgroups stay in lockstep gets the steps its threads would
+                // have had together, so every workgroup's turn is as long
+                let q = if r.threaded {
+                    QUANTUM
+                } else {
+                    QUANTUM * MAX_THREADS as u64
+                };
                 for _ in 0..r.gangs.len() {
                     let gi = r.cursor % r.gangs.len();
                     r.cursor = gi + 1;
                     if !r.gangs[gi].runnable() {
                         continue;
                     }
-                    let stop = self.run_thread(r, gi, QUANTUM, turns, rng);
+                    let stop = self.run_thread(r, gi, q, turns, rng);
                     if matches!(stop, Stop::Ticket | Stop::Halted) {
                         return;
                     }
                 }
             }
             Schedule::Random(_) => {
-                let can: Vec<usize> = (0..r.gangs.len())
-                    .filter(|&i| r.gangs[i].runnable())
-                    .collect();
-                if !can.is_empty() {
-                    let gi = can[rng.below(can.len())];
+                let can = r.gangs.iter().filter(|g| g.runnable()).count();
+                if can > 0 {
+                    let pick = rng.below(can);
+                    let gi = (0..r.gangs.len())
+                        .filter(|&i| r.gangs[i].runnable())
+                        .nth(pick)
+                        .unwrap_or(0);
                     let q = 1 + rng.below(2 * QUANTUM as usize) as u64;
                     self.run_thread(r, gi, q, turns, rng);
                 }
@@ -393,6 +451,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         } else {
             1
         };
+        let threaded = threaded(order, turns);
         let mut rng = SplitMix::new(turns.seed);
         let victim_ticket: Option<u32> = match schedule {
             Schedule::RoundRobin => Some(0),
@@ -416,6 +475,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let mut running: Option<usize> = None;
         let (mut next, mut tickets, mut cursor, mut done) = (0usize, 0u32, 0usize, 0u64);
         let mut victim: Option<(usize, Span, usize)> = None;
+        let mut runnable: Vec<usize> = Vec::with_capacity(k);
         let [x, y, _] = self.num_wg;
         let (x, y) = (x.max(1), y.max(1));
         while !self.halted {
@@ -447,7 +507,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                 };
                 let body = &self.prog.function(self.prog.entry_fn).body;
                 self.push_block(&mut whole, self.prog.entry_fn, body, self.live);
-                let (gangs, ahead) = self.cut(&whole, schedule, &mut rng);
+                let split = threaded[next - 1];
+                let (gangs, ahead) = if split {
+                    self.cut(&whole, schedule, &mut rng)
+                } else {
+                    (vec![whole], None)
+                };
                 slots[s] = Some(Resident {
                     id: self.wg_id,
                     gangs,
@@ -456,17 +521,14 @@ impl<'a, 'h> Interp<'a, 'h> {
                     suspended: false,
                     cursor: 0,
                     ahead,
+                    threaded: split,
                 });
             }
-            let present: Vec<usize> = (0..k).filter(|&s| slots[s].is_some()).collect();
-            if present.is_empty() {
+            if slots.iter().all(Option::is_none) {
                 break;
             }
-            let runnable: Vec<usize> = present
-                .iter()
-                .copied()
-                .filter(|&s| slots[s].as_ref().is_some_and(|r| !r.suspended))
-                .collect();
+            runnable.clear();
+            runnable.extend((0..k).filter(|&s| slots[s].as_ref().is_some_and(|r| !r.suspended)));
             if let Some(v) = victim {
                 // the suspended workgroup runs again once no other can progress
                 let limit = self.spin_limit;
@@ -498,13 +560,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                     match running.filter(|_| keep) {
                         Some(c) => c,
                         None => {
-                            let order: Vec<usize> = (0..k).map(|j| (cursor + j) % k).collect();
+                            let order = (0..k).map(|j| (cursor + j) % k);
                             let pick = order
-                                .iter()
-                                .copied()
+                                .clone()
                                 .filter(|t| runnable.contains(t))
                                 .find(|&t| slots[t].as_ref().is_some_and(|r| !r.stalled(limit)))
-                                .or_else(|| order.iter().copied().find(|t| runnable.contains(t)))
+                                .or_else(|| order.clone().find(|t| runnable.contains(t)))
                                 .unwrap_or(first);
                             cursor = pick + 1;
                             pick
@@ -544,5 +605,54 @@ impl<'a, 'h> Interp<'a, 'h> {
             return Err(e);
         }
         Ok((done, !self.halted))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turns(schedule: Schedule, threaded: Option<usize>) -> Turns {
+        Turns {
+            schedule,
+            residency: 4,
+            spin_limit: 32,
+            seed: 7,
+            threaded,
+        }
+    }
+
+    /// The bound picks exactly that many: the first half admitted, the last admitted and the
+    /// highest linear index among them; no bound, or a dispatch within it, threads all;
+    /// lockstep none.
+    #[test]
+    fn threaded_workgroups_are_bounded_and_include_the_first_and_last() {
+        let order: Vec<u32> = (0..100).rev().collect();
+        let t = threaded(&order, &turns(Schedule::RoundRobin, Some(8)));
+        assert_eq!(t.iter().filter(|&&x| x).count(), 8);
+        assert!(t[..4].iter().all(|&x| x), "{t:?}");
+        // the last admitted is also the highest linear index here (0 is admitted last)
+        assert!(t[99] && t[0]);
+        let shuffled: Vec<u32> = (0..100).map(|i| (i * 37) % 100).collect();
+        let t = threaded(&shuffled, &turns(Schedule::Random(3), Some(6)));
+        assert_eq!(t.iter().filter(|&&x| x).count(), 6);
+        let top = shuffled.iter().position(|&l| l == 99).unwrap();
+        assert!(t[..3].iter().all(|&x| x) && t[99] && t[top], "{t:?}");
+        // another seed draws others beyond the fixed ones
+        let seeded = |seed| Turns {
+            seed,
+            ..turns(Schedule::Random(seed), Some(20))
+        };
+        let (other, again) = (threaded(&order, &seeded(4)), threaded(&order, &seeded(5)));
+        assert_ne!(other, again);
+        assert!(threaded(&order[..8], &turns(Schedule::RoundRobin, Some(8)))
+            .iter()
+            .all(|&x| x));
+        assert!(threaded(&order, &turns(Schedule::RunAhead(1), None))
+            .iter()
+            .all(|&x| x));
+        assert!(!threaded(&order, &turns(Schedule::Lockstep, None))
+            .iter()
+            .any(|&x| x));
     }
 }

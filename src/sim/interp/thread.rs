@@ -403,6 +403,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             return;
         };
         *in_continuing = false;
+        self.spin.on = true;
         let (fi, body, span) = (*fi, *body, *span);
         let ctx = ctx!(self);
         for c in self.hooks.checkers.iter_mut() {

@@ -199,3 +199,59 @@ fn a_decoupled_fallback_is_clean_and_exercised() {
         }
     }
 }
+
+/// `hasty_main` with one output word per workgroup, over many workgroups.
+const HASTY_WIDE: &str = r#"
+@group(0) @binding(0) var<storage, read_write> output: array<u32>;
+var<workgroup> count: atomic<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    atomicAdd(&count, 1u);
+    if lid == 0u {
+        output[wid.x] = atomicLoad(&count);
+    }
+}
+"#;
+
+/// A dispatch of more workgroups than `SimConfig::threaded_workgroups`: the missing barrier
+/// still shows in the threaded ones under the default exploration, and only because they are
+/// threaded (none threaded: every workgroup's subgroups in lockstep, clean); the same count
+/// behind a barrier is clean with all of them threaded.
+#[test]
+fn a_missing_barrier_shows_in_the_threaded_workgroups_of_a_large_dispatch() {
+    let wide = |source: &str, threaded: Option<u32>| {
+        let config = SimConfig {
+            subgroup_size: 8,
+            threaded_workgroups: threaded,
+            ..Default::default()
+        };
+        check(&CheckRequest {
+            name: "test.wgsl".into(),
+            source: source.into(),
+            entry: "main".into(),
+            workgroups: [64, 1, 1],
+            binds: vec!["0=u32:zeros:64".parse().unwrap()],
+            overrides: vec![],
+            config,
+        })
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let default = SimConfig::default().threaded_workgroups;
+    assert!(default.is_some_and(|t| t < 64), "{default:?}");
+    let r = wide(HASTY_WIDE, default);
+    assert_eq!(
+        kinds(&r.findings),
+        [FindingKind::ScheduleDivergence],
+        "{:#?}",
+        r.findings
+    );
+    assert!(wide(HASTY_WIDE, Some(0)).findings.is_empty());
+    let patient = HASTY_WIDE.replace(
+        "atomicAdd(&count, 1u);",
+        "atomicAdd(&count, 1u);\n    workgroupBarrier();",
+    );
+    let r = wide(&patient, None);
+    assert!(r.findings.is_empty(), "{:#?}", r.findings);
+    assert_eq!(r.buffers[&0].1, vec![64; 64]);
+}
