@@ -88,7 +88,9 @@ impl ExecArgs {
             Some("all") => Some(None),
             Some(n) => match n.parse::<u32>() {
                 Ok(n) => Some(Some(n)),
-                Err(_) => anyhow::bail!("--threaded-workgroups must be a count or `all`, not {n:?}"),
+                Err(_) => {
+                    anyhow::bail!("--threaded-workgroups must be a count or `all`, not {n:?}")
+                }
             },
         };
         Ok(SimSettings {

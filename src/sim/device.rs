@@ -804,7 +804,11 @@ impl Simulator {
         Vec<Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>>,
     ) {
         type Other = Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>;
-        let rest = if start.is_some() { &schedules[1..] } else { &[] };
+        let rest = if start.is_some() {
+            &schedules[1..]
+        } else {
+            &[]
+        };
         let results: Vec<Mutex<Other>> = rest.iter().map(|_| Mutex::new(None)).collect();
         let next = AtomicU64::new(0);
         // set when the first run stopped: the others are not wanted

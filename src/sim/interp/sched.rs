@@ -202,7 +202,8 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
         self.barrier_event(at.flags, at.span, &active);
         // round-robin cuts the same threads at every barrier: they go on as they are
-        if !together || !r.threaded || r.gangs.len() == 1 || turns.schedule == Schedule::RoundRobin {
+        if !together || !r.threaded || r.gangs.len() == 1 || turns.schedule == Schedule::RoundRobin
+        {
             return;
         }
         // every thread that has not finished is here: merge them and cut anew
