@@ -429,7 +429,8 @@ fn input_errors_exit_2_with_a_message() {
 
 /// `--schedules`: the default exploration finds `hasty_main`'s missing barrier (exit 1, the
 /// finding names both schedules); one lockstep run does not, nor one schedule run twice (each
-/// is seeded) (exit 0); `--json` lists the schedules run; a bad list exits 2. The look-back
+/// is seeded) (exit 0); `--json` lists the schedules run; a bad list exits 2;
+/// `--threaded-workgroups` reaches the simulator. The look-back
 /// without fallback is a forward-progress finding under the default exploration.
 #[test]
 fn schedules_flag() {
@@ -476,6 +477,15 @@ fn schedules_flag() {
         let mut args = base.to_vec();
         args.extend(["--schedules", bad]);
         assert_eq!(check(&args).0, 2, "{bad}");
+    }
+    // `--threaded-workgroups`: none threaded, the subgroups stay in lockstep under every
+    // schedule (clean); all, or a bound the one workgroup is within, finds it; a bad count
+    // exits 2
+    for (threaded, want) in [("0", 0), ("all", 1), ("1", 1), ("many", 2), ("-1", 2)] {
+        let mut args = base.to_vec();
+        args.extend(["--threaded-workgroups", threaded]);
+        let (code, out, err) = check(&args);
+        assert_eq!(code, want, "{threaded}: {out}{err}");
     }
     let lb = corpus("ticketed_lookback_without_fallback_bug.wgsl");
     let (code, out, _) = check(&[
