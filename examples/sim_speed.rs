@@ -4,9 +4,11 @@
 //! (user + system, where `/proc/self/stat` exists), the statements and lane-operations executed
 //! and lane-operations per CPU second. Exits non-zero if a sort comes out wrong or has findings.
 //!
-//! `cargo run --release --example sim_speed [-- [KEYS] [SIZES] [SCHEDULES]]`: KEYS (default
-//! 2^20; `2^N` or a count), SIZES (default `4,8,32,64,128`), SCHEDULES (`--schedules` of the
-//! CLI: `N` or a list; default both lockstep alone and the default exploration).
+//! `cargo run --release --example sim_speed [-- [KEYS] [SIZES] [SCHEDULES] [THREADS]]`: KEYS
+//! (default 2^20; `2^N` or a count), SIZES (default `4,8,32,64,128`), SCHEDULES (`--schedules`
+//! of the CLI: `N` or a list; default both lockstep alone and the default exploration; `-`
+//! for the default), THREADS (`SimConfig::threads`: 0, the default, one per core; 1, the
+//! schedules one after another).
 
 use std::time::Instant;
 
@@ -48,7 +50,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .split(',')
         .map(|s| s.trim().parse())
         .collect::<Result<_, _>>()?;
-    let explorations: Vec<(String, Vec<Schedule>)> = match args.get(2) {
+    let threads: usize = args.get(3).map_or(Ok(0), |t| t.parse())?;
+    let explorations: Vec<(String, Vec<Schedule>)> = match args.get(2).filter(|s| *s != "-") {
         Some(s) => vec![(s.clone(), Schedule::parse_list(s)?)],
         None => vec![
             ("lockstep".into(), vec![Schedule::Lockstep]),
@@ -60,7 +63,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut want = keys.clone();
     want.sort_unstable();
     println!(
-        "{n} u32 keys, h100 profile, every checker on; time per sort: wall, CPU (user + system)"
+        "{n} u32 keys, h100 profile, every checker on, schedules on {threads} threads (0: one \
+         per core); time per sort: wall, CPU (user + system)"
     );
     println!("subgroups  schedules  wall s  CPU s  statements  lane-ops  lane-ops/CPU s");
     for &s in &sizes {
@@ -68,6 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let config = SimConfig {
                 subgroup_size: s,
                 schedules: schedules.clone(),
+                threads,
                 ..SimConfig::default()
             };
             let ctx = Context::simulator(config)?;

@@ -99,7 +99,7 @@ pub struct SimConfig {
     /// time).
     pub residency: u32,
     /// Under the interleaving schedules, the workgroups of a dispatch whose subgroups run as
-    /// independent threads (`None`: all): each costs about three times its lockstep run, the
+    /// independent threads (`None`: all): each costs up to 2.7 times its lockstep run, the
     /// others keep their subgroups in lockstep and still interleave with the other workgroups.
     /// [`SimConfig::for_profile`] gives [`THREADED_WORKGROUPS`]; which ones, `sim::schedule`
     /// says.
@@ -112,6 +112,11 @@ pub struct SimConfig {
     /// Step budget per thread of subgroups (statements and loop back-edges it runs, each
     /// counted once whatever its active lanes; a whole workgroup under lockstep).
     pub max_steps: u64,
+    /// OS threads the schedules of a submission run on at once (0: one per core,
+    /// `std::thread::available_parallelism`; 1: one after another). Their runs share nothing;
+    /// where cores are free, more threads shorten the elapsed time, where they are not, the
+    /// runs contend for the cache and cost more CPU time.
+    pub threads: usize,
     /// Seed of the poison generator.
     pub seed: u64,
     /// Turn a `step-limit` finding into `Error::Sim` (so no partial result is returned).
@@ -146,6 +151,7 @@ impl SimConfig {
             threaded_workgroups: Some(THREADED_WORKGROUPS),
             spin_limit: 32,
             max_steps: 20_000_000,
+            threads: 0,
             seed: 0x5eed,
             fail_on_step_limit: false,
             checks: checks::CheckOptions::default(),
@@ -789,9 +795,9 @@ impl Simulator {
 
     /// Runs `run` under each of `schedules`: the first over `words`, each other over a copy of
     /// `start` (none without it), and returns their results in order (`None`: not run, the
-    /// first one stopped). The runs share nothing, so they take every core
-    /// (`std::thread::available_parallelism`): this thread runs the first, then takes the next
-    /// schedule not taken, as each helper thread does.
+    /// first one stopped). The runs share nothing, so they run on [`SimConfig::threads`]
+    /// threads: this one runs the first, then takes the next schedule not taken, as each
+    /// helper thread does.
     #[allow(clippy::type_complexity)]
     fn run_schedules(
         &self,
@@ -825,10 +831,11 @@ impl Simulator {
                 .map(|(f, stopped)| (f, stopped, w));
             *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
         };
-        let helpers = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .saturating_sub(1)
-            .min(rest.len());
+        let threads = match self.config.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+        let helpers = threads.saturating_sub(1).min(rest.len());
         let first = std::thread::scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(work);

@@ -88,8 +88,9 @@ pub enum Schedule {
 
 impl Schedule {
     /// The default exploration: lockstep (the reference), then one schedule of each
-    /// interleaving kind. Each interleaving schedule costs 1.2 to 2.7 times a lockstep run (the
-    /// shipped algorithms at subgroups of 4 to 128), so the four cost at most about 9 runs
+    /// interleaving kind. With [`THREADED_WORKGROUPS`] threaded workgroups, each interleaving
+    /// schedule of a large dispatch costs 1.2 to 1.4 times a lockstep run, one of at most that
+    /// many workgroups up to about 2.7 times, so the four cost at most about 9 runs
     /// (`docs/simulator.md`).
     pub const DEFAULT: [Schedule; 4] = [
         Schedule::Lockstep,
