@@ -255,3 +255,34 @@ fn a_missing_barrier_shows_in_the_threaded_workgroups_of_a_large_dispatch() {
     assert!(r.findings.is_empty(), "{:#?}", r.findings);
     assert_eq!(r.buffers[&0].1, vec![64; 64]);
 }
+
+/// The schedules' runs give the same findings and contents on one thread as on several
+/// (`SimConfig::threads`): each run is seeded and shares nothing with the others.
+#[test]
+fn schedules_on_one_thread_or_several_agree() {
+    let on = |threads: usize, source: &str| {
+        let config = SimConfig {
+            subgroup_size: 4,
+            threads,
+            schedules: Schedule::first(6),
+            ..Default::default()
+        };
+        let r = check(&CheckRequest {
+            name: "test.wgsl".into(),
+            source: source.into(),
+            entry: "main".into(),
+            workgroups: [1, 1, 1],
+            binds: vec!["0=u32:zeros:1".parse().unwrap()],
+            overrides: vec![],
+            config,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let messages: Vec<String> = r.findings.iter().map(|f| f.to_string()).collect();
+        (messages, r.buffers[&0].1.clone())
+    };
+    let one = on(1, HASTY);
+    assert_eq!(one.0.len(), 1, "{:?}", one.0);
+    assert_eq!(on(3, HASTY), one);
+    assert_eq!(on(0, HASTY), one);
+    assert_eq!(on(3, PATIENT), (vec![], vec![64]));
+}
