@@ -337,6 +337,8 @@ fn simulate_prepare(plan: &Plan, caps: &Caps, control: BufferId, n: u32) -> Resu
     }
     let mut config = crate::sim::SimConfig::for_profile(caps.clone());
     config.fail_on_step_limit = true;
+    // the grids are what the prepare passes compute, under any schedule: one run is enough
+    config.schedules = vec![crate::sim::Schedule::Lockstep];
     let sim = crate::sim::Simulator::new(config)?;
     let (words, findings) = sim.run_plan(&mini)?;
     if let Some(f) = findings.first() {

@@ -46,11 +46,18 @@ pub enum FindingKind {
     /// An out-of-bounds or uninitialized read whose value a `select` discards in that lane
     /// (off unless asked for: WGSL evaluates both arms, and robust access makes the read safe).
     DiscardedRead,
+    /// An output word came out differently under two of the schedules explored (how subgroups
+    /// and workgroups interleave): a missing barrier, a race, or an order of arrival.
+    ScheduleDivergence,
+    /// A workgroup spun, re-reading memory nobody changed, while the only workgroup that could
+    /// change it was suspended (after taking a ticket): it waits for another workgroup without
+    /// a fallback.
+    ForwardProgress,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 15] = [
+    pub const ALL: [FindingKind; 17] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -66,6 +73,8 @@ impl FindingKind {
         FindingKind::ShiftOverflow,
         FindingKind::LaneLayoutAssumption,
         FindingKind::DiscardedRead,
+        FindingKind::ScheduleDivergence,
+        FindingKind::ForwardProgress,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -86,6 +95,8 @@ impl FindingKind {
             FindingKind::ShiftOverflow => "shift-overflow",
             FindingKind::LaneLayoutAssumption => "lane-layout-assumption",
             FindingKind::DiscardedRead => "discarded-read",
+            FindingKind::ScheduleDivergence => "schedule-divergence",
+            FindingKind::ForwardProgress => "forward-progress",
         }
     }
 }

@@ -41,6 +41,12 @@ pub struct SimSettings {
     pub subgroup_size: Option<u32>,
     /// Permute the lane layout with this seed.
     pub shuffle_lanes: Option<u64>,
+    /// The schedules each submission runs under; `None`: the default exploration
+    /// (`wgsimd::sim::Schedule::DEFAULT`).
+    pub schedules: Option<Vec<wgsimd::sim::Schedule>>,
+    /// Workgroups per dispatch whose subgroups run as threads (`Some(None)`: all); `None`:
+    /// the default (`wgsimd::sim::schedule::THREADED_WORKGROUPS`).
+    pub threaded_workgroups: Option<Option<u32>>,
 }
 
 impl Default for SimSettings {
@@ -49,6 +55,8 @@ impl Default for SimSettings {
             profile: "h100".into(),
             subgroup_size: None,
             shuffle_lanes: None,
+            schedules: None,
+            threaded_workgroups: None,
         }
     }
 }
@@ -61,6 +69,12 @@ impl SimSettings {
             config.subgroup_size = s;
         }
         config.shuffle_lanes = self.shuffle_lanes;
+        if let Some(s) = &self.schedules {
+            config.schedules = s.clone();
+        }
+        if let Some(t) = self.threaded_workgroups {
+            config.threaded_workgroups = t;
+        }
         Ok(config)
     }
 }

@@ -1,7 +1,8 @@
 //! `wgsimd check FILE.wgsl --entry NAME --workgroups X[,Y,Z] --bind [G:]I=TYPE:INIT ...
 //! [--override NAME=VALUE ...] [--dump [G:]I ...]` with the simulator options of [`SimOpts`]
-//! (and the global `--subgroup-size N`, `--shuffle-lanes SEED`): runs one entry point on the
-//! simulator and prints every finding with its kind name. Exit 0 clean, 1 findings, 2 usage,
+//! (and the global `--subgroup-size N`, `--shuffle-lanes SEED`, `--schedules N|LIST`): runs one
+//! entry point on the simulator, under every schedule explored, and prints every finding with
+//! its kind name. Exit 0 clean, 1 findings, 2 usage,
 //! input, parse or validation error (naga's rendered message).
 //!
 //! Also what `wgsimd pipeline` and `wgsimd replay` share: the simulator options, `.npy` and raw
@@ -51,11 +52,14 @@ pub struct SimOpts {
     /// Machine-readable output (one JSON object on stdout).
     #[arg(long)]
     pub json: bool,
-    /// Step budget per workgroup (statements run in lockstep).
+    /// Step budget per workgroup (statements and loop back-edges; per thread of subgroups under
+    /// the interleaving schedules).
     #[arg(long)]
     pub max_steps: Option<u64>,
-    /// Workgroup order: in-order (default), shuffled:SEED, or unfair:I[,J...] (those linear
-    /// workgroup indices run only after all others), to expose forward-progress assumptions.
+    /// Workgroup order (the order workgroups start in, under every schedule): in-order
+    /// (default), shuffled:SEED, or unfair:I[,J...] (those linear workgroup indices start only
+    /// after all others), to expose forward-progress assumptions. How subgroups and resident
+    /// workgroups interleave is the global `--schedules`.
     #[arg(long)]
     pub schedule: Option<String>,
     /// Also report `discarded-read`: an out-of-bounds or uninitialized read whose value a
@@ -269,6 +273,7 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             "file": req.name,
             "entry": req.entry,
             "subgroup_size": req.config.subgroup_size,
+            "schedules": schedule_names(&req.config),
             "clean": report.findings.is_empty(),
             "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
             "dumps": dumps,
@@ -283,7 +288,7 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         for f in &report.findings {
             println!("{f}");
         }
-        summary(report.findings.len());
+        summary(report.findings.len(), &schedule_names(&req.config));
     }
     Ok(exit(report.findings.len()))
 }
@@ -297,12 +302,13 @@ pub fn exit(findings: usize) -> ExitCode {
     }
 }
 
-/// `no findings` or `N finding(s)` on stderr.
-pub fn summary(findings: usize) {
+/// `no findings` or `N finding(s)` on stderr, with the schedules run.
+pub fn summary(findings: usize, schedules: &[String]) {
+    let under = schedules.join(", ");
     if findings == 0 {
-        eprintln!("no findings");
+        eprintln!("no findings (schedules: {under})");
     } else {
-        eprintln!("{findings} finding(s)");
+        eprintln!("{findings} finding(s) (schedules: {under})");
     }
 }
 
@@ -343,6 +349,14 @@ pub fn stripped_json(file: &str, s: &Stripped) -> serde_json::Value {
         "text": s.text,
         "reason": s.reason,
     })
+}
+
+/// The schedules `config` runs under, by name (lockstep where it names none).
+pub fn schedule_names(config: &SimConfig) -> Vec<String> {
+    if config.schedules.is_empty() {
+        return vec![wgsimd::sim::Schedule::Lockstep.to_string()];
+    }
+    config.schedules.iter().map(|s| s.to_string()).collect()
 }
 
 fn loc_json(l: &Option<SourceLoc>) -> serde_json::Value {

@@ -1,6 +1,7 @@
 //! `wgsimd`: the headless benchmark (default), device info, and one command per algorithm.
 //!
-//! Every command takes `--backend auto|gpu|sim` and `--subgroup-size N` (simulator). Errors are
+//! Every command takes `--backend auto|gpu|sim` and the simulator's `--profile P`,
+//! `--subgroup-size N`, `--shuffle-lanes SEED` and `--schedules N|LIST`. Errors are
 //! one line on stderr with a non-zero exit code; commands that write files write them atomically.
 
 mod backend;
@@ -53,6 +54,17 @@ pub struct ExecArgs {
     /// Simulator: permute the lane layout with this seed.
     #[arg(long, global = true)]
     shuffle_lanes: Option<u64>,
+    /// Simulator: the schedules every submission runs under, their outputs compared: N (the
+    /// first N of the exploration sequence; 1 is lockstep alone) or a list of lockstep,
+    /// round-robin, random:SEED, run-ahead:SEED. Default: lockstep, round-robin, random:1,
+    /// run-ahead:1.
+    #[arg(long, global = true)]
+    schedules: Option<String>,
+    /// Simulator: under the interleaving schedules, the workgroups of a dispatch whose
+    /// subgroups run as independent threads: N or `all` (default 8; the others keep their
+    /// subgroups in lockstep).
+    #[arg(long, global = true)]
+    threaded_workgroups: Option<String>,
 }
 
 impl ExecArgs {
@@ -67,10 +79,26 @@ impl ExecArgs {
                 anyhow::bail!("--subgroup-size must be a power of two in 4..=128, not {s}");
             }
         }
+        let schedules = match &self.schedules {
+            Some(s) => Some(wgsimd::sim::Schedule::parse_list(s)?),
+            None => None,
+        };
+        let threaded_workgroups = match self.threaded_workgroups.as_deref() {
+            None => None,
+            Some("all") => Some(None),
+            Some(n) => match n.parse::<u32>() {
+                Ok(n) => Some(Some(n)),
+                Err(_) => {
+                    anyhow::bail!("--threaded-workgroups must be a count or `all`, not {n:?}")
+                }
+            },
+        };
         Ok(SimSettings {
             profile: self.profile.clone(),
             subgroup_size: self.subgroup_size,
             shuffle_lanes: self.shuffle_lanes,
+            schedules,
+            threaded_workgroups,
         })
     }
 }

@@ -39,8 +39,8 @@ use serde::Deserialize;
 
 use crate::backend::SimSettings;
 use crate::check_cmd::{
-    exit, finding_json, parse_override_value, print_stripped, resolve_file, stripped_json, summary,
-    usage, words_json, words_text, SimOpts,
+    exit, finding_json, parse_override_value, print_stripped, resolve_file, schedule_names,
+    stripped_json, summary, usage, words_json, words_text, SimOpts,
 };
 use wgsimd::sim::check::{parse_slot, ElemType, InitSpec};
 use wgsimd::sim::pipeline::{self, BindingSpec, BufferSpec, Grid, PassSpec, PipelineRequest};
@@ -295,6 +295,7 @@ pub fn run(args: &PipelineArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         Err(e) => return usage(e),
     };
     let subgroup_size = config.subgroup_size;
+    let schedules = schedule_names(&config);
     let (req, mut dumps) = match load(&args.file, config) {
         Ok(r) => r,
         Err(e) => return usage(e),
@@ -342,6 +343,7 @@ pub fn run(args: &PipelineArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         let v = serde_json::json!({
             "file": args.file.display().to_string(),
             "subgroup_size": subgroup_size,
+            "schedules": schedules,
             "clean": report.findings.is_empty(),
             "passes": passes,
             "findings": of_pass(None).map(finding_json).collect::<Vec<_>>(),
@@ -380,7 +382,7 @@ pub fn run(args: &PipelineArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
                 println!("{f}");
             }
         }
-        summary(report.findings.len());
+        summary(report.findings.len(), &schedules);
     }
     Ok(exit(report.findings.len()))
 }

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use crate::backend::SimSettings;
 use crate::check_cmd::{
-    exit, finding_json, print_stripped, stripped_json, summary, usage, words_json, words_text,
-    SimOpts,
+    exit, finding_json, print_stripped, schedule_names, stripped_json, summary, usage, words_json,
+    words_text, SimOpts,
 };
 use wgsimd::sim::check::ElemType;
 use wgsimd::sim::replay::{replay, DispatchSize};
@@ -48,6 +48,7 @@ pub fn run(args: &ReplayArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         Err(e) => return Ok(usage("replay", e)),
     };
     let subgroup_size = config.subgroup_size;
+    let schedules = schedule_names(&config);
     let mut dumps: Vec<(String, ElemType)> = Vec::new();
     for d in &args.dump {
         // a label may hold `:`: the type is what follows the last one, if it is a type
@@ -108,6 +109,7 @@ pub fn run(args: &ReplayArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         let v = serde_json::json!({
             "trace": args.dir.display().to_string(),
             "subgroup_size": subgroup_size,
+            "schedules": schedules,
             "clean": findings == 0 && report.stopped.is_none(),
             "dispatches": dispatches,
             "notes": report.notes,
@@ -169,7 +171,7 @@ pub fn run(args: &ReplayArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             "{} compute dispatch(es) replayed at subgroup size {subgroup_size}",
             report.dispatches.len()
         );
-        summary(findings);
+        summary(findings, &schedules);
     }
     if let Some(why) = &report.stopped {
         eprintln!("wgsimd replay: stopped: {why}");

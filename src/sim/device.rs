@@ -21,14 +21,15 @@ use std::sync::{Arc, Mutex};
 
 use super::checks;
 use super::events::{BufferMeta, Findings};
-use super::interp::{Bound, Hooks, Interp};
+use super::interp::{Bound, Hooks, Interp, Turns};
 use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
+use super::schedule::{Schedule, THREADED_WORKGROUPS};
 use crate::context::CountedRun;
 use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, FindingKind, Party};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
 
 /// The words of a plan's read-back buffers, by buffer ([`Simulator::run_plan`]).
@@ -87,10 +88,35 @@ pub struct SimConfig {
     pub subgroup_size: u32,
     /// Permute the lane layout with this seed.
     pub shuffle_lanes: Option<u64>,
-    /// Workgroup order.
+    /// Workgroup order (the order workgroups are admitted in, under every schedule).
     pub scheduler: Scheduler,
-    /// Step budget per workgroup (statements executed in lockstep).
+    /// The schedules each submission runs under ([`Schedule`]; `sim::schedule` has the model):
+    /// the first one's results are kept, every other's outputs compared with them
+    /// (`schedule-divergence`). Empty means lockstep alone. [`SimConfig::for_profile`] gives
+    /// [`Schedule::DEFAULT`].
+    pub schedules: Vec<Schedule>,
+    /// Workgroups resident at once under the interleaving schedules (lockstep runs one at a
+    /// time).
+    pub residency: u32,
+    /// Under the interleaving schedules, the workgroups of a dispatch whose subgroups run as
+    /// independent threads (`None`: all): each costs up to 2.7 times its lockstep run, the
+    /// others keep their subgroups in lockstep and still interleave with the other workgroups.
+    /// [`SimConfig::for_profile`] gives [`THREADED_WORKGROUPS`]; which ones, `sim::schedule`
+    /// says.
+    pub threaded_workgroups: Option<u32>,
+    /// Iterations in a row that read the same memory words with the same values and change
+    /// no memory word (not even a variable: a bounded poll's counter), after which a loop
+    /// spins: it can end only when another invocation changes what it reads
+    /// (`forward-progress`, while the workgroup it waits on is suspended).
+    pub spin_limit: u32,
+    /// Step budget per thread of subgroups (statements and loop back-edges it runs, each
+    /// counted once whatever its active lanes; a whole workgroup under lockstep).
     pub max_steps: u64,
+    /// OS threads the schedules of a submission run on at once (0: one per core,
+    /// `std::thread::available_parallelism`; 1: one after another). Their runs share nothing;
+    /// where cores are free, more threads shorten the elapsed time, where they are not, the
+    /// runs contend for the cache and cost more CPU time.
+    pub threads: usize,
     /// Seed of the poison generator.
     pub seed: u64,
     /// Turn a `step-limit` finding into `Error::Sim` (so no partial result is returned).
@@ -120,7 +146,12 @@ impl SimConfig {
             profile,
             shuffle_lanes: None,
             scheduler: Scheduler::InOrder,
+            schedules: Schedule::DEFAULT.to_vec(),
+            residency: 4,
+            threaded_workgroups: Some(THREADED_WORKGROUPS),
+            spin_limit: 32,
             max_steps: 20_000_000,
+            threads: 0,
             seed: 0x5eed,
             fail_on_step_limit: false,
             checks: checks::CheckOptions::default(),
@@ -170,6 +201,9 @@ struct BufferInner {
     words: Mutex<Vec<u32>>,
     /// Made undefined and not yet through a submission: its unwritten words are findings.
     output: AtomicBool,
+    /// A plan's own buffer that is not read back: its contents are the plan's business, and
+    /// schedules may leave different ones.
+    scratch: AtomicBool,
 }
 
 /// A buffer of the simulator: 32-bit words, shared by every handle to it.
@@ -198,6 +232,7 @@ impl Buffer {
                 label: label.to_string(),
                 words: Mutex::new(words),
                 output: AtomicBool::new(output),
+                scratch: AtomicBool::new(false),
             }),
         }
     }
@@ -413,6 +448,33 @@ pub struct Report {
     pub findings: Vec<Finding>,
 }
 
+/// What a submission runs, for each schedule.
+struct Run<'r> {
+    commands: &'r [Command],
+    /// Per command, the table index of each plan buffer (runs) or of src and dst (copies).
+    slots: &'r [Vec<usize>],
+    pending: &'r [(Buffer, u64, Vec<u8>)],
+    index: &'r HashMap<u64, usize>,
+    metas: &'r [BufferMeta],
+}
+
+/// Adds `more` (another schedule's findings) to `into`, each kind and place once.
+fn merge_findings(into: &mut Vec<Finding>, more: Vec<Finding>) {
+    for f in more {
+        let known = into.iter().any(|g| {
+            g.kind == f.kind
+                && match (&g.loc, &f.loc) {
+                    (Some(a), Some(b)) => a == b,
+                    (None, None) => g.message == f.message,
+                    _ => false,
+                }
+        });
+        if !known {
+            into.push(f);
+        }
+    }
+}
+
 /// The simulator (see the module docs).
 pub struct Simulator {
     caps: Caps,
@@ -513,7 +575,7 @@ impl Simulator {
                 )));
             }
             let words = (b.allocated() / 4) as usize;
-            buffers.push(match &b.init {
+            let own = match &b.init {
                 BufferInit::Arg => None,
                 BufferInit::Zeroed => Some(Buffer::new(&b.label, vec![0; words], false)),
                 BufferInit::Poison => Some(Buffer::new(&b.label, vec![POISON_WORD; words], false)),
@@ -523,7 +585,11 @@ impl Simulator {
                         .copy_from_slice(bytes);
                     Some(Buffer::new(&b.label, v, false))
                 }
-            });
+            };
+            if let Some(o) = &own {
+                o.inner.scratch.store(!b.readback, Ordering::Relaxed);
+            }
+            buffers.push(own);
         }
         Ok(Prepared {
             plan: Arc::new(plan),
@@ -611,7 +677,18 @@ impl Simulator {
             .iter()
             .map(|b| std::mem::take(&mut *b.inner.words.lock().unwrap()))
             .collect();
-        let result = self.run_commands(&enc.commands, &slots, &pending, &index, &metas, &mut words);
+        let run = Run {
+            commands: &enc.commands,
+            slots: &slots,
+            pending: &pending,
+            index: &index,
+            metas: &metas,
+        };
+        let compared: Vec<bool> = table
+            .iter()
+            .map(|b| !b.inner.scratch.load(Ordering::Relaxed))
+            .collect();
+        let result = self.explore(&run, &compared, &mut words);
         // the words go back whatever happened
         for (b, w) in table.iter().zip(words) {
             *b.inner.words.lock().unwrap() = w;
@@ -627,15 +704,173 @@ impl Simulator {
         Ok(Report { findings })
     }
 
-    fn run_commands(
+    /// Runs `run` under every schedule of the settings, each from the same contents: `words`
+    /// ends as the first schedule left it; an output word (a buffer of `compared`) that another
+    /// schedule computed differently is a `schedule-divergence` finding, naming the first such
+    /// word, both schedules and the invocation that last wrote it under each (the two runs
+    /// again, watching that word). A first run that stops (a step budget ran out) is not
+    /// explored further.
+    fn explore(
         &self,
-        commands: &[Command],
-        slots: &[Vec<usize>],
-        pending: &[(Buffer, u64, Vec<u8>)],
-        index: &HashMap<u64, usize>,
-        metas: &[BufferMeta],
+        run: &Run,
+        compared: &[bool],
         words: &mut [Vec<u32>],
     ) -> Result<Vec<Finding>> {
+        let schedules: &[Schedule] = if self.config.schedules.is_empty() {
+            &[Schedule::Lockstep]
+        } else {
+            &self.config.schedules
+        };
+        let start: Option<Vec<Vec<u32>>> = (schedules.len() > 1).then(|| words.to_vec());
+        let (first_run, others) = self.run_schedules(run, words, schedules, start.as_deref());
+        let (mut findings, stopped) = first_run?;
+        let Some(start) = start.filter(|_| !stopped) else {
+            return Ok(findings);
+        };
+        // the first difference (schedule, buffer, word, its value there), and how many
+        // schedules differ
+        let mut first: Option<(Schedule, usize, usize, u32)> = None;
+        let mut differ = 0;
+        for (&other, result) in schedules[1..].iter().zip(others) {
+            let Some(result) = result else { continue };
+            let (more, stopped, w) = result?;
+            merge_findings(&mut findings, more);
+            if stopped {
+                // a hang under this schedule (its step-limit finding says where): its
+                // outputs are partial
+                continue;
+            }
+            let diff = (0..words.len()).filter(|&b| compared[b]).find_map(|b| {
+                let i = words[b].iter().zip(&w[b]).position(|(x, y)| x != y)?;
+                Some((b, i, w[b][i]))
+            });
+            if let Some((b, i, v)) = diff {
+                differ += 1;
+                first.get_or_insert((other, b, i, v));
+            }
+        }
+        let Some((other, b, i, v)) = first else {
+            return Ok(findings);
+        };
+        let writer = |schedule: Schedule| -> Result<Option<(Party, usize)>> {
+            let watch = checks::LastWriter::new(b, i);
+            let last = watch.last.clone();
+            self.run_commands(run, &mut start.clone(), schedule, Some(Box::new(watch)))?;
+            let party = last.borrow_mut().take();
+            Ok(party)
+        };
+        let (ours, theirs) = (writer(schedules[0])?, writer(other)?);
+        let pass = ours.as_ref().or(theirs.as_ref()).map(|(_, p)| *p);
+        let (ours, theirs) = (ours.map(|(p, _)| p), theirs.map(|(p, _)| p));
+        let label = &run.metas[b].label;
+        let u = words[b][i];
+        let by = |p: &Option<Party>| match p {
+            Some(p) => match &p.loc {
+                Some(l) => format!("written last at {l}"),
+                None => "written last by a pass".to_string(),
+            },
+            None => "not written by any pass".to_string(),
+        };
+        findings.push(Finding {
+            kind: FindingKind::ScheduleDivergence,
+            message: format!(
+                "word {i} of `{label}` is {u} ({u:#x}) under {} ({}) but {v} ({v:#x}) under \
+                 {other} ({}); {differ} of {} other schedules differ: the result depends on \
+                 how subgroups and workgroups interleave (a missing barrier, a race, or an \
+                 order of arrival)",
+                schedules[0],
+                by(&ours),
+                by(&theirs),
+                schedules.len() - 1
+            ),
+            loc: ours
+                .as_ref()
+                .or(theirs.as_ref())
+                .and_then(|p| p.loc.clone()),
+            parties: ours.into_iter().chain(theirs).collect(),
+            pass,
+        });
+        Ok(findings)
+    }
+
+    /// Runs `run` under each of `schedules`: the first over `words`, each other over a copy of
+    /// `start` (none without it), and returns their results in order (`None`: not run, the
+    /// first one stopped). The runs share nothing, so they run on [`SimConfig::threads`]
+    /// threads: this one runs the first, then takes the next schedule not taken, as each
+    /// helper thread does.
+    #[allow(clippy::type_complexity)]
+    fn run_schedules(
+        &self,
+        run: &Run,
+        words: &mut [Vec<u32>],
+        schedules: &[Schedule],
+        start: Option<&[Vec<u32>]>,
+    ) -> (
+        Result<(Vec<Finding>, bool)>,
+        Vec<Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>>,
+    ) {
+        type Other = Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>;
+        let rest = if start.is_some() {
+            &schedules[1..]
+        } else {
+            &[]
+        };
+        let results: Vec<Mutex<Other>> = rest.iter().map(|_| Mutex::new(None)).collect();
+        let next = AtomicU64::new(0);
+        // set when the first run stopped: the others are not wanted
+        let skip = AtomicBool::new(false);
+        let work = || loop {
+            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+            let Some(start) = start.filter(|_| i < rest.len() && !skip.load(Ordering::Relaxed))
+            else {
+                break;
+            };
+            let mut w = start.to_vec();
+            let r = self
+                .run_commands(run, &mut w, rest[i], None)
+                .map(|(f, stopped)| (f, stopped, w));
+            *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        };
+        let threads = match self.config.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+        let helpers = threads.saturating_sub(1).min(rest.len());
+        let first = std::thread::scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(work);
+            }
+            let first = self.run_commands(run, words, schedules[0], None);
+            if !matches!(first, Ok((_, false))) {
+                skip.store(true, Ordering::Relaxed);
+            } else {
+                work();
+            }
+            first
+        });
+        let others = results
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        (first, others)
+    }
+
+    /// Runs the pending queue writes, then the commands, under `schedule`, as one run of fresh
+    /// checkers; returns their findings and whether a step budget ran out (the run stopped).
+    fn run_commands(
+        &self,
+        run: &Run,
+        words: &mut [Vec<u32>],
+        schedule: Schedule,
+        extra: Option<Box<dyn super::events::Checker>>,
+    ) -> Result<(Vec<Finding>, bool)> {
+        let Run {
+            commands,
+            slots,
+            pending,
+            index,
+            metas,
+        } = *run;
         for (b, at, bytes) in pending {
             let w = &mut words[index[&b.inner.id]];
             let first = (*at / 4) as usize;
@@ -643,6 +878,7 @@ impl Simulator {
             w[first..first + data.len()].copy_from_slice(&data);
         }
         let mut checkers = checks::all_with(self.config.loop_limit, self.config.checks);
+        checkers.extend(extra);
         let mut findings = Findings::default();
         for c in checkers.iter_mut() {
             c.run_start(metas);
@@ -700,9 +936,10 @@ impl Simulator {
                         &mut checkers,
                         &mut findings,
                         &mut pass_index,
+                        schedule,
                     )?;
                     if stopped {
-                        return Ok(findings.into_vec());
+                        return Ok((findings.into_vec(), true));
                     }
                 }
             }
@@ -711,7 +948,7 @@ impl Simulator {
         for c in checkers.iter_mut() {
             c.run_end(metas, &mut findings);
         }
-        Ok(findings.into_vec())
+        Ok((findings.into_vec(), false))
     }
 
     /// Runs `plan`'s passes over the table (`slot[i]`: plan buffer i's table index; `at`: where
@@ -726,6 +963,7 @@ impl Simulator {
         checkers: &mut [Box<dyn super::events::Checker>],
         findings: &mut Findings,
         pass_index: &mut usize,
+        schedule: Schedule,
     ) -> Result<bool> {
         for (i, pass) in plan.passes.iter().enumerate() {
             if !run.runs(pass) {
@@ -845,16 +1083,15 @@ impl Simulator {
                 hooks,
             )?;
             let [x, y, z] = counts;
-            let mut done = 0;
-            let mut stopped = false;
-            for lin in self.order(x * y * z) {
-                let wg = [lin % x, lin / x % y, lin / (x * y)];
-                done += 1;
-                if !it.run_workgroup(wg)? {
-                    stopped = true;
-                    break;
-                }
-            }
+            let turns = Turns {
+                schedule,
+                residency: self.config.residency as usize,
+                spin_limit: self.config.spin_limit,
+                threaded: self.config.threaded_workgroups.map(|t| t as usize),
+                seed: schedule.seed() ^ (pi as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407),
+            };
+            let (done, goes_on) = it.run_dispatch(&self.order(x * y * z), &turns)?;
+            let stopped = !goes_on;
             {
                 let mut st = self.stats.lock().unwrap();
                 st.workgroups += done;

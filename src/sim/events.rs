@@ -89,6 +89,10 @@ pub struct Ctx<'a> {
     pub lanes: u32,
     /// Words of workgroup memory.
     pub wg_words: u32,
+    /// The workgroup's residency slot: workgroups resident at once have different ones, and
+    /// their events interleave, so a checker keeps per-workgroup state by this index (always 0
+    /// when workgroups run one after another).
+    pub resident: usize,
 }
 
 impl Ctx<'_> {
@@ -203,6 +207,23 @@ pub struct OobEvent {
     /// The expression that indexed (the access, or the load whose words left the binding);
     /// none for statements.
     pub expr: Option<ExprRef>,
+}
+
+/// A workgroup spun while the workgroup it may be waiting for stayed suspended, and no other
+/// could run (see `sim::schedule`).
+pub struct StallEvent {
+    /// The spinning loop's statement.
+    pub span: Span,
+    /// A lane slot of the spinning subgroups.
+    pub slot: usize,
+    /// Iterations in a row that read the same memory words, unchanged, and wrote none.
+    pub iterations: u32,
+    /// The suspended workgroup.
+    pub suspended: [u32; 3],
+    /// Where the suspended workgroup took its ticket, and the lane slot that took it.
+    pub ticket: Span,
+    /// The lane slot that took the ticket.
+    pub ticket_slot: usize,
 }
 
 /// A pass about to run its first workgroup: its program and what each global is bound to.
@@ -326,7 +347,8 @@ pub trait Checker {
     fn ballot(&mut self, _ctx: &Ctx, _b: &BallotEvent, _out: &mut Findings) {}
     /// A subgroup gather (shuffle, broadcast, quad operation) ran.
     fn gather(&mut self, _ctx: &Ctx, _g: &GatherEvent, _out: &mut Findings) {}
-    /// A workgroup starts; its workgroup memory is zeroed.
+    /// A workgroup starts; its workgroup memory is zeroed. Workgroups resident at once start
+    /// before others end, and their events interleave: [`Ctx::resident`] tells them apart.
     fn workgroup_start(&mut self, _ctx: &Ctx) {}
     /// A workgroup finished.
     fn workgroup_end(&mut self, _ctx: &Ctx, _out: &mut Findings) {}
@@ -342,6 +364,8 @@ pub trait Checker {
     fn step_limit(&mut self, _ctx: &Ctx, _steps: u64, _span: Span, _out: &mut Findings) {}
     /// An iteration of a loop starts with `lanes` (slots) active.
     fn loop_iteration(&mut self, _ctx: &Ctx, _lanes: &Mask, _span: Span, _out: &mut Findings) {}
+    /// A workgroup made no progress while a suspended one was the only one that could.
+    fn stalled(&mut self, _ctx: &Ctx, _e: &StallEvent, _out: &mut Findings) {}
     /// The run ended (buffers as at the end).
     fn run_end(&mut self, _buffers: &[BufferMeta], _out: &mut Findings) {}
 }

@@ -19,6 +19,13 @@ impl std::fmt::Debug for Mask {
     }
 }
 
+impl Default for Mask {
+    /// No lanes.
+    fn default() -> Mask {
+        Mask::EMPTY
+    }
+}
+
 impl Mask {
     /// No lanes.
     pub const EMPTY: Mask = Mask { w: [0; WORDS] };
@@ -131,6 +138,33 @@ impl Mask {
             .enumerate()
             .find(|(_, x)| **x != 0)
             .map(|(i, &x)| i * 64 + x.trailing_zeros() as usize)
+    }
+
+    /// Calls `f` for every group of `size` slots (slots `g * size .. (g + 1) * size`; `size` a
+    /// power of two) that has a slot set, in increasing order of `g`.
+    #[inline]
+    pub fn for_each_group(&self, size: usize, mut f: impl FnMut(usize)) {
+        if size >= 64 {
+            let words = size / 64;
+            for (g, chunk) in self.w.chunks(words).enumerate() {
+                if chunk.iter().any(|&x| x != 0) {
+                    f(g);
+                }
+            }
+        } else {
+            let per = 64 / size;
+            let low = (1u64 << size) - 1;
+            for (i, &x) in self.w.iter().enumerate() {
+                if x == 0 {
+                    continue;
+                }
+                for j in 0..per {
+                    if (x >> (j * size)) & low != 0 {
+                        f(i * per + j);
+                    }
+                }
+            }
+        }
     }
 
     /// Calls `f` for every set slot in increasing order.

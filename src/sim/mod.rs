@@ -1,19 +1,24 @@
 //! # The simulator: CPU-simulated SIMD lanes over naga IR
 //!
-//! The same validated, override-processed naga module the GPU runs is interpreted here, a
-//! workgroup at a time, with every subgroup in lockstep. The point is not speed but *seeing*
-//! the porting bugs a real GPU hides: a shuffle from a lane that already left the loop, a
-//! barrier half the workgroup never reaches, a read past the end that happens to hit mapped
-//! memory, an output row nobody writes.
+//! The same validated, override-processed naga module the GPU runs is interpreted here, the
+//! lanes of every subgroup in lockstep. The point is not speed but *seeing* the porting bugs a
+//! real GPU hides: a shuffle from a lane that already left the loop, a barrier half the
+//! workgroup never reaches, a read past the end that happens to hit mapped memory, an output row
+//! nobody writes, a missing barrier that lockstep papers over, a wait on a preempted workgroup.
 //!
 //! Rules of the model (`docs/simulator.md` has the full catalogue):
-//! - **Lockstep.** A workgroup's invocations are lane *slots*; slot `i` is lane `i % S` of
-//!   subgroup `i / S` (the last subgroup may be partial). The interpreter ([`interp`]) runs a
-//!   statement for all slots at once under an active mask, over naga's structured control flow.
-//!   `--shuffle-lanes SEED` permutes which local invocation sits in which slot.
-//! - **Workgroups run one after another**, to completion, in the order the [`Scheduler`] picks:
-//!   in order, shuffled, or unfair (chosen workgroups starved until all others finished). A
-//!   kernel that waits on another workgroup without a fallback runs out of its step budget.
+//! - **Lanes and threads.** A workgroup's invocations are lane *slots*; slot `i` is lane `i % S`
+//!   of subgroup `i / S` (the last subgroup may be partial). The interpreter ([`interp`]) runs a
+//!   statement for a *thread* of whole subgroups at once under an active mask, over naga's
+//!   structured control flow. `--shuffle-lanes SEED` permutes which local invocation sits in
+//!   which slot.
+//! - **Schedules** ([`Schedule`], [`schedule`]): every submission runs under each schedule of
+//!   [`SimConfig::schedules`] from the same contents. Lockstep runs a workgroup as one thread
+//!   and workgroups one after another; the others run its subgroups as threads that advance
+//!   independently between barriers, keep several workgroups resident and suspend the one that
+//!   took a chosen ticket. Outputs that differ between schedules are a `schedule-divergence`,
+//!   a spin on the suspended workgroup a `forward-progress` finding. Workgroups start in the
+//!   order the [`Scheduler`] picks: in order, shuffled, or unfair (chosen workgroups last).
 //! - **Poison.** Shuffles and broadcasts from inactive or absent lanes return random words;
 //!   host-uninit buffers (`BufferInit::Poison`) hold `POISON_WORD`, as on the GPU.
 //! - **Checkers are plugins** ([`events::Checker`]); the core only reports events.
@@ -38,10 +43,12 @@ pub mod program;
 pub mod replay;
 mod rng;
 pub mod ron;
+pub mod schedule;
 
 pub use device::{
     Buffer, Encoder, Prepared, Report, Scheduler, SimConfig, SimSlice, SimStats, Simulator,
 };
+pub use schedule::Schedule;
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,5 @@
-//! Lane-vectorised arithmetic: every function computes all lanes of a register row at once.
+//! Lane-vectorised arithmetic: every function computes a run of lanes of register rows at once
+//! ([`Rows`]: the lanes of the subgroups being run, whose rows are `stride` words apart).
 //!
 //! Values are 32-bit words; `Kind` says how to read them. Integer arithmetic wraps; division
 //! and remainder follow WGSL (x / 0 = x, x % 0 = 0, i32::MIN / -1 = i32::MIN); shift amounts
@@ -23,23 +24,47 @@ fn b(x: bool) -> u32 {
     x as u32
 }
 
+/// The lanes an operation computes: word `w` of lane `l` of a value is at `w * stride + l`,
+/// for `l < len` (the slices an operation gets start at the run's first lane).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rows {
+    /// Distance between a value's words (the workgroup's lane slots).
+    pub stride: usize,
+    /// Lanes computed.
+    pub len: usize,
+}
+
+impl Rows {
+    /// Every lane of rows `n` apart.
+    #[cfg(test)]
+    pub fn all(n: usize) -> Rows {
+        Rows { stride: n, len: n }
+    }
+
+    /// Lanes `w * stride .. w * stride + len`: word `w` of the run.
+    #[inline]
+    pub fn at(self, w: usize) -> std::ops::Range<usize> {
+        w * self.stride..w * self.stride + self.len
+    }
+}
+
 /// Row `w` of an operand of `aw` words (a scalar operand is broadcast).
 #[inline]
-fn row(a: &[u32], aw: usize, w: usize, n: usize) -> &[u32] {
+fn row(a: &[u32], aw: usize, w: usize, n: Rows) -> &[u32] {
     if aw == 1 {
-        &a[..n]
+        &a[..n.len]
     } else {
-        &a[w * n..w * n + n]
+        &a[n.at(w)]
     }
 }
 
 /// dst[w][l] = op(a[w][l])
 #[inline]
-pub fn map1(dst: &mut [u32], a: &[u32], words: usize, n: usize, op: impl Fn(u32) -> u32) {
+pub fn map1(dst: &mut [u32], a: &[u32], words: usize, n: Rows, op: impl Fn(u32) -> u32) {
     for w in 0..words {
         let ar = row(a, words, w, n);
-        let d = &mut dst[w * n..w * n + n];
-        for l in 0..n {
+        let d = &mut dst[n.at(w)];
+        for l in 0..n.len {
             d[l] = op(ar[l]);
         }
     }
@@ -55,14 +80,14 @@ pub fn map2(
     bv: &[u32],
     bw: usize,
     words: usize,
-    n: usize,
+    n: Rows,
     op: impl Fn(u32, u32) -> u32,
 ) {
     for w in 0..words {
         let ar = row(a, aw, w, n);
         let br = row(bv, bw, w, n);
-        let d = &mut dst[w * n..w * n + n];
-        for l in 0..n {
+        let d = &mut dst[n.at(w)];
+        for l in 0..n.len {
             d[l] = op(ar[l], br[l]);
         }
     }
@@ -77,17 +102,25 @@ pub fn map3(
     bv: (&[u32], usize),
     c: (&[u32], usize),
     words: usize,
-    n: usize,
+    n: Rows,
     op: impl Fn(u32, u32, u32) -> u32,
 ) {
     for w in 0..words {
         let ar = row(a.0, a.1, w, n);
         let br = row(bv.0, bv.1, w, n);
         let cr = row(c.0, c.1, w, n);
-        let d = &mut dst[w * n..w * n + n];
-        for l in 0..n {
+        let d = &mut dst[n.at(w)];
+        for l in 0..n.len {
             d[l] = op(ar[l], br[l], cr[l]);
         }
+    }
+}
+
+/// dst[w][l] = a[w][l]
+#[inline]
+pub fn copy_rows(dst: &mut [u32], a: &[u32], words: usize, n: Rows) {
+    for w in 0..words {
+        dst[n.at(w)].copy_from_slice(&a[n.at(w)]);
     }
 }
 
@@ -117,7 +150,7 @@ pub fn binary(
     bv: &[u32],
     bw: usize,
     words: usize,
-    n: usize,
+    n: Rows,
 ) -> Result<()> {
     macro_rules! m {
         ($e:expr) => {
@@ -167,7 +200,7 @@ pub fn binary(
 }
 
 /// A unary operator.
-pub fn unary(op: U, k: Kind, dst: &mut [u32], a: &[u32], words: usize, n: usize) -> Result<()> {
+pub fn unary(op: U, k: Kind, dst: &mut [u32], a: &[u32], words: usize, n: Rows) -> Result<()> {
     match (k, op) {
         (Kind::I32 | Kind::U32, U::Negate) => map1(dst, a, words, n, |x| x.wrapping_neg()),
         (Kind::F32, U::Negate) => map1(dst, a, words, n, |x| x ^ 0x8000_0000),
@@ -186,10 +219,10 @@ pub fn cast(
     dst: &mut [u32],
     a: &[u32],
     words: usize,
-    n: usize,
+    n: Rows,
 ) {
     if !convert || from == to {
-        dst[..words * n].copy_from_slice(&a[..words * n]);
+        copy_rows(dst, a, words, n);
         return;
     }
     match (from, to) {
@@ -200,7 +233,7 @@ pub fn cast(
         (Kind::Bool, Kind::F32) => map1(dst, a, words, n, |x| fb(x as f32)),
         (Kind::F32, Kind::Bool) => map1(dst, a, words, n, |x| b(f(x) != 0.0)),
         (_, Kind::Bool) => map1(dst, a, words, n, |x| b(x != 0)),
-        _ => dst[..words * n].copy_from_slice(&a[..words * n]),
+        _ => copy_rows(dst, a, words, n),
     }
 }
 
@@ -251,12 +284,17 @@ pub fn math(
     c1: Option<(&[u32], usize)>,
     d1: Option<(&[u32], usize)>,
     words: usize,
-    n: usize,
+    n: Rows,
 ) -> Result<bool> {
     let a0 = a.0;
-    let one = |dst: &mut [u32], op: &dyn Fn(u32) -> u32| map1(dst, a0, words, n, op);
     let bb = b1.unwrap_or(a);
     let cc = c1.unwrap_or(a);
+    // (a macro, not a closure taking `&dyn Fn`: each builtin gets its own vectorised loop)
+    macro_rules! one {
+        ($dst:expr, $e:expr) => {
+            map1($dst, a0, words, n, $e)
+        };
+    }
     macro_rules! two {
         ($e:expr) => {
             map2(dst, a.0, a.1, bb.0, bb.1, words, n, $e)
@@ -332,21 +370,21 @@ pub fn math(
             fb(t * t * (3.0 - 2.0 * t))
         }),
         (M::QuantizeToF16, _) => fl!(|x: f32| f16_to_f32(f32_to_f16(x))),
-        (M::CountOneBits, _) => one(dst, &|x| x.count_ones()),
-        (M::CountTrailingZeros, _) => one(dst, &|x| x.trailing_zeros()),
-        (M::CountLeadingZeros, _) => one(dst, &|x| x.leading_zeros()),
-        (M::ReverseBits, _) => one(dst, &|x| x.reverse_bits()),
+        (M::CountOneBits, _) => one!(dst, |x| x.count_ones()),
+        (M::CountTrailingZeros, _) => one!(dst, |x| x.trailing_zeros()),
+        (M::CountLeadingZeros, _) => one!(dst, |x| x.leading_zeros()),
+        (M::ReverseBits, _) => one!(dst, |x| x.reverse_bits()),
         (M::FirstTrailingBit, _) => {
-            one(dst, &|x| if x == 0 { u32::MAX } else { x.trailing_zeros() })
+            one!(dst, |x| if x == 0 { u32::MAX } else { x.trailing_zeros() })
         }
-        (M::FirstLeadingBit, Kind::U32) => one(dst, &|x| {
+        (M::FirstLeadingBit, Kind::U32) => one!(dst, |x| {
             if x == 0 {
                 u32::MAX
             } else {
                 31 - x.leading_zeros()
             }
         }),
-        (M::FirstLeadingBit, Kind::I32) => one(dst, &|x| first_leading_bit_i(x as i32)),
+        (M::FirstLeadingBit, Kind::I32) => one!(dst, |x| first_leading_bit_i(x as i32)),
         (M::ExtractBits, _) => {
             let signed = k == Kind::I32;
             three!(|e, o, c| extract_bits(e, o, c, signed))
@@ -354,9 +392,10 @@ pub fn math(
         (M::InsertBits, _) => {
             let d = d1.unwrap_or(a);
             for w in 0..words {
-                for l in 0..n {
-                    let g = |x: (&[u32], usize)| x.0[if x.1 == 1 { l } else { w * n + l }];
-                    dst[w * n + l] = insert_bits(g(a), g(bb), g(cc), g(d));
+                for l in 0..n.len {
+                    let at = w * n.stride + l;
+                    let g = |x: (&[u32], usize)| x.0[if x.1 == 1 { l } else { at }];
+                    dst[at] = insert_bits(g(a), g(bb), g(cc), g(d));
                 }
             }
         }
@@ -458,9 +497,9 @@ mod tests {
         let mut d = [0u32; 4];
         let a = [7u32, i32::MIN as u32, 5, (-9i32) as u32];
         let b = [0u32, (-1i32) as u32, 2, 2];
-        binary(B::Divide, Kind::I32, &mut d, &a, 4, &b, 4, 1, 4).unwrap();
+        binary(B::Divide, Kind::I32, &mut d, &a, 4, &b, 4, 1, Rows::all(4)).unwrap();
         assert_eq!(d, [7, i32::MIN as u32, 2, (-4i32) as u32]);
-        binary(B::Modulo, Kind::I32, &mut d, &a, 4, &b, 4, 1, 4).unwrap();
+        binary(B::Modulo, Kind::I32, &mut d, &a, 4, &b, 4, 1, Rows::all(4)).unwrap();
         assert_eq!(d, [0, 0, 1, (-1i32) as u32]);
         binary(
             B::ShiftLeft,
@@ -471,7 +510,7 @@ mod tests {
             &[0, 31, 32, 33],
             4,
             1,
-            4,
+            Rows::all(4),
         )
         .unwrap();
         assert_eq!(d, [1, 1 << 31, 1, 2]);

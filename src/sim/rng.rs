@@ -32,7 +32,7 @@ impl SplitMix {
 
     /// A uniform index below `n` (`n` > 0; the bias of the modulo is below 2^-32 for the sizes
     /// the simulator shuffles).
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
 

@@ -11,7 +11,7 @@ use wgsimd::gemm::{
     GemmShape, Int4Weights, MatrixLayout, Operand, OutFormat, Path, PathChoice,
 };
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, rel_frobenius, tiled, Int4};
-use wgsimd::sim::SimConfig;
+use wgsimd::sim::{Schedule, SimConfig};
 use wgsimd::{BufferRef, Context};
 
 use crate::data;
@@ -42,6 +42,13 @@ pub fn tests() -> Vec<Test> {
         Test::new("gemm::the_check_can_fail", On::Once, the_check_can_fail),
     ]
 }
+
+/// The schedules the GEMM cases run under on the simulator: lockstep and round-robin, whose
+/// independent subgroups meet at the tile loads' barriers; not the whole default exploration,
+/// which the sort, scan, reduction and queue cases run (a GEMM workgroup waits on no other,
+/// so the preemptive schedules have little more to find, and the suite's time doubles). Every
+/// case on every target starts by pinning its target to them (`Target::with_schedules`).
+const SCHEDULES: [Schedule; 2] = [Schedule::Lockstep, Schedule::RoundRobin];
 
 /// f32 inputs, f32 accumulation.
 const TOL_F32: f64 = 1e-5;
@@ -113,6 +120,8 @@ fn check(t: &Target, fmt: Format, (m, n, k): (usize, usize, usize), opts: GemmOp
 }
 
 fn shapes(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     let mut shapes = SHAPES.to_vec();
     if !t.is_sim() {
         shapes.extend([(512, 384, 320), (4, 2048, 1536)]);
@@ -128,6 +137,8 @@ fn shapes(t: &Target) {
 /// where the target offers them (and then they must be what `Auto` takes for f16 from its
 /// minimum rows).
 fn every_path(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     let caps = t.caps();
     let mut choices = vec![(PathChoice::Tiled, None), (PathChoice::Gemv, None)];
     choices.extend([(PathChoice::Tiled, Some(3)), (PathChoice::Gemv, Some(3))]);
@@ -182,6 +193,8 @@ fn every_path(t: &Target) {
 /// f16 C from every path (N even: rounded by the kernels' own stores; N odd: by a pass after
 /// them; split K: by the split sum) holds exactly the host's rounding of the f32 C.
 fn f16_output(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     let mut choices = vec![
         (PathChoice::Auto, None),
         (PathChoice::Tiled, None),
@@ -232,6 +245,8 @@ fn f16_output(t: &Target) {
 }
 
 fn int4_weights(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     for &(m, n, k) in &[(1, 64, 128), (3, 33, 300), (17, 48, 129), (70, 40, 256)] {
         let (a, w) = operands(m, n, k, 5);
         let a16 = f32_to_f16(&a);
@@ -286,6 +301,8 @@ fn padded<T: bytemuck::Pod + Default>(x: &[T], rows: usize, cols: usize, width: 
 /// A GEMM recorded on the caller's buffers at offsets, twice (two "frames" with new contents
 /// written through the queue); the words around C keep their values.
 fn recorded(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     let ctx = &t.ctx;
     let align = wgsimd::context::binding_alignment(t.caps());
     for (fmt, (m, n, k)) in [
@@ -747,6 +764,8 @@ fn layout_check(t: &Target, c: &LayoutCase, opts: GemmOptions) -> Path {
 /// Every layout case on every kernel the target runs: register-tiled, few-rows, each with K
 /// split, `Auto`, and cooperative matrices where offered (f16).
 fn layouts(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     let coop = coop_offered(t.caps());
     for c in layout_cases() {
         let mut choices = vec![
@@ -776,6 +795,8 @@ fn layouts(t: &Target) {
 /// int4 weights with A and C at the caller's layout: strided, at offsets, a batch of 3 sharing
 /// the weights, f32 and f16 C, on each portable kernel.
 fn int4_layouts(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
     for &(m, n, k, batch, out) in &[
         (3, 33, 300, 3, OutFormat::F32),
         (17, 48, 129, 1, OutFormat::F16),

@@ -8,7 +8,7 @@
 
 use wgsimd::dtype::Dtype;
 use wgsimd::reference::sort::{check_keys, check_pairs, Order};
-use wgsimd::sim::{Scheduler, SimConfig};
+use wgsimd::sim::{Schedule, Scheduler, SimConfig};
 use wgsimd::sort::{
     self, sort_indices, sort_keys_with, sort_pairs_with, SortConfig, SortOptions, SortPolicy,
     Sorter, Strategy,
@@ -373,7 +373,8 @@ fn large(t: &Target) {
 
 /// OneSweep's decoupled fallback: tiles tied to workgroup indices (no tickets) and the first
 /// workgroups starved, so later tiles run before their predecessors published anything and
-/// must count the keys themselves.
+/// must count the keys themselves; and with tickets, the first ticket's taker suspended by the
+/// preemptive schedule.
 fn onesweep_fallback(_: &Target) {
     for starved in [vec![0], vec![0, 1, 2], vec![1, 3]] {
         let config = SimConfig {
@@ -407,6 +408,33 @@ fn onesweep_fallback(_: &Target) {
                 let what = format!("starved {starved:?}, {n} keys, pairs {pairs}");
                 sort_checked(&t, &keys, pairs, opts(Strategy::OneSweep), &policy, &what);
             }
+        }
+    }
+    // tickets on, as shipped: round-robin suspends the first ticket's taker, so its successor
+    // polls SPIN times and counts the silent tile's digits itself. Polling without end (no
+    // fallback in reach), the successor waits until its step budget runs out: the wait is
+    // real, the fallback is what ends it.
+    for (spin, fallback) in [(64, true), (u32::MAX, false)] {
+        let config = SimConfig {
+            subgroup_size: 8,
+            schedules: vec![Schedule::RoundRobin],
+            max_steps: 2_000_000,
+            ..SimConfig::default()
+        };
+        let t = Target::new("sim-preempted", Context::simulator(config).unwrap());
+        let policy = SortPolicy { spin, ..checked() };
+        let keys: Vec<u32> = data::keys(Dist::Distinct16, 3 * 4096 + 5, 4);
+        let o = opts(Strategy::OneSweep);
+        if fallback {
+            sort_checked(&t, &keys, false, o, &policy, "preempted, spin 64");
+        } else {
+            let e = sort_keys_with(&t.ctx, &keys, &o, &policy)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("step-limit") && e.contains("wgsl/sort/lib/onesweep.wgsl"),
+                "{e}"
+            );
         }
     }
 }

@@ -1,9 +1,10 @@
 //! The targets every test runs on: the simulator at several subgroup sizes with its lanes
-//! shuffled and its workgroups out of order, and the machine's GPU with and without subgroups.
+//! shuffled and its workgroups out of order, under the default exploration of schedules, and
+//! the machine's GPU with and without subgroups.
 
 use std::sync::Arc;
 
-use wgsimd::sim::{Scheduler, SimConfig};
+use wgsimd::sim::{Schedule, Scheduler, SimConfig};
 use wgsimd::{Caps, Context};
 
 use crate::harness::On;
@@ -29,6 +30,24 @@ impl Target {
     /// Whether it is the simulator, where sizes stay small.
     pub fn is_sim(&self) -> bool {
         self.ctx.is_simulator()
+    }
+
+    /// The same target, its simulator (if it is one) running `schedules` instead of the
+    /// default exploration: for cases outside what the exploration must cover, to keep the
+    /// suite's time (the GEMM cases run lockstep and round-robin).
+    pub fn with_schedules(&self, schedules: &[Schedule]) -> Target {
+        let ctx = match self.ctx.sim() {
+            Some(s) => {
+                let mut config = s.config().clone();
+                config.schedules = schedules.to_vec();
+                Context::simulator(config).expect("simulator")
+            }
+            None => self.ctx.clone(),
+        };
+        Target {
+            name: self.name,
+            ctx,
+        }
     }
 
     /// Its caps.

@@ -1,4 +1,5 @@
 // expect: cross-workgroup-race
+// may: schedule-divergence
 // workgroups: 3
 // bind: 0=u32:random:192 1=u32:zeros:160
 // Tiles placed with the wrong stride: each workgroup of 64 invocations stores 64 results at

@@ -1,4 +1,5 @@
 // expect: workgroup-race
+// may: schedule-divergence
 // workgroups: 1
 // bind: 0=u32:random:64 1=u32:uninit:64
 // A neighbour exchange through workgroup memory without a barrier between write and read.

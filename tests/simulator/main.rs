@@ -1,6 +1,8 @@
 //! The simulator and the shipped WGSL from outside the crate: finding locations and the seed
 //! bugs of the corpus (`corpus`), the execution model (`model`), interpreter semantics against
-//! Rust (`semantics`), f16 and cooperative-matrix semantics (`coop_semantics`), the
+//! Rust (`semantics`), the shipped algorithms under the default exploration of schedules at
+//! the subgroup sizes the behaviour suite does not run (`schedules`), f16 and
+//! cooperative-matrix semantics (`coop_semantics`), the
 //! cooperative-matrix GEMM kernels (`coop`) and where they are planned (`coop_plans`), the
 //! layout rules of `wgsl/` (`contract`), the composed stages through naga's MSL, HLSL and
 //! SPIR-V writers (`translate`), and real pipelines' input: directives naga refuses, overrides,
@@ -17,6 +19,7 @@ mod inputs;
 mod model;
 mod pipeline;
 mod replay;
+mod schedules;
 mod semantics;
 mod translate;
 

@@ -1,5 +1,6 @@
-//! `wgsimd check` end to end: exit codes 0/1/2, `--dump`, `--json`, `--schedule`, naga's
-//! rendered errors; kernels from the library's simulator corpus (tests/sim_corpus).
+//! `wgsimd check` end to end: exit codes 0/1/2, `--dump`, `--json`, `--schedule`,
+//! `--schedules`, naga's rendered errors; kernels from the library's simulator corpus
+//! (tests/sim_corpus).
 
 use crate::common;
 
@@ -424,4 +425,85 @@ fn input_errors_exit_2_with_a_message() {
             .unwrap_or("");
         assert!(line.contains(want), "{extra:?}: {err}");
     }
+}
+
+/// `--schedules`: the default exploration finds `hasty_main`'s missing barrier (exit 1, the
+/// finding names both schedules); one lockstep run does not, nor one schedule run twice (each
+/// is seeded) (exit 0); `--json` lists the schedules run; a bad list exits 2;
+/// `--threaded-workgroups` reaches the simulator. The look-back
+/// without fallback is a forward-progress finding under the default exploration.
+#[test]
+fn schedules_flag() {
+    let f = corpus("schedule_missing_barrier_atomics_bug.wgsl");
+    let base = [
+        "--subgroup-size",
+        "8",
+        f.as_str(),
+        "--entry",
+        "main",
+        "--workgroups",
+        "1",
+        "--bind",
+        "0=u32:zeros:1",
+    ];
+    let (code, out, err) = check(&base);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("schedule-divergence: word 0 of `binding 0` is 64 (0x40) under lockstep"),
+        "{out}"
+    );
+    assert!(
+        err.contains("schedules: lockstep, round-robin, random:1, run-ahead:1"),
+        "{err}"
+    );
+    for one in ["1", "lockstep", "run-ahead:3,run-ahead:3"] {
+        let mut args = base.to_vec();
+        args.extend(["--schedules", one]);
+        let (code, out, err) = check(&args);
+        assert_eq!(code, 0, "{one}: {out}{err}");
+    }
+    let mut args = base.to_vec();
+    args.extend(["--json", "--schedules", "lockstep,round-robin"]);
+    let (code, out, _) = check(&args);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["schedules"],
+        serde_json::json!(["lockstep", "round-robin"])
+    );
+    assert_eq!(v["findings"][0]["kind"], "schedule-divergence");
+    assert_eq!(v["findings"][0]["parties"].as_array().unwrap().len(), 2);
+    for bad in ["0", "sideways", "random:x"] {
+        let mut args = base.to_vec();
+        args.extend(["--schedules", bad]);
+        assert_eq!(check(&args).0, 2, "{bad}");
+    }
+    // `--threaded-workgroups`: none threaded, the subgroups stay in lockstep under every
+    // schedule (clean); all, or a bound the one workgroup is within, finds it; a bad count
+    // exits 2
+    for (threaded, want) in [("0", 0), ("all", 1), ("1", 1), ("many", 2), ("-1", 2)] {
+        let mut args = base.to_vec();
+        args.extend(["--threaded-workgroups", threaded]);
+        let (code, out, err) = check(&args);
+        assert_eq!(code, want, "{threaded}: {out}{err}");
+    }
+    let lb = corpus("ticketed_lookback_without_fallback_bug.wgsl");
+    let (code, out, _) = check(&[
+        lb.as_str(),
+        "--entry",
+        "main",
+        "--workgroups",
+        "8",
+        "--bind",
+        "0=u32:iota:256",
+        "--bind",
+        "1=u32:uninit:8",
+        "--bind",
+        "2=u32:zeros:9",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("forward-progress: workgroup (1,0,0) spins"),
+        "{out}"
+    );
 }

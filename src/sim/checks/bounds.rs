@@ -45,7 +45,9 @@ impl Checker for Bounds {
             };
             format!("{index} past the end of {} (length {})", e.what, e.len)
         };
-        if self.discards.defer(e.expr, e.slot, kind, e.span, message)
+        if self
+            .discards
+            .defer(ctx, e.expr, e.slot, kind, e.span, message)
             || out.seen(kind, ctx.kernel, e.span)
         {
             return;

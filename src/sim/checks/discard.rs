@@ -30,6 +30,8 @@ struct Arm {
 /// A finding waiting for its select.
 struct Deferred {
     arm: Arm,
+    /// The workgroup's residency slot ([`Ctx::resident`]) and the lane.
+    resident: usize,
     slot: usize,
     kind: FindingKind,
     span: Span,
@@ -132,6 +134,7 @@ impl Discards {
     /// arm consumes that expression; returns whether it did.
     pub fn defer(
         &mut self,
+        ctx: &Ctx,
         expr: Option<ExprRef>,
         slot: usize,
         kind: FindingKind,
@@ -143,6 +146,7 @@ impl Discards {
         };
         self.pending.push(Deferred {
             arm,
+            resident: ctx.resident,
             slot,
             kind,
             span,
@@ -162,7 +166,7 @@ impl Discards {
         };
         let pending = std::mem::take(&mut self.pending);
         for d in pending {
-            if d.arm.select != e.at || !e.active.get(d.slot) {
+            if d.arm.select != e.at || d.resident != ctx.resident || !e.active.get(d.slot) {
                 self.pending.push(d);
                 continue;
             }
@@ -195,7 +199,11 @@ impl Discards {
     /// lane.
     pub fn flush(&mut self, ctx: &Ctx, out: &mut Findings) {
         for d in std::mem::take(&mut self.pending) {
-            report(ctx, out, d.kind, d.span, d.message, d.slot);
+            if d.resident == ctx.resident {
+                report(ctx, out, d.kind, d.span, d.message, d.slot);
+            } else {
+                self.pending.push(d);
+            }
         }
     }
 }

@@ -25,8 +25,9 @@ pub struct Init {
     words: Vec<usize>,
     /// Per buffer: the pass that last invalidated it.
     invalidated_by: Vec<Option<String>>,
-    /// Written bits of the workgroup's memory (tracked only with `uninit_workgroup`).
-    wg: Vec<bool>,
+    /// Per resident workgroup, written bits of its workgroup memory (tracked only with
+    /// `uninit_workgroup`).
+    wg: Vec<Vec<bool>>,
     uninit_workgroup: bool,
     discards: Discards,
 }
@@ -112,8 +113,12 @@ impl Checker for Init {
 
     fn workgroup_start(&mut self, ctx: &Ctx) {
         if self.uninit_workgroup {
-            self.wg.clear();
-            self.wg.resize(ctx.wg_words as usize, false);
+            if self.wg.len() <= ctx.resident {
+                self.wg.resize(ctx.resident + 1, Vec::new());
+            }
+            let wg = &mut self.wg[ctx.resident];
+            wg.clear();
+            wg.resize(ctx.wg_words as usize, false);
         }
     }
 
@@ -124,7 +129,10 @@ impl Checker for Init {
     fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
         let label = self.labels.get(a.buffer).map(String::as_str).unwrap_or("?");
         let written: &mut Vec<bool> = match a.space {
-            Space::Workgroup if self.uninit_workgroup => &mut self.wg,
+            Space::Workgroup if self.uninit_workgroup => match self.wg.get_mut(ctx.resident) {
+                Some(w) => w,
+                None => return,
+            },
             Space::Workgroup => return,
             _ => match self.storage.get_mut(a.buffer) {
                 Some(Some(w)) => w,
@@ -158,7 +166,7 @@ impl Checker for Init {
                 };
                 let deferred = self
                     .discards
-                    .defer(a.expr, slot as usize, kind, a.span, what);
+                    .defer(ctx, a.expr, slot as usize, kind, a.span, what);
                 if !deferred && !out.seen(kind, ctx.kernel, a.span) {
                     out.report(
                         kind,

@@ -325,7 +325,7 @@ impl Checker for Lanes {
             }
             let deferred = self
                 .discards
-                .defer(Some(g.result), slot, kind, g.span, || message(slot));
+                .defer(ctx, Some(g.result), slot, kind, g.span, || message(slot));
             if !deferred {
                 hit = Some(slot);
             }

@@ -18,42 +18,53 @@ pub const GALLIVM_LOOP_LIMIT: u32 = 65535;
 /// Reports `loop-limit`.
 #[derive(Default)]
 pub struct LoopLimit {
-    /// Iterations per subgroup of the current workgroup.
-    counts: Vec<u32>,
+    /// Per resident workgroup, iterations per subgroup.
+    counts: Vec<Vec<u32>>,
 }
 
 impl Checker for LoopLimit {
     fn workgroup_start(&mut self, ctx: &Ctx) {
         let s = ctx.subgroup_size.max(1);
-        self.counts.clear();
-        self.counts.resize(ctx.lanes.div_ceil(s) as usize, 0);
+        if self.counts.len() <= ctx.resident {
+            self.counts.resize(ctx.resident + 1, Vec::new());
+        }
+        let counts = &mut self.counts[ctx.resident];
+        counts.clear();
+        counts.resize(ctx.lanes.div_ceil(s) as usize, 0);
     }
 
     fn loop_iteration(&mut self, ctx: &Ctx, lanes: &Mask, span: Span, out: &mut Findings) {
         let s = ctx.subgroup_size.max(1) as usize;
-        for (g, n) in self.counts.iter_mut().enumerate() {
-            if lanes.and(&Mask::range(g * s, s)).none() {
-                continue;
+        let Some(counts) = self.counts.get_mut(ctx.resident) else {
+            return;
+        };
+        // the subgroups that reach the limit in this iteration (rare: a Vec is fine)
+        let mut hits = Vec::new();
+        lanes.for_each_group(s, |g| {
+            if let Some(n) = counts.get_mut(g) {
+                *n += 1;
+                if *n == GALLIVM_LOOP_LIMIT {
+                    hits.push((g, *n));
+                }
             }
-            *n += 1;
-            if *n == GALLIVM_LOOP_LIMIT {
-                let slot = lanes
-                    .and(&Mask::range(g * s, s))
-                    .first_set()
-                    .unwrap_or(g * s);
-                out.report(
-                    FindingKind::LoopLimit,
-                    ctx.kernel,
-                    span,
-                    format!(
-                        "subgroup {g} of workgroup ({},{},{}) started its {n}th loop iteration \
-                         (all loops of the invocation together): lavapipe ends every loop of \
-                         the shader here",
-                        ctx.workgroup[0], ctx.workgroup[1], ctx.workgroup[2]
-                    ),
-                    vec![ctx.party(slot, Some(span))],
-                );
-            }
+        });
+        for (g, n) in hits {
+            let slot = lanes
+                .and(&Mask::range(g * s, s))
+                .first_set()
+                .unwrap_or(g * s);
+            out.report(
+                FindingKind::LoopLimit,
+                ctx.kernel,
+                span,
+                format!(
+                    "subgroup {g} of workgroup ({},{},{}) started its {n}th loop iteration \
+                     (all loops of the invocation together): lavapipe ends every loop of the \
+                     shader here",
+                    ctx.workgroup[0], ctx.workgroup[1], ctx.workgroup[2]
+                ),
+                vec![ctx.party(slot, Some(span))],
+            );
         }
     }
 }

@@ -11,6 +11,13 @@
 //! | [`LoopLimit`] | `loop-limit` |
 //! | [`Lanes`] | `shuffle-out-of-range`, `ballot-high-lanes`, `lane-layout-assumption` |
 //! | [`Shift`] | `shift-overflow` |
+//! | [`Progress`] | `forward-progress` |
+//!
+//! `schedule-divergence` is the device's: it compares the outputs of the schedules explored,
+//! and names the invocations that last wrote the first differing word ([`LastWriter`]).
+//!
+//! Workgroups resident at once interleave their events; a checker keeps per-workgroup state by
+//! [`Ctx::resident`](super::events::Ctx::resident).
 //!
 //! `ir` holds the static facts about a program's IR that checkers look up.
 
@@ -20,17 +27,21 @@ mod init;
 pub mod ir;
 mod lanes;
 mod loops;
+mod progress;
 mod race;
 mod shift;
 mod uniformity;
+mod writer;
 
 pub use bounds::Bounds;
 pub use init::Init;
 pub use lanes::Lanes;
 pub use loops::LoopLimit;
+pub use progress::Progress;
 pub use race::{GridRace, Race, StorageRace};
 pub use shift::Shift;
 pub use uniformity::Uniformity;
+pub use writer::LastWriter;
 
 use super::events::Checker;
 
@@ -58,6 +69,7 @@ pub fn all_with(loop_limit: bool, options: CheckOptions) -> Vec<Box<dyn Checker>
         Box::new(Init::new(options)),
         Box::new(Lanes::default()),
         Box::new(Shift::default()),
+        Box::new(Progress),
     ];
     if loop_limit {
         v.push(Box::new(LoopLimit::default()));

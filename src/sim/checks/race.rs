@@ -16,7 +16,9 @@
 //! invocation that touched it in that epoch, whether a second one did, and the non-atomic
 //! writer if any. Epochs are global counters, so nothing needs clearing between workgroups
 //! (the storage checker's words live in a map it empties at each epoch instead, since a
-//! workgroup touches few of a buffer's words).
+//! workgroup touches few of a buffer's words). Workgroups resident at once each have their own
+//! epoch and words (the storage checker's words are per workgroup too: a race between
+//! workgroups is [`GridRace`]'s).
 
 use std::collections::HashMap;
 
@@ -130,20 +132,29 @@ fn report_with(
 #[derive(Default)]
 pub struct Race {
     epoch: u32,
-    words: Vec<Word>,
+    /// Per resident workgroup: its epoch and its workgroup memory's words.
+    resident: Vec<(u32, Vec<Word>)>,
 }
 
 impl Checker for Race {
     fn workgroup_start(&mut self, ctx: &Ctx) {
         self.epoch += 1;
-        if self.words.len() != ctx.wg_words as usize {
-            self.words = vec![BLANK; ctx.wg_words as usize];
+        if self.resident.len() <= ctx.resident {
+            self.resident.resize(ctx.resident + 1, (0, Vec::new()));
+        }
+        let (epoch, words) = &mut self.resident[ctx.resident];
+        *epoch = self.epoch;
+        if words.len() != ctx.wg_words as usize {
+            *words = vec![BLANK; ctx.wg_words as usize];
         }
     }
 
-    fn barrier(&mut self, _ctx: &Ctx, b: &BarrierEvent, _out: &mut Findings) {
+    fn barrier(&mut self, ctx: &Ctx, b: &BarrierEvent, _out: &mut Findings) {
         if b.flags.contains(naga::Barrier::WORK_GROUP) {
             self.epoch += 1;
+            if let Some((epoch, _)) = self.resident.get_mut(ctx.resident) {
+                *epoch = self.epoch;
+            }
         }
     }
 
@@ -151,12 +162,16 @@ impl Checker for Race {
         if a.space != Space::Workgroup {
             return;
         }
+        let Some((epoch, words)) = self.resident.get_mut(ctx.resident) else {
+            return;
+        };
+        let epoch = *epoch;
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
         for &(slot, addr) in a.words {
-            let Some(w) = self.words.get_mut(addr as usize) else {
+            let Some(w) = words.get_mut(addr as usize) else {
                 continue;
             };
-            if let Some(other) = w.touch(self.epoch, slot, a.span, plain_write) {
+            if let Some(other) = w.touch(epoch, slot, a.span, plain_write) {
                 let what = || {
                     format!(
                     "workgroup memory word {addr} touched by two invocations between barriers, one a non-atomic write"
@@ -187,29 +202,37 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
+/// (buffer << 32 | word) → the word's accesses in an epoch
+type EpochWords = HashMap<u64, Word, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// Reports `storage-race`.
 #[derive(Default)]
 pub struct StorageRace {
     epoch: u32,
-    /// (buffer << 32 | word) → the word's accesses in this epoch
-    words: HashMap<u64, Word, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// Per resident workgroup: its epoch and the words it touched in it.
+    resident: Vec<(u32, EpochWords)>,
 }
 
 impl StorageRace {
-    fn next_epoch(&mut self) {
+    fn next_epoch(&mut self, resident: usize) {
         self.epoch += 1;
-        self.words.clear();
+        if self.resident.len() <= resident {
+            self.resident.resize_with(resident + 1, Default::default);
+        }
+        let (epoch, words) = &mut self.resident[resident];
+        *epoch = self.epoch;
+        words.clear();
     }
 }
 
 impl Checker for StorageRace {
-    fn workgroup_start(&mut self, _ctx: &Ctx) {
-        self.next_epoch();
+    fn workgroup_start(&mut self, ctx: &Ctx) {
+        self.next_epoch(ctx.resident);
     }
 
-    fn barrier(&mut self, _ctx: &Ctx, b: &BarrierEvent, _out: &mut Findings) {
+    fn barrier(&mut self, ctx: &Ctx, b: &BarrierEvent, _out: &mut Findings) {
         if b.flags.contains(naga::Barrier::STORAGE) {
-            self.next_epoch();
+            self.next_epoch(ctx.resident);
         }
     }
 
@@ -218,13 +241,16 @@ impl Checker for StorageRace {
         if a.space != Space::Storage || a.read_only {
             return;
         }
+        let Some((epoch, words)) = self.resident.get_mut(ctx.resident) else {
+            return;
+        };
+        let epoch = *epoch;
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
         for &(slot, addr) in a.words {
-            let w = self
-                .words
+            let w = words
                 .entry((a.buffer as u64) << 32 | addr as u64)
                 .or_insert(BLANK);
-            if let Some(other) = w.touch(self.epoch, slot, a.span, plain_write) {
+            if let Some(other) = w.touch(epoch, slot, a.span, plain_write) {
                 let what = || {
                     format!(
                     "storage word {addr} of buffer {} touched by two invocations of a workgroup between storage barriers, one a non-atomic write",

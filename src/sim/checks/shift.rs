@@ -6,8 +6,6 @@
 //! not watched, and lanes whose result only a `select` discards (`select(x << s, 0u, s >= 32u)`)
 //! are fine ([`Discards`]).
 
-use std::collections::HashMap;
-
 use naga::{BinaryOperator, Expression, Function, Handle, Literal};
 
 use super::discard::Discards;
@@ -21,7 +19,8 @@ const WIDTH: u32 = 32;
 /// Reports `shift-overflow`.
 pub struct Shift {
     /// The pass's watched shifts: `<<` or `>>`.
-    shifts: HashMap<ExprRef, &'static str>,
+    /// Per function table, per expression: the watched shift's operator.
+    shifts: Vec<Vec<Option<&'static str>>>,
     /// Overflowing shifts whose result only a select consumes.
     discards: Discards,
 }
@@ -29,7 +28,7 @@ pub struct Shift {
 impl Default for Shift {
     fn default() -> Self {
         Shift {
-            shifts: HashMap::new(),
+            shifts: Vec::new(),
             discards: Discards::new(false),
         }
     }
@@ -69,9 +68,11 @@ fn in_range(f: &Function, h: Handle<Expression>) -> bool {
 
 impl Checker for Shift {
     fn pass_start(&mut self, _ctx: &Ctx, pass: &PassStart) -> Vec<ExprRef> {
+        let mut watch = self.discards.pass_start(pass.prog);
         self.shifts.clear();
         for fi in 0..pass.prog.funcs.len() {
             let f = pass.prog.function(fi);
+            self.shifts.push(vec![None; f.expressions.len()]);
             for (h, e) in f.expressions.iter() {
                 let Expression::Binary { op, right, .. } = *e else {
                     continue;
@@ -86,12 +87,11 @@ impl Checker for Shift {
                         function: fi,
                         expr: h,
                     };
-                    self.shifts.insert(at, name);
+                    self.shifts[fi][h.index()] = Some(name);
+                    watch.push(at);
                 }
             }
         }
-        let mut watch = self.discards.pass_start(pass.prog);
-        watch.extend(self.shifts.keys().copied());
         watch
     }
 
@@ -101,13 +101,24 @@ impl Checker for Shift {
 
     fn expression(&mut self, ctx: &Ctx, e: &ExprEvent, out: &mut Findings) {
         self.discards.select(ctx, e, out);
-        let Some(&op) = self.shifts.get(&e.at) else {
+        let Some(op) = self
+            .shifts
+            .get(e.at.function)
+            .and_then(|f| f.get(e.at.expr.index()))
+            .copied()
+            .flatten()
+        else {
             return;
         };
         let f = e.prog.function(e.at.function);
         let Expression::Binary { left, right, .. } = f.expressions[e.at.expr] else {
             return;
         };
+        // the common case first: no lane at all, active or not, shifts that far (a scan the
+        // compiler vectorises)
+        if (0..e.words(right)).all(|w| e.row(right, w).iter().all(|&a| a < WIDTH)) {
+            return;
+        }
         let ty = match e.prog.funcs[e.at.function].exprs[left.index()].kind {
             Kind::I32 => "i32",
             _ => "u32",
@@ -134,7 +145,7 @@ impl Checker for Shift {
             let Some(amount) = over else { return };
             let deferred = self
                 .discards
-                .defer(Some(e.at), slot, kind, e.span, || message(amount));
+                .defer(ctx, Some(e.at), slot, kind, e.span, || message(amount));
             if !deferred {
                 hit = Some((slot, amount));
             }

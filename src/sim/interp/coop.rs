@@ -168,7 +168,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let t = &self.prog.funcs[fi];
         let mut agree = Mask::EMPTY;
         let mut out = Vec::new();
-        for sg in 0..n.div_ceil(s) {
+        for sg in self.running_subgroups() {
             let lanes: Vec<usize> = (sg * s..(sg * s + s).min(n))
                 .filter(|&l| active.get(l))
                 .collect();

@@ -1,11 +1,13 @@
-//! Expression evaluation: one pass over all lanes per IR node (see `ops.rs`), pointer
+//! Expression evaluation: one pass over the running lanes per IR node (see `ops.rs`), pointer
 //! arithmetic with bounds checks, and the math builtins that are not componentwise.
 
 use super::*;
+use crate::sim::ops::Rows;
 
 impl<'a, 'h> Interp<'a, 'h> {
-    /// Evaluates expression `h` of function table `fi` for every lane (memory, bounds and
-    /// events honour `active`), then tells the checkers if one watches it.
+    /// Evaluates expression `h` of function table `fi` for the running lanes (`lo..hi`: the
+    /// subgroups being run; memory, bounds and events honour `active`), then tells the checkers
+    /// if one watches it.
     pub(super) fn eval(&mut self, fi: usize, h: Handle<Expression>, active: &Mask) -> Result<()> {
         let at = ExprRef {
             function: fi,
@@ -35,13 +37,21 @@ impl<'a, 'h> Interp<'a, 'h> {
     fn eval_expr(&mut self, fi: usize, h: Handle<Expression>, active: &Mask) -> Result<()> {
         let prog = self.prog;
         let n = self.n;
+        let (lo, hi) = (self.lo, self.hi);
+        let rows = Rows {
+            stride: n,
+            len: hi - lo,
+        };
+        let len = rows.len;
         let t = &prog.funcs[fi];
         let f = prog.function(fi);
         let m = t.exprs[h.index()];
         let dst0 = m.reg as usize * n;
         let words = m.words as usize;
         let e = &f.expressions[h];
-        // SAFETY of `rows`: an expression's register range never overlaps its operands'.
+        // Operands and the result are slices from the first running lane (`lo`) to the end of
+        // their registers: word `w` of running lane `l` at `w * n + l`.
+        // SAFETY of the slices: an expression's register range never overlaps its operands'.
         let regs = &mut self.regs[fi];
         let p = regs.as_mut_ptr();
         let total = regs.len();
@@ -51,35 +61,43 @@ impl<'a, 'h> Interp<'a, 'h> {
             let l = om.words as usize * n;
             debug_assert!(s + l <= total);
             (
-                unsafe { std::slice::from_raw_parts(p.add(s), l) },
+                unsafe { std::slice::from_raw_parts(p.add(s + lo), l.saturating_sub(lo)) },
                 om.words as usize,
             )
         };
-        let dst: &mut [u32] = unsafe { std::slice::from_raw_parts_mut(p.add(dst0), words * n) };
+        let dst: &mut [u32] = unsafe {
+            std::slice::from_raw_parts_mut(p.add(dst0 + lo), (words * n).saturating_sub(lo))
+        };
         match *e {
             Expression::Literal(ref l) => {
                 let v = literal_words(l)?;
-                dst[..n].fill(v[0]);
+                dst[..len].fill(v[0]);
             }
             Expression::Constant(c) => {
                 let v = const_words(prog, prog.module().constants[c].init)?;
                 for (w, &x) in v.iter().enumerate().take(words) {
-                    dst[w * n..w * n + n].fill(x);
+                    dst[rows.at(w)].fill(x);
                 }
             }
-            Expression::ZeroValue(_) => dst.fill(0),
+            Expression::ZeroValue(_) => {
+                for w in 0..words {
+                    dst[rows.at(w)].fill(0);
+                }
+            }
             Expression::Compose { ref components, .. } => {
                 let mut at = 0;
                 for &c in components {
-                    let (src, _) = op(c);
-                    dst[at..at + src.len()].copy_from_slice(src);
-                    at += src.len();
+                    let (src, cw) = op(c);
+                    for w in 0..cw {
+                        dst[rows.at(at + w)].copy_from_slice(&src[rows.at(w)]);
+                    }
+                    at += cw;
                 }
             }
             Expression::Splat { value, .. } => {
                 let (src, _) = op(value);
                 for w in 0..words {
-                    dst[w * n..w * n + n].copy_from_slice(&src[..n]);
+                    dst[rows.at(w)].copy_from_slice(&src[..len]);
                 }
             }
             Expression::Swizzle {
@@ -90,15 +108,16 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let (src, _) = op(vector);
                 for w in 0..size as usize {
                     let c = pattern[w] as usize;
-                    dst[w * n..w * n + n].copy_from_slice(&src[c * n..c * n + n]);
+                    dst[rows.at(w)].copy_from_slice(&src[rows.at(c)]);
                 }
             }
             Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => {
                 let (src, _) = op(base);
                 match m.aux {
                     Aux::ValField { off } => {
-                        let o = off as usize * n;
-                        dst.copy_from_slice(&src[o..o + words * n]);
+                        for w in 0..words {
+                            dst[rows.at(w)].copy_from_slice(&src[rows.at(off as usize + w)]);
+                        }
                     }
                     Aux::ValIndex { elem, count } => {
                         let Expression::Access { index, .. } = *e else {
@@ -107,11 +126,11 @@ impl<'a, 'h> Interp<'a, 'h> {
                         let (idx, _) = op(index);
                         let elem = elem as usize;
                         let mut bad = Vec::new();
-                        for l in 0..n {
+                        for l in 0..len {
                             let mut i = idx[l] as usize;
                             if i >= count as usize {
-                                if active.get(l) {
-                                    bad.push((l, i));
+                                if active.get(lo + l) {
+                                    bad.push((lo + l, i));
                                 }
                                 i = count as usize - 1;
                             }
@@ -131,7 +150,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                     }
                     Aux::PtrField { off, check } => {
                         self.roots[fi][h.index()] = self.roots[fi][base.index()];
-                        for l in 0..n {
+                        for l in 0..len {
                             dst[l] = if src[l] == BAD {
                                 BAD
                             } else {
@@ -143,7 +162,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                             self.check_runtime(fi, base, h, idx, stride, active)?;
                         }
                     }
-                    Aux::PtrIndex { stride, len } => {
+                    Aux::PtrIndex { stride, len: plen } => {
                         let Expression::Access { index, .. } = *e else {
                             return Err(Error::Sim("index".into()));
                         };
@@ -151,17 +170,17 @@ impl<'a, 'h> Interp<'a, 'h> {
                         let (idx, _) = op(index);
                         let ik = t.exprs[index.index()].kind;
                         let mut bad = Vec::new();
-                        let limit = match len {
+                        let limit = match plen {
                             Len::Const(c) => Some(c as u64),
                             Len::Runtime => None,
                         };
-                        let blen = match (len, self.roots[fi][base.index()]) {
+                        let blen = match (plen, self.roots[fi][base.index()]) {
                             (Len::Runtime, Root::Binding(g)) => {
                                 self.bound[g as usize].map(|b| b.len as u64).unwrap_or(0)
                             }
                             _ => 0,
                         };
-                        for l in 0..n {
+                        for l in 0..len {
                             let b0 = src[l];
                             let i = if ik == Kind::I32 && (idx[l] as i32) < 0 {
                                 u64::MAX
@@ -172,8 +191,8 @@ impl<'a, 'h> Interp<'a, 'h> {
                                 .unwrap_or_else(|| blen.saturating_sub(b0 as u64) / stride as u64);
                             if b0 == BAD || i >= lim {
                                 dst[l] = BAD;
-                                if b0 != BAD && active.get(l) {
-                                    bad.push((l, i, lim));
+                                if b0 != BAD && active.get(lo + l) {
+                                    bad.push((lo + l, i, lim));
                                 }
                             } else {
                                 dst[l] = b0.wrapping_add((i as u32).wrapping_mul(stride));
@@ -200,8 +219,8 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
             Expression::Unary { op: uop, expr } => {
                 let (a, _) = op(expr);
-                ops::unary(uop, wide(t.exprs[expr.index()].kind), dst, a, words, n)?;
-                round_f16(m.kind, dst);
+                ops::unary(uop, wide(t.exprs[expr.index()].kind), dst, a, words, rows)?;
+                round_f16(m.kind, dst, words, rows);
             }
             Expression::Binary {
                 op: bop,
@@ -211,7 +230,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let (a, aw) = op(left);
                 let (b, bw) = op(right);
                 match m.aux {
-                    Aux::MatMul { a: ma, b: mb } => matmul(dst, a, ma, aw, b, mb, bw, words, n),
+                    Aux::MatMul { a: ma, b: mb } => matmul(dst, a, ma, aw, b, mb, bw, words, rows),
                     _ => ops::binary(
                         bop,
                         wide(t.exprs[left.index()].kind),
@@ -221,10 +240,10 @@ impl<'a, 'h> Interp<'a, 'h> {
                         b,
                         bw,
                         words,
-                        n,
+                        rows,
                     )?,
                 }
-                round_f16(m.kind, dst);
+                round_f16(m.kind, dst, words, rows);
             }
             Expression::Select {
                 condition,
@@ -234,7 +253,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let (c, cw) = op(condition);
                 let (a, aw) = op(accept);
                 let (r, rw) = op(reject);
-                ops::map3(dst, (c, cw), (a, aw), (r, rw), words, n, |c, a, r| {
+                ops::map3(dst, (c, cw), (a, aw), (r, rw), words, rows, |c, a, r| {
                     if c != 0 {
                         a
                     } else {
@@ -248,7 +267,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 match fun {
                     R::All | R::Any => {
                         let all = fun == R::All;
-                        for l in 0..n {
+                        for l in 0..len {
                             let mut acc = all;
                             for w in 0..aw {
                                 let v = a[w * n + l] != 0;
@@ -257,10 +276,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                             dst[l] = acc as u32;
                         }
                     }
-                    R::IsNan => ops::map1(dst, a, words, n, |x| f32::from_bits(x).is_nan() as u32),
-                    R::IsInf => {
-                        ops::map1(dst, a, words, n, |x| f32::from_bits(x).is_infinite() as u32)
+                    R::IsNan => {
+                        ops::map1(dst, a, words, rows, |x| f32::from_bits(x).is_nan() as u32)
                     }
+                    R::IsInf => ops::map1(dst, a, words, rows, |x| {
+                        f32::from_bits(x).is_infinite() as u32
+                    }),
                 }
             }
             Expression::Math {
@@ -273,16 +294,16 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let a = op(arg);
                 let ak = wide(t.exprs[arg.index()].kind);
                 let (b1, c1, d1) = (arg1.map(op), arg2.map(op), arg3.map(op));
-                if !ops::math(fun, ak, dst, a, b1, c1, d1, words, n)? {
+                if !ops::math(fun, ak, dst, a, b1, c1, d1, words, rows)? {
                     let matrix = match *prog.expr_type(fi, arg) {
                         TypeInner::Matrix { columns, rows, .. } => {
                             Some((columns as usize, rows as usize))
                         }
                         _ => None,
                     };
-                    math::special(fun, ak, dst, [Some(a), b1, c1], words, n, matrix)?;
+                    math::special(fun, ak, dst, [Some(a), b1, c1], words, rows, matrix)?;
                 }
-                round_f16(m.kind, dst);
+                round_f16(m.kind, dst, words, rows);
             }
             Expression::As {
                 expr,
@@ -302,8 +323,8 @@ impl<'a, 'h> Interp<'a, 'h> {
                 if convert.is_none() && (from == Kind::F16) != (to == Kind::F16) {
                     return Err(Error::Sim("bitcast to or from f16 not simulated".into()));
                 }
-                ops::cast(wide(from), wide(to), convert.is_some(), dst, a, words, n);
-                round_f16(to, dst);
+                ops::cast(wide(from), wide(to), convert.is_some(), dst, a, words, rows);
+                round_f16(to, dst, words, rows);
             }
             Expression::CooperativeLoad { ref data, .. } => {
                 self.coop_load(fi, h, data, f.expressions.get_span(h), active)?;
@@ -320,7 +341,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                     Root::Binding(g) => self.bound[g as usize].map(|b| b.len).unwrap_or(0),
                     _ => 0,
                 };
-                for l in 0..n {
+                for l in 0..len {
                     dst[l] = (blen.saturating_sub(offs[l] as usize) / stride as usize) as u32;
                 }
             }
@@ -356,7 +377,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let br = self.prog.funcs[fi].exprs[base.index()].reg as usize * n;
         let hr = self.prog.funcs[fi].exprs[h.index()].reg as usize * n;
         let mut bad = Vec::new();
-        for l in 0..n {
+        for l in self.lo..self.hi {
             let b0 = self.regs[fi][br + l];
             if b0 == BAD {
                 continue;
@@ -388,21 +409,22 @@ fn matmul(
     mb: (u32, u32),
     bw: usize,
     words: usize,
-    n: usize,
+    rows: Rows,
 ) {
+    let (n, len) = (rows.stride, rows.len);
     let g = |x: &[u32], i: usize| f32::from_bits(x[i]);
     match (ma.0 != 0, mb.0 != 0) {
         // matrix * scalar or scalar * matrix
-        (true, false) if bw == 1 => ops::map2(dst, a, aw, b, 1, words, n, |x, y| {
+        (true, false) if bw == 1 => ops::map2(dst, a, aw, b, 1, words, rows, |x, y| {
             (f32::from_bits(x) * f32::from_bits(y)).to_bits()
         }),
-        (false, true) if aw == 1 => ops::map2(dst, a, 1, b, bw, words, n, |x, y| {
+        (false, true) if aw == 1 => ops::map2(dst, a, 1, b, bw, words, rows, |x, y| {
             (f32::from_bits(x) * f32::from_bits(y)).to_bits()
         }),
         // matrix (c x r) * vector (c) -> vector (r)
         (true, false) => {
             let (c, r) = (ma.0 as usize, ma.1 as usize);
-            for l in 0..n {
+            for l in 0..len {
                 for i in 0..r {
                     let s: f32 = (0..c)
                         .map(|k| g(a, (k * r + i) * n + l) * g(b, k * n + l))
@@ -414,7 +436,7 @@ fn matmul(
         // vector (r) * matrix (c x r) -> vector (c)
         (false, true) => {
             let (c, r) = (mb.0 as usize, mb.1 as usize);
-            for l in 0..n {
+            for l in 0..len {
                 for j in 0..c {
                     let s: f32 = (0..r)
                         .map(|k| g(a, k * n + l) * g(b, (j * r + k) * n + l))
@@ -427,7 +449,7 @@ fn matmul(
         (true, true) => {
             let (k, r) = (ma.0 as usize, ma.1 as usize);
             let c = mb.0 as usize;
-            for l in 0..n {
+            for l in 0..len {
                 for j in 0..c {
                     for i in 0..r {
                         let s: f32 = (0..k)
@@ -452,10 +474,12 @@ fn wide(k: Kind) -> Kind {
 }
 
 /// Rounds a result of kind f16 to the nearest f16 (held as f32 bits).
-fn round_f16(k: Kind, dst: &mut [u32]) {
+fn round_f16(k: Kind, dst: &mut [u32], words: usize, rows: Rows) {
     if k == Kind::F16 {
-        for x in dst.iter_mut() {
-            *x = ops::f16_to_f32(ops::f32_to_f16(f32::from_bits(*x))).to_bits();
+        for w in 0..words {
+            for x in dst[rows.at(w)].iter_mut() {
+                *x = ops::f16_to_f32(ops::f32_to_f16(f32::from_bits(*x))).to_bits();
+            }
         }
     }
 }

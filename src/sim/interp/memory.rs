@@ -19,6 +19,13 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
     }
 
+    /// Whether the running thread's reads and writes are tracked for spinning: under an
+    /// interleaving schedule, in a loop.
+    #[inline]
+    fn tracking(&self) -> bool {
+        self.track_spin && self.spin.on
+    }
+
     pub(super) fn emit_access(
         &mut self,
         space: Space,
@@ -100,8 +107,9 @@ impl<'a, 'h> Interp<'a, 'h> {
         let root = self.roots[fi][pointer.index()];
         let pr = pm.reg as usize * n;
         let mut offs = std::mem::take(&mut self.offs);
-        offs.clear();
-        offs.extend_from_slice(&self.regs[fi][pr..pr + n]);
+        // the running lanes' offsets (the others' are never read)
+        offs.resize(n, BAD);
+        offs[self.lo..self.hi].copy_from_slice(&self.regs[fi][pr + self.lo..pr + self.hi]);
         let dr = dm.reg as usize * n;
         match root {
             Root::Binding(g) => {
@@ -128,6 +136,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                 } else {
                     Space::Storage
                 };
+                if self.tracking() && !b.uniform && !b.read_only {
+                    let key = (b.buffer as u64 + 1) << 32;
+                    for &(_, a) in &self.scratch {
+                        self.spin.read(key | a as u64, buf[a as usize]);
+                    }
+                }
                 self.emit_access(space, b.buffer, AccessKind::Load, atomic, span);
             }
             Root::Workgroup => {
@@ -145,6 +159,11 @@ impl<'a, 'h> Interp<'a, 'h> {
                         };
                     }
                 });
+                if self.tracking() {
+                    for &(_, a) in &self.scratch {
+                        self.spin.read(a as u64, mem[a as usize]);
+                    }
+                }
                 self.emit_access(Space::Workgroup, 0, AccessKind::Load, atomic, span);
             }
             Root::Private | Root::Local(_) => {
@@ -155,12 +174,14 @@ impl<'a, 'h> Interp<'a, 'h> {
                 };
                 let regs = &mut self.regs[fi];
                 // per-lane memory: reading an inactive lane's own word is harmless, so a uniform
-                // offset loads whole rows
+                // offset loads whole rows (of the running lanes)
                 let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
                 if first != BAD && active_lanes_equal(&offs, active, first) {
+                    let (lo, hi) = (self.lo, self.hi);
                     for (w, &mw) in map.iter().enumerate() {
                         let s = (first + mw) as usize * n;
-                        regs[dr + w * n..dr + w * n + n].copy_from_slice(&mem[s..s + n]);
+                        regs[dr + w * n + lo..dr + w * n + hi]
+                            .copy_from_slice(&mem[s + lo..s + hi]);
                     }
                 } else {
                     active.for_each(|l| {
@@ -204,8 +225,9 @@ impl<'a, 'h> Interp<'a, 'h> {
         let root = self.roots[fi][pointer.index()];
         let pr = pm.reg as usize * n;
         let mut offs = std::mem::take(&mut self.offs);
-        offs.clear();
-        offs.extend_from_slice(&self.regs[fi][pr..pr + n]);
+        // the running lanes' offsets (the others' are never read)
+        offs.resize(n, BAD);
+        offs[self.lo..self.hi].copy_from_slice(&self.regs[fi][pr + self.lo..pr + self.hi]);
         let vr = vm.reg as usize * n;
         match root {
             Root::Binding(g) => {
@@ -215,40 +237,66 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let buf = &mut self.buffers[b.buffer];
                 let regs = &self.regs[fi];
                 let scratch = &mut self.scratch;
+                let mut changed = false;
                 active.for_each(|l| {
                     let o = offs[l];
                     if o != BAD {
                         for (w, &mw) in map.iter().enumerate() {
                             let a = b.base + (o + mw) as usize;
                             scratch.push((l as u32, a as u32));
+                            changed |= buf[a] != regs[vr + w * n + l];
                             buf[a] = regs[vr + w * n + l];
                         }
                     }
                 });
+                if self.tracking() && changed {
+                    self.spin.wrote();
+                }
                 self.emit_access(Space::Storage, b.buffer, AccessKind::Store, atomic, span);
             }
             Root::Workgroup => {
                 let regs = &self.regs[fi];
                 let mem = &mut self.wg_mem;
                 let scratch = &mut self.scratch;
+                let mut changed = false;
                 active.for_each(|l| {
                     let o = offs[l];
                     if o != BAD {
                         for (w, &mw) in map.iter().enumerate() {
                             scratch.push((l as u32, o + mw));
+                            changed |= mem[(o + mw) as usize] != regs[vr + w * n + l];
                             mem[(o + mw) as usize] = regs[vr + w * n + l];
                         }
                     }
                 });
+                if self.tracking() && changed {
+                    self.spin.wrote();
+                }
                 self.emit_access(Space::Workgroup, 0, AccessKind::Store, atomic, span);
             }
             Root::Private | Root::Local(_) => {
+                let track = self.tracking();
                 let regs = &self.regs[fi];
                 let mem: &mut Vec<u32> = match root {
                     Root::Private => &mut self.private,
                     Root::Local(f) => &mut self.locals[f as usize],
                     _ => unreachable!(),
                 };
+                // a loop whose iteration changes a variable is not spinning
+                if track && !self.spin.has_written() {
+                    let mut changed = false;
+                    active.for_each(|l| {
+                        let o = offs[l];
+                        if o != BAD {
+                            for (w, &mw) in map.iter().enumerate() {
+                                changed |= mem[(o + mw) as usize * n + l] != regs[vr + w * n + l];
+                            }
+                        }
+                    });
+                    if changed {
+                        self.spin.wrote();
+                    }
+                }
                 let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
                 if first != BAD && active_lanes_equal(&offs, active, first) {
                     // uniform offset: whole rows, blended by the mask 64 lanes at a time
@@ -306,8 +354,9 @@ impl<'a, 'h> Interp<'a, 'h> {
         let root = self.roots[fi][pointer.index()];
         let pr = pm.reg as usize * n;
         let mut offs = std::mem::take(&mut self.offs);
-        offs.clear();
-        offs.extend_from_slice(&self.regs[fi][pr..pr + n]);
+        // the running lanes' offsets (the others' are never read)
+        offs.resize(n, BAD);
+        offs[self.lo..self.hi].copy_from_slice(&self.regs[fi][pr + self.lo..pr + self.hi]);
         let vr = vm.reg as usize * n;
         let cmp = match *fun {
             AtomicFunction::Exchange { compare: Some(c) } => {
@@ -327,12 +376,18 @@ impl<'a, 'h> Interp<'a, 'h> {
             _ => return Err(Error::Sim("atomic outside storage/workgroup memory".into())),
         };
         let fun = *fun;
+        let track = self.tracking();
         let regs = &mut self.regs[fi];
         let mem: &mut [u32] = match root {
             Root::Binding(_) => &mut self.buffers[buffer],
             _ => &mut self.wg_mem,
         };
         let scratch = &mut self.scratch;
+        let key = match root {
+            Root::Binding(_) => (buffer as u64 + 1) << 32,
+            _ => 0,
+        };
+        let spin = &mut self.spin;
         active.for_each(|l| {
             let o = offs[l];
             if o == BAD {
@@ -369,6 +424,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                 }
             };
             mem[a] = new;
+            if track {
+                spin.read(key | a as u64, old);
+                if new != old {
+                    spin.wrote();
+                }
+            }
             if let Some(rr) = rr {
                 regs[rr + l] = old;
                 if cmp.is_some() {
@@ -376,6 +437,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                 }
             }
         });
+        // a ticket: a storage read-modify-write whose result the lanes use
+        if self.watch_tickets && rr.is_some() && space == Space::Storage && self.ticket.is_none() {
+            if let Some(&(l, _)) = self.scratch.first() {
+                self.ticket = Some((span, l as usize));
+            }
+        }
         self.emit_access(space, buffer, AccessKind::Rmw, true, span);
         self.offs = offs;
         Ok(())
@@ -389,9 +456,23 @@ fn active_lanes_equal(offs: &[u32], active: &Mask, o: u32) -> bool {
         if bits == 0 {
             continue;
         }
-        for (b, &x) in chunk.iter().enumerate() {
-            if bits >> b & 1 != 0 && x != o {
+        let all = if chunk.len() == 64 {
+            !0
+        } else {
+            (1u64 << chunk.len()) - 1
+        };
+        if bits & all == all {
+            // every lane of the chunk: a comparison the compiler vectorises
+            if chunk.iter().fold(false, |d, &x| d | (x != o)) {
                 return false;
+            }
+        } else {
+            let mut b = bits & all;
+            while b != 0 {
+                if chunk[b.trailing_zeros() as usize] != o {
+                    return false;
+                }
+                b &= b - 1;
             }
         }
     }

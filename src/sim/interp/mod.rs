@@ -1,18 +1,23 @@
-//! The lockstep interpreter of naga IR.
+//! The interpreter of naga IR: subgroups as threads of lockstep lanes.
 //!
 //! Rules:
-//! - A whole workgroup is stepped together, statement by statement, under an **active mask**:
-//!   a legal schedule in which every subgroup runs in lockstep. Lanes are *slots*; slot `i`
-//!   belongs to subgroup `i / S`, lane `i % S`; `lid_of_slot` maps slots to local invocation
-//!   indices (identity unless lanes are shuffled).
-//! - Structured control flow is a mask discipline: `If` runs both arms under complementary
-//!   masks; `Loop` iterates while any lane is active, lanes leaving through `break`/`return`
-//!   wait for the rest; `Switch` runs cases in order with fall-through; `Continue` parks lanes
-//!   until the `continuing` block.
+//! - Lanes are *slots*; slot `i` belongs to subgroup `i / S`, lane `i % S`; `lid_of_slot` maps
+//!   slots to local invocation indices (identity unless lanes are shuffled).
+//! - A **thread** ([`sched`]) is a contiguous run of whole subgroups (`lo..hi` slots) stepped
+//!   statement by statement under an **active mask**: its lanes run in lockstep. A workgroup is
+//!   one thread under the lockstep schedule, several under the others; threads of a workgroup
+//!   meet at barriers, where they are merged and cut anew. Workgroups of a dispatch may be
+//!   resident together; one runs at a time, its memories swapped in.
+//! - Structured control flow is a mask discipline on a stack of frames (so a thread can stop
+//!   between any two statements and resume): `If` runs both arms under complementary masks;
+//!   `Loop` iterates while any lane is active, lanes leaving through `break`/`return` wait for
+//!   the rest; `Switch` runs cases in order with fall-through; `Continue` parks lanes until the
+//!   `continuing` block.
 //! - Values live in per-function register files, `words × lanes` u32 per expression, written
 //!   only by evaluating that expression; the IR is never mutated. Pure expressions are computed
-//!   for all lanes (inactive lanes' results are never observed); memory operations, subgroup
-//!   operations and control flow honour the mask.
+//!   for the running thread's lanes (inactive lanes' results are never observed, other threads'
+//!   lanes are never written); memory operations, subgroup operations and control flow honour
+//!   the mask.
 //! - Pointers are a per-expression root (uniform: WGSL cannot select between pointers) plus a
 //!   per-lane word offset. An index out of range sets the offset to `BAD` (loads give 0,
 //!   stores and atomics are dropped) and is reported.
@@ -22,10 +27,11 @@
 //! - Entry-point returns: lanes stay *live* until the top-level statement they returned in
 //!   completes, so both arms of a divergent `if` are checked against them.
 //!
-//! Files: this one (state, workgroups, statements), `eval.rs` (expressions), `math.rs` (math builtins that are not
-//! componentwise), `memory.rs`
-//! (loads, stores, atomics), `subgroup.rs` (subgroup operations), `coop.rs` (cooperative
-//! matrices).
+//! Files: this one (state, workgroups, leaf statements), `frames.rs` (a thread's frames),
+//! `thread.rs` (running one thread), `sched.rs` (threads of a workgroup, barriers, resident
+//! workgroups, the schedules), `eval.rs` (expressions), `math.rs` (math builtins that are not
+//! componentwise), `memory.rs` (loads, stores, atomics), `subgroup.rs` (subgroup operations),
+//! `coop.rs` (cooperative matrices).
 
 // Lane loops index several rows with one lane index; iterators would hide that.
 #![allow(clippy::needless_range_loop)]
@@ -37,7 +43,7 @@ use naga::{
 
 use super::events::{
     AccessKind, BallotEvent, BarrierEvent, BufferMeta, Checker, Ctx, ExprEvent, ExprRef, Findings,
-    Gather, GatherEvent, MemAccess, OobEvent, PassStart, Space, SubgroupEvent,
+    Gather, GatherEvent, MemAccess, OobEvent, PassStart, Space, StallEvent, SubgroupEvent,
 };
 use super::layout::Kind;
 use super::mask::Mask;
@@ -68,15 +74,21 @@ macro_rules! ctx {
             subgroup_size: $s.s as u32,
             lanes: $s.n as u32,
             wg_words: $s.prog.wg_words,
+            resident: $s.resident,
         }
     };
 }
 
 mod coop;
 mod eval;
+mod frames;
 mod math;
 mod memory;
+mod sched;
 mod subgroup;
+mod thread;
+
+pub use sched::Turns;
 
 /// Offset of a pointer whose index went out of range.
 pub const BAD: u32 = u32::MAX;
@@ -119,11 +131,6 @@ pub struct Hooks<'h> {
     pub findings: &'h mut Findings,
 }
 
-enum Ctl {
-    Loop { brk: Mask, cont: Mask },
-    Switch { brk: Mask },
-}
-
 /// One dispatch of one program.
 pub struct Interp<'a, 'h> {
     prog: &'a Program,
@@ -142,9 +149,26 @@ pub struct Interp<'a, 'h> {
     /// By plan buffer: bound read-only in this pass (for the access events).
     read_only: Vec<bool>,
     buffers: &'a mut [Vec<u32>],
+    /// Lanes of the running workgroup that have not exited.
     live: Mask,
+    /// Lanes of the running thread that returned in the entry point's current top-level
+    /// statement (live until it completes).
     exiting: Mask,
-    ctl: Vec<Ctl>,
+    /// The running thread's lanes: slots `lo..hi`.
+    lo: usize,
+    hi: usize,
+    /// The running workgroup's residency slot (for the checkers).
+    resident: usize,
+    /// A ticket (storage read-modify-write with a result) the running thread just took: where,
+    /// and the first lane; set only while `watch_tickets`.
+    ticket: Option<(Span, usize)>,
+    watch_tickets: bool,
+    /// Spin detection is on (the interleaving schedules), with this many iterations.
+    track_spin: bool,
+    spin_limit: u32,
+    /// What the running thread's innermost loop read and wrote this iteration.
+    spin: frames::SpinAcc,
+    /// Steps of the running thread.
     steps: u64,
     budget: u64,
     halted: bool,
@@ -257,7 +281,14 @@ impl<'a, 'h> Interp<'a, 'h> {
             buffers,
             live: Mask::first(n),
             exiting: Mask::EMPTY,
-            ctl: Vec::new(),
+            lo: 0,
+            hi: n,
+            resident: 0,
+            ticket: None,
+            watch_tickets: false,
+            track_spin: false,
+            spin_limit: u32::MAX,
+            spin: frames::SpinAcc::default(),
             steps: 0,
             budget,
             halted: false,
@@ -357,14 +388,24 @@ impl<'a, 'h> Interp<'a, 'h> {
         self.regs[fi][r..r + self.n].fill(base);
     }
 
-    fn poison(&mut self) -> u32 {
-        // xorshift64*
-        let mut x = self.rng;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.rng = x;
-        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+    /// The poison word lane `slot` of the running workgroup gets for word `w` of the value
+    /// `at` (function table and expression): a hash of the pass's seed and those, so it is
+    /// random but the same under every schedule (outputs that carry poison differ only where
+    /// the kernel does).
+    fn poison(&self, slot: usize, w: usize, at: ExprRef) -> u32 {
+        let [x, y, z] = self.wg_id;
+        let mut h = self.rng
+            ^ (x as u64) << 42
+            ^ (y as u64) << 21
+            ^ z as u64
+            ^ (self.lid_of_slot[slot] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (w as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ ((at.function as u64) << 32 | at.expr.index() as u64)
+                .wrapping_mul(0x1656_67B1_9E37_79F9);
+        // splitmix64's finalizer
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (h ^ (h >> 31)) as u32
     }
 
     fn fail(&mut self, e: Error) {
@@ -374,16 +415,19 @@ impl<'a, 'h> Interp<'a, 'h> {
         self.halted = true;
     }
 
-    /// Runs workgroup `wg_id`; returns false if the run must stop (step limit, error).
-    pub fn run_workgroup(&mut self, wg_id: [u32; 3]) -> Result<bool> {
+    /// Makes the running workgroup `wg_id`, freshly started: zeroed workgroup memory, private
+    /// memory at its initial image, every lane live, the entry point's arguments and locals
+    /// set for every lane. The checkers hear `workgroup_start`.
+    fn start_workgroup(&mut self, wg_id: [u32; 3]) -> Result<()> {
         let prog = self.prog;
         let n = self.n;
         self.wg_id = wg_id;
         self.wg_mem.fill(0);
         self.private.copy_from_slice(&self.private_init);
         self.live = Mask::first(n);
-        self.steps = 0;
-        self.ctl.clear();
+        self.exiting = Mask::EMPTY;
+        self.lo = 0;
+        self.hi = n;
         {
             let ctx = ctx!(self);
             for c in self.hooks.checkers.iter_mut() {
@@ -423,32 +467,15 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
         }
         self.init_locals(ef);
-        // The entry body runs statement by statement: lanes that return inside a top-level
-        // statement stay live until that statement completes (they exited from divergent control
-        // flow, which the lanes still running it must not treat as converged), then die.
-        let mut active = self.live;
-        self.exiting = Mask::EMPTY;
-        for (stmt, span) in prog.function(ef).body.span_iter() {
-            if self.halted || active.none() {
-                break;
-            }
-            self.step(*span);
-            if let Err(e) = self.stmt(ef, stmt, *span, &mut active) {
-                self.fail(e);
-            }
-            self.live = self.live.and_not(&self.exiting);
-            self.exiting = Mask::EMPTY;
+        Ok(())
+    }
+
+    /// The running workgroup finished: the checkers hear `workgroup_end`.
+    fn end_workgroup(&mut self) {
+        let ctx = ctx!(self);
+        for c in self.hooks.checkers.iter_mut() {
+            c.workgroup_end(&ctx, self.hooks.findings);
         }
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        {
-            let ctx = ctx!(self);
-            for c in self.hooks.checkers.iter_mut() {
-                c.workgroup_end(&ctx, self.hooks.findings);
-            }
-        }
-        Ok(!self.halted)
     }
 
     fn builtin(&self, b: BuiltIn, slot: usize, c: usize) -> Result<u32> {
@@ -470,12 +497,17 @@ impl<'a, 'h> Interp<'a, 'h> {
         })
     }
 
+    /// Zeroes (or initializes) the local variables of function table `fi` for the running
+    /// lanes.
     fn init_locals(&mut self, fi: usize) {
         let prog = self.prog;
         let n = self.n;
+        let (lo, hi) = (self.lo, self.hi);
         let t = &prog.funcs[fi];
         let loc = &mut self.locals[fi];
-        loc.fill(0);
+        for w in 0..t.local_words as usize {
+            loc[w * n + lo..w * n + hi].fill(0);
+        }
         for lm in &t.locals {
             if let Some(init) = lm.init {
                 let m = t.exprs[init.index()];
@@ -483,7 +515,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 for (w, &mw) in map.iter().enumerate().take(m.words as usize) {
                     let src = (m.reg as usize + w) * n;
                     let dst = (lm.base + mw) as usize * n;
-                    loc[dst..dst + n].copy_from_slice(&self.regs[fi][src..src + n]);
+                    loc[dst + lo..dst + hi].copy_from_slice(&self.regs[fi][src + lo..src + hi]);
                 }
             }
         }
@@ -491,6 +523,8 @@ impl<'a, 'h> Interp<'a, 'h> {
 
     // ---- statements -------------------------------------------------------------------
 
+    /// Counts a step (a statement, or a loop's back-edge) of the running subgroups against
+    /// their budget.
     fn step(&mut self, span: Span) {
         self.steps += 1;
         self.statements += 1;
@@ -504,24 +538,14 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
     }
 
-    fn block(&mut self, fi: usize, block: &'a naga::Block, active: &mut Mask) {
-        for (stmt, span) in block.span_iter() {
-            if self.halted || active.none() {
-                return;
-            }
-            self.step(*span);
-            if let Err(e) = self.stmt(fi, stmt, *span, active) {
-                self.fail(e);
-            }
-        }
-    }
-
     fn cond_mask(&self, fi: usize, h: Handle<Expression>, active: &Mask) -> Mask {
         let r = self.prog.funcs[fi].exprs[h.index()].reg as usize * self.n;
         Mask::from_row(&self.regs[fi][r..r + self.n], active)
     }
 
-    fn stmt(
+    /// A statement that neither nests blocks nor waits ([`sched`] runs the others): `active`
+    /// loses the lanes that leave (`return`).
+    fn stmt_leaf(
         &mut self,
         fi: usize,
         stmt: &'a Statement,
@@ -534,131 +558,6 @@ impl<'a, 'h> Interp<'a, 'h> {
                 for h in r.clone() {
                     self.eval(fi, h, active)?;
                 }
-            }
-            Statement::Block(ref b) => self.block(fi, b, active),
-            Statement::If {
-                condition,
-                ref accept,
-                ref reject,
-            } => {
-                let c = self.cond_mask(fi, condition, active);
-                let mut a = c;
-                let mut r = active.and_not(&c);
-                if !a.none() {
-                    self.block(fi, accept, &mut a);
-                }
-                if !r.none() {
-                    self.block(fi, reject, &mut r);
-                }
-                *active = a.or(&r);
-            }
-            Statement::Loop {
-                ref body,
-                ref continuing,
-                break_if,
-            } => {
-                self.ctl.push(Ctl::Loop {
-                    brk: Mask::EMPTY,
-                    cont: Mask::EMPTY,
-                });
-                let mut cur = *active;
-                while !cur.none() && !self.halted {
-                    let ctx = ctx!(self);
-                    for c in self.hooks.checkers.iter_mut() {
-                        c.loop_iteration(&ctx, &cur, span, self.hooks.findings);
-                    }
-                    self.block(fi, body, &mut cur);
-                    if let Some(Ctl::Loop { cont, .. }) = self.ctl.last_mut() {
-                        cur = cur.or(cont);
-                        *cont = Mask::EMPTY;
-                    }
-                    if cur.none() {
-                        break;
-                    }
-                    self.block(fi, continuing, &mut cur);
-                    if let Some(bi) = break_if {
-                        if !cur.none() {
-                            let b = self.cond_mask(fi, bi, &cur);
-                            if let Some(Ctl::Loop { brk, .. }) = self.ctl.last_mut() {
-                                *brk = brk.or(&b);
-                            }
-                            cur = cur.and_not(&b);
-                        }
-                    }
-                    self.step(span);
-                }
-                match self.ctl.pop() {
-                    Some(Ctl::Loop { brk, .. }) => *active = brk,
-                    _ => return Err(Error::Sim("control stack".into())),
-                }
-            }
-            Statement::Switch {
-                selector,
-                ref cases,
-            } => {
-                let r = self.prog.funcs[fi].exprs[selector.index()].reg as usize * self.n;
-                let row = &self.regs[fi][r..r + self.n];
-                let mut masks = vec![Mask::EMPTY; cases.len()];
-                let mut any = Mask::EMPTY;
-                let mut default = None;
-                for (i, c) in cases.iter().enumerate() {
-                    let v = match c.value {
-                        naga::SwitchValue::I32(v) => v as u32,
-                        naga::SwitchValue::U32(v) => v,
-                        naga::SwitchValue::Default => {
-                            default = Some(i);
-                            continue;
-                        }
-                    };
-                    let mut m = Mask::EMPTY;
-                    active.and_not(&any).for_each(|l| {
-                        if row[l] == v {
-                            m.set(l)
-                        }
-                    });
-                    any = any.or(&m);
-                    masks[i] = m;
-                }
-                if let Some(d) = default {
-                    masks[d] = active.and_not(&any);
-                }
-                self.ctl.push(Ctl::Switch { brk: Mask::EMPTY });
-                let mut exit = Mask::EMPTY;
-                let mut carry = Mask::EMPTY;
-                for (i, c) in cases.iter().enumerate() {
-                    let mut m = masks[i].or(&carry);
-                    if !m.none() {
-                        self.block(fi, &c.body, &mut m);
-                    }
-                    if c.fall_through {
-                        carry = m;
-                    } else {
-                        exit = exit.or(&m);
-                        carry = Mask::EMPTY;
-                    }
-                }
-                match self.ctl.pop() {
-                    Some(Ctl::Switch { brk }) => *active = exit.or(&brk).or(&carry),
-                    _ => return Err(Error::Sim("control stack".into())),
-                }
-            }
-            Statement::Break => {
-                match self.ctl.last_mut() {
-                    Some(Ctl::Loop { brk, .. }) | Some(Ctl::Switch { brk }) => {
-                        *brk = brk.or(active)
-                    }
-                    None => return Err(Error::Sim("break outside loop".into())),
-                }
-                *active = Mask::EMPTY;
-            }
-            Statement::Continue => {
-                for c in self.ctl.iter_mut().rev() {
-                    if let Ctl::Loop { cont, .. } = c {
-                        *cont = cont.or(active);
-                        break;
-                    }
-                }
-                *active = Mask::EMPTY;
             }
             Statement::Return { value } => {
                 if let Some(v) = value {
@@ -678,7 +577,6 @@ impl<'a, 'h> Interp<'a, 'h> {
                 *active = Mask::EMPTY;
             }
             Statement::Kill => return Err(Error::Sim("discard in a compute shader".into())),
-            Statement::ControlBarrier(flags) => self.barrier(flags, span, active),
             Statement::MemoryBarrier(_) => {}
             Statement::Store { pointer, value } => self.store(fi, pointer, value, span, active)?,
             Statement::Atomic {
@@ -687,16 +585,6 @@ impl<'a, 'h> Interp<'a, 'h> {
                 value,
                 result,
             } => self.atomic(fi, pointer, fun, value, result, span, active)?,
-            Statement::WorkGroupUniformLoad { pointer, result } => {
-                self.barrier(Barrier::WORK_GROUP, span, active);
-                self.load(fi, pointer, result, span, active, false)?;
-                self.barrier(Barrier::WORK_GROUP, span, active);
-            }
-            Statement::Call {
-                function,
-                ref arguments,
-                result,
-            } => self.call(fi, function.index(), arguments, result, active)?,
             Statement::SubgroupBallot { result, predicate } => {
                 self.ballot(fi, result, predicate, span, active)
             }
@@ -724,11 +612,9 @@ impl<'a, 'h> Interp<'a, 'h> {
         Ok(())
     }
 
-    fn barrier(&mut self, flags: Barrier, span: Span, active: &Mask) {
-        if flags == Barrier::SUB_GROUP {
-            self.subgroup_events("subgroupBarrier", span, active);
-            return;
-        }
+    /// Tells the checkers that `active` lanes passed a control barrier (all that reached it
+    /// together).
+    fn barrier_event(&mut self, flags: Barrier, span: Span, active: &Mask) {
         let ev = BarrierEvent {
             flags,
             active: *active,
@@ -739,44 +625,6 @@ impl<'a, 'h> Interp<'a, 'h> {
         for c in self.hooks.checkers.iter_mut() {
             c.barrier(&ctx, &ev, self.hooks.findings);
         }
-    }
-
-    fn call(
-        &mut self,
-        fi: usize,
-        ci: usize,
-        arguments: &[Handle<Expression>],
-        result: Option<Handle<Expression>>,
-        active: &Mask,
-    ) -> Result<()> {
-        let prog = self.prog;
-        let n = self.n;
-        let (caller, callee) = (&prog.funcs[fi], &prog.funcs[ci]);
-        for (i, &a) in arguments.iter().enumerate() {
-            let am = caller.exprs[a.index()];
-            let root = self.roots[fi][a.index()];
-            let len = am.words as usize * n;
-            let src = am.reg as usize * n;
-            for &h in &callee.args[i] {
-                let dst = callee.exprs[h.index()].reg as usize * n;
-                let (cr, ce) = two_mut(&mut self.regs, fi, ci);
-                ce[dst..dst + len].copy_from_slice(&cr[src..src + len]);
-                self.roots[ci][h.index()] = root;
-            }
-        }
-        self.init_locals(ci);
-        let mut m = *active;
-        let saved_ctl = std::mem::take(&mut self.ctl);
-        self.block(ci, &prog.function(ci).body, &mut m);
-        self.ctl = saved_ctl;
-        if let Some(r) = result {
-            let dst = caller.exprs[r.index()].reg as usize * n;
-            let src = callee.ret_reg as usize * n;
-            let len = callee.ret_words as usize * n;
-            let (cr, ce) = two_mut(&mut self.regs, fi, ci);
-            cr[dst..dst + len].copy_from_slice(&ce[src..src + len]);
-        }
-        Ok(())
     }
 }
 

@@ -5,9 +5,13 @@
 use super::*;
 
 impl<'a, 'h> Interp<'a, 'h> {
+    /// The subgroups of the running thread (slots `lo..hi`).
+    pub(super) fn running_subgroups(&self) -> std::ops::Range<usize> {
+        self.lo / self.s..self.hi.div_ceil(self.s)
+    }
+
     pub(super) fn subgroup_events(&mut self, op: &'static str, span: Span, active: &Mask) {
-        let n_sg = self.n.div_ceil(self.s);
-        for sg in 0..n_sg {
+        for sg in self.running_subgroups() {
             let range = Mask::range(sg * self.s, self.s.min(self.n - sg * self.s));
             let a = active.and(&range);
             if a.none() {
@@ -44,8 +48,9 @@ impl<'a, 'h> Interp<'a, 'h> {
             None => *active,
         };
         let rr = t.exprs[result.index()].reg as usize * n;
+        let sgs = self.running_subgroups();
         let regs = &mut self.regs[fi];
-        for sg in 0..n.div_ceil(s) {
+        for sg in sgs {
             let mut bits = [0u32; 4];
             for lane in 0..s.min(n - sg * s) {
                 if pred.get(sg * s + lane) {
@@ -130,7 +135,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
         }
         let mut src = vec![usize::MAX; n];
-        for sg in 0..n.div_ceil(s) {
+        for sg in self.running_subgroups() {
             let len = s.min(n - sg * s);
             let first = (0..len).find(|&l| active.get(sg * s + l));
             let Some(first) = first else { continue };
@@ -158,13 +163,20 @@ impl<'a, 'h> Interp<'a, 'h> {
             }
         }
         let mut vals = vec![0u32; words * n];
-        for slot in 0..n {
+        for slot in self.lo..self.hi {
             if !active.get(slot) {
                 continue;
             }
             for w in 0..words {
                 vals[w * n + slot] = if src[slot] == usize::MAX {
-                    self.poison()
+                    self.poison(
+                        slot,
+                        w,
+                        ExprRef {
+                            function: fi,
+                            expr: result,
+                        },
+                    )
                 } else {
                     self.regs[fi][ar + w * n + src[slot]]
                 };
@@ -242,9 +254,10 @@ impl<'a, 'h> Interp<'a, 'h> {
             (So::Or, _) => (0, |a, b| a | b),
             (So::Xor, _) => (0, |a, b| a ^ b),
         };
+        let sgs = self.running_subgroups();
         let regs = &mut self.regs[fi];
         for w in 0..am.words as usize {
-            for sg in 0..n.div_ceil(s) {
+            for sg in sgs.clone() {
                 let len = s.min(n - sg * s);
                 let mut acc = identity;
                 let lanes = (0..len).map(|l| sg * s + l).filter(|&sl| active.get(sl));

@@ -7,6 +7,7 @@ mod builtins;
 mod corpus;
 mod findings;
 mod quiet;
+mod schedules;
 mod semantics;
 
 use std::collections::BTreeSet;
