@@ -46,11 +46,15 @@ pub enum FindingKind {
     /// An out-of-bounds or uninitialized read whose value a `select` discards in that lane
     /// (off unless asked for: WGSL evaluates both arms, and robust access makes the read safe).
     DiscardedRead,
+    /// A float operation gave NaN or an infinity from finite operands (off unless asked for):
+    /// WGSL lets implementations assume no such value occurs, so later results differ between
+    /// devices.
+    NonFinite,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 15] = [
+    pub const ALL: [FindingKind; 16] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -66,6 +70,7 @@ impl FindingKind {
         FindingKind::ShiftOverflow,
         FindingKind::LaneLayoutAssumption,
         FindingKind::DiscardedRead,
+        FindingKind::NonFinite,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -86,6 +91,7 @@ impl FindingKind {
             FindingKind::ShiftOverflow => "shift-overflow",
             FindingKind::LaneLayoutAssumption => "lane-layout-assumption",
             FindingKind::DiscardedRead => "discarded-read",
+            FindingKind::NonFinite => "non-finite",
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Lane-vectorised arithmetic: every function computes all lanes of a register row at once.
 //!
 //! Values are 32-bit words; `Kind` says how to read them. Integer arithmetic wraps; division
-//! and remainder follow WGSL (x / 0 = x, x % 0 = 0, i32::MIN / -1 = i32::MIN); shift amounts
-//! are taken modulo 32. Inactive lanes are computed too (their results are never observed),
+//! and remainder follow WGSL (x / 0 = x, x % 0 = 0, i32::MIN / -1 = i32::MIN); the float
+//! remainder is WGSL's `x - y * trunc(x / y)`; shift amounts are taken modulo 32. Inactive lanes are computed too (their results are never observed),
 //! so nothing here may panic on any input.
 
 use naga::{BinaryOperator as B, MathFunction as M, UnaryOperator as U};
@@ -91,6 +91,12 @@ pub fn map3(
     }
 }
 
+/// WGSL's float remainder, `x - y * trunc(x / y)` (not C's `fmod`: `-2.0 % -2.0` is `+0.0`,
+/// and a quotient rounded up to the next integer gives a remainder of the other sign).
+fn frem(x: f32, y: f32) -> f32 {
+    x - y * (x / y).trunc()
+}
+
 fn idiv(a: i32, d: i32) -> i32 {
     if d == 0 || (a == i32::MIN && d == -1) {
         a
@@ -154,7 +160,7 @@ pub fn binary(
         (Kind::F32, B::Subtract) => m!(|x, y| fb(f(x) - f(y))),
         (Kind::F32, B::Multiply) => m!(|x, y| fb(f(x) * f(y))),
         (Kind::F32, B::Divide) => m!(|x, y| fb(f(x) / f(y))),
-        (Kind::F32, B::Modulo) => m!(|x, y| fb(f(x) % f(y))),
+        (Kind::F32, B::Modulo) => m!(|x, y| fb(frem(f(x), f(y)))),
         (Kind::F32, B::Equal) => m!(|x, y| b(f(x) == f(y))),
         (Kind::F32, B::NotEqual) => m!(|x, y| b(f(x) != f(y))),
         (Kind::F32, B::Less) => m!(|x, y| b(f(x) < f(y))),

@@ -11,6 +11,7 @@
 //! | [`LoopLimit`] | `loop-limit` |
 //! | [`Lanes`] | `shuffle-out-of-range`, `ballot-high-lanes`, `lane-layout-assumption` |
 //! | [`Shift`] | `shift-overflow` |
+//! | [`NonFinite`] | `non-finite` (an option) |
 //!
 //! `ir` holds the static facts about a program's IR that checkers look up.
 
@@ -20,6 +21,7 @@ mod init;
 pub mod ir;
 mod lanes;
 mod loops;
+mod nonfinite;
 mod race;
 mod shift;
 mod uniformity;
@@ -28,6 +30,7 @@ pub use bounds::Bounds;
 pub use init::Init;
 pub use lanes::Lanes;
 pub use loops::LoopLimit;
+pub use nonfinite::NonFinite;
 pub use race::{GridRace, Race, StorageRace};
 pub use shift::Shift;
 pub use uniformity::Uniformity;
@@ -45,6 +48,10 @@ pub struct CheckOptions {
     /// `uninitialized-read`: for a kernel ported from Metal or CUDA, where workgroup memory
     /// starts undefined. Off, such reads are fine: WGSL zero-fills workgroup memory.
     pub uninit_workgroup: bool,
+    /// Report `non-finite`: a float operation that gave NaN or an infinity from finite
+    /// operands (WGSL lets implementations assume none occur). Off, such values are not
+    /// watched: kernels that handle them on purpose are common.
+    pub non_finite: bool,
 }
 
 /// Every checker, fresh, with `options`; `loop_limit`: with [`LoopLimit`].
@@ -61,6 +68,9 @@ pub fn all_with(loop_limit: bool, options: CheckOptions) -> Vec<Box<dyn Checker>
     ];
     if loop_limit {
         v.push(Box::new(LoopLimit::default()));
+    }
+    if options.non_finite {
+        v.push(Box::new(NonFinite::default()));
     }
     v
 }

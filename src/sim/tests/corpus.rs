@@ -3,7 +3,7 @@
 //! and setup in header comments: `// expect: KIND[, KIND]` or `// expect: clean`,
 //! `// workgroups: X[,Y,Z]`, `// bind: I=TYPE:INIT ...`, and optionally `// max-steps: N`,
 //! `// sizes: 4,8,...` (default 4, 8, 32, 64) and `// options: OPTION[, OPTION]` (the
-//! [`CheckOptions`] to turn on: `discarded-read`, `uninit-workgroup`). Files named `*_bug`
+//! [`CheckOptions`] to turn on: `discarded-read`, `uninit-workgroup`, `non-finite`). Files named `*_bug`
 //! must be flagged, `*_fine` and `*_fixed` must be clean.
 
 use std::collections::BTreeSet;
@@ -68,6 +68,7 @@ fn verdicts(path: &Path) -> Vec<String> {
         match o {
             "discarded-read" => options.discarded_read = true,
             "uninit-workgroup" => options.uninit_workgroup = true,
+            "non-finite" => options.non_finite = true,
             other => panic!("{name}: unknown option {other}"),
         }
     }
