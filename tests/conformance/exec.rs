@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use wgsimd::finding::{Finding, FindingKind};
 use wgsimd::kernel::{Flavor, Kernel};
@@ -203,8 +203,12 @@ pub fn kernel(name: &str, source: &str) -> Result<Arc<Kernel>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Runs entry point `main` of `kernel` on `ctx` in `shape`; a panic is an `Error::Sim`.
+/// Runs entry point `main` of `kernel` on `ctx` in `shape`; a panic is an `Error::Sim`. Runs
+/// on a GPU take turns: lavapipe compiling two large pipelines at once is many times slower
+/// than one after the other.
 pub fn run(ctx: &Context, kernel: &Arc<Kernel>, shape: &Shape) -> wgsimd::Result<Outcome> {
+    static GPU: Mutex<()> = Mutex::new(());
+    let _turn = (!ctx.is_simulator()).then(|| GPU.lock().unwrap_or_else(|p| p.into_inner()));
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         run_inner(ctx, kernel, shape)
     }))

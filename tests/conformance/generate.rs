@@ -1351,14 +1351,18 @@ impl G {
         }
     }
 
-    /// The pack family (u32 results).
+    /// The pack family (u32 results). The normalised packs round `0.5 + 127 * v` down in
+    /// WGSL, to even on lavapipe (GLSL's `packSnorm4x8`): their operands get `+ 2^-10`, which
+    /// keeps a value of few significant bits off the halfway points (`127 * (k / 2^m + 2^-10)`
+    /// never lies halfway between two integers).
     fn pack(&mut self, d: u32, cx: Cx) -> E {
         match self.r.below(4) {
             0 => {
                 let f = *self.r.pick(&["pack4x8snorm", "pack4x8unorm"]);
                 let v = self.vector(4, Sc::F32, d - 1, cx);
                 let v = self.unfold_v(4, Sc::F32, v, &[], cx);
-                E::new(format!("{f}({})", v.s), &[&v])
+                let v = self.unmul(Sc::F32, v);
+                E::new(format!("{f}({} + 0.0009765625f)", v.s), &[&v])
             }
             1 => {
                 let fs: &[&str] = if self.half_ok() {
@@ -1376,7 +1380,8 @@ impl G {
                         &[&v],
                     );
                 }
-                E::new(format!("{f}({})", v.s), &[&v])
+                let v = self.unmul(Sc::F32, v);
+                E::new(format!("{f}({} + 0.0009765625f)", v.s), &[&v])
             }
             _ => {
                 let (f, s) = *self.r.pick(&[
@@ -1978,11 +1983,11 @@ impl G {
             e.cnst = false;
             return e;
         }
-        let mut kinds = vec![
-            "min", "max", "first", "bcast", "shuffle", "xor", "updown", "quad",
-        ];
+        let mut kinds = vec!["min", "max", "bcast", "shuffle", "xor", "updown", "quad"];
         if s.int() {
-            kinds.extend(["add", "mul", "bits", "scan"]);
+            // not of floats: lavapipe's LLVM (Mesa 22.3) aborts on some `subgroupBroadcastFirst`
+            // of f32 values
+            kinds.extend(["add", "mul", "bits", "scan", "first"]);
         } else if s == Sc::F32 {
             kinds.extend(["fadd"]);
         }

@@ -93,8 +93,11 @@ impl Pair {
         shape: &Shape,
         md: Option<&generate::Module>,
     ) -> Result<Checked, String> {
+        let t0 = std::time::Instant::now();
         let k = exec::kernel(name, text)?;
+        let t1 = std::time::Instant::now();
         let sim = exec::run(&self.sim, &k, shape).map_err(|e| format!("simulator: {e}"))?;
+        let t2 = std::time::Instant::now();
         let mut excluded = BTreeSet::new();
         for f in &sim.findings {
             if let (FindingKind::NonFinite, Some(md), Some(loc)) = (f.kind, md, &f.loc) {
@@ -109,6 +112,15 @@ impl Pair {
             ));
         }
         let gpu = exec::run(&self.gpu, &k, shape).map_err(|e| format!("GPU: {e}"))?;
+        if std::env::var_os("WGSIMD_CONFORMANCE_TIMES").is_some() {
+            eprintln!(
+                "{name}: {} lines, naga {:.2} s, simulator {:.2} s, GPU {:.2} s",
+                text.lines().count(),
+                (t1 - t0).as_secs_f64(),
+                (t2 - t1).as_secs_f64(),
+                t2.elapsed().as_secs_f64()
+            );
+        }
         let mut bad = exec::compare(shape, &sim, &gpu);
         if let Some(md) = md {
             bad.retain(|b| {
