@@ -1677,7 +1677,9 @@ impl G {
                 };
                 let a = self.vector(n, s, d - 1, cx);
                 let b = self.vector(n, s, d - 1, cx);
+                // either operand is its value: `(x + y) - select(x, x, c)` is `(x + y) - x`
                 E::new(format!("select({}, {}, {})", a.s, b.s, c.s), &[&a, &b, &c])
+                    .sum_of(&[&a, &b])
             }
             3 if cx.uni && !cx.helper && self.feat.subgroups && s != Sc::F16 => {
                 self.subgroup(&ty, d, cx)

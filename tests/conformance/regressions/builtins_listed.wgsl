@@ -26,7 +26,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
     let v4 = vec4(f(ib, 0u), f(ib, 1u), f(ib, 2u), f(ib, 3u)) * 0.125 + 0.0009765625;
     let v2 = v4.zw;
     let w = inp[ib + 4u];
-    let h2 = vec2<f32>(f16(f(ib, 4u)), f16(f(ib, 5u)));
+    let h2 = quantizeToF16(vec2(f(ib, 4u), f(ib, 5u)));
     let iv = vec4<i32>(bitcast<i32>(inp[ib]), bitcast<i32>(inp[ib + 1u]), -129, 200);
     let uv = vec4<u32>(inp[ib + 2u], inp[ib + 3u], 255u, 256u);
     // packs
