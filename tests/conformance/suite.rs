@@ -15,12 +15,17 @@ use crate::harness::{On, Test};
 use crate::shrink;
 use crate::targets::Target;
 
-/// Programs in the generated test unless `WGSIMD_CONFORMANCE_PROGRAMS` says otherwise.
-const DEFAULT_PROGRAMS: u64 = 2400;
+/// Programs in the generated test unless `WGSIMD_CONFORMANCE_PROGRAMS` says otherwise: about
+/// 39 ms of CPU each, nearly all lavapipe compiling them one pipeline at a time (2000 took
+/// 100 s of test time on 2 cores loaded by other builds, 2026-11-27), so CI's ~90 s holds
+/// with room.
+const DEFAULT_PROGRAMS: u64 = 1600;
 /// Its base seed unless `WGSIMD_CONFORMANCE_SEED` says otherwise.
 const DEFAULT_SEED: u64 = 0xC0F0_2026;
-/// Programs per module (one pipeline each).
-const PER_MODULE: u64 = 100;
+/// Programs per module (one pipeline each). lavapipe's LLVM compile, nearly all of the time,
+/// grows faster than the module: 240 programs took 10 s in modules of 1 to 6, 16 s in modules
+/// of 12 and 25 s in modules of 25 (2 loaded cores, 2026-11-27, Mesa's shader cache off).
+const PER_MODULE: u64 = 4;
 /// The generated test's trials (run in parallel by the harness).
 const CHUNKS: u64 = 4;
 
@@ -205,10 +210,17 @@ fn generated(t: &Target, chunk: u64) {
             m += CHUNKS;
             continue;
         }
+        let tg = std::time::Instant::now();
         let progs: Vec<Program> = (first..first + count)
             .map(|i| nth_program(base, i, pair.feat))
             .collect();
         let module = generate::module(&progs, pair.feat, input_seed(base, m));
+        if std::env::var_os("WGSIMD_CONFORMANCE_TIMES").is_some() {
+            eprintln!(
+                "module{m}: generated in {:.2} s",
+                tg.elapsed().as_secs_f64()
+            );
+        }
         if let Some(dir) = std::env::var_os("WGSIMD_CONFORMANCE_DUMP") {
             // the module as a regression file, before it runs (a driver crash takes the process)
             let path = PathBuf::from(dir).join(format!("module-{base:x}-{first}.wgsl"));
