@@ -793,8 +793,8 @@ impl G {
         }
         match ty {
             Ty::V(n, s) => {
-                for c in 0..*n as usize {
-                    out.push((format!("{name}.{}", XYZW[c]), Ty::S(*s)));
+                for c in &XYZW[..*n as usize] {
+                    out.push((format!("{name}.{c}"), Ty::S(*s)));
                 }
                 out.push((format!("{name}[§{n}§]"), Ty::S(*s)));
             }
@@ -1434,8 +1434,10 @@ impl G {
                 }
                 let f = *self.r.pick(&fs);
                 if f == "sqrt" {
-                    // `x / sqrt(y)` may become `x * inverseSqrt(y)`
-                    return E::new(format!("sqrt(abs({}))", a.s), &[&a]).product();
+                    // a compiler rewrites `x / sqrt(y)` as `x * inverseSqrt(y)` and
+                    // `sqrt(y) * sqrt(y)` as `y` (lavapipe does): the root passes `+ fz`
+                    let z = if s == Sc::F16 { "f16(fz)" } else { "fz" };
+                    return E::new(format!("(sqrt(abs({})) + {z})", a.s), &[&a]);
                 }
                 // `fract(x)` is `x - floor(x)`: a subtraction
                 let a = if f == "fract" { self.unmul(s, a) } else { a };
@@ -2004,7 +2006,7 @@ impl G {
         let a = if k == "fadd" {
             // quantised: sums of 32 such values are exact in any order
             let v = arg(self, Sc::F32);
-            let v = if n == 1 {
+            if n == 1 {
                 E::new(
                     format!("(floor(clamp({}, -8.0f, 8.0f) * 16.0f) * 0.0625f)", v.s),
                     &[&v],
@@ -2017,8 +2019,7 @@ impl G {
                     ),
                     &[&v],
                 )
-            };
-            v
+            }
         } else {
             arg(self, s)
         };
@@ -2569,8 +2570,8 @@ impl G {
                 Sc::F16 => (format!("bitcast<u32>(f32({v}))"), Cmp::F16),
             }),
             Ty::V(n, s) => {
-                for c in 0..*n as usize {
-                    self.words(&Ty::S(*s), &format!("{v}.{}", XYZW[c]), out);
+                for c in &XYZW[..*n as usize] {
+                    self.words(&Ty::S(*s), &format!("{v}.{c}"), out);
                 }
             }
             Ty::M(c, r) => {

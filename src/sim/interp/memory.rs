@@ -395,7 +395,7 @@ static PADDED3: [u32; 12] = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14];
 /// For each register word of the value `h` (meta `m`), its memory word: from its type's layout,
 /// or, where naga gave the value no type handle (a `transpose`, a matrix product), from its
 /// shape: a matrix of three rows has padded columns, everything else is packed.
-fn value_map<'p>(prog: &'p Program, fi: usize, h: Handle<Expression>, m: ExprMeta) -> &'p [u32] {
+fn value_map(prog: &Program, fi: usize, h: Handle<Expression>, m: ExprMeta) -> &[u32] {
     if m.ty != u32::MAX {
         return &prog.layouts.at(m.ty).reg_map;
     }
