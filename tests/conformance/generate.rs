@@ -1470,14 +1470,20 @@ impl G {
                             } else {
                                 ("0u", "2048u")
                             };
-                            return E::new(format!("f16(clamp({}, {lo}, {hi}))", a.s), &[&a]);
+                            return E::new(
+                                format!("(f16(clamp({}, {lo}, {hi})) + f16(fz))", a.s),
+                                &[&a],
+                            );
                         }
-                        E::new(format!("{t}({})", a.s), &[&a])
+                        // a converted integer literal is a float constant a compiler may
+                        // reassociate with (`9.0 + (x - y)` as `(9.0 + x) - y`): `+ fz`
+                        E::new(format!("({t}({}) + fz)", a.s), &[&a])
                     }
                     1 => {
                         let a = self.scalar(Sc::Bool, d - 1, cx);
                         let a = self.unfold(Sc::Bool, a, &[], cx);
-                        E::new(format!("{t}({})", a.s), &[&a])
+                        let z = if s == Sc::F16 { "f16(fz)" } else { "fz" };
+                        E::new(format!("({t}({}) + {z})", a.s), &[&a])
                     }
                     2 if self.feat.f16 => {
                         if s == Sc::F32 {
@@ -1777,6 +1783,10 @@ impl G {
                 }
                 let a = self.vector(n, o, d - 1, cx);
                 let a = self.unfold_v(n, o, a, &[], cx);
+                if s.float() {
+                    // converted integer literals are float constants: `+ fz`
+                    return E::new(format!("({vt}({}) + fz)", a.s), &[&a]);
+                }
                 E::new(format!("{vt}({})", a.s), &[&a])
             }
             _ => match s {
