@@ -53,11 +53,15 @@ pub enum FindingKind {
     /// change it was suspended (after taking a ticket): it waits for another workgroup without
     /// a fallback.
     ForwardProgress,
+    /// A float operation gave NaN or an infinity from finite operands (off unless asked for):
+    /// WGSL lets implementations assume no such value occurs, so later results differ between
+    /// devices.
+    NonFinite,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 17] = [
+    pub const ALL: [FindingKind; 18] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -75,6 +79,7 @@ impl FindingKind {
         FindingKind::DiscardedRead,
         FindingKind::ScheduleDivergence,
         FindingKind::ForwardProgress,
+        FindingKind::NonFinite,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -97,6 +102,7 @@ impl FindingKind {
             FindingKind::DiscardedRead => "discarded-read",
             FindingKind::ScheduleDivergence => "schedule-divergence",
             FindingKind::ForwardProgress => "forward-progress",
+            FindingKind::NonFinite => "non-finite",
         }
     }
 }

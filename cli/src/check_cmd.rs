@@ -70,6 +70,10 @@ pub struct SimOpts {
     /// leave it undefined, so a port must not rely on it).
     #[arg(long)]
     pub uninit_workgroup: bool,
+    /// Report `non-finite`: a float operation that gave NaN or an infinity from finite
+    /// operands (WGSL lets implementations assume none occur, and optimisers do).
+    #[arg(long)]
+    pub non_finite: bool,
 }
 
 impl SimOpts {
@@ -80,6 +84,7 @@ impl SimOpts {
         config.loop_limit = true;
         config.checks.discarded_read = self.discarded_read;
         config.checks.uninit_workgroup = self.uninit_workgroup;
+        config.checks.non_finite = self.non_finite;
         if let Some(m) = self.max_steps {
             config.max_steps = m;
         }

@@ -5,10 +5,10 @@
 //! (no padding): `reg_words` words, register word `w` coming from memory word `reg_map[w]`.
 //! Every leaf is one word: u32, i32, f32 (bits), bool (0 or 1), and f16 as the **f32 bits of the
 //! f16 value** (exact; every expression of f16 type is rounded to f16 when evaluated, so a word
-//! of kind `F16` always holds a representable half). An f16 leaf therefore takes a whole word:
-//! arrays and structs containing f16 are laid out word per leaf, not by their WGSL strides and
-//! offsets — harmless, since f16 is simulated only in workgroup, private and function memory
-//! (never in host-visible buffers, whose bytes must match the GPU's). [`Layout::bytes`] keeps
+//! of kind `F16` always holds a representable half). An f16 leaf therefore takes a whole word,
+//! and so does a bool, which naga sizes as one byte: arrays and structs containing f16 or bool
+//! are laid out word per leaf, not by their WGSL strides and offsets — harmless, since neither
+//! is simulated in host-visible buffers, whose bytes must match the GPU's. [`Layout::bytes`] keeps
 //! the WGSL size, for the workgroup-memory limit.
 //!
 //! A cooperative matrix (`coop_mat16x16<f16, A>` …) is `rows × columns` leaves, row-major
@@ -85,8 +85,11 @@ pub struct Layout {
     pub reg_map: Vec<u32>,
     /// Leaf kind (scalars, vectors, matrices, atomics, cooperative matrices).
     pub kind: Kind,
-    /// Contains an f16 leaf (then laid out one word per leaf, not by WGSL offsets).
+    /// Contains an f16 leaf.
     pub has_f16: bool,
+    /// Contains a leaf narrower than a word, f16 or bool (naga gives bool one byte): then
+    /// laid out one word per leaf, not by WGSL offsets and strides.
+    pub narrow: bool,
     /// Size in bytes in WGSL (the type's span).
     pub bytes: u64,
 }
@@ -108,6 +111,7 @@ impl Layouts {
                     reg_map: vec![0],
                     kind: Kind::of(s).unwrap_or(Kind::Other),
                     has_f16: is_f16(s),
+                    narrow: s.width < 4,
                     bytes: s.width as u64,
                 },
                 TypeInner::Vector { size, scalar } => {
@@ -118,6 +122,7 @@ impl Layouts {
                         reg_map: (0..n).collect(),
                         kind: Kind::of(scalar).unwrap_or(Kind::Other),
                         has_f16: is_f16(scalar),
+                        narrow: scalar.width < 4,
                         bytes: (n * scalar.width as u32) as u64,
                     }
                 }
@@ -136,6 +141,7 @@ impl Layouts {
                             .collect(),
                         kind: Kind::of(scalar).unwrap_or(Kind::Other),
                         has_f16: is_f16(scalar),
+                        narrow: scalar.width < 4,
                         bytes: (c * cs * scalar.width as u32) as u64,
                     }
                 }
@@ -152,6 +158,7 @@ impl Layouts {
                         reg_map: (0..n).collect(),
                         kind: Kind::of(scalar).unwrap_or(Kind::Other),
                         has_f16: is_f16(scalar),
+                        narrow: scalar.width < 4,
                         bytes: (n * scalar.width as u32) as u64,
                     }
                 }
@@ -169,6 +176,7 @@ impl Layouts {
                         reg_map,
                         kind: Kind::Other,
                         has_f16: b.has_f16,
+                        narrow: b.narrow,
                         bytes: n as u64 * stride as u64,
                     }
                 }
@@ -193,6 +201,7 @@ impl Layouts {
                         reg_map,
                         kind: Kind::Other,
                         has_f16: members.iter().any(|m| list[m.ty.index()].has_f16),
+                        narrow: members.iter().any(|m| list[m.ty.index()].narrow),
                         bytes: span as u64,
                     }
                 }
@@ -203,6 +212,7 @@ impl Layouts {
                     reg_map: vec![0],
                     kind: Kind::Other,
                     has_f16: false,
+                    narrow: false,
                     bytes: 0,
                 },
             };
@@ -259,18 +269,20 @@ fn is_f16(s: naga::Scalar) -> bool {
     s.kind == ScalarKind::Float && s.width == 2
 }
 
-/// Array element words: the WGSL stride in words, or one word per leaf when f16 is inside.
+/// Array element words: the WGSL stride in words, or one word per leaf when a narrow leaf
+/// (f16, bool) is inside.
 fn elem_words(base: &Layout, stride: u32) -> u32 {
-    if base.has_f16 {
+    if base.narrow {
         base.mem_words
     } else {
         (stride / 4).max(1)
     }
 }
 
-/// A struct laid out member after member (sub-word offsets, or f16 inside) instead of by offsets.
+/// A struct laid out member after member (sub-word offsets, or a narrow leaf inside) instead of
+/// by offsets.
 fn packed(members: &[naga::StructMember], list: &[Layout]) -> bool {
     members
         .iter()
-        .any(|m| m.offset % 4 != 0 || list[m.ty.index()].has_f16)
+        .any(|m| m.offset % 4 != 0 || list[m.ty.index()].narrow)
 }

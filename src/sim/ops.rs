@@ -2,9 +2,12 @@
 //! ([`Rows`]: the lanes of the subgroups being run, whose rows are `stride` words apart).
 //!
 //! Values are 32-bit words; `Kind` says how to read them. Integer arithmetic wraps; division
-//! and remainder follow WGSL (x / 0 = x, x % 0 = 0, i32::MIN / -1 = i32::MIN); shift amounts
-//! are taken modulo 32. Inactive lanes are computed too (their results are never observed),
-//! so nothing here may panic on any input.
+//! and remainder follow WGSL (x / 0 = x, x % 0 = 0, i32::MIN / -1 = i32::MIN); the float
+//! remainder is WGSL's `x - y * trunc(x / y)`, each step rounded to the operands' type; shift
+//! amounts are taken modulo 32. f16 values arrive as f32 and are computed as f32 (the caller
+//! rounds the result), except the remainder, which rounds every step to f16 itself. Inactive
+//! lanes are computed too (their results are never observed), so nothing here may panic on
+//! any input.
 
 use naga::{BinaryOperator as B, MathFunction as M, UnaryOperator as U};
 
@@ -124,6 +127,22 @@ pub fn copy_rows(dst: &mut [u32], a: &[u32], words: usize, n: Rows) {
     }
 }
 
+/// WGSL's float remainder, `x - y * trunc(x / y)` (not C's `fmod`: `-2.0 % -2.0` is `+0.0`,
+/// and a quotient rounded up to the next integer gives a remainder of the other sign).
+fn frem(x: f32, y: f32) -> f32 {
+    x - y * (x / y).trunc()
+}
+
+/// [`frem`] of f16 values, every step rounded to f16 as WGSL's definition computes it in f16:
+/// the quotient rounded to f16 may be a different integer than the f32 one (`-64 / -0.0794`
+/// is 805.98 in f32 and 806 in f16), and `y * trunc(x / y)` is rounded to f16 before the
+/// subtraction. Each f32 step of f16 operands, then rounded, is the correctly rounded f16
+/// result (f32 has more than twice f16's precision plus two bits).
+fn frem16(x: f32, y: f32) -> f32 {
+    let r = |v: f32| f16_to_f32(f32_to_f16(v));
+    r(x - r(y * r(x / y).trunc()))
+}
+
 fn idiv(a: i32, d: i32) -> i32 {
     if d == 0 || (a == i32::MIN && d == -1) {
         a
@@ -187,7 +206,8 @@ pub fn binary(
         (Kind::F32, B::Subtract) => m!(|x, y| fb(f(x) - f(y))),
         (Kind::F32, B::Multiply) => m!(|x, y| fb(f(x) * f(y))),
         (Kind::F32, B::Divide) => m!(|x, y| fb(f(x) / f(y))),
-        (Kind::F32, B::Modulo) => m!(|x, y| fb(f(x) % f(y))),
+        (Kind::F32, B::Modulo) => m!(|x, y| fb(frem(f(x), f(y)))),
+        (Kind::F16, B::Modulo) => m!(|x, y| fb(frem16(f(x), f(y)))),
         (Kind::F32, B::Equal) => m!(|x, y| b(f(x) == f(y))),
         (Kind::F32, B::NotEqual) => m!(|x, y| b(f(x) != f(y))),
         (Kind::F32, B::Less) => m!(|x, y| b(f(x) < f(y))),
@@ -490,6 +510,24 @@ mod tests {
         assert_eq!(f32_to_f16(65520.0), 0x7c00); // rounds to infinity
         assert_eq!(f32_to_f16(5.960_464_5e-8), 0x0001); // smallest subnormal
         assert_eq!(f32_to_f16(2.0e-8), 0x0000);
+    }
+
+    #[test]
+    fn f16_remainder_rounds_each_step_to_f16() {
+        // -64 / -0.07940674 is 805.98 in f32 but 806 in f16: f16's remainder is 0 (the GPU's
+        // answer on lavapipe), the f32 one -0.0776
+        let y = f32::from_bits(0xbda2_a000);
+        assert_eq!(f16_to_f32(f32_to_f16(y)), y, "an f16 value");
+        let (mut d, mut d32) = ([0u32; 2], [0u32; 2]);
+        let (a, b) = (
+            [(-64f32).to_bits(), 7.5f32.to_bits()],
+            [y.to_bits(), 2f32.to_bits()],
+        );
+        binary(B::Modulo, Kind::F16, &mut d, &a, 2, &b, 2, 1, 2).unwrap();
+        binary(B::Modulo, Kind::F32, &mut d32, &a, 2, &b, 2, 1, 2).unwrap();
+        assert_eq!(d, [0, 1.5f32.to_bits()]);
+        assert_eq!(f32::from_bits(d32[0]), -64.0 - y * 805.0);
+        assert_eq!(d32[1], 1.5f32.to_bits());
     }
 
     #[test]

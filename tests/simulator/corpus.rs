@@ -65,6 +65,7 @@ fn load(path: &Path) -> Case {
         match o {
             "discarded-read" => checks.discarded_read = true,
             "uninit-workgroup" => checks.uninit_workgroup = true,
+            "non-finite" => checks.non_finite = true,
             other => panic!("{name}: unknown option {other}"),
         }
     }

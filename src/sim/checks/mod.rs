@@ -12,6 +12,7 @@
 //! | [`Lanes`] | `shuffle-out-of-range`, `ballot-high-lanes`, `lane-layout-assumption` |
 //! | [`Shift`] | `shift-overflow` |
 //! | [`Progress`] | `forward-progress` |
+//! | [`NonFinite`] | `non-finite` (an option) |
 //!
 //! `schedule-divergence` is the device's: it compares the outputs of the schedules explored,
 //! and names the invocations that last wrote the first differing word ([`LastWriter`]).
@@ -27,6 +28,7 @@ mod init;
 pub mod ir;
 mod lanes;
 mod loops;
+mod nonfinite;
 mod progress;
 mod race;
 mod shift;
@@ -37,6 +39,7 @@ pub use bounds::Bounds;
 pub use init::Init;
 pub use lanes::Lanes;
 pub use loops::LoopLimit;
+pub use nonfinite::NonFinite;
 pub use progress::Progress;
 pub use race::{GridRace, Race, StorageRace};
 pub use shift::Shift;
@@ -56,6 +59,10 @@ pub struct CheckOptions {
     /// `uninitialized-read`: for a kernel ported from Metal or CUDA, where workgroup memory
     /// starts undefined. Off, such reads are fine: WGSL zero-fills workgroup memory.
     pub uninit_workgroup: bool,
+    /// Report `non-finite`: a float operation that gave NaN or an infinity from finite
+    /// operands (WGSL lets implementations assume none occur). Off, such values are not
+    /// watched: kernels that handle them on purpose are common.
+    pub non_finite: bool,
 }
 
 /// Every checker, fresh, with `options`; `loop_limit`: with [`LoopLimit`].
@@ -73,6 +80,9 @@ pub fn all_with(loop_limit: bool, options: CheckOptions) -> Vec<Box<dyn Checker>
     ];
     if loop_limit {
         v.push(Box::new(LoopLimit::default()));
+    }
+    if options.non_finite {
+        v.push(Box::new(NonFinite::default()));
     }
     v
 }

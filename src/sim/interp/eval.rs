@@ -231,9 +231,13 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let (b, bw) = op(right);
                 match m.aux {
                     Aux::MatMul { a: ma, b: mb } => matmul(dst, a, ma, aw, b, mb, bw, words, rows),
+                    // the f16 remainder rounds each of its steps to f16 itself
                     _ => ops::binary(
                         bop,
-                        wide(t.exprs[left.index()].kind),
+                        match (bop, t.exprs[left.index()].kind) {
+                            (naga::BinaryOperator::Modulo, Kind::F16) => Kind::F16,
+                            (_, k) => wide(k),
+                        },
                         dst,
                         a,
                         aw,

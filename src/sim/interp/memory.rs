@@ -97,12 +97,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let t = &prog.funcs[fi];
         let pm = t.exprs[pointer.index()];
         let dm = t.exprs[dst_h.index()];
-        let words = dm.words as usize;
-        let map: &[u32] = if dm.ty != u32::MAX {
-            &prog.layouts.at(dm.ty).reg_map
-        } else {
-            &IDENT[..words]
-        };
+        let map = value_map(prog, fi, dst_h, dm);
         let maxw = map.iter().copied().max().unwrap_or(0) + 1;
         let root = self.roots[fi][pointer.index()];
         let pr = pm.reg as usize * n;
@@ -215,11 +210,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let t = &prog.funcs[fi];
         let pm = t.exprs[pointer.index()];
         let vm = t.exprs[value.index()];
-        let map: &[u32] = if vm.ty != u32::MAX {
-            &prog.layouts.at(vm.ty).reg_map
-        } else {
-            &IDENT[..vm.words as usize]
-        };
+        let map = value_map(prog, fi, value, vm);
         let atomic = pm.atomic;
         let maxw = map.iter().copied().max().unwrap_or(0) + 1;
         let root = self.roots[fi][pointer.index()];
@@ -477,4 +468,23 @@ fn active_lanes_equal(offs: &[u32], active: &Mask, o: u32) -> bool {
         }
     }
     true
+}
+
+/// A matrix of three rows pads each column to four words in memory.
+static PADDED3: [u32; 12] = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14];
+
+/// For each register word of the value `h` (meta `m`), its memory word: from its type's layout,
+/// or, where naga gave the value no type handle (a `transpose`, a matrix product), from its
+/// shape: a matrix of three rows has padded columns, everything else is packed.
+fn value_map(prog: &Program, fi: usize, h: Handle<Expression>, m: ExprMeta) -> &[u32] {
+    if m.ty != u32::MAX {
+        return &prog.layouts.at(m.ty).reg_map;
+    }
+    match *prog.expr_type(fi, h) {
+        TypeInner::Matrix {
+            rows: naga::VectorSize::Tri,
+            ..
+        } => &PADDED3[..m.words as usize],
+        _ => &IDENT[..m.words as usize],
+    }
 }

@@ -48,7 +48,7 @@ use super::events::{
 use super::layout::Kind;
 use super::mask::Mask;
 use super::ops;
-use super::program::{Aux, Len, Program};
+use super::program::{Aux, ExprMeta, Len, Program};
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 

@@ -5,7 +5,7 @@
 //! (kinds a run may add to the expected ones: a race's output also differs between schedules,
 //! `schedule-divergence`, where the racing invocations run in different threads), `// max-steps: N`,
 //! `// sizes: 4,8,...` (default 4, 8, 32, 64) and `// options: OPTION[, OPTION]` (the
-//! [`CheckOptions`] to turn on: `discarded-read`, `uninit-workgroup`). Files named `*_bug`
+//! [`CheckOptions`] to turn on: `discarded-read`, `uninit-workgroup`, `non-finite`). Files named `*_bug`
 //! must be flagged, `*_fine` and `*_fixed` must be clean.
 
 use std::collections::BTreeSet;
@@ -73,6 +73,7 @@ fn verdicts(path: &Path) -> Vec<String> {
         match o {
             "discarded-read" => options.discarded_read = true,
             "uninit-workgroup" => options.uninit_workgroup = true,
+            "non-finite" => options.non_finite = true,
             other => panic!("{name}: unknown option {other}"),
         }
     }

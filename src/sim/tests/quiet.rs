@@ -31,6 +31,7 @@ fn findings(
 const DISCARD: CheckOptions = CheckOptions {
     discarded_read: true,
     uninit_workgroup: false,
+    non_finite: false,
 };
 
 /// `select(0u, input[i], i < limit)` over 128 invocations, `input` 100 words long.

@@ -1,0 +1,34 @@
+//! The differential conformance suite: seeded, generated WGSL programs run on the GPU (lavapipe
+//! in CI) and on the simulator at the GPU's subgroup size, every output word compared (bit for
+//! bit where the operations are correctly rounded, within stated ulps where they are not).
+//! Every disagreement found is kept under `tests/conformance/regressions/` and run on both
+//! again each time. `docs/simulator.md` ("Conformance") describes what is generated and how it
+//! is compared.
+//!
+//! Environment:
+//! - `WGSIMD_CONFORMANCE_PROGRAMS=N`: programs in the generated test (default 1600);
+//!   `WGSIMD_CONFORMANCE_SEED=S`: its base seed (default fixed). A long hunt is
+//!   `WGSIMD_CONFORMANCE_PROGRAMS=100000 WGSIMD_CONFORMANCE_SEED=$RANDOM cargo test --test
+//!   conformance`.
+//!   `WGSIMD_CONFORMANCE_BATCH=N`: programs per module (default 4); `WGSIMD_CONFORMANCE_SHRINK=N`:
+//!   tries the shrinker gets per mismatching program (default 300); `WGSIMD_CONFORMANCE_OUT`:
+//!   where found regressions are written; `WGSIMD_CONFORMANCE_TIMES=1`: each module's time in
+//!   naga, the simulator and on the GPU; `WGSIMD_CONFORMANCE_FIRST=N`: skip the modules before
+//!   program N; `WGSIMD_CONFORMANCE_DUMP=DIR`: write each module there before it runs.
+//! - `WGSIMD_CONFORMANCE_FILE=PATH`: the regression test runs only that file and prints every
+//!   word of its first invocation from both executors.
+//! - `WGSIMD_REQUIRE_GPU=1`: a missing GPU fails the differential tests instead of skipping them.
+
+#[allow(dead_code)]
+#[path = "../behaviour/harness.rs"]
+mod harness;
+
+mod exec;
+mod generate;
+mod shrink;
+mod suite;
+mod targets;
+
+fn main() -> std::process::ExitCode {
+    harness::main(suite::tests(), targets::Targets::new())
+}

@@ -1,0 +1,99 @@
+//! The conformance suite's targets, in the shape the behaviour suite's harness takes: the GPU
+//! (lavapipe in CI), where the differential tests run (each makes its own simulator at the
+//! GPU's subgroup size), and one simulator for the tests that need no GPU.
+
+use std::sync::Arc;
+
+use wgsimd::sim::SimConfig;
+use wgsimd::{Caps, Context};
+
+use crate::harness::On;
+
+/// A device a test runs on.
+pub struct Target {
+    name: &'static str,
+    /// The device.
+    pub ctx: Context,
+}
+
+impl Target {
+    /// Its name in trial names.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// A GPU target this machine lacks, and why.
+pub struct Missing {
+    name: &'static str,
+    /// The error opening the adapter gave.
+    pub reason: String,
+}
+
+impl Missing {
+    /// The target's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// A target, or one that is missing here.
+pub enum Slot {
+    /// Runs.
+    Ok(Arc<Target>),
+    /// Skipped (or failed under `WGSIMD_REQUIRE_GPU=1`).
+    Err(Arc<Missing>),
+}
+
+impl Slot {
+    /// The target's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Slot::Ok(t) => t.name(),
+            Slot::Err(m) => m.name(),
+        }
+    }
+}
+
+/// The GPU (opened once) and one simulator.
+pub struct Targets {
+    sim: Arc<Target>,
+    gpu: Slot,
+}
+
+impl Targets {
+    /// Opens the GPU, if any.
+    pub fn new() -> Targets {
+        let sim = Arc::new(Target {
+            name: "sim",
+            ctx: Context::simulator(SimConfig::for_profile(Caps::lavapipe())).expect("simulator"),
+        });
+        let gpu = match Context::open_gpu() {
+            Ok(ctx) => Slot::Ok(Arc::new(Target { name: "gpu", ctx })),
+            Err(e) => Slot::Err(Arc::new(Missing {
+                name: "gpu",
+                reason: format!("no GPU adapter: {e}"),
+            })),
+        };
+        Targets { sim, gpu }
+    }
+
+    /// The targets a test marked `on` runs on: `Gpu` the GPU, anything else the simulator.
+    pub fn for_test(&self, on: On) -> Vec<Slot> {
+        match on {
+            On::Gpu => vec![match &self.gpu {
+                Slot::Ok(t) => Slot::Ok(t.clone()),
+                Slot::Err(m) => Slot::Err(m.clone()),
+            }],
+            On::Every | On::Once => vec![Slot::Ok(self.sim.clone())],
+        }
+    }
+
+    /// Why the GPU target is missing, if it is.
+    pub fn gpu_missing(&self) -> Option<&str> {
+        match &self.gpu {
+            Slot::Err(m) => Some(m.reason.as_str()),
+            Slot::Ok(_) => None,
+        }
+    }
+}
