@@ -523,8 +523,19 @@ mod tests {
             [(-64f32).to_bits(), 7.5f32.to_bits()],
             [y.to_bits(), 2f32.to_bits()],
         );
-        binary(B::Modulo, Kind::F16, &mut d, &a, 2, &b, 2, 1, 2).unwrap();
-        binary(B::Modulo, Kind::F32, &mut d32, &a, 2, &b, 2, 1, 2).unwrap();
+        binary(B::Modulo, Kind::F16, &mut d, &a, 2, &b, 2, 1, Rows::all(2)).unwrap();
+        binary(
+            B::Modulo,
+            Kind::F32,
+            &mut d32,
+            &a,
+            2,
+            &b,
+            2,
+            1,
+            Rows::all(2),
+        )
+        .unwrap();
         assert_eq!(d, [0, 1.5f32.to_bits()]);
         assert_eq!(f32::from_bits(d32[0]), -64.0 - y * 805.0);
         assert_eq!(d32[1], 1.5f32.to_bits());
