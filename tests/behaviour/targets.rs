@@ -9,6 +9,10 @@ use wgsimd::{Caps, Context};
 
 use crate::harness::On;
 
+#[path = "slot.rs"]
+mod slot;
+pub use slot::{Missing, Slot};
+
 /// A device a test runs on.
 pub struct Target {
     name: &'static str,
@@ -63,38 +67,6 @@ impl Target {
             .copied()
             .filter(|&n| !self.is_sim() || n <= sim_max)
             .collect()
-    }
-}
-
-/// A GPU target this machine lacks, and why.
-pub struct Missing {
-    name: &'static str,
-    /// The error opening the adapter gave.
-    pub reason: String,
-}
-
-impl Missing {
-    /// The target's name.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-}
-
-/// What [`Targets::for_test`] yields: a target, or one that is missing here.
-pub enum Slot {
-    /// Runs.
-    Ok(Arc<Target>),
-    /// Skipped (or failed under `WGSIMD_REQUIRE_GPU=1`).
-    Err(Arc<Missing>),
-}
-
-impl Slot {
-    /// The target's name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Slot::Ok(t) => t.name(),
-            Slot::Err(m) => m.name(),
-        }
     }
 }
 

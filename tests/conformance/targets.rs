@@ -9,6 +9,10 @@ use wgsimd::{Caps, Context};
 
 use crate::harness::On;
 
+#[path = "../behaviour/slot.rs"]
+mod slot;
+pub use slot::{Missing, Slot};
+
 /// A device a test runs on.
 pub struct Target {
     name: &'static str,
@@ -20,38 +24,6 @@ impl Target {
     /// Its name in trial names.
     pub fn name(&self) -> &'static str {
         self.name
-    }
-}
-
-/// A GPU target this machine lacks, and why.
-pub struct Missing {
-    name: &'static str,
-    /// The error opening the adapter gave.
-    pub reason: String,
-}
-
-impl Missing {
-    /// The target's name.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-}
-
-/// A target, or one that is missing here.
-pub enum Slot {
-    /// Runs.
-    Ok(Arc<Target>),
-    /// Skipped (or failed under `WGSIMD_REQUIRE_GPU=1`).
-    Err(Arc<Missing>),
-}
-
-impl Slot {
-    /// The target's name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Slot::Ok(t) => t.name(),
-            Slot::Err(m) => m.name(),
-        }
     }
 }
 
