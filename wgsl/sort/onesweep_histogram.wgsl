@@ -21,8 +21,6 @@ override END_BIT: u32 = 32u;
 @group(0) @binding(0) var<uniform> params_block: SortParams;
 // word 0 of the same control copy: the count (sort/lib/params)
 @group(0) @binding(8) var<uniform> count_word: vec4<u32>;
-// this run's params
-var<private> params: SortParams;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
 // the keys again, as vec4s (the host binds the same buffer, or a 16-byte stand-in when no tile
@@ -55,16 +53,16 @@ fn pass_digit(k: u32, p: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    params = sort_params(TILE);
     for (var p = 0u; p < 4u; p++) {
         atomicStore(&counts[p * RADIX + inv.lid], 0u);
     }
     // barrier: counters cleared before anyone counts
     workgroupBarrier();
     // load + count, tile by tile (grid-stride; no barriers inside)
-    let tiles = (params.n + TILE - 1u) / TILE;
+    let n = sort_n();
+    let tiles = (n + TILE - 1u) / TILE;
     for (var tile = wid.x; tile < tiles; tile += nwg.x) {
-        if VEC4_LOADS && (tile + 1u) * TILE <= params.n {
+        if VEC4_LOADS && (tile + 1u) * TILE <= n {
             // every load of the tile first, then the counting: the loads are in flight
             // together, where a load between the atomics waited for them (this pass 0.472
             // against 0.505 ms at 2^28, H100, 2026-11-25)
@@ -82,7 +80,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         }
         for (var j = 0u; j < KPT; j++) {
             let i = tile * TILE + j * WG_SIZE + inv.lid;
-            if i < params.n {
+            if i < n {
                 count_key(keys_in[i]);
             }
         }

@@ -19,8 +19,6 @@ const WG_SIZE: u32 = 256u;
 @group(0) @binding(0) var<uniform> params_block: SortParams;
 // word 0 of the same control copy: the count (sort/lib/params)
 @group(0) @binding(6) var<uniform> count_word: vec4<u32>;
-// this run's params
-var<private> params: SortParams;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read> vals_in: array<u32>;
@@ -29,6 +27,5 @@ var<private> params: SortParams;
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    params = sort_params(TILE);
     onesweep_pass(inv, wid, nwg);
 }
