@@ -14,11 +14,12 @@
 //!   a 2^20-key sort's 100, while a workgroup with nothing to do costs nanoseconds. A count
 //!   above the object's maximum is clamped to it.
 //! - Where the object's stages can compute their params from the count word themselves
-//!   ([`CountInput::derive`]: the reduction's and OneSweep's), copy 0 holds the maximum
-//!   count's blocks, written once, with marks that tell each stage to do so, and the prepare
-//!   passes do not run: that dispatch and the wait for it cost 7 µs, 7% of a 2^20-key sort and
-//!   half of a 2^20-element reduction (H200, 2026-11-27). Elsewhere the plan's one-invocation
-//!   `prepare` passes turn the count word into params first.
+//!   ([`CountInput::derive`]: the reduction's), copy 0 holds the maximum count's blocks,
+//!   written once, with marks that tell each stage to do so, and the prepare passes do not
+//!   run: that dispatch and the wait for it cost 7 µs, half of a 2^20-element reduction (H200,
+//!   2026-11-27). Elsewhere the plan's one-invocation `prepare` passes turn the count word into
+//!   params first; the sorts keep them (OneSweep's stages computing their own params measured
+//!   4% slower at 2^24 on the H100, where they hold 128 registers).
 //! - **Host counts** take the next of the other [`RING_SLOTS`] copies (a count equal to the
 //!   last one keeps its copy, which still holds its blocks, and writes nothing) and skip the
 //!   prepare passes: the host writes, through the queue, the blocks those passes would write, and

@@ -123,8 +123,6 @@ struct Builder<'a> {
     index: bool,
     /// `SortPolicy::poison_between_passes`.
     poison_between_passes: bool,
-    /// The sorter's maximum count (`MAX_COUNT` of the stages that compute their params).
-    max_count: u64,
 }
 
 impl Builder<'_> {
@@ -155,30 +153,17 @@ impl Builder<'_> {
         own: &[(&str, BufferId)],
         workgroups: Workgroups,
     ) -> Result<&mut Pass> {
-        let derives = derives_params(k);
-        let params = if derives { "params_block" } else { "params" };
         let mut b = vec![
-            (params, g.control),
+            ("params", g.control),
             ("keys_in", io.keys_in),
             ("keys_out", io.keys_out),
             ("vals_in", io.vals_in),
             ("vals_out", io.vals_out),
         ];
         b.extend_from_slice(own);
-        let mut overrides = overrides.to_vec();
-        if derives {
-            b.push(("count_word", g.control));
-            overrides.push(("MAX_COUNT", self.max_count as f64));
-        }
-        let pass = self
-            .plan
-            .pass(label, k, "main", &overrides, &b, workgroups)?
-            .range(params, g.params, 16)?;
-        if derives {
-            pass.range("count_word", 0, 16)
-        } else {
-            Ok(pass)
-        }
+        self.plan
+            .pass(label, k, "main", overrides, &b, workgroups)?
+            .range("params", g.params, 16)
     }
 
     /// With `SortPolicy::poison_between_passes`, invalidates what digit pass `p` writes (`io`'s
@@ -475,7 +460,6 @@ pub(super) fn build(
         pairs,
         index,
         poison_between_passes: policy.poison_between_passes,
-        max_count: n,
     };
     let route = route(passes);
     match strategy {
@@ -526,7 +510,6 @@ pub(super) fn build(
                 ("BEGIN_BIT", begin as f64),
                 ("END_BIT", end as f64),
             ]);
-            let ov = [ov, vec![("MAX_COUNT", n as f64)]].concat();
             // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles
             b.plan
                 .pass(
@@ -535,16 +518,14 @@ pub(super) fn build(
                     "main",
                     &ov,
                     &[
-                        ("params_block", g.control),
-                        ("count_word", g.control),
+                        ("params", g.control),
                         ("keys_in", keys),
                         ("state", state),
                         ("keys_in4", keys),
                     ],
                     g.hist,
                 )?
-                .range("params_block", g.params, 16)?
-                .range("count_word", 0, 16)?;
+                .range("params", g.params, 16)?;
             // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
             let match_ranking = flavor == Flavor::Subgroup;
             for (p, &d) in digits.iter().enumerate() {
@@ -594,15 +575,6 @@ pub(super) fn build(
                 .range("params", g.copy_params, 16)?;
         }
     }
-    // GPU counts run no prepare pass where every stage computes its params from the count word
-    // (OneSweep; not its one-pass copy back, nor the poisoning between passes, whose fills take
-    // the count from the prepare pass)
-    let mut count = count;
-    if strategy == Strategy::OneSweep && passes > 1 && !policy.poison_between_passes {
-        let derived =
-            kernel::load("sort/onesweep_histogram", flavor)?.const_u32("SORT_PARAMS_DERIVED")?;
-        count.derive(vec![(g.params + 12, derived)]);
-    }
     Ok(Built {
         plan: b.plan,
         count,
@@ -610,12 +582,6 @@ pub(super) fn build(
         values,
         strategy,
     })
-}
-
-/// Whether stage `k` computes its params from the count word (`wgsl/sort/lib/params.wgsl`).
-fn derives_params(k: &Kernel) -> bool {
-    k.entry("main")
-        .is_some_and(|e| e.bindings.iter().any(|b| b.name == "count_word"))
 }
 
 #[cfg(test)]

@@ -283,22 +283,7 @@ fn recorded_in_place(t: &Target) {
 fn count_from_the_gpu(t: &Target) {
     let ctx = &t.ctx;
     let n = if t.is_sim() { 3000 } else { 400_000 };
-    // and OneSweep without poisoning, whose stages compute their params from the count word
-    let mut ways = variants(t);
-    if t.caps().subgroups {
-        let large = SortPolicy {
-            onesweep_small_keys_max: 0,
-            onesweep_small_pairs_max: 0,
-            ..SortPolicy::default()
-        };
-        ways.push((
-            "onesweep unpoisoned",
-            Strategy::OneSweep,
-            SortPolicy::default(),
-        ));
-        ways.push(("onesweep large tiles unpoisoned", Strategy::OneSweep, large));
-    }
-    for (name, strategy, policy) in ways {
+    for (name, strategy, policy) in variants(t) {
         let config = SortConfig::keys(Dtype::F32, n as u64)
             .with_index()
             .descending()

@@ -16,11 +16,7 @@ override END_BIT: u32 = 32u;
 //!include shared/wg_ops
 //!include sort/lib/keys
 
-//!include sort/lib/params
-
-@group(0) @binding(0) var<uniform> params_block: SortParams;
-// word 0 of the same control copy: the count (sort/lib/params)
-@group(0) @binding(8) var<uniform> count_word: vec4<u32>;
+@group(0) @binding(0) var<uniform> params: SortParams;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
 // the keys again, as vec4s (the host binds the same buffer, or a 16-byte stand-in when no tile
@@ -59,10 +55,9 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // barrier: counters cleared before anyone counts
     workgroupBarrier();
     // load + count, tile by tile (grid-stride; no barriers inside)
-    let n = sort_n();
-    let tiles = (n + TILE - 1u) / TILE;
+    let tiles = (params.n + TILE - 1u) / TILE;
     for (var tile = wid.x; tile < tiles; tile += nwg.x) {
-        if VEC4_LOADS && (tile + 1u) * TILE <= n {
+        if VEC4_LOADS && (tile + 1u) * TILE <= params.n {
             // every load of the tile first, then the counting: the loads are in flight
             // together, where a load between the atomics waited for them (this pass 0.472
             // against 0.505 ms at 2^28, H100, 2026-11-25)
@@ -80,7 +75,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         }
         for (var j = 0u; j < KPT; j++) {
             let i = tile * TILE + j * WG_SIZE + inv.lid;
-            if i < n {
+            if i < params.n {
                 count_key(keys_in[i]);
             }
         }

@@ -14,11 +14,7 @@ const WG_SIZE: u32 = 256u;
 
 //!include sort/lib/onesweep
 
-//!include sort/lib/params
-
-@group(0) @binding(0) var<uniform> params_block: SortParams;
-// word 0 of the same control copy: the count (sort/lib/params)
-@group(0) @binding(6) var<uniform> count_word: vec4<u32>;
+@group(0) @binding(0) var<uniform> params: SortParams;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read> vals_in: array<u32>;

@@ -24,7 +24,7 @@ struct SortParams {
     n: u32,          // keys
     tiles: u32,      // workgroups that have a tile (others leave)
     hist_tiles: u32, // row length of the digit-major histogram (reduce-then-scan)
-    derive: u32,     // SORT_PARAMS_DERIVED: computed from the count word (sort/lib/params)
+    _pad: u32,
 }
 
 fn to_sortable(x: u32) -> u32 {

@@ -127,11 +127,11 @@ fn onesweep_pass(inv: Inv, wid: vec3<u32>, nwg: vec3<u32>) {
         }
     }
     let tile = workgroupUniformLoad(&os_tile);
-    if tile >= sort_tiles() {
+    if tile >= params.tiles {
         return;
     }
     let start = tile * TILE;
-    let count = min(TILE, sort_n() - start);
+    let count = min(TILE, params.n - start);
     // load
     let t = tile_load(inv, start, count);
     // count the tile's digits first and publish them before ranking (CUB's "early counts"), so
@@ -167,7 +167,7 @@ fn onesweep_pass(inv: Inv, wid: vec3<u32>, nwg: vec3<u32>) {
     tile_count(inv, t, count);
     var total = 0u;
     var dstart = 0u;
-    let status = STATE_STATUS + PASS * sort_tiles() * RADIX;
+    let status = STATE_STATUS + PASS * params.tiles * RADIX;
     if owner {
         let c = tile_counted_digit(d, count);
         dstart = c.x;
