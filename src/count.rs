@@ -141,7 +141,8 @@ impl CountInput {
         if let Some((_, g)) = memo.iter().find(|(c, _)| *c == n) {
             return g.clone();
         }
-        let g = simulate_prepare(prepared.plan(), prepared.caps(), self.control, n)
+        let derives = !self.marks.is_empty();
+        let g = simulate_prepare(prepared.plan(), prepared.caps(), self.control, n, derives)
             .ok()
             .map(Arc::new);
         if memo.len() == MEMO {
@@ -285,14 +286,23 @@ fn written(pass: &Pass) -> impl Iterator<Item = usize> + '_ {
 /// what they write into control blocks (slotted buffers no other pass writes) and the grids of
 /// the passes whose dispatch arguments lie there. Where they also write state another pass
 /// reads, that state starts zeroed here, so only the grids (which depend on the count alone)
-/// serve, and the prepare passes run on the device.
-fn simulate_prepare(plan: &Plan, caps: &Caps, control: BufferId, n: u32) -> Result<HostState> {
+/// serve, and the prepare passes run on the device. `derives`: the stages write the control
+/// blocks themselves in the marked copy 0 only ([`CountInput::derive`]), so their writes of
+/// `control` leave the host's copies alone.
+fn simulate_prepare(
+    plan: &Plan,
+    caps: &Caps,
+    control: BufferId,
+    n: u32,
+    derives: bool,
+) -> Result<HostState> {
     let prepares = || plan.passes.iter().filter(|p| is_prepare(p));
     let others: HashSet<usize> = plan
         .passes
         .iter()
         .filter(|p| !is_prepare(p))
         .flat_map(written)
+        .filter(|&b| !(derives && b == control.0))
         .collect();
     // what the prepare passes write that another pass reads (a buffer only prepare passes
     // bind, like the sort's unused scan control, needs no block)
@@ -413,12 +423,14 @@ mod tests {
                     .position(|b| b.label == "control")
                     .expect("a control buffer"),
             );
-            let state = simulate_prepare(plan, ctx.caps(), control, 5000).unwrap();
+            // OneSweep's clear stage writes the control blocks of GPU counts
+            let derives = plan.passes.iter().any(|p| p.kernel.name == "sort/clear");
+            let state = simulate_prepare(plan, ctx.caps(), control, 5000, derives).unwrap();
             // the chained scan's prepare pass keeps state between runs: it runs on the device
             let stateful = plan.passes.iter().any(|p| p.kernel.name == "scan/prepare");
             assert_eq!(state.skip_prepare, !stateful, "{}", plan.label);
             let small = state.grids;
-            let large = simulate_prepare(plan, ctx.caps(), control, 1 << 20)
+            let large = simulate_prepare(plan, ctx.caps(), control, 1 << 20, derives)
                 .unwrap()
                 .grids;
             for ((p, s), l) in plan.passes.iter().zip(&small).zip(&large) {

@@ -266,7 +266,6 @@ struct Grids {
     scan_control: Option<BufferId>,
     /// Byte offset of the sort stages' params block.
     params: u64,
-    clear_params: u64,
     copy_params: u64,
     clear: Workgroups,
     hist: Workgroups,
@@ -342,7 +341,7 @@ pub(super) fn build(
     let flavor = caps.flavor();
     let k_prep = kernel::load("sort/prepare", flavor)?;
     let c = |name: &str| k_prep.const_u32(name).map(|v| v as u64);
-    let count = CountInput::declare(&mut plan, 4 * c("CONTROL_WORDS")?);
+    let mut count = CountInput::declare(&mut plan, 4 * c("CONTROL_WORDS")?);
     // buffers: the caller's keys (and values), scratch a and b of each
     let bytes = n * 4;
     let keys = plan.arg("keys", bytes);
@@ -409,7 +408,6 @@ pub(super) fn build(
         control: count.control,
         scan_control,
         params: 4 * c("SORT_PARAMS")?,
-        clear_params: 4 * c("CLEAR_PARAMS")?,
         copy_params: 4 * c("COPY_PARAMS")?,
         clear: args("CLEAR_ARGS")?,
         hist: args("HIST_ARGS")?,
@@ -425,20 +423,22 @@ pub(super) fn build(
     };
     let hist_group = kernel::load("sort/histogram", flavor)?.const_u32("HIST_GROUP")?;
     let no_scan = plan.buffer("no scan control", 16, BufferInit::Zeroed);
+    // the control block's layout and arithmetic (sort/lib/control): the prepare and clear stages
+    let control_ov = [
+        ("MAX_COUNT", n as f64),
+        ("TILE", tile_of(stage)? as f64),
+        ("ONESWEEP", onesweep as u32 as f64),
+        ("HIST_WORKGROUPS", policy.histogram_workgroups.max(1) as f64),
+        ("HIST_GROUP", hist_group as f64),
+        ("STATE_STATUS", state_status as f64),
+        ("PASSES", passes as f64),
+        ("MAX_DIM", caps.max_workgroups_per_dim.max(1) as f64),
+    ];
     plan.pass(
         "sort prepare",
         &k_prep,
         "main",
-        &[
-            ("MAX_COUNT", n as f64),
-            ("TILE", tile_of(stage)? as f64),
-            ("ONESWEEP", onesweep as u32 as f64),
-            ("HIST_WORKGROUPS", policy.histogram_workgroups.max(1) as f64),
-            ("HIST_GROUP", hist_group as f64),
-            ("STATE_STATUS", state_status as f64),
-            ("PASSES", passes as f64),
-            ("MAX_DIM", caps.max_workgroups_per_dim.max(1) as f64),
-        ],
+        &control_ov,
         &[
             ("control", count.control),
             ("scan_control", scan_control.unwrap_or(no_scan)),
@@ -490,18 +490,18 @@ pub(super) fn build(
                 .buffer("onesweep state", words * 4, BufferInit::Poison);
             // the state of this count: 0.049 ms of a 6.5 ms sort of 2^28 keys on the H100
             // (2026-11-27); clearing each pass's status words in the pass before cost more
-            // (40.8 against 41.5 Gkeys/s, 2026-11-25)
-            let k_words = kernel::load("util/words", Flavor::Emulated)?;
-            b.plan
-                .pass(
-                    "clear",
-                    &k_words,
-                    "fill",
-                    &[("VALUE", 0.0)],
-                    &[("params", g.control), ("dst", state)],
-                    g.clear,
-                )?
-                .range("params", g.clear_params, 16)?;
+            // (40.8 against 41.5 Gkeys/s, 2026-11-25). On a GPU count this stage also writes
+            // the control block (sort/lib/control), and the prepare pass does not run.
+            let k_clear = kernel::load("sort/clear", Flavor::Emulated)?;
+            b.plan.pass(
+                "clear",
+                &k_clear,
+                "main",
+                &control_ov,
+                &[("control", g.control), ("state", state)],
+                g.clear,
+            )?;
+            count.derive(vec![(4 * c("MARK")?, c("DERIVE_MARK")? as u32)]);
             let begin = digits[0].0;
             let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
             let k_hist = kernel::load("sort/onesweep_histogram", flavor)?;

@@ -1,82 +1,19 @@
 // Radix sort, stage 0: this run's key count (control[0], copied there before this pass from the
 // host's count or the caller's GPU buffer) turned into the passes' params and workgroup
-// counts, so one prepared plan sorts any count up to its maximum. One invocation.
-
-override MAX_COUNT: u32 = 0xffffffffu;
-// keys per tile of the ranking stage (the host reads it from the stage)
-override TILE: u32 = 1u;
-// 1: OneSweep (a global histogram and the state to clear); 0: reduce-then-scan (per-pass
-// histograms of HIST_GROUP tiles, and the scan's count)
-override ONESWEEP: u32 = 1u;
-// OneSweep's global histogram: its workgroups, at most
-override HIST_WORKGROUPS: u32 = 1056u;
-// reduce-then-scan's histogram: tiles per workgroup
-override HIST_GROUP: u32 = 8u;
-// OneSweep's state: words before the status words, digit passes
-override STATE_STATUS: u32 = 1088u;
-override PASSES: u32 = 4u;
-override MAX_DIM: u32 = 65535u;
-
-// control layout (the host reads these): the count at word 0, then the dispatch arguments of
-// the clear of OneSweep's state (CLEAR_ARGS), of the histogram (HIST_ARGS), of the ranking
-// passes (TILE_ARGS) and of the copy back of a one-pass sort (COPY_ARGS); the params blocks
-// (uniforms: 256-byte blocks) of the sort stages (SortParams, SORT_PARAMS), of the clear
-// (WordsParams, CLEAR_PARAMS) and of the copy (WordsParams, COPY_PARAMS)
-const CLEAR_ARGS: u32 = 4u;
-const HIST_ARGS: u32 = 8u;
-const TILE_ARGS: u32 = 12u;
-const COPY_ARGS: u32 = 16u;
-const SORT_PARAMS: u32 = 64u;
-const CLEAR_PARAMS: u32 = 128u;
-const COPY_PARAMS: u32 = 192u;
-const CONTROL_WORDS: u32 = 256u;
+// counts (sort/lib/control). One invocation.
 
 //!include sort/lib/keys
+//!include sort/lib/control
 
 @group(0) @binding(0) var<storage, read_write> control: array<u32>;
 // reduce-then-scan: the appended scan's control, whose word 0 is the histogram's length
 @group(0) @binding(1) var<storage, read_write> scan_control: array<u32>;
 
-fn set_args(at: u32, grid: vec3<u32>) {
-    control[at] = grid.x;
-    control[at + 1u] = grid.y;
-    control[at + 2u] = grid.z;
-}
-
-// A grid of `tiles` workgroups: 1-D up to MAX_DIM, else the fewest rows of equal width (the
-// kernels number workgroups row by row and let the few past the last tile leave).
-fn tile_grid(tiles: u32) -> vec3<u32> {
-    if tiles == 0u {
-        return vec3<u32>(0u, 1u, 1u);
-    }
-    let rows = (tiles + MAX_DIM - 1u) / MAX_DIM;
-    return vec3<u32>((tiles + rows - 1u) / rows, rows, 1u);
-}
-
-// A grid-stride grid for `words` words: a workgroup per 256 words, at most 4096.
-fn words_grid(words: u32) -> vec3<u32> {
-    return vec3<u32>(clamp((words + 255u) / 256u, 1u, 4096u), 1u, 1u);
-}
-
 @compute @workgroup_size(1)
 fn main() {
-    let n = min(control[0], MAX_COUNT);
-    let tiles = (n + TILE - 1u) / TILE;
-    control[SORT_PARAMS] = n;
-    control[SORT_PARAMS + 1u] = tiles;
-    control[SORT_PARAMS + 2u] = tiles;
-    control[SORT_PARAMS + 3u] = 0u;
-    set_args(TILE_ARGS, tile_grid(tiles));
-    if ONESWEEP != 0u {
-        // (at least one workgroup: with none, every digit's global count would stay 0)
-        set_args(HIST_ARGS, vec3<u32>(clamp(tiles, 1u, min(HIST_WORKGROUPS, MAX_DIM)), 1u, 1u));
-        let state = STATE_STATUS + PASSES * tiles * RADIX;
-        control[CLEAR_PARAMS] = state;
-        set_args(CLEAR_ARGS, words_grid(state));
-    } else {
-        set_args(HIST_ARGS, tile_grid((tiles + HIST_GROUP - 1u) / HIST_GROUP));
-        scan_control[0] = RADIX * tiles;
+    let n = run_count();
+    write_blocks(n);
+    if ONESWEEP == 0u {
+        scan_control[0] = RADIX * tiles_of(n);
     }
-    control[COPY_PARAMS] = n;
-    set_args(COPY_ARGS, words_grid(n));
 }
