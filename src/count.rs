@@ -14,12 +14,14 @@
 //!   a 2^20-key sort's 100, while a workgroup with nothing to do costs nanoseconds. A count
 //!   above the object's maximum is clamped to it.
 //! - Where the object's stages can compute their params from the count word themselves
-//!   ([`CountInput::derive`]: the reduction's), copy 0 holds the maximum count's blocks,
-//!   written once, with marks that tell each stage to do so, and the prepare passes do not
-//!   run: that dispatch and the wait for it cost 7 µs, half of a 2^20-element reduction (H200,
-//!   2026-11-27). Elsewhere the plan's one-invocation `prepare` passes turn the count word into
-//!   params first; the sorts keep them (OneSweep's stages computing their own params measured
-//!   4% slower at 2^24 on the H100, where they hold 128 registers).
+//!   ([`CountInput::derive`]), copy 0 holds the maximum count's blocks, written once, with
+//!   marks that tell the stages to do so, and the prepare passes do not run: that dispatch and
+//!   the wait for it cost 7 µs, half of a 2^20-element reduction (H200, 2026-11-27). The
+//!   reduction's stages each compute their chunk's params; OneSweep's clear stage, the sort's
+//!   first, writes the whole control block (its later stages, at 128 registers, read the
+//!   params as before: computing them there measured 4% slower at 2^24 on the H100). Elsewhere
+//!   (reduce-then-scan, the chained scan) the plan's one-invocation `prepare` passes turn the
+//!   count word into params first.
 //! - **Host counts** take the next of the other [`RING_SLOTS`] copies (a count equal to the
 //!   last one keeps its copy, which still holds its blocks, and writes nothing) and skip the
 //!   prepare passes: the host writes, through the queue, the blocks those passes would write, and

@@ -1,6 +1,7 @@
 //! Plan building for the two strategies. Buffers: the caller's keys (and values), sorted in
 //! place; scratch the passes ping-pong through (undefined at every run, so a key no pass wrote
-//! shows); each strategy's counters; the control buffer the prepare pass fills from the count.
+//! shows); each strategy's counters; the control buffer the prepare pass (or, on a GPU count,
+//! OneSweep's clear stage) fills from the count.
 //! Pass labels name the digit pass they belong to ("histogram 0", "scan 0 ...", "scatter 0",
 //! "onesweep 0", ...) for the bench's per-pass table.
 
