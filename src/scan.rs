@@ -162,7 +162,7 @@ pub fn append(
     });
     let max_tiles: u64 = chunks.iter().map(|&(_, c)| c.div_ceil(tile)).sum();
     // tickets, the books of the two halves, and each half's status words: 2 per tile
-    // (prepare.wgsl's layout); created zeroed, kept between runs
+    // (scan/lib/params.wgsl's layout); created zeroed, kept between runs
     let state_words = k_prep.const_u32("STATE_STATUS")? as u64 + 2 * 2 * max_tiles;
     let state = plan.buffer(
         format!("scan {tag} state"),
@@ -178,10 +178,9 @@ pub fn append(
             ("CHUNK", chunks[0].1 as f64),
             ("MAX_COUNT", max_len.min(u32::MAX as u64) as f64),
             ("TILE", tile as f64),
-            ("MAX_TILES", max_tiles as f64),
             ("MAX_DIM", caps.max_workgroups_per_dim as f64),
         ],
-        &[("control", control), ("state", state)],
+        &[("control", control)],
         Workgroups::Direct([1, 1, 1]),
     )?;
     let overrides = [
@@ -189,6 +188,8 @@ pub fn append(
         ("TILE", tile as f64),
         ("SPIN", policy.spin as f64),
         ("TICKETS", policy.tickets as u32 as f64),
+        ("MAX_TILES", max_tiles as f64),
+        ("CHUNKS", chunks.len() as f64),
     ];
     let padded = padded_bytes(max_len);
     for (i, &(first, count)) in chunks.iter().enumerate() {

@@ -12,7 +12,7 @@
 // (TICKETS = 1) take their index from an atomic ticket in order of start, so every predecessor
 // has at least started and the fallback is rare on any device.
 //
-// Status words (`state`, scan/prepare.wgsl's layout): WGSL has no 64-bit atomics and its
+// Status words (`state`, scan/lib/params.wgsl's layout): WGSL has no 64-bit atomics and its
 // atomics are relaxed, so a 32-bit sum and its flag cannot share one word. Each tile's status is
 // two words, the low and the high 16 bits of the sum, each with the flag (FLAG_AGGREGATE or
 // FLAG_INCLUSIVE) above them. A reader takes a tile's sum only where both words carry the same
@@ -20,9 +20,11 @@
 // sums. Tile 0 publishes its inclusive prefix only.
 //
 // Two halves of status words alternate between runs, so none needs a clearing pass: a run
-// publishes into the half the prepare pass names (`params.status`), all zero, and clears the
-// slots the run before left written in the other (`params.stale`), spread over its workgroups
-// while the lane group looks back.
+// publishes into the half the books name (STATE_HALF), all zero, and clears the slots the run
+// before left written in the other, spread over its workgroups while the lane group looks back.
+// Each tile reads the books when it takes its place and then arrives (STATE_ARRIVED); the last
+// to arrive turns them over for the next run, when every tile of this one has read them and
+// taken its ticket.
 //
 // INCLUSIVE = 1 gives the inclusive scan (scan/lib/tile.wgsl).
 
@@ -37,6 +39,10 @@ override TILE: u32 = 8192u;
 override SPIN: u32 = 64u;
 // 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (ScanPolicy::tickets)
 override TICKETS: u32 = 0u;
+// tiles of all chunks at the plan's maximum count: the status words of one half
+override MAX_TILES: u32 = 0u;
+// chunks of the plan (their ticket counters)
+override CHUNKS: u32 = 1u;
 
 const MAX_QUADS: u32 = 4u;
 override QUADS: u32 = TILE / (16u * WG_SIZE);
@@ -53,16 +59,52 @@ const FLAG_INCLUSIVE: u32 = 2u;
 @group(0) @binding(5) var<storage, read_write> output_words: array<u32>;
 
 var<workgroup> sc_tile: u32;
+// the books as this tile read them: the half it publishes into, the other half's slots to clear
+var<workgroup> sc_half: u32;
+var<workgroup> sc_stale_tiles: u32;
 // the segments' row totals, row by row (row j of segment s at j * seg_count + s), then their
 // exclusive prefixes within the tile
 var<workgroup> sc_rows: array<u32, 4u * MAX_QUADS * LG_SEGMENTS>;
 // the tile's exclusive prefix
 var<workgroup> sc_prefix: u32;
 
-// Publishes `sum` with `flag` as tile g's status (one invocation).
-fn publish(g: u32, flag: u32, sum: u32) {
-    atomicStore(&state[params.status + 2u * g], (flag << 16u) | (sum & 0xffffu));
-    atomicStore(&state[params.status + 2u * g + 1u], (flag << 16u) | (sum >> 16u));
+// The first status word of half h.
+fn half_base(h: u32) -> u32 {
+    return STATE_STATUS + 2u * MAX_TILES * h;
+}
+
+// Publishes `sum` with `flag` as tile g's status in the half from word `status` (one
+// invocation).
+fn publish(status: u32, g: u32, flag: u32, sum: u32) {
+    atomicStore(&state[status + 2u * g], (flag << 16u) | (sum & 0xffffu));
+    atomicStore(&state[status + 2u * g + 1u], (flag << 16u) | (sum >> 16u));
+}
+
+// The tile's place in the run (one invocation): the books read, a ticket taken, and its
+// arrival counted; the run's last tile to arrive turns the books over. Returns the tile (that
+// is, params.tiles for a workgroup past the last, which takes no ticket and does not arrive).
+fn take_place(linear: u32) -> u32 {
+    if linear >= params.tiles {
+        return params.tiles;
+    }
+    var tile = linear;
+    if TICKETS != 0u {
+        tile = atomicAdd(&state[STATE_TICKETS + params.chunk], 1u);
+    }
+    let half = atomicLoad(&state[STATE_HALF]) & 1u;
+    sc_half = half;
+    sc_stale_tiles = atomicLoad(&state[STATE_USED + (half ^ 1u)]);
+    if atomicAdd(&state[STATE_ARRIVED], 1u) + 1u == params.total_tiles {
+        // every tile of the run has read the books and taken its ticket
+        atomicStore(&state[STATE_USED + half], params.total_tiles);
+        atomicStore(&state[STATE_USED + (half ^ 1u)], 0u);
+        atomicStore(&state[STATE_HALF], half ^ 1u);
+        for (var c = 0u; c < CHUNKS; c++) {
+            atomicStore(&state[STATE_TICKETS + c], 0u);
+        }
+        atomicStore(&state[STATE_ARRIVED], 0u);
+    }
+    return tile;
 }
 
 // The flag of a status read as (lo, hi): 0 where the tile has published nothing or the two words
@@ -159,7 +201,7 @@ fn tile_sum(inv: Inv, q: u32) -> u32 {
 // and adds the aggregates up to the nearest inclusive prefix. A step that stops at a silent
 // predecessor moves the window to it; after SPIN steps that find it still silent, the lane group
 // reduces its tile itself and steps past it. Every value here is uniform over the lane group.
-fn look_back(inv: Inv, g: u32) -> u32 {
+fn look_back(inv: Inv, status: u32, g: u32) -> u32 {
     let lane = lg_lane(inv);
     let size = lg_size(inv);
     var acc = 0u;
@@ -171,8 +213,8 @@ fn look_back(inv: Inv, g: u32) -> u32 {
         // (lanes past tile 0 read tile 0 again; the walk never reaches them: tile 0 publishes
         // only its inclusive prefix)
         let p = pos - min(lane, pos);
-        let lo = atomicLoad(&state[params.status + 2u * p]);
-        let hi = atomicLoad(&state[params.status + 2u * p + 1u]);
+        let lo = atomicLoad(&state[status + 2u * p]);
+        let hi = atomicLoad(&state[status + 2u * p + 1u]);
         let flag = status_flag(lo, hi);
         // the walk stops at the first lane without an aggregate: an inclusive prefix (done) or a
         // silent predecessor
@@ -211,17 +253,15 @@ fn look_back(inv: Inv, g: u32) -> u32 {
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     // tile index: a ticket in order of start, or the workgroup's index
     if inv.lid == 0u {
-        if TICKETS != 0u {
-            sc_tile = atomicAdd(&state[STATE_TICKETS + params.chunk], 1u);
-        } else {
-            sc_tile = wid.x + wid.y * nwg.x;
-        }
+        sc_tile = take_place(wid.x + wid.y * nwg.x);
     }
     let tile = workgroupUniformLoad(&sc_tile);
-    // the 2-D grid may have a few workgroups past the last tile: the whole workgroup leaves
+    // the grid may have workgroups past the last tile: the whole workgroup leaves
     if tile >= params.tiles {
         return;
     }
+    // (sc_half and sc_stale_tiles: written before workgroupUniformLoad's barrier)
+    let status = half_base(sc_half);
     let g = params.tile_base + tile;
     let n = params.n;
     let full = n - tile * TILE >= TILE;
@@ -281,13 +321,13 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             carry += s.y;
         }
         if lane == 0u {
-            publish(g, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, g == 0u), carry);
+            publish(status, g, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, g == 0u), carry);
         }
         var prefix = 0u;
         if g != 0u {
-            prefix = look_back(inv, g);
+            prefix = look_back(inv, status, g);
             if lane == 0u {
-                publish(g, FLAG_INCLUSIVE, prefix + carry);
+                publish(status, g, FLAG_INCLUSIVE, prefix + carry);
             }
         }
         if lane == 0u {
@@ -297,9 +337,11 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     // this tile's share of the slots the run before left written in the other half, cleared
     // (with subgroups, by the other subgroups while the lane group looks back)
     let total = params.total_tiles;
-    for (var t = g + inv.lid * total; t < params.stale_tiles; t += WG_SIZE * total) {
-        atomicStore(&state[params.stale + 2u * t], 0u);
-        atomicStore(&state[params.stale + 2u * t + 1u], 0u);
+    let stale = half_base(sc_half ^ 1u);
+    let stale_tiles = sc_stale_tiles;
+    for (var t = g + inv.lid * total; t < stale_tiles; t += WG_SIZE * total) {
+        atomicStore(&state[stale + 2u * t], 0u);
+        atomicStore(&state[stale + 2u * t + 1u], 0u);
     }
     // barrier: the row prefixes and the tile's prefix are in
     workgroupBarrier();

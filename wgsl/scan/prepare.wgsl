@@ -1,17 +1,10 @@
 // Scan, stage 0: this run's element count (control[0], copied or written there before this
 // pass) turned into each chunk's params and the 2-D grid of its tiles, so one prepared plan
-// scans any count up to its maximum; and the chained scan's state made ready for the run. One
-// invocation.
+// scans any count up to its maximum. One invocation; it writes the control block alone, so a
+// host count skips it (src/count.rs).
 //
 // Chunk c holds elements [c * CHUNK, (c + 1) * CHUNK) of the count (CHUNK a multiple of TILE,
 // the binding limit); its tiles are numbered after the previous chunks' (tile_base).
-//
-// The chained scan's state (scan/chained.wgsl; `state`, created zeroed): which half of the
-// status words the next run publishes into (STATE_HALF, bit 0), how many tiles each half was
-// last left written with (STATE_USED + h), a ticket counter per chunk (STATE_TICKETS + c), then
-// from STATE_STATUS the two halves of MAX_TILES tiles' status words, 2 words per tile. The half
-// a run is given is all zero: the run clears the other half's written slots, and the next run
-// gets that one. A run without tiles changes nothing.
 
 //!include scan/lib/params
 
@@ -20,8 +13,6 @@ override CHUNK: u32 = 0xffffffffu;
 override MAX_COUNT: u32 = 0xffffffffu;
 // elements per tile of the scan pass
 override TILE: u32 = 8192u;
-// tiles of all chunks at MAX_COUNT: the status words of one half
-override MAX_TILES: u32 = 0u;
 // workgroups per grid dimension (the device's limit)
 override MAX_DIM: u32 = 65535u;
 
@@ -36,7 +27,6 @@ const_assert ARGS_AT + 3u * MAX_CHUNKS <= PARAMS_AT;
 const_assert STATE_TICKETS + MAX_CHUNKS <= STATE_STATUS;
 
 @group(0) @binding(0) var<storage, read_write> control: array<u32>;
-@group(0) @binding(1) var<storage, read_write> state: array<u32>;
 
 fn chunk_len(count: u32, c: u32) -> u32 {
     let first = c * CHUNK;
@@ -50,8 +40,6 @@ fn main() {
     for (var c = 0u; c < CHUNKS; c++) {
         total += (chunk_len(count, c) + TILE - 1u) / TILE;
     }
-    let half = state[STATE_HALF] & 1u;
-    let other = half ^ 1u;
     var base = 0u;
     for (var c = 0u; c < CHUNKS; c++) {
         let n = chunk_len(count, c);
@@ -68,15 +56,6 @@ fn main() {
         control[p + 2u] = base;
         control[p + 3u] = total;
         control[p + 4u] = c;
-        control[p + 5u] = STATE_STATUS + 2u * MAX_TILES * half;
-        control[p + 6u] = STATE_STATUS + 2u * MAX_TILES * other;
-        control[p + 7u] = state[STATE_USED + other];
-        state[STATE_TICKETS + c] = 0u;
         base += tiles;
-    }
-    if total > 0u {
-        state[STATE_USED + half] = total;
-        state[STATE_USED + other] = 0u;
-        state[STATE_HALF] = other;
     }
 }
