@@ -190,6 +190,8 @@ pub fn append(
         ("TICKETS", policy.tickets as u32 as f64),
         ("MAX_TILES", max_tiles as f64),
         ("CHUNKS", chunks.len() as f64),
+        ("CHUNK", chunks[0].1 as f64),
+        ("MAX_COUNT", max_len.min(u32::MAX as u64) as f64),
     ];
     let padded = padded_bytes(max_len);
     for (i, &(first, count)) in chunks.iter().enumerate() {
@@ -205,7 +207,8 @@ pub fn append(
             "main",
             &overrides,
             &[
-                ("params", control),
+                ("params_block", control),
+                ("count_word", control),
                 ("input", input),
                 ("input_words", input),
                 ("output", output),
@@ -218,10 +221,11 @@ pub fn append(
             },
         )?
         .range(
-            "params",
+            "params_block",
             4 * (params_at + params_stride * i as u64),
             PARAMS_BYTES,
         )?
+        .range("count_word", 0, 16)?
         .range("input", o, s)?
         .range("input_words", o, s)?
         .range("output", o, s)?
@@ -289,7 +293,16 @@ impl Scanner {
         } else {
             "scan exclusive u32"
         });
-        let count = CountInput::declare(&mut plan, control_size(caps)?);
+        let mut count = CountInput::declare(&mut plan, control_size(caps)?);
+        // every chunk's block: `derive` (word 5), scan/lib/params.wgsl
+        let prep = kernel::load("scan/prepare", caps.flavor())?;
+        let (_, [_, max_chunks, params_at, params_stride]) = control_bytes(&prep)?;
+        let derived = prep.const_u32("PARAMS_DERIVED")?;
+        count.derive(
+            (0..max_chunks)
+                .map(|i| (4 * (params_at + params_stride * i) + 20, derived))
+                .collect(),
+        );
         let input = plan.arg("input", padded_bytes(max_count));
         let output = plan.arg("output", padded_bytes(max_count));
         append(

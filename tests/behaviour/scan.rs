@@ -339,14 +339,23 @@ fn recorded_at_offsets(t: &Target) {
 
 /// The count read from a GPU word; one above the maximum is clamped to it.
 fn count_from_the_gpu(t: &Target) {
+    gpu_counts(t, if t.is_sim() { 2001 } else { 300_001 });
+}
+
+/// Scans of up to `n` elements by counts read from a GPU word: below the maximum, above it (then
+/// clamped), 0 (nothing written) and 1.
+fn gpu_counts(t: &Target, n: usize) {
     let ctx = &t.ctx;
-    let n = if t.is_sim() { 2001 } else { 300_001 };
     let d = data::random_u32(n, 2);
     let s = Scanner::new(ctx, false, n as u64).unwrap();
     let input = ctx.upload("input", &d).unwrap();
     let count = ctx.upload("count", &[0u32; 4]).unwrap();
-    for (c, want) in [(n / 3, n / 3), (n + 9, n), (1, 1)] {
-        let out = ctx.uninit("output", want.max(1) as u64 * 4).unwrap();
+    for (c, want) in [(n / 3, n / 3), (n + 9, n), (0, 0), (1, 1)] {
+        // (a count of 0 writes nothing: its output is not read back uninitialized)
+        let out = match want {
+            0 => ctx.zeroed("output", 4).unwrap(),
+            _ => ctx.uninit("output", want as u64 * 4).unwrap(),
+        };
         ctx.write_buffer(&count.slice(4, 4), bytemuck::bytes_of(&(c as u32)))
             .unwrap();
         let mut enc = ctx.encoder();
@@ -361,7 +370,8 @@ fn count_from_the_gpu(t: &Target) {
 }
 
 /// Input longer than one storage binding: one dispatch per chunk, the tile sums of all
-/// chunks scanned together (a simulated device whose bindings hold 32 KiB).
+/// chunks scanned together (a simulated device whose bindings hold 32 KiB), with host and GPU
+/// counts.
 fn chunked_input(_: &Target) {
     let mut config = wgsimd::sim::SimConfig::default();
     config.profile.max_storage_binding = 32 << 10;
@@ -376,6 +386,7 @@ fn chunked_input(_: &Target) {
             &format!("{n} in 32 KiB chunks"),
         );
     }
+    gpu_counts(&t, 20_001);
 }
 
 fn bad_input(t: &Target) {

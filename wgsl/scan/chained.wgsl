@@ -32,17 +32,14 @@
 //!include scan/lib/group
 //!include scan/lib/tile
 
-// elements per tile: QUADS quads of rows (4 rows of WG_SIZE vec4s each), QUADS 1 to MAX_QUADS
-// (the host checks); a policy value (ScanPolicy::tile)
-override TILE: u32 = 8192u;
+// TILE (scan/lib/params), elements per tile: QUADS quads of rows (4 rows of WG_SIZE vec4s each),
+// QUADS 1 to MAX_QUADS (the host checks)
 // window reads that find the same predecessor silent before the fallback reduces its tile
 override SPIN: u32 = 64u;
 // 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (ScanPolicy::tickets)
 override TICKETS: u32 = 0u;
 // tiles of all chunks at the plan's maximum count: the status words of one half
 override MAX_TILES: u32 = 0u;
-// chunks of the plan (their ticket counters)
-override CHUNKS: u32 = 1u;
 
 const MAX_QUADS: u32 = 4u;
 override QUADS: u32 = TILE / (16u * WG_SIZE);
@@ -50,7 +47,12 @@ override QUADS: u32 = TILE / (16u * WG_SIZE);
 const FLAG_AGGREGATE: u32 = 1u;
 const FLAG_INCLUSIVE: u32 = 2u;
 
-@group(0) @binding(0) var<uniform> params: ScanParams;
+@group(0) @binding(0) var<uniform> params_block: ScanParams;
+// word 0 of the same control copy: the count (scan/lib/params)
+@group(0) @binding(6) var<uniform> count_word: vec4<u32>;
+// this run's params: the block's, or computed from the count word where the block says
+// PARAMS_DERIVED
+var<private> params: ScanParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> output: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> state: array<atomic<u32>>;
@@ -251,6 +253,10 @@ fn look_back(inv: Inv, status: u32, g: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    params = params_block;
+    if params_block.derive == PARAMS_DERIVED {
+        params = chunk_params(count_word.x, params_block.chunk);
+    }
     // tile index: a ticket in order of start, or the workgroup's index
     if inv.lid == 0u {
         sc_tile = take_place(wid.x + wid.y * nwg.x);

@@ -1,6 +1,14 @@
 // include-only
-// The scan stages' workgroup size, the params scan/prepare.wgsl writes for each chunk, and the
-// layout of the chained scan's state (`state`, created zeroed, kept between runs).
+// The scan stages' workgroup size, each chunk's params, and the layout of the chained scan's
+// state (`state`, created zeroed, kept between runs).
+//
+// Params: the prepare stage writes them into the control blocks for the host's counts (which
+// the host gets by running that stage on the simulator); the chained stage bound to the control
+// copy of GPU counts finds PARAMS_DERIVED in its block and computes its chunk's params from the
+// count word itself, so a GPU count costs no prepare pass (that dispatch and the wait for it:
+// 9 µs of a 2^20-element scan on the H100, 2026-11-27). Chunk c holds elements
+// [c * CHUNK, (c + 1) * CHUNK) of the count (CHUNK a multiple of TILE, the binding limit); its
+// tiles are numbered after the previous chunks' (tile_base).
 //
 // State: which half of the status words the next run publishes into (STATE_HALF, bit 0), how
 // many tiles each half was last left written with (STATE_USED + h), the tiles of the current
@@ -13,16 +21,47 @@
 
 const WG_SIZE: u32 = 256u;
 
-// Written by scan/prepare.wgsl for each chunk (a uniform, 32 bytes).
+override CHUNKS: u32 = 1u;
+override CHUNK: u32 = 0xffffffffu;
+override MAX_COUNT: u32 = 0xffffffffu;
+// elements per tile of the chained stage (ScanPolicy::tile)
+override TILE: u32 = 8192u;
+
+// A chunk's params (a uniform block of 32 bytes).
 struct ScanParams {
     n: u32,            // elements in this chunk
     tiles: u32,        // tiles in this chunk
     tile_base: u32,    // index of this chunk's first tile among all tiles
     total_tiles: u32,  // tiles over all chunks
     chunk: u32,        // this chunk's index (its ticket counter)
+    derive: u32,       // PARAMS_DERIVED: the block of copy 0, for GPU counts (above)
     _pad0: u32,
     _pad1: u32,
-    _pad2: u32,
+}
+
+// `ScanParams::derive` of a block whose params the chained stage computes from the count word
+const PARAMS_DERIVED: u32 = 0xffffffffu;
+
+fn chunk_len(count: u32, c: u32) -> u32 {
+    let first = c * CHUNK;
+    return select(0u, min(CHUNK, count - first), count > first);
+}
+
+fn chunk_tiles(count: u32, c: u32) -> u32 {
+    return (chunk_len(count, c) + TILE - 1u) / TILE;
+}
+
+// Chunk c's params for a count word `word` (clamped to MAX_COUNT).
+fn chunk_params(word: u32, c: u32) -> ScanParams {
+    let count = min(word, MAX_COUNT);
+    var total = 0u;
+    var base = 0u;
+    for (var i = 0u; i < CHUNKS; i++) {
+        let t = chunk_tiles(count, i);
+        base += select(0u, t, i < c);
+        total += t;
+    }
+    return ScanParams(chunk_len(count, c), chunk_tiles(count, c), base, total, c, 0u, 0u, 0u);
 }
 
 // state layout (the host reads STATE_STATUS)
