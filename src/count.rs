@@ -17,11 +17,11 @@
 //!   ([`CountInput::derive`]), copy 0 holds the maximum count's blocks, written once, with
 //!   marks that tell the stages to do so, and the prepare passes do not run: that dispatch and
 //!   the wait for it cost 7 µs, half of a 2^20-element reduction (H200, 2026-11-27). The
-//!   reduction's stages each compute their chunk's params; OneSweep's clear stage, the sort's
-//!   first, writes the whole control block (its later stages, at 128 registers, read the
-//!   params as before: computing them there measured 4% slower at 2^24 on the H100). Elsewhere
-//!   (reduce-then-scan, the chained scan) the plan's one-invocation `prepare` passes turn the
-//!   count word into params first.
+//!   reduction's and the chained scan's stages each compute their chunk's params; OneSweep's
+//!   clear stage, the sort's first, writes the whole control block (its later stages, at 128
+//!   registers, read the params as before: computing them there measured 4% slower at 2^24 on
+//!   the H100). Elsewhere (the reduce-then-scan sort) the plan's one-invocation `prepare`
+//!   passes turn the count word into params first.
 //! - **Host counts** take the next of the other [`RING_SLOTS`] copies (a count equal to the
 //!   last one keeps its copy, which still holds its blocks, and writes nothing) and skip the
 //!   prepare passes: the host writes, through the queue, the blocks those passes would write, and
