@@ -83,6 +83,7 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ("reduce", "sum u32", "DeviceReduce::Sum u32"),
     ("reduce", "sum f32", "DeviceReduce::Sum f32"),
     ("scan", "exclusive u32", "DeviceScan::ExclusiveSum u32"),
+    ("sort", "keys u32 bits 0..16", "SortKeys u32 bits 0..16"),
     ("sort", "keys u32", "SortKeys u32"),
     ("sort", "pairs u32", "SortPairs u32/u32"),
     ("gemm", "f32", "torch.matmul fp32 (TF32 off)"),
@@ -141,22 +142,17 @@ mod tests {
         assert!(parse_line("allow_tf32 = False").is_none());
     }
 
-    /// The memcpy figure (1024 MiB) is the yardstick of the 2^28-word copy only.
-    #[test]
-    fn the_copy_compares_at_its_own_size() {
-        let y = parse_line(
-            "RESULT cub | cudaMemcpy D2D | 1024 MiB | 2960.0 GB/s | median 0.7 ms | read+write",
-        )
-        .unwrap();
-        let row = |size: u64| Row {
-            algorithm: "copy".into(),
-            variant: "u32 vec4".into(),
+    /// A verified row of the bench with this throughput, no yardstick yet.
+    fn row(algorithm: &str, variant: &str, size: u64, throughput: f64, unit: &str) -> Row {
+        Row {
+            algorithm: algorithm.into(),
+            variant: variant.into(),
             size,
             size_label: String::new(),
             median_ms: 1.0,
             min_ms: 1.0,
-            throughput: 2900.0,
-            unit: "GB/s".into(),
+            throughput,
+            unit: unit.into(),
             frac_of_copy: None,
             verified: true,
             error: None,
@@ -165,10 +161,40 @@ mod tests {
             yardstick: None,
             ratio: None,
             extra: vec![],
-        };
+        }
+    }
+
+    /// The memcpy figure (1024 MiB) is the yardstick of the 2^28-word copy only.
+    #[test]
+    fn the_copy_compares_at_its_own_size() {
+        let y = parse_line(
+            "RESULT cub | cudaMemcpy D2D | 1024 MiB | 2960.0 GB/s | median 0.7 ms | read+write",
+        )
+        .unwrap();
+        let row = |size: u64| row("copy", "u32 vec4", size, 2900.0, "GB/s");
         let mut rows = vec![row(1 << 20), row(1 << 28)];
         annotate(&mut rows, &[y]);
         assert!(rows[0].ratio.is_none());
         assert!((rows[1].ratio.unwrap() - 2900.0 / 2960.0).abs() < 1e-9);
+    }
+
+    /// A sort over 16 key bits compares with CUB's 16-bit sort, not with its full one.
+    #[test]
+    fn a_bit_range_compares_with_its_own_yardstick() {
+        let ys: Vec<Yardstick> = [
+            "RESULT cub | SortKeys u32 | 2^24 | 35000.0 Mkeys/s | median 0.47 ms | verify=OK",
+            "RESULT cub | SortKeys u32 bits 0..16 | 2^24 | 63000.0 Mkeys/s | median 0.27 ms",
+        ]
+        .iter()
+        .map(|l| parse_line(l).unwrap())
+        .collect();
+        let row = |variant: &str| row("sort", variant, 1 << 24, 31.5, "Gkeys/s");
+        let mut rows = vec![
+            row("keys u32 onesweep"),
+            row("keys u32 bits 0..16 onesweep"),
+        ];
+        annotate(&mut rows, &ys);
+        assert!((rows[0].ratio.unwrap() - 31.5 / 35.0).abs() < 1e-9);
+        assert!((rows[1].ratio.unwrap() - 31.5 / 63.0).abs() < 1e-9);
     }
 }

@@ -4,7 +4,8 @@
 //!   with subgroups);
 //! - i32 and f32 keys and pairs for the strategy [`SortPolicy::choose`] picks at this size only
 //!   (the key type changes only the first and last pass's mapping, so one strategy shows its
-//!   cost, and the H100 sweep stays short).
+//!   cost, and the H100 sweep stays short);
+//! - u32 keys sorted on bits 0..16 only (two digit passes), as CUB's `SortKeys(…, 0, 16)`.
 //!
 //! Inputs are seeded: u32 and i32 uniformly random bits; f32 random bits (every sign, exponent
 //! and subnormal; NaN patterns folded to finite numbers) with each of [`F32_SPECIALS`] (±0,
@@ -101,13 +102,15 @@ pub fn i32_keys(n: usize, seed: u64) -> Vec<i32> {
     (0..n).map(|_| rng.random()).collect()
 }
 
-/// The stable ascending sort of `keys` as (sorted key bits, input index of each): the crate's
-/// CPU radix sort of the keys' sortable images carrying their indices, mapped back through the
-/// indices (2^24 f32 keys in 0.65 s on a shared 2-core machine; it allocates up to 6 words per key).
-pub fn reference_order<T: SortKey>(keys: &[T]) -> (Vec<u32>, Vec<u32>) {
+/// The stable ascending sort of `keys` on bits `0..end_bit` of their sortable images, as
+/// (sorted key bits, input index of each): the crate's CPU radix sort of the images carrying
+/// their indices, mapped back through the indices (2^24 f32 keys in 0.65 s on a shared 2-core
+/// machine; it allocates up to 6 words per key).
+pub fn reference_order<T: SortKey>(keys: &[T], end_bit: u32) -> (Vec<u32>, Vec<u32>) {
+    let mask = u32::MAX.checked_shr(32 - end_bit.min(32)).unwrap_or(0);
     let image: Vec<u32> = keys
         .iter()
-        .map(|&k| sortable(bytemuck::cast(k), T::DTYPE))
+        .map(|&k| sortable(bytemuck::cast(k), T::DTYPE) & mask)
         .collect();
     let index: Vec<u32> = (0..keys.len() as u32).collect();
     let (_, order) = radix_sort_u32(&image, &index);
@@ -127,9 +130,11 @@ fn size_label(n: u64) -> String {
     }
 }
 
-/// One key type's input and its lazily computed reference, shared by its cases.
+/// One key type's input, the key bits its cases sort on (`0..end_bit`), and its lazily
+/// computed reference, shared by its cases.
 struct Input<T> {
     keys: Arc<Vec<T>>,
+    end_bit: u32,
     reference: Arc<OnceLock<(Vec<u32>, Vec<u32>)>>,
 }
 
@@ -137,6 +142,16 @@ impl<T> Input<T> {
     fn new(keys: Vec<T>) -> Self {
         Input {
             keys: Arc::new(keys),
+            end_bit: 32,
+            reference: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The same keys, sorted on bits `0..end_bit` (a reference of their own).
+    fn low_bits(&self, end_bit: u32) -> Self {
+        Input {
+            keys: self.keys.clone(),
+            end_bit,
             reference: Arc::new(OnceLock::new()),
         }
     }
@@ -161,6 +176,7 @@ fn maker<T: SortKey + 'static>(
     let (ctx, values) = (ctx.clone(), values.clone());
     let input = Input {
         keys: input.keys.clone(),
+        end_bit: input.end_bit,
         reference: input.reference.clone(),
     };
     Box::new(move || case(&ctx, &input, &values, (pairs, strategy, count)))
@@ -175,7 +191,10 @@ fn case<T: SortKey>(
     (pairs, strategy, count): (bool, Strategy, CountFrom),
 ) -> Result<Case> {
     let n = input.keys.len() as u64;
-    let mut config = SortConfig::keys(T::DTYPE, n).strategy(strategy);
+    let end_bit = input.end_bit;
+    let mut config = SortConfig::keys(T::DTYPE, n)
+        .strategy(strategy)
+        .bits(0, end_bit);
     if pairs {
         config = config.with_values();
     }
@@ -221,7 +240,7 @@ fn case<T: SortKey>(
     let src = input.keys.clone();
     let reference = input.reference.clone();
     let verify: crate::case::Verify = Box::new(move |ctx: &Context| {
-        let (rk, rv) = reference.get_or_init(|| reference_order(&src));
+        let (rk, rv) = reference.get_or_init(|| reference_order(&src, end_bit));
         // keys by bits: -0 and +0, NaN payloads and signs must all land where total_cmp puts them
         let got: Vec<u32> = ctx.read(&keys).map_err(|e| e.to_string())?;
         first_difference("keys", &got, rk)?;
@@ -234,9 +253,14 @@ fn case<T: SortKey>(
     Ok(Case {
         algorithm: "sort".into(),
         variant: format!(
-            "{} {} {}{}",
+            "{} {}{} {}{}",
             if pairs { "pairs" } else { "keys" },
             T::DTYPE,
+            if end_bit < 32 {
+                format!(" bits 0..{end_bit}")
+            } else {
+                String::new()
+            },
             sorter.strategy(),
             if count == CountFrom::Gpu {
                 " (GPU count)"
@@ -261,8 +285,8 @@ fn case<T: SortKey>(
 
 /// Sort cases for `n` keys from `seed`, each built only when called: u32 keys and pairs for each
 /// strategy, then i32 and f32 keys and pairs for the strategy the policy chooses, then u32 keys
-/// and pairs by that strategy with the count read from a GPU word (the order the bench's
-/// `--case` indexes). The inputs (and each key type's reference order, once computed) are
+/// and pairs by that strategy with the count read from a GPU word, then u32 keys on bits 0..16
+/// by that strategy (the order the bench's `--case` indexes). The inputs (and each key type's reference order, once computed) are
 /// shared, the plans with their uploads are not.
 pub fn bench_case_makers(ctx: &Context, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
     let caps = ctx.caps();
@@ -316,6 +340,12 @@ pub fn bench_case_makers(ctx: &Context, n: u64, seed: u64) -> Result<Vec<CaseMak
             (pairs, chosen(pairs), CountFrom::Gpu),
         ));
     }
+    cases.push(maker(
+        ctx,
+        &u32s.low_bits(16),
+        &values,
+        (false, chosen(false), CountFrom::Host),
+    ));
     Ok(cases)
 }
 
@@ -328,7 +358,7 @@ mod tests {
     fn reference_order_is_the_stable_total_cmp_order() {
         for n in [0, 1, 5, 16, 17, 5000] {
             let f = f32_keys(n, 9);
-            let (bits, order) = reference_order(&f);
+            let (bits, order) = reference_order(&f, 32);
             // the plain reference sort, and f32::total_cmp with the index as tie-break
             let vals: Vec<u32> = (0..n as u32).collect();
             let (pk, pv) = sort_pairs(&f, &vals, Order::default());
@@ -339,11 +369,18 @@ mod tests {
             idx.sort_by(|&a, &b| f[a].total_cmp(&f[b]).then(a.cmp(&b)));
             assert_eq!(order, idx.iter().map(|&i| i as u32).collect::<Vec<_>>());
             let i = i32_keys(n, 9);
-            let (bits, order) = reference_order(&i);
+            let (bits, order) = reference_order(&i, 32);
             let mut idx: Vec<usize> = (0..n).collect();
             idx.sort_by_key(|&a| (i[a], a));
             assert_eq!(order, idx.iter().map(|&a| a as u32).collect::<Vec<_>>());
             assert_eq!(bits, idx.iter().map(|&a| i[a] as u32).collect::<Vec<_>>());
+            // bits 0..16 only: ties beyond them keep their input order
+            let u: Vec<u32> = i.iter().map(|&k| k as u32).collect();
+            let (bits, order) = reference_order(&u, 16);
+            let mut idx: Vec<usize> = (0..n).collect();
+            idx.sort_by_key(|&a| (u[a] & 0xffff, a));
+            assert_eq!(order, idx.iter().map(|&a| a as u32).collect::<Vec<_>>());
+            assert_eq!(bits, idx.iter().map(|&a| u[a]).collect::<Vec<_>>());
         }
     }
 
