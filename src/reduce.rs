@@ -105,8 +105,15 @@ pub struct ReducePolicy {
     /// 4096, at 2^23 2682 against 1679, at 2^24 2278 against 2056; H200, 2026-11-27). Below
     /// 2^25 elements a run is too short for 4096 workgroups' arrivals and fold to hide.
     pub small_workgroups: u32,
-    /// See `small_workgroups`: 2^24 (2^25 and up were not measured against it).
+    /// See `small_workgroups`: 2^24.
     pub small_count: u32,
+    /// Most workgroups per chunk for a run of more than `small_count` and at most `mid_count`
+    /// elements: 1056, the best of 528..4096 at 2^25 and 2^26 (sum u32 / f32 at 2^25 2491 /
+    /// 2288 GB/s against 2416 / 2015 at 4096 and 2477 / 2192 at 528; at 2^26 2765 / 2659
+    /// against 2755 / 2470 and 2775 / 2480; H100, 2026-11-27).
+    pub mid_workgroups: u32,
+    /// See `mid_workgroups`: 2^26 (at 2^28 4096 workgroups lead 1056 by 1%).
+    pub mid_count: u32,
 }
 
 impl Default for ReducePolicy {
@@ -115,6 +122,8 @@ impl Default for ReducePolicy {
             max_workgroups: 4096,
             small_workgroups: 528,
             small_count: 1 << 24,
+            mid_workgroups: 1056,
+            mid_count: 1 << 26,
         }
     }
 }
@@ -264,18 +273,20 @@ impl Reducer {
             (2 + 2 * max_wg * chunks.len() as u64) * 4,
             BufferInit::Zeroed,
         );
-        // reduce/lib/params.wgsl: the prepare stage's and the reduce stage's alike
+        // reduce/lib/params.wgsl: the prepare stage's and the reduce stage's alike; the caps
+        // grow with the count
+        let mid_wg = policy.mid_workgroups.clamp(1, policy.max_workgroups.max(1));
         let params_overrides = [
             ("CHUNKS", chunks.len() as f64),
             ("CHUNK", chunk as f64),
             ("MAX_COUNT", max_count as f64),
             ("MAX_WORKGROUPS", max_wg as f64),
+            ("MID_WORKGROUPS", mid_wg as f64),
             (
                 "SMALL_WORKGROUPS",
-                policy
-                    .small_workgroups
-                    .clamp(1, policy.max_workgroups.max(1)) as f64,
+                policy.small_workgroups.clamp(1, mid_wg) as f64,
             ),
+            ("MID_COUNT", policy.mid_count.max(policy.small_count) as f64),
             ("SMALL_COUNT", policy.small_count as f64),
         ];
         let mut prep_overrides = params_overrides.to_vec();

@@ -32,6 +32,7 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             odd_workgroup_counts,
         ),
+        Test::new("reduce::workgroup_tiers", On::Every, workgroup_tiers),
         Test::new("reduce::chunked_input", On::Once, chunked_input),
         Test::new("reduce::bad_input", On::Once, bad_input),
         Test::new("reduce::the_check_can_fail", On::Once, the_check_can_fail),
@@ -331,6 +332,7 @@ fn odd_workgroup_counts(t: &Target) {
         let policy = ReducePolicy {
             max_workgroups: workgroups,
             small_workgroups: workgroups,
+            mid_workgroups: workgroups,
             ..ReducePolicy::default()
         };
         for d in Data::all(n, workgroups as u64) {
@@ -347,6 +349,37 @@ fn odd_workgroup_counts(t: &Target) {
                     panic!("{op:?} {:?} on {workgroups} workgroups: {e}", d.dtype());
                 }
             }
+        }
+    }
+}
+
+/// The workgroup caps by count (small, mid, the rest) with host and GPU counts in each tier:
+/// a GPU count's grid is the maximum count's, so each tier's grid must hold the smaller ones'.
+fn workgroup_tiers(t: &Target) {
+    let n = 9000;
+    let policy = ReducePolicy {
+        max_workgroups: 7,
+        mid_workgroups: 3,
+        small_workgroups: 2,
+        small_count: 2000,
+        mid_count: 8500,
+    };
+    let d = Data::random(Dtype::U32, n, 13);
+    let Data::U32(v) = &d else { unreachable!() };
+    let r = Reducer::with_policy(&t.ctx, ReduceOp::Sum, Dtype::U32, n as u64, policy).unwrap();
+    let input = t.ctx.upload("input", &d.bits()).unwrap();
+    let counts = t.ctx.upload("counts", &[0u32; 4]).unwrap();
+    for c in [1999, 2000, 2001, 5000, 8500, 8501, 9000] {
+        t.ctx
+            .write_buffer(&counts.slice(4, 4), bytemuck::bytes_of(&(c as u32)))
+            .unwrap();
+        for count in [Count::Host(c as u32), Count::Gpu(counts.slice(4, 4))] {
+            let out = t.ctx.uninit("result", r.result_bytes()).unwrap();
+            let mut enc = t.ctx.encoder();
+            r.record(&mut enc, &input, &out, count.clone()).unwrap();
+            util::submit(t, enc);
+            let got = r.decode(&util::words(t, &out)).unwrap();
+            assert_eq!(got, Scalar::U64(sum_u64(&v[..c])), "{count:?}");
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Reduction tuning sweep (a lab tool, not a test): the one tunable `ReducePolicy` keeps,
-//! the workgroups per binding-sized chunk (`max_workgroups` and `small_workgroups` alike), for
+//! the workgroups per binding-sized chunk (`max_workgroups`, `mid_workgroups` and `small_workgroups` alike), for
 //! sum u32 and sum f32 (and max f32 with `--ops`) at 2^28 elements or `--size`. Each variant
 //! is a `Reducer` recorded with timestamps (the CLI's timing method, `lab/src/timing.rs`), then
 //! run once more into a poisoned result and checked against `wgsimd::reference::reduce` (the exact u64 sum; f32 sums within the
@@ -84,6 +84,7 @@ fn run(ctx: &Context, c: &Case, n: usize, wg: u32, repeats: usize) {
     let policy = ReducePolicy {
         max_workgroups: wg,
         small_workgroups: wg,
+        mid_workgroups: wg,
         ..ReducePolicy::default()
     };
     let r = match Reducer::with_policy(ctx, c.op, c.dtype, n as u64, policy) {

@@ -8,7 +8,8 @@
 //
 // Chunks: the input is bound CHUNK elements at a time (the device's binding limit); chunk c
 // holds elements [c * CHUNK, (c + 1) * CHUNK) of the count. Its workgroups: enough for one vec4
-// per invocation per step, at most MAX_WORKGROUPS (SMALL_WORKGROUPS for a short run), none where
+// per invocation per step, at most MAX_WORKGROUPS (SMALL_WORKGROUPS for a short run,
+// MID_WORKGROUPS for a middling one), none where
 // the chunk is empty (but chunk 0 always has one, so an empty input still gets its identity
 // written). The including stage defines WG_SIZE, the reduce stage's invocations per workgroup.
 
@@ -21,6 +22,9 @@ override MAX_WORKGROUPS: u32 = 4096u;
 // larger count always holds this run's
 override SMALL_WORKGROUPS: u32 = 528u;
 override SMALL_COUNT: u32 = 16777216u;
+// a run of at most MID_COUNT elements takes at most MID_WORKGROUPS (between the two above)
+override MID_WORKGROUPS: u32 = 1056u;
+override MID_COUNT: u32 = 67108864u;
 
 struct ReduceParams {
     n: u32,          // elements in this chunk
@@ -44,7 +48,8 @@ fn chunk_len(count: u32, c: u32) -> u32 {
 
 fn chunk_grid(count: u32, c: u32) -> u32 {
     let vecs = (chunk_len(count, c) + 3u) / 4u;
-    let cap = select(MAX_WORKGROUPS, SMALL_WORKGROUPS, count <= SMALL_COUNT);
+    var cap = select(MAX_WORKGROUPS, MID_WORKGROUPS, count <= MID_COUNT);
+    cap = select(cap, SMALL_WORKGROUPS, count <= SMALL_COUNT);
     let grid = min((vecs + WG_SIZE - 1u) / WG_SIZE, cap);
     return select(grid, max(grid, 1u), c == 0u);
 }
