@@ -52,20 +52,22 @@ fn control_bytes(prep: &kernel::Kernel) -> Result<(u64, [u64; 4])> {
 /// Bytes of a chunk's params block (`ScanParams`, `wgsl/scan/lib/params.wgsl`).
 const PARAMS_BYTES: u64 = 32;
 
-/// Tuning of the scan. Figures: NVIDIA H200 (the pool's card for an H100 request), Vulkan
-/// through wgpu 30, subgroups of 32, 2026-11-27, each against CUB's
-/// `DeviceScan::ExclusiveSum` in the same call; see docs/scan.md.
+/// Tuning of the scan. Figures: Vulkan through wgpu 30, subgroups of 32, 2026-11-27, the H100
+/// (`scan_sweep`, exclusive u32) or the H200 (against CUB's `DeviceScan::ExclusiveSum` in the
+/// same call) as named; see docs/scan.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ScanPolicy {
     /// Elements per tile of scanners of more than `small_max` elements: 256 invocations ×
-    /// `tile / 1024` vec4s each, a multiple of 4096 up to 16384. 12288: at 2^28 0.96× CUB
-    /// against 0.94× for 8192 and 0.93× for 16384, at 2^26 0.94× against 0.92× and 0.91× (to be
-    /// measured on the H100).
+    /// `tile / 1024` vec4s each, a multiple of 4096 up to 16384. 12288: at 2^28 2397 GB/s
+    /// against 2316 for 8192 and 2352 for 16384, at 2^26 2309 against 2244 and 2271, at 2^25
+    /// 2209 against 2155 and 2133 (H100).
     pub tile: u32,
-    /// Elements per tile of scanners of up to `small_max` elements. 8192: at 2^22 and 2^24
-    /// 0.95× and 0.90× CUB against 0.94× and 0.88× for 12288 (to be measured on the H100).
+    /// Elements per tile of scanners of up to `small_max` elements. 8192: at 2^24 2027 GB/s
+    /// against 1998 for 12288 and 1984 for 16384 (H100); at 2^22 0.95× CUB against 0.94× for
+    /// 12288 (H200).
     pub small_tile: u32,
-    /// The largest maximum count that takes `small_tile`: 2^24 (to be measured on the H100).
+    /// The largest maximum count that takes `small_tile`: 2^24, where 8192 and 12288 cross
+    /// (above, 12288 leads from 2^25 on the H100).
     pub small_max: u64,
     /// Window reads that find the same predecessor silent before the decoupled fallback
     /// reduces its tile (48 KiB of input at 12288-element tiles). 64, as the sort's (to be
