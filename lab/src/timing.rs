@@ -181,6 +181,24 @@ pub fn run_once(ctx: &Context, job: &Job) -> wgsimd::Result<Report> {
     ctx.submit(enc)
 }
 
+/// Times `job` (3 warm-up runs at least, `repeats` timed), then runs it once more with `out`
+/// poisoned first: the run whose output the caller verifies. Errors name the step that failed
+/// (a simulator finding of the verified run included, `what` naming the work).
+pub fn time_then_verified_run(
+    ctx: &Context,
+    job: &Job,
+    out: &Buffer,
+    repeats: usize,
+    what: &str,
+) -> Result<Timing, String> {
+    let t = time(ctx, job, 3, repeats).map_err(|e| format!("run: {e}"))?;
+    let report = poison(ctx, out)
+        .and_then(|()| run_once(ctx, job))
+        .map_err(|e| format!("verified run: {e}"))?;
+    report.clean(what).map_err(|e| format!("simulator: {e}"))?;
+    Ok(t)
+}
+
 /// Fills `buf` with [`POISON_WORD`] (through the queue: before the next submission's commands),
 /// so a word the verified run does not write shows.
 pub fn poison(ctx: &Context, buf: &Buffer) -> wgsimd::Result<()> {

@@ -102,18 +102,10 @@ fn run(ctx: &Context, c: &Case, n: usize, wg: u32, repeats: usize) {
             r.record_timed(enc, &c.input, &out, Count::Host(n as u32), stamps)
         }),
     };
-    let t = match timing::time(ctx, &job, 3, repeats) {
+    let t = match timing::time_then_verified_run(ctx, &job, &out, repeats, "the reduction") {
         Ok(t) => t,
-        Err(e) => return fail("run", &e),
+        Err(e) => return println!("{label}: FAIL {e}"),
     };
-    // the verified run, into a poisoned result
-    let report = match timing::poison(ctx, &out).and_then(|()| timing::run_once(ctx, &job)) {
-        Ok(r) => r,
-        Err(e) => return fail("verified run", &e),
-    };
-    if let Err(e) = report.clean("the reduction") {
-        return fail("simulator", &e);
-    }
     let got = ctx.read::<u32>(&out).and_then(|w| r.decode(&w));
     match got.map_err(|e| e.to_string()).and_then(|s| (c.check)(s)) {
         Ok(()) => println!(

@@ -38,18 +38,10 @@ fn run(ctx: &Context, input: (&Buffer, &[u32]), n: usize, tile: u32, repeats: us
             s.record_timed(enc, input.0, &out, Count::Host(n as u32), stamps)
         }),
     };
-    let t = match timing::time(ctx, &job, 3, repeats) {
+    let t = match timing::time_then_verified_run(ctx, &job, &out, repeats, "the scan") {
         Ok(t) => t,
-        Err(e) => return fail("run", &e),
+        Err(e) => return println!("{label}: FAIL {e}"),
     };
-    // the verified run, into a poisoned output
-    let report = match timing::poison(ctx, &out).and_then(|()| timing::run_once(ctx, &job)) {
-        Ok(r) => r,
-        Err(e) => return fail("verified run", &e),
-    };
-    if let Err(e) = report.clean("the scan") {
-        return fail("simulator", &e);
-    }
     let got = match ctx.read::<u32>(&out) {
         Ok(g) => g,
         Err(e) => return fail("read back", &e),
