@@ -6,17 +6,19 @@
 //!   at offsets that are multiples of the binding alignment, each holding at least the count),
 //!   the count given on the host or read from a GPU buffer ([`Count`]). Nothing past the count
 //!   is written: the kernels move whole vec4s and the last one to three elements as words.
-//! - **One pass over the data** (`wgsl/scan/chained.wgsl`) after a one-invocation prepare pass:
-//!   a chained scan with decoupled look-back (Merrill & Garland), reading the input once, so 8
-//!   bytes move per element. Each tile publishes its sum and then its inclusive prefix as two
+//! - **One pass over the data** (`wgsl/scan/chained.wgsl`): a chained scan with decoupled
+//!   look-back (Merrill & Garland), reading the input once, so 8 bytes move per element. Its
+//!   params come from the control block the host writes, or, on a GPU count, from the count
+//!   word itself; the one-invocation prepare pass runs only on the simulator, for the host. Each tile publishes its sum and then its inclusive prefix as two
 //!   atomic words of 16 bits and a flag each; its successors add those up.
 //! - **No tile waits on another workgroup being scheduled.** A predecessor that stays silent
 //!   is not waited for: the looking tile reduces that tile's input itself (decoupled
 //!   fallback), so the scan is safe on GPUs without forward-progress guarantees, whatever order
 //!   they start workgroups in ([`ScanPolicy::tickets`]).
 //! - **No clearing pass.** The status words come in two halves that alternate between runs:
-//!   a run publishes into the half the run before cleared and clears the other
-//!   (`wgsl/scan/prepare.wgsl` keeps the books), so a scanner records any number of runs.
+//!   a run publishes into the half the run before cleared and clears the other (the run's
+//!   last tile to arrive turns the books over, `wgsl/scan/lib/params.wgsl`), so a scanner
+//!   records any number of runs.
 //! - Tiles are [`ScanPolicy`] values; input longer than one storage binding is chunked at tile
 //!   boundaries, one dispatch per chunk, the look-back running on across chunks.
 //! - Other algorithms take the scan's passes into their own plans ([`append`]: the sort scans
