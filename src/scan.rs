@@ -9,7 +9,8 @@
 //! - **One pass over the data** (`wgsl/scan/chained.wgsl`): a chained scan with decoupled
 //!   look-back (Merrill & Garland), reading the input once, so 8 bytes move per element. Its
 //!   params come from the control block the host writes, or, on a GPU count, from the count
-//!   word itself; the one-invocation prepare pass runs only on the simulator, for the host. Each tile publishes its sum and then its inclusive prefix as two
+//!   word itself; a [`Scanner`]'s one-invocation prepare pass runs only on the simulator, for
+//!   the host (a plan that [`append`]s the scan runs it on the device for a GPU count). Each tile publishes its sum and then its inclusive prefix as two
 //!   atomic words of 16 bits and a flag each; its successors add those up.
 //! - **No tile waits on another workgroup being scheduled.** A predecessor that stays silent
 //!   is not waited for: the looking tile reduces that tile's input itself (decoupled
