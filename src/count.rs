@@ -14,7 +14,7 @@
 //!   a 2^20-key sort's 100, while a workgroup with nothing to do costs nanoseconds. A count
 //!   above the object's maximum is clamped to it.
 //! - Where the object's stages can compute their params from the count word themselves
-//!   ([`CountInput::derive`]), copy 0 holds the maximum count's blocks, written once, with
+//!   (`CountInput::derive`), copy 0 holds the maximum count's blocks, written once, with
 //!   marks that tell the stages to do so, and the prepare passes do not run: that dispatch and
 //!   the wait for it cost 7 µs, half of a 2^20-element reduction (H200, 2026-11-27). The
 //!   reduction's and the chained scan's stages each compute their chunk's params; OneSweep's
