@@ -44,8 +44,12 @@ impl<'a, 'h> Interp<'a, 'h> {
         };
         let len = rows.len;
         let t = &prog.funcs[fi];
-        let f = prog.function(fi);
         let m = t.exprs[h.index()];
+        if m.alias {
+            // a constant member of a value: its register is that part of its base's
+            return Ok(());
+        }
+        let f = prog.function(fi);
         let dst0 = m.reg as usize * n;
         let words = m.words as usize;
         let e = &f.expressions[h];
