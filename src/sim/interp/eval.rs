@@ -184,6 +184,29 @@ impl<'a, 'h> Interp<'a, 'h> {
                             }
                             _ => 0,
                         };
+                        // a fixed length: every lane in range in one pass without branches,
+                        // the lanes out of range (if any) told below
+                        let fixed = match limit {
+                            Some(c) if c <= u32::MAX as u64 => Some(c as u32),
+                            _ => None,
+                        };
+                        if let Some(c) = fixed {
+                            let signed = ik == Kind::I32;
+                            let mut out = false;
+                            for (l, d) in dst[..len].iter_mut().enumerate() {
+                                let (b0, i) = (src[l], idx[l]);
+                                let ok = b0 != BAD && i < c && !(signed && (i as i32) < 0);
+                                out |= !ok && b0 != BAD;
+                                *d = if ok {
+                                    b0.wrapping_add(i.wrapping_mul(stride))
+                                } else {
+                                    BAD
+                                };
+                            }
+                            if !out {
+                                return Ok(());
+                            }
+                        }
                         for l in 0..len {
                             let b0 = src[l];
                             let i = if ik == Kind::I32 && (idx[l] as i32) < 0 {
