@@ -266,28 +266,16 @@ impl<'a, 'h> Interp<'a, 'h> {
                 self.emit_access(Space::Workgroup, 0, AccessKind::Store, atomic, span);
             }
             Root::Private | Root::Local(_) => {
-                let track = self.tracking();
+                // a loop whose iteration changes a variable is not spinning: under tracking,
+                // whether a word changes is seen as it is written
+                let watch = self.tracking() && !self.spin.has_written();
+                let mut changed = false;
                 let regs = &self.regs[fi];
                 let mem: &mut Vec<u32> = match root {
                     Root::Private => &mut self.private,
                     Root::Local(f) => &mut self.locals[f as usize],
                     _ => unreachable!(),
                 };
-                // a loop whose iteration changes a variable is not spinning
-                if track && !self.spin.has_written() {
-                    let mut changed = false;
-                    active.for_each(|l| {
-                        let o = offs[l];
-                        if o != BAD {
-                            for (w, &mw) in map.iter().enumerate() {
-                                changed |= mem[(o + mw) as usize * n + l] != regs[vr + w * n + l];
-                            }
-                        }
-                    });
-                    if changed {
-                        self.spin.wrote();
-                    }
-                }
                 let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
                 if first != BAD && active_lanes_equal(&offs, active, first) {
                     // uniform offset: whole rows, blended by the mask 64 lanes at a time
@@ -298,10 +286,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                         for (c, (dc, sc)) in dst.chunks_mut(64).zip(src.chunks(64)).enumerate() {
                             let bits = active.word(c);
                             if bits == !0 || (bits.count_ones() as usize == dc.len()) {
+                                changed |= watch && *dc != *sc;
                                 dc.copy_from_slice(sc);
                             } else if bits != 0 {
                                 for (b, (dv, &sv)) in dc.iter_mut().zip(sc).enumerate() {
                                     if bits >> b & 1 != 0 {
+                                        changed |= *dv != sv;
                                         *dv = sv;
                                     }
                                 }
@@ -313,10 +303,15 @@ impl<'a, 'h> Interp<'a, 'h> {
                         let o = offs[l];
                         if o != BAD {
                             for (w, &mw) in map.iter().enumerate() {
-                                mem[(o + mw) as usize * n + l] = regs[vr + w * n + l];
+                                let (at, v) = ((o + mw) as usize * n + l, regs[vr + w * n + l]);
+                                changed |= mem[at] != v;
+                                mem[at] = v;
                             }
                         }
                     });
+                }
+                if watch && changed {
+                    self.spin.wrote();
                 }
             }
             Root::None => return Err(Error::Sim("store through a non-pointer".into())),
