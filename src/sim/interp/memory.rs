@@ -111,9 +111,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let b =
                     self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
                 self.check_binding(&mut offs, maxw, b, span, active);
+                let track = self.tracking() && !b.uniform && !b.read_only;
+                let key = (b.buffer as u64 + 1) << 32;
                 let buf = &self.buffers[b.buffer];
                 let regs = &mut self.regs[fi];
                 let scratch = &mut self.scratch;
+                let spin = &mut self.spin;
                 active.for_each(|l| {
                     let o = offs[l];
                     for (w, &mw) in map.iter().enumerate() {
@@ -122,6 +125,9 @@ impl<'a, 'h> Interp<'a, 'h> {
                         } else {
                             let a = b.base + (o + mw) as usize;
                             scratch.push((l as u32, a as u32));
+                            if track {
+                                spin.read(key | a as u64, buf[a]);
+                            }
                             buf[a]
                         };
                     }
@@ -131,34 +137,29 @@ impl<'a, 'h> Interp<'a, 'h> {
                 } else {
                     Space::Storage
                 };
-                if self.tracking() && !b.uniform && !b.read_only {
-                    let key = (b.buffer as u64 + 1) << 32;
-                    for &(_, a) in &self.scratch {
-                        self.spin.read(key | a as u64, buf[a as usize]);
-                    }
-                }
                 self.emit_access(space, b.buffer, AccessKind::Load, atomic, span);
             }
             Root::Workgroup => {
+                let track = self.tracking();
                 let regs = &mut self.regs[fi];
                 let mem = &self.wg_mem;
                 let scratch = &mut self.scratch;
+                let spin = &mut self.spin;
                 active.for_each(|l| {
                     let o = offs[l];
                     for (w, &mw) in map.iter().enumerate() {
                         regs[dr + w * n + l] = if o == BAD {
                             0
                         } else {
-                            scratch.push((l as u32, o + mw));
-                            mem[(o + mw) as usize]
+                            let (a, v) = (o + mw, mem[(o + mw) as usize]);
+                            scratch.push((l as u32, a));
+                            if track {
+                                spin.read(a as u64, v);
+                            }
+                            v
                         };
                     }
                 });
-                if self.tracking() {
-                    for &(_, a) in &self.scratch {
-                        self.spin.read(a as u64, mem[a as usize]);
-                    }
-                }
                 self.emit_access(Space::Workgroup, 0, AccessKind::Load, atomic, span);
             }
             Root::Private | Root::Local(_) => {
