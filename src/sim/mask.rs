@@ -97,6 +97,15 @@ impl Mask {
         self.w.iter().map(|x| x.count_ones()).sum()
     }
 
+    /// Number of lanes set, all of them below slot `end` (the words above are not looked at).
+    #[inline]
+    pub fn count_below(&self, end: usize) -> u32 {
+        self.w[..end.div_ceil(64).min(WORDS)]
+            .iter()
+            .map(|x| x.count_ones())
+            .sum()
+    }
+
     /// Intersection.
     #[inline]
     pub fn and(&self, o: &Mask) -> Mask {
@@ -192,8 +201,7 @@ fn nonzero_bits(chunk: &[u32]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
-            _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps,
-            _mm_setzero_si128,
+            _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_setzero_si128,
         };
         // four lanes a compare (SSE2 is part of x86_64)
         while b + 4 <= chunk.len() {

@@ -83,3 +83,66 @@ fn runs(read: &[bool]) -> Vec<(u32, u32)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{Flavor, Kernel};
+    use crate::sim::program::Program;
+
+    /// A struct of 4 + 1 + 4 words passed down two levels: each function's table lists the
+    /// words it reads itself or passes on, a whole-value use reads all of them.
+    const SRC: &str = "
+        struct S { v: vec4<u32>, k: u32, w: vec4<u32> }
+        fn leaf(s: S) -> u32 { return s.w.y; }
+        fn mid(s: S, x: u32) -> u32 { return s.k + leaf(s) + x; }
+        fn whole(s: S) -> u32 { var t = s; return t.v.x; }
+        @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+        @compute @workgroup_size(8)
+        fn main(@builtin(local_invocation_index) lid: u32) {
+            let s = S(vec4<u32>(lid), 2u * lid, vec4<u32>(7u, 3u * lid, 9u, 10u));
+            out[lid] = mid(s, 1u) + whole(s);
+        }";
+
+    fn program() -> Program {
+        let kernel = Kernel::from_source("t.wgsl", Flavor::Subgroup, SRC.into()).unwrap();
+        let spec = kernel.specialize("main", &[]).unwrap();
+        Program::new(spec, "main").unwrap()
+    }
+
+    fn runs_of(p: &Program, name: &str) -> Vec<Vec<(u32, u32)>> {
+        let fi = p
+            .module()
+            .functions
+            .iter()
+            .position(|(_, f)| f.name.as_deref() == Some(name));
+        p.funcs[fi.unwrap()].arg_runs[0].clone()
+    }
+
+    #[test]
+    fn calls_copy_the_argument_words_the_callee_reads() {
+        let p = program();
+        // s.w.y: word 6 (v 0..4, k 4, w 5..9)
+        assert_eq!(runs_of(&p, "leaf"), vec![vec![(6, 1)]]);
+        // s.k and what leaf reads
+        assert_eq!(runs_of(&p, "mid"), vec![vec![(4, 1), (6, 1)]]);
+        assert_eq!(runs_of(&p, "whole"), vec![vec![(0, 9)]]);
+    }
+
+    #[test]
+    fn runs_of_flags() {
+        assert_eq!(runs(&[]), vec![]);
+        assert_eq!(runs(&[true, true, false, true]), vec![(0, 2), (3, 1)]);
+        assert_eq!(runs(&[false, false]), vec![]);
+    }
+
+    /// The values through the narrowed copies are the CPU's (each lane's struct differs, so a
+    /// word left from another lane or call would show).
+    #[test]
+    fn narrowed_arguments_compute_as_whole_ones() {
+        let r = crate::sim::tests::run(SRC, 4, &["0=u32:zeros:8"]).unwrap();
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        let want: Vec<u32> = (0..8).map(|l| 2 * l + 3 * l + 1 + l).collect();
+        assert_eq!(r.buffers[&0].1, want);
+    }
+}

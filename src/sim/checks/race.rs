@@ -73,7 +73,10 @@ impl SpanIds {
     }
 
     fn get(&self, i: u32) -> Span {
-        self.spans.get(i as usize).copied().unwrap_or(Span::UNDEFINED)
+        self.spans
+            .get(i as usize)
+            .copied()
+            .unwrap_or(Span::UNDEFINED)
     }
 }
 

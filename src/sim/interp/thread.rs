@@ -69,9 +69,19 @@ impl<'a, 'h> Interp<'a, 'h> {
                     let i = *pc;
                     *pc += 1;
                     let block: &'a naga::Block = block;
-                    // (zipped slices: `nth` is a lookup)
-                    let span = block.span_iter().nth(i).map(|(_, s)| *s);
-                    (*fi, &block[i], span.unwrap_or_default(), *active)
+                    let stmt = &block[i];
+                    // an `Emit` needs its span only where its step ends the budget
+                    let span = if matches!(stmt, Statement::Emit(_)) && self.steps < self.budget {
+                        Span::default()
+                    } else {
+                        // (zipped slices: `nth` is a lookup)
+                        block
+                            .span_iter()
+                            .nth(i)
+                            .map(|(_, s)| *s)
+                            .unwrap_or_default()
+                    };
+                    (*fi, stmt, span, *active)
                 }
                 Some(Frame::UniformLoad { .. }) => match self.uniform_load_step(g) {
                     Flow::Barrier => return Stop::Barrier,
