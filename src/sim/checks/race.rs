@@ -215,7 +215,11 @@ impl Checker for Race {
     }
 
     fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
-        if a.space != Space::Workgroup {
+        // A workgroup word is atomic or not by the type of the variable holding it (WGSL has
+        // no other way to reach it), so an atomic access never meets a non-atomic write to its
+        // word: only the others are recorded. (A storage word may be bound twice in a pass, as
+        // an atomic and a plain array: the storage checkers record every access.)
+        if a.space != Space::Workgroup || a.atomic {
             return;
         }
         let Some((epoch, words)) = self.resident.get_mut(ctx.resident) else {
