@@ -191,12 +191,13 @@ impl<'a, 'h> Interp<'a, 'h> {
                             _ => None,
                         };
                         if let Some(c) = fixed {
-                            let signed = ik == Kind::I32;
+                            // (a negative i32 index is 2^31 or more as a u32)
+                            let lim = if ik == Kind::I32 { c.min(1 << 31) } else { c };
                             let mut out = false;
-                            for (l, d) in dst[..len].iter_mut().enumerate() {
-                                let (b0, i) = (src[l], idx[l]);
-                                let ok = b0 != BAD && i < c && !(signed && (i as i32) < 0);
-                                out |= !ok && b0 != BAD;
+                            let lanes = dst[..len].iter_mut().zip(&src[..len]).zip(&idx[..len]);
+                            for ((d, &b0), &i) in lanes {
+                                let ok = b0 != BAD && i < lim;
+                                out |= !ok & (b0 != BAD);
                                 *d = if ok {
                                     b0.wrapping_add(i.wrapping_mul(stride))
                                 } else {
