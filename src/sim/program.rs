@@ -60,7 +60,8 @@ pub struct ExprMeta {
     /// A cooperative matrix: (rows, columns); (0, 0) otherwise.
     pub coop: (u8, u8),
     /// A constant member of a value (`AccessIndex` with [`Aux::ValField`]): its register is
-    /// that part of its base's, so evaluating it does nothing (see [`FnTable::new`]).
+    /// that part of its base's, so evaluating it does nothing (naga scopes expressions to their
+    /// block, so the base is evaluated again only where the member is too, before it is read).
     pub alias: bool,
 }
 
