@@ -57,11 +57,7 @@ impl Mask {
             if within.w[i] == 0 {
                 continue;
             }
-            let mut bits = 0u64;
-            for (b, &v) in chunk.iter().enumerate() {
-                bits |= ((v != 0) as u64) << b;
-            }
-            m.w[i] = bits & within.w[i];
+            m.w[i] = nonzero_bits(chunk) & within.w[i];
         }
         m
     }
@@ -99,6 +95,15 @@ impl Mask {
     /// Number of lanes set.
     pub fn count(&self) -> u32 {
         self.w.iter().map(|x| x.count_ones()).sum()
+    }
+
+    /// Number of lanes set, all of them below slot `end` (the words above are not looked at).
+    #[inline]
+    pub fn count_below(&self, end: usize) -> u32 {
+        self.w[..end.div_ceil(64).min(WORDS)]
+            .iter()
+            .map(|x| x.count_ones())
+            .sum()
     }
 
     /// Intersection.
@@ -186,4 +191,32 @@ impl Mask {
         self.for_each(|i| v.push(i));
         v
     }
+}
+
+/// Bit `b` set where `chunk[b]` (at most 64 words) is non-zero.
+#[inline]
+fn nonzero_bits(chunk: &[u32]) -> u64 {
+    let mut bits = 0u64;
+    let mut b = 0;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_setzero_si128,
+        };
+        // four lanes a compare (SSE2 is part of x86_64)
+        while b + 4 <= chunk.len() {
+            // SAFETY: the four words `chunk[b..b + 4]` are in bounds; SSE2 is always present on
+            // x86_64.
+            let zero = unsafe {
+                let v = _mm_loadu_si128(chunk.as_ptr().add(b).cast());
+                _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, _mm_setzero_si128())))
+            };
+            bits |= ((!zero & 0xf) as u64) << b;
+            b += 4;
+        }
+    }
+    for (i, &v) in chunk.iter().enumerate().skip(b) {
+        bits |= ((v != 0) as u64) << i;
+    }
+    bits
 }

@@ -40,6 +40,7 @@ pub mod mask;
 mod ops;
 pub mod pipeline;
 pub mod program;
+mod regs;
 pub mod replay;
 mod rng;
 pub mod ron;

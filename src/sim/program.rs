@@ -59,6 +59,10 @@ pub struct ExprMeta {
     pub atomic: bool,
     /// A cooperative matrix: (rows, columns); (0, 0) otherwise.
     pub coop: (u8, u8),
+    /// A constant member of a value (`AccessIndex` with [`Aux::ValField`]): its register is
+    /// that part of its base's, so evaluating it does nothing (naga scopes expressions to their
+    /// block, so the base is evaluated again only where the member is too, before it is read).
+    pub alias: bool,
 }
 
 /// A local variable's place in its function's local memory.
@@ -86,6 +90,10 @@ pub struct FnTable {
     pub setup: Vec<Handle<Expression>>,
     /// Argument index -> expressions reading it.
     pub args: Vec<Vec<Handle<Expression>>>,
+    /// Parallel to `args`: the runs of register words (first, count) of each such expression
+    /// that the function reads, directly or through the functions it passes them to; a call
+    /// copies only these (`super::regs`).
+    pub arg_runs: Vec<Vec<Vec<(u32, u32)>>>,
     /// Local variables.
     pub locals: Vec<LocalMeta>,
     /// Words of local memory.
@@ -225,8 +233,16 @@ impl Program {
             &ep.function,
             spec.info.get_entry_point(entry_index),
         )?);
+        let fn_handles: Vec<Handle<Function>> = module.functions.iter().map(|(h, _)| h).collect();
+        for fi in 0..funcs.len() {
+            let f = match fn_handles.get(fi) {
+                Some(&h) => &module.functions[h],
+                None => &ep.function,
+            };
+            funcs[fi].arg_runs = super::regs::arg_runs(&funcs, fi, f);
+        }
         Ok(Program {
-            fn_handles: module.functions.iter().map(|(h, _)| h).collect(),
+            fn_handles,
             wg_size: ep.workgroup_size,
             entry_fn: funcs.len() - 1,
             entry_index,
@@ -574,8 +590,17 @@ impl FnTable {
                 TypeInner::CooperativeMatrix { columns, rows, .. } => (rows as u8, columns as u8),
                 _ => (0, 0),
             };
+            // A constant member of a value is read in place: naga scopes expressions to their
+            // block (a loop's continuing block sees its body's), so a base is evaluated again
+            // only where its members are too, before any of them is read.
+            let alias = match (e, aux) {
+                (Expression::AccessIndex { base, .. }, Aux::ValField { off }) => {
+                    exprs.get(base.index()).map(|b: &ExprMeta| b.reg + off)
+                }
+                _ => None,
+            };
             exprs.push(ExprMeta {
-                reg,
+                reg: alias.unwrap_or(reg),
                 words,
                 kind,
                 ptr,
@@ -583,8 +608,11 @@ impl FnTable {
                 ty,
                 atomic,
                 coop,
+                alias: alias.is_some(),
             });
-            reg += words;
+            if alias.is_none() {
+                reg += words;
+            }
         }
         let ret_words = f
             .result
@@ -610,6 +638,7 @@ impl FnTable {
             ret_words,
             setup,
             args,
+            arg_runs: Vec::new(),
             locals,
             local_words,
         })

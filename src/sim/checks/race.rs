@@ -29,57 +29,112 @@ use crate::sim::events::{AccessKind, BarrierEvent, Checker, Ctx, Findings, MemAc
 
 const NONE: u32 = u32::MAX;
 
+/// Lane slot bits of a packed access (at most 1024 lanes).
+const SLOT_BITS: u32 = 10;
+const _: () = assert!(crate::sim::mask::MAX_LANES <= 1 << SLOT_BITS);
+const SLOT_MASK: u32 = (1 << SLOT_BITS) - 1;
+
+/// The source spans of the accesses a checker has seen, by a dense index, so that an access
+/// packs into a word (lane slot and span index). Past `limit` spans the last index is reused
+/// and a party's location is approximate.
+#[derive(Default)]
+struct SpanIds {
+    spans: Vec<Span>,
+    /// (start, end) of a span → its index (undefined spans under `u64::MAX`)
+    index: HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// The last span looked up and its index (consecutive accesses mostly share one).
+    last: Option<(Span, u32)>,
+}
+
+impl SpanIds {
+    /// The index of `span` (added if new), at most `limit`.
+    fn id(&mut self, span: Span, limit: u32) -> u32 {
+        if let Some((s, i)) = self.last {
+            if s == span {
+                return i;
+            }
+        }
+        let key = span
+            .to_range()
+            .map_or(u64::MAX, |r| (r.start as u64) << 32 | r.end as u64);
+        let i = match self.index.get(&key) {
+            Some(&i) => i,
+            None => {
+                let i = (self.spans.len() as u32).min(limit);
+                if (i as usize) == self.spans.len() {
+                    self.spans.push(span);
+                }
+                self.index.insert(key, i);
+                i
+            }
+        };
+        self.last = Some((span, i));
+        i
+    }
+
+    fn get(&self, i: u32) -> Span {
+        self.spans
+            .get(i as usize)
+            .copied()
+            .unwrap_or(Span::UNDEFINED)
+    }
+}
+
+/// Span indices of [`Word`]'s packed accesses: 21 bits, so that a packed access is never
+/// `NONE` and `first` keeps its top bit for `multi`.
+const WORD_SPANS: u32 = (1 << 21) - 1;
+const MULTI: u32 = 1 << 31;
+
+/// A word's accesses in its last epoch, in 12 bytes (the workgroup checker keeps one per
+/// workgroup-memory word of every resident workgroup, touched on every access): `first` packs
+/// the first invocation's lane slot, its access's span index (in [`SpanIds`]) and, in its top
+/// bit, whether a second invocation touched the word; `writer` packs the non-atomic writer's
+/// slot and span index, or is `NONE`.
 #[derive(Clone, Copy)]
 struct Word {
     epoch: u32,
     first: u32,
-    first_span: Span,
-    multi: bool,
     writer: u32,
-    writer_span: Span,
 }
 
 const BLANK: Word = Word {
     epoch: 0,
     first: NONE,
-    first_span: Span::UNDEFINED,
-    multi: false,
     writer: NONE,
-    writer_span: Span::UNDEFINED,
 };
 
+/// A lane slot and a span index packed as in [`Word`].
+fn pack(slot: u32, span: u32) -> u32 {
+    slot | span << SLOT_BITS
+}
+
 impl Word {
-    /// Records an access by lane `slot` in `epoch`; returns the other party if it races.
-    fn touch(
-        &mut self,
-        epoch: u32,
-        slot: u32,
-        span: Span,
-        plain_write: bool,
-    ) -> Option<(u32, Span)> {
+    /// Records an access by lane `slot` in `epoch` at the span of index `span`; returns the
+    /// other party (slot and span index) if it races.
+    fn touch(&mut self, epoch: u32, slot: u32, span: u32, plain_write: bool) -> Option<(u32, u32)> {
         if self.epoch != epoch {
             *self = Word {
                 epoch,
-                first: slot,
-                first_span: span,
-                ..BLANK
+                first: pack(slot, span),
+                writer: NONE,
             };
-        } else if self.first != slot {
-            self.multi = true;
+        } else if self.first & SLOT_MASK != slot {
+            self.first |= MULTI;
         }
+        let first = self.first & SLOT_MASK;
+        let multi = self.first & MULTI != 0;
         // a non-atomic write by someone else, or our non-atomic write after someone else
-        let other = if self.writer != NONE && self.writer != slot {
-            Some((self.writer, self.writer_span))
-        } else if plain_write && (self.first != slot || self.multi) {
-            Some((self.first, self.first_span))
+        let other = if self.writer != NONE && self.writer & SLOT_MASK != slot {
+            Some(self.writer)
+        } else if plain_write && (first != slot || multi) {
+            Some(self.first & !MULTI)
         } else {
             None
         };
         if plain_write {
-            self.writer = slot;
-            self.writer_span = span;
+            self.writer = pack(slot, span);
         }
-        other
+        other.map(|p| (p & SLOT_MASK, p >> SLOT_BITS))
     }
 }
 
@@ -134,6 +189,7 @@ pub struct Race {
     epoch: u32,
     /// Per resident workgroup: its epoch and its workgroup memory's words.
     resident: Vec<(u32, Vec<Word>)>,
+    spans: SpanIds,
 }
 
 impl Checker for Race {
@@ -159,7 +215,11 @@ impl Checker for Race {
     }
 
     fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
-        if a.space != Space::Workgroup {
+        // A workgroup word is atomic or not by the type of the variable holding it (WGSL has
+        // no other way to reach it), so an atomic access never meets a non-atomic write to its
+        // word: only the others are recorded. (A storage word may be bound twice in a pass, as
+        // an atomic and a plain array: the storage checkers record every access.)
+        if a.space != Space::Workgroup || a.atomic {
             return;
         }
         let Some((epoch, words)) = self.resident.get_mut(ctx.resident) else {
@@ -167,11 +227,13 @@ impl Checker for Race {
         };
         let epoch = *epoch;
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
+        let span = self.spans.id(a.span, WORD_SPANS);
         for &(slot, addr) in a.words {
             let Some(w) = words.get_mut(addr as usize) else {
                 continue;
             };
-            if let Some(other) = w.touch(epoch, slot, a.span, plain_write) {
+            if let Some((other, at)) = w.touch(epoch, slot, span, plain_write) {
+                let other = (other, self.spans.get(at));
                 let what = || {
                     format!(
                     "workgroup memory word {addr} touched by two invocations between barriers, one a non-atomic write"
@@ -211,6 +273,7 @@ pub struct StorageRace {
     epoch: u32,
     /// Per resident workgroup: its epoch and the words it touched in it.
     resident: Vec<(u32, EpochWords)>,
+    spans: SpanIds,
 }
 
 impl StorageRace {
@@ -246,11 +309,13 @@ impl Checker for StorageRace {
         };
         let epoch = *epoch;
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
+        let span = self.spans.id(a.span, WORD_SPANS);
         for &(slot, addr) in a.words {
             let w = words
                 .entry((a.buffer as u64) << 32 | addr as u64)
                 .or_insert(BLANK);
-            if let Some(other) = w.touch(epoch, slot, a.span, plain_write) {
+            if let Some((other, at)) = w.touch(epoch, slot, span, plain_write) {
+                let other = (other, self.spans.get(at));
                 let what = || {
                     format!(
                     "storage word {addr} of buffer {} touched by two invocations of a workgroup between storage barriers, one a non-atomic write",
@@ -277,9 +342,6 @@ const NO_SITE: Site = Site {
     workgroup: NONE,
     slot_span: 0,
 };
-
-const SLOT_BITS: u32 = 10;
-const _: () = assert!(crate::sim::mask::MAX_LANES <= 1 << SLOT_BITS);
 
 impl Site {
     fn slot(self) -> u32 {
@@ -319,36 +381,14 @@ const STALE: GridWord = GridWord {
 pub struct GridRace {
     /// Per plan buffer (grown as buffers are touched): per word, the pass's accesses.
     words: Vec<Vec<GridWord>>,
-    /// The source spans of the accesses seen, indexed by `Site::span`, and their indices.
-    spans: Vec<Span>,
-    /// (start, end) of a span → its index (undefined spans under `u64::MAX`)
-    span_index: HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
-}
-
-impl GridRace {
-    /// The index of `span` in `spans` (added if new; past 2^22 spans, the last index is
-    /// reused and the party's location is approximate).
-    fn span_id(&mut self, span: Span) -> u32 {
-        let key = span
-            .to_range()
-            .map_or(u64::MAX, |r| (r.start as u64) << 32 | r.end as u64);
-        if let Some(&i) = self.span_index.get(&key) {
-            return i;
-        }
-        let limit = (1u32 << (32 - SLOT_BITS)) - 1;
-        let i = (self.spans.len() as u32).min(limit);
-        if (i as usize) == self.spans.len() {
-            self.spans.push(span);
-        }
-        self.span_index.insert(key, i);
-        i
-    }
+    /// The source spans of the accesses seen, indexed by `Site::span`.
+    spans: SpanIds,
 }
 
 /// The party at `site` of the current pass, its span from `spans` (lanes map to local indices
 /// alike in every workgroup of a pass).
-fn site_party(ctx: &Ctx, spans: &[Span], site: Site) -> crate::finding::Party {
-    let span = spans.get(site.span()).copied().unwrap_or(Span::UNDEFINED);
+fn site_party(ctx: &Ctx, spans: &SpanIds, site: Site) -> crate::finding::Party {
+    let span = spans.get(site.span() as u32);
     let mut party = ctx.party(site.slot() as usize, Some(span));
     let ([gx, gy, _], w) = (ctx.grid, site.workgroup);
     party.workgroup = [w % gx, w / gx % gy, w / (gx * gy)];
@@ -365,7 +405,8 @@ impl Checker for GridRace {
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
         let [x, y, z] = ctx.workgroup;
         let wg = x + ctx.grid[0] * (y + ctx.grid[1] * z);
-        let span = self.span_id(a.span) << SLOT_BITS;
+        // (22 bits of span index: past 2^22 spans, the last index is reused)
+        let span = self.spans.id(a.span, (1 << (32 - SLOT_BITS)) - 1) << SLOT_BITS;
         if self.words.len() <= a.buffer {
             self.words.resize(a.buffer + 1, Vec::new());
         }

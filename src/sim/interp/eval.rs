@@ -44,8 +44,12 @@ impl<'a, 'h> Interp<'a, 'h> {
         };
         let len = rows.len;
         let t = &prog.funcs[fi];
-        let f = prog.function(fi);
         let m = t.exprs[h.index()];
+        if m.alias {
+            // a constant member of a value: its register is that part of its base's
+            return Ok(());
+        }
+        let f = prog.function(fi);
         let dst0 = m.reg as usize * n;
         let words = m.words as usize;
         let e = &f.expressions[h];
@@ -180,6 +184,30 @@ impl<'a, 'h> Interp<'a, 'h> {
                             }
                             _ => 0,
                         };
+                        // a fixed length: every lane in range in one pass without branches,
+                        // the lanes out of range (if any) told below
+                        let fixed = match limit {
+                            Some(c) if c <= u32::MAX as u64 => Some(c as u32),
+                            _ => None,
+                        };
+                        if let Some(c) = fixed {
+                            // (a negative i32 index is 2^31 or more as a u32)
+                            let lim = if ik == Kind::I32 { c.min(1 << 31) } else { c };
+                            let mut out = false;
+                            let lanes = dst[..len].iter_mut().zip(&src[..len]).zip(&idx[..len]);
+                            for ((d, &b0), &i) in lanes {
+                                let ok = b0 != BAD && i < lim;
+                                out |= !ok & (b0 != BAD);
+                                *d = if ok {
+                                    b0.wrapping_add(i.wrapping_mul(stride))
+                                } else {
+                                    BAD
+                                };
+                            }
+                            if !out {
+                                return Ok(());
+                            }
+                        }
                         for l in 0..len {
                             let b0 = src[l];
                             let i = if ik == Kind::I32 && (idx[l] as i32) < 0 {

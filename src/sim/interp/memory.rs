@@ -111,9 +111,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let b =
                     self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
                 self.check_binding(&mut offs, maxw, b, span, active);
+                let track = self.tracking() && !b.uniform && !b.read_only;
+                let key = (b.buffer as u64 + 1) << 32;
                 let buf = &self.buffers[b.buffer];
                 let regs = &mut self.regs[fi];
                 let scratch = &mut self.scratch;
+                let spin = &mut self.spin;
                 active.for_each(|l| {
                     let o = offs[l];
                     for (w, &mw) in map.iter().enumerate() {
@@ -122,6 +125,9 @@ impl<'a, 'h> Interp<'a, 'h> {
                         } else {
                             let a = b.base + (o + mw) as usize;
                             scratch.push((l as u32, a as u32));
+                            if track {
+                                spin.read(key | a as u64, buf[a]);
+                            }
                             buf[a]
                         };
                     }
@@ -131,34 +137,29 @@ impl<'a, 'h> Interp<'a, 'h> {
                 } else {
                     Space::Storage
                 };
-                if self.tracking() && !b.uniform && !b.read_only {
-                    let key = (b.buffer as u64 + 1) << 32;
-                    for &(_, a) in &self.scratch {
-                        self.spin.read(key | a as u64, buf[a as usize]);
-                    }
-                }
                 self.emit_access(space, b.buffer, AccessKind::Load, atomic, span);
             }
             Root::Workgroup => {
+                let track = self.tracking();
                 let regs = &mut self.regs[fi];
                 let mem = &self.wg_mem;
                 let scratch = &mut self.scratch;
+                let spin = &mut self.spin;
                 active.for_each(|l| {
                     let o = offs[l];
                     for (w, &mw) in map.iter().enumerate() {
                         regs[dr + w * n + l] = if o == BAD {
                             0
                         } else {
-                            scratch.push((l as u32, o + mw));
-                            mem[(o + mw) as usize]
+                            let (a, v) = (o + mw, mem[(o + mw) as usize]);
+                            scratch.push((l as u32, a));
+                            if track {
+                                spin.read(a as u64, v);
+                            }
+                            v
                         };
                     }
                 });
-                if self.tracking() {
-                    for &(_, a) in &self.scratch {
-                        self.spin.read(a as u64, mem[a as usize]);
-                    }
-                }
                 self.emit_access(Space::Workgroup, 0, AccessKind::Load, atomic, span);
             }
             Root::Private | Root::Local(_) => {
@@ -266,28 +267,16 @@ impl<'a, 'h> Interp<'a, 'h> {
                 self.emit_access(Space::Workgroup, 0, AccessKind::Store, atomic, span);
             }
             Root::Private | Root::Local(_) => {
-                let track = self.tracking();
+                // a loop whose iteration changes a variable is not spinning: under tracking,
+                // whether a word changes is seen as it is written
+                let watch = self.tracking() && !self.spin.has_written();
+                let mut changed = false;
                 let regs = &self.regs[fi];
                 let mem: &mut Vec<u32> = match root {
                     Root::Private => &mut self.private,
                     Root::Local(f) => &mut self.locals[f as usize],
                     _ => unreachable!(),
                 };
-                // a loop whose iteration changes a variable is not spinning
-                if track && !self.spin.has_written() {
-                    let mut changed = false;
-                    active.for_each(|l| {
-                        let o = offs[l];
-                        if o != BAD {
-                            for (w, &mw) in map.iter().enumerate() {
-                                changed |= mem[(o + mw) as usize * n + l] != regs[vr + w * n + l];
-                            }
-                        }
-                    });
-                    if changed {
-                        self.spin.wrote();
-                    }
-                }
                 let first = active.first_set().map(|l| offs[l]).unwrap_or(BAD);
                 if first != BAD && active_lanes_equal(&offs, active, first) {
                     // uniform offset: whole rows, blended by the mask 64 lanes at a time
@@ -298,10 +287,12 @@ impl<'a, 'h> Interp<'a, 'h> {
                         for (c, (dc, sc)) in dst.chunks_mut(64).zip(src.chunks(64)).enumerate() {
                             let bits = active.word(c);
                             if bits == !0 || (bits.count_ones() as usize == dc.len()) {
+                                changed |= watch && *dc != *sc;
                                 dc.copy_from_slice(sc);
                             } else if bits != 0 {
                                 for (b, (dv, &sv)) in dc.iter_mut().zip(sc).enumerate() {
                                     if bits >> b & 1 != 0 {
+                                        changed |= *dv != sv;
                                         *dv = sv;
                                     }
                                 }
@@ -313,10 +304,15 @@ impl<'a, 'h> Interp<'a, 'h> {
                         let o = offs[l];
                         if o != BAD {
                             for (w, &mw) in map.iter().enumerate() {
-                                mem[(o + mw) as usize * n + l] = regs[vr + w * n + l];
+                                let (at, v) = ((o + mw) as usize * n + l, regs[vr + w * n + l]);
+                                changed |= mem[at] != v;
+                                mem[at] = v;
                             }
                         }
                     });
+                }
+                if watch && changed {
+                    self.spin.wrote();
                 }
             }
             Root::None => return Err(Error::Sim("store through a non-pointer".into())),

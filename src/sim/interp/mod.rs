@@ -14,7 +14,9 @@
 //!   the rest; `Switch` runs cases in order with fall-through; `Continue` parks lanes until the
 //!   `continuing` block.
 //! - Values live in per-function register files, `words × lanes` u32 per expression, written
-//!   only by evaluating that expression; the IR is never mutated. Pure expressions are computed
+//!   only by evaluating that expression (a constant member of a value is no copy but that part
+//!   of its base's registers, `ExprMeta::alias`); the IR is never mutated. A call copies the
+//!   argument words the callee reads (`sim::regs`). Pure expressions are computed
 //!   for the running thread's lanes (inactive lanes' results are never observed, other threads'
 //!   lanes are never written); memory operations, subgroup operations and control flow honour
 //!   the mask.
@@ -554,7 +556,8 @@ impl<'a, 'h> Interp<'a, 'h> {
     ) -> Result<()> {
         match *stmt {
             Statement::Emit(ref r) => {
-                self.lane_ops += active.count() as u64 * r.clone().count() as u64;
+                // (the running lanes are below `hi`)
+                self.lane_ops += active.count_below(self.hi) as u64 * r.clone().count() as u64;
                 for h in r.clone() {
                     self.eval(fi, h, active)?;
                 }

@@ -69,9 +69,19 @@ impl<'a, 'h> Interp<'a, 'h> {
                     let i = *pc;
                     *pc += 1;
                     let block: &'a naga::Block = block;
-                    // (zipped slices: `nth` is a lookup)
-                    let span = block.span_iter().nth(i).map(|(_, s)| *s);
-                    (*fi, &block[i], span.unwrap_or_default(), *active)
+                    let stmt = &block[i];
+                    // an `Emit` needs its span only where its step ends the budget
+                    let span = if matches!(stmt, Statement::Emit(_)) && self.steps < self.budget {
+                        Span::default()
+                    } else {
+                        // (zipped slices: `nth` is a lookup)
+                        block
+                            .span_iter()
+                            .nth(i)
+                            .map(|(_, s)| *s)
+                            .unwrap_or_default()
+                    };
+                    (*fi, stmt, span, *active)
                 }
                 Some(Frame::UniformLoad { .. }) => match self.uniform_load_step(g) {
                     Flow::Barrier => return Stop::Barrier,
@@ -474,12 +484,15 @@ impl<'a, 'h> Interp<'a, 'h> {
             let am = caller.exprs[a.index()];
             let root = self.roots[fi][a.index()];
             let src = am.reg as usize * n;
-            for &h in &callee.args[i] {
+            for (&h, runs) in callee.args[i].iter().zip(&callee.arg_runs[i]) {
                 let dst = callee.exprs[h.index()].reg as usize * n;
                 let (cr, ce) = two_mut(&mut self.regs, fi, ci);
-                for w in 0..am.words as usize {
-                    ce[dst + w * n + lo..dst + w * n + hi]
-                        .copy_from_slice(&cr[src + w * n + lo..src + w * n + hi]);
+                // (only the words the callee reads: `sim::regs`)
+                for &(first, count) in runs {
+                    for w in first as usize..(first + count).min(am.words) as usize {
+                        ce[dst + w * n + lo..dst + w * n + hi]
+                            .copy_from_slice(&cr[src + w * n + lo..src + w * n + hi]);
+                    }
                 }
                 self.roots[ci][h.index()] = root;
             }
