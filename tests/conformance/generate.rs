@@ -1417,9 +1417,7 @@ impl G {
                     // f16's smallest normal (zeros too) become 0.5
                     let c = format!("clamp({}, vec2(-65504.0f), vec2(65504.0f))", v.s);
                     return E::new(
-                        format!(
-                            "{f}(select({c}, vec2(0.5f), abs({c}) < vec2({F16_NORMAL})) + fz)"
-                        ),
+                        format!("{f}(select({c}, vec2(0.5f), abs({c}) < vec2({F16_NORMAL})) + fz)"),
                         &[&v],
                     );
                 }
