@@ -682,6 +682,16 @@ impl G {
         self.budget = self.r.range(6, 22);
         self.scopes.push(Vec::new());
         let mut body = Vec::new();
+        // the private variables start from values a compiler cannot know: one it sees is
+        // never written is zero to it, `(g + fz)` is `fz`, and that cancels another `+ fz`
+        let globals = self.scopes[0].clone();
+        for g in &globals {
+            let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
+            let e = self.expr(&g.ty, 1, cx);
+            self.scopes = saved;
+            body.push(Stmt::Line(format!("{} = {};", g.name, e.s)));
+            self.stored(&g.name, &e, false);
+        }
         while self.budget > 0 {
             self.stmt(cx, &mut body);
         }
@@ -941,8 +951,15 @@ impl G {
             // as `x + 3.75`): float literals come with `+ fz`
             Sc::F32 => {
                 let v = self.r.f32_input();
+                // a zero as `fz * 0.5`: `(0.0 + fz)` is `fz` to a compiler, which cancels
+                // another literal's `+ fz` (`(c + fz) - fz` as the constant `c`)
+                let s = if v == 0.0 {
+                    format!("(fz * {:?}f)", 0.5f32.copysign(v))
+                } else {
+                    format!("({v:?}f + fz)")
+                };
                 return self.note(E {
-                    s: format!("({v:?}f + fz)"),
+                    s,
                     uni: true,
                     cnst: false,
                     mulf: false,
@@ -951,8 +968,13 @@ impl G {
             }
             Sc::F16 => {
                 let v = self.r.f16_input();
+                let s = if v == 0.0 {
+                    format!("(f16(fz) * {:?}h)", 0.5f32.copysign(v))
+                } else {
+                    format!("({v:?}h + f16(fz))")
+                };
                 return self.note(E {
-                    s: format!("({v:?}h + f16(fz))"),
+                    s,
                     uni: true,
                     cnst: false,
                     mulf: false,
