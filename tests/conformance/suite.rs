@@ -16,9 +16,9 @@ use crate::shrink;
 use crate::targets::Target;
 
 /// Programs in the generated test unless `WGSIMD_CONFORMANCE_PROGRAMS` says otherwise: about
-/// 37 ms of CPU each, nearly all lavapipe compiling them one pipeline at a time (3000 took
-/// 141 s of test time and 112 s of CPU in a debug build on 2 cores with a load average of 6.5
-/// from other builds, 2026-11-27, Mesa's shader cache off).
+/// 40 ms of CPU each, nearly all lavapipe compiling them one pipeline at a time (3000 took
+/// 117 s of test time in a debug build on 2 cores otherwise nearly idle, 141 s at a load
+/// average of 6.5 from other builds; 2026-11-27, Mesa's shader cache off).
 const DEFAULT_PROGRAMS: u64 = 3000;
 /// Its base seed unless `WGSIMD_CONFORMANCE_SEED` says otherwise.
 const DEFAULT_SEED: u64 = 0xC0F0_2026;
