@@ -56,6 +56,10 @@ pub const GROUPS: u32 = 2;
 pub const STORAGE_ATOMICS: u32 = 12;
 /// f16's smallest normal value, as an f32 literal.
 const F16_NORMAL: &str = "0.00006103515625f";
+/// A `u32` zero the compiler cannot see. The pack and unpack family take their operand through
+/// it (floats through `+ fz`): lavapipe (Mesa 22.3) folds a constant operand wrongly, the high
+/// half of `unpack2x16float` to 0 and a negative byte of `pack4x8snorm` over the bytes above.
+const UZ: &str = "bitcast<u32>(fz)";
 /// Workgroup atomic words (of each of `wg_a`, `wg_i`).
 const WG_ATOMICS: u32 = 8;
 /// The operation each storage atomic word takes (word `k` takes `SAT_OPS[k % 6]`).
@@ -451,21 +455,32 @@ struct E {
     /// passes through `+ fz` (a zero the compiler cannot see) before an addition, a
     /// subtraction or a division takes it. Propagates through everything built from it.
     mulf: bool,
-    /// The operands of the sums and differences it is made of (through negations, swizzles,
-    /// constructors, variables), by text; empty: it is one itself. A compiler may cancel a
-    /// term that appears on both sides of an addition or subtraction (`(x + y) - x` as `y`)
-    /// or a comparison (`x + y < x` as `y < 0`), so the generator never makes one that does.
+    /// The leaves it is made of (inputs, variables, float literals, by text; through every
+    /// operation, call and variable); empty: it is one itself. A compiler may cancel a value
+    /// that appears on both sides of an addition or subtraction (`(x + y) - x` as `y`) or a
+    /// comparison (`x + y < x` as `y < 0`), and finds equal values behind different text:
+    /// lavapipe cancels `(v + (m * v)[0].x * v) - (transpose(m)[0] * v * v).y`, and
+    /// `(x + y) - min(y, y)`. So the operands of an addition, a subtraction or a comparison
+    /// never share a leaf.
     terms: Vec<String>,
 }
 
 impl E {
     fn new(s: String, parts: &[&E]) -> E {
+        // the leaves of its operands that are not constant
+        let mut terms: Vec<String> = parts
+            .iter()
+            .filter(|p| !p.cnst)
+            .flat_map(|p| p.atoms())
+            .collect();
+        terms.sort();
+        terms.dedup();
         E {
             s,
             uni: parts.iter().all(|p| p.uni),
             cnst: parts.iter().all(|p| p.cnst),
             mulf: parts.iter().any(|p| p.mulf),
-            terms: Vec::new(),
+            terms,
         }
     }
     fn lit(s: String) -> E {
@@ -485,7 +500,7 @@ impl E {
             self.terms.clone()
         }
     }
-    /// Made of the terms of `parts` (a sum, a swizzle, a constructor ...).
+    /// Made of the leaves of `parts`, constant ones too.
     fn sum_of(mut self, parts: &[&E]) -> E {
         let mut t: Vec<String> = parts.iter().flat_map(|p| p.atoms()).collect();
         t.sort();
@@ -493,7 +508,7 @@ impl E {
         self.terms = t;
         self
     }
-    /// Whether it and `other` share a term.
+    /// Whether it and `other` share a leaf.
     fn shares(&self, other: &E) -> bool {
         let b = other.atoms();
         self.atoms().iter().any(|t| b.contains(t))
@@ -548,6 +563,8 @@ struct Helper {
     name: String,
     params: Vec<Ty>,
     ret: Ty,
+    /// The leaves its body reads ([`E::terms`]).
+    reads: Vec<String>,
 }
 
 /// A helper taking a pointer to a `function` variable of `target` and a value of `arg`.
@@ -556,8 +573,11 @@ struct Mutator {
     name: String,
     target: Ty,
     arg: Ty,
+    /// The leaves its body reads.
+    reads: Vec<String>,
 }
 
+#[derive(Clone)]
 struct G {
     r: Rng,
     feat: Features,
@@ -573,6 +593,8 @@ struct G {
     budget: i32,
     /// The counters of the loops around here, innermost last.
     loop_vars: Vec<String>,
+    /// The leaves read since a helper's body began (`None` outside helpers).
+    reads: Option<Vec<String>>,
 }
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -595,6 +617,7 @@ pub fn program(seed: u64, name: &str, feat: Features) -> Program {
         fresh: 0,
         budget: 0,
         loop_vars: Vec::new(),
+        reads: None,
     };
     g.program()
 }
@@ -659,6 +682,16 @@ impl G {
         self.budget = self.r.range(6, 22);
         self.scopes.push(Vec::new());
         let mut body = Vec::new();
+        // the private variables start from values a compiler cannot know: one it sees is
+        // never written is zero to it, `(g + fz)` is `fz`, and that cancels another `+ fz`
+        let globals = self.scopes[0].clone();
+        for g in &globals {
+            let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
+            let e = self.expr(&g.ty, 1, cx);
+            self.scopes = saved;
+            body.push(Stmt::Line(format!("{} = {};", g.name, e.s)));
+            self.stored(&g.name, &e, false);
+        }
         while self.budget > 0 {
             self.stmt(cx, &mut body);
         }
@@ -884,13 +917,21 @@ impl G {
         }
         let (p, uni, cnst, mulf, terms) = self.r.pick(&places).clone();
         let (s, uni) = self.fill_index(&p, uni, cx);
-        Some(E {
+        Some(self.note(E {
             s,
             uni,
             cnst,
             mulf,
             terms,
-        })
+        }))
+    }
+
+    /// `e`, a leaf, noted among the reads of the helper being generated.
+    fn note(&mut self, e: E) -> E {
+        if let Some(r) = &mut self.reads {
+            r.extend(e.atoms());
+        }
+        e
     }
 
     fn literal(&mut self, s: Sc) -> E {
@@ -910,23 +951,35 @@ impl G {
             // as `x + 3.75`): float literals come with `+ fz`
             Sc::F32 => {
                 let v = self.r.f32_input();
-                return E {
-                    s: format!("({v:?}f + fz)"),
+                // a zero as `fz * 0.5`: `(0.0 + fz)` is `fz` to a compiler, which cancels
+                // another literal's `+ fz` (`(c + fz) - fz` as the constant `c`)
+                let s = if v == 0.0 {
+                    format!("(fz * {:?}f)", 0.5f32.copysign(v))
+                } else {
+                    format!("({v:?}f + fz)")
+                };
+                return self.note(E {
+                    s,
                     uni: true,
                     cnst: false,
                     mulf: false,
                     terms: Vec::new(),
-                };
+                });
             }
             Sc::F16 => {
                 let v = self.r.f16_input();
-                return E {
-                    s: format!("({v:?}h + f16(fz))"),
+                let s = if v == 0.0 {
+                    format!("(f16(fz) * {:?}h)", 0.5f32.copysign(v))
+                } else {
+                    format!("({v:?}h + f16(fz))")
+                };
+                return self.note(E {
+                    s,
                     uni: true,
                     cnst: false,
                     mulf: false,
                     terms: Vec::new(),
-                };
+                });
             }
         };
         let v = if v.starts_with('-') {
@@ -956,13 +1009,13 @@ impl G {
                 ints + f32s + self.r.below(f16s)
             ),
         };
-        E {
+        self.note(E {
             s,
             uni,
             cnst: false,
             mulf: false,
             terms: Vec::new(),
-        }
+        })
     }
 
     /// A value of `s` that is not constant.
@@ -975,25 +1028,25 @@ impl G {
         if !places.is_empty() && self.r.chance(50) {
             let (p, uni, _, mulf, terms) = self.r.pick(&places).clone();
             let (s, uni) = self.fill_index(&p, uni, cx);
-            return E {
+            return self.note(E {
                 s,
                 uni,
                 cnst: false,
                 mulf,
                 terms,
-            };
+            });
         }
         if s == Sc::U32 && self.r.chance(20) {
             let (n, uni) = *self
                 .r
                 .pick(&[("lid", false), ("lane", false), ("sgs", true)]);
-            return E {
+            return self.note(E {
                 s: n.into(),
                 uni,
                 cnst: false,
                 mulf: false,
                 terms: Vec::new(),
-            };
+            });
         }
         self.input(s)
     }
@@ -1127,7 +1180,12 @@ impl G {
         e.cnst = false;
         e.uni = false;
         e.mulf = true;
-        Some(e)
+        e.terms.extend(h.reads.iter().cloned());
+        e.terms.extend(self.global_terms());
+        e.terms.push(e.s.clone());
+        e.terms.sort();
+        e.terms.dedup();
+        Some(self.note(e))
     }
 
     fn boolean(&mut self, d: u32, cx: Cx) -> E {
@@ -1364,7 +1422,7 @@ impl G {
                 let v = self.vector(4, Sc::F32, d - 1, cx);
                 let v = self.unfold_v(4, Sc::F32, v, &[], cx);
                 let v = self.unmul(Sc::F32, v);
-                E::new(format!("{f}({} + 0.0009765625f)", v.s), &[&v])
+                E::new(format!("{f}({} + (0.0009765625f + fz))", v.s), &[&v])
             }
             1 => {
                 let fs: &[&str] = if self.half_ok() {
@@ -1381,12 +1439,12 @@ impl G {
                     // f16's smallest normal (zeros too) become 0.5
                     let c = format!("clamp({}, vec2(-65504.0f), vec2(65504.0f))", v.s);
                     return E::new(
-                        format!("{f}(select({c}, vec2(0.5f), abs({c}) < vec2({F16_NORMAL})))"),
+                        format!("{f}(select({c}, vec2(0.5f), abs({c}) < vec2({F16_NORMAL})) + fz)"),
                         &[&v],
                     );
                 }
                 let v = self.unmul(Sc::F32, v);
-                E::new(format!("{f}({} + 0.0009765625f)", v.s), &[&v])
+                E::new(format!("{f}({} + (0.0009765625f + fz))", v.s), &[&v])
             }
             _ => {
                 let (f, s) = *self.r.pick(&[
@@ -1397,7 +1455,12 @@ impl G {
                 ]);
                 let v = self.vector(4, s, d - 1, cx);
                 let v = self.unfold_v(4, s, v, &[], cx);
-                E::new(format!("{f}({})", v.s), &[&v])
+                let z = if s == Sc::I32 {
+                    format!("bitcast<i32>({UZ})")
+                } else {
+                    UZ.to_string()
+                };
+                E::new(format!("{f}(({}) ^ vec4({z}))", v.s), &[&v])
             }
         }
     }
@@ -1731,14 +1794,15 @@ impl G {
                 }
                 let a = self.scalar(Sc::U32, d - 1, cx);
                 let a = self.unfold(Sc::U32, a, &[], cx);
+                // `^ UZ`: lavapipe (Mesa 22.3) folds a constant operand wrongly ([`UZ`])
                 if f == "unpack2x16float" {
                     // f16 denormals, infinities and NaNs: clear the exponent's top bit
                     return E::new(
-                        format!("{f}((({}) & 0xbfffbfffu) | 0x04000400u)", a.s),
+                        format!("{f}(((({}) & 0xbfffbfffu) | 0x04000400u) ^ {UZ})", a.s),
                         &[&a],
                     );
                 }
-                E::new(format!("{f}({})", a.s), &[&a])
+                E::new(format!("{f}(({}) ^ {UZ})", a.s), &[&a])
             }
             6 if s.int() && n == 4 => {
                 let a = self.scalar(Sc::U32, d - 1, cx);
@@ -1748,7 +1812,7 @@ impl G {
                 } else {
                     "unpack4xU8"
                 };
-                E::new(format!("{f}({})", a.s), &[&a])
+                E::new(format!("{f}(({}) ^ {UZ})", a.s), &[&a])
             }
             7 if s == Sc::F32 && self.r.chance(30) => {
                 let a = self.quantised(n, d, cx);
@@ -2325,6 +2389,33 @@ impl G {
         body
     }
 
+    /// A loop's body, generated with what its variables hold at the end of an iteration known
+    /// at its start (a value stored late in one iteration is read early in the next): the body
+    /// is generated again from the same state until no variable holds anything new.
+    fn loop_body(&mut self, cx: Cx, n: i32) -> Vec<Stmt> {
+        for _ in 0..4 {
+            let mut trial = self.clone();
+            let body = trial.block(cx, n);
+            let mut grew = false;
+            for (scope, done) in self.scopes.iter_mut().zip(&trial.scopes) {
+                for (v, w) in scope.iter_mut().zip(done) {
+                    if (w.mulf && !v.mulf) || w.terms.iter().any(|t| !v.terms.contains(t)) {
+                        grew = true;
+                        v.mulf |= w.mulf;
+                        v.terms.extend(w.terms.iter().cloned());
+                        v.terms.sort();
+                        v.terms.dedup();
+                    }
+                }
+            }
+            if !grew {
+                *self = trial;
+                return body;
+            }
+        }
+        self.block(cx, n)
+    }
+
     fn cond(&mut self, cx: Cx) -> E {
         let c = self.scalar(Sc::Bool, 2, cx);
         self.unfold(Sc::Bool, c, &[], cx)
@@ -2455,7 +2546,7 @@ impl G {
                     terms: Vec::new(),
                 }]);
                 inner.in_while = false;
-                let body = self.block(inner, n);
+                let body = self.loop_body(inner, n);
                 self.scopes.pop();
                 out.push(Stmt::Block(vec![Seg {
                     open: format!("for (var {i} = 0u; {i} < {bound}; {i}++) {{"),
@@ -2476,7 +2567,7 @@ impl G {
                 }]);
                 inner.in_while = false;
                 let mut body = vec![Stmt::Line(format!("if {i} >= {bound} {{ break; }} {LOOP}"))];
-                body.extend(self.block(inner, n));
+                body.extend(self.loop_body(inner, n));
                 self.scopes.pop();
                 let extra = self.r.range(1, 4);
                 out.push(Stmt::Line(format!("var {i} = 0u; {LOOP}")));
@@ -2513,7 +2604,7 @@ impl G {
                     terms: Vec::new(),
                 }]);
                 inner.in_while = true;
-                let mut body = self.block(inner, n);
+                let mut body = self.loop_body(inner, n);
                 self.scopes.pop();
                 body.push(Stmt::Line(format!("{i} += 1u; {LOOP}")));
                 out.push(Stmt::Line(format!("var {i} = 0u; {LOOP}")));
@@ -2962,8 +3053,7 @@ impl G {
             .collect();
         let composite = self.r.chance(30);
         let ret = self.rand_ty(composite);
-        let globals = self.scopes[0].clone();
-        let saved = std::mem::replace(&mut self.scopes, vec![globals]);
+        let saved = self.enter_helper();
         let mut sig = Vec::new();
         let mut scope = Vec::new();
         for (i, p) in params.iter().enumerate() {
@@ -2997,7 +3087,7 @@ impl G {
         }
         let r = self.expr(&ret, 2, cx);
         body.push(Stmt::Line(format!("return {};", r.s)));
-        self.scopes = saved;
+        let reads = self.leave_helper(saved);
         let mut text = format!(
             "fn {name}({}) -> {} {{\n",
             sig.join(", "),
@@ -3006,7 +3096,12 @@ impl G {
         print_stmts(&body, 1, &mut text);
         text.push('}');
         self.decls.push(text);
-        self.helpers.push(Helper { name, params, ret });
+        self.helpers.push(Helper {
+            name,
+            params,
+            ret,
+            reads,
+        });
     }
 
     /// A helper updating a `function` variable through a pointer.
@@ -3014,16 +3109,16 @@ impl G {
         let name = format!("{}_m{}", self.name, self.mutators.len());
         let target = self.rand_ty(true);
         let arg = Ty::S(self.scalar_ty());
-        let globals = self.scopes[0].clone();
-        let saved = std::mem::replace(&mut self.scopes, vec![globals]);
+        let saved = self.enter_helper();
         self.scopes.push(vec![
+            // the caller's variable and argument may hold products
             Var {
                 name: "(*p)".into(),
                 ty: target.clone(),
                 mutable: true,
                 uni: false,
                 cnst: false,
-                mulf: false,
+                mulf: true,
                 terms: Vec::new(),
             },
             Var {
@@ -3032,7 +3127,7 @@ impl G {
                 mutable: false,
                 uni: false,
                 cnst: false,
-                mulf: false,
+                mulf: true,
                 terms: Vec::new(),
             },
         ]);
@@ -3052,7 +3147,7 @@ impl G {
             self.assign(cx, 2, &mut body);
             self.budget -= 1;
         }
-        self.scopes = saved;
+        let reads = self.leave_helper(saved);
         let mut text = format!(
             "fn {name}(p: ptr<function, {}>, a: {}) {{\n",
             self.ty_name(&target),
@@ -3061,7 +3156,48 @@ impl G {
         print_stmts(&body, 1, &mut text);
         text.push('}');
         self.decls.push(text);
-        self.mutators.push(Mutator { name, target, arg });
+        self.mutators.push(Mutator {
+            name,
+            target,
+            arg,
+            reads,
+        });
+    }
+
+    /// Starts a helper's body: only the private variables in scope, each taken to hold a
+    /// product (a caller may have stored one), and its reads noted; the scopes to restore.
+    fn enter_helper(&mut self) -> Vec<Vec<Var>> {
+        let mut globals = self.scopes[0].clone();
+        for g in &mut globals {
+            g.mulf = true;
+        }
+        self.reads = Some(Vec::new());
+        std::mem::replace(&mut self.scopes, vec![globals])
+    }
+
+    /// Ends a helper's body: the caller's scopes back, its private variables taken to hold
+    /// what the helper may have stored in them (any product, any leaf it read); its reads.
+    fn leave_helper(&mut self, saved: Vec<Vec<Var>>) -> Vec<String> {
+        let mut reads = self.reads.take().unwrap_or_default();
+        reads.sort();
+        reads.dedup();
+        self.scopes = saved;
+        for g in &mut self.scopes[0] {
+            g.mulf = true;
+            g.terms.extend(reads.iter().cloned());
+            g.terms.sort();
+            g.terms.dedup();
+        }
+        reads
+    }
+
+    /// The leaves of the private variables: what a helper's result may be made of besides
+    /// its arguments.
+    fn global_terms(&self) -> Vec<String> {
+        self.scopes[0]
+            .iter()
+            .flat_map(|g| g.terms.iter().cloned().chain([g.name.clone()]))
+            .collect()
     }
 
     /// A call of a mutator on a local `var`.
@@ -3097,5 +3233,10 @@ impl G {
         let v = self.r.pick(&vars).clone();
         let a = self.expr(&m.arg, 2, cx);
         out.push(Stmt::Line(format!("{}(&{}, {});", m.name, v.name, a.s)));
+        // `v` may now hold a product of anything the mutator read, and `a`
+        let mut e = E::new(String::new(), &[&a]);
+        e.terms.extend(m.reads.iter().cloned());
+        e.terms.extend(self.global_terms());
+        self.stored(&v.name, &e, true);
     }
 }

@@ -16,10 +16,10 @@ use crate::shrink;
 use crate::targets::Target;
 
 /// Programs in the generated test unless `WGSIMD_CONFORMANCE_PROGRAMS` says otherwise: about
-/// 39 ms of CPU each, nearly all lavapipe compiling them one pipeline at a time (2000 took
-/// 100 s of test time on 2 cores loaded by other builds, 2026-11-27), so CI's ~90 s holds
-/// with room.
-const DEFAULT_PROGRAMS: u64 = 1600;
+/// 40 ms of CPU each, nearly all lavapipe compiling them one pipeline at a time (3000 took
+/// 117 s of test time in a debug build on 2 cores otherwise nearly idle, 141 s at a load
+/// average of 6.5 from other builds; 2026-11-27, Mesa's shader cache off).
+const DEFAULT_PROGRAMS: u64 = 3000;
 /// Its base seed unless `WGSIMD_CONFORMANCE_SEED` says otherwise.
 const DEFAULT_SEED: u64 = 0xC0F0_2026;
 /// Programs per module (one pipeline each). lavapipe's LLVM compile, nearly all of the time,
