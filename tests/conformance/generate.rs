@@ -949,29 +949,18 @@ impl G {
             },
             // a float constant in arithmetic lets a compiler reassociate (`(x + 1.5) + 2.25`
             // as `x + 3.75`): float literals come with `+ fz`
-            Sc::F32 => {
-                let v = self.r.f32_input();
+            Sc::F32 | Sc::F16 => {
+                let (v, suffix, fz) = if s == Sc::F32 {
+                    (self.r.f32_input(), "f", "fz")
+                } else {
+                    (self.r.f16_input(), "h", "f16(fz)")
+                };
                 // a zero as `fz * 0.5`: `(0.0 + fz)` is `fz` to a compiler, which cancels
                 // another literal's `+ fz` (`(c + fz) - fz` as the constant `c`)
                 let s = if v == 0.0 {
-                    format!("(fz * {:?}f)", 0.5f32.copysign(v))
+                    format!("({fz} * {:?}{suffix})", 0.5f32.copysign(v))
                 } else {
-                    format!("({v:?}f + fz)")
-                };
-                return self.note(E {
-                    s,
-                    uni: true,
-                    cnst: false,
-                    mulf: false,
-                    terms: Vec::new(),
-                });
-            }
-            Sc::F16 => {
-                let v = self.r.f16_input();
-                let s = if v == 0.0 {
-                    format!("(f16(fz) * {:?}h)", 0.5f32.copysign(v))
-                } else {
-                    format!("({v:?}h + f16(fz))")
+                    format!("({v:?}{suffix} + {fz})")
                 };
                 return self.note(E {
                     s,
