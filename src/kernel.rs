@@ -305,6 +305,29 @@ impl Kernel {
             })
     }
 
+    /// The byte offset of member `member` of the module's `struct name` (a block layout the host
+    /// writes into, read from the kernel rather than restated in Rust).
+    pub fn member_offset(&self, name: &str, member: &str) -> Result<u64> {
+        self.module
+            .types
+            .iter()
+            .find_map(|(_, t)| match &t.inner {
+                naga::TypeInner::Struct { members, .. } if t.name.as_deref() == Some(name) => {
+                    members
+                        .iter()
+                        .find(|m| m.name.as_deref() == Some(member))
+                        .map(|m| m.offset as u64)
+                }
+                _ => None,
+            })
+            .ok_or_else(|| {
+                Error::Plan(format!(
+                    "kernel {} declares no struct {name} with a member {member}",
+                    self.name
+                ))
+            })
+    }
+
     /// Bytes of the `var<workgroup>`s entry point `entry` uses, each rounded up to 16 (drivers
     /// align workgroup variables), for checks against the adapter's `max_workgroup_storage`
     /// before a pipeline would fail. None if there is no such entry point.

@@ -254,13 +254,16 @@ impl Reducer {
             &mut plan,
             4 * (params_at + params_stride * chunks.len() as u64),
         );
-        // each chunk's block: `derive` (word 6) and `chunk` (word 7), reduce/lib/params.wgsl
+        // each chunk's block: its `derive` and `chunk` words (ReduceParams,
+        // reduce/lib/params.wgsl)
         let derived = prep.const_u32("PARAMS_DERIVED")?;
+        let derive_at = prep.member_offset("ReduceParams", "derive")?;
+        let chunk_at = prep.member_offset("ReduceParams", "chunk")?;
         count.derive(
             (0..chunks.len() as u64)
                 .flat_map(|i| {
                     let at = 4 * (params_at + params_stride * i);
-                    [(at + 24, derived), (at + 28, i as u32)]
+                    [(at + derive_at, derived), (at + chunk_at, i as u32)]
                 })
                 .collect(),
         );

@@ -299,13 +299,14 @@ impl Scanner {
             "scan exclusive u32"
         });
         let mut count = CountInput::declare(&mut plan, control_size(caps)?);
-        // every chunk's block: `derive` (word 5), scan/lib/params.wgsl
+        // every chunk's block: its `derive` word (ScanParams, scan/lib/params.wgsl)
         let prep = kernel::load("scan/prepare", caps.flavor())?;
         let (_, [_, max_chunks, params_at, params_stride]) = control_bytes(&prep)?;
         let derived = prep.const_u32("PARAMS_DERIVED")?;
+        let derive_at = prep.member_offset("ScanParams", "derive")?;
         count.derive(
             (0..max_chunks)
-                .map(|i| (4 * (params_at + params_stride * i) + 20, derived))
+                .map(|i| (4 * (params_at + params_stride * i) + derive_at, derived))
                 .collect(),
         );
         let input = plan.arg("input", padded_bytes(max_count));
