@@ -50,8 +50,7 @@ const FLAG_INCLUSIVE: u32 = 2u;
 @group(0) @binding(0) var<uniform> params_block: ScanParams;
 // word 0 of the same control copy: the count (scan/lib/params)
 @group(0) @binding(6) var<uniform> count_word: vec4<u32>;
-// this run's params: the block's, or computed from the count word where the block says
-// PARAMS_DERIVED
+// this run's params (run_params)
 var<private> params: ScanParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> output: array<vec4<u32>>;
@@ -253,10 +252,7 @@ fn look_back(inv: Inv, status: u32, g: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    params = params_block;
-    if params_block.derive == PARAMS_DERIVED {
-        params = chunk_params(count_word.x, params_block.chunk);
-    }
+    params = run_params(params_block, count_word.x);
     // tile index: a ticket in order of start, or the workgroup's index
     if inv.lid == 0u {
         sc_tile = take_place(wid.x + wid.y * nwg.x);

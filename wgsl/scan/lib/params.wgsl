@@ -64,6 +64,15 @@ fn chunk_params(word: u32, c: u32) -> ScanParams {
     return ScanParams(chunk_len(count, c), chunk_tiles(count, c), base, total, c, 0u, 0u, 0u);
 }
 
+// The params the chained stage runs with: its block's, or computed from the count word where the
+// block says PARAMS_DERIVED.
+fn run_params(block: ScanParams, word: u32) -> ScanParams {
+    if block.derive == PARAMS_DERIVED {
+        return chunk_params(word, block.chunk);
+    }
+    return block;
+}
+
 // state layout (the host reads STATE_STATUS)
 const STATE_HALF: u32 = 0u;
 const STATE_USED: u32 = 1u;
