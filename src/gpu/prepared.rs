@@ -5,8 +5,9 @@
 //! Rules:
 //! - **Recording allocates nothing on the device** after the first recording with the same
 //!   caller buffers: no buffer, no bind group, no pipeline. It submits nothing and polls nothing.
-//! - Each pass is its own compute pass, so wgpu orders them (a pass sees everything the passes
-//!   before it wrote) and timestamps can bracket each one.
+//! - The passes are the dispatches of one compute pass; wgpu orders them (a dispatch sees
+//!   everything the dispatches before it wrote). With per-pass timestamps each is its own
+//!   compute pass, so a pair of timestamps can bracket each one.
 //! - The caller's buffers are checked before anything is recorded: usage, size, offset
 //!   alignment; a bad one is an [`Error::InvalidInput`] naming the binding and what it needs.
 
@@ -316,7 +317,8 @@ impl Prepared {
 
     /// Records every pass into `enc` as `run` says, the plan's `Arg` buffers bound to `args`;
     /// with `stamps`, pass i writes timestamps `first + 2i` (start) and `first + 2i + 1` (end)
-    /// (a pass `run` skips writes them around an empty compute pass).
+    /// (a pass `run` skips writes them around an empty compute pass). Without per-pass stamps
+    /// every pass is one dispatch of a single compute pass.
     pub fn record(
         &self,
         enc: &mut wgpu::CommandEncoder,
@@ -327,20 +329,7 @@ impl Prepared {
         self.check_args(args)?;
         let groups = self.bind_groups(args)?;
         let max = self.ctx.caps.max_workgroups_per_dim;
-        let runs: Vec<bool> = self.plan.passes.iter().map(|p| run.runs(p)).collect();
-        let first_run = runs.iter().position(|&r| r);
-        let last_run = runs.iter().rposition(|&r| r);
-        for (i, ((p, pipeline), group)) in self
-            .plan
-            .passes
-            .iter()
-            .zip(&self.pipelines)
-            .zip(groups.iter())
-            .enumerate()
-        {
-            if !runs[i] && stamps.is_none_or(|s| s.whole) {
-                continue;
-            }
+        for p in &self.plan.passes {
             if let Workgroups::Direct([x, y, z]) = p.workgroups {
                 if x > max || y > max || z > max {
                     return Err(Error::Plan(format!(
@@ -349,62 +338,88 @@ impl Prepared {
                     )));
                 }
             }
-            let (first, last) = (first_run == Some(i), last_run == Some(i));
-            let timestamp_writes = stamps.and_then(|s| {
-                if s.whole {
-                    (first || last).then(|| wgpu::ComputePassTimestampWrites {
-                        query_set: s.set,
-                        beginning_of_pass_write_index: first.then_some(s.first),
-                        end_of_pass_write_index: last.then_some(s.first + 1),
-                    })
-                } else {
-                    Some(wgpu::ComputePassTimestampWrites {
-                        query_set: s.set,
-                        beginning_of_pass_write_index: Some(s.first + 2 * i as u32),
-                        end_of_pass_write_index: Some(s.first + 2 * i as u32 + 1),
-                    })
-                }
-            });
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(&p.label),
-                timestamp_writes,
-            });
-            if !runs[i] {
-                continue;
-            }
-            pass.set_pipeline(pipeline);
-            if let Some(g) = group {
-                let offsets: Vec<u32> = self.dynamic[i]
-                    .iter()
-                    .map(|(_, id)| self.slot_offset(*id, run.slot))
-                    .collect::<Result<_>>()?;
-                pass.set_bind_group(0, g, &offsets);
-            }
-            let host = run.grids.and_then(|g| g.get(i).copied().flatten());
-            match p.workgroups {
-                Workgroups::Direct([x, y, z]) => pass.dispatch_workgroups(x, y, z),
-                // a grid the host computed for this count: a direct dispatch, which does not
-                // wait for the prepare pass's arguments to reach the command processor
-                Workgroups::Indirect { .. } if host.is_some() => {
-                    let [x, y, z] = host.expect("checked");
-                    if x > 0 && y > 0 && z > 0 {
-                        pass.dispatch_workgroups(x, y, z);
+        }
+        let runs: Vec<usize> = (0..self.plan.passes.len())
+            .filter(|&i| run.runs(&self.plan.passes[i]))
+            .collect();
+        match stamps {
+            Some(s) if !s.whole => {
+                for i in 0..self.plan.passes.len() {
+                    let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some(&self.plan.passes[i].label),
+                        timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                            query_set: s.set,
+                            beginning_of_pass_write_index: Some(s.first + 2 * i as u32),
+                            end_of_pass_write_index: Some(s.first + 2 * i as u32 + 1),
+                        }),
+                    });
+                    if runs.contains(&i) {
+                        self.dispatch(&mut pass, i, &groups, args, run)?;
                     }
                 }
-                Workgroups::Indirect { buffer, offset } => {
-                    let (buf, base) = match &self.buffers[buffer.0] {
-                        Some(own) => (own, self.slot_offset(buffer, run.slot)? as u64),
-                        None => {
-                            let s = &args
-                                .iter()
-                                .find(|(id, _)| *id == buffer)
-                                .expect("checked by check_args")
-                                .1;
-                            (s.buffer, s.offset)
-                        }
-                    };
-                    pass.dispatch_workgroups_indirect(buf, base + offset);
+            }
+            _ => {
+                if runs.is_empty() {
+                    return Ok(());
                 }
+                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(&self.plan.passes[runs[0]].label),
+                    timestamp_writes: stamps.map(|s| wgpu::ComputePassTimestampWrites {
+                        query_set: s.set,
+                        beginning_of_pass_write_index: Some(s.first),
+                        end_of_pass_write_index: Some(s.first + 1),
+                    }),
+                });
+                for &i in &runs {
+                    self.dispatch(&mut pass, i, &groups, args, run)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records pass `i`'s dispatch into `pass`.
+    fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        i: usize,
+        groups: &[Option<wgpu::BindGroup>],
+        args: &[(BufferId, GpuSlice)],
+        run: &CountedRun,
+    ) -> Result<()> {
+        let p = &self.plan.passes[i];
+        pass.set_pipeline(&self.pipelines[i]);
+        if let Some(g) = &groups[i] {
+            let offsets: Vec<u32> = self.dynamic[i]
+                .iter()
+                .map(|(_, id)| self.slot_offset(*id, run.slot))
+                .collect::<Result<_>>()?;
+            pass.set_bind_group(0, g, &offsets);
+        }
+        let host = run.grids.and_then(|g| g.get(i).copied().flatten());
+        match p.workgroups {
+            Workgroups::Direct([x, y, z]) => pass.dispatch_workgroups(x, y, z),
+            // a grid the host computed for this count: a direct dispatch, which does not
+            // wait for the prepare pass's arguments to reach the command processor
+            Workgroups::Indirect { .. } if host.is_some() => {
+                let [x, y, z] = host.expect("checked");
+                if x > 0 && y > 0 && z > 0 {
+                    pass.dispatch_workgroups(x, y, z);
+                }
+            }
+            Workgroups::Indirect { buffer, offset } => {
+                let (buf, base) = match &self.buffers[buffer.0] {
+                    Some(own) => (own, self.slot_offset(buffer, run.slot)? as u64),
+                    None => {
+                        let s = &args
+                            .iter()
+                            .find(|(id, _)| *id == buffer)
+                            .expect("checked by check_args")
+                            .1;
+                        (s.buffer, s.offset)
+                    }
+                };
+                pass.dispatch_workgroups_indirect(buf, base + offset);
             }
         }
         Ok(())
