@@ -18,7 +18,7 @@
 //!   marks that tell the stages to do so, and the prepare passes do not run: that dispatch and
 //!   the wait for it cost 7 µs, half of a 2^20-element reduction (H200, 2026-11-27). The
 //!   reduction's and the chained scan's stages each compute their chunk's params; OneSweep's
-//!   clear stage, the sort's first, writes the whole control block (its later stages, at 128
+//!   histogram stage, the sort's first, writes the whole control block (its later stages, at 128
 //!   registers, read the params as before: computing them there measured 4% slower at 2^24 on
 //!   the H100). Elsewhere (the reduce-then-scan sort) the plan's one-invocation `prepare`
 //!   passes turn the count word into params first.
@@ -425,8 +425,11 @@ mod tests {
                     .position(|b| b.label == "control")
                     .expect("a control buffer"),
             );
-            // OneSweep's clear stage writes the control blocks of GPU counts
-            let derives = plan.passes.iter().any(|p| p.kernel.name == "sort/clear");
+            // OneSweep's histogram stage writes the control blocks of GPU counts
+            let derives = plan
+                .passes
+                .iter()
+                .any(|p| p.kernel.name == "sort/onesweep_histogram");
             let state = simulate_prepare(plan, ctx.caps(), control, 5000, derives).unwrap();
             // no prepare pass keeps state: a host count skips them all
             assert!(state.skip_prepare, "{}", plan.label);

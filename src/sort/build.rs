@@ -1,7 +1,7 @@
 //! Plan building for the two strategies. Buffers: the caller's keys (and values), sorted in
 //! place; scratch the passes ping-pong through (undefined at every run, so a key no pass wrote
 //! shows); each strategy's counters; the control buffer the prepare pass (or, on a GPU count,
-//! OneSweep's clear stage) fills from the count.
+//! OneSweep's histogram stage) fills from the count.
 //! Pass labels name the digit pass they belong to ("histogram 0", "scan 0 ...", "scatter 0",
 //! "onesweep 0", ...) for the bench's per-pass table.
 
@@ -268,7 +268,6 @@ struct Grids {
     /// Byte offset of the sort stages' params block.
     params: u64,
     copy_params: u64,
-    clear: Workgroups,
     hist: Workgroups,
     tiles: Workgroups,
     copy: Workgroups,
@@ -410,27 +409,33 @@ pub(super) fn build(
         scan_control,
         params: 4 * c("SORT_PARAMS")?,
         copy_params: 4 * c("COPY_PARAMS")?,
-        clear: args("CLEAR_ARGS")?,
         hist: args("HIST_ARGS")?,
         tiles: args("TILE_ARGS")?,
         copy: args("COPY_ARGS")?,
     };
     let k_sweep = kernel::load(stage, flavor)?;
     let radix = k_sweep.const_u32("RADIX")? as u64;
-    let state_status = if onesweep {
-        k_sweep.const_u32("STATE_STATUS")? as u64
+    let (state_tickets, state_status) = if onesweep {
+        (
+            k_sweep.const_u32("STATE_COUNTERS")?,
+            k_sweep.const_u32("STATE_STATUS")? as u64,
+        )
     } else {
-        0
+        (0, 0)
     };
+    let k_hist = kernel::load("sort/onesweep_histogram", flavor)?;
     let hist_group = kernel::load("sort/histogram", flavor)?.const_u32("HIST_GROUP")?;
     let no_scan = plan.buffer("no scan control", 16, BufferInit::Zeroed);
-    // the control block's layout and arithmetic (sort/lib/control): the prepare and clear stages
+    // the control block's layout and arithmetic (sort/lib/control): the prepare and OneSweep's
+    // histogram stages
     let control_ov = [
         ("MAX_COUNT", n as f64),
         ("TILE", tile_of(stage)? as f64),
         ("ONESWEEP", onesweep as u32 as f64),
         ("HIST_WORKGROUPS", policy.histogram_workgroups.max(1) as f64),
+        ("HIST_TILE", k_hist.const_u32("COUNT_TILE")? as f64),
         ("HIST_GROUP", hist_group as f64),
+        ("STATE_TICKETS", state_tickets as f64),
         ("STATE_STATUS", state_status as f64),
         ("PASSES", passes as f64),
         ("MAX_DIM", caps.max_workgroups_per_dim.max(1) as f64),
@@ -486,47 +491,32 @@ pub(super) fn build(
         }
         Strategy::OneSweep => {
             let words = state_status + passes as u64 * max_tiles * radix;
+            // zeroed once: the global counts must be 0 before the first run's histogram (each
+            // run's last pass zeroes them for the next; the histogram zeroes the rest)
             let state = b
                 .plan
-                .buffer("onesweep state", words * 4, BufferInit::Poison);
-            // the state of this count: 0.049 ms of a 6.5 ms sort of 2^28 keys on the H100
-            // (2026-11-27); clearing each pass's status words in the pass before cost more
-            // (40.8 against 41.5 Gkeys/s, 2026-11-25). On a GPU count this stage also writes
-            // the control block (sort/lib/control), and the prepare pass does not run.
-            let k_clear = kernel::load("sort/clear", Flavor::Emulated)?;
-            b.plan.pass(
-                "clear",
-                &k_clear,
-                "main",
-                &control_ov,
-                &[("control", g.control), ("state", state)],
-                g.clear,
-            )?;
-            count.derive(vec![(4 * c("MARK")?, c("DERIVE_MARK")? as u32)]);
+                .buffer("onesweep state", words * 4, BufferInit::Zeroed);
             let begin = digits[0].0;
             let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
-            let k_hist = kernel::load("sort/onesweep_histogram", flavor)?;
-            let ov = b.key_overrides(&[
-                ("PASSES", passes as f64),
-                ("BEGIN_BIT", begin as f64),
-                ("END_BIT", end as f64),
-            ]);
-            // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles
-            b.plan
-                .pass(
-                    "global histogram",
-                    &k_hist,
-                    "main",
-                    &ov,
-                    &[
-                        ("params", g.control),
-                        ("keys_in", keys),
-                        ("state", state),
-                        ("keys_in4", keys),
-                    ],
-                    g.hist,
-                )?
-                .range("params", g.params, 16)?;
+            let mut ov = b.key_overrides(&[("BEGIN_BIT", begin as f64), ("END_BIT", end as f64)]);
+            ov.extend_from_slice(&control_ov);
+            // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles. On a GPU
+            // count this stage also writes the control block (sort/lib/control), and the
+            // prepare pass does not run.
+            b.plan.pass(
+                "global histogram",
+                &k_hist,
+                "main",
+                &ov,
+                &[
+                    ("control", g.control),
+                    ("keys_in", keys),
+                    ("state", state),
+                    ("keys_in4", keys),
+                ],
+                g.hist,
+            )?;
+            count.derive(vec![(4 * c("MARK")?, c("DERIVE_MARK")? as u32)]);
             // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
             let match_ranking = flavor == Flavor::Subgroup;
             for (p, &d) in digits.iter().enumerate() {
@@ -540,6 +530,7 @@ pub(super) fn build(
                     ("FULL_TILES", 1.0),
                     ("RANK_MATCH", match_ranking as u32 as f64),
                     ("TICKETS", policy.onesweep_tickets as u32 as f64),
+                    ("LAST_PASS", (p + 1 == passes) as u32 as f64),
                     ("INDEX_PAYLOAD", (p == 0 && index) as u32 as f64),
                 ]);
                 let (src, dst) = route[p];
@@ -662,13 +653,14 @@ mod tests {
             ("sort/onesweep", onesweep),
             ("sort/onesweep_pairs", onesweep_pairs),
             ("sort/onesweep_small", 4096),
-            ("sort/onesweep_histogram", 5120),
         ] {
             for flavor in [Flavor::Subgroup, Flavor::Emulated] {
                 let k = kernel::load(name, flavor).unwrap();
                 assert_eq!(k.const_u32("TILE").unwrap(), tile, "{name}");
             }
         }
+        let k = kernel::load("sort/onesweep_histogram", Flavor::Subgroup).unwrap();
+        assert_eq!(k.const_u32("COUNT_TILE").unwrap(), 5120);
     }
 
     /// What the policy's workgroup-memory rule counts: the tile's staging memory (OneSweep's

@@ -1,22 +1,32 @@
 // Radix sort, OneSweep (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix
-// Sort for GPUs", 2022), stage 1: the global digit counts of every pass in one read of the keys.
-// A capped grid walks the tiles; each workgroup counts in workgroup memory and adds its counts to
-// state[pass * 256 + digit] (cleared by the plan's fill pass).
+// Sort for GPUs", 2022), stage 1, the sort's first dispatch: the global digit counts of every
+// pass in one read of the keys, and this run's state made ready for the digit passes.
+// - Counting: a capped grid walks the tiles; each workgroup counts in workgroup memory and adds
+//   its counts to state[pass * 256 + digit]. Those words are 0 when the pass starts: the last
+//   tile of the last digit pass zeroes them once every tile is past its look-back
+//   (sort/lib/onesweep.wgsl), and the plan creates them zeroed.
+// - State: the grid zeroes the rest of this run's state words, the tickets and every digit
+//   pass's status words (sort/lib/control says how many), which nothing else touches before the
+//   digit passes. A dispatch of its own for this cost 3-5 µs per sort (H100, 2026-11-27).
+// - Control: in the control block of GPU counts (word MARK holds DERIVE_MARK) the first
+//   invocation also writes the run's params and dispatch arguments, the prepare stage's work,
+//   so a GPU count costs no pass of its own. The count is read from the control block (word
+//   0), as the prepare stage reads it: the params block is written here.
 
 // keys per invocation of this pass's own tiles (5120 keys): counting needs no particular
 // tiling, and the vec4 loads want KPT % 4 == 0
 const KPT: u32 = 20u;
 const WG_SIZE: u32 = 256u;
-const TILE: u32 = WG_SIZE * KPT;
+const COUNT_TILE: u32 = WG_SIZE * KPT;
 
-override PASSES: u32 = 4u;
 override BEGIN_BIT: u32 = 0u;
 override END_BIT: u32 = 32u;
 
 //!include shared/wg_ops
 //!include sort/lib/keys
+//!include sort/lib/control
 
-@group(0) @binding(0) var<uniform> params: SortParams;
+@group(0) @binding(0) var<storage, read_write> control: array<u32>;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(5) var<storage, read_write> state: array<atomic<u32>>;
 // the keys again, as vec4s (the host binds the same buffer, or a 16-byte stand-in when no tile
@@ -27,7 +37,7 @@ override END_BIT: u32 = 32u;
 // as u32s, like the last tile. This pass 0.513 against 0.543 ms at 2^28 (H100, 2026-11-22);
 // reduce-then-scan's per-pass histogram keeps u32 loads (1.73 against 1.78 ms, four passes).
 const VEC4_LOADS: bool = true;
-const_assert KPT % 4u == 0u && TILE % 4u == 0u;
+const_assert KPT % 4u == 0u && COUNT_TILE % 4u == 0u;
 
 // one copy per workgroup: 4 or 8 copies by lane took 0.482 / 0.561 ms against 0.472-0.474 at
 // 2^28 (H100, 2026-11-26), so the shared atomics' contention is not what bounds this pass
@@ -49,21 +59,31 @@ fn pass_digit(k: u32, p: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    // (every invocation reads words 0 and 1; the first writes from word 4 on)
+    let n = run_count();
+    if wid.x == 0u && inv.lid == 0u && control[MARK] == DERIVE_MARK {
+        write_blocks(n);
+    }
+    // state: every word of this run's but the global counts
+    let words = min(state_words(tiles_of(n)), arrayLength(&state));
+    for (var i = STATE_TICKETS + wid.x * WG_SIZE + inv.lid; i < words; i += nwg.x * WG_SIZE) {
+        atomicStore(&state[i], 0u);
+    }
     for (var p = 0u; p < 4u; p++) {
         atomicStore(&counts[p * RADIX + inv.lid], 0u);
     }
     // barrier: counters cleared before anyone counts
     workgroupBarrier();
     // load + count, tile by tile (grid-stride; no barriers inside)
-    let tiles = (params.n + TILE - 1u) / TILE;
+    let tiles = (n + COUNT_TILE - 1u) / COUNT_TILE;
     for (var tile = wid.x; tile < tiles; tile += nwg.x) {
-        if VEC4_LOADS && (tile + 1u) * TILE <= params.n {
+        if VEC4_LOADS && (tile + 1u) * COUNT_TILE <= n {
             // every load of the tile first, then the counting: the loads are in flight
             // together, where a load between the atomics waited for them (this pass 0.472
             // against 0.505 ms at 2^28, H100, 2026-11-25)
             var v: array<vec4<u32>, KPT / 4u>;
             for (var j = 0u; j < KPT / 4u; j++) {
-                v[j] = keys_in4[tile * (TILE / 4u) + j * WG_SIZE + inv.lid];
+                v[j] = keys_in4[tile * (COUNT_TILE / 4u) + j * WG_SIZE + inv.lid];
             }
             for (var j = 0u; j < KPT / 4u; j++) {
                 count_key(v[j].x);
@@ -74,8 +94,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             continue;
         }
         for (var j = 0u; j < KPT; j++) {
-            let i = tile * TILE + j * WG_SIZE + inv.lid;
-            if i < params.n {
+            let i = tile * COUNT_TILE + j * WG_SIZE + inv.lid;
+            if i < n {
                 count_key(keys_in[i]);
             }
         }

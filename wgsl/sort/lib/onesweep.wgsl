@@ -11,10 +11,13 @@
 // for: the workgroup counts that predecessor's digits from its keys itself (decoupled
 // fallback), so no tile ever depends on another workgroup being scheduled.
 //
-// State (the stage's binding `state: array<atomic<u32>>`, cleared before the sort):
-// [0, 1024) global digit counts per pass, [1024, 1088) tile counters, then from STATE_STATUS
-// per pass tiles * 256 status words: 2 flag bits (aggregate, inclusive prefix) over a 30-bit
-// count, so n < 2^30. The host reads STATE_STATUS.
+// State (the stage's binding `state: array<atomic<u32>>`): [0, 1024) global digit counts per
+// pass, [1024, 1088) tile counters (a ticket per pass, the last pass's arrivals), then from
+// STATE_STATUS per pass tiles * 256 status words: 2 flag bits (aggregate, inclusive prefix)
+// over a 30-bit count, so n < 2^30. The host reads STATE_COUNTERS and STATE_STATUS. The
+// histogram stage zeroes the counters and status words of each run; the global counts are
+// zeroed by the last pass's last tile to arrive (LAST_PASS), once every tile of the run is past
+// its look-back, the last reader of them, so the next run's histogram finds them zeroed.
 //
 // The stages sort/onesweep (keys alone), sort/onesweep_pairs and sort/onesweep_small call
 // onesweep_pass from their entry points, each with its own tile (`const KPT`, `const
@@ -31,11 +34,14 @@ const LOOKBACK: u32 = 4u;
 // 1: tiles in order of start from an atomic ticket; 0: tile = workgroup index (verification
 // only: lets the simulator's unfair scheduler run a tile before its predecessors)
 override TICKETS: u32 = 1u;
+// 1: the sort's last digit pass, whose last tile zeroes the global counts
+override LAST_PASS: u32 = 0u;
 // 1: each digit first walks alone, without the workgroup's two barriers per step (see the
 // look-back): 22.4 against 21.9 Gkeys/s at 2^28 (H100, 2026-11-22)
 const SOLO_WALK: u32 = 1u;
 
 const STATE_COUNTERS: u32 = 1024u;
+const STATE_ARRIVED: u32 = STATE_COUNTERS + 32u;
 const STATE_STATUS: u32 = 1088u;
 const FLAG_AGGREGATE: u32 = 0x40000000u;
 const FLAG_INCLUSIVE: u32 = 0x80000000u;
@@ -304,4 +310,17 @@ fn onesweep_pass(inv: Inv, wid: vec3<u32>, nwg: vec3<u32>) {
     }
     // scatter
     tile_write(inv, t, rank, start, count);
+    if LAST_PASS != 0u {
+        // the tile's look-back, the last read of the global counts, ended before
+        // tile_write's barriers
+        if inv.lid == 0u {
+            os_tile = atomicAdd(&state[STATE_ARRIVED], 1u);
+        }
+        if workgroupUniformLoad(&os_tile) + 1u == params.tiles {
+            // every tile has arrived: the global counts zeroed for the next run
+            for (var i = inv.lid; i < STATE_COUNTERS; i += WG_SIZE) {
+                atomicStore(&state[i], 0u);
+            }
+        }
+    }
 }
