@@ -11,7 +11,7 @@
 //!   the GPU fills it with [`POISON_WORD`] and the simulator marks it uninitialized, so an element
 //!   no invocation wrote shows in the result (GPU) or as a finding (simulator).
 //! - **Passes run in order**, each as its own dispatch, with everything a previous pass wrote
-//!   visible to the next (wgpu inserts the barriers between compute passes).
+//!   visible to the next (wgpu inserts the barriers between dispatches).
 //! - **Bindings are by name**: a pass names each buffer by the WGSL variable it binds (a
 //!   resource variable of the kernel), and the group, binding number and kind (storage,
 //!   read-only storage, uniform) come from the kernel's reflection, so a plan never restates

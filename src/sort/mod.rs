@@ -190,18 +190,20 @@ pub struct SortPolicy {
     /// fallback reads a whole tile (32 KiB of keys), about 64 L2 polls; 0 to 512 measured the
     /// same, and no fallback ran at 2^24 or 2^28 keys (H100, 2026-11-22).
     pub spin: u32,
-    /// Workgroups of OneSweep's global histogram pass: 1056 = 132 SMs × 8 resident workgroups
-    /// of 256 on the H100; the pass takes 0.471 ms at 2^28 keys against CUB's 0.455 (H100,
+    /// Workgroups of OneSweep's global histogram pass, at most: 1056 = 132 SMs × 8 resident
+    /// workgroups of 256 on the H100. Below it the grid gives each workgroup four of the
+    /// pass's tiles, with at least a quarter of this many (`wgsl/sort/lib/control.wgsl`). The
+    /// pass, with the zeroing of the run's state, takes 0.522 ms at 2^28 keys (H100,
     /// 2026-11-27). 0 is taken as 1.
     pub histogram_workgroups: u32,
     /// OneSweep sorts of keys alone up to this many keys take the small stage
     /// (`wgsl/sort/onesweep_small.wgsl`, 4096-key tiles) instead of the 8192-key tiles, which at
-    /// 2^20 keys fill under half of the H100's 264 workgroup slots. 2^20: 10.81 against 10.53
-    /// Gkeys/s at 2^20, the large tiles ahead from 2^21 (15.73 against 14.86; H100,
-    /// 2026-11-25).
+    /// 2^20 keys fill under half of the H100's 264 workgroup slots. 2^20: 15.42 against 14.88
+    /// Gkeys/s at 2^20, the large tiles ahead from 2^21 (19.81 against 16.81; `sort_sweep`,
+    /// H100, 2026-11-27).
     pub onesweep_small_keys_max: u64,
-    /// The same for pairs. 2^22: 14.04 against 13.66 Gkeys/s at 2^22, the large tiles ahead at
-    /// 2^23 (17.93 against 17.56; H100, 2026-11-25).
+    /// The same for pairs. 2^22: 15.40 against 14.96 Gkeys/s at 2^22 (13.23 against 13.17 at
+    /// 2^21), the large tiles ahead at 2^23 (19.02 against 18.44; H100, 2026-11-27).
     pub onesweep_small_pairs_max: u64,
     /// Verification, not tuning: OneSweep tiles take their index from an atomic ticket in order
     /// of start (true, the only sensible setting on a device); false ties them to workgroup
@@ -243,8 +245,8 @@ impl SortPolicy {
     ///   atomics).
     /// - OneSweep's tile does not fit the workgroup memory → reduce-then-scan.
     /// - Otherwise OneSweep, at every size: it moves 8 bytes per key per pass where
-    ///   reduce-then-scan moves 12, in 6 dispatches instead of 20 (H100, 2026-11-27: keys 43.2
-    ///   against 29.4 Gkeys/s at 2^28, pairs 9.16 against 4.04 at 2^20).
+    ///   reduce-then-scan moves 12, in 5 dispatches instead of 17 (H100, 2026-11-27: keys 43.35
+    ///   against 30.64 Gkeys/s at 2^28, pairs 12.91 against 8.95 at 2^20).
     pub fn choose(&self, caps: &Caps, n: u64, pairs: bool) -> Strategy {
         if !caps.is_cpu() && caps.subgroups && fits(caps, Strategy::OneSweep, pairs, n, self) {
             Strategy::OneSweep
