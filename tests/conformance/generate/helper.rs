@@ -57,16 +57,7 @@ impl G {
             });
         }
         self.scopes.push(scope);
-        let cx = Cx {
-            uni: false,
-            helper: true,
-            top: false,
-            loops: 0,
-            nest: 1,
-            in_while: false,
-            divergent: false,
-            loop_uni: false,
-        };
+        let cx = Cx::helper_body();
         self.budget = self.r.range(1, 4);
         let mut body = Vec::new();
         while self.budget > 0 {
@@ -118,16 +109,7 @@ impl G {
                 terms: Vec::new(),
             },
         ]);
-        let cx = Cx {
-            uni: false,
-            helper: true,
-            top: false,
-            loops: 0,
-            nest: 1,
-            in_while: false,
-            divergent: false,
-            loop_uni: false,
-        };
+        let cx = Cx::helper_body();
         self.budget = self.r.range(1, 4);
         let mut body = Vec::new();
         while self.budget > 0 {

@@ -477,6 +477,37 @@ struct Cx {
     loop_uni: bool,
 }
 
+impl Cx {
+    /// The top of a helper function's body.
+    fn helper_body() -> Cx {
+        Cx {
+            uni: false,
+            helper: true,
+            top: false,
+            loops: 0,
+            nest: 1,
+            in_while: false,
+            divergent: false,
+            loop_uni: false,
+        }
+    }
+}
+
+impl Var {
+    /// A loop's counter `name`, uniform where the loop is.
+    fn counter(name: &str, uni: bool) -> Var {
+        Var {
+            name: name.to_string(),
+            ty: Ty::S(Sc::U32),
+            mutable: false,
+            uni,
+            cnst: false,
+            mulf: false,
+            terms: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone)]
 struct G {
     r: Rng,

@@ -355,15 +355,7 @@ impl G {
         self.loop_vars.push(i.clone());
         match self.r.below(3) {
             0 => {
-                self.scopes.push(vec![Var {
-                    name: i.clone(),
-                    ty: Ty::S(Sc::U32),
-                    mutable: false,
-                    uni: inner.uni,
-                    cnst: false,
-                    mulf: false,
-                    terms: Vec::new(),
-                }]);
+                self.scopes.push(vec![Var::counter(&i, inner.uni)]);
                 inner.in_while = false;
                 let body = self.loop_body(inner, n);
                 self.scopes.pop();
@@ -375,15 +367,7 @@ impl G {
             }
             1 => {
                 // loop with a continuing block
-                self.scopes.push(vec![Var {
-                    name: i.clone(),
-                    ty: Ty::S(Sc::U32),
-                    mutable: false,
-                    uni: inner.uni,
-                    cnst: false,
-                    mulf: false,
-                    terms: Vec::new(),
-                }]);
+                self.scopes.push(vec![Var::counter(&i, inner.uni)]);
                 inner.in_while = false;
                 let mut body = vec![Stmt::Line(format!("if {i} >= {bound} {{ break; }} {LOOP}"))];
                 body.extend(self.loop_body(inner, n));
@@ -413,15 +397,7 @@ impl G {
             }
             _ => {
                 // while; no `continue` (it would skip the increment)
-                self.scopes.push(vec![Var {
-                    name: i.clone(),
-                    ty: Ty::S(Sc::U32),
-                    mutable: false,
-                    uni: inner.uni,
-                    cnst: false,
-                    mulf: false,
-                    terms: Vec::new(),
-                }]);
+                self.scopes.push(vec![Var::counter(&i, inner.uni)]);
                 inner.in_while = true;
                 let mut body = self.loop_body(inner, n);
                 self.scopes.pop();
