@@ -451,4 +451,44 @@ mod tests {
             assert!(small.iter().any(Option::is_some), "{}", plan.label);
         }
     }
+
+    /// OneSweep's histogram grid (`hist_workgroups` in `wgsl/sort/lib/control.wgsl`): four of
+    /// its tiles per workgroup, between a quarter of the policy's cap and the cap, never more
+    /// workgroups than tiles, never none.
+    #[test]
+    fn the_sort_histogram_grid_follows_its_rule() {
+        let ctx = Context::simulator(Default::default()).unwrap();
+        let policy = crate::sort::SortPolicy {
+            histogram_workgroups: 16,
+            ..Default::default()
+        };
+        let c = crate::sort::SortConfig::keys(Dtype::U32, 1 << 20)
+            .strategy(crate::sort::Strategy::OneSweep)
+            .policy(policy);
+        let plan = crate::sort::Sorter::new(&ctx, c).unwrap().plan().clone();
+        let control = BufferId(
+            plan.buffers
+                .iter()
+                .position(|b| b.label == "control")
+                .expect("a control buffer"),
+        );
+        let hist = plan
+            .passes
+            .iter()
+            .position(|p| p.kernel.name == "sort/onesweep_histogram")
+            .expect("a histogram pass");
+        // (keys, workgroups): tiles of 5120 keys
+        for (n, want) in [
+            (0, 1),
+            (1, 1),
+            (5120 * 2, 2),
+            (5120 * 10, 4),
+            (5120 * 40 + 1, 10),
+            (5120 * 64, 16),
+            (1 << 20, 16),
+        ] {
+            let state = simulate_prepare(&plan, ctx.caps(), control, n, true).unwrap();
+            assert_eq!(state.grids[hist], Some([want, 1, 1]), "{n} keys");
+        }
+    }
 }
