@@ -174,30 +174,30 @@ pub fn append(
         state_words * 4,
         BufferInit::Zeroed,
     );
+    // scan/lib/params.wgsl: the prepare stage's and the chained stage's alike
+    let params_overrides = [
+        ("CHUNKS", chunks.len() as f64),
+        ("CHUNK", chunks[0].1 as f64),
+        ("MAX_COUNT", max_len.min(u32::MAX as u64) as f64),
+        ("TILE", tile as f64),
+    ];
+    let mut prep_overrides = params_overrides.to_vec();
+    prep_overrides.push(("MAX_DIM", caps.max_workgroups_per_dim as f64));
     plan.pass(
         format!("scan {tag} prepare"),
         &k_prep,
         "main",
-        &[
-            ("CHUNKS", chunks.len() as f64),
-            ("CHUNK", chunks[0].1 as f64),
-            ("MAX_COUNT", max_len.min(u32::MAX as u64) as f64),
-            ("TILE", tile as f64),
-            ("MAX_DIM", caps.max_workgroups_per_dim as f64),
-        ],
+        &prep_overrides,
         &[("control", control)],
         Workgroups::Direct([1, 1, 1]),
     )?;
-    let overrides = [
+    let mut overrides = params_overrides.to_vec();
+    overrides.extend([
         ("INCLUSIVE", inclusive as u32 as f64),
-        ("TILE", tile as f64),
         ("SPIN", policy.spin as f64),
         ("TICKETS", policy.tickets as u32 as f64),
         ("MAX_TILES", max_tiles as f64),
-        ("CHUNKS", chunks.len() as f64),
-        ("CHUNK", chunks[0].1 as f64),
-        ("MAX_COUNT", max_len.min(u32::MAX as u64) as f64),
-    ];
+    ]);
     let padded = padded_bytes(max_len);
     for (i, &(first, count)) in chunks.iter().enumerate() {
         let label = if chunks.len() > 1 {
