@@ -396,6 +396,16 @@ mod tests {
     use super::*;
     use crate::dtype::Dtype;
 
+    /// The plan's control buffer.
+    fn control_of(plan: &Plan) -> BufferId {
+        BufferId(
+            plan.buffers
+                .iter()
+                .position(|b| b.label == "control")
+                .expect("a control buffer"),
+        )
+    }
+
     /// Every indirect pass of a sort (both strategies), a reduction and a scan gets its grid
     /// from the simulated prepare passes, and the grids follow the count.
     #[test]
@@ -419,12 +429,7 @@ mod tests {
             .plan()
             .clone();
         for plan in sorts.iter().chain([&reduce, &scan]) {
-            let control = BufferId(
-                plan.buffers
-                    .iter()
-                    .position(|b| b.label == "control")
-                    .expect("a control buffer"),
-            );
+            let control = control_of(plan);
             // OneSweep's histogram stage writes the control blocks of GPU counts
             let derives = plan
                 .passes
@@ -466,12 +471,7 @@ mod tests {
             .strategy(crate::sort::Strategy::OneSweep)
             .policy(policy);
         let plan = crate::sort::Sorter::new(&ctx, c).unwrap().plan().clone();
-        let control = BufferId(
-            plan.buffers
-                .iter()
-                .position(|b| b.label == "control")
-                .expect("a control buffer"),
-        );
+        let control = control_of(&plan);
         let hist = plan
             .passes
             .iter()

@@ -339,26 +339,26 @@ impl Prepared {
                 }
             }
         }
-        let runs: Vec<usize> = (0..self.plan.passes.len())
-            .filter(|&i| run.runs(&self.plan.passes[i]))
-            .collect();
         match stamps {
             Some(s) if !s.whole => {
-                for i in 0..self.plan.passes.len() {
+                for (i, p) in self.plan.passes.iter().enumerate() {
                     let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some(&self.plan.passes[i].label),
+                        label: Some(&p.label),
                         timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
                             query_set: s.set,
                             beginning_of_pass_write_index: Some(s.first + 2 * i as u32),
                             end_of_pass_write_index: Some(s.first + 2 * i as u32 + 1),
                         }),
                     });
-                    if runs.contains(&i) {
+                    if run.runs(p) {
                         self.dispatch(&mut pass, i, &groups, args, run)?;
                     }
                 }
             }
             _ => {
+                let runs: Vec<usize> = (0..self.plan.passes.len())
+                    .filter(|&i| run.runs(&self.plan.passes[i]))
+                    .collect();
                 if runs.is_empty() {
                     return Ok(());
                 }
