@@ -175,7 +175,7 @@ pub fn wanted_shape() -> CoopShape {
 
 /// Whether a C of `n` columns has tiles of `p` that cross its right edge (or rows not 16-byte
 /// aligned, which BN, a multiple of 8, already implies): then the kernel needs its edge path
-/// (override `EDGES`) and the staging squares of that path. The bottom edge never does: [`plan`]
+/// (override `EDGES`) and the staging squares of that path. The bottom edge never does: the plan
 /// pads C with rows up to a whole tile ([`padded_rows`]).
 pub fn has_edges(p: &CoopPolicy, n: usize) -> bool {
     !n.is_multiple_of(p.bn as usize) || !n.is_multiple_of(4)

@@ -312,7 +312,7 @@ impl QueueState {
     }
 }
 
-/// One submission, built: run `plan`, then [`QueuePlan::decode`].
+/// One submission, built: run `plan`, then read the state back ([`QueuePlan::read_state`]).
 pub struct QueuePlan {
     /// The passes.
     pub plan: Plan,

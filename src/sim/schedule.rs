@@ -1,8 +1,8 @@
 //! Schedules: how the simulator interleaves the subgroups of a workgroup and the workgroups of a
-//! dispatch. A submission runs under each schedule of [`SimConfig::schedules`]
-//! (`super::SimConfig`), from the same starting contents; the first schedule's results are kept,
-//! and an output word that another schedule computes differently is a `schedule-divergence`
-//! finding.
+//! dispatch. A submission runs under each schedule of
+//! [`SimConfig::schedules`](super::SimConfig::schedules), from the same starting contents; the
+//! first schedule's results are kept, and an output word that another schedule computes
+//! differently is a `schedule-divergence` finding.
 //!
 //! Rules every schedule keeps (they are the model, not choices):
 //! - **Subgroups are threads.** Between two barriers the subgroups of a workgroup run

@@ -3,7 +3,7 @@
 //! Rules:
 //! - Lanes are *slots*; slot `i` belongs to subgroup `i / S`, lane `i % S`; `lid_of_slot` maps
 //!   slots to local invocation indices (identity unless lanes are shuffled).
-//! - A **thread** ([`sched`]) is a contiguous run of whole subgroups (`lo..hi` slots) stepped
+//! - A **thread** (`sched`) is a contiguous run of whole subgroups (`lo..hi` slots) stepped
 //!   statement by statement under an **active mask**: its lanes run in lockstep. A workgroup is
 //!   one thread under the lockstep schedule, several under the others; threads of a workgroup
 //!   meet at barriers, where they are merged and cut anew. Workgroups of a dispatch may be

@@ -30,7 +30,7 @@ pub struct Turns {
     /// Seed of the schedule's choices in this dispatch.
     pub seed: u64,
     /// Workgroups of the dispatch whose subgroups run as independent threads (`None`: all;
-    /// the others keep theirs in lockstep): [`threaded`] picks them.
+    /// the others keep theirs in lockstep): `threaded` picks them.
     pub threaded: Option<usize>,
 }
 
