@@ -13,8 +13,9 @@
 //! to another workgroup. Passes are ordered, so only accesses within one pass count.
 //!
 //! Per word, a checker remembers the epoch (barrier interval) of its last access, the first
-//! invocation that touched it in that epoch, whether a second one did, and the non-atomic
-//! writer if any. Epochs are global counters, so nothing needs clearing between workgroups
+//! invocation that touched it in that epoch, the last access by another invocation, and the
+//! non-atomic writer if any, so a report names a real second party: a write racing reads of
+//! the word names the writer and one of the readers. Epochs are global counters, so nothing needs clearing between workgroups
 //! (the storage checker's words live in a map it empties at each epoch instead, since a
 //! workgroup touches few of a buffer's words). Workgroups resident at once each have their own
 //! epoch and words (the storage checker's words are per workgroup too: a race between
@@ -81,25 +82,26 @@ impl SpanIds {
 }
 
 /// Span indices of [`Word`]'s packed accesses: 21 bits, so that a packed access is never
-/// `NONE` and `first` keeps its top bit for `multi`.
+/// `NONE`.
 const WORD_SPANS: u32 = (1 << 21) - 1;
-const MULTI: u32 = 1 << 31;
 
-/// A word's accesses in its last epoch, in 12 bytes (the workgroup checker keeps one per
-/// workgroup-memory word of every resident workgroup, touched on every access): `first` packs
-/// the first invocation's lane slot, its access's span index (in [`SpanIds`]) and, in its top
-/// bit, whether a second invocation touched the word; `writer` packs the non-atomic writer's
-/// slot and span index, or is `NONE`.
+/// A word's accesses in its last epoch, in 16 bytes (the workgroup checker keeps one per
+/// workgroup-memory word of every resident workgroup, touched on every access), each access a
+/// lane slot and a span index (in [`SpanIds`]) packed in a word: `first`, the first
+/// invocation's; `other`, the last access by any other invocation, or `NONE`; `writer`, the
+/// last non-atomic write, or `NONE`.
 #[derive(Clone, Copy)]
 struct Word {
     epoch: u32,
     first: u32,
+    other: u32,
     writer: u32,
 }
 
 const BLANK: Word = Word {
     epoch: 0,
     first: NONE,
+    other: NONE,
     writer: NONE,
 };
 
@@ -116,21 +118,25 @@ impl Word {
             *self = Word {
                 epoch,
                 first: pack(slot, span),
+                other: NONE,
                 writer: NONE,
             };
-        } else if self.first & SLOT_MASK != slot {
-            self.first |= MULTI;
         }
         let first = self.first & SLOT_MASK;
-        let multi = self.first & MULTI != 0;
-        // a non-atomic write by someone else, or our non-atomic write after someone else
+        // a non-atomic write by someone else, or our non-atomic write after someone else: the
+        // first invocation, or when that is us, the last of the others (never us)
         let other = if self.writer != NONE && self.writer & SLOT_MASK != slot {
             Some(self.writer)
-        } else if plain_write && (first != slot || multi) {
-            Some(self.first & !MULTI)
+        } else if plain_write && first != slot {
+            Some(self.first)
+        } else if plain_write && self.other != NONE {
+            Some(self.other)
         } else {
             None
         };
+        if first != slot {
+            self.other = pack(slot, span);
+        }
         if plain_write {
             self.writer = pack(slot, span);
         }
@@ -138,8 +144,7 @@ impl Word {
     }
 }
 
-/// Reports a race of lane `slot` with lane `other` of its workgroup (0 when the other party is
-/// itself: then the word was touched by several, the first of which was this lane).
+/// Reports a race of lane `slot` with lane `other` of its workgroup.
 fn report(
     kind: FindingKind,
     ctx: &Ctx,
@@ -149,7 +154,7 @@ fn report(
     what: impl FnOnce() -> String,
     out: &mut Findings,
 ) {
-    let other = if other == slot { 0 } else { other };
+    debug_assert_ne!(other, slot, "a race's other party is another invocation");
     report_with(
         kind,
         ctx,

@@ -7,6 +7,7 @@ mod builtins;
 mod corpus;
 mod findings;
 mod quiet;
+mod races;
 mod schedules;
 mod semantics;
 
