@@ -270,6 +270,12 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             .binding(g, i)
             .map(|(ty, words)| (slot_name(g, i), *ty, words))
     });
+    let schedules = schedule_names(&req.config);
+    let note = one_subgroup_note(
+        report.invocations,
+        req.config.subgroup_size,
+        schedules.len(),
+    );
     if args.opts.json {
         let dumps: serde_json::Map<String, serde_json::Value> = dumped
             .map(|(name, ty, words)| (name, words_json(ty, words)))
@@ -278,8 +284,9 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             "file": req.name,
             "entry": req.entry,
             "subgroup_size": req.config.subgroup_size,
-            "schedules": schedule_names(&req.config),
+            "schedules": schedules,
             "clean": report.findings.is_empty(),
+            "notes": note.iter().collect::<Vec<_>>(),
             "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
             "dumps": dumps,
             "stripped": report.stripped.iter().map(|s| stripped_json(&req.name, s)).collect::<Vec<_>>(),
@@ -293,9 +300,27 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         for f in &report.findings {
             println!("{f}");
         }
-        summary(report.findings.len(), &schedule_names(&req.config));
+        if let Some(n) = &note {
+            eprintln!("note: {n}");
+        }
+        summary(report.findings.len(), &schedules);
     }
     Ok(exit(report.findings.len()))
+}
+
+/// What the schedules cannot show where a workgroup of `invocations` fits in one subgroup of
+/// `subgroup_size` lanes: the simulator steps a subgroup's lanes together under every schedule,
+/// so no schedule reorders two invocations of such a workgroup (a missing barrier between
+/// atomics stays hidden), though WGSL lets a device run them as several subgroups.
+pub fn one_subgroup_note(invocations: u32, subgroup_size: u32, schedules: usize) -> Option<String> {
+    (invocations > 1 && invocations <= subgroup_size && schedules > 1).then(|| {
+        format!(
+            "the workgroup's {invocations} invocations are one subgroup of {subgroup_size} \
+             lanes, which every schedule runs in lockstep: an ordering bug between them (a \
+             missing barrier) cannot show; `--subgroup-size 4` runs them as {} subgroups",
+            invocations.div_ceil(4)
+        )
+    })
 }
 
 /// 0 without findings, else 1.

@@ -350,6 +350,8 @@ pub struct CheckReport {
     pub other_groups: BTreeMap<(u32, u32), (ElemType, Vec<u32>)>,
     /// What was blanked from the source before parsing ([`crate::directives`]).
     pub stripped: Vec<Stripped>,
+    /// Invocations per workgroup of the entry point (with the request's overrides).
+    pub invocations: u32,
 }
 
 impl CheckReport {
@@ -433,6 +435,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
         buffers: BTreeMap::new(),
         other_groups: BTreeMap::new(),
         stripped: report.stripped.into_iter().map(|(_, s)| s).collect(),
+        invocations: report.invocations.first().copied().unwrap_or(0),
     };
     for (b, (_, words)) in req.binds.iter().zip(report.buffers) {
         if b.group == 0 {

@@ -110,6 +110,8 @@ pub struct PipelineReport {
     /// What was blanked from each shader file before parsing ([`crate::directives`]), once per
     /// file.
     pub stripped: Vec<(String, Stripped)>,
+    /// Invocations per workgroup of each pass, in the request's order.
+    pub invocations: Vec<u32>,
 }
 
 /// Builds the plan of `req` (every check on input, before anything runs) and runs it.
@@ -142,6 +144,7 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
             .ok_or_else(|| Error::InvalidInput(format!("{what}: no buffer `{name}`")))
     };
     let mut stripped: Vec<(String, Stripped)> = Vec::new();
+    let mut invocations = Vec::with_capacity(req.passes.len());
     for (pi, p) in req.passes.iter().enumerate() {
         let what = format!("pass {} (`{}`)", pi, p.label);
         let kernel = Arc::new(Kernel::from_source(
@@ -253,6 +256,8 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
                 size: b.size,
             });
         }
+        let named: Vec<(&str, f64)> = p.overrides.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        invocations.push(kernel.invocations(&p.entry, &named)?);
         let workgroups = match &p.workgroups {
             Grid::Direct(c) => Workgroups::Direct(*c),
             Grid::Indirect {
@@ -284,6 +289,7 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
         findings,
         buffers,
         stripped,
+        invocations,
     })
 }
 

@@ -507,3 +507,56 @@ fn schedules_flag() {
         "{out}"
     );
 }
+
+/// A workgroup that is one subgroup at the simulated size: the default exploration cannot
+/// reorder its invocations, so `hasty_main`'s missing barrier stays hidden at 64 lanes and a
+/// note says so (and how to split it), in text and in `--json`; at 8 lanes, where the finding
+/// shows, and with one schedule, nothing is noted.
+#[test]
+fn a_workgroup_of_one_subgroup_is_noted() {
+    let f = corpus("schedule_missing_barrier_atomics_bug.wgsl");
+    let args = |size: &'static str| {
+        vec![
+            "--subgroup-size".to_string(),
+            size.to_string(),
+            f.clone(),
+            "--entry".into(),
+            "main".into(),
+            "--workgroups".into(),
+            "1".into(),
+            "--bind".into(),
+            "0=u32:zeros:1".into(),
+        ]
+    };
+    let run = |a: &[String]| check(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let note = "note: the workgroup's 64 invocations are one subgroup of 64 lanes";
+    let (code, out, err) = run(&args("64"));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains(note), "{err}");
+    assert!(
+        err.contains("`--subgroup-size 4` runs them as 16 subgroups"),
+        "{err}"
+    );
+    let mut json = args("128");
+    json.push("--json".into());
+    let (code, out, _) = run(&json);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let notes = v["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{out}");
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("one subgroup of 128 lanes"),
+        "{out}"
+    );
+    let (code, _, err) = run(&args("8"));
+    assert_eq!(code, 1);
+    assert!(!err.contains("note:"), "{err}");
+    let mut one = args("64");
+    one.extend(["--schedules".into(), "lockstep".into()]);
+    let (code, _, err) = run(&one);
+    assert_eq!(code, 0);
+    assert!(!err.contains("note:"), "{err}");
+}
