@@ -460,12 +460,16 @@ struct Run<'r> {
 
 /// Adds `more` (another schedule's findings) to `into`, each kind and place once.
 fn merge_findings(into: &mut Vec<Finding>, more: Vec<Finding>) {
+    // A finding without a place is about a buffer, named before its message's first ": "
+    // (`unwritten-output`); the counts after it may differ between schedules, and the first
+    // schedule's is kept.
+    let subject = |m: &str| m.split_once(": ").map_or(m, |(s, _)| s).to_string();
     for f in more {
         let known = into.iter().any(|g| {
             g.kind == f.kind
                 && match (&g.loc, &f.loc) {
                     (Some(a), Some(b)) => a == b,
-                    (None, None) => g.message == f.message,
+                    (None, None) => subject(&g.message) == subject(&f.message),
                     _ => false,
                 }
         });

@@ -219,3 +219,42 @@ fn main(@builtin(local_invocation_index) lid: u32) {
         "{f}"
     );
 }
+
+/// Where the words a kernel leaves unwritten depend on the schedule (invocation 0 publishes
+/// the slot the others write with no barrier between), each buffer is still reported once:
+/// the first schedule's count, beside the divergence and the race that explain it.
+#[test]
+fn an_unwritten_buffer_is_reported_once_across_schedules() {
+    let src = "var<workgroup> slot: u32;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> untouched: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if i == 0u { slot = 5u; }
+    out[slot] = i;
+}";
+    let binds = &["0=u32:uninit:8", "1=u32:uninit:4"];
+    let r = check(&request(src, 4, None, [1, 1, 1], binds)).unwrap();
+    let unwritten: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::UnwrittenOutput)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(unwritten.len(), 2, "{:#?}", r.findings);
+    assert!(
+        unwritten[0].starts_with("buffer 0 `binding 0`: "),
+        "{unwritten:?}"
+    );
+    assert!(
+        unwritten[1].starts_with("buffer 1 `binding 1`: 4 of its 4"),
+        "{unwritten:?}"
+    );
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::ScheduleDivergence),
+        "{:#?}",
+        r.findings
+    );
+}
