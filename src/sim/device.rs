@@ -463,7 +463,9 @@ fn merge_findings(into: &mut Vec<Finding>, more: Vec<Finding>) {
     // A finding without a place is about a buffer, named before its message's first ": "
     // (`unwritten-output`); the counts after it may differ between schedules, and the first
     // schedule's is kept.
-    let subject = |m: &str| m.split_once(": ").map_or(m, |(s, _)| s).to_string();
+    fn subject(m: &str) -> &str {
+        m.split_once(": ").map_or(m, |(s, _)| s)
+    }
     for f in more {
         let known = into.iter().any(|g| {
             g.kind == f.kind

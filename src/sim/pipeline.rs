@@ -256,8 +256,9 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
                 size: b.size,
             });
         }
-        let named: Vec<(&str, f64)> = p.overrides.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        invocations.push(kernel.invocations(&p.entry, &named)?);
+        // (the specialization the run uses: cached on the kernel under the same overrides)
+        let [x, y, z] = kernel.specialize(&p.entry, &p.overrides)?.workgroup_size;
+        invocations.push(x * y * z);
         let workgroups = match &p.workgroups {
             Grid::Direct(c) => Workgroups::Direct(*c),
             Grid::Indirect {

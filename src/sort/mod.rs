@@ -4,8 +4,8 @@
 //! - **Recorded once, run for any count.** A [`Sorter`] is made for one configuration
 //!   ([`SortConfig`]: key type, payload, direction, bit range, maximum count) with its scratch;
 //!   [`Sorter::record`] sorts the caller's keys (and values) in place, the count given on the
-//!   host or read from a GPU buffer ([`Count`](crate::Count)). Recording allocates nothing after the first use
-//!   with the same buffers.
+//!   host or read from a GPU buffer ([`Count`](crate::Count)). Recording allocates nothing
+//!   after the first use with the same buffers.
 //! - **One order.** Keys are sorted by an order-preserving u32 image ("sortable" key): u32 as is,
 //!   i32 with the sign bit flipped, f32 in [`f32::total_cmp`] order (−NaN < −inf < … < −0 < +0 <
 //!   … < +inf < +NaN: negatives have all bits flipped, the rest the sign bit); descending sorts the

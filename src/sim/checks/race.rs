@@ -15,9 +15,9 @@
 //! Per word, a checker remembers the epoch (barrier interval) of its last access, the first
 //! invocation that touched it in that epoch, the last access by another invocation, and the
 //! non-atomic writer if any, so a report names a real second party: a write racing reads of
-//! the word names the writer and one of the readers. Epochs are global counters, so nothing needs clearing between workgroups
-//! (the storage checker's words live in a map it empties at each epoch instead, since a
-//! workgroup touches few of a buffer's words). Workgroups resident at once each have their own
+//! the word names the writer and one of the readers. Epochs are global counters, so nothing
+//! needs clearing between workgroups (the storage checker's words live in a map it empties at
+//! each epoch instead, since a workgroup touches few of a buffer's words). Workgroups resident at once each have their own
 //! epoch and words (the storage checker's words are per workgroup too: a race between
 //! workgroups is [`GridRace`]'s).
 

@@ -66,20 +66,22 @@ impl G {
         let r = self.expr(&ret, 2, cx);
         body.push(Stmt::Line(format!("return {};", r.s)));
         let reads = self.leave_helper(saved);
-        let mut text = format!(
-            "fn {name}({}) -> {} {{\n",
-            sig.join(", "),
-            self.ty_name(&ret)
-        );
-        print_stmts(&body, 1, &mut text);
-        text.push('}');
-        self.decls.push(text);
+        let signature = format!("fn {name}({}) -> {}", sig.join(", "), self.ty_name(&ret));
+        self.declare_fn(signature, &body);
         self.helpers.push(Helper {
             name,
             params,
             ret,
             reads,
         });
+    }
+
+    /// Declares a function of the module: `signature`, then `body`.
+    fn declare_fn(&mut self, signature: String, body: &[Stmt]) {
+        let mut text = signature + " {\n";
+        print_stmts(body, 1, &mut text);
+        text.push('}');
+        self.decls.push(text);
     }
 
     /// A helper updating a `function` variable through a pointer.
@@ -117,14 +119,12 @@ impl G {
             self.budget -= 1;
         }
         let reads = self.leave_helper(saved);
-        let mut text = format!(
-            "fn {name}(p: ptr<function, {}>, a: {}) {{\n",
+        let signature = format!(
+            "fn {name}(p: ptr<function, {}>, a: {})",
             self.ty_name(&target),
             self.ty_name(&arg)
         );
-        print_stmts(&body, 1, &mut text);
-        text.push('}');
-        self.decls.push(text);
+        self.declare_fn(signature, &body);
         self.mutators.push(Mutator {
             name,
             target,
