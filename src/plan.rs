@@ -66,6 +66,9 @@ pub struct BufferDecl {
     /// Copies of the buffer side by side, each `size` bytes at a multiple of [`SLOT_ALIGN`]; a
     /// recording binds one of them (see [`Plan::slotted`]). 1 for an ordinary buffer.
     pub slots: u32,
+    /// Its contents after a run depend, by design, on the order in which invocations ran (see
+    /// [`Plan::order_dependent`]).
+    pub order_dependent: bool,
 }
 
 /// Where the copies of a slotted buffer start: a multiple of this (the largest offset
@@ -185,6 +188,7 @@ impl Plan {
             init,
             readback: false,
             slots: 1,
+            order_dependent: false,
         });
         BufferId(self.buffers.len() - 1)
     }
@@ -213,6 +217,15 @@ impl Plan {
     /// Asks for `id`'s contents after the run.
     pub fn read_back(&mut self, id: BufferId) {
         self.buffers[id.0].readback = true;
+    }
+
+    /// Declares that what `id` holds after a run depends, by design, on the order in which
+    /// invocations ran, while the run's results do not: a work queue's ring, whose version
+    /// counters count the operations that went through it, and which tasks waited in its
+    /// spill list. The simulator does not compare such a buffer between the schedules it
+    /// explores; every other output still must agree.
+    pub fn order_dependent(&mut self, id: BufferId) {
+        self.buffers[id.0].order_dependent = true;
     }
 
     /// Appends a pass binding whole buffers to the WGSL variables named: `(name, buffer)`, each

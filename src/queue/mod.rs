@@ -454,6 +454,11 @@ pub fn build(
     } else {
         plan.buffer("ticks (unused)", 4, BufferInit::Zeroed)
     };
+    // which tasks went through the ring, which waited in the spill list and when each started
+    // depend on timing; every task's result and run count do not
+    for b in [ring, ctl, spill, ticks] {
+        plan.order_dependent(b);
+    }
     let args = plan.buffer("child args", 12, BufferInit::Zeroed);
     let all = [
         ("params", params),

@@ -59,11 +59,12 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
         ];
         let mut pristine: Vec<Buffer> = Vec::new();
         let mut live: Vec<Buffer> = Vec::new();
+        let names = ["results", "runs", "ring", "ctl", "spill", "ticks"];
         for (i, len) in qp.state_lens().iter().enumerate() {
             let mut w = words[i].clone();
             w.resize((*len).max(1), 0);
-            pristine.push(ctx.upload("pristine state", &w)?);
-            live.push(ctx.zeroed("state", w.len() as u64 * 4)?);
+            pristine.push(ctx.upload(&format!("pristine {}", names[i]), &w)?);
+            live.push(ctx.zeroed(names[i], w.len() as u64 * 4)?);
         }
         let variant = format!(
             "task tree fanout 4, 64 words/task, {} wg{}",

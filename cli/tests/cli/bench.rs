@@ -39,8 +39,9 @@ fn info_names_the_device() {
     }
 }
 
-/// On the simulator: copy, reduce and scan rows, all verified, in the JSON report; `plot` draws
-/// the saved report as a PNG, and a file that is not a report is a clear error.
+/// On the simulator: copy, reduce, scan and queue rows, all verified, in the JSON report (the
+/// queue's state is the case's own buffers, whose ring the schedules leave differently);
+/// `plot` draws the saved report as a PNG, and a file that is not a report is a clear error.
 #[test]
 fn sim_bench_verifies_and_plots_its_report() {
     let dir = tempfile::tempdir().unwrap();
@@ -51,14 +52,14 @@ fn sim_bench_verifies_and_plots_its_report() {
             "--backend",
             "sim",
             "--only",
-            "copy,reduce,scan",
+            "copy,reduce,scan,queue",
             "--sizes",
             "2048",
         ],
     );
     assert_eq!(v["backend"], "simulator");
     let rows = v["rows"].as_array().unwrap();
-    for algorithm in ["copy", "reduce", "scan"] {
+    for algorithm in ["copy", "reduce", "scan", "queue"] {
         assert!(
             rows.iter().any(|r| r["algorithm"] == algorithm),
             "no {algorithm} row in {rows:?}"
