@@ -174,6 +174,12 @@ pub struct Finding {
     /// Index of the pass it was first seen in, counted over the passes of its submission
     /// (`None` for findings about the whole run, such as `unwritten-output`).
     pub pass: Option<usize>,
+    /// In how many invocations it happened, summed over the run: each time a lane executes
+    /// the statement and does the bad thing counts one, so a lane that runs it again counts
+    /// again (which lanes count, per kind: `docs/simulator.md`). Under several schedules, the
+    /// count of the first that found it. `None` for findings about a buffer or the whole run
+    /// rather than a statement (`unwritten-output`, `schedule-divergence`).
+    pub invocations: Option<u64>,
 }
 
 impl fmt::Display for Finding {

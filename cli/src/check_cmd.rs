@@ -406,12 +406,13 @@ fn party_json(p: &Party) -> serde_json::Value {
     })
 }
 
-/// A finding as JSON.
+/// A finding as JSON (`invocations`: how many it happened in, `null` for one about a buffer).
 pub fn finding_json(f: &Finding) -> serde_json::Value {
     serde_json::json!({
         "kind": f.kind.name(),
         "message": f.message,
         "loc": loc_json(&f.loc),
         "parties": f.parties.iter().map(party_json).collect::<Vec<_>>(),
+        "invocations": f.invocations,
     })
 }

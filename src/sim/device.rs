@@ -803,6 +803,7 @@ impl Simulator {
                 .and_then(|p| p.loc.clone()),
             parties: ours.into_iter().chain(theirs).collect(),
             pass,
+            invocations: None,
         });
         Ok(findings)
     }

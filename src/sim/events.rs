@@ -4,10 +4,10 @@
 //! (ballots and gathers with their operands), indices out of range, the step budget running
 //! out — and holds no checking logic. Checkers ([`Checker`]) receive the events and report
 //! [`Finding`]s through a [`Findings`] collector, which deduplicates by (kind, kernel, source
-//! position) and counts repeats. A checker that looks at the IR (`checks/ir.rs`) does so when a
-//! pass starts ([`Checker::pass_start`]) and names the expressions whose evaluation it wants
-//! to see ([`Checker::expression`]); the core then reports those, and nothing else, per
-//! evaluation.
+//! position) and counts the invocations each finding happened in. A checker that looks at the
+//! IR (`checks/ir.rs`) does so when a pass starts ([`Checker::pass_start`]) and names the
+//! expressions whose evaluation it wants to see ([`Checker::expression`]); the core then
+//! reports those, and nothing else, per evaluation.
 
 use std::collections::HashMap;
 
@@ -216,6 +216,8 @@ pub struct StallEvent {
     pub span: Span,
     /// A lane slot of the spinning subgroups.
     pub slot: usize,
+    /// How many lanes spin.
+    pub lanes: u32,
     /// Iterations in a row that read the same memory words, unchanged, and wrote none.
     pub iterations: u32,
     /// The suspended workgroup.
@@ -360,8 +362,17 @@ pub trait Checker {
     fn subgroup_op(&mut self, _ctx: &Ctx, _s: &SubgroupEvent, _out: &mut Findings) {}
     /// An index out of range.
     fn out_of_bounds(&mut self, _ctx: &Ctx, _e: &OobEvent, _out: &mut Findings) {}
-    /// The step budget ran out in this workgroup at `span`.
-    fn step_limit(&mut self, _ctx: &Ctx, _steps: u64, _span: Span, _out: &mut Findings) {}
+    /// The step budget ran out in this workgroup at `span`, `live` of its invocations not
+    /// finished.
+    fn step_limit(
+        &mut self,
+        _ctx: &Ctx,
+        _steps: u64,
+        _live: u32,
+        _span: Span,
+        _out: &mut Findings,
+    ) {
+    }
     /// An iteration of a loop starts with `lanes` (slots) active.
     fn loop_iteration(&mut self, _ctx: &Ctx, _lanes: &Mask, _span: Span, _out: &mut Findings) {}
     /// A workgroup made no progress while a suspended one was the only one that could.
@@ -372,19 +383,33 @@ pub trait Checker {
 
 /// Findings of a run, deduplicated by (kind, kernel, source position). Kernels are told apart
 /// by address, which is stable for the run (plans hold them in `Arc`s).
+///
+/// Each finding counts the invocations it happened in ([`Finding::invocations`]): a checker
+/// reports, or notes as [`Findings::seen`], the lanes that did the bad thing in one event (the
+/// lanes of a subgroup whose shift overflowed, the lanes of an access whose word raced), and
+/// the counts add up over the run, so a lane that runs the statement again counts again.
 #[derive(Default)]
 pub struct Findings {
-    list: Vec<(Finding, u64)>,
+    list: Vec<Finding>,
     index: HashMap<(FindingKind, usize, u32), usize>,
     pass: Option<usize>,
 }
 
 impl Findings {
-    /// Whether a finding of `kind` at `span` in `kernel` is already known; if so counts it.
-    pub fn seen(&mut self, kind: FindingKind, kernel: &Kernel, span: Span) -> bool {
+    /// Whether a finding of `kind` at `span` in `kernel` is already known; if so adds the
+    /// `invocations` (lanes) it happened in once more.
+    pub fn seen(
+        &mut self,
+        kind: FindingKind,
+        kernel: &Kernel,
+        span: Span,
+        invocations: u64,
+    ) -> bool {
         let key = (kind, kernel as *const Kernel as usize, span_start(span));
         if let Some(&i) = self.index.get(&key) {
-            self.list[i].1 += 1;
+            if let Some(n) = &mut self.list[i].invocations {
+                *n += invocations;
+            }
             true
         } else {
             false
@@ -396,44 +421,44 @@ impl Findings {
         self.pass = pass;
     }
 
-    /// Reports a finding (counted once per kind and source position).
+    /// Reports a finding that happened in `invocations` lanes (reported once per kind and
+    /// source position; a repeat adds its lanes to the count).
     pub fn report(
         &mut self,
         kind: FindingKind,
         kernel: &Kernel,
         span: Span,
+        invocations: u64,
         message: String,
         parties: Vec<Party>,
     ) {
-        if self.seen(kind, kernel, span) {
+        if self.seen(kind, kernel, span, invocations) {
             return;
         }
         let key = (kind, kernel as *const Kernel as usize, span_start(span));
         self.index.insert(key, self.list.len());
-        self.list.push((
-            Finding {
-                kind,
-                message,
-                loc: loc(kernel, span),
-                parties,
-                pass: self.pass,
-            },
-            1,
-        ));
+        self.list.push(Finding {
+            kind,
+            message,
+            loc: loc(kernel, span),
+            parties,
+            pass: self.pass,
+            // (at least one lane did it)
+            invocations: Some(invocations.max(1)),
+        });
     }
 
-    /// Reports a finding with no source position (e.g. unwritten output).
+    /// Reports a finding with no source position (e.g. unwritten output): about the run, not
+    /// counted in invocations.
     pub fn report_global(&mut self, kind: FindingKind, message: String) {
-        self.list.push((
-            Finding {
-                kind,
-                message,
-                loc: None,
-                parties: vec![],
-                pass: self.pass,
-            },
-            1,
-        ));
+        self.list.push(Finding {
+            kind,
+            message,
+            loc: None,
+            parties: vec![],
+            pass: self.pass,
+            invocations: None,
+        });
     }
 
     /// Number of distinct findings.
@@ -446,13 +471,14 @@ impl Findings {
         self.list.is_empty()
     }
 
-    /// The findings, repeats noted in the message.
+    /// The findings, the invocations each happened in noted at the end of its message when
+    /// more than one.
     pub fn into_vec(self) -> Vec<Finding> {
         self.list
             .into_iter()
-            .map(|(mut f, n)| {
-                if n > 1 {
-                    f.message.push_str(&format!(" ({n} occurrences)"));
+            .map(|mut f| {
+                if let Some(n @ 2..) = f.invocations {
+                    f.message.push_str(&format!(" (in {n} invocations)"));
                 }
                 f
             })

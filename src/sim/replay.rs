@@ -20,9 +20,9 @@
 //!   from the simulated buffer, as the GPU would).
 //! - **One run per dispatch** for the checkers, so each finding belongs to one dispatch; a
 //!   finding at the same kind and source position as one an earlier dispatch reported is
-//!   counted there (`repeats`) instead of reported again. wgpu zero-fills buffers, so nothing
-//!   is uninitialized: the findings are races, bounds, uniformity, barriers, step limits and
-//!   the portability checks.
+//!   counted in the later dispatch's `repeats` (a count of findings, not invocations) instead
+//!   of reported again. wgpu zero-fills buffers, so nothing is uninitialized: the findings are
+//!   races, bounds, uniformity, barriers, step limits and the portability checks.
 //! - **What is not compute is not run**: render passes, texture copies, query resolves and
 //!   acceleration-structure builds are left out with a note (a buffer one of them writes keeps
 //!   its contents). A dispatch the simulator cannot run (a texture or sampler binding, a module
@@ -88,7 +88,8 @@ pub struct DispatchReport {
     pub size: DispatchSize,
     /// New findings (not at a kind and position an earlier dispatch reported).
     pub findings: Vec<Finding>,
-    /// Findings at a kind and position an earlier dispatch already reported.
+    /// How many findings were at a kind and position an earlier dispatch already reported (not
+    /// reported again; their invocations are not added to the earlier report's).
     pub repeats: usize,
 }
 

@@ -89,8 +89,9 @@ fn findings_exit_1_with_kind_names() {
     }
 }
 
-/// `--json`: one object on stdout with the findings (a race's two parties, its source line)
-/// and the dumped bindings.
+/// `--json`: one object on stdout with the findings (a race's two parties, its source line, the
+/// invocations it happened in: each of the 64 reads a word another wrote) and the dumped
+/// bindings.
 #[test]
 fn json_is_machine_readable() {
     let f = corpus("race_missing_barrier_bug.wgsl");
@@ -114,6 +115,7 @@ fn json_is_machine_readable() {
     assert_eq!(v["findings"][0]["kind"], "workgroup-race");
     assert_eq!(v["findings"][0]["parties"].as_array().unwrap().len(), 2);
     assert!(v["findings"][0]["loc"]["line"].as_u64().unwrap() > 0);
+    assert_eq!(v["findings"][0]["invocations"], 64);
     assert_eq!(v["dumps"]["1"].as_array().unwrap().len(), 64);
 }
 
@@ -473,6 +475,8 @@ fn schedules_flag() {
     );
     assert_eq!(v["findings"][0]["kind"], "schedule-divergence");
     assert_eq!(v["findings"][0]["parties"].as_array().unwrap().len(), 2);
+    // about an output word, not a statement: no invocation count
+    assert!(v["findings"][0]["invocations"].is_null());
     for bad in ["0", "sideways", "random:x"] {
         let mut args = base.to_vec();
         args.extend(["--schedules", bad]);

@@ -1,6 +1,9 @@
 //! Bounds and budget: indices past an array's length (the core reports them) and the step
 //! budget running out. A read out of range whose value only a `select` arm consumes is judged
 //! when the select runs ([`Discards`]).
+//!
+//! Invocations counted: the lanes whose index was out of range; for `step-limit`, the
+//! invocations of the workgroup that had not finished.
 
 use naga::Span;
 
@@ -48,7 +51,7 @@ impl Checker for Bounds {
         if self
             .discards
             .defer(ctx, e.expr, e.slot, kind, e.span, message)
-            || out.seen(kind, ctx.kernel, e.span)
+            || out.seen(kind, ctx.kernel, e.span, 1)
         {
             return;
         }
@@ -56,16 +59,18 @@ impl Checker for Bounds {
             kind,
             ctx.kernel,
             e.span,
+            1,
             message(),
             vec![ctx.party(e.slot, Some(e.span))],
         );
     }
 
-    fn step_limit(&mut self, ctx: &Ctx, steps: u64, span: Span, out: &mut Findings) {
+    fn step_limit(&mut self, ctx: &Ctx, steps: u64, live: u32, span: Span, out: &mut Findings) {
         out.report(
             FindingKind::StepLimit,
             ctx.kernel,
             span,
+            live as u64,
             format!(
                 "workgroup ({},{},{}) ran out of its budget of {steps} steps (a hang, or a wait on another workgroup)",
                 ctx.workgroup[0], ctx.workgroup[1], ctx.workgroup[2]

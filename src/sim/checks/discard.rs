@@ -9,6 +9,9 @@
 //! reported as it is in the lanes where the select keeps the value, and, for reads, as
 //! `discarded-read` (only if asked for) where it does not. A finding whose select never ran in
 //! its lane is reported as it is when the workgroup ends.
+//!
+//! A checker holds a finding once per lane and event (the words of one lane's access are one),
+//! so each counts one invocation where it is reported.
 
 use std::collections::HashMap;
 
@@ -217,5 +220,5 @@ fn report(
     slot: usize,
 ) {
     let party = ctx.party(slot, Some(span));
-    out.report(kind, ctx.kernel, span, message, vec![party]);
+    out.report(kind, ctx.kernel, span, 1, message, vec![party]);
 }

@@ -6,6 +6,9 @@
 //! on. Padding words of the types a buffer is bound as (between struct members, past an array
 //! element within its stride) are never unwritten output. A read whose value only a `select`
 //! arm consumes is judged when the select runs ([`Discards`]).
+//!
+//! Invocations counted: the lanes of a read that read an unwritten word (one per lane, however
+//! many of its words were unwritten). `unwritten-output` is about a buffer and has no count.
 
 use super::discard::Discards;
 use super::ir::data_words;
@@ -139,11 +142,14 @@ impl Checker for Init {
                 _ => return,
             },
         };
+        // the last lane found reading an unwritten word (a lane's words come together)
+        let mut counted = None;
         for &(slot, addr) in a.words {
             let Some(w) = written.get_mut(addr as usize) else {
                 continue;
             };
-            if a.kind != AccessKind::Store && !*w {
+            if a.kind != AccessKind::Store && !*w && counted != Some(slot) {
+                counted = Some(slot);
                 let kind = FindingKind::UninitializedRead;
                 let what = || {
                     if a.space == Space::Workgroup {
@@ -167,11 +173,12 @@ impl Checker for Init {
                 let deferred = self
                     .discards
                     .defer(ctx, a.expr, slot as usize, kind, a.span, what);
-                if !deferred && !out.seen(kind, ctx.kernel, a.span) {
+                if !deferred && !out.seen(kind, ctx.kernel, a.span, 1) {
                     out.report(
                         kind,
                         ctx.kernel,
                         a.span,
+                        1,
                         what(),
                         vec![ctx.party(slot as usize, Some(a.span))],
                     );

@@ -13,6 +13,9 @@
 //!   traced back to those builtins ([`Origins`]): WGSL does not promise that subgroup `i`
 //!   holds local invocations `i·S .. i·S+S-1`; `subgroup_id` and `subgroup_invocation_id` say
 //!   where an invocation is.
+//!
+//! Invocations counted: the lanes given an index, mask or delta out of range; the lanes that
+//! voted into an unread word; the lanes that computed the layout.
 
 use std::collections::HashMap;
 
@@ -221,7 +224,8 @@ impl Checker for Lanes {
             return;
         };
         let kind = FindingKind::LaneLayoutAssumption;
-        if out.seen(kind, ctx.kernel, e.span) {
+        let lanes = e.active.count() as u64;
+        if out.seen(kind, ctx.kernel, e.span, lanes) {
             return;
         }
         let (what, op, builtin) = match layout {
@@ -232,6 +236,7 @@ impl Checker for Lanes {
             kind,
             ctx.kernel,
             e.span,
+            lanes,
             format!(
                 "the {what} computed as `local_invocation_index {op} subgroup_size`: WGSL does not \
                  promise that subgroup i holds local invocations i*S .. i*S+S-1 (use the \
@@ -249,11 +254,14 @@ impl Checker for Lanes {
         if s <= 32 || read.words == 0 || read.words == ALL_WORDS {
             return;
         }
+        // the first lane that voted into a word the kernel does not read, and how many did
         let mut unread = None;
+        let mut lanes = 0u64;
         b.voted.for_each(|slot| {
             let word = (slot % s) / 32;
-            if unread.is_none() && read.words >> word & 1 == 0 {
-                unread = Some((slot, word));
+            if read.words >> word & 1 == 0 {
+                unread.get_or_insert((slot, word));
+                lanes += 1;
             }
         });
         let Some((slot, word)) = unread else {
@@ -266,7 +274,7 @@ impl Checker for Lanes {
             b.span
         };
         let kind = FindingKind::BallotHighLanes;
-        if out.seen(kind, ctx.kernel, f) {
+        if out.seen(kind, ctx.kernel, f, lanes) {
             return;
         }
         let names: Vec<&str> = (0..4)
@@ -280,6 +288,7 @@ impl Checker for Lanes {
             kind,
             ctx.kernel,
             f,
+            lanes,
             format!(
                 "lane {} voted in the subgroupBallot{ballot_at}, which lands in word {} ({}) of the \
                  ballot, but the kernel reads only {}: it assumes subgroups of at most {} lanes \
@@ -318,22 +327,25 @@ impl Checker for Lanes {
                 g.op
             )
         };
+        // the first lane whose result is not left to a select, and how many such lanes
         let mut hit = None;
+        let mut lanes = 0u64;
         g.active.for_each(|slot| {
-            if hit.is_some() || operand[slot] < s {
+            if operand[slot] < s {
                 return;
             }
             let deferred = self
                 .discards
                 .defer(ctx, Some(g.result), slot, kind, g.span, || message(slot));
             if !deferred {
-                hit = Some(slot);
+                hit.get_or_insert(slot);
+                lanes += 1;
             }
         });
         let Some(slot) = hit else { return };
-        if !out.seen(kind, ctx.kernel, g.span) {
+        if !out.seen(kind, ctx.kernel, g.span, lanes) {
             let party = ctx.party(slot, Some(g.span));
-            out.report(kind, ctx.kernel, g.span, message(slot), vec![party]);
+            out.report(kind, ctx.kernel, g.span, lanes, message(slot), vec![party]);
         }
     }
 }

@@ -5,6 +5,7 @@
 //! checker counts, per workgroup and subgroup, the loop iterations that subgroup started with at
 //! least one active lane (a lower bound of gallivm's count, which also counts loops its row
 //! enters with no active lane) and reports the loop where one subgroup reaches the limit.
+//! Invocations counted: the subgroup's lanes active in the iteration that reached it.
 
 use naga::Span;
 
@@ -49,14 +50,13 @@ impl Checker for LoopLimit {
             }
         });
         for (g, n) in hits {
-            let slot = lanes
-                .and(&Mask::range(g * s, s))
-                .first_set()
-                .unwrap_or(g * s);
+            let group = lanes.and(&Mask::range(g * s, s));
+            let slot = group.first_set().unwrap_or(g * s);
             out.report(
                 FindingKind::LoopLimit,
                 ctx.kernel,
                 span,
+                group.count() as u64,
                 format!(
                     "subgroup {g} of workgroup ({},{},{}) started its {n}th loop iteration \
                      (all loops of the invocation together): lavapipe ends every loop of the \

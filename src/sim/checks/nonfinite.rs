@@ -5,6 +5,7 @@
 //! everything computed from such a value may differ from device to device. Each value is
 //! reported where it is first made, not where it flows; a value only a `select` arm consumes
 //! is judged in the lanes where the select keeps it (`select(x / y, 0.0, y == 0.0)` is fine).
+//! Invocations counted: the lanes whose result was non-finite from finite operands.
 
 use std::collections::HashSet;
 
@@ -117,11 +118,10 @@ impl Checker for NonFinite {
                  operands in range, or discard the result with `select`"
             )
         };
+        // the first lane (and its value) not left to a select, and how many such lanes
         let mut hit = None;
+        let mut lanes = 0u64;
         e.active.for_each(|slot| {
-            if hit.is_some() {
-                return;
-            }
             let bad = (0..e.words(e.at.expr))
                 .map(|w| e.row(e.at.expr, w)[slot])
                 .find(|&v| non_finite(v));
@@ -136,13 +136,14 @@ impl Checker for NonFinite {
                 .discards
                 .defer(ctx, Some(e.at), slot, kind, e.span, || message(v))
             {
-                hit = Some((slot, v));
+                hit.get_or_insert((slot, v));
+                lanes += 1;
             }
         });
         let Some((slot, v)) = hit else { return };
-        if !out.seen(kind, ctx.kernel, e.span) {
+        if !out.seen(kind, ctx.kernel, e.span, lanes) {
             let party = ctx.party(slot, Some(e.span));
-            out.report(kind, ctx.kernel, e.span, message(v), vec![party]);
+            out.report(kind, ctx.kernel, e.span, lanes, message(v), vec![party]);
         }
     }
 }

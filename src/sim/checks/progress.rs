@@ -2,6 +2,8 @@
 //! workgroup would change (the scheduler reports it, `sim::schedule`). A GPU without
 //! forward-progress guarantees between resident workgroups (Apple's, ARM's) need never resume
 //! the suspended one, so the wait never ends there: a ticketed look-back without a fallback.
+//!
+//! Invocations counted: the lanes spinning in the loop when the stall is seen.
 
 use crate::finding::FindingKind;
 use crate::sim::events::{loc, Checker, Ctx, Findings, StallEvent};
@@ -13,7 +15,7 @@ pub struct Progress;
 impl Checker for Progress {
     fn stalled(&mut self, ctx: &Ctx, e: &StallEvent, out: &mut Findings) {
         let kind = FindingKind::ForwardProgress;
-        if out.seen(kind, ctx.kernel, e.span) {
+        if out.seen(kind, ctx.kernel, e.span, e.lanes as u64) {
             return;
         }
         let [x, y, z] = ctx.workgroup;
@@ -27,6 +29,7 @@ impl Checker for Progress {
             kind,
             ctx.kernel,
             e.span,
+            e.lanes as u64,
             format!(
                 "workgroup ({x},{y},{z}) spins in this loop ({} iterations in a row re-reading \
                  the same values and changing nothing) waiting on workgroup ({sx},{sy},{sz}), \

@@ -20,6 +20,9 @@
 //! each epoch instead, since a workgroup touches few of a buffer's words). Workgroups resident at once each have their own
 //! epoch and words (the storage checker's words are per workgroup too: a race between
 //! workgroups is [`GridRace`]'s).
+//!
+//! Invocations counted: the lanes of an access that race with an earlier access of another
+//! invocation (one per lane, however many of its words race).
 
 use std::collections::HashMap;
 
@@ -166,7 +169,8 @@ fn report(
     );
 }
 
-/// Reports a race of lane `slot` with the party `other` gives (once per kind and place).
+/// Reports a race of lane `slot` with the party `other` gives (once per kind and place; a lane
+/// counts one invocation: callers report a lane once per access).
 fn report_with(
     kind: FindingKind,
     ctx: &Ctx,
@@ -176,13 +180,14 @@ fn report_with(
     what: impl FnOnce() -> String,
     out: &mut Findings,
 ) {
-    if out.seen(kind, ctx.kernel, a.span) {
+    if out.seen(kind, ctx.kernel, a.span, 1) {
         return;
     }
     out.report(
         kind,
         ctx.kernel,
         a.span,
+        1,
         what(),
         vec![ctx.party(slot as usize, Some(a.span)), other()],
     );
@@ -233,11 +238,15 @@ impl Checker for Race {
         let epoch = *epoch;
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
         let span = self.spans.id(a.span, WORD_SPANS);
+        // the last lane reported (a lane's words come together)
+        let mut raced = NONE;
         for &(slot, addr) in a.words {
             let Some(w) = words.get_mut(addr as usize) else {
                 continue;
             };
-            if let Some((other, at)) = w.touch(epoch, slot, span, plain_write) {
+            let race = w.touch(epoch, slot, span, plain_write);
+            if let Some((other, at)) = race.filter(|_| slot != raced) {
+                raced = slot;
                 let other = (other, self.spans.get(at));
                 let what = || {
                     format!(
@@ -315,11 +324,15 @@ impl Checker for StorageRace {
         let epoch = *epoch;
         let plain_write = a.kind == AccessKind::Store && !a.atomic;
         let span = self.spans.id(a.span, WORD_SPANS);
+        // the last lane reported (a lane's words come together)
+        let mut raced = NONE;
         for &(slot, addr) in a.words {
             let w = words
                 .entry((a.buffer as u64) << 32 | addr as u64)
                 .or_insert(BLANK);
-            if let Some((other, at)) = w.touch(epoch, slot, span, plain_write) {
+            let race = w.touch(epoch, slot, span, plain_write);
+            if let Some((other, at)) = race.filter(|_| slot != raced) {
+                raced = slot;
                 let other = (other, self.spans.get(at));
                 let what = || {
                     format!(
@@ -416,6 +429,8 @@ impl Checker for GridRace {
             self.words.resize(a.buffer + 1, Vec::new());
         }
         let words = &mut self.words[a.buffer];
+        // the last lane reported (a lane's words come together)
+        let mut raced = NONE;
         for &(slot, addr) in a.words {
             let addr = addr as usize;
             if words.len() <= addr {
@@ -454,7 +469,10 @@ impl Checker for GridRace {
             if plain_write && w.writer.workgroup == NONE {
                 w.writer = me;
             }
-            let Some(p) = partner else { continue };
+            let Some(p) = partner.filter(|_| slot != raced) else {
+                continue;
+            };
+            raced = slot;
             let what = || {
                 format!(
                 "storage word {addr} of buffer {} touched by two workgroups of one dispatch, one a non-atomic write",

@@ -4,7 +4,7 @@
 //! a result the other language does not give. Shifts whose amount is provably in range (a
 //! constant, which WGSL already requires below the width, or masked with `& c`, `c < 32`) are
 //! not watched, and lanes whose result only a `select` discards (`select(x << s, 0u, s >= 32u)`)
-//! are fine ([`Discards`]).
+//! are fine ([`Discards`]). Invocations counted: the lanes whose shift amount was too large.
 
 use naga::{BinaryOperator, Expression, Function, Handle, Literal};
 
@@ -135,12 +135,11 @@ impl Checker for Shift {
                 amount % WIDTH
             )
         };
-        // the first lane (and its amount) whose result is not left to a select
+        // the first lane (and its amount) whose result is not left to a select, and how many
+        // such lanes
         let mut hit = None;
+        let mut lanes = 0u64;
         e.active.for_each(|slot| {
-            if hit.is_some() {
-                return;
-            }
             let over = (0..e.words(right))
                 .map(|w| e.row(right, w)[slot])
                 .find(|&a| a >= WIDTH);
@@ -149,13 +148,21 @@ impl Checker for Shift {
                 .discards
                 .defer(ctx, Some(e.at), slot, kind, e.span, || message(amount));
             if !deferred {
-                hit = Some((slot, amount));
+                hit.get_or_insert((slot, amount));
+                lanes += 1;
             }
         });
         let Some((slot, amount)) = hit else { return };
-        if !out.seen(kind, ctx.kernel, e.span) {
+        if !out.seen(kind, ctx.kernel, e.span, lanes) {
             let party = ctx.party(slot, Some(e.span));
-            out.report(kind, ctx.kernel, e.span, message(amount), vec![party]);
+            out.report(
+                kind,
+                ctx.kernel,
+                e.span,
+                lanes,
+                message(amount),
+                vec![party],
+            );
         }
     }
 }

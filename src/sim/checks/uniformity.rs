@@ -1,5 +1,8 @@
 //! Uniformity: subgroup operations must run with every live lane of the subgroup active, and
 //! every live invocation of a workgroup must reach the same barrier statement.
+//!
+//! Invocations counted: the lanes that ran the subgroup operation with others missing, and the
+//! lanes that reached the barrier without the rest.
 
 use crate::finding::FindingKind;
 use crate::sim::events::{BarrierEvent, Checker, Ctx, Findings, SubgroupEvent};
@@ -13,7 +16,8 @@ impl Checker for Uniformity {
             return;
         }
         let kind = FindingKind::NonUniformSubgroupOp;
-        if out.seen(kind, ctx.kernel, s.span) {
+        let n = s.active.count() as u64;
+        if out.seen(kind, ctx.kernel, s.span, n) {
             return;
         }
         let missing = s.live.and_not(&s.active);
@@ -28,6 +32,7 @@ impl Checker for Uniformity {
             kind,
             ctx.kernel,
             s.span,
+            n,
             format!(
                 "{} ran in subgroup {} with {} of its {} live lanes active (an inactive lane is the second party)",
                 s.op,
@@ -44,7 +49,8 @@ impl Checker for Uniformity {
             return;
         }
         let kind = FindingKind::BarrierDivergence;
-        if out.seen(kind, ctx.kernel, b.span) {
+        let n = b.active.count() as u64;
+        if out.seen(kind, ctx.kernel, b.span, n) {
             return;
         }
         let missing = b.live.and_not(&b.active);
@@ -59,6 +65,7 @@ impl Checker for Uniformity {
             kind,
             ctx.kernel,
             b.span,
+            n,
             format!(
                 "barrier reached by {} of {} live invocations; the others are elsewhere",
                 b.active.count(),

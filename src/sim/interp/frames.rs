@@ -265,16 +265,25 @@ impl Gang<'_> {
         })
     }
 
+    /// The lanes of the thread active at its innermost block (none if it has no block).
+    fn innermost_active(&self) -> Option<&Mask> {
+        self.frames.iter().rev().find_map(|f| match f {
+            Frame::Block { active, .. } => Some(active),
+            _ => None,
+        })
+    }
+
     /// A lane slot of the thread that is active at its innermost block (else its first).
     pub(super) fn some_lane(&self) -> usize {
-        self.frames
-            .iter()
-            .rev()
-            .find_map(|f| match f {
-                Frame::Block { active, .. } => active.first_set(),
-                _ => None,
-            })
+        self.innermost_active()
+            .and_then(Mask::first_set)
             .unwrap_or(self.lo)
+    }
+
+    /// How many lanes of the thread are active at its innermost block (else all of its).
+    pub(super) fn active_lanes(&self) -> u32 {
+        self.innermost_active()
+            .map_or((self.hi - self.lo) as u32, Mask::count)
     }
 }
 

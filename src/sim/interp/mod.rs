@@ -533,9 +533,10 @@ impl<'a, 'h> Interp<'a, 'h> {
         if self.steps > self.budget && !self.halted {
             self.halted = true;
             self.step_limited = true;
+            let live = self.live.count();
             let ctx = ctx!(self);
             for c in self.hooks.checkers.iter_mut() {
-                c.step_limit(&ctx, self.steps - 1, span, self.hooks.findings);
+                c.step_limit(&ctx, self.steps - 1, live, span, self.hooks.findings);
             }
         }
     }

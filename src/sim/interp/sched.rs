@@ -420,6 +420,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let ev = StallEvent {
                     span,
                     slot: g.some_lane(),
+                    lanes: g.active_lanes(),
                     iterations,
                     suspended,
                     ticket,

@@ -5,6 +5,7 @@
 mod bind;
 mod builtins;
 mod corpus;
+mod counts;
 mod findings;
 mod quiet;
 mod races;
