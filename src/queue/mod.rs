@@ -350,6 +350,26 @@ impl QueuePlan {
         &self.lens[..self.state_args().len()]
     }
 
+    /// What to fill the caller's state buffers ([`QueuePlan::state_args`], in order) with for a
+    /// submission starting from `state`: each buffer's words, padded to at least one, the round
+    /// marks cleared (as [`plan`] does). A state of another problem or policy is an
+    /// [`Error::InvalidInput`].
+    pub fn state_words(&self, state: &QueueState) -> Result<Vec<Vec<u32>>> {
+        submission_words(state, &self.layout)
+            .into_iter()
+            .zip(self.state_lens())
+            .map(|(mut w, &len)| {
+                if w.len() != len {
+                    return Err(Error::InvalidInput(
+                        "queue state does not match the plan's problem / policy".into(),
+                    ));
+                }
+                w.resize(len.max(1), 0);
+                Ok(w)
+            })
+            .collect()
+    }
+
     /// The state from the words of [`QueuePlan::state_args`], as read back.
     pub fn state_from(&self, words: Vec<Vec<u32>>) -> Result<QueueState> {
         let mut it = words.into_iter().zip(self.lens).map(|(mut v, len)| {
@@ -370,6 +390,21 @@ impl QueuePlan {
             ticks: next()?,
         })
     }
+}
+
+/// `state`'s words in the order of the state buffers (results, runs, ring, ctl, spill, ticks),
+/// the round marks cleared: they count one submission's rounds.
+fn submission_words(state: &QueueState, layout: &Layout) -> [Vec<u32>; 6] {
+    let mut ctl = state.ctl.clone();
+    ctl[layout.ctl_round] = 0;
+    [
+        state.results.clone(),
+        state.runs.clone(),
+        state.ring.clone(),
+        ctl,
+        state.spill.clone(),
+        state.ticks.clone(),
+    ]
 }
 
 fn kernels(caps: &Caps) -> Result<[Arc<Kernel>; 3]> {
@@ -438,19 +473,16 @@ pub fn build(
         Some(d) => plan.upload(label, d),
         None => plan.arg(label, (lens[i].max(1) * 4) as u64),
     };
-    let results = state_buf(&mut plan, 0, "results", state.map(|s| &s.results[..]));
-    let runs = state_buf(&mut plan, 1, "runs", state.map(|s| &s.runs[..]));
-    let ring = state_buf(&mut plan, 2, "ring", state.map(|s| &s.ring[..]));
-    let ctl_words = state.map(|s| {
-        let mut c = s.ctl.clone();
-        c[layout.ctl_round] = 0; // the round marks are per submission
-        c
-    });
-    let ctl = state_buf(&mut plan, 3, "ctl", ctl_words.as_deref());
-    let spill = state_buf(&mut plan, 4, "spill", state.map(|s| &s.spill[..]));
+    let words = state.map(|s| submission_words(s, &layout));
+    let word = |i: usize| words.as_ref().map(|w| &w[i][..]);
+    let results = state_buf(&mut plan, 0, "results", word(0));
+    let runs = state_buf(&mut plan, 1, "runs", word(1));
+    let ring = state_buf(&mut plan, 2, "ring", word(2));
+    let ctl = state_buf(&mut plan, 3, "ctl", word(3));
+    let spill = state_buf(&mut plan, 4, "spill", word(4));
     // without the clock the kernels never touch `ticks`, but the binding is still declared
     let ticks = if policy.latency {
-        state_buf(&mut plan, 5, "ticks", state.map(|s| &s.ticks[..]))
+        state_buf(&mut plan, 5, "ticks", word(5))
     } else {
         plan.buffer("ticks (unused)", 4, BufferInit::Zeroed)
     };

@@ -126,26 +126,14 @@ fn state_in_the_callers_buffers(t: &Target) {
         ..QueuePolicy::default()
     };
     let layout = Layout::of(t.caps().flavor()).unwrap();
-    let mut initial = QueueState::initial(&layout, n, capacity, false);
-    initial.ctl[layout.ctl_round] = 0;
+    let initial = QueueState::initial(&layout, n, capacity, false);
     let qp = queue::build(t.caps(), &problem, &policy, None).unwrap();
     let prepared = t.ctx.prepare(qp.plan.clone()).unwrap();
-    let words = [
-        &initial.results,
-        &initial.runs,
-        &initial.ring,
-        &initial.ctl,
-        &initial.spill,
-    ];
     let buffers: Vec<_> = qp
-        .state_lens()
+        .state_words(&initial)
+        .unwrap()
         .iter()
-        .zip(words)
-        .map(|(&len, w)| {
-            let mut w = w.clone();
-            w.resize(len.max(1), 0);
-            t.ctx.upload("queue state", &w).unwrap()
-        })
+        .map(|w| t.ctx.upload("queue state", w).unwrap())
         .collect();
     let args: Vec<_> = qp
         .state_args()

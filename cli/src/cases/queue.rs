@@ -47,24 +47,12 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
         let qp = Rc::new(build(caps, &problem, &policy, None)?);
         let prepared = Rc::new(ctx.prepare(qp.plan.clone())?);
         // pristine and live state buffers, in the plan's order
-        let mut ctl = initial.ctl.clone();
-        ctl[layout.ctl_round] = 0;
-        let words = [
-            &initial.results,
-            &initial.runs,
-            &initial.ring,
-            &ctl,
-            &initial.spill,
-            &initial.ticks,
-        ];
         let mut pristine: Vec<Buffer> = Vec::new();
         let mut live: Vec<Buffer> = Vec::new();
-        let names = ["results", "runs", "ring", "ctl", "spill", "ticks"];
-        for (i, len) in qp.state_lens().iter().enumerate() {
-            let mut w = words[i].clone();
-            w.resize((*len).max(1), 0);
-            pristine.push(ctx.upload(&format!("pristine {}", names[i]), &w)?);
-            live.push(ctx.zeroed(names[i], w.len() as u64 * 4)?);
+        for (id, w) in qp.state_args().into_iter().zip(qp.state_words(&initial)?) {
+            let label = &qp.plan.buffers[id.0].label;
+            pristine.push(ctx.upload(&format!("pristine {label}"), &w)?);
+            live.push(ctx.zeroed(label, w.len() as u64 * 4)?);
         }
         let variant = format!(
             "task tree fanout 4, 64 words/task, {} wg{}",
