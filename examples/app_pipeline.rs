@@ -95,7 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut enc = device.create_command_encoder(&Default::default());
     let arena_ref = BufferRef::from(&arena_buf);
     // A and B both from the whole arena (their offsets are in the shape)
-    gemm.record(&mut enc, &[arena_ref.clone(), arena_ref], &out_buf)?;
+    gemm.record(&mut enc, &[arena_ref, arena_ref], &out_buf)?;
     sum.record(
         &mut enc,
         &out_buf,

@@ -3,12 +3,16 @@
 //!
 //! Rules:
 //! - **Record, don't run.** Algorithm objects record into an encoder the caller owns ([`EncoderRef`]:
-//!   a `wgpu::CommandEncoder`, or a simulator [`sim::Encoder`]), on buffers the caller owns
+//!   a `wgpu::CommandEncoder`, or a simulator [`sim::SimEncoder`]), on buffers the caller owns
 //!   ([`BufferRef`]: a `wgpu::Buffer` or its slice, or a simulator buffer). Recording creates no
 //!   device, submits nothing, polls nothing; the caller submits. On the simulator
 //!   [`Context::submit`] is that submission and returns the findings.
 //! - **The same calls on both.** Tests, the CLI and applications drive the GPU and the simulator
 //!   through the same objects; only the buffers and the encoder differ.
+//! - **The same checks on both.** A prepared plan ([`Prepared`]) checks the caller's buffers
+//!   the same way on every device before anything is recorded, WebGPU's usage rules included:
+//!   what wgpu would reject at submission the simulator context refuses at recording. The
+//!   algorithms reach it through the recording protocol (`record.rs`).
 //! - The host-slice functions of each algorithm, and [`Context::upload`], [`Context::read`],
 //!   [`Context::submit`], are conveniences built on the above: they make buffers, record, submit
 //!   and wait.
@@ -17,10 +21,12 @@ use std::sync::Arc;
 
 use crate::device::Caps;
 use crate::error::{Error, Result};
-use crate::finding::Finding;
-use crate::gpu::{GpuContext, GpuSlice, Timestamps};
-use crate::plan::{BufferId, BufferInit, Plan, POISON_WORD};
-use crate::sim::{self, SimConfig, SimSlice, Simulator};
+use crate::gpu::{CopyIn, DevicePlan, GpuContext, GpuSlice, Timestamps};
+use crate::kernel::BindingKind;
+use crate::plan::{BufferId, BufferInit, Plan, RunSpec, Workgroups, POISON_WORD};
+use crate::sim::{self, SimConfig, SimCopyIn, SimPlan, SimSlice, Simulator};
+
+pub use crate::sim::Report;
 
 /// A device the algorithms run on (see the module docs).
 #[derive(Clone)]
@@ -143,7 +149,7 @@ impl Context {
     /// Makes `plan` ready to record: its own buffers and pipelines are created now.
     pub fn prepare(&self, plan: Plan) -> Result<Prepared> {
         Ok(match self {
-            Context::Gpu(g) => Prepared::Gpu(crate::gpu::Prepared::new(g, plan)?),
+            Context::Gpu(g) => Prepared::Gpu(DevicePlan::new(g, plan)?),
             Context::Sim(s) => Prepared::Sim(s.prepare(plan)?),
         })
     }
@@ -156,7 +162,7 @@ impl Context {
                     label: Some("wgsimd"),
                 },
             )),
-            Context::Sim(_) => Encoder::Sim(sim::Encoder::new()),
+            Context::Sim(_) => Encoder::Sim(sim::SimEncoder::new()),
         }
     }
 
@@ -168,9 +174,7 @@ impl Context {
                 g.submit_and_wait(e)?;
                 Ok(Report::default())
             }
-            (Context::Sim(s), Encoder::Sim(e)) => Ok(Report {
-                findings: s.submit(e)?.findings,
-            }),
+            (Context::Sim(s), Encoder::Sim(e)) => s.submit(e),
             _ => Err(mixed()),
         }
     }
@@ -200,6 +204,19 @@ impl Context {
                 g.submit_and_wait(enc)?;
                 Ok(Buffer::Gpu(b))
             }
+            Context::Sim(s) => Ok(Buffer::Sim(s.zeroed(label, bytes))),
+        }
+    }
+
+    /// A buffer of `bytes` (rounded up to whole words) whose contents are unspecified, made
+    /// without submitting anything: scratch a recording makes for itself.
+    pub(crate) fn scratch(&self, label: &str, bytes: u64) -> Result<Buffer> {
+        match self {
+            Context::Gpu(g) => Ok(Buffer::Gpu(g.create_buffer(
+                label,
+                bytes,
+                wgpu::BufferUsages::empty(),
+            )?)),
             Context::Sim(s) => Ok(Buffer::Sim(s.zeroed(label, bytes))),
         }
     }
@@ -265,33 +282,13 @@ fn mixed() -> Error {
     )
 }
 
-/// What a submission found ([`Context::submit`]).
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    /// The simulator's findings (none on a device).
-    pub findings: Vec<Finding>,
-}
-
-impl Report {
-    /// `Error::Sim` naming `what`, the number of findings and the first, where there are any.
-    pub fn clean(&self, what: &str) -> Result<()> {
-        match self.findings.first() {
-            None => Ok(()),
-            Some(f) => Err(Error::Sim(format!(
-                "{what} reported {} finding(s), the first: {f}",
-                self.findings.len()
-            ))),
-        }
-    }
-}
-
 /// A buffer of either device, owned.
 #[derive(Clone, Debug)]
 pub enum Buffer {
     /// A wgpu buffer.
     Gpu(wgpu::Buffer),
     /// A simulator buffer.
-    Sim(sim::Buffer),
+    Sim(sim::SimBuffer),
 }
 
 impl Buffer {
@@ -315,7 +312,7 @@ impl Buffer {
 }
 
 /// A byte range of a buffer of either device, as the recording calls take it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum BufferRef<'a> {
     /// Of a wgpu buffer.
     Gpu(GpuSlice<'a>),
@@ -351,6 +348,41 @@ impl<'a> BufferRef<'a> {
             BufferRef::Gpu(s) => s.offset,
             BufferRef::Sim(s) => s.offset,
         }
+    }
+
+    /// Whether `other` is a range of the same buffer.
+    pub fn same_buffer(&self, other: &BufferRef) -> bool {
+        match (self, other) {
+            (BufferRef::Gpu(a), BufferRef::Gpu(b)) => a.buffer == b.buffer,
+            (BufferRef::Sim(a), BufferRef::Sim(b)) => a.buffer.same(b.buffer),
+            _ => false,
+        }
+    }
+
+    /// Whether this range and `other` share a byte of one buffer.
+    pub fn overlaps(&self, other: &BufferRef) -> bool {
+        let (a, b) = (self.offset(), other.offset());
+        self.same_buffer(other) && a < b + other.len() && b < a + self.len()
+    }
+
+    /// The range in words for a message: its bytes, its buffer's size, and the buffer's label
+    /// where the device keeps one (wgpu does not give a buffer's label back).
+    pub fn describe(&self) -> String {
+        let (o, e) = (self.offset(), self.offset() + self.len());
+        match self {
+            BufferRef::Gpu(s) => format!("bytes {o}..{e} of a {}-byte buffer", s.buffer.size()),
+            BufferRef::Sim(s) => format!(
+                "bytes {o}..{e} of `{}` ({} bytes)",
+                s.buffer.label(),
+                s.buffer.size()
+            ),
+        }
+    }
+
+    /// The bytes from byte `offset` of this range to its end.
+    pub fn range_from(self, offset: u64) -> BufferRef<'a> {
+        let len = self.len().saturating_sub(offset);
+        self.range(offset.min(self.len()), len)
     }
 
     /// `size` bytes from byte `offset` of this range.
@@ -390,8 +422,8 @@ impl<'a> From<wgpu::BufferSlice<'a>> for BufferRef<'a> {
     }
 }
 
-impl<'a> From<&'a sim::Buffer> for BufferRef<'a> {
-    fn from(buffer: &'a sim::Buffer) -> Self {
+impl<'a> From<&'a sim::SimBuffer> for BufferRef<'a> {
+    fn from(buffer: &'a sim::SimBuffer) -> Self {
         BufferRef::Sim(SimSlice {
             buffer,
             offset: 0,
@@ -414,7 +446,7 @@ pub enum Encoder {
     /// A wgpu command encoder.
     Gpu(wgpu::CommandEncoder),
     /// A simulator encoder.
-    Sim(sim::Encoder),
+    Sim(sim::SimEncoder),
 }
 
 /// An encoder of either device, as the recording calls take it.
@@ -422,7 +454,7 @@ pub enum EncoderRef<'a> {
     /// A wgpu command encoder.
     Gpu(&'a mut wgpu::CommandEncoder),
     /// A simulator encoder.
-    Sim(&'a mut sim::Encoder),
+    Sim(&'a mut sim::SimEncoder),
 }
 
 impl<'a> From<&'a mut wgpu::CommandEncoder> for EncoderRef<'a> {
@@ -431,8 +463,8 @@ impl<'a> From<&'a mut wgpu::CommandEncoder> for EncoderRef<'a> {
     }
 }
 
-impl<'a> From<&'a mut sim::Encoder> for EncoderRef<'a> {
-    fn from(e: &'a mut sim::Encoder) -> Self {
+impl<'a> From<&'a mut sim::SimEncoder> for EncoderRef<'a> {
+    fn from(e: &'a mut sim::SimEncoder) -> Self {
         EncoderRef::Sim(e)
     }
 }
@@ -455,10 +487,8 @@ impl EncoderRef<'_> {
         }
     }
 
-    /// Copies `size` bytes (whole words) from the start of `src` to the start of `dst`; both
-    /// ranges must hold them, `src` needs `COPY_SRC` and `dst` `COPY_DST` (checked here, so
-    /// nothing invalid reaches the caller's encoder).
-    pub fn copy(&mut self, src: &BufferRef, dst: &BufferRef, size: u64) -> Result<()> {
+    /// Checks what [`EncoderRef::copy`] checks, recording nothing.
+    pub fn check_copy(&self, src: &BufferRef, dst: &BufferRef, size: u64) -> Result<()> {
         if !size.is_multiple_of(4)
             || !src.offset().is_multiple_of(4)
             || !dst.offset().is_multiple_of(4)
@@ -472,30 +502,35 @@ impl EncoderRef<'_> {
         }
         if src.len() < size || dst.len() < size {
             return Err(Error::InvalidInput(format!(
-                "a copy of {size} bytes between ranges of {} and {} bytes",
-                src.len(),
-                dst.len()
+                "a copy of {size} bytes from {} to {}: a range is shorter",
+                src.describe(),
+                dst.describe()
             )));
         }
         match (self, src, dst) {
-            (EncoderRef::Gpu(e), BufferRef::Gpu(s), BufferRef::Gpu(d)) => {
-                for (b, usage, name, role) in [
-                    (s.buffer, wgpu::BufferUsages::COPY_SRC, "COPY_SRC", "source"),
-                    (
-                        d.buffer,
-                        wgpu::BufferUsages::COPY_DST,
-                        "COPY_DST",
-                        "destination",
-                    ),
+            (EncoderRef::Gpu(_), BufferRef::Gpu(_), BufferRef::Gpu(_)) => {
+                for (b, usage, role) in [
+                    (src, wgpu::BufferUsages::COPY_SRC, "source"),
+                    (dst, wgpu::BufferUsages::COPY_DST, "destination"),
                 ] {
-                    if !b.usage().contains(usage) {
-                        return Err(Error::BufferUsage {
-                            buffer: format!("{b:?}"),
-                            usage: name,
-                            needed_for: format!("a buffer copy's {role}"),
-                        });
-                    }
+                    check_usage(b, usage, &format!("a buffer copy's {role}"), || {
+                        b.describe()
+                    })?;
                 }
+                Ok(())
+            }
+            (EncoderRef::Sim(_), BufferRef::Sim(_), BufferRef::Sim(_)) => Ok(()),
+            _ => Err(mixed()),
+        }
+    }
+
+    /// Copies `size` bytes (whole words) from the start of `src` to the start of `dst`; both
+    /// ranges must hold them, `src` needs `COPY_SRC` and `dst` `COPY_DST` (checked here, so
+    /// nothing invalid reaches the caller's encoder).
+    pub fn copy(&mut self, src: &BufferRef, dst: &BufferRef, size: u64) -> Result<()> {
+        self.check_copy(src, dst, size)?;
+        match (self, src, dst) {
+            (EncoderRef::Gpu(e), BufferRef::Gpu(s), BufferRef::Gpu(d)) => {
                 e.copy_buffer_to_buffer(s.buffer, s.offset, d.buffer, d.offset, size);
                 Ok(())
             }
@@ -505,14 +540,52 @@ impl EncoderRef<'_> {
             _ => Err(mixed()),
         }
     }
+
+    /// Keeps `what` until the work recorded in this encoder has run on the device (or the
+    /// encoder is dropped without being submitted): a wgpu encoder drops it in its
+    /// submitted-work-done callback, a simulator encoder when it is submitted.
+    pub(crate) fn hold(&mut self, what: impl Send + 'static) {
+        match self {
+            EncoderRef::Gpu(e) => e.on_submitted_work_done(move || drop(what)),
+            EncoderRef::Sim(e) => e.hold(Box::new(what)),
+        }
+    }
+}
+
+/// `Error::BufferUsage` where the range `b` of a wgpu buffer lacks `usage` (what `name` says
+/// it is for a message); a simulator buffer has every usage.
+pub(crate) fn check_usage(
+    b: &BufferRef,
+    usage: wgpu::BufferUsages,
+    needed_for: &str,
+    name: impl FnOnce() -> String,
+) -> Result<()> {
+    match b {
+        BufferRef::Gpu(s) if !s.buffer.usage().contains(usage) => Err(Error::BufferUsage {
+            buffer: name(),
+            usage: usage_name(usage),
+            needed_for: needed_for.to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn usage_name(usage: wgpu::BufferUsages) -> &'static str {
+    match usage {
+        wgpu::BufferUsages::COPY_SRC => "COPY_SRC",
+        wgpu::BufferUsages::COPY_DST => "COPY_DST",
+        wgpu::BufferUsages::STORAGE => "STORAGE",
+        wgpu::BufferUsages::INDIRECT => "INDIRECT",
+        _ => "a usage",
+    }
 }
 
 /// A plan ready to record on either device.
 pub enum Prepared {
     /// On a wgpu device.
-    Gpu(crate::gpu::Prepared),
+    Gpu(DevicePlan),
     /// On the simulator.
-    Sim(sim::Prepared),
+    Sim(SimPlan),
 }
 
 impl Prepared {
@@ -548,72 +621,79 @@ impl Prepared {
         args: &[(BufferId, BufferRef)],
         stamps: Option<Timestamps>,
     ) -> Result<()> {
-        self.record_with(enc, args, stamps, &CountedRun::default())
+        self.record_run(enc, args, stamps, &RunSpec::default(), None)
     }
 
     /// [`Prepared::record`] as `run` says (which copy of the slotted buffers, which passes,
-    /// which grids).
-    pub fn record_with(
+    /// which grids), after `copy_in` (a GPU count copied into its control block). The caller's
+    /// buffers are checked first, the same way on every device (`check_args`), and nothing
+    /// reaches `enc` unless every check passes.
+    /// Checks `args` as every recording does (`check_args`), recording nothing.
+    pub(crate) fn check(&self, args: &[(BufferId, BufferRef)], run: &RunSpec) -> Result<()> {
+        check_args(self.plan(), self.caps(), args, run)
+    }
+
+    pub(crate) fn record_run(
         &self,
         enc: EncoderRef,
         args: &[(BufferId, BufferRef)],
         stamps: Option<Timestamps>,
-        run: &CountedRun,
+        run: &RunSpec,
+        copy_in: Option<(BufferRef, BufferId, u64, u64)>,
     ) -> Result<()> {
-        check_args(self.plan(), self.caps(), args)?;
+        check_args(self.plan(), self.caps(), args, run)?;
         match (self, enc) {
             (Prepared::Gpu(p), EncoderRef::Gpu(e)) => {
                 let args: Vec<(BufferId, GpuSlice)> = args
                     .iter()
                     .map(|(id, b)| match b {
-                        BufferRef::Gpu(s) => Ok((*id, s.clone())),
+                        BufferRef::Gpu(s) => Ok((*id, *s)),
                         BufferRef::Sim(_) => Err(mixed()),
                     })
                     .collect::<Result<_>>()?;
-                p.record(e, &args, stamps, run)
+                let copy_in = match copy_in {
+                    Some((BufferRef::Gpu(src), dst, at, size)) => {
+                        Some(CopyIn { src, dst, at, size })
+                    }
+                    Some(_) => return Err(mixed()),
+                    None => None,
+                };
+                p.record(e, &args, stamps, run, copy_in)
             }
             (Prepared::Sim(p), EncoderRef::Sim(e)) => {
                 let args: Vec<(BufferId, SimSlice)> = args
                     .iter()
                     .map(|(id, b)| match b {
-                        BufferRef::Sim(s) => Ok((*id, s.clone())),
+                        BufferRef::Sim(s) => Ok((*id, *s)),
                         BufferRef::Gpu(_) => Err(mixed()),
                     })
                     .collect::<Result<_>>()?;
-                e.record(p, &args, run)
+                let copy_in = match copy_in {
+                    Some((BufferRef::Sim(src), dst, at, size)) => {
+                        Some(SimCopyIn { src, dst, at, size })
+                    }
+                    Some(_) => return Err(mixed()),
+                    None => None,
+                };
+                e.record_after(p, &args, run, copy_in)
             }
             _ => Err(mixed()),
         }
     }
 }
 
-/// How one recording of a counted plan runs (`count.rs`): the copy of the plan's slotted
-/// buffers (its control blocks) its passes bind, whether its prepare passes run, and per pass
-/// a grid to dispatch directly instead of indirectly. The default runs every pass on copy 0.
-#[derive(Clone, Debug, Default)]
-pub struct CountedRun<'a> {
-    /// The copy of every slotted buffer the passes bind.
-    pub slot: u32,
-    /// Skip the prepare passes (the host wrote what they would).
-    pub skip_prepare: bool,
-    /// Per pass, a grid that replaces its indirect dispatch.
-    pub grids: Option<&'a [Option<[u32; 3]>]>,
-    /// The grids are at least what the prepare passes compute (a bound: the workgroups past
-    /// them have nothing to do), not equal to it.
-    pub grids_bound: bool,
-}
-
-impl CountedRun<'_> {
-    /// Whether `pass` is recorded.
-    pub fn runs(&self, pass: &crate::plan::Pass) -> bool {
-        !(self.skip_prepare && crate::count::is_prepare(pass))
-    }
-}
-
 /// Checks the caller's buffers against `plan` the same way on every device: each `Arg` buffer
-/// given, bound at an offset aligned for binding, inside its buffer, at least a word.
-fn check_args(plan: &Plan, caps: &Caps, args: &[(BufferId, BufferRef)]) -> Result<()> {
+/// given, bound at an offset aligned for binding, inside its buffer, at least a word; no
+/// buffer bound read-only and read-write in one dispatch (WebGPU's usage rule, which wgpu
+/// enforces at submission and the simulator here); no range a pass writes overlapping another.
+fn check_args(
+    plan: &Plan,
+    caps: &Caps,
+    args: &[(BufferId, BufferRef)],
+    run: &RunSpec,
+) -> Result<()> {
     let align = binding_alignment(caps);
+    let label = |id: BufferId| plan.buffers[id.0].label.as_str();
     for (i, b) in plan.buffers.iter().enumerate() {
         if b.init != BufferInit::Arg {
             continue;
@@ -634,24 +714,92 @@ fn check_args(plan: &Plan, caps: &Caps, args: &[(BufferId, BufferRef)]) -> Resul
         }
         if s.offset() + s.len() > s.buffer_size() {
             return Err(Error::InvalidInput(format!(
-                "`{}`: bytes {}..{} lie past the end of a {}-byte buffer",
+                "`{}`: {} lie past the end of its buffer",
                 b.label,
-                s.offset(),
-                s.offset() + s.len(),
-                s.buffer_size()
+                s.describe()
             )));
         }
         if s.len() < 4 || s.len() % 4 != 0 {
             return Err(Error::InvalidInput(format!(
-                "`{}` needs whole words, at least one; got {} bytes",
+                "`{}` needs whole words, at least one; got {}",
                 b.label,
-                s.len()
+                s.describe()
             )));
+        }
+        check_usage(
+            s,
+            wgpu::BufferUsages::STORAGE,
+            &format!("binding it in {}", plan.label),
+            || format!("`{}` ({})", b.label, s.describe()),
+        )?;
+    }
+    // a pass dispatched from a buffer it writes (WebGPU's usage rule again)
+    for (i, p) in plan.passes.iter().enumerate() {
+        if let Workgroups::Indirect { buffer, .. } = p.workgroups {
+            if run.runs(p) && run.grid(i).is_none() && p.binds_read_write(buffer) {
+                return Err(Error::Plan(format!(
+                    "pass {} is dispatched from arguments in `{}`, which it binds read-write",
+                    p.label,
+                    label(buffer)
+                )));
+            }
+        }
+    }
+    // how each pass that runs binds the caller's buffers
+    let mut written = vec![false; args.len()];
+    for p in plan.passes.iter().filter(|p| run.runs(p)) {
+        let Some(entry) = p.kernel.entry(&p.entry) else {
+            continue;
+        };
+        let mut uses: Vec<(usize, bool)> = Vec::new();
+        for b in &p.bindings {
+            let Some(a) = args.iter().position(|(id, _)| *id == b.buffer) else {
+                continue;
+            };
+            let Some(r) = entry
+                .bindings
+                .iter()
+                .find(|r| (r.group, r.binding) == (b.group, b.binding))
+            else {
+                continue;
+            };
+            let writes = r.kind == BindingKind::StorageReadWrite;
+            written[a] |= writes;
+            uses.push((a, writes));
+        }
+        for &(a, wa) in &uses {
+            for &(b, wb) in &uses {
+                if wa && !wb && args[a].1.same_buffer(&args[b].1) {
+                    return Err(Error::InvalidInput(format!(
+                        "`{}` and `{}` lie in one buffer, which pass `{}` would bind \
+                         read-write and read-only at once (WebGPU forbids it within one \
+                         dispatch); give them separate buffers",
+                        label(args[a].0),
+                        label(args[b].0),
+                        p.label
+                    )));
+                }
+            }
+        }
+    }
+    for (i, (ia, a)) in args.iter().enumerate() {
+        for (ib, b) in &args[i + 1..] {
+            let j = args.iter().position(|(id, _)| id == ib).unwrap_or(i);
+            if (written[i] || written[j]) && a.overlaps(b) {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` ({}) and `{}` ({}) overlap, and {} writes {}",
+                    label(*ia),
+                    a.describe(),
+                    label(*ib),
+                    b.describe(),
+                    plan.label,
+                    if written[i] { label(*ia) } else { label(*ib) }
+                )));
+            }
         }
     }
     Ok(())
 }
-
 /// The alignment of byte offsets at which the caller's buffers may be bound: the device's
 /// `min_storage_buffer_offset_alignment`, and 16 (the kernels read vec4s).
 pub fn binding_alignment(caps: &Caps) -> u64 {

@@ -65,6 +65,7 @@ pub mod gpu;
 pub mod kernel;
 pub mod plan;
 pub mod queue;
+pub mod record;
 pub mod reduce;
 pub mod reference;
 pub mod scan;
@@ -75,3 +76,45 @@ pub use context::{Buffer, BufferRef, Context, Encoder, EncoderRef, Report};
 pub use count::Count;
 pub use device::{Backend, Caps, DeviceKind};
 pub use error::{Error, Result};
+pub use record::Timestamps;
+
+/// Every code block of the README and of the pages under `docs/`, compiled and run as
+/// doctests (on the simulator where no GPU can be assumed), so no snippet drifts from the API.
+#[cfg(doctest)]
+mod markdown {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/architecture.md")]
+    struct Architecture;
+    #[doc = include_str!("../docs/benchmarks.md")]
+    struct Benchmarks;
+    #[doc = include_str!("../docs/gemm.md")]
+    struct Gemm;
+    #[doc = include_str!("../docs/queue.md")]
+    struct Queue;
+    #[doc = include_str!("../docs/reduce.md")]
+    struct Reduce;
+    #[doc = include_str!("../docs/scan.md")]
+    struct Scan;
+    #[doc = include_str!("../docs/simulator.md")]
+    struct Simulator;
+    #[doc = include_str!("../docs/sort.md")]
+    struct Sort;
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every page under `docs/` is among the doctests of [`markdown`](self).
+    #[test]
+    fn every_page_is_a_doctest() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let lib = std::fs::read_to_string(format!("{root}/src/lib.rs")).unwrap();
+        for e in std::fs::read_dir(format!("{root}/docs")).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".md") {
+                let line = format!("include_str!(\"../docs/{name}\")");
+                assert!(lib.contains(&line), "docs/{name} is not a doctest");
+            }
+        }
+    }
+}

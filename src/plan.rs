@@ -143,6 +143,26 @@ pub struct Pass {
 }
 
 impl Pass {
+    /// Whether this is a prepare stage (`wgsl/<algo>/prepare.wgsl`): one invocation that turns a
+    /// run's count into the params and dispatch arguments of the passes after it.
+    pub fn is_prepare(&self) -> bool {
+        self.kernel.name.ends_with("/prepare")
+    }
+
+    /// Whether the pass binds `buffer` as read-write storage (the entry point's reflected use).
+    pub fn binds_read_write(&self, buffer: BufferId) -> bool {
+        let Some(entry) = self.kernel.entry(&self.entry) else {
+            return false;
+        };
+        self.bindings.iter().any(|b| {
+            b.buffer == buffer
+                && entry.bindings.iter().any(|r| {
+                    (r.group, r.binding) == (b.group, b.binding)
+                        && r.kind == crate::kernel::BindingKind::StorageReadWrite
+                })
+        })
+    }
+
     /// Binds only `size` bytes from byte `offset` of the buffer bound to `name` (an
     /// [`Error::Plan`] if the pass binds no such variable).
     pub fn range(&mut self, name: &str, offset: u64, size: u64) -> Result<&mut Pass> {
@@ -156,6 +176,35 @@ impl Pass {
         b.offset = offset;
         b.size = Some(size);
         Ok(self)
+    }
+}
+
+/// How one recording of a plan runs (the recording protocol, `record.rs`, decides): the copy of
+/// the plan's slotted buffers (its control blocks) its passes bind, whether its prepare passes
+/// run, and per pass a grid to dispatch directly instead of indirectly. The default runs every
+/// pass on copy 0.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunSpec<'a> {
+    /// The copy of every slotted buffer the passes bind.
+    pub slot: u32,
+    /// Skip the prepare passes: the stages compute what they would write.
+    pub skip_prepare: bool,
+    /// Per pass, a grid that replaces its indirect dispatch.
+    pub grids: Option<&'a [Option<[u32; 3]>]>,
+    /// The grids are at least what the prepare passes compute (the workgroups past them have
+    /// nothing to do), not equal to it.
+    pub grids_bound: bool,
+}
+
+impl RunSpec<'_> {
+    /// Whether `pass` is recorded.
+    pub fn runs(&self, pass: &Pass) -> bool {
+        !(self.skip_prepare && pass.is_prepare())
+    }
+
+    /// The grid that replaces pass `i`'s indirect dispatch, if any.
+    pub fn grid(&self, i: usize) -> Option<[u32; 3]> {
+        self.grids.and_then(|g| g.get(i).copied().flatten())
     }
 }
 

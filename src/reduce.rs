@@ -28,13 +28,13 @@
 
 use std::sync::Arc;
 
-use crate::context::{binding_alignment, Buffer, BufferRef, Context, EncoderRef, Prepared};
-use crate::count::{Count, CountInput};
+use crate::context::{binding_alignment, Buffer, BufferRef, Context, EncoderRef};
+use crate::count::Count;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::gpu::Timestamps;
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+use crate::record::{Arg, Counting, Recorder, Timestamps};
 
 /// Which reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,7 +147,7 @@ const OVERFLOW_SCALE: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
 /// r.record(&mut enc, &input, stats.slice(16, r.result_bytes()), Count::Host(3))?;
 /// ctx.submit(enc)?.clean("the sum")?;
 /// let words = ctx.read::<u32>(&stats)?;
-/// assert_eq!(r.decode(&words[4..])?, Scalar::U64(2 * u32::MAX as u64 + 7));
+/// assert_eq!(r.decode(&words[4..6])?, Scalar::U64(2 * u32::MAX as u64 + 7));
 /// # Ok(()) }
 /// ```
 pub struct Reducer {
@@ -156,13 +156,52 @@ pub struct Reducer {
     dtype: Dtype,
     max_count: u64,
     scale: f64,
-    prepared: Prepared,
-    count: CountInput,
-    input: BufferId,
-    result: BufferId,
-    /// The result of a recording whose output offset is not aligned for binding, before its
-    /// copy into place.
+    /// Binds the input (counted) and the result.
+    rec: Recorder,
+    /// The result of a recording whose output is not aligned for binding or lies in the
+    /// input's buffer, before its copy into place.
     spare: Buffer,
+}
+
+/// The grid of each chunk of a reduction for a count: `chunk_grid` of
+/// `wgsl/reduce/lib/params.wgsl`, restated for the host's grids (`record.rs`); the simulator
+/// runs the prepare stage at every run that dispatches them and fails on any difference.
+#[derive(Clone, Copy, Debug)]
+struct ReduceArgs {
+    /// The control buffer.
+    control: BufferId,
+    /// Byte offset of chunk 0's dispatch arguments in the control block.
+    args_at: u64,
+    chunks: u64,
+    chunk: u64,
+    max_count: u64,
+    wg_size: u64,
+    max_wg: u64,
+    mid_wg: u64,
+    mid_count: u64,
+    small_wg: u64,
+    small_count: u64,
+}
+
+impl ReduceArgs {
+    fn for_count(&self, word: u32) -> Vec<(BufferId, u64, [u32; 3])> {
+        let count = (word as u64).min(self.max_count);
+        let cap = if count <= self.small_count {
+            self.small_wg
+        } else if count <= self.mid_count {
+            self.mid_wg
+        } else {
+            self.max_wg
+        };
+        (0..self.chunks)
+            .map(|c| {
+                let len = count.saturating_sub(c * self.chunk).min(self.chunk);
+                let grid = len.div_ceil(4).div_ceil(self.wg_size).min(cap);
+                let grid = if c == 0 { grid.max(1) } else { grid };
+                (self.control, self.args_at + 12 * c, [grid as u32, 1, 1])
+            })
+            .collect()
+    }
 }
 
 impl Reducer {
@@ -249,8 +288,8 @@ impl Reducer {
         }
         let max_wg = policy.max_workgroups.max(1) as u64;
         let mut plan = Plan::new(format!("reduce {op:?} {dtype}").to_lowercase());
-        // the params blocks of this reducer's chunks only: a host count writes the whole block
-        let mut count = CountInput::declare(
+        // the params blocks of this reducer's chunks only
+        let control = crate::record::control(
             &mut plan,
             4 * (params_at + params_stride * chunks.len() as u64),
         );
@@ -259,14 +298,12 @@ impl Reducer {
         let derived = prep.const_u32("PARAMS_DERIVED")?;
         let derive_at = prep.member_offset("ReduceParams", "derive")?;
         let chunk_at = prep.member_offset("ReduceParams", "chunk")?;
-        count.derive(
-            (0..chunks.len() as u64)
-                .flat_map(|i| {
-                    let at = 4 * (params_at + params_stride * i);
-                    [(at + derive_at, derived), (at + chunk_at, i as u32)]
-                })
-                .collect(),
-        );
+        let marks = (0..chunks.len() as u64)
+            .flat_map(|i| {
+                let at = 4 * (params_at + params_stride * i);
+                [(at + derive_at, derived), (at + chunk_at, i as u32)]
+            })
+            .collect();
         let input = plan.arg("input", input_bytes);
         let result_bytes = if op == ReduceOp::Sum { 8 } else { 4 };
         let result = plan.arg("result", result_bytes);
@@ -279,6 +316,19 @@ impl Reducer {
         // reduce/lib/params.wgsl: the prepare stage's and the reduce stage's alike; the caps
         // grow with the count
         let mid_wg = policy.mid_workgroups.clamp(1, policy.max_workgroups.max(1));
+        let grid = ReduceArgs {
+            control,
+            args_at: 4 * args_at,
+            chunks: chunks.len() as u64,
+            chunk,
+            max_count,
+            wg_size: wg,
+            max_wg,
+            mid_wg: mid_wg as u64,
+            mid_count: policy.mid_count.max(policy.small_count) as u64,
+            small_wg: policy.small_workgroups.clamp(1, mid_wg) as u64,
+            small_count: policy.small_count as u64,
+        };
         let params_overrides = [
             ("CHUNKS", chunks.len() as f64),
             ("CHUNK", chunk as f64),
@@ -300,7 +350,7 @@ impl Reducer {
             &prep,
             "main",
             &prep_overrides,
-            &[("control", count.control)],
+            &[("control", control)],
             Workgroups::Direct([1, 1, 1]),
         )?;
         for (i, &(first, len)) in chunks.iter().enumerate() {
@@ -317,15 +367,15 @@ impl Reducer {
                 "main",
                 &overrides,
                 &[
-                    ("params_block", count.control),
-                    ("count_word", count.control),
+                    ("params_block", control),
+                    ("count_word", control),
                     ("input", input),
                     ("input_words", input),
                     ("fold_slots", slots),
                     ("result", result),
                 ],
                 Workgroups::Indirect {
-                    buffer: count.control,
+                    buffer: control,
                     offset: 4 * (args_at + 3 * i as u64),
                 },
             )?
@@ -338,7 +388,16 @@ impl Reducer {
             .range("input", offset, size.min(input_bytes - offset))?
             .range("input_words", offset, size.min(input_bytes - offset))?;
         }
-        let prepared = ctx.prepare(plan)?;
+        let counting = Counting {
+            control,
+            max: max_count,
+            limit_at: 4 * prep.const_u32("COUNT_LIMIT")? as u64,
+            marks,
+            args: Some(Box::new(move |n| grid.for_count(n))),
+            blocks: None,
+        };
+        let args = vec![Arg::counted(input, "elements", 4), Arg::fixed(result)];
+        let rec = Recorder::new(ctx, plan, args, Some(counting))?;
         let spare = ctx.zeroed("reduce result", 8)?;
         Ok(Reducer {
             ctx: ctx.clone(),
@@ -346,10 +405,7 @@ impl Reducer {
             dtype,
             max_count,
             scale,
-            prepared,
-            count,
-            input,
-            result,
+            rec,
             spare,
         })
     }
@@ -371,13 +427,13 @@ impl Reducer {
     /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
     /// driver statistics compile exactly these passes).
     pub fn plan(&self) -> &crate::plan::Plan {
-        self.prepared.plan()
+        self.rec.plan()
     }
 
     /// The passes one recording dispatches, by label (two timestamps each with
     /// [`Reducer::record_timed`]).
     pub fn passes(&self) -> Vec<String> {
-        self.prepared.plan().pass_labels()
+        self.rec.plan().pass_labels()
     }
 
     /// Records the reduction of `count` elements of `input` into the first
@@ -405,48 +461,41 @@ impl Reducer {
     ) -> Result<()> {
         let mut enc = enc.into();
         let (input, output) = (input.into(), output.into());
-        if let Count::Host(n) = count {
-            if input.len() < n as u64 * 4 {
-                return Err(Error::InvalidInput(format!(
-                    "input holds {} bytes, fewer than {n} elements",
-                    input.len()
-                )));
-            }
-        }
         let bytes = self.result_bytes();
         if output.len() < bytes || output.offset() % 4 != 0 {
             return Err(Error::InvalidInput(format!(
-                "the output needs {bytes} bytes at an offset that is a multiple of 4; got {} at {}",
-                output.len(),
-                output.offset()
+                "the result needs {bytes} bytes at an offset that is a multiple of 4; got {}",
+                output.describe()
             )));
         }
-        let counted =
-            self.count
-                .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
-        let aligned = output.offset() % binding_alignment(self.ctx.caps()) == 0;
-        let target = if aligned {
-            output.clone().range(0, bytes)
+        // bound directly where it can be; else written to the spare and copied into place
+        // (an offset not aligned for binding, or the input's buffer, which one dispatch may
+        // not bind read-only and read-write)
+        let direct = output.offset() % binding_alignment(self.ctx.caps()) == 0
+            && !output.same_buffer(&input);
+        let target = if direct {
+            output.range(0, bytes)
         } else {
             self.spare.slice(0, bytes)
         };
-        self.prepared.record_with(
-            enc.reborrow(),
-            &[(self.input, input), (self.result, target.clone())],
-            stamps,
-            &counted.run(),
-        )?;
-        if !aligned {
-            enc.copy(&target, &output, bytes)?;
+        if direct {
+            return self.rec.record(enc, &[input, target], Some(count), stamps);
         }
-        Ok(())
+        enc.check_copy(&target, &output, bytes)?;
+        self.rec
+            .record(enc.reborrow(), &[input, target], Some(count), stamps)?;
+        enc.copy(&target, &output, bytes)
     }
 
     /// The result's words (as [`Reducer::record`] left them) as a [`Scalar`].
     pub fn decode(&self, words: &[u32]) -> Result<Scalar> {
         let need = (self.result_bytes() / 4) as usize;
-        if words.len() < need {
-            return Err(Error::Gpu("reduction result missing".into()));
+        if words.len() != need {
+            return Err(Error::InvalidInput(format!(
+                "a {} result is {need} word(s) ([`Reducer::result_bytes`]); got {}",
+                self.rec.plan().label,
+                words.len()
+            )));
         }
         let u64v = words[0] as u64 | (*words.get(1).unwrap_or(&0) as u64) << 32;
         Ok(match (self.op, self.dtype) {
@@ -510,4 +559,36 @@ pub fn reduce<T: Element>(ctx: &Context, data: &[T], op: ReduceOp) -> Result<Sca
         }
     }
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The host's grids are the prepare stage's at counts around every boundary: the
+    /// workgroup step, each chunk of a device with 64 KiB bindings, and the policy's caps.
+    #[test]
+    fn host_grids_are_the_prepare_stages() {
+        let mut caps = crate::Caps::h100();
+        caps.max_storage_binding = 1 << 16;
+        let ctx = Context::simulator(crate::sim::SimConfig::for_profile(caps)).unwrap();
+        let policy = ReducePolicy {
+            max_workgroups: 9,
+            small_workgroups: 2,
+            small_count: 3000,
+            mid_workgroups: 5,
+            mid_count: 20000,
+        };
+        let max = 70000u32;
+        for (op, dtype) in [(ReduceOp::Sum, Dtype::U32), (ReduceOp::Max, Dtype::F32)] {
+            let r = Reducer::with_policy(&ctx, op, dtype, max as u64, policy).unwrap();
+            let chunk = 1u32 << 14;
+            let mut counts = vec![0, 1, 2, 3, 4, 5, 1023, 1024, 1025, 2999, 3000, 3001];
+            counts.extend([19999, 20000, 20001, max - 1, max]);
+            for c in 1..5 {
+                counts.extend([c * chunk - 1, c * chunk, c * chunk + 1]);
+            }
+            crate::record::assert_host_grids(&r.rec, &counts);
+        }
+    }
 }

@@ -25,13 +25,15 @@
 //! - Other algorithms take the scan's passes into their own plans ([`append`]: the sort scans
 //!   its histogram so), writing the count into the scan's control word themselves.
 
-use crate::context::{BufferRef, Context, EncoderRef, Prepared};
-use crate::count::{Count, CountInput};
+use std::sync::Mutex;
+
+use crate::context::{Buffer, BufferRef, Context, EncoderRef};
+use crate::count::Count;
 use crate::device::Caps;
 use crate::error::{Error, Result};
-use crate::gpu::Timestamps;
 use crate::kernel::{self, Flavor};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+use crate::record::{Arg, Counting, Recorder, Timestamps};
 
 /// Bytes the scan's buffers need for `len` elements: whole 16-byte words (the kernels read and
 /// write vec4s), at least one.
@@ -162,9 +164,8 @@ pub fn append(
             chunks.len()
         )));
     }
-    let control = control.unwrap_or_else(|| {
-        plan.slotted(format!("scan {tag} control"), bytes, crate::count::COPIES)
-    });
+    let control = control
+        .unwrap_or_else(|| plan.slotted(format!("scan {tag} control"), bytes, crate::count::SLOTS));
     let max_tiles: u64 = chunks.iter().map(|&(_, c)| c.div_ceil(tile)).sum();
     // tickets, the books of the two halves, and each half's status words: 2 per tile
     // (scan/lib/params.wgsl's layout); created zeroed, kept between runs
@@ -263,10 +264,107 @@ pub fn control_size(caps: &Caps) -> Result<u64> {
 pub struct Scanner {
     ctx: Context,
     max_count: u64,
-    prepared: Prepared,
-    count: CountInput,
-    input: BufferId,
-    output: BufferId,
+    /// Binds the input and the output (both counted).
+    rec: Recorder,
+    /// Where a scan in place reads its input from: a copy, made at the first such recording
+    /// (the decoupled fallback rereads a predecessor's input, which in place may already be
+    /// its output).
+    in_place: Mutex<Option<Buffer>>,
+}
+
+/// What `wgsl/scan/prepare.wgsl` writes for a count (each chunk's params and the 2-D grid of its
+/// tiles), restated for the host (`record.rs`): the grids a recording dispatches, and in a plan
+/// whose chained stages read their params from the block (the sort's reduce-then-scan) the
+/// blocks themselves. The simulator runs the prepare stage at every run that dispatches host
+/// grids and fails on any difference; unit tests compare the blocks word for word.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ScanArgs {
+    /// The control buffer.
+    control: BufferId,
+    /// Word offsets of chunk 0's dispatch arguments and params, and of one chunk's params to
+    /// the next's; words in the control block.
+    args_at: u64,
+    params_at: u64,
+    params_stride: u64,
+    words: u64,
+    chunks: u64,
+    chunk: u64,
+    tile: u64,
+    max_count: u64,
+    max_dim: u64,
+}
+
+impl ScanArgs {
+    /// For a scan of up to `max_len` elements by `policy` on a device of `caps`, its control
+    /// block in `control`.
+    pub(crate) fn new(
+        caps: &Caps,
+        max_len: u64,
+        policy: &ScanPolicy,
+        control: BufferId,
+    ) -> Result<ScanArgs> {
+        let prep = kernel::load("scan/prepare", caps.flavor())?;
+        let (bytes, [args_at, _, params_at, params_stride]) = control_bytes(&prep)?;
+        let tile = policy.tile_for(max_len, caps.flavor())?;
+        let chunks = caps.chunks(max_len.max(1), 4, tile);
+        Ok(ScanArgs {
+            control,
+            args_at,
+            params_at,
+            params_stride,
+            words: bytes / 4,
+            chunks: chunks.len() as u64,
+            chunk: chunks[0].1,
+            tile,
+            max_count: max_len.min(u32::MAX as u64),
+            max_dim: caps.max_workgroups_per_dim as u64,
+        })
+    }
+
+    /// The control buffer.
+    pub(crate) fn control(&self) -> BufferId {
+        self.control
+    }
+
+    /// Each chunk's (elements, tiles) for a count word.
+    fn chunks_of(&self, word: u32) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let count = (word as u64).min(self.max_count);
+        (0..self.chunks).map(move |c| {
+            let len = count.saturating_sub(c * self.chunk).min(self.chunk);
+            (len, len.div_ceil(self.tile))
+        })
+    }
+
+    /// The dispatch arguments of each chunk for a count word.
+    pub(crate) fn for_count(&self, word: u32) -> Vec<(BufferId, u64, [u32; 3])> {
+        self.chunks_of(word)
+            .enumerate()
+            .map(|(c, (_, tiles))| {
+                let x = tiles.min(self.max_dim);
+                let y = if tiles > 0 { tiles.div_ceil(x) } else { 0 };
+                let at = 4 * (self.args_at + 3 * c as u64);
+                (self.control, at, [x as u32, y as u32, 1])
+            })
+            .collect()
+    }
+
+    /// The control block the prepare stage leaves for a count word (the word itself at 0).
+    pub(crate) fn block(&self, word: u32) -> Vec<u32> {
+        let mut w = vec![0u32; self.words as usize];
+        w[0] = word;
+        let total: u64 = self.chunks_of(word).map(|(_, t)| t).sum();
+        let mut base = 0;
+        for (c, ((len, tiles), (_, at, grid))) in
+            self.chunks_of(word).zip(self.for_count(word)).enumerate()
+        {
+            let a = (at / 4) as usize;
+            w[a..a + 3].copy_from_slice(&grid);
+            let p = (self.params_at + self.params_stride * c as u64) as usize;
+            w[p..p + 5].copy_from_slice(&[len, tiles, base, total, c as u64].map(|v| v as u32));
+            base += tiles;
+        }
+        w
+    }
 }
 
 impl Scanner {
@@ -298,23 +396,26 @@ impl Scanner {
         } else {
             "scan exclusive u32"
         });
-        let mut count = CountInput::declare(&mut plan, control_size(caps)?);
-        // every chunk's block: its `derive` word (ScanParams, scan/lib/params.wgsl)
+        let control = crate::record::control(&mut plan, control_size(caps)?);
+        // every chunk's block: its `derive` and `chunk` words (ScanParams,
+        // scan/lib/params.wgsl)
         let prep = kernel::load("scan/prepare", caps.flavor())?;
         let (_, [_, max_chunks, params_at, params_stride]) = control_bytes(&prep)?;
         let derived = prep.const_u32("PARAMS_DERIVED")?;
         let derive_at = prep.member_offset("ScanParams", "derive")?;
-        count.derive(
-            (0..max_chunks)
-                .map(|i| (4 * (params_at + params_stride * i) + derive_at, derived))
-                .collect(),
-        );
+        let chunk_at = prep.member_offset("ScanParams", "chunk")?;
+        let marks = (0..max_chunks)
+            .flat_map(|i| {
+                let at = 4 * (params_at + params_stride * i);
+                [(at + derive_at, derived), (at + chunk_at, i as u32)]
+            })
+            .collect();
         let input = plan.arg("input", padded_bytes(max_count));
         let output = plan.arg("output", padded_bytes(max_count));
         append(
             &mut plan,
             caps,
-            Some(count.control),
+            Some(control),
             input,
             output,
             max_count,
@@ -322,25 +423,36 @@ impl Scanner {
             &policy,
             "u32",
         )?;
+        let grid = ScanArgs::new(caps, max_count, &policy, control)?;
+        let counting = Counting {
+            control,
+            max: max_count,
+            limit_at: 4 * prep.const_u32("COUNT_LIMIT")? as u64,
+            marks,
+            args: Some(Box::new(move |n| grid.for_count(n))),
+            blocks: None,
+        };
+        let args = vec![
+            Arg::counted(input, "elements", 4),
+            Arg::counted(output, "elements", 4),
+        ];
         Ok(Scanner {
             ctx: ctx.clone(),
             max_count,
-            prepared: ctx.prepare(plan)?,
-            count,
-            input,
-            output,
+            rec: Recorder::new(ctx, plan, args, Some(counting))?,
+            in_place: Mutex::new(None),
         })
     }
 
     /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
     /// driver statistics compile exactly these passes).
     pub fn plan(&self) -> &crate::plan::Plan {
-        self.prepared.plan()
+        self.rec.plan()
     }
 
     /// The passes one recording dispatches, by label.
     pub fn passes(&self) -> Vec<String> {
-        self.prepared.plan().pass_labels()
+        self.rec.plan().pass_labels()
     }
 
     /// Records the scan of `count` u32 of `input` into `output` (see the module docs).
@@ -363,28 +475,48 @@ impl Scanner {
         count: Count,
         stamps: Option<Timestamps>,
     ) -> Result<()> {
-        let mut enc = enc.into();
+        let enc = enc.into();
         let (input, output) = (input.into(), output.into());
-        if let Count::Host(n) = count {
-            let need = n as u64 * 4;
-            if input.len() < need || output.len() < need {
-                return Err(Error::InvalidInput(format!(
-                    "a scan of {n} elements needs {need} bytes of input and of output; got {} \
-                     and {}",
-                    input.len(),
-                    output.len()
-                )));
-            }
+        if !input.same_buffer(&output) {
+            return self.rec.record(enc, &[input, output], Some(count), stamps);
         }
-        let counted =
-            self.count
-                .record(&self.ctx, &self.prepared, &mut enc, &count, self.max_count)?;
-        self.prepared.record_with(
-            enc,
-            &[(self.input, input), (self.output, output)],
-            stamps,
-            &counted.run(),
-        )
+        // in place, or two ranges of one buffer (which one dispatch may not bind read-only and
+        // read-write): the scan reads a copy of the input
+        let bytes = match count {
+            Count::Host(n) => n as u64 * 4,
+            Count::Gpu(_) => input.len().min(padded_bytes(self.max_count)) / 4 * 4,
+        };
+        if input.len() < bytes {
+            return Err(Error::InvalidInput(format!(
+                "`input` ({}) holds fewer than {} elements of 4 bytes",
+                input.describe(),
+                bytes / 4
+            )));
+        }
+        let copy = self.in_place_copy()?;
+        // (a range of exactly the elements copied, so a GPU count's limit counts them)
+        let copy = copy.slice(0, bytes.max(4));
+        let pre: Vec<(BufferRef, BufferRef, u64)> = if bytes > 0 {
+            enc.check_copy(&input, &copy, bytes)?;
+            vec![(input, copy, bytes)]
+        } else {
+            Vec::new()
+        };
+        self.rec
+            .record_after(enc, &[copy, output], Some(count), stamps, &pre)
+    }
+
+    /// The buffer a scan in place reads its input from (made at the first such recording).
+    fn in_place_copy(&self) -> Result<Buffer> {
+        let mut copy = self.in_place.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(b) = &*copy {
+            return Ok(b.clone());
+        }
+        let b = self
+            .ctx
+            .scratch("scan input copy", padded_bytes(self.max_count))?;
+        *copy = Some(b.clone());
+        Ok(b)
     }
 }
 
@@ -411,4 +543,30 @@ pub fn scan(ctx: &Context, data: &[u32], inclusive: bool) -> Result<Vec<u32>> {
     let mut out = ctx.read::<u32>(&output)?;
     out.truncate(data.len());
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The host's grids are the prepare stage's at counts around every boundary: tiles, the
+    /// chunks of a device with 256 KiB bindings, and 2-D grids past 3 workgroups a dimension.
+    #[test]
+    fn host_grids_are_the_prepare_stages() {
+        let mut caps = Caps::h100();
+        caps.max_storage_binding = 1 << 18;
+        caps.max_workgroups_per_dim = 3;
+        let ctx = Context::simulator(crate::sim::SimConfig::for_profile(caps)).unwrap();
+        let max = 300_000u32;
+        let s = Scanner::new(&ctx, false, max as u64).unwrap();
+        let (tile, chunk) = (8192u32, 1u32 << 16);
+        let mut counts = vec![0, 1, 3, 4, 5, tile - 1, tile, tile + 1, max - 1, max];
+        for t in [2, 3, 4, 7, 9, 10] {
+            counts.extend([t * tile - 1, t * tile + 1]);
+        }
+        for c in 1..5 {
+            counts.extend([c * chunk - 1, c * chunk, c * chunk + 1]);
+        }
+        crate::record::assert_host_grids(&s.rec, &counts);
+    }
 }

@@ -50,12 +50,12 @@ pub use policy::{Format, GemmPolicy};
 
 use layout::{resolve, CTarget, Resolved};
 
-use crate::context::{BufferRef, Context, EncoderRef, Prepared};
+use crate::context::{BufferRef, Context, EncoderRef};
 use crate::device::Caps;
 use crate::error::{Error, Result};
-use crate::gpu::Timestamps;
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+use crate::record::{Arg, Recorder, Timestamps};
 
 /// A dense operand, row-major.
 #[derive(Clone, Copy, Debug)]
@@ -1073,7 +1073,8 @@ fn product_int4(
 pub struct Gemm {
     ctx: Context,
     built: GemmPlan,
-    prepared: Prepared,
+    /// Binds the operands, then C.
+    rec: Recorder,
     layout: GemmLayout,
 }
 
@@ -1187,11 +1188,13 @@ impl Gemm {
             c_bytes: built.plan.buffers[built.c.0].size,
             out: built.out,
         };
-        let prepared = ctx.prepare(built.plan.clone())?;
+        let mut args: Vec<Arg> = built.inputs.iter().map(|&id| Arg::fixed(id)).collect();
+        args.push(Arg::fixed(built.c));
+        let rec = Recorder::new(ctx, built.plan.clone(), args, None)?;
         Ok(Gemm {
             ctx: ctx.clone(),
             built,
-            prepared,
+            rec,
             layout,
         })
     }
@@ -1221,12 +1224,12 @@ impl Gemm {
     /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
     /// driver statistics compile exactly these passes).
     pub fn plan(&self) -> &crate::plan::Plan {
-        self.prepared.plan()
+        self.rec.plan()
     }
 
     /// The passes one recording dispatches, by label.
     pub fn passes(&self) -> Vec<String> {
-        self.prepared.plan().pass_labels()
+        self.rec.plan().pass_labels()
     }
 
     /// Records C = A·B into `c`: `inputs` are A and B (for int4: A, the packed weights, the
@@ -1267,14 +1270,7 @@ impl Gemm {
                 ),
             });
         }
-        let mut args: Vec<(BufferId, BufferRef)> = self
-            .built
-            .inputs
-            .iter()
-            .copied()
-            .zip(inputs.iter().cloned())
-            .collect();
-        for (i, (id, b)) in args.iter().enumerate() {
+        for (i, (id, b)) in self.built.inputs.iter().zip(inputs).enumerate() {
             let need = self.built.plan.buffers[id.0].size;
             if b.len() < need {
                 let message = format!(
@@ -1297,8 +1293,9 @@ impl Gemm {
                 });
             }
         }
-        args.push((self.built.c, c));
-        self.prepared.record(enc.into(), &args, stamps)
+        let mut bufs = inputs.to_vec();
+        bufs.push(c);
+        self.rec.record(enc.into(), &bufs, None, stamps)
     }
 
     /// The subgroup width the cooperative kernel met where it was not the one it was planned
@@ -1308,7 +1305,11 @@ impl Gemm {
         let Some(guard) = self.built.guard else {
             return Ok(None);
         };
-        let own = self.prepared.own(guard).expect("own buffer");
+        let own = self
+            .rec
+            .prepared()
+            .own(guard)
+            .ok_or_else(|| Error::Plan("the guard is the caller's".into()))?;
         let width = self
             .ctx
             .read_ref::<u32>(&own)?
@@ -1389,7 +1390,7 @@ pub fn execute(
         return Err(Error::Gpu(format!(
             "the cooperative-matrix GEMM was planned for subgroups of {} and the GPU ran them \
              {width} wide, so it computed nothing; use PathChoice::Tiled",
-            coop_planned_width(g.prepared.plan())
+            coop_planned_width(g.rec.plan())
         )));
     }
     Ok((out, g.path()))

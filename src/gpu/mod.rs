@@ -7,7 +7,7 @@
 //!   context's lifetime.
 //! - Shader modules are built with bounds checks but without wgpu's loop bounding (see
 //!   [`runtime_checks`]).
-//! - A plan is made ready once ([`Prepared`]) and recorded any number of times; recording
+//! - A plan is made ready once ([`DevicePlan`]) and recorded any number of times; recording
 //!   allocates nothing after the first use with the same caller buffers, submits nothing, polls
 //!   nothing.
 //! - The host-slice functions' transfers (uploads, read-backs, [`GpuContext::submit_and_wait`])
@@ -23,7 +23,7 @@ mod staging;
 pub use context::{
     caps_of, instance_flags, list_adapters, wanted_features, wanted_limits, Created, GpuContext,
 };
-pub use prepared::{internal_usage, GpuSlice, Prepared, Timestamps};
+pub use prepared::{internal_usage, CopyIn, DevicePlan, GpuSlice, Timestamps};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

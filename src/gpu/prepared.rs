@@ -16,13 +16,12 @@ use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 
 use super::GpuContext;
-use crate::context::CountedRun;
 use crate::error::{Error, Result};
 use crate::kernel::BindingKind;
-use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+use crate::plan::{BufferId, BufferInit, Plan, RunSpec, Workgroups};
 
 /// A byte range of a wgpu buffer: `size` bytes from `offset` (`None`: to the end).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct GpuSlice<'a> {
     /// The buffer.
     pub buffer: &'a wgpu::Buffer,
@@ -69,7 +68,7 @@ type PassGroups = Arc<Vec<Option<wgpu::BindGroup>>>;
 const BIND_GROUP_SETS: usize = 16;
 
 /// A plan ready to record (see the module docs).
-pub struct Prepared {
+pub struct DevicePlan {
     ctx: Arc<GpuContext>,
     plan: Plan,
     buffers: Vec<Option<wgpu::Buffer>>,
@@ -84,13 +83,13 @@ pub struct Prepared {
     fillers: [wgpu::Buffer; 2],
 }
 
-/// Bytes of [`Prepared`]'s filler: the largest array stride a kernel binds.
+/// Bytes of [`DevicePlan`]'s filler: the largest array stride a kernel binds.
 const FILLER_BYTES: u64 = 256;
 
-impl Prepared {
+impl DevicePlan {
     /// Creates the plan's own buffers (with their initial contents, written through the queue)
     /// and its pipelines.
-    pub fn new(ctx: &Arc<GpuContext>, plan: Plan) -> Result<Prepared> {
+    pub fn new(ctx: &Arc<GpuContext>, plan: Plan) -> Result<DevicePlan> {
         plan.validate()?;
         // one bind group per pass (the shipped kernels bind everything in group 0); the
         // simulator runs any group
@@ -160,7 +159,7 @@ impl Prepared {
             .collect::<Result<Vec<_>>>()?;
         let filler = |label| ctx.create_buffer(label, FILLER_BYTES, wgpu::BufferUsages::empty());
         let fillers = [filler("filler (read)")?, filler("filler (read-write)")?];
-        Ok(Prepared {
+        Ok(DevicePlan {
             ctx: ctx.clone(),
             plan,
             buffers,
@@ -315,22 +314,28 @@ impl Prepared {
         Ok(groups)
     }
 
-    /// Records every pass into `enc` as `run` says, the plan's `Arg` buffers bound to `args`;
-    /// with `stamps`, pass i writes timestamps `first + 2i` (start) and `first + 2i + 1` (end)
-    /// (a pass `run` skips writes them around an empty compute pass). Without per-pass stamps
-    /// every pass is one dispatch of a single compute pass.
+    /// Records every pass into `enc` as `run` says, the plan's `Arg` buffers bound to `args`,
+    /// after `copy_in` (a caller's range copied into one of the plan's buffers: a GPU count
+    /// into its control block). With `stamps`, pass i writes timestamps `first + 2i` (start)
+    /// and `first + 2i + 1` (end) (a pass `run` skips writes them around an empty compute
+    /// pass). Without per-pass stamps every pass is one dispatch of a single compute pass.
+    /// Everything that can fail is checked before the first command reaches `enc`.
     pub fn record(
         &self,
         enc: &mut wgpu::CommandEncoder,
         args: &[(BufferId, GpuSlice)],
         stamps: Option<Timestamps>,
-        run: &CountedRun,
+        run: &RunSpec,
+        copy_in: Option<CopyIn>,
     ) -> Result<()> {
         self.check_args(args)?;
-        let groups = self.bind_groups(args)?;
         let max = self.ctx.caps.max_workgroups_per_dim;
-        for p in &self.plan.passes {
-            if let Workgroups::Direct([x, y, z]) = p.workgroups {
+        for (i, p) in self.plan.passes.iter().enumerate() {
+            let grid = match p.workgroups {
+                Workgroups::Direct(g) => Some(g),
+                Workgroups::Indirect { .. } => run.grid(i),
+            };
+            if let Some([x, y, z]) = grid {
                 if x > max || y > max || z > max {
                     return Err(Error::Plan(format!(
                         "pass {}: {x}x{y}x{z} workgroups exceed the limit {max} per dimension",
@@ -338,6 +343,43 @@ impl Prepared {
                     )));
                 }
             }
+        }
+        // the run's copy of every slotted buffer exists
+        for (i, b) in self.plan.buffers.iter().enumerate() {
+            if b.slots > 1 {
+                self.slot_offset(BufferId(i), run.slot)?;
+            }
+        }
+        // every dynamic offset this run binds
+        let offsets: Vec<Vec<u32>> = self
+            .dynamic
+            .iter()
+            .map(|d| {
+                d.iter()
+                    .map(|(_, id)| self.slot_offset(*id, run.slot))
+                    .collect()
+            })
+            .collect::<Result<_>>()?;
+        let copy = match copy_in {
+            Some(c) => {
+                let dst = self.buffers[c.dst.0].as_ref().ok_or_else(|| {
+                    Error::Plan(format!(
+                        "a copy into the caller's `{}`",
+                        self.plan.buffers[c.dst.0].label
+                    ))
+                })?;
+                Some((
+                    c.src,
+                    dst,
+                    self.slot_offset(c.dst, run.slot)? as u64 + c.at,
+                    c.size,
+                ))
+            }
+            None => None,
+        };
+        let groups = self.bind_groups(args)?;
+        if let Some((src, dst, at, size)) = copy {
+            enc.copy_buffer_to_buffer(src.buffer, src.offset, dst, at, size);
         }
         match stamps {
             Some(s) if !s.whole => {
@@ -351,7 +393,7 @@ impl Prepared {
                         }),
                     });
                     if run.runs(p) {
-                        self.dispatch(&mut pass, i, &groups, args, run)?;
+                        self.dispatch(&mut pass, i, &groups, &offsets[i], args, run);
                     }
                 }
             }
@@ -371,45 +413,44 @@ impl Prepared {
                     }),
                 });
                 for &i in &runs {
-                    self.dispatch(&mut pass, i, &groups, args, run)?;
+                    self.dispatch(&mut pass, i, &groups, &offsets[i], args, run);
                 }
             }
         }
         Ok(())
     }
 
-    /// Records pass `i`'s dispatch into `pass`.
+    /// Records pass `i`'s dispatch into `pass`, its slotted buffers at `offsets`.
     fn dispatch(
         &self,
         pass: &mut wgpu::ComputePass,
         i: usize,
         groups: &[Option<wgpu::BindGroup>],
+        offsets: &[u32],
         args: &[(BufferId, GpuSlice)],
-        run: &CountedRun,
-    ) -> Result<()> {
+        run: &RunSpec,
+    ) {
         let p = &self.plan.passes[i];
         pass.set_pipeline(&self.pipelines[i]);
         if let Some(g) = &groups[i] {
-            let offsets: Vec<u32> = self.dynamic[i]
-                .iter()
-                .map(|(_, id)| self.slot_offset(*id, run.slot))
-                .collect::<Result<_>>()?;
-            pass.set_bind_group(0, g, &offsets);
+            pass.set_bind_group(0, g, offsets);
         }
-        let host = run.grids.and_then(|g| g.get(i).copied().flatten());
-        match p.workgroups {
-            Workgroups::Direct([x, y, z]) => pass.dispatch_workgroups(x, y, z),
+        match (p.workgroups, run.grid(i)) {
+            (Workgroups::Direct([x, y, z]), _) => pass.dispatch_workgroups(x, y, z),
             // a grid the host computed for this count: a direct dispatch, which does not
             // wait for the prepare pass's arguments to reach the command processor
-            Workgroups::Indirect { .. } if host.is_some() => {
-                let [x, y, z] = host.expect("checked");
+            (Workgroups::Indirect { .. }, Some([x, y, z])) => {
                 if x > 0 && y > 0 && z > 0 {
                     pass.dispatch_workgroups(x, y, z);
                 }
             }
-            Workgroups::Indirect { buffer, offset } => {
+            (Workgroups::Indirect { buffer, offset }, None) => {
                 let (buf, base) = match &self.buffers[buffer.0] {
-                    Some(own) => (own, self.slot_offset(buffer, run.slot)? as u64),
+                    Some(own) => (
+                        own,
+                        // (checked before the first command)
+                        self.slot_offset(buffer, run.slot).unwrap_or(0) as u64,
+                    ),
                     None => {
                         let s = &args
                             .iter()
@@ -422,11 +463,24 @@ impl Prepared {
                 pass.dispatch_workgroups_indirect(buf, base + offset);
             }
         }
-        Ok(())
     }
 }
 
-impl Prepared {
+/// A caller's range copied into copy `RunSpec::slot` of one of the plan's own buffers, at byte
+/// `at`, before the passes (a GPU count into its control block).
+#[derive(Clone, Copy, Debug)]
+pub struct CopyIn<'a> {
+    /// The caller's range.
+    pub src: GpuSlice<'a>,
+    /// The plan's buffer.
+    pub dst: BufferId,
+    /// Byte offset within the run's copy of it.
+    pub at: u64,
+    /// Bytes.
+    pub size: u64,
+}
+
+impl DevicePlan {
     /// Where copy `slot` of the plan's buffer `id` starts (0 for a buffer of one copy).
     fn slot_offset(&self, id: BufferId, slot: u32) -> Result<u32> {
         let decl = &self.plan.buffers[id.0];

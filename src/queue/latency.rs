@@ -1,7 +1,7 @@
 //! Enqueue-to-start latency of the work queue, from a logical clock.
 //!
 //! WGSL has no clock. With [`super::QueuePolicy::latency`] on, the kernels keep one (the word
-//! `ctl[ctl_clock]`, [`Layout`](super::Layout)): every child push and every task start takes a tick with `atomicAdd`, and
+//! `ctl[ctl_clock]`, [`QueueLayout`](super::QueueLayout)): every child push and every task start takes a tick with `atomicAdd`, and
 //! each task records its enqueue tick and its start tick (`ticks[2t]`, `ticks[2t + 1]`). The host
 //! seeds task 0's enqueue as tick 0 and the clock at 1. So:
 //!

@@ -46,7 +46,7 @@ pub use latency::Latency;
 /// team file), read from the persistent kernel: the host builds and decodes state with it and
 /// never restates it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub struct QueueLayout {
     /// Index bits of a packed head/tail (the version takes the rest): the ring holds at most
     /// `1 << idx_bits` slots.
     pub idx_bits: u32,
@@ -73,12 +73,12 @@ pub struct Layout {
     pub child_team_tasks: u32,
 }
 
-impl Layout {
+impl QueueLayout {
     /// The layout of the `flavor`'s kernels.
-    pub fn of(flavor: kernel::Flavor) -> Result<Layout> {
+    pub fn of(flavor: kernel::Flavor) -> Result<QueueLayout> {
         let k = kernel::load("queue/persistent", flavor)?;
         let c = |name: &str| k.const_u32(name);
-        Ok(Layout {
+        Ok(QueueLayout {
             idx_bits: c("IDX_BITS")?,
             s_empty: c("S_EMPTY")?,
             s_full: c("S_FULL")?,
@@ -114,7 +114,7 @@ pub fn loop_budget(caps: &Caps) -> Option<u32> {
 
 /// Upper bound on the loop back-edges one invocation takes running one task (`task_steps` in
 /// `wgsl/queue/lib/ring.wgsl` with one-lane teams, the worst case).
-fn task_steps(problem: &QueueProblem, layout: &Layout) -> u64 {
+fn task_steps(problem: &QueueProblem, layout: &QueueLayout) -> u64 {
     problem.words_per_task as u64 + 2 + problem.fanout as u64 * (layout.enq_tries as u64 + 2)
 }
 
@@ -124,7 +124,7 @@ pub struct QueuePolicy {
     /// Persistent workgroups (64 invocations each). See [`QueuePolicy::for_caps`]; the tests
     /// set their own.
     pub workgroups: u32,
-    /// Ring slots, a power of two up to [`Layout::max_capacity`] (4096). Small on purpose in
+    /// Ring slots, a power of two up to [`QueueLayout::max_capacity`] (4096). Small on purpose in
     /// tests (contention, spills); not tuned.
     pub capacity: u32,
     /// (persistent, child args, child) rounds per submission.
@@ -229,7 +229,7 @@ impl QueueProblem {
         if self.input.len() as u64 * 4 > caps.max_storage_binding {
             return Err(Error::TooLarge("queue input exceeds one binding".into()));
         }
-        let layout = Layout::of(caps.flavor())?;
+        let layout = QueueLayout::of(caps.flavor())?;
         let c = policy.capacity;
         let max = layout.max_capacity();
         if !c.is_power_of_two() || !(2..=max).contains(&c) {
@@ -259,7 +259,7 @@ impl QueueProblem {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueState {
     /// The layout the kernels write it in.
-    pub layout: Layout,
+    pub layout: QueueLayout,
     /// Per task: its result (`POISON_WORD` until it ran).
     pub results: Vec<u32>,
     /// Per task: how many times it ran.
@@ -278,7 +278,7 @@ pub struct QueueState {
 impl QueueState {
     /// The initial state in `layout`: task 0 in slot 0 (none for zero tasks); with `latency`,
     /// task 0's enqueue is tick 0 and the clock is at 1.
-    pub fn initial(layout: &Layout, n_tasks: u32, capacity: u32, latency: bool) -> Self {
+    pub fn initial(layout: &QueueLayout, n_tasks: u32, capacity: u32, latency: bool) -> Self {
         let n = n_tasks as usize;
         let mut ring = vec![layout.s_empty; 2 + capacity as usize];
         ring[0] = 0;
@@ -320,7 +320,7 @@ pub struct QueuePlan {
     ticks: Option<BufferId>,
     /// Words of results, runs, ring, ctl, spill, ticks (buffers may be padded).
     lens: [usize; 6],
-    layout: Layout,
+    layout: QueueLayout,
 }
 
 impl QueuePlan {
@@ -394,7 +394,7 @@ impl QueuePlan {
 
 /// `state`'s words in the order of the state buffers (results, runs, ring, ctl, spill, ticks),
 /// the round marks cleared: they count one submission's rounds.
-fn submission_words(state: &QueueState, layout: &Layout) -> [Vec<u32>; 6] {
+fn submission_words(state: &QueueState, layout: &QueueLayout) -> [Vec<u32>; 6] {
     let mut ctl = state.ctl.clone();
     ctl[layout.ctl_round] = 0;
     [
@@ -437,7 +437,7 @@ pub fn build(
     state: Option<&QueueState>,
 ) -> Result<QueuePlan> {
     problem.validate(caps, policy)?;
-    let layout = Layout::of(caps.flavor())?;
+    let layout = QueueLayout::of(caps.flavor())?;
     let n = problem.n_tasks as usize;
     if let Some(state) = state {
         if state.runs.len() != n
@@ -582,7 +582,7 @@ pub struct QueueOutcome {
 /// ```
 pub fn run(ctx: &Context, problem: &QueueProblem, policy: &QueuePolicy) -> Result<QueueOutcome> {
     problem.validate(ctx.caps(), policy)?;
-    let layout = Layout::of(ctx.caps().flavor())?;
+    let layout = QueueLayout::of(ctx.caps().flavor())?;
     let mut state = QueueState::initial(&layout, problem.n_tasks, policy.capacity, policy.latency);
     let mut findings = Vec::new();
     let mut submissions = 0;
@@ -694,7 +694,7 @@ pub fn aba_probe(ctx: &Context, capacity: u32) -> Result<AbaProbe> {
     let k = kernel::load("queue/aba_probe", ctx.caps().flavor())?;
     let mut plan = Plan::new("queue aba probe");
     let params = plan.upload("params", &[0u32, 0, 1, capacity]);
-    let layout = Layout::of(ctx.caps().flavor())?;
+    let layout = QueueLayout::of(ctx.caps().flavor())?;
     let ring = plan.upload(
         "ring",
         &QueueState::initial(&layout, 0, capacity, false).ring,

@@ -2,7 +2,7 @@
 //! submissions that run them on simulated lanes with every checker on.
 //!
 //! Rules:
-//! - **The same calls as on a GPU.** Algorithms record into a [`Encoder`] exactly what they
+//! - **The same calls as on a GPU.** Algorithms record into a [`SimEncoder`] exactly what they
 //!   record into a wgpu command encoder (plan runs and buffer copies); [`Simulator::submit`]
 //!   runs them in order, as a queue submission would, and returns the findings.
 //! - **Queue writes** ([`Simulator::write_buffer`]) take effect at the next submission, before
@@ -26,11 +26,10 @@ use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
 use super::schedule::{Schedule, THREADED_WORKGROUPS};
-use crate::context::CountedRun;
 use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};
 use crate::finding::{Finding, FindingKind, Party};
-use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
+use crate::plan::{BufferId, BufferInit, Plan, RunSpec, Workgroups, POISON_WORD};
 
 /// The words of a plan's read-back buffers, by buffer ([`Simulator::run_plan`]).
 pub type ReadBack = HashMap<BufferId, Vec<u32>>;
@@ -208,15 +207,15 @@ struct BufferInner {
 
 /// A buffer of the simulator: 32-bit words, shared by every handle to it.
 #[derive(Clone)]
-pub struct Buffer {
+pub struct SimBuffer {
     inner: Arc<BufferInner>,
 }
 
-impl std::fmt::Debug for Buffer {
+impl std::fmt::Debug for SimBuffer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "sim::Buffer({} `{}`, {} bytes)",
+            "SimBuffer({} `{}`, {} bytes)",
             self.inner.id,
             self.inner.label,
             self.size()
@@ -224,9 +223,9 @@ impl std::fmt::Debug for Buffer {
     }
 }
 
-impl Buffer {
-    fn new(label: &str, words: Vec<u32>, output: bool) -> Buffer {
-        Buffer {
+impl SimBuffer {
+    fn new(label: &str, words: Vec<u32>, output: bool) -> SimBuffer {
+        SimBuffer {
             inner: Arc::new(BufferInner {
                 id: NEXT_BUFFER.fetch_add(1, Ordering::Relaxed),
                 label: label.to_string(),
@@ -251,13 +250,18 @@ impl Buffer {
     pub fn label(&self) -> &str {
         &self.inner.label
     }
+
+    /// Whether `other` is a handle to this buffer.
+    pub fn same(&self, other: &SimBuffer) -> bool {
+        self.inner.id == other.inner.id
+    }
 }
 
 /// A byte range of a simulator buffer.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct SimSlice<'a> {
     /// The buffer.
-    pub buffer: &'a Buffer,
+    pub buffer: &'a SimBuffer,
     /// First byte (a multiple of 4).
     pub offset: u64,
     /// Bytes; `None`: to the end.
@@ -266,7 +270,7 @@ pub struct SimSlice<'a> {
 
 impl<'a> SimSlice<'a> {
     /// All of `buffer`.
-    pub fn whole(buffer: &'a Buffer) -> SimSlice<'a> {
+    pub fn whole(buffer: &'a SimBuffer) -> SimSlice<'a> {
         SimSlice {
             buffer,
             offset: 0,
@@ -287,13 +291,13 @@ impl<'a> SimSlice<'a> {
 }
 
 /// A plan ready to record on the simulator: its own buffers, made once.
-pub struct Prepared {
+pub struct SimPlan {
     plan: Arc<Plan>,
-    buffers: Vec<Option<Buffer>>,
+    buffers: Vec<Option<SimBuffer>>,
     caps: Caps,
 }
 
-impl Prepared {
+impl SimPlan {
     /// The plan.
     pub fn plan(&self) -> &Plan {
         &self.plan
@@ -305,23 +309,23 @@ impl Prepared {
     }
 
     /// The plan's own buffer `id` (`None` for the caller's).
-    pub fn buffer(&self, id: BufferId) -> Option<&Buffer> {
+    pub fn buffer(&self, id: BufferId) -> Option<&SimBuffer> {
         self.buffers.get(id.0)?.as_ref()
     }
 }
 
 enum Command {
     Copy {
-        src: Buffer,
+        src: SimBuffer,
         src_at: u64,
-        dst: Buffer,
+        dst: SimBuffer,
         dst_at: u64,
         size: u64,
     },
     Run {
         plan: Arc<Plan>,
         /// Every plan buffer, with the word it starts at (the caller's at their offsets).
-        buffers: Vec<(Buffer, usize, usize)>,
+        buffers: Vec<(SimBuffer, usize, usize)>,
         /// Per pass, the grid the host computed for an indirect pass (checked against the
         /// arguments its prepare pass wrote, then dispatched as a GPU would).
         grids: Option<Vec<Option<[u32; 3]>>>,
@@ -334,22 +338,25 @@ enum Command {
 
 /// Commands recorded for one submission.
 #[derive(Default)]
-pub struct Encoder {
+pub struct SimEncoder {
     commands: Vec<Command>,
+    /// Held until the encoder is submitted (and its work done) or dropped: what a recording
+    /// keeps in use until then (a control block's copy, `count.rs`).
+    holds: Vec<Box<dyn std::any::Any + Send>>,
 }
 
-impl Encoder {
+impl SimEncoder {
     /// A new, empty encoder.
-    pub fn new() -> Encoder {
-        Encoder::default()
+    pub fn new() -> SimEncoder {
+        SimEncoder::default()
     }
 
     /// Copies `size` bytes (multiples of 4, as the offsets) from `src` to `dst`.
     pub fn copy_buffer_to_buffer(
         &mut self,
-        src: &Buffer,
+        src: &SimBuffer,
         src_at: u64,
-        dst: &Buffer,
+        dst: &SimBuffer,
         dst_at: u64,
         size: u64,
     ) -> Result<()> {
@@ -381,12 +388,25 @@ impl Encoder {
 
     /// Records a run of `prepared` with its `Arg` buffers bound to `args`, as `run` says (the
     /// copy of its slotted buffers, skipped prepare passes, grids that replace indirect
-    /// dispatches: see `count.rs`).
+    /// dispatches: see `record.rs`).
     pub fn record(
         &mut self,
-        prepared: &Prepared,
+        prepared: &SimPlan,
         args: &[(BufferId, SimSlice)],
-        run: &CountedRun,
+        run: &RunSpec,
+    ) -> Result<()> {
+        self.record_after(prepared, args, run, None)
+    }
+
+    /// [`SimEncoder::record`] after `copy_in`: a caller's range copied into the run's copy of one
+    /// of the plan's own buffers at a byte offset (a GPU count into its control block).
+    /// Everything that can fail is checked before a command is added.
+    pub fn record_after(
+        &mut self,
+        prepared: &SimPlan,
+        args: &[(BufferId, SimSlice)],
+        run: &RunSpec,
+        copy_in: Option<SimCopyIn>,
     ) -> Result<()> {
         let mut buffers = Vec::with_capacity(prepared.buffers.len());
         for (i, own) in prepared.buffers.iter().enumerate() {
@@ -430,6 +450,22 @@ impl Encoder {
                 }
             }
         }
+        if let Some(c) = copy_in {
+            let (own, first, len) = buffers
+                .get(c.dst.0)
+                .ok_or_else(|| Error::Plan(format!("a copy into buffer {}", c.dst.0)))?;
+            if c.at.saturating_add(c.size) > 4 * *len as u64 || c.src.len() < c.size {
+                return Err(Error::Plan(format!(
+                    "a copy of {} bytes into `{}` at byte {}",
+                    c.size,
+                    own.label(),
+                    c.at
+                )));
+            }
+            let own = own.clone();
+            let dst_at = 4 * *first as u64 + c.at;
+            self.copy_buffer_to_buffer(c.src.buffer, c.src.offset, &own, dst_at, c.size)?;
+        }
         self.commands.push(Command::Run {
             plan: prepared.plan.clone(),
             buffers,
@@ -439,6 +475,24 @@ impl Encoder {
         });
         Ok(())
     }
+
+    /// Keeps `what` until the encoder's submission has run, or the encoder is dropped.
+    pub fn hold(&mut self, what: Box<dyn std::any::Any + Send>) {
+        self.holds.push(what);
+    }
+}
+
+/// A caller's range copied into a plan's own buffer before a run ([`SimEncoder::record_after`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SimCopyIn<'a> {
+    /// The caller's range.
+    pub src: SimSlice<'a>,
+    /// The plan's buffer.
+    pub dst: BufferId,
+    /// Byte offset within the run's copy of it.
+    pub at: u64,
+    /// Bytes.
+    pub size: u64,
 }
 
 /// What a submission found.
@@ -448,12 +502,25 @@ pub struct Report {
     pub findings: Vec<Finding>,
 }
 
+impl Report {
+    /// `Error::Sim` naming `what`, the number of findings and the first, where there are any.
+    pub fn clean(&self, what: &str) -> Result<()> {
+        match self.findings.first() {
+            None => Ok(()),
+            Some(f) => Err(Error::Sim(format!(
+                "{what} reported {} finding(s), the first: {f}",
+                self.findings.len()
+            ))),
+        }
+    }
+}
+
 /// What a submission runs, for each schedule.
 struct Run<'r> {
     commands: &'r [Command],
     /// Per command, the table index of each plan buffer (runs) or of src and dst (copies).
     slots: &'r [Vec<usize>],
-    pending: &'r [(Buffer, u64, Vec<u8>)],
+    pending: &'r [(SimBuffer, u64, Vec<u8>)],
     index: &'r HashMap<u64, usize>,
     metas: &'r [BufferMeta],
 }
@@ -487,7 +554,7 @@ pub struct Simulator {
     config: SimConfig,
     stats: Mutex<SimStats>,
     programs: Mutex<HashMap<(usize, String), Arc<Program>>>,
-    pending: Mutex<Vec<(Buffer, u64, Vec<u8>)>>,
+    pending: Mutex<Vec<(SimBuffer, u64, Vec<u8>)>>,
 }
 
 impl Simulator {
@@ -524,22 +591,22 @@ impl Simulator {
     }
 
     /// A buffer holding `data` (padded with zeros to whole words).
-    pub fn upload<T: bytemuck::Pod>(&self, label: &str, data: &[T]) -> Buffer {
+    pub fn upload<T: bytemuck::Pod>(&self, label: &str, data: &[T]) -> SimBuffer {
         let bytes = bytemuck::cast_slice::<T, u8>(data);
         let mut words = vec![0u32; bytes.len().div_ceil(4).max(1)];
         bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
-        Buffer::new(label, words, false)
+        SimBuffer::new(label, words, false)
     }
 
     /// A buffer of `bytes` (rounded up to whole words) of zeros.
-    pub fn zeroed(&self, label: &str, bytes: u64) -> Buffer {
-        Buffer::new(label, vec![0; bytes.div_ceil(4).max(1) as usize], false)
+    pub fn zeroed(&self, label: &str, bytes: u64) -> SimBuffer {
+        SimBuffer::new(label, vec![0; bytes.div_ceil(4).max(1) as usize], false)
     }
 
     /// An output buffer of `bytes` holding [`POISON_WORD`]s: a word no pass wrote by the end of
     /// the next submission is an `unwritten-output` finding.
-    pub fn uninit(&self, label: &str, bytes: u64) -> Buffer {
-        Buffer::new(
+    pub fn uninit(&self, label: &str, bytes: u64) -> SimBuffer {
+        SimBuffer::new(
             label,
             vec![POISON_WORD; bytes.div_ceil(4).max(1) as usize],
             true,
@@ -548,7 +615,7 @@ impl Simulator {
 
     /// Writes `bytes` (whole words) into `buffer` from byte `at` at the start of the next
     /// submission.
-    pub fn write_buffer(&self, buffer: &Buffer, at: u64, bytes: &[u8]) -> Result<()> {
+    pub fn write_buffer(&self, buffer: &SimBuffer, at: u64, bytes: &[u8]) -> Result<()> {
         if !at.is_multiple_of(4)
             || !bytes.len().is_multiple_of(4)
             || at.saturating_add(bytes.len() as u64) > buffer.size()
@@ -568,7 +635,7 @@ impl Simulator {
     }
 
     /// Makes `plan` ready to record: creates its own buffers with their initial contents.
-    pub fn prepare(&self, plan: Plan) -> Result<Prepared> {
+    pub fn prepare(&self, plan: Plan) -> Result<SimPlan> {
         plan.validate()?;
         let mut buffers = Vec::with_capacity(plan.buffers.len());
         for b in &plan.buffers {
@@ -583,13 +650,15 @@ impl Simulator {
             let words = (b.allocated() / 4) as usize;
             let own = match &b.init {
                 BufferInit::Arg => None,
-                BufferInit::Zeroed => Some(Buffer::new(&b.label, vec![0; words], false)),
-                BufferInit::Poison => Some(Buffer::new(&b.label, vec![POISON_WORD; words], false)),
+                BufferInit::Zeroed => Some(SimBuffer::new(&b.label, vec![0; words], false)),
+                BufferInit::Poison => {
+                    Some(SimBuffer::new(&b.label, vec![POISON_WORD; words], false))
+                }
                 BufferInit::Bytes(bytes) => {
                     let mut v = vec![0u32; words];
                     bytemuck::cast_slice_mut::<u32, u8>(&mut v)[..bytes.len()]
                         .copy_from_slice(bytes);
-                    Some(Buffer::new(&b.label, v, false))
+                    Some(SimBuffer::new(&b.label, v, false))
                 }
             };
             if let Some(o) = &own {
@@ -597,7 +666,7 @@ impl Simulator {
             }
             buffers.push(own);
         }
-        Ok(Prepared {
+        Ok(SimPlan {
             plan: Arc::new(plan),
             buffers,
             caps: self.caps.clone(),
@@ -640,12 +709,12 @@ impl Simulator {
 
     /// Runs the pending queue writes, then `enc`'s commands in order, as one run of the
     /// checkers; returns their findings.
-    pub fn submit(&self, enc: Encoder) -> Result<Report> {
+    pub fn submit(&self, enc: SimEncoder) -> Result<Report> {
         let pending = std::mem::take(&mut *self.pending.lock().unwrap());
         // the buffers of this submission, each once, in a table the interpreter indexes
-        let mut table: Vec<Buffer> = Vec::new();
+        let mut table: Vec<SimBuffer> = Vec::new();
         let mut index: HashMap<u64, usize> = HashMap::new();
-        let mut slot = |b: &Buffer, table: &mut Vec<Buffer>| -> usize {
+        let mut slot = |b: &SimBuffer, table: &mut Vec<SimBuffer>| -> usize {
             *index.entry(b.inner.id).or_insert_with(|| {
                 table.push(b.clone());
                 table.len() - 1
@@ -938,7 +1007,7 @@ impl Simulator {
                     let stopped = self.run_plan_passes(
                         (
                             plan,
-                            &CountedRun {
+                            &RunSpec {
                                 slot: 0,
                                 skip_prepare: *skip_prepare,
                                 grids: grids.as_deref(),
@@ -971,8 +1040,8 @@ impl Simulator {
     #[allow(clippy::too_many_arguments)]
     fn run_plan_passes(
         &self,
-        (plan, run): (&Plan, &CountedRun),
-        at: &[(Buffer, usize, usize)],
+        (plan, run): (&Plan, &RunSpec),
+        at: &[(SimBuffer, usize, usize)],
         slot: &[usize],
         words: &mut [Vec<u32>],
         checkers: &mut [Box<dyn super::events::Checker>],
@@ -980,6 +1049,17 @@ impl Simulator {
         pass_index: &mut usize,
         schedule: Schedule,
     ) -> Result<bool> {
+        // where the host skipped the prepare passes and gave grids of its own, what the
+        // prepare passes would have asked for: each host grid is checked against it
+        let oracle = if run.skip_prepare && run.grids.is_some() {
+            self.prepare_run(plan, &|b| {
+                let (_, base, len) = at[b];
+                words[slot[b]][base..base + len].to_vec()
+            })?
+            .0
+        } else {
+            HashMap::new()
+        };
         for (i, pass) in plan.passes.iter().enumerate() {
             if !run.runs(pass) {
                 continue;
@@ -1012,22 +1092,27 @@ impl Simulator {
             let counts = match pass.workgroups {
                 Workgroups::Direct(c) => c,
                 Workgroups::Indirect { buffer, offset } => {
-                    let (_, base, _) = at[buffer.0];
-                    let w = base + (offset / 4) as usize;
-                    let b = &words[slot[buffer.0]];
-                    let args = [b[w], b[w + 1], b[w + 2]];
-                    // a grid the host computed must be the one the GPU's prepare pass wrote,
-                    // or hold as many workgroups at least where it is a bound; it is what a
-                    // GPU dispatches
+                    let args = match oracle.get(&(buffer.0, offset)) {
+                        Some(&a) => a,
+                        None => {
+                            let (_, base, _) = at[buffer.0];
+                            let w = base + (offset / 4) as usize;
+                            let b = &words[slot[buffer.0]];
+                            [b[w], b[w + 1], b[w + 2]]
+                        }
+                    };
+                    // a grid the host computed must be the one the prepare pass computes, or
+                    // hold as many workgroups at least where it is a bound; it is what a GPU
+                    // dispatches
                     let size = |g: [u32; 3]| g.iter().map(|&c| c as u64).product::<u64>();
-                    match run.grids.and_then(|g| g.get(i).copied().flatten()) {
+                    match run.grid(i) {
                         Some(host)
                             if (run.grids_bound && size(host) < size(args))
                                 || (!run.grids_bound && host != args) =>
                         {
                             return Err(Error::Plan(format!(
                                 "pass {}: the host's grid {host:?} does not match the \
-                                 arguments {args:?} its prepare pass wrote",
+                                 arguments {args:?} its prepare pass computes",
                                 pass.label
                             )));
                         }
@@ -1120,6 +1205,65 @@ impl Simulator {
         Ok(false)
     }
 
+    /// What `plan`'s prepare passes compute from the words `initial` gives for each buffer they
+    /// bind (by index; one copy of a slotted buffer), found by running those passes alone on a
+    /// simulator of this one's device: the dispatch arguments, by (plan buffer, byte offset),
+    /// and the words each bound buffer holds after them. The oracle that holds the grids and
+    /// blocks a host computes for a count (`record.rs`) to the kernels' own arithmetic. Empty
+    /// without prepare passes.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn prepare_run(
+        &self,
+        plan: &Plan,
+        initial: &dyn Fn(usize) -> Vec<u32>,
+    ) -> Result<(HashMap<(usize, u64), [u32; 3]>, HashMap<usize, Vec<u32>>)> {
+        let mut mini = Plan::new(format!("{} prepare", plan.label));
+        let mut map: HashMap<usize, BufferId> = HashMap::new();
+        for pass in plan.passes.iter().filter(|p| p.is_prepare()) {
+            let mut copy = pass.clone();
+            for b in &mut copy.bindings {
+                let id = *map.entry(b.buffer.0).or_insert_with(|| {
+                    let region = initial(b.buffer.0);
+                    let bytes = bytemuck::cast_slice::<u32, u8>(&region).to_vec();
+                    let label = plan.buffers[b.buffer.0].label.clone();
+                    let id = mini.buffer(label, bytes.len() as u64, BufferInit::Bytes(bytes));
+                    mini.read_back(id);
+                    id
+                });
+                b.buffer = id;
+            }
+            mini.passes.push(copy);
+        }
+        if mini.passes.is_empty() {
+            return Ok((HashMap::new(), HashMap::new()));
+        }
+        let mut config = SimConfig::for_profile(self.caps.clone());
+        config.fail_on_step_limit = true;
+        // the arguments depend on the count alone, under any schedule
+        config.schedules = vec![Schedule::Lockstep];
+        let (read, findings) = Simulator::new(config)?.run_plan(&mini)?;
+        if let Some(f) = findings.first() {
+            return Err(Error::Sim(format!("{}: {f}", mini.label)));
+        }
+        let mut args = HashMap::new();
+        for p in &plan.passes {
+            if let Workgroups::Indirect { buffer, offset } = p.workgroups {
+                let Some(w) = map.get(&buffer.0).and_then(|id| read.get(id)) else {
+                    continue;
+                };
+                let first = (offset / 4) as usize;
+                if let Some(&[x, y, z]) = w.get(first..first + 3) {
+                    args.insert((buffer.0, offset), [x, y, z]);
+                }
+            }
+        }
+        let words = map
+            .iter()
+            .filter_map(|(&b, id)| read.get(id).map(|w| (b, w.clone())))
+            .collect();
+        Ok((args, words))
+    }
+
     /// Runs a self-contained plan (no `Arg` buffers) once and returns the contents of its
     /// buffers marked read-back, by buffer, with the findings: the engine of `wgsimd check`.
     /// `Poison` buffers marked read-back are outputs (their unwritten words are findings).
@@ -1141,8 +1285,8 @@ impl Simulator {
             .iter()
             .map(|(id, b)| (*id, SimSlice::whole(b)))
             .collect();
-        let mut enc = Encoder::new();
-        enc.record(&prepared, &slices, &CountedRun::default())?;
+        let mut enc = SimEncoder::new();
+        enc.record(&prepared, &slices, &RunSpec::default())?;
         let report = self.submit(enc)?;
         let mut read = HashMap::new();
         for (id, b) in &args {

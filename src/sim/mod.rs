@@ -47,7 +47,8 @@ pub mod ron;
 pub mod schedule;
 
 pub use device::{
-    Buffer, Encoder, Prepared, Report, Scheduler, SimConfig, SimSlice, SimStats, Simulator,
+    Report, Scheduler, SimBuffer, SimConfig, SimCopyIn, SimEncoder, SimPlan, SimSlice, SimStats,
+    Simulator,
 };
 pub use schedule::Schedule;
 

@@ -36,13 +36,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::ron::{Reader, Value};
-use super::{Buffer, Encoder, SimConfig, SimSlice, Simulator};
-use crate::context::CountedRun;
+use super::{SimBuffer, SimConfig, SimEncoder, SimSlice, Simulator};
 use crate::directives::Stripped;
 use crate::error::{Error, Result};
 use crate::finding::Finding;
 use crate::kernel::{Flavor, Kernel};
-use crate::plan::{Binding, BufferId, Pass, Plan, Workgroups};
+use crate::plan::{Binding, BufferId, Pass, Plan, RunSpec, Workgroups};
 
 /// The name wgpu gives the action list in a trace folder.
 pub const TRACE_FILE: &str = "trace.ron";
@@ -123,11 +122,11 @@ struct TraceBuffer {
     serial: u64,
     label: String,
     size: u64,
-    sim: OnceCell<Buffer>,
+    sim: OnceCell<SimBuffer>,
 }
 
 impl TraceBuffer {
-    fn get(&self, sim: &Simulator) -> std::result::Result<&Buffer, String> {
+    fn get(&self, sim: &Simulator) -> std::result::Result<&SimBuffer, String> {
         if let Some(b) = self.sim.get() {
             return Ok(b);
         }
@@ -306,7 +305,7 @@ pub fn replay(dir: &Path, config: SimConfig, dump: &[String]) -> Result<ReplayRe
         }
     }
     // queue writes land at the next submission: one with no commands puts them in place
-    if rp.sim.submit(Encoder::new()).is_ok() {
+    if rp.sim.submit(SimEncoder::new()).is_ok() {
         for (label, b) in std::mem::take(&mut rp.dump) {
             let Some(b) = b else { continue };
             let words = match b.sim.get() {
@@ -624,7 +623,7 @@ impl Replay<'_> {
                 if size == 0 {
                     return Ok(());
                 }
-                let mut enc = Encoder::new();
+                let mut enc = SimEncoder::new();
                 enc.copy_buffer_to_buffer(
                     src.get(&self.sim)?,
                     src_at,
@@ -650,7 +649,7 @@ impl Replay<'_> {
                     return Err(format!("a clear of {size} bytes of `{}`", dst.label));
                 }
                 let zeros = self.sim.zeroed("clear", size);
-                let mut enc = Encoder::new();
+                let mut enc = SimEncoder::new();
                 enc.copy_buffer_to_buffer(&zeros, 0, target, at, size)
                     .map_err(|e| e.to_string())?;
                 self.sim.submit(enc).map_err(|e| e.to_string())?;
@@ -894,7 +893,7 @@ impl Replay<'_> {
             invalidates: None,
         });
         let prepared = self.sim.prepare(plan).map_err(|e| e.to_string())?;
-        let sim_bufs: Vec<(BufferId, &Buffer)> = args
+        let sim_bufs: Vec<(BufferId, &SimBuffer)> = args
             .iter()
             .map(|(id, tb)| tb.get(&self.sim).map(|b| (*id, b)))
             .collect::<std::result::Result<_, _>>()?;
@@ -902,8 +901,8 @@ impl Replay<'_> {
             .iter()
             .map(|(id, b)| (*id, SimSlice::whole(b)))
             .collect();
-        let mut enc = Encoder::new();
-        enc.record(&prepared, &slices, &CountedRun::default())
+        let mut enc = SimEncoder::new();
+        enc.record(&prepared, &slices, &RunSpec::default())
             .map_err(|e| e.to_string())?;
         let found = self.sim.submit(enc).map_err(|e| e.to_string())?.findings;
         let mut findings = Vec::new();

@@ -8,11 +8,11 @@
 use std::sync::Arc;
 
 use super::{Payload, SortConfig, SortPolicy, Strategy};
-use crate::count::CountInput;
 use crate::device::Caps;
 use crate::error::Result;
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Pass, Plan, Workgroups};
+use crate::record::{BlocksFn, Counting};
 
 /// The ranking stage of a strategy, for keys alone or pairs: its `KPT` sets the tile.
 /// OneSweep has one of each and one with smaller tiles for small sorts (`small`:
@@ -276,7 +276,7 @@ struct Grids {
 /// A sort's plan and the buffers a recording binds.
 pub(super) struct Built {
     pub plan: Plan,
-    pub count: CountInput,
+    pub counting: Counting,
     pub keys: BufferId,
     pub values: BufferId,
     pub strategy: Strategy,
@@ -341,7 +341,7 @@ pub(super) fn build(
     let flavor = caps.flavor();
     let k_prep = kernel::load("sort/prepare", flavor)?;
     let c = |name: &str| k_prep.const_u32(name).map(|v| v as u64);
-    let mut count = CountInput::declare(&mut plan, 4 * c("CONTROL_WORDS")?);
+    let control = crate::record::control(&mut plan, 4 * c("CONTROL_WORDS")?);
     // buffers: the caller's keys (and values), scratch a and b of each
     let bytes = n * 4;
     let keys = plan.arg("keys", bytes);
@@ -395,17 +395,17 @@ pub(super) fn build(
         Some(plan.slotted(
             "scan control",
             crate::scan::control_size(caps)?,
-            crate::count::COPIES,
+            crate::count::SLOTS,
         ))
     };
     let args = |name: &str| -> Result<Workgroups> {
         Ok(Workgroups::Indirect {
-            buffer: count.control,
+            buffer: control,
             offset: 4 * c(name)?,
         })
     };
     let g = Grids {
-        control: count.control,
+        control,
         scan_control,
         params: 4 * c("SORT_PARAMS")?,
         copy_params: 4 * c("COPY_PARAMS")?,
@@ -446,7 +446,7 @@ pub(super) fn build(
         "main",
         &control_ov,
         &[
-            ("control", count.control),
+            ("control", control),
             ("scan_control", scan_control.unwrap_or(no_scan)),
         ],
         Workgroups::Direct([1, 1, 1]),
@@ -468,6 +468,8 @@ pub(super) fn build(
         poison_between_passes: policy.poison_between_passes,
     };
     let route = route(passes);
+    // OneSweep's copies are marked: its histogram stage writes the control block
+    let mut marks = Vec::new();
     match strategy {
         Strategy::ReduceThenScan => {
             let hist_bytes = crate::scan::padded_bytes(radix * max_tiles);
@@ -516,7 +518,7 @@ pub(super) fn build(
                 ],
                 g.hist,
             )?;
-            count.derive(vec![(4 * c("MARK")?, c("DERIVE_MARK")? as u32)]);
+            marks = vec![(4 * c("MARK")?, c("DERIVE_MARK")? as u32)];
             // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
             let match_ranking = flavor == Flavor::Subgroup;
             for (p, &d) in digits.iter().enumerate() {
@@ -567,13 +569,142 @@ pub(super) fn build(
                 .range("params", g.copy_params, 16)?;
         }
     }
+    // the control block for a count (sort/lib/control), restated for the host: OneSweep's
+    // grids, and reduce-then-scan's grids and blocks (its scans' too)
+    let scan = match scan_control {
+        Some(sc) => {
+            let policy = crate::scan::ScanPolicy::for_caps(caps);
+            Some(crate::scan::ScanArgs::new(
+                caps,
+                radix * max_tiles,
+                &policy,
+                sc,
+            )?)
+        }
+        None => None,
+    };
+    let a = SortArgs {
+        control,
+        words: c("CONTROL_WORDS")?,
+        hist_at: c("HIST_ARGS")?,
+        tile_at: c("TILE_ARGS")?,
+        copy_at: c("COPY_ARGS")?,
+        sort_params: c("SORT_PARAMS")?,
+        copy_params: c("COPY_PARAMS")?,
+        max_count: n,
+        tile: tile_of(stage)?,
+        hist_tile: k_hist.const_u32("COUNT_TILE")? as u64,
+        hist_workgroups: policy.histogram_workgroups.max(1) as u64,
+        hist_group: hist_group as u64,
+        max_dim: caps.max_workgroups_per_dim.max(1) as u64,
+        scan: scan.map(|s| (s, radix)),
+    };
+    let blocks: Option<BlocksFn> = match scan {
+        Some(_) => Some(Box::new(move |count| a.blocks(count))),
+        None => None,
+    };
+    let counting = Counting {
+        control,
+        max: n,
+        limit_at: 4 * k_prep.const_u32("COUNT_LIMIT")? as u64,
+        marks,
+        args: Some(Box::new(move |count| a.for_count(count))),
+        blocks,
+    };
     Ok(Built {
         plan: b.plan,
-        count,
+        counting,
         keys,
         values,
         strategy,
     })
+}
+
+/// A sort's control block for a count: `write_blocks` of `wgsl/sort/lib/control.wgsl` (its
+/// `hist_workgroups`, `tile_grid` and `words_grid`) and, for reduce-then-scan, what the prepare
+/// stage writes into its scans' control block, restated for the host (`record.rs`): OneSweep's
+/// grids (its histogram stage writes the block), reduce-then-scan's grids and blocks (its
+/// stages read them). The simulator runs the prepare stage at every run that dispatches host
+/// grids and fails on any difference; unit tests compare the blocks word for word.
+#[derive(Clone, Copy, Debug)]
+struct SortArgs {
+    control: BufferId,
+    /// Words of the control block, and word offsets in it (`CONTROL_WORDS`, `HIST_ARGS`, ...).
+    words: u64,
+    hist_at: u64,
+    tile_at: u64,
+    copy_at: u64,
+    sort_params: u64,
+    copy_params: u64,
+    max_count: u64,
+    tile: u64,
+    hist_tile: u64,
+    hist_workgroups: u64,
+    hist_group: u64,
+    max_dim: u64,
+    /// Reduce-then-scan: its scans' block, and the digits per tile (`RADIX`).
+    scan: Option<(crate::scan::ScanArgs, u64)>,
+}
+
+impl SortArgs {
+    /// A 1-D grid of `tiles` workgroups up to `max_dim`, else rows of equal width (`tile_grid`).
+    fn tile_grid(&self, tiles: u64) -> [u32; 3] {
+        if tiles == 0 {
+            return [0, 1, 1];
+        }
+        let rows = tiles.div_ceil(self.max_dim);
+        [tiles.div_ceil(rows) as u32, rows as u32, 1]
+    }
+
+    /// The keys of a count word, and their tiles.
+    fn keys(&self, word: u32) -> (u64, u64) {
+        let n = (word as u64).min(self.max_count);
+        (n, n.div_ceil(self.tile))
+    }
+
+    fn for_count(&self, word: u32) -> Vec<(BufferId, u64, [u32; 3])> {
+        let (n, tiles) = self.keys(word);
+        let hist = match self.scan {
+            None => {
+                let hist_tiles = n.div_ceil(self.hist_tile);
+                let wgs = (hist_tiles / 4).clamp(self.hist_workgroups / 4, self.hist_workgroups);
+                [wgs.min(hist_tiles).clamp(1, self.max_dim) as u32, 1, 1]
+            }
+            Some(_) => self.tile_grid(tiles.div_ceil(self.hist_group)),
+        };
+        let words = n.div_ceil(256).clamp(1, 4096);
+        let mut args = vec![
+            (self.control, 4 * self.hist_at, hist),
+            (self.control, 4 * self.tile_at, self.tile_grid(tiles)),
+            (self.control, 4 * self.copy_at, [words as u32, 1, 1]),
+        ];
+        if let Some((scan, radix)) = &self.scan {
+            args.extend(scan.for_count((radix * tiles) as u32));
+        }
+        args
+    }
+
+    /// Reduce-then-scan's blocks for a count word: its control block (the head aside) and its
+    /// scans'.
+    fn blocks(&self, word: u32) -> Vec<(BufferId, Vec<u32>)> {
+        let (n, tiles) = self.keys(word);
+        let mut w = vec![0u32; self.words as usize];
+        let p = self.sort_params as usize;
+        w[p..p + 4].copy_from_slice(&[n as u32, tiles as u32, tiles as u32, 0]);
+        w[self.copy_params as usize] = n as u32;
+        let mut out = Vec::new();
+        for (b, at, grid) in self.for_count(word) {
+            if b == self.control {
+                let a = (at / 4) as usize;
+                w[a..a + 3].copy_from_slice(&grid);
+            }
+        }
+        out.push((self.control, w));
+        if let Some((scan, radix)) = &self.scan {
+            out.push((scan.control(), scan.block((radix * tiles) as u32)));
+        }
+        out
+    }
 }
 
 #[cfg(test)]

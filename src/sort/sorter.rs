@@ -1,11 +1,10 @@
 //! The sorter: a sort made for one configuration, recorded any number of times, and the
 //! host-slice functions built on it.
 
-use crate::context::{BufferRef, Context, EncoderRef, Prepared};
-use crate::count::{Count, CountInput};
+use crate::context::{BufferRef, Context, EncoderRef};
+use crate::count::Count;
 use crate::error::{Error, Result};
-use crate::gpu::Timestamps;
-use crate::plan::BufferId;
+use crate::record::{Arg, Recorder, Timestamps};
 
 use super::build::{build, workgroup_bytes_for};
 use super::{
@@ -33,13 +32,10 @@ use super::{
 /// # Ok(()) }
 /// ```
 pub struct Sorter {
-    ctx: Context,
     config: SortConfig,
     strategy: Strategy,
-    prepared: Prepared,
-    count: CountInput,
-    keys: BufferId,
-    values: BufferId,
+    /// Binds the keys, and the values with a payload (both counted).
+    rec: Recorder,
 }
 
 impl Sorter {
@@ -75,14 +71,14 @@ impl Sorter {
             });
         }
         let built = build(caps, &config, kt, strategy)?;
+        let mut args = vec![Arg::counted(built.keys, "keys", 4)];
+        if pairs {
+            args.push(Arg::counted(built.values, "values", 4));
+        }
         Ok(Sorter {
-            ctx: ctx.clone(),
             config,
             strategy: built.strategy,
-            prepared: ctx.prepare(built.plan)?,
-            count: built.count,
-            keys: built.keys,
-            values: built.values,
+            rec: Recorder::new(ctx, built.plan, args, Some(built.counting))?,
         })
     }
 
@@ -99,13 +95,13 @@ impl Sorter {
     /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
     /// driver statistics compile exactly these passes).
     pub fn plan(&self) -> &crate::plan::Plan {
-        self.prepared.plan()
+        self.rec.plan()
     }
 
     /// The passes one recording dispatches, by label (two timestamps each with
     /// [`Sorter::record_timed`]).
     pub fn passes(&self) -> Vec<String> {
-        self.prepared.plan().pass_labels()
+        self.rec.plan().pass_labels()
     }
 
     /// Records the sort of the first `count` keys of `keys` (and of `values`, with a payload:
@@ -131,39 +127,18 @@ impl Sorter {
         count: Count,
         stamps: Option<Timestamps>,
     ) -> Result<()> {
-        let mut enc = enc.into();
         let keys = keys.into();
         let pairs = self.config.payload != Payload::None;
-        if pairs != values.is_some() {
-            return Err(Error::InvalidInput(if pairs {
-                "this sorter carries values (or indices): give a values buffer".into()
-            } else {
-                "this sorter sorts keys alone: give no values buffer".into()
-            }));
+        match (pairs, values) {
+            (true, Some(v)) => self.rec.record(enc.into(), &[keys, v], Some(count), stamps),
+            (false, None) => self.rec.record(enc.into(), &[keys], Some(count), stamps),
+            (true, None) => Err(Error::InvalidInput(
+                "this sorter carries values (or indices): give a values buffer".into(),
+            )),
+            (false, Some(_)) => Err(Error::InvalidInput(
+                "this sorter sorts keys alone: give no values buffer".into(),
+            )),
         }
-        if let Count::Host(n) = count {
-            let need = n as u64 * 4;
-            if keys.len() < need || values.as_ref().is_some_and(|v| v.len() < need) {
-                return Err(Error::InvalidInput(format!(
-                    "{n} keys need {need} bytes of keys (and of values); got {} and {}",
-                    keys.len(),
-                    values.as_ref().map_or(0, |v| v.len())
-                )));
-            }
-        }
-        let counted = self.count.record(
-            &self.ctx,
-            &self.prepared,
-            &mut enc,
-            &count,
-            self.config.max_count.max(1),
-        )?;
-        let mut args = vec![(self.keys, keys)];
-        if let Some(v) = values {
-            args.push((self.values, v));
-        }
-        self.prepared
-            .record_with(enc, &args, stamps, &counted.run())
     }
 }
 
@@ -303,4 +278,39 @@ fn host_sort<T: SortKey>(
         None => Vec::new(),
     };
     Ok((out, vals))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::Dtype;
+
+    /// The host grids of both strategies are the prepare stage's, and reduce-then-scan's blocks
+    /// word for word its prepare passes', at counts around every boundary: the tiles (small and
+    /// large), the histograms' tiles and caps, 2-D tile grids past 3 workgroups a dimension,
+    /// the copy's 256-word steps, and the scans of reduce-then-scan's histograms.
+    #[test]
+    fn host_grids_are_the_prepare_stages() {
+        let mut caps = crate::Caps::h100();
+        caps.max_workgroups_per_dim = 3;
+        let ctx = Context::simulator(crate::sim::SimConfig::for_profile(caps)).unwrap();
+        let cases = [
+            (100_000u32, 32, Strategy::OneSweep),
+            (3_000_000, 8, Strategy::OneSweep),
+            (300_000, 32, Strategy::ReduceThenScan),
+            (100_000, 8, Strategy::ReduceThenScan),
+        ];
+        for (max, bits, strategy) in cases {
+            let c = SortConfig::keys(Dtype::U32, max as u64)
+                .strategy(strategy)
+                .bits(0, bits);
+            let s = Sorter::new(&ctx, c).unwrap();
+            let mut counts = vec![0, 1, 255, 256, 257, 4095, 4096, 4097, 5119, 5120, 5121];
+            counts.extend([8191, 8192, 8193, 4 * 5120 + 1, 40 * 5120, max - 1, max]);
+            counts.extend([2_000_000, 1 << 20, 4096 * 9 + 1, 3072, 3073, 3072 * 8 + 1]);
+            counts.extend([3072 * 64 + 5, 3072 * 96]);
+            counts.retain(|&n| n <= max);
+            crate::record::assert_host_grids(&s.rec, &counts);
+        }
+    }
 }

@@ -339,7 +339,7 @@ fn recorded(t: &Target) {
                 }
             };
             let whole = BufferRef::from(&operands_buf);
-            let a_ref = whole.clone().range(a_at, a_bytes);
+            let a_ref = whole.range(a_at, a_bytes);
             let b_ref = whole.range(b_at, b_bytes);
             ctx.write_buffer(&a_ref, &pa).unwrap();
             ctx.write_buffer(&b_ref, &pb).unwrap();
@@ -1008,7 +1008,7 @@ fn bad_layouts(t: &Target) {
     too_small(
         g.record(
             &mut enc,
-            &[big.slice(0, l.a_bytes - 16), whole.clone()],
+            &[big.slice(0, l.a_bytes - 16), whole],
             &big,
         ),
         "A",
@@ -1016,7 +1016,7 @@ fn bad_layouts(t: &Target) {
     too_small(
         g.record(
             &mut enc,
-            &[whole.clone(), big.slice(0, l.b_bytes - 4)],
+            &[whole, big.slice(0, l.b_bytes - 4)],
             &big,
         ),
         "B",
@@ -1024,7 +1024,7 @@ fn bad_layouts(t: &Target) {
     too_small(
         g.record(
             &mut enc,
-            &[whole.clone(), whole],
+            &[whole, whole],
             big.slice(0, l.c_bytes - 4),
         ),
         "C",

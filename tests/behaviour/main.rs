@@ -11,6 +11,7 @@
 mod data;
 mod gemm;
 mod harness;
+mod protocol;
 mod queue;
 mod recording;
 mod reduce;
@@ -27,6 +28,7 @@ fn main() -> std::process::ExitCode {
         sort::tests(),
         queue::tests(),
         recording::tests(),
+        protocol::tests(),
     ]
     .into_iter()
     .flatten()

@@ -4,7 +4,9 @@
 //! reader after the index wraps; the latency clock is consistent; and the checks catch a lost,
 //! duplicated or wrong task and a broken clock.
 
-use wgsimd::queue::{self, Latency, Layout, QueueOutcome, QueuePolicy, QueueProblem, QueueState};
+use wgsimd::queue::{
+    self, Latency, QueueLayout, QueueOutcome, QueuePolicy, QueueProblem, QueueState,
+};
 use wgsimd::reference::queue::Ring;
 use wgsimd::sim::{Scheduler, SimConfig};
 use wgsimd::{BufferRef, Caps, Context};
@@ -125,7 +127,7 @@ fn state_in_the_callers_buffers(t: &Target) {
         rounds: 16,
         ..QueuePolicy::default()
     };
-    let layout = Layout::of(t.caps().flavor()).unwrap();
+    let layout = QueueLayout::of(t.caps().flavor()).unwrap();
     let initial = QueueState::initial(&layout, n, capacity, false);
     let qp = queue::build(t.caps(), &problem, &policy, None).unwrap();
     let prepared = t.ctx.prepare(qp.plan.clone()).unwrap();
@@ -201,7 +203,7 @@ fn aba_probe(t: &Target) {
         let p = queue::aba_probe(&t.ctx, capacity).unwrap();
         let what = format!("capacity {capacity}: {p:?}");
         assert!(p.round_trip_ok, "{what}");
-        let mask = (1 << Layout::of(t.caps().flavor()).unwrap().idx_bits) - 1;
+        let mask = (1 << QueueLayout::of(t.caps().flavor()).unwrap().idx_bits) - 1;
         assert_eq!(
             p.stale_head & mask,
             p.head_after_wrap & mask,
@@ -269,7 +271,7 @@ fn policy_for_each_profile(_: &Target) {
     for name in wgsimd::device::PROFILES {
         let caps = Caps::profile(name).unwrap();
         let p = QueuePolicy::for_caps(&caps);
-        let layout = Layout::of(caps.flavor()).unwrap();
+        let layout = QueueLayout::of(caps.flavor()).unwrap();
         assert!(
             p.capacity.is_power_of_two() && p.capacity <= layout.max_capacity(),
             "{name}: {p:?}"
@@ -319,7 +321,7 @@ fn bad_input(t: &Target) {
 }
 
 fn the_checks_can_fail(t: &Target) {
-    let layout = Layout::of(t.caps().flavor()).unwrap();
+    let layout = QueueLayout::of(t.caps().flavor()).unwrap();
     let problem = QueueProblem::random(10, 3, 2, 5);
     let mut good = QueueState::initial(&layout, 10, 4, false);
     good.ring[2] = layout.s_empty;

@@ -265,7 +265,9 @@ fn recorded_at_offsets(t: &Target) {
             let mut written = vec![false; words.len()];
             for (&at, &c) in offsets.iter().zip(&counts) {
                 let at = (at / 4) as usize;
-                let got = r.decode(&words[at..]).unwrap();
+                let got = r
+                    .decode(&words[at..at + r.result_bytes() as usize / 4])
+                    .unwrap();
                 let part = match &d {
                     Data::U32(v) => Data::U32(v[..c].to_vec()),
                     Data::I32(v) => Data::I32(v[..c].to_vec()),
@@ -315,7 +317,9 @@ fn gpu_counts(t: &Target, n: usize) {
         r.record(&mut enc, &input, &out, Count::Gpu(counts.slice(8, 4)))
             .unwrap();
         util::submit(t, enc);
-        let got = r.decode(&util::words(t, &out)).unwrap();
+        let got = r
+            .decode(&util::words(t, &out)[..r.result_bytes() as usize / 4])
+            .unwrap();
         let Data::U32(v) = &d else { unreachable!() };
         assert_eq!(
             got,
@@ -344,7 +348,9 @@ fn odd_workgroup_counts(t: &Target) {
                 r.record(&mut enc, &input, &out, Count::Host(n as u32))
                     .unwrap();
                 util::submit(t, enc);
-                let got = r.decode(&util::words(t, &out)).unwrap();
+                let got = r
+                    .decode(&util::words(t, &out)[..r.result_bytes() as usize / 4])
+                    .unwrap();
                 if let Err(e) = d.check(op, got) {
                     panic!("{op:?} {:?} on {workgroups} workgroups: {e}", d.dtype());
                 }
@@ -376,9 +382,11 @@ fn workgroup_tiers(t: &Target) {
         for count in [Count::Host(c as u32), Count::Gpu(counts.slice(4, 4))] {
             let out = t.ctx.uninit("result", r.result_bytes()).unwrap();
             let mut enc = t.ctx.encoder();
-            r.record(&mut enc, &input, &out, count.clone()).unwrap();
+            r.record(&mut enc, &input, &out, count).unwrap();
             util::submit(t, enc);
-            let got = r.decode(&util::words(t, &out)).unwrap();
+            let got = r
+                .decode(&util::words(t, &out)[..r.result_bytes() as usize / 4])
+                .unwrap();
             assert_eq!(got, Scalar::U64(sum_u64(&v[..c])), "{count:?}");
         }
     }

@@ -309,7 +309,7 @@ fn recorded_at_offsets(t: &Target) {
         for (&a, &c) in at.iter().zip(&counts) {
             s.record(
                 &mut enc,
-                input.clone(),
+                input,
                 out.slice(a as u64, c as u64 * 4),
                 Count::Host(c as u32),
             )

@@ -40,7 +40,7 @@ fn add_f32(acc: vec2<f32>, x: f32) -> vec2<f32> {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
-    params = run_params(params_block, count_word.x);
+    params = run_params(params_block, count_word);
     // a workgroup past the chunk's grid has nothing to do (uniform: the whole workgroup)
     if wid.x >= params.grid {
         return;

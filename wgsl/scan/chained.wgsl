@@ -252,7 +252,7 @@ fn look_back(inv: Inv, status: u32, g: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    params = run_params(params_block, count_word.x);
+    params = run_params(params_block, count_word);
     // tile index: a ticket in order of start, or the workgroup's index
     if inv.lid == 0u {
         sc_tile = take_place(wid.x + wid.y * nwg.x);

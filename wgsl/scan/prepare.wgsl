@@ -15,6 +15,7 @@ const MAX_CHUNKS: u32 = 16u;
 const PARAMS_AT: u32 = 64u;
 const PARAMS_STRIDE: u32 = 64u;
 const_assert ARGS_AT + 3u * MAX_CHUNKS <= PARAMS_AT;
+const_assert COUNT_LIMIT < ARGS_AT;
 
 const_assert STATE_TICKETS + MAX_CHUNKS <= STATE_STATUS;
 
@@ -22,9 +23,9 @@ const_assert STATE_TICKETS + MAX_CHUNKS <= STATE_STATUS;
 
 @compute @workgroup_size(1)
 fn main() {
-    let word = control[0];
+    let head = vec4<u32>(control[0], control[1], control[2], control[3]);
     for (var c = 0u; c < CHUNKS; c++) {
-        let q = chunk_params(word, c);
+        let q = chunk_params(head, c);
         // a 2-D grid: workgroup (x, y) takes tile x + y * width; the few past the last leave
         let x = min(q.tiles, MAX_DIM);
         let y = select(0u, (q.tiles + x - 1u) / max(x, 1u), q.tiles > 0u);

@@ -9,10 +9,10 @@
 //   pass's status words (sort/lib/control says how many), which nothing else touches before the
 //   digit passes. With a clear stage of its own sorts were about 3% slower at 2^20-2^23 (keys
 //   68.5 against 66.0 µs at 2^20; H100, 2026-11-27).
-// - Control: in the control block of GPU counts (word MARK holds DERIVE_MARK) the first
-//   invocation also writes the run's params and dispatch arguments, the prepare stage's work,
-//   so a GPU count costs no pass of its own. The count is read from the control block (word
-//   0), as the prepare stage reads it: the params block is written here.
+// - Control: in a marked control block (word MARK holds DERIVE_MARK: every copy of a OneSweep
+//   sorter's) the first invocation also writes the run's params and dispatch arguments, the
+//   prepare stage's work, so no count costs a pass of its own. The count is read from the head
+//   (shared/count), as the prepare stage reads it: the params block is written here.
 
 // keys per invocation of this pass's own tiles (5120 keys): counting needs no particular
 // tiling, and the vec4 loads want KPT % 4 == 0
@@ -60,7 +60,7 @@ fn pass_digit(k: u32, p: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    // (every invocation reads words 0 and 1; the first writes from word 4 on)
+    // (every invocation reads the head and word MARK; the first writes from HIST_ARGS on)
     let n = run_count();
     if wid.x == 0u && inv.lid == 0u && control[MARK] == DERIVE_MARK {
         write_blocks(n);

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::case::{size_label, Case, Work};
 use wgsimd::queue::latency::active_ns;
-use wgsimd::queue::{build, check, Latency, Layout, QueuePolicy, QueueProblem, QueueState};
+use wgsimd::queue::{build, check, Latency, QueueLayout, QueuePolicy, QueueProblem, QueueState};
 use wgsimd::{Buffer, BufferRef, Context, EncoderRef, Result};
 
 /// A run of a restored plan counted exactly its own rounds (a run on a drained, unrestored queue
@@ -42,7 +42,7 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
             latency,
             ..QueuePolicy::for_caps(caps)
         };
-        let layout = Layout::of(caps.flavor())?;
+        let layout = QueueLayout::of(caps.flavor())?;
         let initial = QueueState::initial(&layout, n_tasks, policy.capacity, latency);
         let qp = Rc::new(build(caps, &problem, &policy, None)?);
         let prepared = Rc::new(ctx.prepare(qp.plan.clone())?);

@@ -1,10 +1,12 @@
 // include-only
-// The params of each chunk of a reduction of `count` elements. The prepare stage writes them
-// into the control blocks for the host's counts (which the host gets by running that stage on
-// the simulator); a stage bound to the control copy of GPU counts finds PARAMS_DERIVED there
-// and computes its chunk's params from the count word itself, so a GPU count costs no prepare
-// pass: that dispatch and the wait for it were 7.7 µs of a 2^20-element reduction's 16.5 on
-// the H200 (2026-11-27).
+//!include shared/count
+// The params of each chunk of a reduction of `count` elements. Every copy of a reducer's
+// control block is marked PARAMS_DERIVED (with its chunk) when it is made, and the stages
+// compute their chunk's params from the head (shared/count) themselves, so no count needs a
+// prepare pass: that dispatch and the wait for it were 7.7 µs of a 2^20-element reduction's
+// 16.5 on the H200 (2026-11-27). The prepare stage computes the same params and the grids;
+// it runs where a GPU count takes indirect grids (src/record.rs), and on the simulator as the
+// oracle of the host's grids (ReduceArgs in src/reduce.rs). It leaves the marks alone.
 //
 // Chunks: the input is bound CHUNK elements at a time (the device's binding limit); chunk c
 // holds elements [c * CHUNK, (c + 1) * CHUNK) of the count. Its workgroups: enough for one vec4
@@ -54,9 +56,9 @@ fn chunk_grid(count: u32, c: u32) -> u32 {
     return select(grid, max(grid, 1u), c == 0u);
 }
 
-// Chunk c's params for a count word `word` (clamped to MAX_COUNT).
-fn chunk_params(word: u32, c: u32) -> ReduceParams {
-    let count = min(word, MAX_COUNT);
+// Chunk c's params for a head (the count word and its limit, shared/count).
+fn chunk_params(head: vec4<u32>, c: u32) -> ReduceParams {
+    let count = run_count_of(head.x, head[COUNT_LIMIT], MAX_COUNT);
     var total = 0u;
     var base = 0u;
     for (var i = 0u; i < CHUNKS; i++) {
@@ -67,11 +69,11 @@ fn chunk_params(word: u32, c: u32) -> ReduceParams {
     return ReduceParams(chunk_len(count, c), base, total, count, 0u, chunk_grid(count, c), 0u, 0u);
 }
 
-// The params a stage runs with: its block's, or computed from the count word where the block
-// says PARAMS_DERIVED.
-fn run_params(block: ReduceParams, word: u32) -> ReduceParams {
+// The params a stage runs with: its block's, or computed from the head where the block says
+// PARAMS_DERIVED.
+fn run_params(block: ReduceParams, head: vec4<u32>) -> ReduceParams {
     if block.derive == PARAMS_DERIVED {
-        var p = chunk_params(word, block.chunk);
+        var p = chunk_params(head, block.chunk);
         // the opaque zero of the f32 sums comes from the block as well (docs/reduce.md)
         p.zero = block.zero;
         return p;

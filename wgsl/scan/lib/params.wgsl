@@ -1,12 +1,15 @@
 // include-only
+//!include shared/count
 // The scan stages' workgroup size, each chunk's params, and the layout of the chained scan's
 // state (`state`, created zeroed, kept between runs).
 //
-// Params: the prepare stage writes them into the control blocks for the host's counts (which
-// the host gets by running that stage on the simulator); the chained stage bound to the control
-// copy of GPU counts finds PARAMS_DERIVED in its block and computes its chunk's params from the
-// count word itself, so a GPU count costs no prepare pass (that dispatch and the wait for it:
-// 9 µs of a 2^20-element scan on the H100, 2026-11-27). Chunk c holds elements
+// Params: every copy of a Scanner's control block is marked PARAMS_DERIVED when it is made, and
+// the chained stage computes its chunk's params from the head (shared/count) itself, so no count
+// needs a prepare pass (that dispatch and the wait for it: 9 µs of a 2^20-element scan on the
+// H100, 2026-11-27). The prepare stage writes the same params and the grids: where a GPU count
+// takes indirect grids (src/record.rs), in a plan that appends the scan (the sort's
+// reduce-then-scan, whose blocks are not marked), and on the simulator as the oracle of the
+// host's grids (ScanArgs in src/scan.rs). Chunk c holds elements
 // [c * CHUNK, (c + 1) * CHUNK) of the count (CHUNK a multiple of TILE, the binding limit); its
 // tiles are numbered after the previous chunks' (tile_base).
 //
@@ -51,9 +54,9 @@ fn chunk_tiles(count: u32, c: u32) -> u32 {
     return (chunk_len(count, c) + TILE - 1u) / TILE;
 }
 
-// Chunk c's params for a count word `word` (clamped to MAX_COUNT).
-fn chunk_params(word: u32, c: u32) -> ScanParams {
-    let count = min(word, MAX_COUNT);
+// Chunk c's params for a head (the count word and its limit, shared/count).
+fn chunk_params(head: vec4<u32>, c: u32) -> ScanParams {
+    let count = run_count_of(head.x, head[COUNT_LIMIT], MAX_COUNT);
     var total = 0u;
     var base = 0u;
     for (var i = 0u; i < CHUNKS; i++) {
@@ -64,11 +67,11 @@ fn chunk_params(word: u32, c: u32) -> ScanParams {
     return ScanParams(chunk_len(count, c), chunk_tiles(count, c), base, total, c, 0u, 0u, 0u);
 }
 
-// The params the chained stage runs with: its block's, or computed from the count word where the
+// The params the chained stage runs with: its block's, or computed from the head where the
 // block says PARAMS_DERIVED.
-fn run_params(block: ScanParams, word: u32) -> ScanParams {
+fn run_params(block: ScanParams, head: vec4<u32>) -> ScanParams {
     if block.derive == PARAMS_DERIVED {
-        return chunk_params(word, block.chunk);
+        return chunk_params(head, block.chunk);
     }
     return block;
 }

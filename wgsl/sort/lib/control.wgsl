@@ -1,10 +1,13 @@
 // include-only
-// The radix sort's control block: what one run's key count (word 0) makes of the passes'
-// params and workgroup counts, so one prepared plan sorts any count up to its maximum. The
-// prepare stage writes it for the host's counts (the host gets the blocks by running that stage
-// on the simulator); on a GPU count OneSweep's histogram stage, the sort's first, writes it
-// instead (DERIVE_MARK), so no one-invocation pass and no wait for it precede the sort. The
-// including stage declares `control`, the block as a read-write u32 array.
+//!include shared/count
+// The radix sort's control block: what one run's key count (the head, shared/count) makes of
+// the passes' params and workgroup counts, so one prepared plan sorts any count up to its
+// maximum. In OneSweep's blocks, all marked (DERIVE_MARK), the histogram stage, the sort's
+// first, writes it, so no one-invocation pass and no wait for it precede the sort; the host
+// dispatches the grids it computes for the count (src/sort/build.rs) and the simulator checks
+// them against this file's arithmetic by running the prepare stage. Reduce-then-scan's
+// prepare stage writes it on the device. The including stage declares `control`, the block as
+// a read-write u32 array.
 
 override MAX_COUNT: u32 = 0xffffffffu;
 // keys per tile of the ranking stage (the host reads it from the stage)
@@ -35,6 +38,7 @@ const COPY_ARGS: u32 = 16u;
 const SORT_PARAMS: u32 = 64u;
 const COPY_PARAMS: u32 = 192u;
 const CONTROL_WORDS: u32 = 256u;
+const_assert COUNT_LIMIT != MARK && COUNT_LIMIT < HIST_ARGS;
 
 // word MARK of the block of GPU counts (copy 0): OneSweep's histogram stage writes the block
 const DERIVE_MARK: u32 = 0xffffffffu;
@@ -60,9 +64,10 @@ fn words_grid(words: u32) -> vec3<u32> {
     return vec3<u32>(clamp((words + 255u) / 256u, 1u, 4096u), 1u, 1u);
 }
 
-// This run's keys: the count word, clamped to the plan's maximum.
+// This run's keys: the count word, clamped to the head's limit and the plan's maximum
+// (shared/count).
 fn run_count() -> u32 {
-    return min(control[0], MAX_COUNT);
+    return run_count_of(control[0], control[COUNT_LIMIT], MAX_COUNT);
 }
 
 fn tiles_of(n: u32) -> u32 {
