@@ -89,8 +89,6 @@ pub(crate) struct Counting {
     pub control: BufferId,
     /// The most elements one recording processes.
     pub max: u64,
-    /// Byte offset of the limit word in the head (`COUNT_LIMIT` of `wgsl/shared/count.wgsl`).
-    pub limit_at: u64,
     /// Words (byte offset, value) every copy holds from the start and no kernel writes, which
     /// make the stages compute their params from the head; empty where they cannot.
     pub marks: Vec<(u64, u32)>,
@@ -118,6 +116,9 @@ pub fn gpu_counts_indirect(caps: &Caps) -> bool {
 /// What [`Recorder`] keeps of a [`Counting`].
 struct Counted {
     spec: Counting,
+    /// Byte offset of the limit word in the head (`COUNT_LIMIT` of `wgsl/shared/count.wgsl`,
+    /// reflected from the plan's prepare stage).
+    limit_at: u64,
     ring: Ring,
     /// Per pass, where its indirect arguments lie: a slotted buffer and a byte offset.
     pass_args: Vec<Option<(BufferId, u64)>>,
@@ -153,6 +154,16 @@ impl Recorder {
                 _ => None,
             })
             .collect();
+        let limit_at = match plan.passes.iter().find(|p| p.is_prepare()) {
+            Some(p) => 4 * p.kernel.const_u32("COUNT_LIMIT")? as u64,
+            None if counting.is_some() => {
+                return Err(Error::Plan(format!(
+                    "{}: a count but no prepare pass",
+                    plan.label
+                )));
+            }
+            None => 0,
+        };
         let prepared = ctx.prepare(plan)?;
         let counted = match counting {
             Some(spec) => {
@@ -167,6 +178,7 @@ impl Recorder {
                     || (gpu_counts_indirect(ctx.caps()) && !writes_args);
                 Some(Counted {
                     spec,
+                    limit_at,
                     ring: Ring::new(),
                     pass_args,
                     gpu_indirect,
@@ -340,7 +352,7 @@ impl Recorder {
                 Content::Host(n) => n,
                 Content::Gpu { limit } => limit,
             };
-            let head = head_words(&c.spec, word, limit);
+            let head = head_words(c, word, limit);
             let writes = match (&c.spec.blocks, content) {
                 (Some(b), Content::Host(n)) => {
                     let mut images = b(n);
@@ -396,14 +408,14 @@ fn writes_own_arguments(plan: &Plan) -> bool {
 }
 
 /// The head of a copy: the count word, the limit, and the marks that lie in the head.
-fn head_words(spec: &Counting, count: u32, limit: u32) -> [u32; 4] {
+fn head_words(c: &Counted, count: u32, limit: u32) -> [u32; 4] {
     let mut head = [count, 0, 0, 0];
-    for &(at, v) in &spec.marks {
+    for &(at, v) in &c.spec.marks {
         if at < 16 {
             head[(at / 4) as usize] = v;
         }
     }
-    head[(spec.limit_at / 4) as usize] = limit;
+    head[(c.limit_at / 4) as usize] = limit;
     head
 }
 
@@ -451,7 +463,7 @@ pub(crate) fn assert_host_grids(rec: &Recorder, counts: &[u32]) {
                 for &(at, v) in &c.spec.marks {
                     w[(at / 4) as usize] = v;
                 }
-                w[..4].copy_from_slice(&head_words(&c.spec, n, n));
+                w[..4].copy_from_slice(&head_words(c, n, n));
             }
             w
         };
@@ -471,7 +483,7 @@ pub(crate) fn assert_host_grids(rec: &Recorder, counts: &[u32]) {
         if let Some(blocks) = &c.spec.blocks {
             for (b, mut image) in blocks(n) {
                 if b.0 == control {
-                    image[..4].copy_from_slice(&head_words(&c.spec, n, n));
+                    image[..4].copy_from_slice(&head_words(c, n, n));
                 }
                 let prepared = &words[&b.0];
                 assert_eq!(

@@ -427,7 +427,6 @@ impl Scanner {
         let counting = Counting {
             control,
             max: max_count,
-            limit_at: 4 * prep.const_u32("COUNT_LIMIT")? as u64,
             marks,
             args: Some(Box::new(move |n| grid.for_count(n))),
             blocks: None,

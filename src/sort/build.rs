@@ -606,7 +606,6 @@ pub(super) fn build(
     let counting = Counting {
         control,
         max: n,
-        limit_at: 4 * k_prep.const_u32("COUNT_LIMIT")? as u64,
         marks,
         args: Some(Box::new(move |count| a.for_count(count))),
         blocks,

@@ -1006,27 +1006,15 @@ fn bad_layouts(t: &Target) {
     };
     let whole = BufferRef::from(&big);
     too_small(
-        g.record(
-            &mut enc,
-            &[big.slice(0, l.a_bytes - 16), whole],
-            &big,
-        ),
+        g.record(&mut enc, &[big.slice(0, l.a_bytes - 16), whole], &big),
         "A",
     );
     too_small(
-        g.record(
-            &mut enc,
-            &[whole, big.slice(0, l.b_bytes - 4)],
-            &big,
-        ),
+        g.record(&mut enc, &[whole, big.slice(0, l.b_bytes - 4)], &big),
         "B",
     );
     too_small(
-        g.record(
-            &mut enc,
-            &[whole, whole],
-            big.slice(0, l.c_bytes - 4),
-        ),
+        g.record(&mut enc, &[whole, whole], big.slice(0, l.c_bytes - 4)),
         "C",
     );
 }

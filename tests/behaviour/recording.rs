@@ -121,12 +121,8 @@ fn nothing_created(t: &Target) {
             .unwrap();
         let mut enc = ctx.encoder();
         let count = Count::Host(n as u32);
-        reducer
-            .record(&mut enc, &keys, &total, count)
-            .unwrap();
-        scanner
-            .record(&mut enc, &keys, &sums, count)
-            .unwrap();
+        reducer.record(&mut enc, &keys, &total, count).unwrap();
+        scanner.record(&mut enc, &keys, &sums, count).unwrap();
         sorter
             .record(&mut enc, &keys, Some(BufferRef::from(&values)), count)
             .unwrap();
