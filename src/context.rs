@@ -350,6 +350,13 @@ impl<'a> BufferRef<'a> {
         }
     }
 
+    /// Whether the range lies inside its buffer.
+    pub fn inside(&self) -> bool {
+        self.offset()
+            .checked_add(self.len())
+            .is_some_and(|e| e <= self.buffer_size())
+    }
+
     /// Whether `other` is a range of the same buffer.
     pub fn same_buffer(&self, other: &BufferRef) -> bool {
         match (self, other) {
@@ -500,9 +507,10 @@ impl EncoderRef<'_> {
                 dst.offset()
             )));
         }
-        if src.len() < size || dst.len() < size {
+        if src.len() < size || dst.len() < size || !src.inside() || !dst.inside() {
             return Err(Error::InvalidInput(format!(
-                "a copy of {size} bytes from {} to {}: a range is shorter",
+                "a copy of {size} bytes from {} to {}: a range is shorter or lies past the \
+                 end of its buffer",
                 src.describe(),
                 dst.describe()
             )));
@@ -621,13 +629,14 @@ impl Prepared {
         args: &[(BufferId, BufferRef)],
         stamps: Option<Timestamps>,
     ) -> Result<()> {
-        self.record_run(enc, args, stamps, &RunSpec::default(), None)
+        self.record_run(enc, args, stamps, &RunSpec::default(), None, &[])
     }
 
     /// [`Prepared::record`] as `run` says (which copy of the slotted buffers, which passes,
-    /// which grids), after `copy_in` (a GPU count copied into its control block). The caller's
-    /// buffers are checked first, the same way on every device (`check_args`), and nothing
-    /// reaches `enc` unless every check passes.
+    /// which grids), after `copy_in` (a GPU count copied into its control block) and `pre`
+    /// (copies between the caller's ranges: a scan's input into the copy it reads in place).
+    /// The caller's buffers are checked first, the same way on every device (`check_args`),
+    /// and nothing reaches `enc` unless every check passes.
     /// Checks `args` as every recording does (`check_args`), recording nothing.
     pub(crate) fn check(&self, args: &[(BufferId, BufferRef)], run: &RunSpec) -> Result<()> {
         check_args(self.plan(), self.caps(), args, run)
@@ -640,8 +649,12 @@ impl Prepared {
         stamps: Option<Timestamps>,
         run: &RunSpec,
         copy_in: Option<(BufferRef, BufferId, u64, u64)>,
+        pre: &[(BufferRef, BufferRef, u64)],
     ) -> Result<()> {
         check_args(self.plan(), self.caps(), args, run)?;
+        for (src, dst, size) in pre {
+            enc.check_copy(src, dst, *size)?;
+        }
         match (self, enc) {
             (Prepared::Gpu(p), EncoderRef::Gpu(e)) => {
                 let args: Vec<(BufferId, GpuSlice)> = args
@@ -658,7 +671,14 @@ impl Prepared {
                     Some(_) => return Err(mixed()),
                     None => None,
                 };
-                p.record(e, &args, stamps, run, copy_in)
+                let pre: Vec<(GpuSlice, GpuSlice, u64)> = pre
+                    .iter()
+                    .map(|c| match c {
+                        (BufferRef::Gpu(s), BufferRef::Gpu(d), n) => Ok((*s, *d, *n)),
+                        _ => Err(mixed()),
+                    })
+                    .collect::<Result<_>>()?;
+                p.record(e, &args, stamps, run, copy_in, &pre)
             }
             (Prepared::Sim(p), EncoderRef::Sim(e)) => {
                 let args: Vec<(BufferId, SimSlice)> = args
@@ -675,7 +695,14 @@ impl Prepared {
                     Some(_) => return Err(mixed()),
                     None => None,
                 };
-                e.record_after(p, &args, run, copy_in)
+                let pre: Vec<(SimSlice, SimSlice, u64)> = pre
+                    .iter()
+                    .map(|c| match c {
+                        (BufferRef::Sim(s), BufferRef::Sim(d), n) => Ok((*s, *d, *n)),
+                        _ => Err(mixed()),
+                    })
+                    .collect::<Result<_>>()?;
+                e.record_after(p, &args, run, copy_in, &pre)
             }
             _ => Err(mixed()),
         }
@@ -712,7 +739,7 @@ fn check_args(
                 s.offset()
             )));
         }
-        if s.offset() + s.len() > s.buffer_size() {
+        if !s.inside() {
             return Err(Error::InvalidInput(format!(
                 "`{}`: {} lie past the end of its buffer",
                 b.label,

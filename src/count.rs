@@ -89,8 +89,6 @@ fn lock(m: &Mutex<Slots>) -> MutexGuard<'_, Slots> {
 pub(crate) struct Taken {
     /// Which copy.
     pub slot: u32,
-    /// Whether its head must be written (a copy that held another head, or none).
-    pub fresh: bool,
     /// The recording's hold on it.
     pub held: Held,
 }
@@ -107,30 +105,39 @@ impl Ring {
         }
     }
 
-    /// A copy whose head holds `want`: one that already does, or a free one to be written;
-    /// `None` when every copy is in flight with another head.
-    pub fn take(&self, want: Content) -> Option<Taken> {
+    /// A copy whose head holds `want`: one that already does, or a free one whose head `write`
+    /// writes (given the copy) before any other recording can take it; `Ok(None)` when every
+    /// copy is in flight with another head. A failed write leaves the copy free and unwritten.
+    pub fn take<E>(
+        &self,
+        want: Content,
+        write: impl FnOnce(u32) -> Result<(), E>,
+    ) -> Result<Option<Taken>, E> {
         let mut s = lock(&self.slots);
         let n = s.content.len();
-        let (slot, fresh) = match s.content.iter().position(|c| *c == Some(want)) {
-            Some(i) => (i, false),
+        let slot = match s.content.iter().position(|c| *c == Some(want)) {
+            Some(i) => i,
             None => {
                 let start = s.next;
-                let i = (0..n).map(|k| (start + k) % n).find(|&i| s.holds[i] == 0)?;
+                let Some(i) = (0..n).map(|k| (start + k) % n).find(|&i| s.holds[i] == 0) else {
+                    return Ok(None);
+                };
+                // (under the lock: no other recording finds the head until it is written)
+                s.content[i] = None;
+                write(i as u32)?;
                 s.content[i] = Some(want);
                 s.next = (i + 1) % n;
-                (i, true)
+                i
             }
         };
         s.holds[slot] += 1;
-        Some(Taken {
+        Ok(Some(Taken {
             slot: slot as u32,
-            fresh,
             held: Held {
                 slots: self.slots.clone(),
                 slot,
             },
-        })
+        }))
     }
 
     /// Recordings in flight, over all copies.
@@ -145,34 +152,49 @@ mod tests {
     use super::*;
 
     /// Recordings with one head share a copy and write it once; a new head takes a free copy;
-    /// with every copy in flight a new head is refused until one is released.
+    /// with every copy in flight a new head is refused until one is released; a failed write
+    /// leaves its copy unwritten and free.
     #[test]
     fn copies_are_shared_by_head_and_freed_by_their_holds() {
         let ring = Ring::new();
-        let a = ring.take(Content::Host(5)).unwrap();
-        assert!(a.fresh);
-        let b = ring.take(Content::Host(5)).unwrap();
-        assert_eq!((b.slot, b.fresh), (a.slot, false));
-        let g = ring.take(Content::Gpu { limit: 5 }).unwrap();
+        // (the copy, and whether its head was written)
+        let take = |c| {
+            let mut wrote = false;
+            let t = ring.take(c, |_| {
+                wrote = true;
+                Ok::<(), ()>(())
+            });
+            t.unwrap().map(|t| (t, wrote))
+        };
+        let (a, fresh) = take(Content::Host(5)).unwrap();
+        assert!(fresh);
+        let (b, fresh) = take(Content::Host(5)).unwrap();
+        assert_eq!((b.slot, fresh), (a.slot, false));
+        let (g, _) = take(Content::Gpu { limit: 5 }).unwrap();
         assert_ne!(g.slot, a.slot);
+        let mut tried = u32::MAX;
+        let failed = ring.take(Content::Host(6), |s| {
+            tried = s;
+            Err(())
+        });
+        assert!(failed.is_err());
+        let (f, fresh) = take(Content::Host(6)).unwrap();
+        assert_eq!((f.slot, fresh), (tried, true), "the failed write's copy");
+        drop(f);
         let mut held: Vec<Taken> = (0..SLOTS - 2)
-            .map(|i| ring.take(Content::Host(100 + i)).unwrap())
+            .map(|i| take(Content::Host(100 + i)).unwrap().0)
             .collect();
-        assert!(
-            ring.take(Content::Host(7)).is_none(),
-            "every copy in flight"
-        );
+        assert!(take(Content::Host(7)).is_none(), "every copy in flight");
         // a head in flight is still shared
-        assert_eq!(ring.take(Content::Host(5)).unwrap().slot, a.slot);
+        assert_eq!(take(Content::Host(5)).unwrap().0.slot, a.slot);
         let freed = held.pop().unwrap();
         let slot = freed.slot;
         drop(freed);
-        let c = ring.take(Content::Host(7)).unwrap();
-        assert_eq!((c.slot, c.fresh), (slot, true));
+        let (c, fresh) = take(Content::Host(7)).unwrap();
+        assert_eq!((c.slot, fresh), (slot, true));
         drop((a, b, g, c, held));
         assert_eq!(ring.in_flight(), 0);
         // a released head is found again without a write
-        let again = ring.take(Content::Host(100)).unwrap();
-        assert!(!again.fresh);
+        assert!(!take(Content::Host(100)).unwrap().1);
     }
 }

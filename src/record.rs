@@ -250,12 +250,16 @@ impl Recorder {
             if self.counted.is_some() {
                 return Err(Error::Plan(format!("{}: no count", self.plan().label)));
             }
-            let run = RunSpec::default();
-            self.prepared.check(&args, &run)?;
-            for (src, dst, size) in pre {
-                enc.copy(src, dst, *size)?;
+            if count.is_some() {
+                return Err(Error::Plan(format!(
+                    "{}: a count for a plan that takes none",
+                    self.plan().label
+                )));
             }
-            return self.prepared.record_run(enc, &args, stamps, &run, None);
+            let run = RunSpec::default();
+            return self
+                .prepared
+                .record_run(enc, &args, stamps, &run, None, pre);
         };
         let max = c.spec.max;
         // the most elements every counted range holds
@@ -288,7 +292,7 @@ impl Recorder {
                 (Content::Host(n), n, None)
             }
             Count::Gpu(src) => {
-                if src.offset() % 4 != 0 || src.len() < 4 {
+                if src.offset() % 4 != 0 || src.len() < 4 || !src.inside() {
                     return Err(Error::InvalidInput(format!(
                         "a GPU count is a u32 at an offset that is a multiple of 4; got {}",
                         src.describe()
@@ -338,16 +342,9 @@ impl Recorder {
             grids_bound: matches!(content, Content::Gpu { .. }),
         };
         self.prepared.check(&args, &check)?;
-        let taken = c.ring.take(content).ok_or_else(|| {
-            Error::InvalidInput(format!(
-                "{} recordings of {} with other counts are in flight (recorded and not yet \
-                 run); submit them (and let the device finish them) first, or record with \
-                 another object",
-                SLOTS,
-                self.plan().label
-            ))
-        })?;
-        if taken.fresh {
+        // a fresh copy's head (and a reduce-then-scan host count's blocks) written while the
+        // ring is held, so no other recording finds the copy before it is written
+        let write = |slot: u32| -> Result<()> {
             let limit = match content {
                 Content::Host(n) => n,
                 Content::Gpu { limit } => limit,
@@ -370,21 +367,28 @@ impl Recorder {
                     .prepared
                     .own(id)
                     .ok_or_else(|| Error::Plan("a control buffer is the caller's".into()))?;
-                let at = self.plan().buffers[id.0].slot_stride() * taken.slot as u64;
+                let at = self.plan().buffers[id.0].slot_stride() * slot as u64;
                 let bytes: &[u8] = bytemuck::cast_slice(&words);
                 self.ctx
                     .write_buffer(&own.range(at, bytes.len() as u64), bytes)?;
             }
-        }
+            Ok(())
+        };
+        let taken = c.ring.take(content, write)?.ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "{} recordings of {} with other counts are in flight (recorded and not yet \
+                 run); submit them (and let the device finish them) first, or record with \
+                 another object",
+                SLOTS,
+                self.plan().label
+            ))
+        })?;
         let run = RunSpec {
             slot: taken.slot,
             ..check
         };
-        for (src, dst, size) in pre {
-            enc.copy(src, dst, *size)?;
-        }
         self.prepared
-            .record_run(enc.reborrow(), &args, stamps, &run, copy_in)?;
+            .record_run(enc.reborrow(), &args, stamps, &run, copy_in, pre)?;
         enc.hold(taken.held);
         Ok(())
     }

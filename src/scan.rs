@@ -485,9 +485,10 @@ impl Scanner {
             Count::Host(n) => n as u64 * 4,
             Count::Gpu(_) => input.len().min(padded_bytes(self.max_count)) / 4 * 4,
         };
-        if input.len() < bytes {
+        if input.len() < bytes.max(4) || !input.inside() {
             return Err(Error::InvalidInput(format!(
-                "`input` ({}) holds fewer than {} elements of 4 bytes",
+                "`input` ({}) lies outside its buffer or holds fewer than {} elements of 4 \
+                 bytes (and at least one)",
                 input.describe(),
                 bytes / 4
             )));

@@ -315,8 +315,9 @@ impl DevicePlan {
     }
 
     /// Records every pass into `enc` as `run` says, the plan's `Arg` buffers bound to `args`,
-    /// after `copy_in` (a caller's range copied into one of the plan's buffers: a GPU count
-    /// into its control block). With `stamps`, pass i writes timestamps `first + 2i` (start)
+    /// after `pre` (copies between the caller's ranges, checked by the caller) and `copy_in` (a
+    /// caller's range copied into one of the plan's buffers: a GPU count into its control
+    /// block). With `stamps`, pass i writes timestamps `first + 2i` (start)
     /// and `first + 2i + 1` (end) (a pass `run` skips writes them around an empty compute
     /// pass). Without per-pass stamps every pass is one dispatch of a single compute pass.
     /// Everything that can fail is checked before the first command reaches `enc`.
@@ -327,6 +328,7 @@ impl DevicePlan {
         stamps: Option<Timestamps>,
         run: &RunSpec,
         copy_in: Option<CopyIn>,
+        pre: &[(GpuSlice, GpuSlice, u64)],
     ) -> Result<()> {
         self.check_args(args)?;
         let max = self.ctx.caps.max_workgroups_per_dim;
@@ -378,6 +380,9 @@ impl DevicePlan {
             None => None,
         };
         let groups = self.bind_groups(args)?;
+        for (s, d, size) in pre {
+            enc.copy_buffer_to_buffer(s.buffer, s.offset, d.buffer, d.offset, *size);
+        }
         if let Some((src, dst, at, size)) = copy {
             enc.copy_buffer_to_buffer(src.buffer, src.offset, dst, at, size);
         }

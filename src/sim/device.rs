@@ -395,19 +395,33 @@ impl SimEncoder {
         args: &[(BufferId, SimSlice)],
         run: &RunSpec,
     ) -> Result<()> {
-        self.record_after(prepared, args, run, None)
+        self.record_after(prepared, args, run, None, &[])
     }
 
-    /// [`SimEncoder::record`] after `copy_in`: a caller's range copied into the run's copy of one
-    /// of the plan's own buffers at a byte offset (a GPU count into its control block).
-    /// Everything that can fail is checked before a command is added.
+    /// [`SimEncoder::record`] after `pre` (copies between ranges) and `copy_in` (a caller's
+    /// range copied into the run's copy of one of the plan's own buffers at a byte offset: a
+    /// GPU count into its control block). Everything that can fail is checked before a command
+    /// is added.
     pub fn record_after(
         &mut self,
         prepared: &SimPlan,
         args: &[(BufferId, SimSlice)],
         run: &RunSpec,
         copy_in: Option<SimCopyIn>,
+        pre: &[(SimSlice, SimSlice, u64)],
     ) -> Result<()> {
+        for (s, d, size) in pre {
+            let inside = |r: &SimSlice| r.offset.saturating_add(*size) <= r.buffer.size();
+            if size % 4 != 0 || s.offset % 4 != 0 || d.offset % 4 != 0 || !inside(s) || !inside(d) {
+                return Err(Error::InvalidInput(format!(
+                    "a copy of {size} bytes from byte {} of `{}` to byte {} of `{}`",
+                    s.offset,
+                    s.buffer.label(),
+                    d.offset,
+                    d.buffer.label()
+                )));
+            }
+        }
         let mut buffers = Vec::with_capacity(prepared.buffers.len());
         for (i, own) in prepared.buffers.iter().enumerate() {
             let decl = &prepared.plan.buffers[i];
@@ -449,6 +463,15 @@ impl SimEncoder {
                     ));
                 }
             }
+        }
+        for (s, d, size) in pre {
+            self.commands.push(Command::Copy {
+                src: s.buffer.clone(),
+                src_at: s.offset,
+                dst: d.buffer.clone(),
+                dst_at: d.offset,
+                size: *size,
+            });
         }
         if let Some(c) = copy_in {
             let (own, first, len) = buffers

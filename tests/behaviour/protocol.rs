@@ -49,6 +49,11 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             errors_name_buffers,
         ),
+        Test::new(
+            "protocol::ranges_past_their_buffers",
+            On::Every,
+            ranges_past_their_buffers,
+        ),
     ]
 }
 
@@ -354,4 +359,39 @@ fn errors_name_buffers(t: &Target) {
     );
     assert!(!m.contains('\n') && !m.contains("Buffer {"), "{m}");
     assert!(m.contains("count") && m.contains("16"), "{m}");
+}
+
+/// A range that runs past the end of its buffer is refused wherever it goes (a result copied
+/// into place, a GPU count, a scan's input copied for a scan in place), and the encoder is left
+/// as it was: a later recording in it runs.
+fn ranges_past_their_buffers(t: &Target) {
+    let ctx = &t.ctx;
+    let r = Reducer::new(ctx, ReduceOp::Sum, Dtype::U32, 64).unwrap();
+    let s = Scanner::new(ctx, false, 64).unwrap();
+    let input = ctx.upload("input", &[1u32; 16]).unwrap();
+    let stats = ctx.zeroed("stats", 64).unwrap();
+    let count = ctx.upload("count", &[4u32; 4]).unwrap();
+    let mut enc = ctx.encoder();
+    util::refused(
+        "a result past the end of its buffer",
+        r.record(
+            &mut enc,
+            &input,
+            BufferRef::from(&stats).range(60, 8),
+            Count::Host(16),
+        ),
+    );
+    util::refused(
+        "a GPU count past the end of its buffer",
+        r.record(&mut enc, &input, &stats, Count::Gpu(count.slice(12, 8))),
+    );
+    let past = BufferRef::from(&input).range(32, 64);
+    util::refused(
+        "a scan in place past the end of its buffer",
+        s.record(&mut enc, past, past, Count::Gpu(count.slice(0, 4))),
+    );
+    r.record(&mut enc, &input, &stats, Count::Host(16)).unwrap();
+    util::submit(t, enc);
+    let words = util::words(t, &stats);
+    assert_eq!(r.decode(&words[..2]).unwrap(), Scalar::U64(16));
 }
