@@ -205,6 +205,11 @@ struct BufferInner {
     scratch: AtomicBool,
 }
 
+/// The most workgroups one simulated dispatch runs: 2^24. Every workgroup is interpreted (a
+/// 2^28-element reduction dispatches 4096, a 2^20-key sort a few hundred a pass), so a grid past
+/// this would not finish; it is refused before any of it runs rather than run in part.
+pub const MAX_DISPATCH_WORKGROUPS: u64 = 1 << 24;
+
 /// A buffer of the simulator: 32-bit words, shared by every handle to it.
 #[derive(Clone)]
 pub struct SimBuffer {
@@ -1153,6 +1158,15 @@ impl Simulator {
                     pass.label, self.caps.max_workgroups_per_dim
                 )));
             }
+            // (in 64 bits: 4096 x 4096 x 256 is 0 in 32)
+            let total = counts.iter().map(|&c| c as u64).product::<u64>();
+            if total > MAX_DISPATCH_WORKGROUPS {
+                return Err(Error::Sim(format!(
+                    "pass {}: {}x{}x{} = {total} workgroups; the simulator runs at most \
+                     {MAX_DISPATCH_WORKGROUPS} in a dispatch",
+                    pass.label, counts[0], counts[1], counts[2]
+                )));
+            }
             if prog.wg_bytes > self.caps.max_workgroup_storage as u64 {
                 return Err(Error::TooLarge(format!(
                     "pass {}: {} bytes of workgroup memory (limit {})",
@@ -1213,6 +1227,7 @@ impl Simulator {
                 threaded: self.config.threaded_workgroups.map(|t| t as usize),
                 seed: schedule.seed() ^ (pi as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407),
             };
+            // (at most MAX_DISPATCH_WORKGROUPS: checked above)
             let (done, goes_on) = it.run_dispatch(&self.order(x * y * z), &turns)?;
             let stopped = !goes_on;
             {

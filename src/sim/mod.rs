@@ -48,7 +48,7 @@ pub mod schedule;
 
 pub use device::{
     Report, Scheduler, SimBuffer, SimConfig, SimCopyIn, SimEncoder, SimPlan, SimSlice, SimStats,
-    Simulator,
+    Simulator, MAX_DISPATCH_WORKGROUPS,
 };
 pub use schedule::Schedule;
 

@@ -258,7 +258,7 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
         }
         // (the specialization the run uses: cached on the kernel under the same overrides)
         let [x, y, z] = kernel.specialize(&p.entry, &p.overrides)?.workgroup_size;
-        invocations.push(x * y * z);
+        invocations.push(x.saturating_mul(y).saturating_mul(z));
         let workgroups = match &p.workgroups {
             Grid::Direct(c) => Workgroups::Direct(*c),
             Grid::Indirect {

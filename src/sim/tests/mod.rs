@@ -7,6 +7,7 @@ mod builtins;
 mod corpus;
 mod counts;
 mod findings;
+mod limits;
 mod quiet;
 mod races;
 mod schedules;
