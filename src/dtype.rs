@@ -5,6 +5,8 @@ use std::fmt;
 /// A kernel element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dtype {
+    /// `u8`, four to a word (histogram samples).
+    U8,
     /// `u32`.
     U32,
     /// `i32`.
@@ -18,6 +20,7 @@ pub enum Dtype {
 impl fmt::Display for Dtype {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Dtype::U8 => "u8",
             Dtype::U32 => "u32",
             Dtype::I32 => "i32",
             Dtype::F32 => "f32",

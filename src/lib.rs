@@ -62,6 +62,7 @@ pub mod error;
 pub mod finding;
 pub mod gemm;
 pub mod gpu;
+pub mod histogram;
 pub mod kernel;
 pub mod plan;
 pub mod queue;
@@ -90,6 +91,8 @@ mod markdown {
     struct Benchmarks;
     #[doc = include_str!("../docs/gemm.md")]
     struct Gemm;
+    #[doc = include_str!("../docs/histogram.md")]
+    struct Histogram;
     #[doc = include_str!("../docs/queue.md")]
     struct Queue;
     #[doc = include_str!("../docs/reduce.md")]

@@ -89,11 +89,15 @@ pub(crate) struct Counting {
     pub control: BufferId,
     /// The most elements one recording processes.
     pub max: u64,
+    /// Whether the stages compute what the prepare passes would write from the head
+    /// themselves (from blocks that carry `marks`, or needing no block at all): then a host
+    /// count, and a GPU count on a GPU, skips the prepare passes.
+    pub derived: bool,
     /// Words (byte offset, value) every copy holds from the start and no kernel writes, which
-    /// make the stages compute their params from the head; empty where they cannot.
+    /// tell the stages to compute their params from the head.
     pub marks: Vec<(u64, u32)>,
-    /// The grids the prepare passes compute for a count (see the module docs), where the host
-    /// may dispatch them: with marks, or with `blocks`.
+    /// The grids the prepare passes compute for a count (see the module docs), which the host
+    /// dispatches where the stages are `derived` or the host writes the `blocks`.
     pub args: Option<ArgsFn>,
     /// Without marks: the blocks the prepare passes write for a host count, which the host
     /// writes into a fresh copy (its head included) so that they need not run
@@ -173,7 +177,7 @@ impl Recorder {
                 // (a stage that writes the control block cannot be dispatched from it: WebGPU
                 // forbids a buffer as indirect arguments and read-write storage in one dispatch)
                 let writes_args = writes_own_arguments(prepared.plan());
-                let gpu_indirect = spec.marks.is_empty()
+                let gpu_indirect = !spec.derived
                     || spec.args.is_none()
                     || (gpu_counts_indirect(ctx.caps()) && !writes_args);
                 Some(Counted {
@@ -318,7 +322,7 @@ impl Recorder {
         // (the host writes a host count's blocks where the stages cannot compute them)
         let host_blocks = c.spec.blocks.is_some() && matches!(content, Content::Host(_));
         let grids = match (&c.spec.args, host) {
-            (Some(f), Some(n)) if !c.spec.marks.is_empty() || host_blocks => {
+            (Some(f), Some(n)) if c.spec.derived || host_blocks => {
                 let args = f(n);
                 let grids: Vec<Option<[u32; 3]>> = c
                     .pass_args

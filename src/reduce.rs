@@ -391,6 +391,7 @@ impl Reducer {
         let counting = Counting {
             control,
             max: max_count,
+            derived: true,
             marks,
             args: Some(Box::new(move |n| grid.for_count(n))),
             blocks: None,

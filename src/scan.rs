@@ -427,6 +427,7 @@ impl Scanner {
         let counting = Counting {
             control,
             max: max_count,
+            derived: true,
             marks,
             args: Some(Box::new(move |n| grid.for_count(n))),
             blocks: None,

@@ -161,6 +161,9 @@ fn algorithms() -> Vec<(&'static str, CaseFn)> {
         }),
         // (built one at a time: at 2^28 all of them at once need some 15 GiB of host memory)
         ("sort", crate::cases::sort::bench_case_makers),
+        ("histogram", |c, n, s| {
+            crate::cases::histogram::bench_cases(c, n, s).map(case::ready)
+        }),
         ("queue", |c, n, s| {
             crate::cases::queue::bench_cases(c, n, s).map(case::ready)
         }),

@@ -50,7 +50,8 @@ pub fn parse_line(line: &str) -> Option<Yardstick> {
     let mut vu = f[3].split_whitespace();
     let mut value: f64 = vu.next()?.parse().ok()?;
     let mut unit = vu.next()?.to_string();
-    if unit == "Mkeys/s" {
+    // (items, CUB's primitives' unit: samples, elements, as the bench counts keys)
+    if unit == "Mkeys/s" || unit == "Mitems/s" {
         value /= 1e3;
         unit = "Gkeys/s".into();
     }
@@ -86,6 +87,16 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ("sort", "keys u32 bits 0..16", "SortKeys u32 bits 0..16"),
     ("sort", "keys u32", "SortKeys u32"),
     ("sort", "pairs u32", "SortPairs u32/u32"),
+    (
+        "histogram",
+        "u8 256 bins",
+        "DeviceHistogram::HistogramEven u8 256 bins",
+    ),
+    (
+        "histogram",
+        "f32 1024 bins",
+        "DeviceHistogram::HistogramEven f32 1024 bins",
+    ),
     ("gemm", "f32", "torch.matmul fp32 (TF32 off)"),
     ("gemm", "f16", "torch.matmul fp16"),
 ];

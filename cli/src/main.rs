@@ -11,6 +11,7 @@ mod cases;
 mod check_cmd;
 mod compare;
 mod gemm_cmd;
+mod histogram_cmd;
 mod kernels_cmd;
 mod npy;
 mod pipeline_cmd;
@@ -111,6 +112,9 @@ enum Command {
     Info,
     /// Reduce a .npy array: sum, min or max; the result is the last line of stdout.
     Reduce(reduce_cmd::ReduceArgs),
+    /// Count a .npy array's samples (uint8, uint32, int32, float32) in even bins over
+    /// [LO, HI); the counts as a uint32 .npy.
+    Histogram(histogram_cmd::HistogramArgs),
     /// Run one WGSL entry point on the simulator and report porting bugs (exit 0 clean, 1
     /// findings, 2 error).
     Check(check_cmd::CheckArgs),
@@ -139,6 +143,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&cli.exec.open()?, &args),
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&cli.exec.open()?, &args),
+        Command::Histogram(args) => histogram_cmd::run(&cli.exec.open()?, &args),
         // a bad simulator option is a usage error: exit 2, as these commands document (1 is
         // findings)
         Command::Check(args) => match cli.exec.sim() {

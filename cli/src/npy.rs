@@ -27,6 +27,8 @@ use npyz::WriterBuilder;
 #[derive(Clone, Debug, PartialEq)]
 #[allow(dead_code)]
 pub enum Array {
+    /// u8.
+    U8(Vec<u8>),
     /// u32.
     U32(Vec<u32>),
     /// i32.
@@ -41,6 +43,7 @@ impl Array {
     /// numpy's name of the dtype.
     pub fn dtype(&self) -> &'static str {
         match self {
+            Array::U8(_) => "uint8",
             Array::U32(_) => "uint32",
             Array::I32(_) => "int32",
             Array::F32(_) => "float32",
@@ -50,6 +53,7 @@ impl Array {
     /// Element count.
     pub fn len(&self) -> usize {
         match self {
+            Array::U8(v) => v.len(),
             Array::U32(v) => v.len(),
             Array::I32(v) => v.len(),
             Array::F32(v) => v.len(),
@@ -100,6 +104,11 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let kind = descr.trim_start_matches(['<', '>', '|', '=']).to_string();
     let ctx = || format!("reading the data of {}", path.display());
     let data = match kind.as_str() {
+        "u1" => Array::U8(arrange(
+            npy.into_vec().with_context(ctx)?,
+            &shape,
+            transpose,
+        )),
         "u4" => Array::U32(arrange(
             npy.into_vec().with_context(ctx)?,
             &shape,
@@ -121,7 +130,7 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
             Array::F16(arrange(bits, &shape, transpose))
         }
         _ => bail!(
-            "{}: unsupported dtype {descr} (supported: uint32, int32, float32, float16)",
+            "{}: unsupported dtype {descr} (supported: uint8, uint32, int32, float32, float16)",
             path.display()
         ),
     };
@@ -650,6 +659,7 @@ fn put(out: impl Write, shape: &[u64], data: &Array) -> Result<()> {
         }};
     }
     match data {
+        Array::U8(v) => put!(u8, v.iter().copied()),
         Array::U32(v) => put!(u32, v.iter().copied()),
         Array::I32(v) => put!(i32, v.iter().copied()),
         Array::F32(v) => put!(f32, v.iter().copied()),

@@ -27,9 +27,10 @@ pub fn run(ctx: &Context, args: &ReduceArgs) -> anyhow::Result<ExitCode> {
         Array::U32(v) => reduce(ctx, v, op)?,
         Array::I32(v) => reduce(ctx, v, op)?,
         Array::F32(v) => reduce(ctx, v, op)?,
-        Array::F16(_) => anyhow::bail!(
-            "{}: unsupported dtype float16 for reduce (supported: uint32, int32, float32)",
-            args.input.display()
+        other @ (Array::F16(_) | Array::U8(_)) => anyhow::bail!(
+            "{}: unsupported dtype {} for reduce (supported: uint32, int32, float32)",
+            args.input.display(),
+            other.dtype()
         ),
     };
     println!("{value}");

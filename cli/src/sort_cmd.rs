@@ -118,9 +118,10 @@ pub fn run(ctx: &Context, args: &SortArgs) -> anyhow::Result<ExitCode> {
             let (k, v) = sorted(ctx, k, vals, &opts)?;
             (Array::F32(k), v)
         }
-        Array::F16(_) => bail!(
-            "{}: unsupported dtype float16 for sort keys (supported: uint32, int32, float32)",
-            args.keys.display()
+        other @ (Array::F16(_) | Array::U8(_)) => bail!(
+            "{}: unsupported dtype {} for sort keys (supported: uint32, int32, float32)",
+            args.keys.display(),
+            other.dtype()
         ),
     };
     let n = out.len() as u64;

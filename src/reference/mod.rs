@@ -2,6 +2,7 @@
 //! Each file mirrors a `wgsl/<algorithm>/` folder; each function names the stage it checks.
 
 pub mod gemm;
+pub mod histogram;
 pub mod queue;
 pub mod reduce;
 pub mod scan;

@@ -606,6 +606,7 @@ pub(super) fn build(
     let counting = Counting {
         control,
         max: n,
+        derived: !marks.is_empty(),
         marks,
         args: Some(Box::new(move |count| a.for_count(count))),
         blocks,

@@ -11,6 +11,7 @@
 mod data;
 mod gemm;
 mod harness;
+mod histogram;
 mod protocol;
 mod queue;
 mod recording;
@@ -24,6 +25,7 @@ fn main() -> std::process::ExitCode {
     let tests = [
         reduce::tests(),
         gemm::tests(),
+        histogram::tests(),
         scan::tests(),
         sort::tests(),
         queue::tests(),

@@ -2,6 +2,7 @@
 //! reference.
 
 pub mod gemm;
+pub mod histogram;
 pub mod queue;
 pub mod reduce;
 pub mod scan;

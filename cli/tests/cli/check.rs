@@ -173,7 +173,13 @@ fn errors_exit_2() {
         vec![ok.as_str(), "--workgroups", "1"],
         vec!["/nonexistent.wgsl", "--entry", "main", "--workgroups", "1"],
         // 2^32 workgroups: 0 in 32 bits, never a clean verdict
-        vec![ok.as_str(), "--entry", "main", "--workgroups", "4096,4096,256"],
+        vec![
+            ok.as_str(),
+            "--entry",
+            "main",
+            "--workgroups",
+            "4096,4096,256",
+        ],
     ] {
         let (code, out, err) = check(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");

@@ -7,6 +7,7 @@ mod bench;
 mod check;
 mod common;
 mod gemm;
+mod histogram;
 mod pipeline;
 mod reduce;
 mod replay;
