@@ -69,7 +69,9 @@ pub mod queue;
 pub mod record;
 pub mod reduce;
 pub mod reference;
+pub mod runs;
 pub mod scan;
+pub mod select;
 pub mod sim;
 pub mod sort;
 
@@ -97,8 +99,12 @@ mod markdown {
     struct Queue;
     #[doc = include_str!("../docs/reduce.md")]
     struct Reduce;
+    #[doc = include_str!("../docs/runs.md")]
+    struct Runs;
     #[doc = include_str!("../docs/scan.md")]
     struct Scan;
+    #[doc = include_str!("../docs/select.md")]
+    struct Select;
     #[doc = include_str!("../docs/simulator.md")]
     struct Simulator;
     #[doc = include_str!("../docs/sort.md")]

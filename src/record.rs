@@ -203,6 +203,11 @@ impl Recorder {
         &self.prepared
     }
 
+    /// The context it records on.
+    pub fn ctx(&self) -> &Context {
+        &self.ctx
+    }
+
     /// The plan.
     pub fn plan(&self) -> &Plan {
         self.prepared.plan()

@@ -240,6 +240,23 @@ pub fn append(
     Ok(control)
 }
 
+/// The marks that make the chained stage compute each chunk's params from the head (its block's
+/// `derive` and `chunk` words, `ScanParams` of `wgsl/scan/lib/params.wgsl`), for every copy of
+/// a control block of [`control_size`] bytes (`record.rs`).
+pub(crate) fn derive_marks(caps: &Caps) -> Result<Vec<(u64, u32)>> {
+    let prep = kernel::load("scan/prepare", caps.flavor())?;
+    let (_, [_, max_chunks, params_at, params_stride]) = control_bytes(&prep)?;
+    let derived = prep.const_u32("PARAMS_DERIVED")?;
+    let derive_at = prep.member_offset("ScanParams", "derive")?;
+    let chunk_at = prep.member_offset("ScanParams", "chunk")?;
+    Ok((0..max_chunks)
+        .flat_map(|i| {
+            let at = 4 * (params_at + params_stride * i);
+            [(at + derive_at, derived), (at + chunk_at, i as u32)]
+        })
+        .collect())
+}
+
 /// Bytes of the control buffer [`append`] needs.
 pub fn control_size(caps: &Caps) -> Result<u64> {
     Ok(control_bytes(&*kernel::load("scan/prepare", caps.flavor())?)?.0)
@@ -397,19 +414,7 @@ impl Scanner {
             "scan exclusive u32"
         });
         let control = crate::record::control(&mut plan, control_size(caps)?);
-        // every chunk's block: its `derive` and `chunk` words (ScanParams,
-        // scan/lib/params.wgsl)
-        let prep = kernel::load("scan/prepare", caps.flavor())?;
-        let (_, [_, max_chunks, params_at, params_stride]) = control_bytes(&prep)?;
-        let derived = prep.const_u32("PARAMS_DERIVED")?;
-        let derive_at = prep.member_offset("ScanParams", "derive")?;
-        let chunk_at = prep.member_offset("ScanParams", "chunk")?;
-        let marks = (0..max_chunks)
-            .flat_map(|i| {
-                let at = 4 * (params_at + params_stride * i);
-                [(at + derive_at, derived), (at + chunk_at, i as u32)]
-            })
-            .collect();
+        let marks = derive_marks(caps)?;
         let input = plan.arg("input", padded_bytes(max_count));
         let output = plan.arg("output", padded_bytes(max_count));
         append(

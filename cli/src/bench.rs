@@ -37,7 +37,8 @@ pub struct BenchArgs {
     /// 8x4096x4096,32x4096x4096.
     #[arg(long, value_delimiter = ',', value_parser = parse_shape)]
     pub gemm_shapes: Vec<(u64, u64, u64)>,
-    /// Only these algorithms: copy, reduce, scan, sort, gemm, queue, cpu.
+    /// Only these algorithms: copy, reduce, scan, sort, select, runs, histogram, gemm, queue,
+    /// cpu.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Timed repeats per case (median and min are reported).
@@ -161,6 +162,12 @@ fn algorithms() -> Vec<(&'static str, CaseFn)> {
         }),
         // (built one at a time: at 2^28 all of them at once need some 15 GiB of host memory)
         ("sort", crate::cases::sort::bench_case_makers),
+        ("select", |c, n, s| {
+            crate::cases::select::bench_cases(c, n, s).map(case::ready)
+        }),
+        ("runs", |c, n, s| {
+            crate::cases::runs::bench_cases(c, n, s).map(case::ready)
+        }),
         ("histogram", |c, n, s| {
             crate::cases::histogram::bench_cases(c, n, s).map(case::ready)
         }),

@@ -88,6 +88,31 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ("sort", "keys u32", "SortKeys u32"),
     ("sort", "pairs u32", "SortPairs u32/u32"),
     (
+        "select",
+        "u32 predicate (50%)",
+        "DeviceSelect::If u32 (50% selected)",
+    ),
+    (
+        "partition",
+        "u32 predicate (50%)",
+        "DevicePartition::If u32 (50%)",
+    ),
+    (
+        "run-length encode",
+        "u32 (runs of 8)",
+        "DeviceRunLengthEncode::Encode u32 (runs of 8)",
+    ),
+    (
+        "unique",
+        "u32 (runs of 8)",
+        "DeviceSelect::Unique u32 (runs of 8)",
+    ),
+    (
+        "reduce-by-key",
+        "u32 sum (runs of 8)",
+        "DeviceReduce::ReduceByKey u32 sum (runs of 8)",
+    ),
+    (
         "histogram",
         "u8 256 bins",
         "DeviceHistogram::HistogramEven u8 256 bins",

@@ -18,8 +18,10 @@ mod pipeline_cmd;
 mod plot;
 mod reduce_cmd;
 mod replay_cmd;
+mod select_cmd;
 mod sort_cmd;
 mod timing;
+mod unique_cmd;
 
 use std::process::ExitCode;
 
@@ -110,11 +112,18 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Print the adapter, backend, driver, subgroup sizes, features and key limits.
     Info,
-    /// Reduce a .npy array: sum, min or max; the result is the last line of stdout.
+    /// Reduce a .npy array: sum, min or max; the result is the last line of stdout. With
+    /// --by-key, each run of equal consecutive keys' values, to .npy files.
     Reduce(reduce_cmd::ReduceArgs),
     /// Count a .npy array's samples (uint8, uint32, int32, float32) in even bins over
     /// [LO, HI); the counts as a uint32 .npy.
     Histogram(histogram_cmd::HistogramArgs),
+    /// Select a .npy array's elements by a flags .npy (stable); with --partition every element,
+    /// the selected first, and their count on the last line of stdout.
+    Select(select_cmd::SelectArgs),
+    /// The runs of equal consecutive elements of a .npy array: each run's value, and with
+    /// --counts-out its length.
+    Unique(unique_cmd::UniqueArgs),
     /// Run one WGSL entry point on the simulator and report porting bugs (exit 0 clean, 1
     /// findings, 2 error).
     Check(check_cmd::CheckArgs),
@@ -144,6 +153,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Info => info(&cli.exec),
         Command::Reduce(args) => reduce_cmd::run(&cli.exec.open()?, &args),
         Command::Histogram(args) => histogram_cmd::run(&cli.exec.open()?, &args),
+        Command::Select(args) => select_cmd::run(&cli.exec.open()?, &args),
+        Command::Unique(args) => unique_cmd::run(&cli.exec.open()?, &args),
         // a bad simulator option is a usage error: exit 2, as these commands document (1 is
         // findings)
         Command::Check(args) => match cli.exec.sim() {

@@ -104,6 +104,15 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let kind = descr.trim_start_matches(['<', '>', '|', '=']).to_string();
     let ctx = || format!("reading the data of {}", path.display());
     let data = match kind.as_str() {
+        // numpy's bool: a byte each, 0 or 1
+        "b1" => {
+            let bools: Vec<bool> = npy.into_vec().with_context(ctx)?;
+            Array::U8(arrange(
+                bools.into_iter().map(u8::from).collect(),
+                &shape,
+                transpose,
+            ))
+        }
         "u1" => Array::U8(arrange(
             npy.into_vec().with_context(ctx)?,
             &shape,
@@ -130,7 +139,8 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
             Array::F16(arrange(bits, &shape, transpose))
         }
         _ => bail!(
-            "{}: unsupported dtype {descr} (supported: uint8, uint32, int32, float32, float16)",
+            "{}: unsupported dtype {descr} (supported: bool, uint8, uint32, int32, float32, \
+             float16)",
             path.display()
         ),
     };

@@ -5,5 +5,7 @@ pub mod gemm;
 pub mod histogram;
 pub mod queue;
 pub mod reduce;
+pub mod runs;
 pub mod scan;
+pub mod select;
 pub mod sort;

@@ -16,7 +16,9 @@ mod protocol;
 mod queue;
 mod recording;
 mod reduce;
+mod runs;
 mod scan;
+mod select;
 mod sort;
 mod targets;
 mod util;
@@ -27,6 +29,8 @@ fn main() -> std::process::ExitCode {
         gemm::tests(),
         histogram::tests(),
         scan::tests(),
+        select::tests(),
+        runs::tests(),
         sort::tests(),
         queue::tests(),
         recording::tests(),

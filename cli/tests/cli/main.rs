@@ -11,4 +11,6 @@ mod histogram;
 mod pipeline;
 mod reduce;
 mod replay;
+mod runs;
+mod select;
 mod sort;
