@@ -522,3 +522,37 @@ pub fn load(name: &str, flavor: Flavor) -> Result<Arc<Kernel>> {
     cache.lock().unwrap().insert(key, kernel.clone());
     Ok(kernel)
 }
+
+/// `stage` composed with `text` in place of the include-only file `lib` (a caller's predicate or
+/// operator), validated, under a name of its own (pipelines are cached by kernel name); cached
+/// for the process by name.
+pub(crate) fn compose_replacing(
+    stage: &str,
+    flavor: Flavor,
+    lib: &str,
+    text: &str,
+) -> Result<Arc<Kernel>> {
+    type Cache = Mutex<HashMap<(String, Flavor), Arc<Kernel>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let source = compose(stage, flavor, "")?;
+    let (begin, end) = (
+        format!("// ---- begin {lib}.wgsl\n"),
+        format!("// ---- end {lib}.wgsl\n"),
+    );
+    let (Some(b), Some(e)) = (source.find(&begin), source.find(&end)) else {
+        return Err(Error::Plan(format!("{stage} includes no {lib}")));
+    };
+    let source = format!("{}{text}\n{}", &source[..b + begin.len()], &source[e..]);
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    source.hash(&mut h);
+    let name = format!("{stage} ({lib} {:016x})", h.finish());
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (name.clone(), flavor);
+    if let Some(k) = cache.lock().unwrap().get(&key) {
+        return Ok(k.clone());
+    }
+    let kernel = Arc::new(Kernel::from_source(&name, flavor, source)?);
+    cache.lock().unwrap().insert(key, kernel.clone());
+    Ok(kernel)
+}

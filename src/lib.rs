@@ -60,6 +60,7 @@ pub mod directives;
 pub mod dtype;
 pub mod error;
 pub mod finding;
+pub mod fold;
 pub mod gemm;
 pub mod gpu;
 pub mod histogram;
@@ -91,6 +92,8 @@ mod markdown {
     struct Architecture;
     #[doc = include_str!("../docs/benchmarks.md")]
     struct Benchmarks;
+    #[doc = include_str!("../docs/fold.md")]
+    struct Fold;
     #[doc = include_str!("../docs/gemm.md")]
     struct Gemm;
     #[doc = include_str!("../docs/histogram.md")]

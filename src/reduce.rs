@@ -152,7 +152,10 @@ const OVERFLOW_SCALE: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
 /// ```
 pub struct Reducer {
     ctx: Context,
+    /// The built-in operator, or (`by_operator`) the sum in place of an operator's.
     op: ReduceOp,
+    /// Made with an operator ([`Reducer::with_operator`]): its result is one word of `dtype`.
+    by_operator: bool,
     dtype: Dtype,
     max_count: u64,
     scale: f64,
@@ -402,6 +405,7 @@ impl Reducer {
         Ok(Reducer {
             ctx: ctx.clone(),
             op,
+            by_operator: false,
             dtype,
             max_count,
             scale,
@@ -410,9 +414,79 @@ impl Reducer {
         })
     }
 
-    /// Bytes of the result (see the module docs): 8 for sums, 4 for min and max.
+    /// A reduction by `op` (which needs its identity: the result for no elements) of up to
+    /// `max_count` elements of the operator's type ([`crate::fold`]), in input order; its
+    /// result is one word of that type. Recorded as [`Reducer::record`], decoded by
+    /// [`Reducer::decode`].
+    ///
+    /// ```
+    /// use wgsimd::{dtype::Dtype, fold::Operator, reduce::{Reducer, Scalar}, Context, Count};
+    /// # fn main() -> wgsimd::Result<()> {
+    /// let ctx = Context::simulator(Default::default())?;
+    /// // the last nonzero element: associative, not commutative
+    /// let last = Operator::wgsl(Dtype::U32, "fn op(a: T, b: T) -> T { return select(a, b, b != 0u); }
+    ///                                         const IDENTITY: T = 0u;")?;
+    /// let r = Reducer::with_operator(&ctx, &last, 1 << 16)?;
+    /// let input = ctx.upload("input", &[4u32, 0, 9, 0, 0])?;
+    /// let result = ctx.zeroed("result", 4)?;
+    /// let mut enc = ctx.encoder();
+    /// r.record(&mut enc, &input, &result, Count::Host(5))?;
+    /// ctx.submit(enc)?.clean("the reduction")?;
+    /// assert_eq!(r.decode(&ctx.read::<u32>(&result)?)?, Scalar::U32(9));
+    /// # Ok(()) }
+    /// ```
+    pub fn with_operator(
+        ctx: &Context,
+        op: &crate::fold::Operator,
+        max_count: u64,
+    ) -> Result<Reducer> {
+        Self::with_operator_policy(ctx, op, max_count, Default::default())
+    }
+
+    /// [`Reducer::with_operator`] with a policy of the caller's.
+    pub fn with_operator_policy(
+        ctx: &Context,
+        op: &crate::fold::Operator,
+        max_count: u64,
+        policy: crate::fold::ChunkPolicy,
+    ) -> Result<Reducer> {
+        op.need_identity("a reduction")?;
+        let max_count = max_count.max(1);
+        if max_count > u32::MAX as u64 {
+            return Err(Error::TooLarge(format!(
+                "{max_count} elements: a reduction takes fewer than 2^32"
+            )));
+        }
+        let mut plan = crate::plan::Plan::new(format!("reduce by {}", op.label()));
+        let input = plan.arg("input", (max_count * 4).div_ceil(16) * 16);
+        let result = plan.arg("result", 4);
+        let counting = crate::fold::append(
+            &mut plan,
+            ctx.caps(),
+            op,
+            input,
+            result,
+            max_count,
+            None,
+            &policy,
+        )?;
+        let args = vec![Arg::counted(input, "elements", 4), Arg::fixed(result)];
+        Ok(Reducer {
+            ctx: ctx.clone(),
+            op: ReduceOp::Sum,
+            by_operator: true,
+            dtype: op.dtype(),
+            max_count,
+            scale: 1.0,
+            rec: Recorder::new(ctx, plan, args, Some(counting))?,
+            spare: ctx.zeroed("reduce result", 8)?,
+        })
+    }
+
+    /// Bytes of the result (see the module docs): 8 for sums, 4 for min, max and an
+    /// operator's.
     pub fn result_bytes(&self) -> u64 {
-        if self.op == ReduceOp::Sum {
+        if self.op == ReduceOp::Sum && !self.by_operator {
             8
         } else {
             4
@@ -498,7 +572,12 @@ impl Reducer {
             )));
         }
         let u64v = words[0] as u64 | (*words.get(1).unwrap_or(&0) as u64) << 32;
-        Ok(match (self.op, self.dtype) {
+        let op = if self.by_operator {
+            ReduceOp::Max
+        } else {
+            self.op
+        };
+        Ok(match (op, self.dtype) {
             (ReduceOp::Sum, Dtype::U32) => Scalar::U64(u64v),
             (ReduceOp::Sum, Dtype::I32) => Scalar::I64(u64v as i64),
             (ReduceOp::Sum, _) => {
@@ -514,6 +593,38 @@ impl Reducer {
             (_, _) => Scalar::F32(f32::from_bits(words[0])),
         })
     }
+}
+
+/// Reduces `data` by `op` on `ctx` ([`Reducer::with_operator`]), in order; `T` the operator's
+/// type, the identity for no elements.
+///
+/// ```
+/// use wgsimd::{dtype::Dtype, fold::Operator};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let max = Operator::max(Dtype::F32)?;
+/// assert_eq!(wgsimd::reduce::reduce_by(&ctx, &[1.5f32, -0.0, 9.0], &max)?, 9.0);
+/// # Ok(()) }
+/// ```
+pub fn reduce_by<T: Element>(ctx: &Context, data: &[T], op: &crate::fold::Operator) -> Result<T> {
+    if T::DTYPE != op.dtype() {
+        return Err(Error::InvalidInput(format!(
+            "{} elements for an operator over {}",
+            T::DTYPE,
+            op.dtype()
+        )));
+    }
+    let r = Reducer::with_operator(ctx, op, data.len() as u64)?;
+    let input = if data.is_empty() {
+        ctx.zeroed("input", 16)?
+    } else {
+        ctx.upload("input", data)?
+    };
+    let result = ctx.zeroed("result", 4)?;
+    let mut enc = ctx.encoder();
+    r.record(&mut enc, &input, &result, Count::Host(data.len() as u32))?;
+    ctx.submit(enc)?.clean("the reduction")?;
+    Ok(ctx.read::<T>(&result)?[0])
 }
 
 /// Reduces `data` with `op` on `ctx` (uploads it, records, submits, waits, reads the result).

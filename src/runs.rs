@@ -25,11 +25,11 @@ use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::kernel::{self, Flavor};
+use crate::fold::{ChunkPolicy, Operator};
 use crate::plan::{BufferInit, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
 use crate::reduce::ReduceOp;
-use crate::select::{record_counted, Compaction, MarkBy, SelectPolicy};
+use crate::select::{record_counted, Compaction, MarkBy};
 
 /// What each run gives besides its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,11 +122,11 @@ pub struct Runs {
 impl Runs {
     /// Runs for `config` on `ctx`.
     pub fn new(ctx: &Context, config: RunsConfig) -> Result<Runs> {
-        Self::with_policy(ctx, config, SelectPolicy::default())
+        Self::with_policy(ctx, config, ChunkPolicy::default())
     }
 
     /// [`Runs::new`] with a policy of the caller's (the selection's: its stages' grid).
-    pub fn with_policy(ctx: &Context, config: RunsConfig, policy: SelectPolicy) -> Result<Runs> {
+    pub fn with_policy(ctx: &Context, config: RunsConfig, policy: ChunkPolicy) -> Result<Runs> {
         check_dtype(config.keys, "runs of keys")?;
         let label = match config.aggregate {
             Aggregate::None => format!("unique {}", config.keys),
@@ -259,36 +259,21 @@ fn append_reduce(
     values: Option<crate::plan::BufferId>,
     out: crate::plan::BufferId,
 ) -> Result<()> {
-    let k = kernel::load("select/runs", Flavor::Emulated)?;
-    let (op, dtype, kind) = match aggregate {
-        Aggregate::Reduce(op, d) => (op, d, 0.0),
-        _ => (ReduceOp::Sum, Dtype::U32, 1.0),
+    let (op, kind) = match aggregate {
+        Aggregate::Reduce(ReduceOp::Sum, d) => (Operator::sum(d)?, 0.0),
+        Aggregate::Reduce(ReduceOp::Min, d) => (Operator::min(d)?, 0.0),
+        Aggregate::Reduce(ReduceOp::Max, d) => (Operator::max(d)?, 0.0),
+        _ => (Operator::sum(Dtype::U32)?, 1.0),
     };
+    let k = op.kernel("select/runs")?;
+    // two vec4s a workgroup (wgsl/select/runs.wgsl)
     let state = c.plan.buffer(
         "chunk states",
-        16 * c.max_workgroups as u64,
+        32 * c.max_workgroups as u64,
         BufferInit::Poison,
     );
     let mut ov = c.params.clone();
-    ov.extend([
-        ("VALUES", kind),
-        (
-            "OP",
-            match op {
-                ReduceOp::Sum => 0.0,
-                ReduceOp::Min => 1.0,
-                ReduceOp::Max => 2.0,
-            },
-        ),
-        (
-            "DTYPE",
-            match dtype {
-                Dtype::I32 => 1.0,
-                Dtype::F32 => 2.0,
-                _ => 0.0,
-            },
-        ),
-    ]);
+    ov.push(("VALUES", kind));
     let binds = [
         ("count_word", c.control),
         ("values", values.unwrap_or(c.marks)),

@@ -449,6 +449,80 @@ impl Scanner {
         })
     }
 
+    /// An exclusive (`inclusive = false`, which needs the operator's identity) or inclusive
+    /// scan by `op` of up to `max_count` elements of the operator's type ([`crate::fold`]):
+    /// element i of the output is `op` over the elements before i (exclusive, the identity for
+    /// the first) or up to i (inclusive), in input order. Recorded as [`Scanner::record`].
+    ///
+    /// ```
+    /// use wgsimd::{dtype::Dtype, fold::Operator, scan::Scanner, Context, Count};
+    /// # fn main() -> wgsimd::Result<()> {
+    /// let ctx = Context::simulator(Default::default())?;
+    /// // running maximum of a signal
+    /// let s = Scanner::with_operator(&ctx, &Operator::max(Dtype::F32)?, true, 1 << 16)?;
+    /// let signal = ctx.upload("signal", &[0.5f32, 2.0, 1.0, 3.5])?;
+    /// let peaks = ctx.uninit("peaks", 16)?;
+    /// let mut enc = ctx.encoder();
+    /// s.record(&mut enc, &signal, &peaks, Count::Host(4))?;
+    /// ctx.submit(enc)?.clean("the scan")?;
+    /// assert_eq!(ctx.read::<f32>(&peaks)?, [0.5, 2.0, 2.0, 3.5]);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_operator(
+        ctx: &Context,
+        op: &crate::fold::Operator,
+        inclusive: bool,
+        max_count: u64,
+    ) -> Result<Scanner> {
+        Self::with_operator_policy(ctx, op, inclusive, max_count, Default::default())
+    }
+
+    /// [`Scanner::with_operator`] with a policy of the caller's.
+    pub fn with_operator_policy(
+        ctx: &Context,
+        op: &crate::fold::Operator,
+        inclusive: bool,
+        max_count: u64,
+        policy: crate::fold::ChunkPolicy,
+    ) -> Result<Scanner> {
+        if !inclusive {
+            op.need_identity("an exclusive scan")?;
+        }
+        let max_count = max_count.max(1);
+        if max_count > u32::MAX as u64 {
+            return Err(Error::TooLarge(format!(
+                "{max_count} elements: a scan takes fewer than 2^32"
+            )));
+        }
+        let mut plan = Plan::new(format!(
+            "scan {} by {}",
+            if inclusive { "inclusive" } else { "exclusive" },
+            op.label()
+        ));
+        let input = plan.arg("input", padded_bytes(max_count));
+        let output = plan.arg("output", padded_bytes(max_count));
+        let counting = crate::fold::append(
+            &mut plan,
+            ctx.caps(),
+            op,
+            input,
+            output,
+            max_count,
+            Some(inclusive),
+            &policy,
+        )?;
+        let args = vec![
+            Arg::counted(input, "elements", 4),
+            Arg::counted(output, "elements", 4),
+        ];
+        Ok(Scanner {
+            ctx: ctx.clone(),
+            max_count,
+            rec: Recorder::new(ctx, plan, args, Some(counting))?,
+            in_place: Mutex::new(None),
+        })
+    }
+
     /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
     /// driver statistics compile exactly these passes).
     pub fn plan(&self) -> &crate::plan::Plan {
@@ -526,6 +600,44 @@ impl Scanner {
     }
 }
 
+/// Exclusive (`inclusive = false`, which needs the operator's identity) or inclusive scan of
+/// `data` by `op` on `ctx` ([`Scanner::with_operator`]); `T` the operator's type.
+///
+/// ```
+/// use wgsimd::{dtype::Dtype, fold::Operator};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let min = Operator::min(Dtype::I32)?;
+/// assert_eq!(wgsimd::scan::scan_by(&ctx, &[4i32, -1, 3, -7], &min, true)?, [4, -1, -1, -7]);
+/// # Ok(()) }
+/// ```
+pub fn scan_by<T: crate::dtype::Element>(
+    ctx: &Context,
+    data: &[T],
+    op: &crate::fold::Operator,
+    inclusive: bool,
+) -> Result<Vec<T>> {
+    if T::DTYPE != op.dtype() {
+        return Err(Error::InvalidInput(format!(
+            "{} elements for an operator over {}",
+            T::DTYPE,
+            op.dtype()
+        )));
+    }
+    let s = Scanner::with_operator(ctx, op, inclusive, data.len() as u64)?;
+    if data.is_empty() {
+        return Ok(Vec::new());
+    }
+    let input = ctx.upload("input", data)?;
+    let output = ctx.zeroed("output", padded_bytes(data.len() as u64))?;
+    let mut enc = ctx.encoder();
+    s.record(&mut enc, &input, &output, Count::Host(data.len() as u32))?;
+    ctx.submit(enc)?.clean("the scan")?;
+    let mut out: Vec<T> = ctx.read(&output)?;
+    out.truncate(data.len());
+    Ok(out)
+}
+
 /// Exclusive (`inclusive = false`) or inclusive prefix sum of `data` on `ctx`, wrapping on
 /// overflow.
 ///
@@ -572,6 +684,24 @@ mod tests {
         }
         for c in 1..5 {
             counts.extend([c * chunk - 1, c * chunk, c * chunk + 1]);
+        }
+        crate::record::assert_host_grids(&s.rec, &counts);
+    }
+
+    /// A scan by an operator: the host's grid is the fold's prepare stage's around each step
+    /// of a small policy.
+    #[test]
+    fn operator_host_grids_are_the_prepare_stage() {
+        let ctx = Context::simulator(Default::default()).unwrap();
+        let policy = crate::fold::ChunkPolicy {
+            max_workgroups: 5,
+            items: 2,
+        };
+        let op = crate::fold::Operator::max(crate::dtype::Dtype::U32).unwrap();
+        let s = Scanner::with_operator_policy(&ctx, &op, true, 100_000, policy).unwrap();
+        let mut counts = vec![0, 1, 511, 512, 513, 100_000];
+        for k in 1..7 {
+            counts.extend([k * 512 - 1, k * 512 + 1]);
         }
         crate::record::assert_host_grids(&s.rec, &counts);
     }

@@ -25,6 +25,7 @@ use crate::context::{binding_alignment, Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
+use crate::fold::{ChunkGrid, ChunkPolicy};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Counting, HostArgs, Recorder, Timestamps};
@@ -81,45 +82,17 @@ impl SelectConfig {
     }
 }
 
-/// Tuning of the selection's own stages (the scan's are [`ScanPolicy::for_caps`]). Not yet
-/// measured on a GPU: the values are the histogram's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SelectPolicy {
-    /// Most workgroups of the marks and scatter stages: 1024 (unmeasured).
-    pub max_workgroups: u32,
-    /// Elements per invocation before the grid grows past one workgroup: 8 (unmeasured).
-    pub items: u32,
-}
-
-impl Default for SelectPolicy {
-    fn default() -> Self {
-        SelectPolicy {
-            max_workgroups: 1024,
-            items: 8,
-        }
-    }
-}
-
-/// The marks and scatter stages' grid for a count: `select_grid` of
-/// `wgsl/select/lib/params.wgsl`, restated for the host's grids (`record.rs`); the simulator
-/// runs the prepare stage at every run that dispatches it and fails on any difference.
+/// The host's grids for a count: the scan's, then the selection's (`ChunkGrid`).
 #[derive(Clone, Copy, Debug)]
 struct SelectArgs {
-    control: BufferId,
-    /// Byte offset of the dispatch arguments in the control block.
-    args_at: u64,
-    max_count: u64,
-    items: u64,
-    max_workgroups: u64,
+    grid: ChunkGrid,
     scan: ScanArgs,
 }
 
 impl SelectArgs {
     fn for_count(&self, word: u32) -> HostArgs {
-        let n = (word as u64).min(self.max_count);
-        let grid = n.div_ceil(256 * self.items).clamp(1, self.max_workgroups);
         let mut args = self.scan.for_count(word);
-        args.push((self.control, self.args_at, [grid as u32, 1, 1]));
+        args.push(self.grid.args(word));
         args
     }
 }
@@ -134,34 +107,12 @@ fn marks_kernel(config: &SelectConfig) -> Result<std::sync::Arc<Kernel>> {
         Dtype::F32 => "f32",
         _ => "u32",
     };
-    let source = kernel::compose("select/marks", Flavor::Emulated, "")?;
-    let (begin, end) = (
-        "// ---- begin select/lib/keep.wgsl\n",
-        "// ---- end select/lib/keep.wgsl\n",
-    );
-    let (b, e) = match (source.find(begin), source.find(end)) {
-        (Some(b), Some(e)) => (b + begin.len(), e),
-        _ => {
-            return Err(Error::Plan(
-                "select/marks includes no select/lib/keep".into(),
-            ))
-        }
-    };
-    let source = format!(
-        "{}alias Element = {ty};\n{text}\n{}",
-        &source[..b],
-        &source[e..]
-    );
-    // (a name of its own: pipelines are cached by kernel name)
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    source.hash(&mut h);
-    let name = format!("select/marks (predicate {:016x})", h.finish());
-    Ok(std::sync::Arc::new(Kernel::from_source(
-        &name,
+    kernel::compose_replacing(
+        "select/marks",
         Flavor::Emulated,
-        source,
-    )?))
+        "select/lib/keep",
+        &format!("alias Element = {ty};\n{text}\n"),
+    )
 }
 
 /// A selection or partition made for one configuration (see the module docs).
@@ -192,15 +143,11 @@ pub struct Select {
 impl Select {
     /// A selection for `config` on `ctx`.
     pub fn new(ctx: &Context, config: SelectConfig) -> Result<Select> {
-        Self::with_policy(ctx, config, SelectPolicy::default())
+        Self::with_policy(ctx, config, ChunkPolicy::default())
     }
 
     /// [`Select::new`] with a policy of the caller's.
-    pub fn with_policy(
-        ctx: &Context,
-        config: SelectConfig,
-        policy: SelectPolicy,
-    ) -> Result<Select> {
+    pub fn with_policy(ctx: &Context, config: SelectConfig, policy: ChunkPolicy) -> Result<Select> {
         if !matches!(config.dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
             return Err(Error::UnsupportedDtype {
                 dtype: config.dtype.to_string(),
@@ -403,7 +350,7 @@ impl Compaction {
         by: MarkBy,
         partition: bool,
         max_count: u64,
-        policy: &SelectPolicy,
+        policy: &ChunkPolicy,
     ) -> Result<Compaction> {
         let caps = ctx.caps();
         let flag_bytes = match by {
@@ -514,11 +461,13 @@ impl Compaction {
         )?
         .range("count_word", 0, 16)?;
         let args = SelectArgs {
-            control,
-            args_at: 4 * select_args,
-            max_count: max,
-            items: items as u64,
-            max_workgroups: max_wg as u64,
+            grid: ChunkGrid {
+                control,
+                args_at: 4 * select_args,
+                max_count: max,
+                items: items as u64,
+                max_workgroups: max_wg as u64,
+            },
             scan: ScanArgs::new(caps, max, &scan_policy, control)?,
         };
         Ok(Compaction {
@@ -663,7 +612,7 @@ mod tests {
     #[test]
     fn host_grids_are_the_prepare_stages() {
         let ctx = Context::simulator(Default::default()).unwrap();
-        let policy = SelectPolicy {
+        let policy = ChunkPolicy {
             max_workgroups: 5,
             items: 2,
         };

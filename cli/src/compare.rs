@@ -84,6 +84,16 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ("reduce", "sum u32", "DeviceReduce::Sum u32"),
     ("reduce", "sum f32", "DeviceReduce::Sum f32"),
     ("scan", "exclusive u32", "DeviceScan::ExclusiveSum u32"),
+    (
+        "scan",
+        "inclusive u32 max (operator)",
+        "DeviceScan::InclusiveScan u32 max",
+    ),
+    (
+        "reduce",
+        "max u32 (operator)",
+        "DeviceReduce::Reduce u32 max",
+    ),
     ("sort", "keys u32 bits 0..16", "SortKeys u32 bits 0..16"),
     ("sort", "keys u32", "SortKeys u32"),
     ("sort", "pairs u32", "SortPairs u32/u32"),

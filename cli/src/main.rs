@@ -18,6 +18,7 @@ mod pipeline_cmd;
 mod plot;
 mod reduce_cmd;
 mod replay_cmd;
+mod scan_cmd;
 mod select_cmd;
 mod sort_cmd;
 mod timing;
@@ -121,6 +122,9 @@ enum Command {
     /// Select a .npy array's elements by a flags .npy (stable); with --partition every element,
     /// the selected first, and their count on the last line of stdout.
     Select(select_cmd::SelectArgs),
+    /// Scan a .npy array (exclusive, or --inclusive) by sum, min, max or an operator in a WGSL
+    /// file; the prefixes as a .npy.
+    Scan(scan_cmd::ScanArgs),
     /// The runs of equal consecutive elements of a .npy array: each run's value, and with
     /// --counts-out its length.
     Unique(unique_cmd::UniqueArgs),
@@ -154,6 +158,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Reduce(args) => reduce_cmd::run(&cli.exec.open()?, &args),
         Command::Histogram(args) => histogram_cmd::run(&cli.exec.open()?, &args),
         Command::Select(args) => select_cmd::run(&cli.exec.open()?, &args),
+        Command::Scan(args) => scan_cmd::run(&cli.exec.open()?, &args),
         Command::Unique(args) => unique_cmd::run(&cli.exec.open()?, &args),
         // a bad simulator option is a usage error: exit 2, as these commands document (1 is
         // findings)

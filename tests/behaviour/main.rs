@@ -9,6 +9,7 @@
 //! `WGSIMD_REQUIRE_GPU=1` (CI, on lavapipe) fails them instead.
 
 mod data;
+mod fold;
 mod gemm;
 mod harness;
 mod histogram;
@@ -29,6 +30,7 @@ fn main() -> std::process::ExitCode {
         gemm::tests(),
         histogram::tests(),
         scan::tests(),
+        fold::tests(),
         select::tests(),
         runs::tests(),
         sort::tests(),

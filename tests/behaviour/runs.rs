@@ -6,12 +6,12 @@
 
 use rand::Rng;
 use wgsimd::dtype::Dtype;
+use wgsimd::fold::ChunkPolicy;
 use wgsimd::plan::POISON_WORD;
 use wgsimd::reduce::{ReduceOp, Reducer, Scalar};
 use wgsimd::reference::reduce::{minmax, SumF32};
 use wgsimd::reference::runs::runs;
 use wgsimd::runs::{Aggregate, Runs, RunsConfig};
-use wgsimd::select::SelectPolicy;
 use wgsimd::{BufferRef, Count};
 
 use crate::data::{self, Dist};
@@ -165,7 +165,7 @@ fn every_configuration(t: &Target) {
     let ctx = &t.ctx;
     let sizes = t.sizes(&[0, 1, 2, 255, 256, 257, 4097, (1 << 20) + 3], 4097);
     let max = *sizes.last().unwrap() as u64;
-    let small = SelectPolicy {
+    let small = ChunkPolicy {
         max_workgroups: 3,
         items: 1,
     };
@@ -181,7 +181,7 @@ fn every_configuration(t: &Target) {
     ];
     for (c, cfg) in configs.into_iter().enumerate() {
         // the default grid, and one of 3 chunks (on the large sizes: runs across chunks)
-        for (p, policy) in [SelectPolicy::default(), small].into_iter().enumerate() {
+        for (p, policy) in [ChunkPolicy::default(), small].into_iter().enumerate() {
             let r = Runs::with_policy(ctx, cfg, policy).unwrap();
             for &n in &sizes {
                 let seed = (n * 31 + c) as u64;

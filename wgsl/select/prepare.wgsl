@@ -11,7 +11,7 @@
 @compute @workgroup_size(1)
 fn main() {
     let head = vec4<u32>(control[0], control[1], control[2], control[3]);
-    control[SELECT_ARGS] = select_grid(run_elements(head));
+    control[SELECT_ARGS] = elements_grid(run_elements(head));
     control[SELECT_ARGS + 1u] = 1u;
     control[SELECT_ARGS + 2u] = 1u;
 }

@@ -18,7 +18,7 @@ override PARTITION: u32 = 0u;
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = run_elements(count_word);
-    let grid = select_grid(n);
+    let grid = elements_grid(n);
     // a workgroup past this run's grid (one sized for a larger count) has nothing to do
     if wid.x >= grid {
         return;

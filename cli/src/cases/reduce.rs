@@ -1,4 +1,5 @@
-//! Benchmark cases of the reduction: sum u32, sum f32, min i32 and max f32 at `n` elements,
+//! Benchmark cases of the reduction: sum u32, sum f32, min i32, max f32 and max u32 by the
+//! built-in operator ([`wgsimd::fold`]) at `n` elements,
 //! each a [`Reducer`] recorded on the case's buffers and verified against
 //! `wgsimd::reference::reduce`.
 
@@ -7,6 +8,7 @@ use std::rc::Rc;
 use rand::{Rng, SeedableRng};
 
 use wgsimd::dtype::Element;
+use wgsimd::fold::Operator;
 use wgsimd::reduce::{ReduceOp, Reducer, Scalar};
 use wgsimd::{BufferRef, Context, Count, Result};
 
@@ -22,7 +24,17 @@ fn case<T: Element>(
     check: Check,
 ) -> Result<Case> {
     let n = data.len() as u64;
-    let r = Rc::new(Reducer::new(ctx, op, T::DTYPE, n)?);
+    // "(operator)": the built-in operator's fold (wgsimd::fold) in place of the reduction
+    let r = Rc::new(if variant.ends_with("(operator)") {
+        let by = match op {
+            ReduceOp::Sum => Operator::sum(T::DTYPE)?,
+            ReduceOp::Min => Operator::min(T::DTYPE)?,
+            ReduceOp::Max => Operator::max(T::DTYPE)?,
+        };
+        Reducer::with_operator(ctx, &by, n)?
+    } else {
+        Reducer::new(ctx, op, T::DTYPE, n)?
+    });
     let input = ctx.upload("input", data)?;
     let out = ctx.uninit("result", r.result_bytes())?;
     // "(GPU count)": the count read from a word of a GPU buffer
@@ -67,6 +79,7 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let sum_f = wgsimd::reference::reduce::SumF32::of(&f);
     let min_i = wgsimd::reference::reduce::minmax(&i, false);
     let max_f = wgsimd::reference::reduce::minmax(&f, true);
+    let max_u = wgsimd::reference::reduce::minmax(&u, true);
     let check_sum_u: fn(u64) -> Check = |want| {
         Box::new(move |got| {
             if got == Scalar::U64(want) {
@@ -109,6 +122,19 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
             Box::new(move |got| match (got, max_f) {
                 (Scalar::F32(g), Some(w)) if g.to_bits() == w.to_bits() => Ok(()),
                 _ => Err(format!("got {got}, want {max_f:?}")),
+            }),
+        )?,
+        case(
+            ctx,
+            "max u32 (operator)",
+            ReduceOp::Max,
+            &u,
+            Box::new(move |got| {
+                if Some(got) == max_u.map(Scalar::U32) {
+                    Ok(())
+                } else {
+                    Err(format!("got {got}, want {max_u:?}"))
+                }
             }),
         )?,
         case(

@@ -92,7 +92,11 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
                     stamps,
                 )
             }),
-            outputs: vec![keys_out.clone(), aggs.clone()],
+            outputs: if aggregated {
+                vec![keys_out.clone(), aggs.clone()]
+            } else {
+                vec![keys_out.clone()]
+            },
             verify: Box::new(move |ctx| {
                 let count = ctx.read::<u32>(&word).map_err(|e| e.to_string())?[0] as usize;
                 if count != wk.len() {

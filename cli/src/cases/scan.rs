@@ -1,11 +1,14 @@
 //! Benchmark cases of the scan: [`Scanner`]s at `n` elements, exclusive and inclusive u32 with
 //! the count on the host, and exclusive with the count read from a GPU word, verified against
-//! `wgsimd::reference::scan`.
+//! `wgsimd::reference::scan`; and the inclusive maximum by the built-in operator
+//! ([`wgsimd::fold`]), against a running maximum.
 
 use std::rc::Rc;
 
 use rand::{Rng, SeedableRng};
 
+use wgsimd::dtype::Dtype;
+use wgsimd::fold::Operator;
 use wgsimd::scan::Scanner;
 use wgsimd::{BufferRef, Context, Count, Result};
 
@@ -61,5 +64,37 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
             extra: None,
         });
     }
+    // the inclusive maximum by the built-in operator (wgsimd::fold), as CUB's
+    // DeviceScan::InclusiveScan with a max functor
+    let by_max = Scanner::with_operator(ctx, &Operator::max(Dtype::U32)?, true, n)?;
+    let data: Vec<u32> = ctx.read(&input)?;
+    let want: Vec<u32> = data
+        .iter()
+        .scan(0u32, |m, &x| {
+            *m = (*m).max(x);
+            Some(*m)
+        })
+        .collect();
+    drop(data);
+    let output = ctx.uninit("output", n * 4)?;
+    let (i, o) = (input.clone(), output.clone());
+    cases.push(Case {
+        algorithm: "scan".into(),
+        variant: "inclusive u32 max (operator)".into(),
+        size: n,
+        size_label: size_label(n),
+        work: Work::Bytes(8.0 * n as f64),
+        passes: by_max.passes(),
+        setup: None,
+        record: Box::new(move |enc, stamps| {
+            by_max.record_timed(enc, &i, &o, Count::Host(n as u32), stamps)
+        }),
+        outputs: vec![output.clone()],
+        verify: Box::new(move |ctx| {
+            let got: Vec<u32> = ctx.read(&output).map_err(|e| e.to_string())?;
+            first_difference("scan", &got, &want)
+        }),
+        extra: None,
+    });
     Ok(cases)
 }

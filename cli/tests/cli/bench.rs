@@ -52,7 +52,7 @@ fn sim_bench_verifies_and_plots_its_report() {
             "--backend",
             "sim",
             "--only",
-            "copy,reduce,scan,queue",
+            "copy,reduce,scan,queue,select,runs,histogram",
             "--sizes",
             "2048",
         ],

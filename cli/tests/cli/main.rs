@@ -12,5 +12,6 @@ mod pipeline;
 mod reduce;
 mod replay;
 mod runs;
+mod scan;
 mod select;
 mod sort;

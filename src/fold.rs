@@ -1,0 +1,353 @@
+//! Scans and reductions by an associative operator: the caller's, given as WGSL text, or a
+//! built-in sum, minimum or maximum; [`crate::scan::Scanner::with_operator`] and
+//! [`crate::reduce::Reducer::with_operator`] record them, and the runs' aggregates
+//! ([`crate::runs`]) use the same operators.
+//!
+//! Rules:
+//! - **An operator** is `fn op(a: T, b: T) -> T` over `T` = `u32`, `i32` or `f32`, associative,
+//!   applied in input order (it need not commute), and where it has one `const IDENTITY: T`
+//!   (op(IDENTITY, x) = x): exclusive scans and reductions need it (an exclusive scan's first
+//!   element, the reduction of no elements), inclusive scans do not. The text is composed into
+//!   every stage that combines values (in place of `wgsl/shared/operator.wgsl`, after `alias T =
+//!   ...;`); it may define helpers of its own and must not redefine the stages' names. Text naga
+//!   does not take is an [`Error::Shader`] when the operator is made.
+//! - **Built-in operators** ([`Operator::sum`], [`Operator::min`], [`Operator::max`]): integer
+//!   sums wrap; f32 sums are f32 additions; f32 minimum and maximum are the reduction's (a NaN
+//!   wins, the first in input order; −0 below +0; compared on integer keys, so a compiler that
+//!   assumes no NaN cannot change them).
+//! - **Stages** (`wgsl/fold/`): each workgroup's contiguous chunk of whole tiles combined in
+//!   order, the chunks' totals scanned by one workgroup, each chunk scanned again from its carry
+//!   (a scan); a reduction stops after the second stage. Every combination keeps input order.
+//!   Input is read twice and output written once: 12 bytes move per element where the u32 sum's
+//!   chained scan ([`crate::scan`]) moves 8.
+
+use std::sync::Arc;
+
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::kernel::{self, Flavor, Kernel};
+use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
+use crate::record::{Counting, HostArgs};
+
+/// An associative operator over 32-bit values (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operator {
+    dtype: Dtype,
+    /// What replaces `shared/operator.wgsl`: the type alias, the operator and `identity()`.
+    text: String,
+    identity: bool,
+    label: String,
+}
+
+fn wgsl_type(dtype: Dtype, what: &'static str) -> Result<&'static str> {
+    match dtype {
+        Dtype::U32 => Ok("u32"),
+        Dtype::I32 => Ok("i32"),
+        Dtype::F32 => Ok("f32"),
+        other => Err(Error::UnsupportedDtype {
+            dtype: other.to_string(),
+            op: what,
+            supported: "u32, i32, f32",
+        }),
+    }
+}
+
+/// f32 minimum or maximum on order keys: a NaN wins (the first), −0 below +0.
+const F32_ORDER: &str = "
+fn op_is_nan(x: u32) -> bool { return (x & 0x7fffffffu) > 0x7f800000u; }
+fn op_key(x: u32) -> u32 { return x ^ select(0x80000000u, 0xffffffffu, (x & 0x80000000u) != 0u); }
+fn op_first(a: f32, b: f32, lesser: bool) -> f32 {
+    let x = bitcast<u32>(a);
+    let y = bitcast<u32>(b);
+    if op_is_nan(x) { return a; }
+    if op_is_nan(y) { return b; }
+    return select(b, a, select(op_key(x) >= op_key(y), op_key(x) <= op_key(y), lesser));
+}
+";
+
+impl Operator {
+    /// The caller's operator over `dtype` (u32, i32, f32): WGSL text defining `fn op(a: T, b:
+    /// T) -> T` and, for exclusive scans and reductions, `const IDENTITY: T`.
+    ///
+    /// ```
+    /// use wgsimd::{dtype::Dtype, fold::Operator};
+    /// // the larger magnitude, keeping the sign
+    /// let op = Operator::wgsl(Dtype::F32, "fn op(a: T, b: T) -> T { return select(a, b, abs(b) > abs(a)); }
+    ///                                      const IDENTITY: T = 0.0;")?;
+    /// assert!(op.has_identity());
+    /// # Ok::<(), wgsimd::Error>(())
+    /// ```
+    pub fn wgsl(dtype: Dtype, text: &str) -> Result<Operator> {
+        let ty = wgsl_type(dtype, "an operator")?;
+        let label = "operator";
+        // parsed alone first, for its own diagnostics and to find IDENTITY
+        let probe = format!("alias T = {ty};\n{text}\n");
+        let module = naga::front::wgsl::parse_str(&probe).map_err(|e| Error::Shader {
+            name: label.into(),
+            message: e.emit_to_string_with_path(&probe, label),
+        })?;
+        let has = |name: &str, functions: bool| {
+            if functions {
+                module
+                    .functions
+                    .iter()
+                    .any(|(_, f)| f.name.as_deref() == Some(name))
+            } else {
+                module
+                    .constants
+                    .iter()
+                    .any(|(_, c)| c.name.as_deref() == Some(name))
+            }
+        };
+        if !has("op", true) {
+            return Err(Error::Shader {
+                name: label.into(),
+                message: "the operator's text defines no `fn op(a: T, b: T) -> T`".into(),
+            });
+        }
+        let identity = has("IDENTITY", false);
+        let tail = if identity {
+            "fn identity() -> T { return IDENTITY; }"
+        } else {
+            // (never used: the objects that need an identity refuse an operator without one)
+            "fn identity() -> T { return bitcast<T>(0u); }"
+        };
+        let op = Operator {
+            dtype,
+            text: format!("alias T = {ty};\n{text}\n{tail}\n"),
+            identity,
+            label: format!("operator {:016x} over {ty}", hash(text)),
+        };
+        // composed into a stage now, so a clash with the stages' names is an error here
+        op.kernel("fold/chunks")?;
+        Ok(op)
+    }
+
+    fn builtin(dtype: Dtype, name: &str, body: &str, identity: [&str; 3]) -> Result<Operator> {
+        let ty = wgsl_type(dtype, "an operator")?;
+        let id = match dtype {
+            Dtype::U32 => identity[0],
+            Dtype::I32 => identity[1],
+            _ => identity[2],
+        };
+        let extra = if dtype == Dtype::F32 && name != "sum" {
+            F32_ORDER
+        } else {
+            ""
+        };
+        Ok(Operator {
+            dtype,
+            text: format!(
+                "alias T = {ty};\n{extra}fn op(a: T, b: T) -> T {{ return {body}; }}\n\
+                 fn identity() -> T {{ return bitcast<T>({id}); }}\n"
+            ),
+            identity: true,
+            label: format!("{name} over {ty}"),
+        })
+    }
+
+    /// The sum (integers wrap).
+    pub fn sum(dtype: Dtype) -> Result<Operator> {
+        // −0 for f32: −0 + x is x for every x, +0 included
+        Self::builtin(dtype, "sum", "a + b", ["0u", "0u", "0x80000000u"])
+    }
+
+    /// The minimum (f32: a NaN wins, −0 below +0).
+    pub fn min(dtype: Dtype) -> Result<Operator> {
+        let body = if dtype == Dtype::F32 {
+            "op_first(a, b, true)"
+        } else {
+            "min(a, b)"
+        };
+        Self::builtin(
+            dtype,
+            "min",
+            body,
+            ["0xffffffffu", "0x7fffffffu", "0x7f800000u"],
+        )
+    }
+
+    /// The maximum (f32: a NaN wins, −0 below +0).
+    pub fn max(dtype: Dtype) -> Result<Operator> {
+        let body = if dtype == Dtype::F32 {
+            "op_first(a, b, false)"
+        } else {
+            "max(a, b)"
+        };
+        Self::builtin(dtype, "max", body, ["0u", "0x80000000u", "0xff800000u"])
+    }
+
+    /// Its value type.
+    pub fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+
+    /// Whether it has an identity (`const IDENTITY`; the built-in ones do).
+    pub fn has_identity(&self) -> bool {
+        self.identity
+    }
+
+    /// Its name in labels: the built-in operator's, or the text's hash.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// `stage` composed with this operator in place of `shared/operator.wgsl`.
+    pub(crate) fn kernel(&self, stage: &str) -> Result<Arc<Kernel>> {
+        kernel::compose_replacing(stage, Flavor::Emulated, "shared/operator", &self.text)
+    }
+
+    /// An error unless it has an identity, which `what` needs.
+    pub(crate) fn need_identity(&self, what: &str) -> Result<()> {
+        if self.identity {
+            return Ok(());
+        }
+        Err(Error::InvalidInput(format!(
+            "{what} needs the operator's identity: define `const IDENTITY: T` in its text"
+        )))
+    }
+}
+
+fn hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// The grid of a chunked pass (`elements_grid` of `wgsl/shared/grid.wgsl`) for a count,
+/// restated for the host's grids (`record.rs`); the simulator runs the prepare stage that
+/// computes it at every run that dispatches it and fails on any difference.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChunkGrid {
+    pub control: BufferId,
+    /// Byte offset of the dispatch arguments in the control block.
+    pub args_at: u64,
+    pub max_count: u64,
+    pub items: u64,
+    pub max_workgroups: u64,
+}
+
+impl ChunkGrid {
+    pub fn grid(&self, word: u32) -> u32 {
+        let n = (word as u64).min(self.max_count);
+        n.div_ceil(256 * self.items).clamp(1, self.max_workgroups) as u32
+    }
+
+    pub fn args(&self, word: u32) -> (BufferId, u64, [u32; 3]) {
+        (self.control, self.args_at, [self.grid(word), 1, 1])
+    }
+}
+
+/// Tuning of the chunked stages (the selection's, the runs', the fold's; `wgsl/shared/grid.wgsl`).
+/// Not yet measured on a GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkPolicy {
+    /// Most workgroups: 1024 (unmeasured).
+    pub max_workgroups: u32,
+    /// Elements per invocation and tile before the grid grows past one workgroup: 8
+    /// (unmeasured).
+    pub items: u32,
+}
+
+impl Default for ChunkPolicy {
+    fn default() -> Self {
+        ChunkPolicy {
+            max_workgroups: 1024,
+            items: 8,
+        }
+    }
+}
+
+/// A scan (`Some(inclusive)`) or reduction (`None`) by `op` of up to `max` elements of `input`
+/// into `output`, appended to `plan` with its own control block; its counting.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn append(
+    plan: &mut Plan,
+    caps: &crate::device::Caps,
+    op: &Operator,
+    input: BufferId,
+    output: BufferId,
+    max: u64,
+    inclusive: Option<bool>,
+    policy: &ChunkPolicy,
+) -> Result<Counting> {
+    let bytes = crate::scan::padded_bytes(max);
+    if bytes > caps.max_storage_binding {
+        return Err(Error::Limit {
+            limit: "max_storage_buffer_binding_size",
+            needed: bytes,
+            available: caps.max_storage_binding,
+            needed_for: format!("a fold of {max} elements"),
+        });
+    }
+    let control = crate::record::control(plan, 32);
+    let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
+    let items = policy.items.max(1);
+    let params = [
+        ("MAX_COUNT", max as f64),
+        ("ITEMS", items as f64),
+        ("MAX_WORKGROUPS", max_wg as f64),
+    ];
+    let grid = ChunkGrid {
+        control,
+        args_at: 16,
+        max_count: max,
+        items: items as u64,
+        max_workgroups: max_wg as u64,
+    };
+    let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
+    let k = op.kernel("fold/chunks")?;
+    let state = plan.buffer("chunk states", 8 * max_wg as u64, BufferInit::Poison);
+    let tag = if inclusive.is_some() {
+        "scan"
+    } else {
+        "reduce"
+    };
+    let mut prep_ov = params.to_vec();
+    prep_ov.push(("FOLD_ARGS", 4.0));
+    plan.pass(
+        format!("{tag} prepare"),
+        &prep,
+        "main",
+        &prep_ov,
+        &[("control", control)],
+        Workgroups::Direct([1, 1, 1]),
+    )?;
+    let mut ov = params.to_vec();
+    ov.push(("INCLUSIVE", (inclusive == Some(true)) as u32 as f64));
+    ov.push(("RESULT", inclusive.is_none() as u32 as f64));
+    let binds = [
+        ("count_word", control),
+        ("input", input),
+        ("output", output),
+        ("chunk_state", state),
+    ];
+    let indirect = Workgroups::Indirect {
+        buffer: control,
+        offset: 16,
+    };
+    plan.pass(format!("{tag} totals"), &k, "totals", &ov, &binds, indirect)?
+        .range("count_word", 0, 16)?;
+    plan.pass(
+        format!("{tag} carries"),
+        &k,
+        "carries",
+        &ov,
+        &binds,
+        Workgroups::Direct([1, 1, 1]),
+    )?
+    .range("count_word", 0, 16)?;
+    if inclusive.is_some() {
+        plan.pass(format!("{tag} chunks"), &k, "scan", &ov, &binds, indirect)?
+            .range("count_word", 0, 16)?;
+    }
+    Ok(Counting {
+        control,
+        max,
+        derived: true,
+        marks: Vec::new(),
+        args: Some(Box::new(move |n| -> HostArgs { vec![grid.args(n)] })),
+        blocks: None,
+    })
+}

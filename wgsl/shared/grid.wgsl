@@ -1,0 +1,34 @@
+// include-only
+// The count and grid of a chunked pass over the elements, from the head of its control block
+// (shared/count): the same in a prepare stage, which writes the grid as dispatch arguments, and
+// in the stages dispatched from them, so those need no params block and no count runs a pass
+// before them (the host dispatches the grid it computes: `ChunkGrid` in src/fold.rs; the
+// simulator runs the prepare stage to check it).
+//!include shared/count
+
+override MAX_COUNT: u32 = 0xffffffffu;
+// a workgroup per WG_SIZE * ITEMS elements, at most MAX_WORKGROUPS, at least one
+override ITEMS: u32 = 8u;
+override MAX_WORKGROUPS: u32 = 1024u;
+
+const WG_SIZE: u32 = 256u;
+
+// This run's elements: the head's count word, clamped.
+fn run_elements(head: vec4<u32>) -> u32 {
+    return run_count_of(head.x, head[COUNT_LIMIT], MAX_COUNT);
+}
+
+// The workgroups of the pass for `n` elements.
+fn elements_grid(n: u32) -> u32 {
+    return clamp((n + WG_SIZE * ITEMS - 1u) / (WG_SIZE * ITEMS), 1u, MAX_WORKGROUPS);
+}
+
+// The tiles (WG_SIZE * ITEMS elements) of workgroup `w` of `grid` for `n` elements: [x, y), the
+// same number to each but the last ones, in order.
+fn chunk_tiles(n: u32, grid: u32, w: u32) -> vec2<u32> {
+    let tile = WG_SIZE * ITEMS;
+    let tiles = (n + tile - 1u) / tile;
+    let per = (tiles + grid - 1u) / grid;
+    let first = min(w * per, tiles);
+    return vec2<u32>(first, min(first + per, tiles));
+}
