@@ -75,6 +75,7 @@ pub mod scan;
 pub mod select;
 pub mod sim;
 pub mod sort;
+pub mod topk;
 
 pub use context::{Buffer, BufferRef, Context, Encoder, EncoderRef, Report};
 pub use count::Count;
@@ -112,6 +113,8 @@ mod markdown {
     struct Simulator;
     #[doc = include_str!("../docs/sort.md")]
     struct Sort;
+    #[doc = include_str!("../docs/topk.md")]
+    struct TopK;
 }
 
 #[cfg(test)]

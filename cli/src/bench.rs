@@ -37,8 +37,8 @@ pub struct BenchArgs {
     /// 8x4096x4096,32x4096x4096.
     #[arg(long, value_delimiter = ',', value_parser = parse_shape)]
     pub gemm_shapes: Vec<(u64, u64, u64)>,
-    /// Only these algorithms: copy, reduce, scan, sort, select, runs, histogram, gemm, queue,
-    /// cpu.
+    /// Only these algorithms: copy, reduce, scan, sort, select, runs, topk, histogram, gemm,
+    /// queue, cpu.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Timed repeats per case (median and min are reported).
@@ -167,6 +167,9 @@ fn algorithms() -> Vec<(&'static str, CaseFn)> {
         }),
         ("runs", |c, n, s| {
             crate::cases::runs::bench_cases(c, n, s).map(case::ready)
+        }),
+        ("topk", |c, n, s| {
+            crate::cases::topk::bench_cases(c, n, s).map(case::ready)
         }),
         ("histogram", |c, n, s| {
             crate::cases::histogram::bench_cases(c, n, s).map(case::ready)

@@ -36,6 +36,12 @@ fn parse_size(s: &str) -> Option<u64> {
     if let Some(m) = s.strip_suffix("MiB") {
         return m.trim().parse::<u64>().ok().map(|m| (m << 20) / 4);
     }
+    // rows x columns (torch's batched top-k): the elements
+    if let Some((r, c)) = s.split_once('x') {
+        if !c.contains('x') {
+            return Some(r.trim().parse::<u64>().ok()? * c.trim().parse::<u64>().ok()?);
+        }
+    }
     s.parse().ok()
 }
 
@@ -122,6 +128,8 @@ const MATCHES: &[(&str, &str, &str)] = &[
         "u32 sum (runs of 8)",
         "DeviceReduce::ReduceByKey u32 sum (runs of 8)",
     ),
+    ("topk", "f32 k=16", "topk f32 k=16"),
+    ("topk", "rows f32 k=50", "topk rows 64x128256 k=50"),
     (
         "histogram",
         "u8 256 bins",

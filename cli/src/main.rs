@@ -22,6 +22,7 @@ mod scan_cmd;
 mod select_cmd;
 mod sort_cmd;
 mod timing;
+mod topk_cmd;
 mod unique_cmd;
 
 use std::process::ExitCode;
@@ -125,6 +126,9 @@ enum Command {
     /// Scan a .npy array (exclusive, or --inclusive) by sum, min, max or an operator in a WGSL
     /// file; the prefixes as a .npy.
     Scan(scan_cmd::ScanArgs),
+    /// The k largest (or --smallest) of a .npy array, or of each row of a 2-D one, with their
+    /// indices, as .npy files.
+    Topk(topk_cmd::TopkArgs),
     /// The runs of equal consecutive elements of a .npy array: each run's value, and with
     /// --counts-out its length.
     Unique(unique_cmd::UniqueArgs),
@@ -159,6 +163,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Histogram(args) => histogram_cmd::run(&cli.exec.open()?, &args),
         Command::Select(args) => select_cmd::run(&cli.exec.open()?, &args),
         Command::Scan(args) => scan_cmd::run(&cli.exec.open()?, &args),
+        Command::Topk(args) => topk_cmd::run(&cli.exec.open()?, &args),
         Command::Unique(args) => unique_cmd::run(&cli.exec.open()?, &args),
         // a bad simulator option is a usage error: exit 2, as these commands document (1 is
         // findings)

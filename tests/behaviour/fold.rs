@@ -223,10 +223,7 @@ fn util_nonempty(x: &[u32]) -> Vec<u32> {
 
 fn every_operator(t: &Target) {
     let ctx = &t.ctx;
-    let sizes = t.sizes(
-        &[0, 1, 2, 255, 256, 257, 2047, 2049, 4097, (1 << 20) + 3],
-        4097,
-    );
+    let sizes = t.sizes(&[0, 1, 2, 257, 2049, 4097, (1 << 20) + 3], 4097);
     let max = *sizes.last().unwrap() as u64;
     let small = ChunkPolicy {
         items: 1,
@@ -247,9 +244,10 @@ fn every_operator(t: &Target) {
                 reducer = Some(Reducer::with_operator_policy(ctx, &case.op, max, policy).unwrap());
             }
             for &n in &sizes {
-                // (the small grid at the simulator's sizes: many tiles a chunk; the GPU's large
-                // size for the sums and the operator that does not commute)
-                if n > 4097 && (p == 1 || !matches!(k, 0 | 4 | 5)) {
+                // (the small grid where it gives chunks of many tiles, at the simulator's
+                // sizes; the GPU's large size for the sums and the operator that does not
+                // commute)
+                if (p == 1 && n < 2049) || (n > 4097 && (p == 1 || !matches!(k, 0 | 4 | 5))) {
                     continue;
                 }
                 let input = input_for(case, n, (n * 13 + k) as u64);

@@ -22,6 +22,7 @@ mod scan;
 mod select;
 mod sort;
 mod targets;
+mod topk;
 mod util;
 
 fn main() -> std::process::ExitCode {
@@ -34,6 +35,7 @@ fn main() -> std::process::ExitCode {
         select::tests(),
         runs::tests(),
         sort::tests(),
+        topk::tests(),
         queue::tests(),
         recording::tests(),
         protocol::tests(),

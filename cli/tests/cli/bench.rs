@@ -52,7 +52,7 @@ fn sim_bench_verifies_and_plots_its_report() {
             "--backend",
             "sim",
             "--only",
-            "copy,reduce,scan,queue,select,runs,histogram",
+            "copy,reduce,scan,queue,select,runs,topk,histogram",
             "--sizes",
             "2048",
         ],

@@ -15,3 +15,4 @@ mod runs;
 mod scan;
 mod select;
 mod sort;
+mod topk;

@@ -1,0 +1,95 @@
+//! Benchmark cases of top-k, as torch.topk's yardsticks measure them (`torch_prims.py`): the
+//! 16 largest of `n` uniform f32 in [0, 1), and at 2^22 also the 50 largest of each of 64 rows
+//! of 128256 normal-ish f32 (LLM sampling); verified against a CPU selection by (value in the
+//! sort's total order, lower index).
+
+use rand::{Rng, SeedableRng};
+
+use wgsimd::dtype::Dtype;
+use wgsimd::reference::sort::Order;
+use wgsimd::topk::{TopK, TopKConfig};
+use wgsimd::{Context, Result};
+
+use crate::case::{first_difference, size_label, Case, Work};
+
+/// The indices of the `k` largest of `row`, largest first, ties by the lower index.
+fn largest(row: &[f32], k: usize) -> Vec<u32> {
+    let order = Order::default();
+    let mut idx: Vec<(std::cmp::Reverse<u32>, u32)> = row
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| (std::cmp::Reverse(order.rank(x)), i as u32))
+        .collect();
+    if k < idx.len() {
+        idx.select_nth_unstable(k);
+        idx.truncate(k);
+    }
+    idx.sort_unstable();
+    idx.into_iter().map(|(_, i)| i).collect()
+}
+
+fn case(ctx: &Context, data: Vec<f32>, rows: usize, k: u32, variant: String) -> Result<Case> {
+    let n = data.len();
+    let cols = n / rows;
+    let want: Vec<u32> = (0..rows)
+        .flat_map(|r| largest(&data[r * cols..(r + 1) * cols], k as usize))
+        .collect();
+    let t = TopK::new(ctx, TopKConfig::largest(Dtype::F32, k, cols as u32))?;
+    let input = ctx.upload("input", &data)?;
+    let out = 4 * (rows * k as usize) as u64;
+    let (values, indices) = (ctx.uninit("values", out)?, ctx.uninit("indices", out)?);
+    let (i, v, x) = (input.clone(), values.clone(), indices.clone());
+    let label = if rows == 1 {
+        size_label(n as u64)
+    } else {
+        format!("{rows}x{cols}")
+    };
+    Ok(Case {
+        algorithm: "topk".into(),
+        variant,
+        size: n as u64,
+        size_label: label,
+        work: Work::Keys {
+            keys: n as f64,
+            bytes: 4.0 * n as f64,
+        },
+        passes: Vec::new(),
+        setup: None,
+        record: Box::new(move |enc, _stamps| t.record(enc, &i, &v, &x, rows as u32)),
+        outputs: vec![values.clone(), indices.clone()],
+        verify: Box::new(move |ctx| {
+            let got: Vec<u32> = ctx.read(&indices).map_err(|e| e.to_string())?;
+            first_difference("indices", &got, &want)?;
+            let vals: Vec<f32> = ctx.read(&values).map_err(|e| e.to_string())?;
+            let want_v: Vec<u32> = want
+                .iter()
+                .enumerate()
+                .map(|(j, &c)| data[(j / k as usize) * cols + c as usize].to_bits())
+                .collect();
+            let got_v: Vec<u32> = vals.iter().map(|x| x.to_bits()).collect();
+            first_difference("values", &got_v, &want_v)
+        }),
+        extra: None,
+    })
+}
+
+/// Benchmark cases at `n` elements (see the module docs).
+pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let data: Vec<f32> = (0..n).map(|_| rng.random_range(0.0f32..1.0)).collect();
+    let mut cases = vec![case(
+        ctx,
+        data,
+        1,
+        16.min(n as u32).max(1),
+        "f32 k=16".into(),
+    )?];
+    if n == 1 << 22 {
+        let (rows, cols) = (64, 128_256);
+        let logits: Vec<f32> = (0..rows * cols)
+            .map(|_| (0..4).map(|_| rng.random_range(-1.0f32..1.0)).sum())
+            .collect();
+        cases.push(case(ctx, logits, rows, 50, "rows f32 k=50".into())?);
+    }
+    Ok(cases)
+}
