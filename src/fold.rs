@@ -283,7 +283,10 @@ pub(crate) fn append(
     }
     let control = crate::record::control(plan, 32);
     let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
-    let items = policy.items.max(1);
+    let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
+    let k = op.kernel("fold/chunks")?;
+    // (a tile is staged in workgroup memory sized for MAX_ITEMS elements an invocation)
+    let items = policy.items.clamp(1, k.const_u32("MAX_ITEMS")?);
     let params = [
         ("MAX_COUNT", max as f64),
         ("ITEMS", items as f64),
@@ -296,8 +299,6 @@ pub(crate) fn append(
         items: items as u64,
         max_workgroups: max_wg as u64,
     };
-    let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
-    let k = op.kernel("fold/chunks")?;
     let state = plan.buffer("chunk states", 8 * max_wg as u64, BufferInit::Poison);
     let tag = if inclusive.is_some() {
         "scan"

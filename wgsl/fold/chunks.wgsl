@@ -27,15 +27,42 @@ override RESULT: u32 = 0u;
 // per chunk: (holds a value, the value): its total after stage 1, its carry after stage 2
 @group(0) @binding(3) var<storage, read_write> chunk_state: array<vec2<u32>>;
 
-// The invocation's own part of tile `t`: its ITEMS elements combined in order.
+// A tile in workgroup memory: loaded striped (element j * WG_SIZE + lid of the tile by
+// invocation lid: each load instruction reads one contiguous stretch) and read blocked (each
+// invocation its ITEMS consecutive elements), one word of padding every 32 so that the blocked
+// reads (a stride of ITEMS words) fall in different banks; the scan's prefixes go out the same
+// way. Against each invocation reading its own 8 words from memory: the max-scan's third stage
+// 1.31 against 2.69 ms at 2^28 (H200, 2026-11-29). 16 items an invocation (16 KiB staged) gave
+// nothing more (2.40 against 2.30 ms for the whole scan).
+const MAX_ITEMS: u32 = 8u;
+var<workgroup> staged: array<u32, WG_SIZE * MAX_ITEMS + WG_SIZE * MAX_ITEMS / 32u>;
+
+fn pad(x: u32) -> u32 {
+    return x + x / 32u;
+}
+
+// Tile t's elements below n into `staged`. Workgroup-uniform control flow.
+fn stage_tile(t: u32, lid: u32, n: u32) {
+    workgroupBarrier();  // every read of the tile before is complete
+    let base = t * WG_SIZE * ITEMS;
+    for (var j = 0u; j < ITEMS; j++) {
+        let i = base + j * WG_SIZE + lid;
+        if i < n {
+            staged[pad(j * WG_SIZE + lid)] = input[i];
+        }
+    }
+    workgroupBarrier();  // the tile is staged
+}
+
+// The invocation's own part of the staged tile `t`: its ITEMS elements combined in order.
 fn own_part(t: u32, lid: u32, n: u32) -> Part {
-    let base = (t * WG_SIZE + lid) * ITEMS;
+    let base = t * WG_SIZE * ITEMS + lid * ITEMS;
     var acc = no_part();
     for (var j = 0u; j < ITEMS; j++) {
         if base + j >= n {
             break;
         }
-        acc = then_value(acc, input[base + j]);
+        acc = then_value(acc, staged[pad(lid * ITEMS + j)]);
     }
     return acc;
 }
@@ -51,7 +78,10 @@ fn totals(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
     }
     let tiles = chunk_tiles(n, grid, wid.x);
     var carry = no_part();
+    // (the same scan as stage 3's: a tree of in-order pairs took 1.18 against 0.99 ms at 2^28,
+    // H200, 2026-11-29)
     for (var t = tiles.x; t < tiles.y; t++) {
+        stage_tile(t, lid, n);
         _ = combine_parts(lid, carry, own_part(t, lid, n));
         carry = parts_total;
     }
@@ -96,21 +126,32 @@ fn scan(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let s = chunk_state[wid.x];
     var carry = Part(0u, s.x, s.y, 0u);
     for (var t = tiles.x; t < tiles.y; t++) {
+        stage_tile(t, lid, n);
         var acc = combine_parts(lid, carry, own_part(t, lid, n));
         carry = parts_total;
-        let base = (t * WG_SIZE + lid) * ITEMS;
+        // each prefix in place of its element (each invocation its own words), then the tile
+        // stored striped
+        let base = t * WG_SIZE * ITEMS + lid * ITEMS;
         for (var j = 0u; j < ITEMS; j++) {
-            let i = base + j;
-            if i >= n {
+            if base + j >= n {
                 break;
             }
-            let v = input[i];
+            let at = pad(lid * ITEMS + j);
+            let v = staged[at];
             if INCLUSIVE == 0u {
-                output[i] = select(bitcast<u32>(identity()), acc.value, acc.some != 0u);
+                staged[at] = select(bitcast<u32>(identity()), acc.value, acc.some != 0u);
             }
             acc = then_value(acc, v);
             if INCLUSIVE != 0u {
-                output[i] = acc.value;
+                staged[at] = acc.value;
+            }
+        }
+        workgroupBarrier();  // the tile's prefixes are staged
+        let first = t * WG_SIZE * ITEMS;
+        for (var j = 0u; j < ITEMS; j++) {
+            let i = first + j * WG_SIZE + lid;
+            if i < n {
+                output[i] = staged[pad(j * WG_SIZE + lid)];
             }
         }
     }
