@@ -272,7 +272,7 @@ pub(crate) fn append(
     inclusive: Option<bool>,
     policy: &ChunkPolicy,
 ) -> Result<Counting> {
-    let bytes = crate::scan::padded_bytes(max);
+    let bytes = 4 * max;
     if bytes > caps.max_storage_binding {
         return Err(Error::Limit {
             limit: "max_storage_buffer_binding_size",

@@ -331,7 +331,7 @@ pub(crate) struct Compaction {
     pub selected: BufferId,
     pub marks: BufferId,
     pub places: BufferId,
-    /// The params every selection stage takes (`select/lib/params.wgsl`).
+    /// The params every selection stage takes (`shared/grid.wgsl`).
     pub params: Vec<(&'static str, f64)>,
     /// The marks and scatter stages' grid (from the control block).
     pub grid: Workgroups,
@@ -380,7 +380,8 @@ impl Compaction {
             MarkBy::Predicate(k) => (k, 2.0),
             MarkBy::Heads => (kernel::load("select/marks", Flavor::Emulated)?, 3.0),
         };
-        let prep = kernel::load("select/prepare", Flavor::Emulated)?;
+        // (the chunked grid's prepare stage is the fold's, writing at FOLD_ARGS)
+        let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
         let scatter_k = kernel::load("select/scatter", Flavor::Emulated)?;
         let mut plan = Plan::new(label.clone());
         let scan_bytes = scan::control_size(caps)?;
@@ -399,7 +400,6 @@ impl Compaction {
         let select_args = scan_bytes / 4;
         let params = vec![
             ("MAX_COUNT", max as f64),
-            ("SELECT_ARGS", select_args as f64),
             ("ITEMS", items as f64),
             ("MAX_WORKGROUPS", max_wg as f64),
         ];
@@ -407,11 +407,13 @@ impl Compaction {
             buffer: control,
             offset: 4 * select_args,
         };
+        let mut prep_ov = params.clone();
+        prep_ov.push(("FOLD_ARGS", select_args as f64));
         plan.pass(
             format!("{tag} prepare"),
             &prep,
             "main",
-            &params,
+            &prep_ov,
             &[("control", control)],
             Workgroups::Direct([1, 1, 1]),
         )?;

@@ -1,5 +1,7 @@
-// Fold, stage 0: this run's element count (the head, shared/count) turned into the grid of the
-// chunked stages (shared/grid), their indirect dispatch arguments at FOLD_ARGS. One invocation;
+// Fold, stage 0 (and the selection's, src/select.rs: its marks, scatter and runs stages, with
+// FOLD_ARGS past the scan's control layout): this run's element count (the head, shared/count)
+// turned into the grid of the chunked stages (shared/grid), their indirect dispatch arguments at
+// FOLD_ARGS. One invocation;
 // it runs on the device only for a GPU count on a CPU device (src/record.rs); elsewhere the host
 // dispatches the same grid and the simulator runs this stage to check it.
 

@@ -6,7 +6,7 @@
 // that differs from the one before it: src/runs.rs). A nonzero flag selects. The elements past the count keep their marks' words undefined: the scan reads
 // the count's alone.
 
-//!include select/lib/params
+//!include shared/grid
 //!include select/lib/keep
 
 override KIND: u32 = 0u;

@@ -14,7 +14,7 @@
 // Both combine parts in order with one segmented scan (shared/parts): a head begins a part, so a
 // run's aggregate is the operator over its elements in input order, and it need not commute.
 
-//!include select/lib/params
+//!include shared/grid
 //!include shared/parts
 
 override VALUES: u32 = 0u;

@@ -4,7 +4,7 @@
 // selected count goes to `selected[0]` (written by the last element's invocation, or for an
 // empty run by the first), where a later recording may read it as its count.
 
-//!include select/lib/params
+//!include shared/grid
 
 override PARTITION: u32 = 0u;
 
