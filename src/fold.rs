@@ -237,6 +237,40 @@ impl ChunkGrid {
     pub fn args(&self, word: u32) -> (BufferId, u64, [u32; 3]) {
         (self.control, self.args_at, [self.grid(word), 1, 1])
     }
+
+    /// The overrides every chunked stage takes (`wgsl/shared/grid.wgsl`).
+    pub fn params(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("MAX_COUNT", self.max_count as f64),
+            ("ITEMS", self.items as f64),
+            ("MAX_WORKGROUPS", self.max_workgroups as f64),
+        ]
+    }
+
+    /// The chunked stages' dispatch: from the arguments in the control block.
+    pub fn workgroups(&self) -> Workgroups {
+        Workgroups::Indirect {
+            buffer: self.control,
+            offset: self.args_at,
+        }
+    }
+
+    /// Appends to `plan` the prepare stage that writes the grid's arguments for the head's count
+    /// (`wgsl/fold/prepare.wgsl`), labelled `label`.
+    pub fn append_prepare(&self, plan: &mut Plan, label: String) -> Result<()> {
+        let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
+        let mut ov = self.params();
+        ov.push(("FOLD_ARGS", (self.args_at / 4) as f64));
+        plan.pass(
+            label,
+            &prep,
+            "main",
+            &ov,
+            &[("control", self.control)],
+            Workgroups::Direct([1, 1, 1]),
+        )?;
+        Ok(())
+    }
 }
 
 /// Tuning of the chunked stages (the selection's, the runs', the fold's; `wgsl/shared/grid.wgsl`).
@@ -283,15 +317,9 @@ pub(crate) fn append(
     }
     let control = crate::record::control(plan, 32);
     let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
-    let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
     let k = op.kernel("fold/chunks")?;
     // (a tile is staged in workgroup memory sized for MAX_ITEMS elements an invocation)
     let items = policy.items.clamp(1, k.const_u32("MAX_ITEMS")?);
-    let params = [
-        ("MAX_COUNT", max as f64),
-        ("ITEMS", items as f64),
-        ("MAX_WORKGROUPS", max_wg as f64),
-    ];
     let grid = ChunkGrid {
         control,
         args_at: 16,
@@ -305,17 +333,8 @@ pub(crate) fn append(
     } else {
         "reduce"
     };
-    let mut prep_ov = params.to_vec();
-    prep_ov.push(("FOLD_ARGS", 4.0));
-    plan.pass(
-        format!("{tag} prepare"),
-        &prep,
-        "main",
-        &prep_ov,
-        &[("control", control)],
-        Workgroups::Direct([1, 1, 1]),
-    )?;
-    let mut ov = params.to_vec();
+    grid.append_prepare(plan, format!("{tag} prepare"))?;
+    let mut ov = grid.params();
     ov.push(("INCLUSIVE", (inclusive == Some(true)) as u32 as f64));
     ov.push(("RESULT", inclusive.is_none() as u32 as f64));
     let binds = [
@@ -324,10 +343,7 @@ pub(crate) fn append(
         ("output", output),
         ("chunk_state", state),
     ];
-    let indirect = Workgroups::Indirect {
-        buffer: control,
-        offset: 16,
-    };
+    let indirect = grid.workgroups();
     plan.pass(format!("{tag} totals"), &k, "totals", &ov, &binds, indirect)?
         .range("count_word", 0, 16)?;
     plan.pass(

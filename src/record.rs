@@ -33,7 +33,9 @@
 //! No interpreter runs on the recording path: a recording costs the same with a new count as
 //! with a repeated one, but for a 16-byte queue write (`benches/recording.rs`).
 
-use crate::context::{check_usage, BufferRef, Context, EncoderRef, Prepared};
+use crate::context::{
+    binding_alignment, check_usage, Buffer, BufferRef, Context, EncoderRef, Prepared,
+};
 use crate::count::{Content, Count, Ring, SLOTS};
 use crate::device::{Caps, DeviceKind};
 use crate::error::{Error, Result};
@@ -203,11 +205,6 @@ impl Recorder {
         &self.prepared
     }
 
-    /// The context it records on.
-    pub fn ctx(&self) -> &Context {
-        &self.ctx
-    }
-
     /// The plan.
     pub fn plan(&self) -> &Plan {
         self.prepared.plan()
@@ -228,6 +225,42 @@ impl Recorder {
         stamps: Option<Timestamps>,
     ) -> Result<()> {
         self.record_after(enc, bufs, count, stamps, &[])
+    }
+
+    /// [`Recorder::record`] over `bufs` and then the plan's last argument: the first `bytes`
+    /// of the caller's `result` (named `role` in errors), at any offset that is a multiple of 4.
+    /// It is bound directly where it is aligned for binding and shares no buffer with `reads`;
+    /// else the plan writes `spare` and a copy puts it in place (which needs `COPY_DST`), every
+    /// check made before anything is recorded.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_result<'a>(
+        &self,
+        spare: &'a Buffer,
+        mut enc: EncoderRef<'a>,
+        mut bufs: Vec<BufferRef<'a>>,
+        reads: &[BufferRef<'a>],
+        (role, result, bytes): (&str, BufferRef<'a>, u64),
+        count: Count,
+        stamps: Option<Timestamps>,
+    ) -> Result<()> {
+        if result.len() < bytes || !result.offset().is_multiple_of(4) {
+            return Err(Error::InvalidInput(format!(
+                "{role} needs {bytes} bytes at an offset that is a multiple of 4; got {}",
+                result.describe()
+            )));
+        }
+        let result = result.range(0, bytes);
+        let direct = result.offset() % binding_alignment(self.ctx.caps()) == 0
+            && !reads.iter().any(|r| result.same_buffer(r));
+        if direct {
+            bufs.push(result);
+            return self.record(enc, &bufs, Some(count), stamps);
+        }
+        let target = spare.slice(0, bytes);
+        bufs.push(target);
+        enc.check_copy(&target, &result, bytes)?;
+        self.record(enc.reborrow(), &bufs, Some(count), stamps)?;
+        enc.copy(&target, &result, bytes)
     }
 
     /// [`Recorder::record`] with `pre`, copies (source, destination, bytes) the caller has

@@ -28,7 +28,7 @@
 
 use std::sync::Arc;
 
-use crate::context::{binding_alignment, Buffer, BufferRef, Context, EncoderRef};
+use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
@@ -151,7 +151,6 @@ const OVERFLOW_SCALE: f64 = 1.0 / 18_446_744_073_709_551_616.0; // 2^-64
 /// # Ok(()) }
 /// ```
 pub struct Reducer {
-    ctx: Context,
     /// The built-in operator, or (`by_operator`) the sum in place of an operator's.
     op: ReduceOp,
     /// Made with an operator ([`Reducer::with_operator`]): its result is one word of `dtype`.
@@ -403,7 +402,6 @@ impl Reducer {
         let rec = Recorder::new(ctx, plan, args, Some(counting))?;
         let spare = ctx.zeroed("reduce result", 8)?;
         Ok(Reducer {
-            ctx: ctx.clone(),
             op,
             by_operator: false,
             dtype,
@@ -472,7 +470,6 @@ impl Reducer {
         )?;
         let args = vec![Arg::counted(input, "elements", 4), Arg::fixed(result)];
         Ok(Reducer {
-            ctx: ctx.clone(),
             op: ReduceOp::Sum,
             by_operator: true,
             dtype: op.dtype(),
@@ -533,32 +530,18 @@ impl Reducer {
         count: Count,
         stamps: Option<Timestamps>,
     ) -> Result<()> {
-        let mut enc = enc.into();
-        let (input, output) = (input.into(), output.into());
-        let bytes = self.result_bytes();
-        if output.len() < bytes || output.offset() % 4 != 0 {
-            return Err(Error::InvalidInput(format!(
-                "the result needs {bytes} bytes at an offset that is a multiple of 4; got {}",
-                output.describe()
-            )));
-        }
-        // bound directly where it can be; else written to the spare and copied into place
-        // (an offset not aligned for binding, or the input's buffer, which one dispatch may
-        // not bind read-only and read-write)
-        let direct = output.offset() % binding_alignment(self.ctx.caps()) == 0
-            && !output.same_buffer(&input);
-        let target = if direct {
-            output.range(0, bytes)
-        } else {
-            self.spare.slice(0, bytes)
-        };
-        if direct {
-            return self.rec.record(enc, &[input, target], Some(count), stamps);
-        }
-        enc.check_copy(&target, &output, bytes)?;
-        self.rec
-            .record(enc.reborrow(), &[input, target], Some(count), stamps)?;
-        enc.copy(&target, &output, bytes)
+        let input = input.into();
+        // (an offset not aligned for binding, or the input's buffer, which one dispatch may not
+        // bind read-only and read-write: written to the spare and copied into place)
+        self.rec.record_result(
+            &self.spare,
+            enc.into(),
+            vec![input],
+            &[input],
+            ("the result", output.into(), self.result_bytes()),
+            count,
+            stamps,
+        )
     }
 
     /// The result's words (as [`Reducer::record`] left them) as a [`Scalar`].

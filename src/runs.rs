@@ -29,7 +29,7 @@ use crate::fold::{ChunkPolicy, Operator};
 use crate::plan::{BufferInit, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
 use crate::reduce::ReduceOp;
-use crate::select::{record_counted, Compaction, MarkBy};
+use crate::select::{Compaction, MarkBy};
 
 /// What each run gives besides its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,13 +238,12 @@ impl Runs {
         bufs.push(keys_out.into());
         bufs.extend(aggregates);
         let reads: Vec<BufferRef> = [keys].into_iter().chain(values).collect();
-        record_counted(
-            &self.rec,
+        self.rec.record_result(
             &self.spare,
             enc.into(),
             bufs,
             &reads,
-            ("runs", runs.into()),
+            ("`runs`", runs.into(), 4),
             count,
             stamps,
         )

@@ -21,7 +21,7 @@
 //!   (`record.rs`). About 32 bytes move per element (a single-pass select moves about 10).
 //! - **Limits:** the elements (and flags) fit one storage binding.
 
-use crate::context::{binding_alignment, Buffer, BufferRef, Context, EncoderRef};
+use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
@@ -259,52 +259,16 @@ impl Select {
         let mut bufs = vec![input];
         bufs.extend(flags);
         bufs.push(output);
-        record_counted(
-            &self.rec,
+        self.rec.record_result(
             &self.spare,
             enc,
             bufs,
             &[input].into_iter().chain(flags).collect::<Vec<_>>(),
-            ("selected", selected),
+            ("`selected`", selected, 4),
             count,
             stamps,
         )
     }
-}
-
-/// Records `rec` over `bufs` and then the 4-byte count word `word` (the last argument of the
-/// plan; named `role` in errors): bound directly where it is aligned for binding and shares no
-/// buffer with `reads`, else written to `spare` and copied into place (which needs
-/// `COPY_DST`).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn record_counted<'a>(
-    rec: &Recorder,
-    spare: &'a Buffer,
-    mut enc: EncoderRef<'a>,
-    mut bufs: Vec<BufferRef<'a>>,
-    reads: &[BufferRef<'a>],
-    (role, word): (&str, BufferRef<'a>),
-    count: Count,
-    stamps: Option<Timestamps>,
-) -> Result<()> {
-    if word.len() < 4 || word.offset() % 4 != 0 {
-        return Err(Error::InvalidInput(format!(
-            "`{role}` needs 4 bytes at an offset that is a multiple of 4; got {}",
-            word.describe()
-        )));
-    }
-    let word = word.range(0, 4);
-    let direct = word.offset() % binding_alignment(rec.ctx().caps()) == 0
-        && !reads.iter().any(|r| word.same_buffer(r));
-    if direct {
-        bufs.push(word);
-        return rec.record(enc, &bufs, Some(count), stamps);
-    }
-    let target = spare.slice(0, 4);
-    bufs.push(target);
-    enc.check_copy(&target, &word, 4)?;
-    rec.record(enc.reborrow(), &bufs, Some(count), stamps)?;
-    enc.copy(&target, &word, 4)
 }
 
 /// How the marks stage (`select/marks.wgsl`, its KIND) marks an element.
@@ -380,8 +344,6 @@ impl Compaction {
             MarkBy::Predicate(k) => (k, 2.0),
             MarkBy::Heads => (kernel::load("select/marks", Flavor::Emulated)?, 3.0),
         };
-        // (the chunked grid's prepare stage is the fold's, writing at FOLD_ARGS)
-        let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
         let scatter_k = kernel::load("select/scatter", Flavor::Emulated)?;
         let mut plan = Plan::new(label.clone());
         let scan_bytes = scan::control_size(caps)?;
@@ -396,27 +358,18 @@ impl Compaction {
         let marks = plan.buffer("marks", bytes, BufferInit::Poison);
         let places = plan.buffer("places", bytes, BufferInit::Poison);
         let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
-        let items = policy.items.max(1);
         let select_args = scan_bytes / 4;
-        let params = vec![
-            ("MAX_COUNT", max as f64),
-            ("ITEMS", items as f64),
-            ("MAX_WORKGROUPS", max_wg as f64),
-        ];
-        let grid = Workgroups::Indirect {
-            buffer: control,
-            offset: 4 * select_args,
+        // the selection's dispatch arguments past the scan's control layout
+        let chunk_grid = ChunkGrid {
+            control,
+            args_at: 4 * select_args,
+            max_count: max,
+            items: policy.items.max(1) as u64,
+            max_workgroups: max_wg as u64,
         };
-        let mut prep_ov = params.clone();
-        prep_ov.push(("FOLD_ARGS", select_args as f64));
-        plan.pass(
-            format!("{tag} prepare"),
-            &prep,
-            "main",
-            &prep_ov,
-            &[("control", control)],
-            Workgroups::Direct([1, 1, 1]),
-        )?;
+        let params = chunk_grid.params();
+        let grid = chunk_grid.workgroups();
+        chunk_grid.append_prepare(&mut plan, format!("{tag} prepare"))?;
         let mut marks_ov = params.clone();
         marks_ov.push(("KIND", kind));
         plan.pass(
@@ -463,13 +416,7 @@ impl Compaction {
         )?
         .range("count_word", 0, 16)?;
         let args = SelectArgs {
-            grid: ChunkGrid {
-                control,
-                args_at: 4 * select_args,
-                max_count: max,
-                items: items as u64,
-                max_workgroups: max_wg as u64,
-            },
+            grid: chunk_grid,
             scan: ScanArgs::new(caps, max, &scan_policy, control)?,
         };
         Ok(Compaction {
