@@ -15,6 +15,19 @@ pub enum Dtype {
     F32,
     /// IEEE half (`f16`), stored as `u16` bits on the host.
     F16,
+    /// `u64`, two words, low first (sort keys).
+    U64,
+    /// `i64`, two words, low first (sort keys).
+    I64,
+    /// `f64`, two words, low first (sort keys).
+    F64,
+}
+
+impl Dtype {
+    /// Whether it is one of the 64-bit key types.
+    pub fn is_wide(self) -> bool {
+        matches!(self, Dtype::U64 | Dtype::I64 | Dtype::F64)
+    }
 }
 
 impl fmt::Display for Dtype {
@@ -25,6 +38,9 @@ impl fmt::Display for Dtype {
             Dtype::I32 => "i32",
             Dtype::F32 => "f32",
             Dtype::F16 => "f16",
+            Dtype::U64 => "u64",
+            Dtype::I64 => "i64",
+            Dtype::F64 => "f64",
         })
     }
 }

@@ -274,20 +274,7 @@ impl Recorder {
         stamps: Option<Timestamps>,
         pre: &[(BufferRef, BufferRef, u64)],
     ) -> Result<()> {
-        if bufs.len() != self.args.len() {
-            return Err(Error::Plan(format!(
-                "{}: {} buffers for {} arguments",
-                self.plan().label,
-                bufs.len(),
-                self.args.len()
-            )));
-        }
-        let args: Vec<(BufferId, BufferRef)> = self
-            .args
-            .iter()
-            .zip(bufs)
-            .map(|(a, b)| (a.id, *b))
-            .collect();
+        let args = self.bind(bufs)?;
         let (Some(c), Some(count)) = (&self.counted, count) else {
             if self.counted.is_some() {
                 return Err(Error::Plan(format!("{}: no count", self.plan().label)));
@@ -303,12 +290,112 @@ impl Recorder {
                 .prepared
                 .record_run(enc, &args, stamps, &run, None, pre);
         };
+        let v = self.verify(c, &args, count)?;
+        let check = RunSpec {
+            slot: 0,
+            skip_prepare: v.grids.is_some(),
+            grids: v.grids.as_deref(),
+            grids_bound: matches!(v.content, Content::Gpu { .. }),
+        };
+        let (content, word, copy_in) = (v.content, v.word, v.copy_in);
+        // a fresh copy's head (and a reduce-then-scan host count's blocks) written while the
+        // ring is held, so no other recording finds the copy before it is written
+        let write = |slot: u32| -> Result<()> {
+            let limit = match content {
+                Content::Host(n) => n,
+                Content::Gpu { limit } => limit,
+            };
+            let head = head_words(c, word, limit);
+            let writes = match (&c.spec.blocks, content) {
+                (Some(b), Content::Host(n)) => {
+                    let mut images = b(n);
+                    for (id, words) in &mut images {
+                        if *id == c.spec.control && words.len() >= 4 {
+                            words[..4].copy_from_slice(&head);
+                        }
+                    }
+                    images
+                }
+                _ => vec![(c.spec.control, head.to_vec())],
+            };
+            for (id, words) in writes {
+                let own = self
+                    .prepared
+                    .own(id)
+                    .ok_or_else(|| Error::Plan("a control buffer is the caller's".into()))?;
+                let at = self.plan().buffers[id.0].slot_stride() * slot as u64;
+                let bytes: &[u8] = bytemuck::cast_slice(&words);
+                self.ctx
+                    .write_buffer(&own.range(at, bytes.len() as u64), bytes)?;
+            }
+            Ok(())
+        };
+        let taken = c.ring.take(content, write)?.ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "{} recordings of {} with other counts are in flight (recorded and not yet \
+                 run); submit them (and let the device finish them) first, or record with \
+                 another object",
+                SLOTS,
+                self.plan().label
+            ))
+        })?;
+        let run = RunSpec {
+            slot: taken.slot,
+            ..check
+        };
+        self.prepared
+            .record_run(enc.reborrow(), &args, stamps, &run, copy_in, pre)?;
+        enc.hold(taken.held);
+        Ok(())
+    }
+
+    /// Checks a recording of `bufs` for `count` as [`Recorder::record`] would make it, and
+    /// records nothing: for objects that record several plans in one recording, which check
+    /// every part before recording the first.
+    pub fn check(&self, bufs: &[BufferRef], count: Count) -> Result<()> {
+        let args = self.bind(bufs)?;
+        let c = self.counted.as_ref().ok_or_else(|| {
+            Error::Plan(format!(
+                "{}: a count for a plan that takes none",
+                self.plan().label
+            ))
+        })?;
+        self.verify(c, &args, count).map(|_| ())
+    }
+
+    /// The plan's arguments bound to `bufs`.
+    fn bind<'b>(&self, bufs: &[BufferRef<'b>]) -> Result<Vec<(BufferId, BufferRef<'b>)>> {
+        if bufs.len() != self.args.len() {
+            return Err(Error::Plan(format!(
+                "{}: {} buffers for {} arguments",
+                self.plan().label,
+                bufs.len(),
+                self.args.len()
+            )));
+        }
+        Ok(self
+            .args
+            .iter()
+            .zip(bufs)
+            .map(|(a, b)| (a.id, *b))
+            .collect())
+    }
+
+    /// Steps 1-3 of the module docs for one recording: its arguments and count checked, its
+    /// head's content and grids.
+    fn verify<'b>(
+        &self,
+        c: &Counted,
+        args: &[(BufferId, BufferRef<'b>)],
+        count: Count<'b>,
+    ) -> Result<Verified<'b>> {
+        let bufs: Vec<BufferRef> = args.iter().map(|a| a.1).collect();
         let max = c.spec.max;
         // the most elements every counted range holds
         let capacity = self
             .args
             .iter()
-            .zip(bufs)
+            .zip(&bufs)
             .filter(|(a, _)| a.item_bytes > 0)
             .map(|(a, b)| b.len() / a.item_bytes)
             .fold(max, u64::min);
@@ -320,7 +407,7 @@ impl Recorder {
                         self.plan().label
                     )));
                 }
-                for (a, b) in self.args.iter().zip(bufs) {
+                for (a, b) in self.args.iter().zip(&bufs) {
                     if a.item_bytes > 0 && b.len() < n as u64 * a.item_bytes {
                         return Err(Error::InvalidInput(format!(
                             "`{}` ({}) holds fewer than {n} {} of {} bytes",
@@ -383,57 +470,23 @@ impl Recorder {
             grids: grids.as_deref(),
             grids_bound: matches!(content, Content::Gpu { .. }),
         };
-        self.prepared.check(&args, &check)?;
-        // a fresh copy's head (and a reduce-then-scan host count's blocks) written while the
-        // ring is held, so no other recording finds the copy before it is written
-        let write = |slot: u32| -> Result<()> {
-            let limit = match content {
-                Content::Host(n) => n,
-                Content::Gpu { limit } => limit,
-            };
-            let head = head_words(c, word, limit);
-            let writes = match (&c.spec.blocks, content) {
-                (Some(b), Content::Host(n)) => {
-                    let mut images = b(n);
-                    for (id, words) in &mut images {
-                        if *id == c.spec.control && words.len() >= 4 {
-                            words[..4].copy_from_slice(&head);
-                        }
-                    }
-                    images
-                }
-                _ => vec![(c.spec.control, head.to_vec())],
-            };
-            for (id, words) in writes {
-                let own = self
-                    .prepared
-                    .own(id)
-                    .ok_or_else(|| Error::Plan("a control buffer is the caller's".into()))?;
-                let at = self.plan().buffers[id.0].slot_stride() * slot as u64;
-                let bytes: &[u8] = bytemuck::cast_slice(&words);
-                self.ctx
-                    .write_buffer(&own.range(at, bytes.len() as u64), bytes)?;
-            }
-            Ok(())
-        };
-        let taken = c.ring.take(content, write)?.ok_or_else(|| {
-            Error::InvalidInput(format!(
-                "{} recordings of {} with other counts are in flight (recorded and not yet \
-                 run); submit them (and let the device finish them) first, or record with \
-                 another object",
-                SLOTS,
-                self.plan().label
-            ))
-        })?;
-        let run = RunSpec {
-            slot: taken.slot,
-            ..check
-        };
-        self.prepared
-            .record_run(enc.reborrow(), &args, stamps, &run, copy_in, pre)?;
-        enc.hold(taken.held);
-        Ok(())
+        self.prepared.check(args, &check)?;
+        Ok(Verified {
+            content,
+            word,
+            copy_in,
+            grids,
+        })
     }
+}
+
+/// A recording's checked count: the head's content, its count word, the GPU count's copy into
+/// the head, and the host's grids.
+struct Verified<'b> {
+    content: Content,
+    word: u32,
+    copy_in: Option<(BufferRef<'b>, BufferId, u64, u64)>,
+    grids: Option<Vec<Option<[u32; 3]>>>,
 }
 
 /// Declares a counted plan's control buffer of `bytes` per copy, in [`SLOTS`] copies.

@@ -162,6 +162,10 @@ fn algorithms() -> Vec<(&'static str, CaseFn)> {
         }),
         // (built one at a time: at 2^28 all of them at once need some 15 GiB of host memory)
         ("sort", crate::cases::sort::bench_case_makers),
+        // 64-bit keys and segments
+        ("sort-wide", |c, n, s| {
+            crate::cases::sort_wide::bench_cases(c, n, s).map(case::ready)
+        }),
         ("select", |c, n, s| {
             crate::cases::select::bench_cases(c, n, s).map(case::ready)
         }),

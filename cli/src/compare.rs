@@ -103,6 +103,23 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ("sort", "keys u32 bits 0..16", "SortKeys u32 bits 0..16"),
     ("sort", "keys u32", "SortKeys u32"),
     ("sort", "pairs u32", "SortPairs u32/u32"),
+    ("sort", "keys u64", "SortKeys u64"),
+    ("sort", "pairs u64", "SortPairs u64/u32"),
+    (
+        "segmented sort",
+        "pairs u32 segments of 1024 ",
+        "SegmentedSort::SortPairs u32/u32 segments of 1024",
+    ),
+    (
+        "segmented sort",
+        "pairs u32 segments of 65536",
+        "SegmentedSort::SortPairs u32/u32 segments of 65536",
+    ),
+    (
+        "segmented sort",
+        "pairs u32 random segments 1..8191",
+        "SegmentedSort::SortPairs u32/u32 random segments 1..8191",
+    ),
     (
         "select",
         "u32 predicate (50%)",

@@ -43,10 +43,10 @@ pub fn run(ctx: &Context, args: &HistogramArgs) -> anyhow::Result<ExitCode> {
         Array::U32(v) => histogram(ctx, v, b, lo, hi)?,
         Array::I32(v) => histogram(ctx, v, b, lo, hi)?,
         Array::F32(v) => histogram(ctx, v, b, lo, hi)?,
-        Array::F16(_) => anyhow::bail!(
-            "{}: unsupported dtype float16 for histogram (supported: uint8, uint32, int32, \
-             float32)",
-            path.display()
+        other => anyhow::bail!(
+            "{}: unsupported dtype {} for histogram (supported: uint8, uint32, int32, float32)",
+            path.display(),
+            other.dtype()
         ),
     };
     npy::write(&args.output, &[b as u64], &Array::U32(counts))?;

@@ -37,6 +37,12 @@ pub enum Array {
     F32(Vec<f32>),
     /// f16 bit patterns.
     F16(Vec<u16>),
+    /// u64 (sort keys).
+    U64(Vec<u64>),
+    /// i64 (sort keys).
+    I64(Vec<i64>),
+    /// f64 (sort keys).
+    F64(Vec<f64>),
 }
 
 impl Array {
@@ -48,6 +54,9 @@ impl Array {
             Array::I32(_) => "int32",
             Array::F32(_) => "float32",
             Array::F16(_) => "float16",
+            Array::U64(_) => "uint64",
+            Array::I64(_) => "int64",
+            Array::F64(_) => "float64",
         }
     }
     /// Element count.
@@ -58,6 +67,9 @@ impl Array {
             Array::I32(v) => v.len(),
             Array::F32(v) => v.len(),
             Array::F16(v) => v.len(),
+            Array::U64(v) => v.len(),
+            Array::I64(v) => v.len(),
+            Array::F64(v) => v.len(),
         }
     }
 }
@@ -133,6 +145,21 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
             &shape,
             transpose,
         )),
+        "u8" => Array::U64(arrange(
+            npy.into_vec().with_context(ctx)?,
+            &shape,
+            transpose,
+        )),
+        "i8" => Array::I64(arrange(
+            npy.into_vec().with_context(ctx)?,
+            &shape,
+            transpose,
+        )),
+        "f8" => Array::F64(arrange(
+            npy.into_vec().with_context(ctx)?,
+            &shape,
+            transpose,
+        )),
         "f2" => {
             let halves: Vec<half::f16> = npy.into_vec().with_context(ctx)?;
             let bits = halves.into_iter().map(|h| h.to_bits()).collect();
@@ -140,7 +167,7 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
         }
         _ => bail!(
             "{}: unsupported dtype {descr} (supported: bool, uint8, uint32, int32, float32, \
-             float16)",
+             float16, uint64, int64, float64)",
             path.display()
         ),
     };
@@ -674,6 +701,9 @@ fn put(out: impl Write, shape: &[u64], data: &Array) -> Result<()> {
         Array::I32(v) => put!(i32, v.iter().copied()),
         Array::F32(v) => put!(f32, v.iter().copied()),
         Array::F16(v) => put!(half::f16, v.iter().map(|&b| half::f16::from_bits(b))),
+        Array::U64(v) => put!(u64, v.iter().copied()),
+        Array::I64(v) => put!(i64, v.iter().copied()),
+        Array::F64(v) => put!(f64, v.iter().copied()),
     }
     w.flush()?;
     Ok(())

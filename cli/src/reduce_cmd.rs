@@ -99,7 +99,7 @@ pub fn run(ctx: &Context, args: &ReduceArgs) -> anyhow::Result<ExitCode> {
         Array::U32(v) => reduce(ctx, v, op)?,
         Array::I32(v) => reduce(ctx, v, op)?,
         Array::F32(v) => reduce(ctx, v, op)?,
-        other @ (Array::F16(_) | Array::U8(_)) => bail!(
+        other => bail!(
             "{}: unsupported dtype {} for reduce (supported: uint32, int32, float32)",
             args.input.display(),
             other.dtype()

@@ -1,6 +1,7 @@
-//! `wgsimd sort KEYS.npy -o OUT.npy [--values V.npy --values-out VO.npy] [--descending]
-//! [--strategy reduce-then-scan|onesweep]`: a stable GPU radix sort of a 1-D uint32, int32
-//! or float32 array (float32 in `f32::total_cmp` order), optionally carrying uint32 values. Every
+//! `wgsimd sort KEYS.npy -o OUT.npy [--values V.npy --values-out VO.npy] [--segments
+//! OFFSETS.npy] [--descending] [--strategy reduce-then-scan|onesweep]`: a stable GPU radix sort of a 1-D uint32, int32,
+//! float32, uint64, int64 or float64 array (floats in `total_cmp` order), optionally carrying
+//! uint32 values, whole or within the segments of CSR offsets. Every
 //! input is read and checked before anything runs, and outputs are written only after the sort
 //! succeeded, both in full before either is renamed into place, so bad input (or an output that
 //! cannot be written) leaves no output file.
@@ -9,7 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, ensure};
-use wgsimd::sort::{sort_keys, sort_pairs, SortKey, SortOptions, Strategy};
+use wgsimd::sort::{
+    check_offsets, sort_keys, sort_pairs, sort_segments, SortKey, SortOptions, Strategy,
+};
 use wgsimd::Context;
 
 use crate::npy::{self, Array};
@@ -17,7 +20,7 @@ use crate::npy::{self, Array};
 /// Arguments of `wgsimd sort`.
 #[derive(clap::Args, Debug)]
 pub struct SortArgs {
-    /// Keys: a 1-D .npy of uint32, int32 or float32.
+    /// Keys: a 1-D .npy of uint32, int32, float32, uint64, int64 or float64.
     pub keys: PathBuf,
     /// Sorted keys (same dtype as the input).
     #[arg(short = 'o', long = "output")]
@@ -34,14 +37,23 @@ pub struct SortArgs {
     /// reduce-then-scan or onesweep (default: chosen per adapter and size).
     #[arg(long)]
     pub strategy: Option<String>,
+    /// Sort within segments: a 1-D uint32 .npy of S + 1 CSR offsets rising from 0 to the key
+    /// count (segment j is keys [offsets[j], offsets[j + 1])); 32-bit keys.
+    #[arg(long)]
+    pub segments: Option<PathBuf>,
 }
 
 fn sorted<T: SortKey>(
     ctx: &Context,
     keys: &[T],
     values: Option<&[u32]>,
+    segments: Option<&[u32]>,
     opts: &SortOptions,
 ) -> anyhow::Result<(Vec<T>, Option<Vec<u32>>)> {
+    if let Some(offsets) = segments {
+        let (k, v) = sort_segments(ctx, keys, values, offsets, opts)?;
+        return Ok((k, values.map(|_| v)));
+    }
     Ok(match values {
         Some(v) => {
             let (k, v) = sort_pairs(ctx, keys, v, opts)?;
@@ -105,21 +117,63 @@ pub fn run(ctx: &Context, args: &SortArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let vals = values.as_deref();
+    let segments = match &args.segments {
+        Some(path) => {
+            let o = npy::read(path)?;
+            let Array::U32(data) = o.data else {
+                bail!(
+                    "{}: unsupported dtype {} for segment offsets (supported: uint32)",
+                    path.display(),
+                    o.data.dtype()
+                );
+            };
+            ensure!(
+                o.shape.len() == 1,
+                "{}: segment offsets must be 1-D, found shape {:?}",
+                path.display(),
+                o.shape
+            );
+            ensure!(
+                !matches!(keys.data, Array::U64(_) | Array::I64(_) | Array::F64(_)),
+                "{}: a segmented sort takes 32-bit keys (uint32, int32, float32), not {}",
+                args.keys.display(),
+                keys.data.dtype()
+            );
+            check_offsets(&data, keys.data.len())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Some(data)
+        }
+        None => None,
+    };
+    let segs = segments.as_deref();
     let (out, out_values) = match &keys.data {
         Array::U32(k) => {
-            let (k, v) = sorted(ctx, k, vals, &opts)?;
+            let (k, v) = sorted(ctx, k, vals, segs, &opts)?;
             (Array::U32(k), v)
         }
         Array::I32(k) => {
-            let (k, v) = sorted(ctx, k, vals, &opts)?;
+            let (k, v) = sorted(ctx, k, vals, segs, &opts)?;
             (Array::I32(k), v)
         }
         Array::F32(k) => {
-            let (k, v) = sorted(ctx, k, vals, &opts)?;
+            let (k, v) = sorted(ctx, k, vals, segs, &opts)?;
             (Array::F32(k), v)
         }
+        Array::U64(k) => {
+            let (k, v) = sorted(ctx, k, vals, segs, &opts)?;
+            (Array::U64(k), v)
+        }
+        Array::I64(k) => {
+            let (k, v) = sorted(ctx, k, vals, segs, &opts)?;
+            (Array::I64(k), v)
+        }
+        Array::F64(k) => {
+            let (k, v) = sorted(ctx, k, vals, segs, &opts)?;
+            (Array::F64(k), v)
+        }
         other @ (Array::F16(_) | Array::U8(_)) => bail!(
-            "{}: unsupported dtype {} for sort keys (supported: uint32, int32, float32)",
+            "{}: unsupported dtype {} for sort keys (supported: uint32, int32, float32, uint64, \
+             int64, float64)",
             args.keys.display(),
             other.dtype()
         ),

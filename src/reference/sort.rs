@@ -167,6 +167,143 @@ pub fn check_pairs<T: Element>(
     Ok(())
 }
 
+/// Checks a segmented sort: keys (and `values`, empty for keys alone) sorted stably within
+/// each segment of the CSR `offsets` (rising from 0 to the key count) and nowhere else; the
+/// first difference from the stable sort of each segment names its segment.
+pub fn check_segments<T: Element>(
+    (keys, values): (&[T], &[u32]),
+    (out_keys, out_values): (&[T], &[u32]),
+    offsets: &[u32],
+    order: Order,
+) -> Result<(), String> {
+    if out_keys.len() != keys.len() || out_values.len() != values.len() {
+        return Err(format!(
+            "{} keys and {} values out for {} and {} in",
+            out_keys.len(),
+            out_values.len(),
+            keys.len(),
+            values.len()
+        ));
+    }
+    for (j, w) in offsets.windows(2).enumerate() {
+        let (a, b) = (w[0] as usize, w[1] as usize);
+        let v = |x: &[u32]| {
+            if x.is_empty() {
+                Vec::new()
+            } else {
+                x[a..b].to_vec()
+            }
+        };
+        let (rk, rv) = if values.is_empty() {
+            (sort_keys(&keys[a..b], order), Vec::new())
+        } else {
+            sort_pairs(&keys[a..b], &values[a..b], order)
+        };
+        let (ok, ov) = (bits(&out_keys[a..b]), v(out_values));
+        let rk = bits(&rk);
+        if let Some(i) = (0..rk.len()).find(|&i| rk[i] != ok[i] || rv.get(i) != ov.get(i)) {
+            return Err(format!(
+                "segment {j} ([{a}, {b})) at {}: ({:#010x}, {:?}) where its stable sort has \
+                 ({:#010x}, {:?})",
+                a + i,
+                ok[i],
+                ov.get(i),
+                rk[i],
+                rv.get(i)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The order-preserving u64 image of a 64-bit key's bits (`wgsl/sort/lib/wide.wgsl`'s
+/// `wide_to_sortable` without the descending complement): u64 as is, i64 sign-flipped, f64 in
+/// `f64::total_cmp` order.
+pub fn sortable_wide(bits: u64, dtype: Dtype) -> u64 {
+    const SIGN: u64 = 1 << 63;
+    match dtype {
+        Dtype::I64 => bits ^ SIGN,
+        Dtype::F64 if bits & SIGN != 0 => !bits,
+        Dtype::F64 => bits | SIGN,
+        _ => bits,
+    }
+}
+
+impl Order {
+    /// The value 64-bit keys (`bits`, of `dtype`) are compared by; ranges clamped into
+    /// `0..=64` as [`Order::rank`]'s into `0..=32`.
+    pub fn rank_wide(&self, bits: u64, dtype: Dtype) -> u64 {
+        let s = sortable_wide(bits, dtype);
+        let s = if self.descending { !s } else { s };
+        let end = self.end_bit.min(64);
+        let begin = self.begin_bit.min(end);
+        let width = end - begin;
+        if width == 0 {
+            0
+        } else {
+            (s >> begin) & (u64::MAX >> (64 - width))
+        }
+    }
+}
+
+/// Checks a sort of 64-bit keys (their bits, of `dtype`) with `values` (empty for keys
+/// alone): lengths, ordered, the (key, value) pairs a permutation of the input's, and equal
+/// keys in input order (the stable sort's result, element for element).
+pub fn check_wide(
+    dtype: Dtype,
+    (keys, values): (&[u64], &[u32]),
+    (out_keys, out_values): (&[u64], &[u32]),
+    order: Order,
+) -> Result<(), String> {
+    if out_keys.len() != keys.len() || out_values.len() != values.len() {
+        return Err(format!(
+            "{} keys and {} values out for {} and {} in",
+            out_keys.len(),
+            out_values.len(),
+            keys.len(),
+            values.len()
+        ));
+    }
+    let rank = |k: u64| order.rank_wide(k, dtype);
+    if let Some(i) = (1..out_keys.len()).find(|&i| rank(out_keys[i - 1]) > rank(out_keys[i])) {
+        return Err(format!(
+            "not ordered at {i}: bits {:#018x} before {:#018x}",
+            out_keys[i - 1],
+            out_keys[i]
+        ));
+    }
+    let pairs = |k: &[u64], v: &[u32]| -> Vec<(u64, u32)> {
+        let mut p: Vec<(u64, u32)> = (0..k.len())
+            .map(|i| (k[i], v.get(i).copied().unwrap_or(0)))
+            .collect();
+        p.sort_unstable();
+        p
+    };
+    let (a, b) = (pairs(keys, values), pairs(out_keys, out_values));
+    if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
+        return Err(format!(
+            "not a permutation of the input (values do not follow their keys): sorted pairs \
+             differ at {i} ({:#018x}, {}) in, ({:#018x}, {}) out",
+            a[i].0, a[i].1, b[i].0, b[i].1
+        ));
+    }
+    let mut idx: Vec<usize> = (0..keys.len()).collect();
+    idx.sort_by_key(|&i| rank(keys[i]));
+    let value = |v: &[u32], i: usize| v.get(i).copied();
+    if let Some(j) = (0..idx.len())
+        .find(|&j| keys[idx[j]] != out_keys[j] || value(values, idx[j]) != value(out_values, j))
+    {
+        return Err(format!(
+            "not stable at {j}: ({:#018x}, {:?}) where the stable sort has ({:#018x}, {:?})",
+            out_keys[j],
+            value(out_values, j),
+            keys[idx[j]],
+            value(values, idx[j])
+        ));
+    }
+    Ok(())
+}
+
 /// Stable LSD radix sort of u32 keys (ascending), carrying `values`: the fast reference the
 /// bench checks 2^28-key runs against (`sort_pairs` above is the plain one; a unit test holds
 /// them equal).
@@ -232,6 +369,48 @@ mod tests {
         let (rk, rv) = sort_pairs(&keys, &vals, Order::default());
         assert_eq!((k, v), (rk, rv));
         assert!(first_difference("x", &[1, 2], &[1, 3]).is_err());
+    }
+
+    /// The 64-bit checker rejects a broken sort: out of order (f64 +0 before -0, a high word
+    /// compared as signed), moved values, equal keys out of input order.
+    #[test]
+    fn wide_check_can_fail() {
+        let o = Order {
+            end_bit: 64,
+            ..Order::default()
+        };
+        let keys = [3u64 << 32, 1, 2 << 32, 1];
+        let vals = [10, 11, 12, 13];
+        let sorted = [1, 1, 2 << 32, 3 << 32];
+        assert!(check_wide(Dtype::U64, (&keys, &vals), (&sorted, &[11, 13, 12, 10]), o).is_ok());
+        assert!(check_wide(Dtype::U64, (&keys, &vals), (&sorted, &[13, 11, 12, 10]), o).is_err());
+        assert!(check_wide(Dtype::U64, (&keys, &vals), (&sorted, &[11, 13, 10, 12]), o).is_err());
+        let (z, nz) = (0f64.to_bits(), (-0f64).to_bits());
+        assert!(check_wide(Dtype::F64, (&[z, nz], &[]), (&[nz, z], &[]), o).is_ok());
+        assert!(check_wide(Dtype::F64, (&[z, nz], &[]), (&[z, nz], &[]), o).is_err());
+        let m = (-1i64) as u64;
+        assert!(check_wide(Dtype::I64, (&[1, m], &[]), (&[1, m], &[]), o).is_err());
+    }
+
+    /// The segmented checker rejects a sort across a segment's edge and an unstable one.
+    #[test]
+    fn segment_check_can_fail() {
+        let o = Order::default();
+        let keys = [3u32, 1, 2, 1];
+        let offsets = [0, 2, 2, 4];
+        assert!(check_segments((&keys, &[]), (&[1, 3, 1, 2], &[]), &offsets, o).is_ok());
+        assert!(check_segments((&keys, &[]), (&[1, 1, 2, 3], &[]), &offsets, o).is_err());
+        let vals = [10, 11, 12, 13];
+        let ok = check_segments(
+            (&keys, &vals),
+            (&[1, 3, 1, 2], &[11, 10, 13, 12]),
+            &offsets,
+            o,
+        );
+        assert!(ok.is_ok());
+        let eq = [1u32, 1];
+        let bad = check_segments((&eq, &[5, 6]), (&[1, 1], &[6, 5]), &[0, 2], o);
+        assert!(bad.is_err(), "unstable");
     }
 
     /// Ranges the sort refuses rank without panicking: past 32 clamped, reversed empty.

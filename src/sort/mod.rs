@@ -26,12 +26,16 @@
 
 mod build;
 mod sorter;
+mod wide;
 
 pub use build::{tile_keys, tile_keys_for, workgroup_bytes, workgroup_bytes_for};
-pub use sorter::{sort_indices, sort_keys, sort_keys_with, sort_pairs, sort_pairs_with, Sorter};
+pub use sorter::{
+    check_offsets, sort_indices, sort_keys, sort_keys_with, sort_pairs, sort_pairs_with,
+    sort_segments, Sorter,
+};
 
 use crate::device::Caps;
-use crate::dtype::{Dtype, Element};
+use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 
 /// How the passes find each tile's output positions.
@@ -83,7 +87,7 @@ pub enum Payload {
 /// What to sort by and how: everything a [`Sorter`] is made for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SortConfig {
-    /// The key type: u32, i32 or f32 (f32 in [`f32::total_cmp`] order).
+    /// The key type: u32, i32, f32, u64, i64 or f64 (floats in `total_cmp` order).
     pub key: Dtype,
     /// What travels with the keys.
     pub payload: Payload,
@@ -91,7 +95,7 @@ pub struct SortConfig {
     pub descending: bool,
     /// First bit of the sortable key sorted on.
     pub begin_bit: u32,
-    /// One past the last bit sorted on (≤ 32).
+    /// One past the last bit sorted on (≤ the key's width, 32 or 64).
     pub end_bit: u32,
     /// The most keys one recording sorts: scratch is made for this many.
     pub max_count: u64,
@@ -99,21 +103,32 @@ pub struct SortConfig {
     pub strategy: Option<Strategy>,
     /// Tuning (and verification switches).
     pub policy: SortPolicy,
+    /// A segmented sort of up to this many segments (32-bit keys; [`Sorter::record_segmented`]);
+    /// `None`: one array.
+    pub max_segments: Option<u32>,
 }
 
 impl SortConfig {
-    /// Ascending keys of type `key` alone, all 32 bits, up to `max_count` of them.
+    /// Ascending keys of type `key` alone, all their bits, up to `max_count` of them.
     pub fn keys(key: Dtype, max_count: u64) -> SortConfig {
         SortConfig {
             key,
             payload: Payload::None,
             descending: false,
             begin_bit: 0,
-            end_bit: 32,
+            end_bit: if key.is_wide() { 64 } else { 32 },
             max_count,
             strategy: None,
             policy: SortPolicy::default(),
+            max_segments: None,
         }
+    }
+
+    /// Sorted within each of up to `max_segments` segments given by CSR offsets at every
+    /// recording ([`Sorter::record_segmented`]).
+    pub fn segmented(mut self, max_segments: u32) -> Self {
+        self.max_segments = Some(max_segments);
+        self
     }
 
     /// With u32 values sorted along.
@@ -154,28 +169,18 @@ impl SortConfig {
     }
 }
 
-/// The host-slice functions' options: direction, bit range and strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The host-slice functions' options: direction, bit range and strategy (by default
+/// ascending, every bit of the key, the policy's strategy).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SortOptions {
     /// Largest key first (still stable).
     pub descending: bool,
     /// First bit of the sortable key sorted on.
     pub begin_bit: u32,
-    /// One past the last bit sorted on (≤ 32).
-    pub end_bit: u32,
+    /// One past the last bit sorted on; `None`: the key's width (32 or 64).
+    pub end_bit: Option<u32>,
     /// Force a strategy; `None` lets [`SortPolicy`] choose.
     pub strategy: Option<Strategy>,
-}
-
-impl Default for SortOptions {
-    fn default() -> Self {
-        SortOptions {
-            descending: false,
-            begin_bit: 0,
-            end_bit: 32,
-            strategy: None,
-        }
-    }
 }
 
 /// Tuning of the sort. The tiles and the 8-bit digit are fixed by the ranking stages (each
@@ -273,17 +278,20 @@ pub fn fits(caps: &Caps, strategy: Strategy, pairs: bool, n: u64, policy: &SortP
         .is_ok_and(|b| b <= caps.max_workgroup_storage as u64)
 }
 
-/// Whether a sort of `n` keys fits the adapter: fewer than 2^30 (the 30-bit counts;
-/// `Error::TooLarge` beyond), and the keys, padded to whole 16 bytes, within one storage binding
-/// and one buffer (`Error::Limit` beyond; Vulkan adapters report 2^31 - 4 bytes, where 2^29 - 1
-/// keys fit unpadded but not padded).
-pub fn check_size(caps: &Caps, n: u64) -> Result<()> {
+/// Whether a sort of `n` keys of `key_bytes` (4 or 8) fits the adapter: fewer than 2^30 (the
+/// 30-bit counts; `Error::TooLarge` beyond), and the keys, padded to whole 16 bytes, within one
+/// storage binding and one buffer (`Error::Limit` beyond; Vulkan adapters report 2^31 - 4
+/// bytes, where 2^29 - 1 32-bit keys fit unpadded but not padded).
+pub fn check_size(caps: &Caps, n: u64, key_bytes: u32) -> Result<()> {
     if n >= 1 << 30 {
         return Err(Error::TooLarge(format!(
             "{n} keys: the sort handles fewer than 2^30 keys (its counts are 30 bits)"
         )));
     }
-    let padded = n.saturating_mul(4).div_ceil(16).saturating_mul(16);
+    let padded = n
+        .saturating_mul(key_bytes as u64)
+        .div_ceil(16)
+        .saturating_mul(16);
     for (limit, available) in [
         ("max_storage_buffer_binding_size", caps.max_storage_binding),
         ("max_buffer_size", caps.max_buffer),
@@ -300,22 +308,32 @@ pub fn check_size(caps: &Caps, n: u64) -> Result<()> {
     Ok(())
 }
 
-/// A key type the sort accepts: u32, i32, f32.
-pub trait SortKey: Element {}
-impl SortKey for u32 {}
-impl SortKey for i32 {}
-impl SortKey for f32 {}
+/// A key type the sort accepts: u32, i32, f32, u64, i64, f64.
+pub trait SortKey: bytemuck::Pod + Send + Sync + 'static {
+    /// Its dtype.
+    const KEY: Dtype;
+}
 
-/// The sort's kernel key type code (`KEY_TYPE` in the WGSL).
+macro_rules! sort_keys {
+    ($($t:ty => $d:ident),*) => {
+        $(impl SortKey for $t {
+            const KEY: Dtype = Dtype::$d;
+        })*
+    };
+}
+sort_keys!(u32 => U32, i32 => I32, f32 => F32, u64 => U64, i64 => I64, f64 => F64);
+
+/// The sort's kernel key type code (`KEY_TYPE` in `wgsl/sort/lib/keys.wgsl` and
+/// `wgsl/sort/lib/wide.wgsl`).
 fn key_type(d: Dtype) -> Result<u32> {
     match d {
-        Dtype::U32 => Ok(0),
-        Dtype::I32 => Ok(1),
-        Dtype::F32 => Ok(2),
+        Dtype::U32 | Dtype::U64 => Ok(0),
+        Dtype::I32 | Dtype::I64 => Ok(1),
+        Dtype::F32 | Dtype::F64 => Ok(2),
         other => Err(Error::UnsupportedDtype {
             dtype: other.to_string(),
             op: "sort",
-            supported: "u32, i32, f32",
+            supported: "u32, i32, f32, u64, i64, f64",
         }),
     }
 }

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::record::{Arg, Recorder, Timestamps};
 
 use super::build::{build, workgroup_bytes_for};
+use super::wide::Wide;
 use super::{
     check_size, fits, key_type, Payload, SortConfig, SortKey, SortOptions, SortPolicy, Strategy,
 };
@@ -34,8 +35,14 @@ use super::{
 pub struct Sorter {
     config: SortConfig,
     strategy: Strategy,
-    /// Binds the keys, and the values with a payload (both counted).
-    rec: Recorder,
+    body: Body,
+}
+
+enum Body {
+    /// 32-bit keys: binds the keys, and the values with a payload (both counted).
+    Narrow(Box<Recorder>),
+    /// 64-bit keys: parts over scratch ([`super::wide`]).
+    Wide(Box<Wide>),
 }
 
 impl Sorter {
@@ -44,14 +51,35 @@ impl Sorter {
     pub fn new(ctx: &Context, config: SortConfig) -> Result<Sorter> {
         let caps = ctx.caps();
         let kt = key_type(config.key)?;
-        if config.begin_bit > config.end_bit || config.end_bit > 32 {
+        let width = if config.key.is_wide() { 64 } else { 32 };
+        if config.begin_bit > config.end_bit || config.end_bit > width {
             return Err(Error::InvalidInput(format!(
-                "bit range {}..{} is not within 0..32",
-                config.begin_bit, config.end_bit
+                "bit range {}..{} is not within 0..{width} ({} keys)",
+                config.begin_bit, config.end_bit, config.key
             )));
         }
         let n = config.max_count.max(1);
-        check_size(caps, n)?;
+        check_size(caps, n, width / 8)?;
+        if config.key.is_wide() && config.max_segments.is_some() {
+            return Err(Error::UnsupportedDtype {
+                dtype: config.key.to_string(),
+                op: "a segmented sort",
+                supported: "u32, i32, f32",
+            });
+        }
+        if config.max_segments == Some(0) {
+            return Err(Error::InvalidInput(
+                "a segmented sort of at most 0 segments: give at least one".into(),
+            ));
+        }
+        if config.key.is_wide() || config.max_segments.is_some() {
+            let wide = Wide::new(ctx, &config, kt)?;
+            return Ok(Sorter {
+                config,
+                strategy: wide.strategy(),
+                body: Body::Wide(Box::new(wide)),
+            });
+        }
         let pairs = config.payload != Payload::None;
         let strategy = config
             .strategy
@@ -78,7 +106,12 @@ impl Sorter {
         Ok(Sorter {
             config,
             strategy: built.strategy,
-            rec: Recorder::new(ctx, built.plan, args, Some(built.counting))?,
+            body: Body::Narrow(Box::new(Recorder::new(
+                ctx,
+                built.plan,
+                args,
+                Some(built.counting),
+            )?)),
         })
     }
 
@@ -94,14 +127,30 @@ impl Sorter {
 
     /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
     /// driver statistics compile exactly these passes).
+    /// A sort of 64-bit keys records several plans: this is its first digit passes'.
     pub fn plan(&self) -> &crate::plan::Plan {
-        self.rec.plan()
+        match &self.body {
+            Body::Narrow(r) => r.plan(),
+            Body::Wide(w) => w.plan(),
+        }
     }
 
     /// The passes one recording dispatches, by label (two timestamps each with
     /// [`Sorter::record_timed`]).
     pub fn passes(&self) -> Vec<String> {
-        self.rec.plan().pass_labels()
+        match &self.body {
+            Body::Narrow(r) => r.plan().pass_labels(),
+            Body::Wide(w) => w.passes(),
+        }
+    }
+
+    /// The recorder of a 32-bit sort (a sort of 64-bit keys records its digit passes by it);
+    /// of a 64-bit sort, its first part's.
+    pub(super) fn recorder(&self) -> &Recorder {
+        match &self.body {
+            Body::Narrow(r) => r,
+            Body::Wide(w) => w.split(),
+        }
     }
 
     /// Records the sort of the first `count` keys of `keys` (and of `values`, with a payload:
@@ -118,7 +167,8 @@ impl Sorter {
         self.record_timed(enc, keys, values, count, None)
     }
 
-    /// [`Sorter::record`], with timestamps around each pass (see [`Sorter::passes`]).
+    /// [`Sorter::record`], with timestamps around each pass (see [`Sorter::passes`]; a sort
+    /// of 64-bit keys records several plans and takes per-pass timestamps only).
     pub fn record_timed<'a>(
         &self,
         enc: impl Into<EncoderRef<'a>>,
@@ -129,9 +179,13 @@ impl Sorter {
     ) -> Result<()> {
         let keys = keys.into();
         let pairs = self.config.payload != Payload::None;
+        let rec = match &self.body {
+            Body::Narrow(r) => r,
+            Body::Wide(w) => return w.record(enc.into(), keys, values, None, count, stamps),
+        };
         match (pairs, values) {
-            (true, Some(v)) => self.rec.record(enc.into(), &[keys, v], Some(count), stamps),
-            (false, None) => self.rec.record(enc.into(), &[keys], Some(count), stamps),
+            (true, Some(v)) => rec.record(enc.into(), &[keys, v], Some(count), stamps),
+            (false, None) => rec.record(enc.into(), &[keys], Some(count), stamps),
             (true, None) => Err(Error::InvalidInput(
                 "this sorter carries values (or indices): give a values buffer".into(),
             )),
@@ -140,6 +194,132 @@ impl Sorter {
             )),
         }
     }
+}
+
+impl Sorter {
+    /// Records a segmented sort (a sorter made with [`SortConfig::segmented`]): the first
+    /// `count` keys (and values) sorted within each segment, in place. `offsets` holds the
+    /// segments' CSR offsets, segment j being keys `[offsets[j], offsets[j + 1])`; `segments`
+    /// counts them (`offsets` holds one more word), from the host or a GPU word (clamped to the
+    /// sorter's maximum and to what `offsets` holds). Offsets should rise from 0 to the count;
+    /// whatever they hold, the first segment is taken to start at 0 and the last to end at the
+    /// count, so every key is in one segment and the output is a permutation of the input.
+    /// `offsets` is bound at an offset that is a multiple of the binding alignment; a GPU
+    /// segment count needs `COPY_SRC`.
+    ///
+    /// ```
+    /// use wgsimd::{dtype::Dtype, BufferRef, Context, Count};
+    /// use wgsimd::sort::{SortConfig, Sorter};
+    /// # fn main() -> wgsimd::Result<()> {
+    /// let ctx = Context::simulator(Default::default())?;
+    /// let sorter = Sorter::new(&ctx, SortConfig::keys(Dtype::U32, 64).segmented(8))?;
+    /// let keys = ctx.upload("tile keys", &[5u32, 3, 9, 1, 7, 2, 8])?;
+    /// let offsets = ctx.upload("tile offsets", &[0u32, 3, 3, 7])?; // 3 tiles, one empty
+    /// let mut enc = ctx.encoder();
+    /// sorter.record_segmented(&mut enc, &keys, None, &offsets, Count::Host(3), Count::Host(7))?;
+    /// ctx.submit(enc)?.clean("the segmented sort")?;
+    /// assert_eq!(ctx.read::<u32>(&keys)?, [3, 5, 9, 1, 2, 7, 8]);
+    /// # Ok(()) }
+    /// ```
+    pub fn record_segmented<'a>(
+        &'a self,
+        enc: impl Into<EncoderRef<'a>>,
+        keys: impl Into<BufferRef<'a>>,
+        values: Option<BufferRef<'a>>,
+        offsets: impl Into<BufferRef<'a>>,
+        segments: Count<'a>,
+        count: Count<'a>,
+    ) -> Result<()> {
+        match &self.body {
+            Body::Wide(w) if self.config.max_segments.is_some() => w.record(
+                enc.into(),
+                keys.into(),
+                values,
+                Some((offsets.into(), segments)),
+                count,
+                None,
+            ),
+            _ => Err(Error::InvalidInput(
+                "this sorter is not segmented (SortConfig::segmented)".into(),
+            )),
+        }
+    }
+}
+
+/// Sorts `keys` (and `values`, when given) within each segment of the CSR `offsets` (S + 1
+/// rising offsets from 0 to the key count: segment j is `[offsets[j], offsets[j + 1])`),
+/// stably; the offsets are checked first.
+///
+/// ```
+/// use wgsimd::sort::{sort_segments, SortOptions};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = wgsimd::Context::simulator(Default::default())?;
+/// let (k, v) = sort_segments(&ctx, &[2.5f32, -1.0, 0.0, 4.0], Some(&[0, 1, 2, 3]), &[0, 2, 4],
+///     &SortOptions::default())?;
+/// assert_eq!((k, v), (vec![-1.0, 2.5, 0.0, 4.0], vec![1, 0, 2, 3]));
+/// # Ok(()) }
+/// ```
+pub fn sort_segments<T: SortKey>(
+    ctx: &Context,
+    keys: &[T],
+    values: Option<&[u32]>,
+    offsets: &[u32],
+    opts: &SortOptions,
+) -> Result<(Vec<T>, Vec<u32>)> {
+    let n = keys.len();
+    check_offsets(offsets, n)?;
+    if values.is_some_and(|v| v.len() != n) {
+        return Err(Error::InvalidInput(format!(
+            "{} values for {n} keys: a sort of pairs needs one value per key",
+            values.map_or(0, <[u32]>::len)
+        )));
+    }
+    let segments = offsets.len() as u32 - 1;
+    let payload = if values.is_some() {
+        Payload::Values
+    } else {
+        Payload::None
+    };
+    let mut config = host_config::<T>(n, payload, opts, &SortPolicy::default());
+    config.max_segments = Some(segments.max(1));
+    let sorter = Sorter::new(ctx, config)?;
+    if n == 0 {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let kb = ctx.upload("keys", keys)?;
+    let vb = values.map(|v| ctx.upload("values", v)).transpose()?;
+    let ob = ctx.upload("offsets", offsets)?;
+    let mut enc = ctx.encoder();
+    sorter.record_segmented(
+        &mut enc,
+        &kb,
+        vb.as_ref().map(BufferRef::from),
+        &ob,
+        Count::Host(segments),
+        Count::Host(n as u32),
+    )?;
+    ctx.submit(enc)?.clean("the segmented sort")?;
+    read_sorted(ctx, &kb, vb.as_ref(), n)
+}
+
+/// Checks CSR offsets of segments over `n` keys: at least one entry, rising from 0 to `n`.
+pub fn check_offsets(offsets: &[u32], n: usize) -> Result<()> {
+    if offsets.first() != Some(&0) || offsets.last().map(|&o| o as usize) != Some(n) {
+        return Err(Error::InvalidInput(format!(
+            "segment offsets must run from 0 to the key count {n}; they run from {:?} to {:?}",
+            offsets.first(),
+            offsets.last()
+        )));
+    }
+    if let Some(i) = offsets.windows(2).position(|w| w[0] > w[1]) {
+        return Err(Error::InvalidInput(format!(
+            "segment offsets must not decrease: offsets[{}] = {} after {}",
+            i + 1,
+            offsets[i + 1],
+            offsets[i]
+        )));
+    }
+    Ok(())
 }
 
 /// Sorts `keys` on `ctx` (stable; see [`SortOptions`]).
@@ -238,16 +418,7 @@ fn host_sort<T: SortKey>(
     policy: &SortPolicy,
 ) -> Result<(Vec<T>, Vec<u32>)> {
     let n = keys.len();
-    let config = SortConfig {
-        key: T::DTYPE,
-        payload,
-        descending: opts.descending,
-        begin_bit: opts.begin_bit,
-        end_bit: opts.end_bit,
-        max_count: n.max(1) as u64,
-        strategy: opts.strategy,
-        policy: *policy,
-    };
+    let config = host_config::<T>(n, payload, opts, policy);
     // checks the options and the size even where there is nothing to sort
     let sorter = Sorter::new(ctx, config)?;
     if n == 0 {
@@ -267,9 +438,36 @@ fn host_sort<T: SortKey>(
         Count::Host(n as u32),
     )?;
     ctx.submit(enc)?.clean("the sort")?;
-    let mut out: Vec<T> = ctx.read(&kb)?;
+    read_sorted(ctx, &kb, vb.as_ref(), n)
+}
+
+/// The configuration of a host-slice sort of `n` keys.
+fn host_config<T: SortKey>(
+    n: usize,
+    payload: Payload,
+    opts: &SortOptions,
+    policy: &SortPolicy,
+) -> SortConfig {
+    let mut c = SortConfig::keys(T::KEY, n.max(1) as u64);
+    c.payload = payload;
+    c.descending = opts.descending;
+    c.begin_bit = opts.begin_bit;
+    c.end_bit = opts.end_bit.unwrap_or(c.end_bit);
+    c.strategy = opts.strategy;
+    c.policy = *policy;
+    c
+}
+
+/// The first `n` keys (and values) after a host-slice sort.
+fn read_sorted<T: SortKey>(
+    ctx: &Context,
+    keys: &crate::Buffer,
+    values: Option<&crate::Buffer>,
+    n: usize,
+) -> Result<(Vec<T>, Vec<u32>)> {
+    let mut out: Vec<T> = ctx.read(keys)?;
     out.truncate(n);
-    let vals = match &vb {
+    let vals = match values {
         Some(b) => {
             let mut v: Vec<u32> = ctx.read(b)?;
             v.truncate(n);
@@ -310,7 +508,7 @@ mod tests {
             counts.extend([2_000_000, 1 << 20, 4096 * 9 + 1, 3072, 3073, 3072 * 8 + 1]);
             counts.extend([3072 * 64 + 5, 3072 * 96]);
             counts.retain(|&n| n <= max);
-            crate::record::assert_host_grids(&s.rec, &counts);
+            crate::record::assert_host_grids(s.recorder(), &counts);
         }
     }
 }

@@ -85,7 +85,7 @@ pub const DISTS: &[Dist] = &[
 ];
 
 /// A key type under test, with the bit patterns of its awkward values.
-pub trait Key: wgsimd::sort::SortKey + std::fmt::Debug {
+pub trait Key: wgsimd::sort::SortKey + wgsimd::dtype::Element + std::fmt::Debug {
     /// Bit patterns of the type's awkward values.
     fn extremes() -> &'static [u32];
 }

@@ -21,6 +21,7 @@ mod runs;
 mod scan;
 mod select;
 mod sort;
+mod sort_wide;
 mod targets;
 mod topk;
 mod util;
@@ -35,6 +36,7 @@ fn main() -> std::process::ExitCode {
         select::tests(),
         runs::tests(),
         sort::tests(),
+        sort_wide::tests(),
         topk::tests(),
         queue::tests(),
         recording::tests(),

@@ -86,7 +86,7 @@ fn sort_checked<T: Key>(
     let order = Order {
         descending: o.descending,
         begin_bit: o.begin_bit,
-        end_bit: o.end_bit,
+        end_bit: o.end_bit.unwrap_or(32),
     };
     let r = if pairs {
         let values = data::values(keys.len());
@@ -187,7 +187,7 @@ fn descending_and_bit_ranges(t: &Target) {
                 let o = SortOptions {
                     descending,
                     begin_bit: begin,
-                    end_bit: end,
+                    end_bit: Some(end),
                     strategy: Some(strategy),
                 };
                 let what =
@@ -456,7 +456,7 @@ fn bad_input(t: &Target) {
     for (b, e) in [(8, 4), (0, 33)] {
         let bits = SortOptions {
             begin_bit: b,
-            end_bit: e,
+            end_bit: Some(e),
             ..o
         };
         util::refused(

@@ -9,4 +9,5 @@ pub mod runs;
 pub mod scan;
 pub mod select;
 pub mod sort;
+pub mod sort_wide;
 pub mod topk;

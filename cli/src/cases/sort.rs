@@ -30,6 +30,7 @@ use rand_chacha::ChaCha8Rng;
 use std::rc::Rc;
 
 use crate::case::{first_difference, Case, CaseMaker, Work};
+use wgsimd::dtype::Element;
 use wgsimd::error::Result;
 use wgsimd::reference::sort::{radix_sort_u32, sortable};
 use wgsimd::sort::{SortConfig, SortKey, SortPolicy, Sorter, Strategy};
@@ -106,7 +107,7 @@ pub fn i32_keys(n: usize, seed: u64) -> Vec<i32> {
 /// (sorted key bits, input index of each): the crate's CPU radix sort of the images carrying
 /// their indices, mapped back through the indices (2^24 f32 keys in 0.65 s on a shared 2-core
 /// machine; it allocates up to 6 words per key).
-pub fn reference_order<T: SortKey>(keys: &[T], end_bit: u32) -> (Vec<u32>, Vec<u32>) {
+pub fn reference_order<T: SortKey + Element>(keys: &[T], end_bit: u32) -> (Vec<u32>, Vec<u32>) {
     let mask = u32::MAX.checked_shr(32 - end_bit.min(32)).unwrap_or(0);
     let image: Vec<u32> = keys
         .iter()
@@ -167,7 +168,7 @@ enum CountFrom {
 }
 
 /// [`case`], built when called.
-fn maker<T: SortKey + 'static>(
+fn maker<T: SortKey + Element>(
     ctx: &Context,
     input: &Input<T>,
     values: &Arc<Vec<u32>>,
@@ -184,7 +185,7 @@ fn maker<T: SortKey + 'static>(
 
 /// A keys (`pairs` false) or pairs case of `input` sorted with `strategy`, its count from the
 /// host or a GPU word.
-fn case<T: SortKey>(
+fn case<T: SortKey + Element>(
     ctx: &Context,
     input: &Input<T>,
     values: &Arc<Vec<u32>>,
@@ -291,7 +292,7 @@ fn case<T: SortKey>(
 pub fn bench_case_makers(ctx: &Context, n: u64, seed: u64) -> Result<Vec<CaseMaker>> {
     let caps = ctx.caps();
     // past the adapter's limits every case would refuse: say so before making 16n bytes of input
-    wgsimd::sort::check_size(caps, n)?;
+    wgsimd::sort::check_size(caps, n, 4)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let u32s = Input::new((0..n).map(|_| rng.random::<u32>()).collect());
     let values: Arc<Vec<u32>> = Arc::new((0..n as u32).collect());

@@ -1,5 +1,5 @@
-//! `wgsimd sort` as users meet it: sorted .npy out with the input's dtype, values carried
-//! stably, bad input (dtype, length mismatch, shape) a one-line error with no output file, and
+//! `wgsimd sort` as users meet it: sorted .npy out with the input's dtype (32- and 64-bit),
+//! values carried stably, segments, bad input (dtype, length mismatch, shape) a one-line error with no output file, and
 //! outputs written all or none.
 
 use std::path::Path;
@@ -60,6 +60,92 @@ fn sort_writes_sorted_npy_of_the_input_dtype() {
     }
 }
 
+/// 64-bit keys (float64 in `total_cmp` order, int64 with values, descending) and a segmented
+/// sort with an empty segment, on the simulator and on the GPU.
+#[test]
+fn sort_takes_64_bit_keys_and_segments() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let floats = [
+        1.5f64,
+        f64::NAN,
+        -0.0,
+        0.0,
+        f64::NEG_INFINITY,
+        -f64::NAN,
+        1e-310,
+        -1.0,
+    ];
+    let f = common::write_npy(d, "f.npy", &floats);
+    let mut want = floats;
+    want.sort_by(f64::total_cmp);
+    let want_bits: Vec<u64> = want.iter().map(|x| x.to_bits()).collect();
+    let keys: Vec<i64> = (0..2000i64)
+        .map(|i| ((i * 7919) % 13 - 6) << 33 | (i % 3))
+        .collect();
+    let vals: Vec<u32> = (0..2000).collect();
+    let (k, v) = (
+        common::write_npy(d, "k.npy", &keys),
+        common::write_npy(d, "v.npy", &vals),
+    );
+    let mut idx: Vec<usize> = (0..keys.len()).collect();
+    idx.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+    let want_k: Vec<i64> = idx.iter().map(|&i| keys[i]).collect();
+    let want_v: Vec<u32> = idx.iter().map(|&i| vals[i]).collect();
+    let seg_keys = [5u32, 3, 9, 1, 7, 2, 8];
+    let sk = common::write_npy(d, "sk.npy", &seg_keys);
+    let so = common::write_npy(d, "so.npy", &[0u32, 3, 3, 7]);
+    for backend in common::backends() {
+        let out = d.join("fo.npy");
+        assert_success(&common::wgsimd(&[
+            "sort",
+            s(&f),
+            "-o",
+            s(&out),
+            "--backend",
+            backend,
+        ]));
+        let got: Vec<u64> = read_npy::<f64>(&out)
+            .1
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        assert_eq!(got, want_bits, "{backend}");
+        let (ko, vo) = (d.join("ko.npy"), d.join("vo.npy"));
+        assert_success(&common::wgsimd(&[
+            "sort",
+            s(&k),
+            "-o",
+            s(&ko),
+            "--values",
+            s(&v),
+            "--values-out",
+            s(&vo),
+            "--descending",
+            "--backend",
+            backend,
+        ]));
+        assert_eq!(read_npy::<i64>(&ko).1, want_k, "{backend}");
+        assert_eq!(read_npy::<u32>(&vo).1, want_v, "{backend}");
+        let so_out = d.join("so_out.npy");
+        assert_success(&common::wgsimd(&[
+            "sort",
+            s(&sk),
+            "-o",
+            s(&so_out),
+            "--segments",
+            s(&so),
+            "--backend",
+            backend,
+        ]));
+        assert_eq!(
+            read_npy::<u32>(&so_out).1,
+            [3, 5, 9, 1, 2, 7, 8],
+            "{backend}"
+        );
+    }
+}
+
 /// Every input is checked before anything runs: a bad dtype, shape, strategy or value count is
 /// a one-line error that writes nothing.
 #[test]
@@ -74,9 +160,29 @@ fn sort_bad_input_leaves_no_output() {
         all.extend(["--backend", "sim"]);
         common::wgsimd(&all)
     };
-    let f64s = common::write_npy(d, "d.npy", &[1.0f64, 2.0]);
-    assert_clean_error(&sort(&[s(&f64s), "-o", s(&out)]), "unsupported dtype");
+    let bools = common::write_npy(d, "b.npy", &[true, false]);
+    assert_clean_error(&sort(&[s(&bools), "-o", s(&out)]), "unsupported dtype");
     let k = common::write_npy(d, "k.npy", &[3u32, 1, 2]);
+    // segment offsets: not from 0, not to n, decreasing, of another dtype; 64-bit keys
+    for (name, offsets, msg) in [
+        ("o1.npy", vec![1u32, 3], "from 0 to the key count 3"),
+        ("o2.npy", vec![0, 2], "from 0 to the key count 3"),
+        ("o3.npy", vec![0, 2, 1, 3], "must not decrease"),
+    ] {
+        let o = common::write_npy(d, name, &offsets);
+        assert_clean_error(&sort(&[s(&k), "-o", s(&out), "--segments", s(&o)]), msg);
+    }
+    let io = common::write_npy(d, "io.npy", &[0i32, 3]);
+    assert_clean_error(
+        &sort(&[s(&k), "-o", s(&out), "--segments", s(&io)]),
+        "unsupported dtype int32 for segment offsets",
+    );
+    let k64 = common::write_npy(d, "k64.npy", &[3u64, 1, 2]);
+    let o = common::write_npy(d, "o.npy", &[0u32, 3]);
+    assert_clean_error(
+        &sort(&[s(&k64), "-o", s(&out), "--segments", s(&o)]),
+        "takes 32-bit keys",
+    );
     let short = common::write_npy(d, "short.npy", &[1u32, 2]);
     assert_clean_error(
         &sort(&[

@@ -1,0 +1,559 @@
+//! Sorts of 64-bit keys (u64, i64, f64) against the CPU reference: keys alone, pairs and the
+//! index payload, ascending and descending, bit ranges within one half, across both and in the
+//! high half alone; keys that differ only in their low or only in their high words, f64's awkward
+//! values (NaNs with payloads, ±0, ±inf, subnormals, neighbours of ±1); recorded at offsets with
+//! host and GPU counts. Every output is checked ordered, a permutation of the input (values with
+//! their keys) and stable. The 32-bit digit passes underneath are the sort suite's; this one
+//! covers what the 64-bit sort adds: the halves' order, the gathers between them, the joins.
+
+use wgsimd::dtype::Dtype;
+use wgsimd::reference::sort::{check_segments, check_wide, Order};
+use wgsimd::sort::{SortConfig, SortPolicy, Sorter, Strategy};
+use wgsimd::{BufferRef, Context, Count};
+
+use crate::data;
+use crate::harness::{On, Test};
+use crate::targets::Target;
+use crate::util;
+
+pub fn tests() -> Vec<Test> {
+    vec![
+        Test::new(
+            "sort_wide::types_payloads_and_ranges",
+            On::Every,
+            types_payloads_and_ranges,
+        ),
+        Test::new(
+            "sort_wide::recorded_with_counts",
+            On::Every,
+            recorded_with_counts,
+        ),
+        Test::new("sort_wide::segments", On::Every, segments),
+        Test::new(
+            "sort_wide::segment_counts_from_the_gpu",
+            On::Every,
+            segment_counts_from_the_gpu,
+        ),
+        Test::new("sort_wide::bad_input", On::Once, bad_input),
+    ]
+}
+
+/// Bit patterns of f64's awkward values.
+const F64_EXTREMES: &[u64] = &[
+    0,
+    1 << 63,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x7ff8_0000_0000_0001,
+    0xfff8_0000_0000_0000,
+    0xfff0_0000_0000_0001,
+    1,
+    (1 << 63) | 1,
+    0x3ff0_0000_0000_0000,
+    0x3ff0_0000_0000_0001,
+    0x3fef_ffff_ffff_ffff,
+    0xbff0_0000_0000_0000,
+    0xbff0_0000_0000_0001,
+];
+
+/// `n` keys: uniform bits, a few high words with uniform low words (the order is in the low
+/// half), uniform high words over two low words (in the high half), all equal, and the awkward
+/// values of each type (f64's, i64's and u64's extremes, mixed).
+fn wide_keys(kind: u32, n: usize, seed: u64) -> Vec<u64> {
+    let mut r = data::rng(seed);
+    use rand::Rng;
+    let one: u64 = r.random();
+    let ext: Vec<u64> = F64_EXTREMES
+        .iter()
+        .copied()
+        .chain([
+            u64::MAX,
+            i64::MAX as u64,
+            i64::MIN as u64,
+            0xffff_ffff,
+            1 << 32,
+        ])
+        .collect();
+    (0..n)
+        .map(|_| match kind {
+            0 => r.random(),
+            1 => {
+                ((r.random_range(0..3u64)) << 32 | 0x8000_0000_0000_0000) | r.random::<u32>() as u64
+            }
+            2 => (r.random::<u64>() & !0xffff_ffff) | r.random_range(0..2u64),
+            3 => one,
+            _ => ext[r.random_range(0..ext.len())],
+        })
+        .collect()
+}
+
+/// The payloads: keys alone, u32 values, the index.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum With {
+    Keys,
+    Values,
+    Index,
+}
+
+/// Sorts the first `count` of `keys` by `config` on `t` through the recording API (keys and
+/// values at the binding alignment in buffers that hold more), and checks them.
+fn sort_checked(t: &Target, config: SortConfig, with: With, keys: &[u64], what: &str) {
+    let ctx = &t.ctx;
+    let n = keys.len();
+    let sorter = Sorter::new(ctx, config).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let align = wgsimd::context::binding_alignment(t.caps());
+    let mut kw = vec![0x5e5e_5e5eu32; align as usize / 4];
+    kw.extend(bytemuck::cast_slice::<u64, u32>(keys));
+    kw.extend([0x5e5e_5e5e; 4]);
+    let kb = ctx.upload("keys", &kw).unwrap();
+    let values = data::values(n);
+    let mut vw = vec![0x7a7a_7a7au32; 2 * align as usize / 4];
+    vw.extend(match with {
+        With::Values => values.clone(),
+        _ => vec![u32::MAX; n],
+    });
+    vw.extend([0x7a7a_7a7a; 4]);
+    let vb = ctx.upload("values", &vw).unwrap();
+    let mut enc = ctx.encoder();
+    let k = kb.slice(align, 8 * n.max(1) as u64);
+    let v = (with != With::Keys).then(|| vb.slice(2 * align, 4 * n.max(1) as u64));
+    sorter
+        .record(&mut enc, k, v, Count::Host(n as u32))
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    util::submit(t, enc);
+    let kw = util::words(t, &kb);
+    let vw = util::words(t, &vb);
+    let a = align as usize / 4;
+    assert!(
+        kw[..a]
+            .iter()
+            .chain(&kw[a + 2 * n..])
+            .all(|&w| w == 0x5e5e_5e5e),
+        "{what}: keys' neighbours written"
+    );
+    assert!(
+        vw[..2 * a]
+            .iter()
+            .chain(&vw[2 * a + n..])
+            .all(|&w| w == 0x7a7a_7a7a),
+        "{what}: values' neighbours written"
+    );
+    let out: Vec<u64> = bytemuck::pod_collect_to_vec(&kw[a..a + 2 * n]);
+    let order = Order {
+        descending: config.descending,
+        begin_bit: config.begin_bit,
+        end_bit: config.end_bit,
+    };
+    let iota: Vec<u32> = (0..n as u32).collect();
+    let (vin, vout): (&[u32], &[u32]) = match with {
+        With::Keys => (&[], &[]),
+        With::Values => (&values, &vw[2 * a..2 * a + n]),
+        With::Index => (&iota, &vw[2 * a..2 * a + n]),
+    };
+    if let Err(e) = check_wide(config.key, (keys, vin), (&out, vout), order) {
+        panic!("{what}: {e}");
+    }
+}
+
+/// The strategy the device's policy picks (the 32-bit sort suite runs both under every
+/// payload; the halves' composition is the same over either).
+fn strategy(t: &Target, n: usize) -> Strategy {
+    SortPolicy::default().choose(t.caps(), n as u64, true)
+}
+
+fn checked() -> SortPolicy {
+    SortPolicy {
+        poison_between_passes: true,
+        ..SortPolicy::default()
+    }
+}
+
+fn config(t: &Target, dtype: Dtype, n: usize, with: With, descending: bool) -> SortConfig {
+    let mut c = SortConfig::keys(dtype, n as u64)
+        .strategy(strategy(t, n))
+        .policy(checked());
+    c.payload = match with {
+        With::Keys => wgsimd::sort::Payload::None,
+        With::Values => wgsimd::sort::Payload::Values,
+        With::Index => wgsimd::sort::Payload::Index,
+    };
+    c.descending = descending;
+    c
+}
+
+const WITH: [With; 3] = [With::Keys, With::Values, With::Index];
+
+/// Each type over its key kinds, the payloads and directions taking turns; bit ranges; sizes
+/// 0, 1 and 2.
+fn types_payloads_and_ranges(t: &Target) {
+    let n = if t.is_sim() { 700 } else { 50_001 };
+    let mut turn = 0;
+    for (dtype, kinds) in [
+        (Dtype::U64, &[0u32, 1, 4][..]),
+        (Dtype::I64, &[2, 4][..]),
+        (Dtype::F64, &[0, 3, 4, 4][..]),
+    ] {
+        for &kind in kinds {
+            let with = WITH[turn % 3];
+            let descending = turn % 2 == 1;
+            turn += 1;
+            let keys = wide_keys(kind, n, turn as u64);
+            let what = format!("{dtype} keys kind {kind} {with:?} descending {descending}");
+            sort_checked(t, config(t, dtype, n, with, descending), with, &keys, &what);
+        }
+    }
+    // bit ranges: in the low half, across both, the high half alone, empty
+    for (i, (begin, end)) in [(0, 20), (16, 48), (32, 64), (40, 56), (33, 33)]
+        .into_iter()
+        .enumerate()
+    {
+        for with in [WITH[i % 3], WITH[(i + 1) % 3]] {
+            let keys = wide_keys(0, n, 3);
+            let c = config(t, Dtype::F64, n, with, false).bits(begin, end);
+            sort_checked(t, c, with, &keys, &format!("bits {begin}..{end} {with:?}"));
+        }
+    }
+    for n in [0, 1, 2] {
+        let keys = wide_keys(4, n, 9);
+        let c = config(t, Dtype::I64, 10, With::Values, false);
+        sort_checked(t, c, With::Values, &keys, &format!("{n} keys"));
+    }
+}
+
+/// GPU counts: clamped to what the caller's ranges hold and to the maximum; the keys and values
+/// past the count keep theirs; two recordings with different counts in one encoder.
+fn recorded_with_counts(t: &Target) {
+    let ctx: &Context = &t.ctx;
+    let n = if t.is_sim() { 600 } else { 50_000 };
+    let config = SortConfig::keys(Dtype::U64, n as u64)
+        .with_values()
+        .descending();
+    let sorter = Sorter::new(ctx, config).unwrap();
+    let count = ctx.upload("count", &[0u32; 8]).unwrap();
+    for (c, range, sorted) in [
+        (n / 2 + 3, n, n / 2 + 3),
+        (n + 50, n, n),
+        (n, n / 3, n / 3),
+        (0, n, 0),
+    ] {
+        let keys = wide_keys(1, n, c as u64);
+        let values = data::values(n);
+        let kb = ctx.upload("keys", &keys).unwrap();
+        let vb = ctx.upload("values", &values).unwrap();
+        let other_keys = wide_keys(0, 100, 1);
+        let ob = ctx.upload("other keys", &other_keys).unwrap();
+        let ov = ctx.upload("other values", &data::values(100)).unwrap();
+        ctx.write_buffer(&count.slice(16, 4), bytemuck::bytes_of(&(c as u32)))
+            .unwrap();
+        let mut enc = ctx.encoder();
+        sorter
+            .record(
+                &mut enc,
+                kb.slice(0, 8 * range as u64),
+                Some(vb.slice(0, 4 * n as u64)),
+                Count::Gpu(count.slice(16, 4)),
+            )
+            .unwrap();
+        sorter
+            .record(&mut enc, &ob, Some(BufferRef::from(&ov)), Count::Host(100))
+            .unwrap();
+        util::submit(t, enc);
+        let got: Vec<u64> = ctx.read(&kb).unwrap();
+        let gv = util::words(t, &vb);
+        let order = Order {
+            descending: true,
+            begin_bit: 0,
+            end_bit: 64,
+        };
+        if let Err(e) = check_wide(
+            Dtype::U64,
+            (&keys[..sorted], &values[..sorted]),
+            (&got[..sorted], &gv[..sorted]),
+            order,
+        ) {
+            panic!("GPU count {c} over {range} keys: {e}");
+        }
+        assert!(
+            got[sorted..] == keys[sorted..] && gv[sorted..] == values[sorted..],
+            "GPU count {c}: keys or values past it changed"
+        );
+        let (og, ogv) = (ctx.read::<u64>(&ob).unwrap(), util::words(t, &ov));
+        if let Err(e) = check_wide(
+            Dtype::U64,
+            (&other_keys, &data::values(100)),
+            (&og, &ogv),
+            order,
+        ) {
+            panic!("the second recording: {e}");
+        }
+    }
+}
+
+/// CSR offsets of `n` keys: segments of the given kind (0: random lengths 0..2L with empty
+/// ones, 1: all of length L, 2: one segment, 3: empty segments around one of all the keys,
+/// 4: every key its own segment).
+fn offsets(kind: u32, n: usize, len: usize, seed: u64) -> Vec<u32> {
+    use rand::Rng;
+    let mut r = data::rng(seed);
+    let mut o = vec![0u32];
+    match kind {
+        0 => {
+            while (*o.last().unwrap() as usize) < n {
+                let l = r.random_range(0..2 * len + 1);
+                o.push((*o.last().unwrap() as usize + l).min(n) as u32);
+            }
+        }
+        1 => {
+            o.extend((1..n.div_ceil(len)).map(|j| (j * len) as u32));
+            o.push(n as u32);
+        }
+        2 => o.push(n as u32),
+        3 => o.extend([0, 0, n as u32, n as u32]),
+        _ => o.extend(1..=n as u32),
+    }
+    if n == 0 {
+        o.truncate(2);
+    }
+    o
+}
+
+/// Records a segmented sort of `keys` (and values) by `config` with the host's counts and
+/// checks it against each segment's stable sort.
+fn segments_checked<T: data::Key>(
+    t: &Target,
+    config: SortConfig,
+    with: With,
+    keys: &[T],
+    offs: &[u32],
+    what: &str,
+) {
+    let ctx = &t.ctx;
+    let n = keys.len();
+    let sorter = Sorter::new(ctx, config).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let kb = ctx.upload("keys", keys).unwrap();
+    let values = data::values(n);
+    let vb = ctx.upload("values", &values).unwrap();
+    let ob = ctx.upload("offsets", offs).unwrap();
+    let mut enc = ctx.encoder();
+    let v = (with != With::Keys).then(|| BufferRef::from(&vb));
+    let segs = Count::Host(offs.len() as u32 - 1);
+    sorter
+        .record_segmented(&mut enc, &kb, v, &ob, segs, Count::Host(n as u32))
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    util::submit(t, enc);
+    let got: Vec<T> = ctx.read(&kb).unwrap();
+    let gv = util::words(t, &vb);
+    let iota: Vec<u32> = (0..n as u32).collect();
+    let (vin, vout): (&[u32], &[u32]) = match with {
+        With::Keys => (&[], &[]),
+        With::Values => (&values, &gv[..n]),
+        With::Index => (&iota, &gv[..n]),
+    };
+    let order = Order {
+        descending: config.descending,
+        begin_bit: config.begin_bit,
+        end_bit: config.end_bit,
+    };
+    if let Err(e) = check_segments((keys, vin), (&got[..n], vout), offs, order) {
+        panic!("{what}: {e}");
+    }
+}
+
+/// Segments of every kind over each key type and payload, directions taking turns; a bit
+/// range; sizes 0 and 1.
+fn segments(t: &Target) {
+    let n = if t.is_sim() { 900 } else { 60_001 };
+    let mut turn = 0;
+    for kind in 0..5u32 {
+        for len in [3usize, 40] {
+            if kind >= 2 && len == 40 {
+                continue;
+            }
+            let offs = offsets(kind, n, len, turn as u64);
+            let max = offs.len() as u32 - 1 + (turn % 2) * 100;
+            let with = WITH[turn as usize % 3];
+            let descending = turn % 2 == 1;
+            let mut c = config(t, Dtype::U32, n, with, descending).segmented(max);
+            let what = format!("offsets kind {kind}, len {len}, {with:?}, descending {descending}");
+            match turn % 3 {
+                0 => {
+                    c.key = Dtype::F32;
+                    let keys: Vec<f32> = data::keys(data::Dist::Extremes, n, turn as u64);
+                    segments_checked(t, c, with, &keys, &offs, &what);
+                }
+                1 => {
+                    c.key = Dtype::I32;
+                    let keys: Vec<i32> = data::keys(data::Dist::Distinct16, n, turn as u64);
+                    segments_checked(t, c, with, &keys, &offs, &what);
+                }
+                _ => {
+                    let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, turn as u64);
+                    segments_checked(t, c, with, &keys, &offs, &what);
+                }
+            }
+            turn += 1;
+        }
+    }
+    let offs = offsets(0, n, 10, 5);
+    let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, 5);
+    let c = config(t, Dtype::U32, n, With::Values, false)
+        .segmented(offs.len() as u32)
+        .bits(4, 12);
+    segments_checked(t, c, With::Values, &keys, &offs, "bits 4..12");
+    for n in [0usize, 1] {
+        let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, 1);
+        let offs = offsets(1, n, 1, 1);
+        let c = config(t, Dtype::U32, 10, With::Index, false).segmented(4);
+        segments_checked(t, c, With::Index, &keys, &offs, &format!("{n} keys"));
+    }
+}
+
+/// Segment and key counts from GPU words: the segment count clamped to what the offsets hold
+/// (the last segment then runs to the key count), the key count clamped to the keys' range.
+fn segment_counts_from_the_gpu(t: &Target) {
+    let ctx: &Context = &t.ctx;
+    let n = if t.is_sim() { 500 } else { 40_000 };
+    let offs = offsets(0, n, 20, 3);
+    let s = offs.len() - 1;
+    let sorter = Sorter::new(
+        ctx,
+        SortConfig::keys(Dtype::U32, n as u64)
+            .with_values()
+            .segmented(s as u32 + 5),
+    )
+    .unwrap();
+    let words = ctx.upload("counts", &[0u32; 8]).unwrap();
+    let ob = ctx.upload("offsets", &offs).unwrap();
+    // (segment word, offsets bound, key count word): the segments the sort sees
+    for (seg_word, bound, count, seen) in [
+        (s, s + 1, n, s),
+        (s + 50, s + 1, n, s),
+        (s, s - 1, n / 2, s - 2),
+        (1, s + 1, n, 1),
+    ] {
+        let keys: Vec<u32> = data::keys(data::Dist::Distinct16, n, seen as u64);
+        let values = data::values(n);
+        let (kb, vb) = (
+            ctx.upload("keys", &keys).unwrap(),
+            ctx.upload("values", &values).unwrap(),
+        );
+        ctx.write_buffer(
+            &words.slice(0, 8),
+            bytemuck::cast_slice(&[seg_word as u32, count as u32]),
+        )
+        .unwrap();
+        let mut enc = ctx.encoder();
+        sorter
+            .record_segmented(
+                &mut enc,
+                &kb,
+                Some(BufferRef::from(&vb)),
+                ob.slice(0, 4 * bound as u64),
+                Count::Gpu(words.slice(0, 4)),
+                Count::Gpu(words.slice(4, 4)),
+            )
+            .unwrap();
+        util::submit(t, enc);
+        let (got, gv) = (ctx.read::<u32>(&kb).unwrap(), util::words(t, &vb));
+        // the segments seen: the first `seen`, the last running to the count
+        let mut o: Vec<u32> = offs[..seen].iter().map(|&x| x.min(count as u32)).collect();
+        o.push(count as u32);
+        if let Err(e) = check_segments(
+            (&keys[..count], &values[..count]),
+            (&got[..count], &gv[..count]),
+            &o,
+            Order::default(),
+        ) {
+            panic!("segment word {seg_word}, offsets bound {bound}, count {count}: {e}");
+        }
+        assert!(
+            got[count..] == keys[count..] && gv[count..] == values[count..],
+            "keys past the count moved"
+        );
+    }
+}
+
+fn bad_input(t: &Target) {
+    let ctx = &t.ctx;
+    util::refused(
+        "bits 0..65",
+        Sorter::new(ctx, SortConfig::keys(Dtype::U64, 10).bits(0, 65)).map(|_| ()),
+    );
+    util::refused(
+        "2^30 keys",
+        Sorter::new(ctx, SortConfig::keys(Dtype::F64, 1 << 30)).map(|_| ()),
+    );
+    let pairs = Sorter::new(ctx, SortConfig::keys(Dtype::I64, 100).with_values()).unwrap();
+    let keys_only = Sorter::new(ctx, SortConfig::keys(Dtype::I64, 100)).unwrap();
+    let kb = ctx.upload("keys", &[7u64; 10]).unwrap();
+    let vb = ctx.upload("values", &[1u32; 10]).unwrap();
+    let mut enc = ctx.encoder();
+    util::refused(
+        "no values for pairs",
+        pairs.record(&mut enc, &kb, None, Count::Host(10)),
+    );
+    util::refused(
+        "values for keys alone",
+        keys_only.record(&mut enc, &kb, Some(BufferRef::from(&vb)), Count::Host(10)),
+    );
+    util::refused(
+        "11 of 10 keys",
+        keys_only.record(&mut enc, &kb, None, Count::Host(11)),
+    );
+    util::refused(
+        "101 keys of 100",
+        keys_only.record(&mut enc, &kb, None, Count::Host(101)),
+    );
+    util::refused(
+        "9 values for 10 keys",
+        pairs.record(&mut enc, &kb, Some(vb.slice(0, 36)), Count::Host(10)),
+    );
+    util::refused(
+        "values over the keys",
+        pairs.record(
+            &mut enc,
+            kb.slice(0, 80),
+            Some(kb.slice(0, 40)),
+            Count::Host(10),
+        ),
+    );
+    let seg = Sorter::new(ctx, SortConfig::keys(Dtype::U32, 100).segmented(4)).unwrap();
+    let ob = ctx.upload("offsets", &[0u32, 5, 10]).unwrap();
+    let k32 = ctx.upload("keys", &[7u32; 10]).unwrap();
+    util::refused(
+        "5 segments of 4",
+        seg.record_segmented(&mut enc, &k32, None, &ob, Count::Host(5), Count::Host(10)),
+    );
+    util::refused(
+        "3 segments over 3 offsets",
+        seg.record_segmented(&mut enc, &k32, None, &ob, Count::Host(3), Count::Host(10)),
+    );
+    util::refused(
+        "segmented sorter without offsets",
+        seg.record(&mut enc, &k32, None, Count::Host(10)),
+    );
+    util::refused(
+        "offsets for a plain sorter",
+        keys_only.record_segmented(&mut enc, &kb, None, &ob, Count::Host(2), Count::Host(10)),
+    );
+    util::refused(
+        "64-bit segmented",
+        Sorter::new(ctx, SortConfig::keys(Dtype::U64, 10).segmented(2)).map(|_| ()),
+    );
+    util::refused(
+        "0 segments",
+        Sorter::new(ctx, SortConfig::keys(Dtype::U32, 10).segmented(0)).map(|_| ()),
+    );
+    let o = wgsimd::sort::SortOptions::default();
+    for bad in [&[1u32, 3][..], &[0, 4], &[0, 2, 1, 3], &[]] {
+        util::refused(
+            &format!("offsets {bad:?}"),
+            wgsimd::sort::sort_segments(ctx, &[1u32, 2, 3], None, bad, &o),
+        );
+    }
+    // nothing was recorded by the refused recordings
+    util::submit(t, enc);
+    assert_eq!(ctx.read::<u64>(&kb).unwrap(), [7u64; 10]);
+    assert_eq!(ctx.read::<u32>(&k32).unwrap(), [7u32; 10]);
+}
