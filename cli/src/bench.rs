@@ -37,8 +37,8 @@ pub struct BenchArgs {
     /// 8x4096x4096,32x4096x4096.
     #[arg(long, value_delimiter = ',', value_parser = parse_shape)]
     pub gemm_shapes: Vec<(u64, u64, u64)>,
-    /// Only these algorithms: copy, reduce, scan, sort, select, runs, topk, histogram, gemm,
-    /// queue, cpu.
+    /// Only these algorithms: copy, reduce, scan, sort, sort-wide (64-bit keys and segments),
+    /// select, runs, topk, histogram, gemm, queue, cpu.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Timed repeats per case (median and min are reported).

@@ -30,7 +30,7 @@ pub struct CheckArgs {
     /// Workgroup counts: X or X,Y or X,Y,Z.
     #[arg(long)]
     pub workgroups: String,
-    /// A binding: [G:]I=TYPE:INIT (`@group(G) @binding(I)`, group 0 without `G:`), TYPE
+    /// A binding: `[G:]I=TYPE:INIT` (`@group(G) @binding(I)`, group 0 without `G:`), TYPE
     /// u32|i32|f32, INIT zeros:N | random:N | iota:N | uninit:N | [v,v,...] | file:PATH (a
     /// .npy file of that dtype, or raw little-endian 4-byte elements). Repeatable.
     #[arg(long = "bind")]

@@ -38,7 +38,7 @@ pub struct SortArgs {
     #[arg(long)]
     pub strategy: Option<String>,
     /// Sort within segments: a 1-D uint32 .npy of S + 1 CSR offsets rising from 0 to the key
-    /// count (segment j is keys [offsets[j], offsets[j + 1])); 32-bit keys.
+    /// count (segment j is keys `[offsets[j], offsets[j + 1])`); 32-bit keys.
     #[arg(long)]
     pub segments: Option<PathBuf>,
 }

@@ -197,6 +197,9 @@ static NEXT_BUFFER: AtomicU64 = AtomicU64::new(1);
 struct BufferInner {
     id: u64,
     label: String,
+    /// Its size in words, fixed: a submission takes `words` out while it runs, and another
+    /// thread may ask the size meanwhile (a queue write from a recording of its own).
+    len: usize,
     words: Mutex<Vec<u32>>,
     /// Made undefined and not yet through a submission: its unwritten words are findings.
     output: AtomicBool,
@@ -234,6 +237,7 @@ impl SimBuffer {
             inner: Arc::new(BufferInner {
                 id: NEXT_BUFFER.fetch_add(1, Ordering::Relaxed),
                 label: label.to_string(),
+                len: words.len(),
                 words: Mutex::new(words),
                 output: AtomicBool::new(output),
                 scratch: AtomicBool::new(false),
@@ -243,7 +247,7 @@ impl SimBuffer {
 
     /// Size in bytes.
     pub fn size(&self) -> u64 {
-        self.inner.words.lock().unwrap().len() as u64 * 4
+        self.inner.len as u64 * 4
     }
 
     /// The contents as `T`s.
@@ -770,15 +774,27 @@ impl Simulator {
                 let output = b.inner.output.load(Ordering::Relaxed);
                 BufferMeta {
                     label: b.inner.label.clone(),
-                    words: b.inner.words.lock().unwrap().len(),
+                    words: b.inner.len,
                     poison: output,
                     readback: output,
                 }
             })
             .collect();
-        let mut words: Vec<Vec<u32>> = table
-            .iter()
-            .map(|b| std::mem::take(&mut *b.inner.words.lock().unwrap()))
+        // every buffer of the submission held for its whole run, locked in one order (by id),
+        // so that submissions from other threads sharing a buffer (a queue write of one
+        // recording is applied by whichever submission comes next) wait rather than find its
+        // words taken, and no two wait on each other
+        let mut by_id: Vec<usize> = (0..table.len()).collect();
+        by_id.sort_by_key(|&i| table[i].inner.id);
+        let mut guards: Vec<Option<std::sync::MutexGuard<'_, Vec<u32>>>> =
+            (0..table.len()).map(|_| None).collect();
+        for i in by_id {
+            guards[i] = Some(table[i].inner.words.lock().unwrap());
+        }
+        let mut words: Vec<Vec<u32>> = guards
+            .iter_mut()
+            .flatten()
+            .map(|g| std::mem::take(&mut **g))
             .collect();
         let run = Run {
             commands: &enc.commands,
@@ -801,10 +817,11 @@ impl Simulator {
         }
         let result = self.explore(&run, &compared, &mut words);
         // the words go back whatever happened
-        for (b, w) in table.iter().zip(words) {
-            *b.inner.words.lock().unwrap() = w;
+        for ((b, g), w) in table.iter().zip(guards.iter_mut().flatten()).zip(words) {
+            **g = w;
             b.inner.output.store(false, Ordering::Relaxed);
         }
+        drop(guards);
         self.stats.lock().unwrap().runs += 1;
         let findings = result?;
         if self.config.fail_on_step_limit {

@@ -108,6 +108,8 @@ struct Io {
     keys_out: BufferId,
     vals_in: BufferId,
     vals_out: BufferId,
+    vals2_in: BufferId,
+    vals2_out: BufferId,
 }
 
 struct Builder<'a> {
@@ -122,6 +124,8 @@ struct Builder<'a> {
     pairs: bool,
     /// The values are the keys' indices, made by the first pass.
     index: bool,
+    /// Second values follow too (`VALUES2`).
+    values2: bool,
     /// `SortPolicy::poison_between_passes`.
     poison_between_passes: bool,
 }
@@ -160,6 +164,8 @@ impl Builder<'_> {
             ("keys_out", io.keys_out),
             ("vals_in", io.vals_in),
             ("vals_out", io.vals_out),
+            ("vals2_in", io.vals2_in),
+            ("vals2_out", io.vals2_out),
         ];
         b.extend_from_slice(own);
         self.plan
@@ -175,10 +181,10 @@ impl Builder<'_> {
         if !self.poison_between_passes {
             return Ok(());
         }
-        let outs = if self.pairs {
-            vec![io.keys_out, io.vals_out]
-        } else {
-            vec![io.keys_out]
+        let outs = match (self.pairs, self.values2) {
+            (true, true) => vec![io.keys_out, io.vals_out, io.vals2_out],
+            (true, false) => vec![io.keys_out, io.vals_out],
+            _ => vec![io.keys_out],
         };
         for buf in outs {
             let label = format!("invalidate {}", self.plan.buffers[buf.0].label);
@@ -279,6 +285,8 @@ pub(super) struct Built {
     pub counting: Counting,
     pub keys: BufferId,
     pub values: BufferId,
+    /// With second values: their buffer.
+    pub values2: Option<BufferId>,
     pub strategy: Strategy,
 }
 
@@ -320,6 +328,7 @@ pub(super) fn build(
     config: &SortConfig,
     key_type: u32,
     strategy: Strategy,
+    values2: bool,
 ) -> Result<Built> {
     let n = config.max_count.max(1);
     let pairs = config.payload != Payload::None;
@@ -377,14 +386,43 @@ pub(super) fn build(
             plan.buffer("no values b", 16, BufferInit::Zeroed),
         )
     };
+    // second values: the caller's and scratch as for the values, or distinct stand-ins
+    let (values2_arg, v2a, v2b) = if values2 {
+        (
+            Some(plan.arg("values2", bytes)),
+            plan.buffer("values2 a", bytes, BufferInit::Poison),
+            plan.buffer(
+                "values2 b",
+                if passes % 2 == 1 && passes > 1 {
+                    bytes
+                } else {
+                    16
+                },
+                BufferInit::Poison,
+            ),
+        )
+    } else {
+        (
+            None,
+            plan.buffer("no values2 a", 16, BufferInit::Zeroed),
+            plan.buffer("no values2 b", 16, BufferInit::Zeroed),
+        )
+    };
+    let v2k = match values2_arg {
+        Some(v) => v,
+        None => plan.buffer("no values2", 16, BufferInit::Zeroed),
+    };
     let io = |src: usize, dst: usize| {
         let k = [keys, ka, kb];
         let v = [values, va, vb];
+        let v2 = [v2k, v2a, v2b];
         Io {
             keys_in: k[src],
             keys_out: k[dst],
             vals_in: v[src],
             vals_out: v[dst],
+            vals2_in: v2[src],
+            vals2_out: v2[dst],
         }
     };
     let onesweep = strategy == Strategy::OneSweep;
@@ -462,9 +500,11 @@ pub(super) fn build(
         tile: vec![
             ("SG_MIN", rank_subgroup_min(caps) as f64),
             ("PAIRS", pairs as u32 as f64),
+            ("VALUES2", values2 as u32 as f64),
         ],
         pairs,
         index,
+        values2,
         poison_between_passes: policy.poison_between_passes,
     };
     let route = route(passes);
@@ -556,6 +596,9 @@ pub(super) fn build(
         if pairs {
             copies.push(("copy back values", va, values));
         }
+        if let Some(v2) = values2_arg {
+            copies.push(("copy back values2", v2a, v2));
+        }
         for (label, src, dst) in copies {
             b.plan
                 .pass(
@@ -616,6 +659,7 @@ pub(super) fn build(
         counting,
         keys,
         values,
+        values2: values2_arg,
         strategy,
     })
 }

@@ -49,6 +49,17 @@ impl Sorter {
     /// A sorter for `config` on `ctx`: checks it against the device, picks the strategy, makes
     /// the scratch for `config.max_count` keys and compiles the passes.
     pub fn new(ctx: &Context, config: SortConfig) -> Result<Sorter> {
+        Sorter::made(ctx, config, false)
+    }
+
+    /// A 32-bit pairs sorter whose keys carry a second value word too (`VALUES2` of
+    /// `wgsl/sort/lib/tile.wgsl`), recorded by [`Sorter::recorder`] on (keys, values, second
+    /// values): the halves' passes of a sort of 64-bit keys or of segments.
+    pub(super) fn with_second_values(ctx: &Context, config: SortConfig) -> Result<Sorter> {
+        Sorter::made(ctx, config, true)
+    }
+
+    fn made(ctx: &Context, config: SortConfig, values2: bool) -> Result<Sorter> {
         let caps = ctx.caps();
         let kt = key_type(config.key)?;
         let width = if config.key.is_wide() { 64 } else { 32 };
@@ -98,10 +109,13 @@ impl Sorter {
                 needed_for: format!("the {strategy} sort"),
             });
         }
-        let built = build(caps, &config, kt, strategy)?;
+        let built = build(caps, &config, kt, strategy, values2 && pairs)?;
         let mut args = vec![Arg::counted(built.keys, "keys", 4)];
         if pairs {
             args.push(Arg::counted(built.values, "values", 4));
+        }
+        if let Some(v2) = built.values2 {
+            args.push(Arg::counted(v2, "values", 4));
         }
         Ok(Sorter {
             config,

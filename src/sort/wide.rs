@@ -1,73 +1,41 @@
-//! Sorts of 64-bit keys (u64, i64, f64), built from the 32-bit sort's digit passes.
+//! Sorts of 64-bit keys (u64, i64, f64) and segmented sorts of 32-bit keys, built from the
+//! 32-bit sort's digit passes.
 //!
 //! Rules:
-//! - **Two halves, least significant first.** A key is two words, low first (the layout of a
-//!   `u64` slice). A split stage writes each key's sortable halves (`wgsl/sort/lib/wide.wgsl`:
-//!   the 32-bit image extended to 64 bits, [`f64::total_cmp`] order for f64) to scratch; the
-//!   low halves are sorted by 32-bit digit passes, then the high halves, each pass stable, so
-//!   the result is the stable sort of the whole key (LSD radix sort); a join stage writes the
-//!   keys back, raw, into the caller's buffer. A bit range `[begin, end)` of `0..64` sorts the
-//!   halves' parts of it and skips a half it does not reach.
-//! - **What rides along.** Keys alone: each half's passes carry the other half as their value
-//!   (8 bytes a key a pass, as CUB's 64-bit keys). With values or indices: the low half's
-//!   passes carry the keys' indices, the high halves are gathered into that order, the high
-//!   half's passes carry the indices on, and the final order gathers the raw low halves from
-//!   the caller's keys and the values from the caller's values (12 bytes a key a pass, and
-//!   three gathers).
-//! - **One recording, several plans.** The split, the gathers and the join are plans of their
-//!   own (elementwise over the count, `wgsl/sort/wide_*.wgsl`); the digit passes are 32-bit
-//!   [`Sorter`]s over scratch. A recording checks every part with the caller's buffers and the
-//!   count before it records the first ([`Recorder::check`]); the scratch ranges hold exactly
-//!   what the caller's ranges hold, so a GPU count is clamped alike in every part. The parts
-//!   are recorded together or not at all, and their control-block rings move in step.
+//! - **Two words, least significant first.** A 64-bit key is two words, low first (the layout
+//!   of a `u64` slice); a key of a segmented sort is its segment's index (high) over the key
+//!   (low). A split stage writes each key's two sortable words to scratch
+//!   (`wgsl/sort/wide_split.wgsl`: the 32-bit order extended, `wgsl/sort/lib/wide.wgsl`, with
+//!   [`f64::total_cmp`] order for f64; `wgsl/sort/segment_split.wgsl`: the key's sortable image
+//!   and its segment by binary search in the offsets). The low words are sorted by 32-bit digit
+//!   passes, then the high words, each pass stable, so the result is the stable sort of the
+//!   whole key (LSD radix sort); a join stage writes the keys back, raw, into the caller's
+//!   buffer. A bit range `[begin, end)` of `0..64` sorts the words' parts of it and skips a word
+//!   it does not reach; a segmented sort's high words take the bits of its largest segment index.
+//! - **What rides along.** Each word's passes carry the other word as their value, and with a
+//!   payload the caller's values (or the indices, written first) as a second value word
+//!   (`VALUES2` of `wgsl/sort/lib/tile.wgsl`), sorted in place in the caller's buffer: 8 bytes
+//!   a key a pass for keys alone, 12 with values, as CUB's 64-bit sorts.
+//! - **One recording, several plans.** The split and the join are plans of their own
+//!   (elementwise over the count, `wgsl/sort/wide_*.wgsl`, `segment_*.wgsl`); the digit passes
+//!   are 32-bit [`Sorter`]s over scratch. A recording checks every part with the caller's
+//!   buffers and the count before it records the first ([`Recorder::check`]); the scratch
+//!   ranges hold exactly what the caller's ranges hold, so a GPU count is clamped alike in every
+//!   part. The parts are recorded together or not at all, and their control-block rings move
+//!   in step.
 
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::fold::ChunkGrid;
 use crate::kernel;
-use crate::plan::Plan;
+use crate::plan::{BufferId, Plan};
 use crate::record::{Arg, Counting, HostArgs, Recorder, Timestamps};
 
 use super::{Payload, SortConfig, Sorter};
 
-/// The elementwise stages' tile: 256 invocations × 4 keys, at most this many workgroups.
+/// The elementwise stages' keys per invocation.
 const ITEMS: u64 = 4;
-
-/// A sort of 64-bit keys (see the module docs).
-pub(super) struct Wide {
-    /// The most keys a recording sorts.
-    max: u64,
-    /// Bytes of a key: 8, or 4 in a segmented sort.
-    key_bytes: u64,
-    /// A segmented sort's segment count as its split stage reads it (copied in at every
-    /// recording: the caller's GPU word, or `all_segments`, the most the offsets bound hold).
-    segment_word: Option<Buffer>,
-    all_segments: Option<Buffer>,
-    /// A segmented sort's most segments (0 otherwise).
-    max_segments: u32,
-    /// Sortable halves of the keys (keys alone: sorted, each carrying the other).
-    low: Buffer,
-    high: Buffer,
-    /// With a payload: the order (the keys' input indices), the high halves gathered into the
-    /// low halves' order, and the values gathered into the final order.
-    order: Option<Buffer>,
-    high_moved: Option<Buffer>,
-    values_moved: Option<Buffer>,
-    /// The split stage: keys → low, high.
-    split: Recorder,
-    /// The low halves' passes and the high halves' (each absent where the bit range does not
-    /// reach its half; the low one stands for both where the range is empty).
-    first: Option<Sorter>,
-    second: Option<Sorter>,
-    /// With a payload and the low halves sorted: the high halves into their order.
-    between: Option<Recorder>,
-    /// The last stages: the keys (and values) into the caller's buffers.
-    finish: Recorder,
-}
-
-/// One part of a recording: a recorder and the buffers it binds.
-type Part<'p, 'a> = (&'p Recorder, Vec<BufferRef<'a>>);
 
 /// What the high words hold: the keys' high halves, or their segments' indices.
 #[derive(Clone, Copy)]
@@ -77,6 +45,38 @@ enum Shape {
     /// 32-bit keys in up to this many segments.
     Segmented(u32),
 }
+
+/// A sort of 64-bit keys or of segments (see the module docs).
+pub(super) struct Wide {
+    /// The most keys a recording sorts.
+    max: u64,
+    /// Bytes of a key: 8, or 4 in a segmented sort.
+    key_bytes: u64,
+    /// A segmented sort's most segments (0 otherwise), and its segment count as its split stage
+    /// reads it: copied in at every recording, the caller's GPU word or `all_segments`, the
+    /// most the offsets bound hold.
+    max_segments: u32,
+    segment_word: Option<Buffer>,
+    all_segments: Option<Buffer>,
+    /// The keys' sortable low and high words.
+    low: Buffer,
+    high: Buffer,
+    /// Whether the caller's values ride along (values or indices), and whether the split
+    /// writes them (the indices).
+    pairs: bool,
+    indices: bool,
+    /// The split stage: keys → low, high (and the indices).
+    split: Recorder,
+    /// The low words' passes and the high words' (each absent where the bit range does not
+    /// reach its word; the low one stands for both where the range is empty).
+    first: Option<Sorter>,
+    second: Option<Sorter>,
+    /// The join stage: low, high → keys.
+    finish: Recorder,
+}
+
+/// One part of a recording: a recorder and the buffers it binds.
+type Part<'p, 'a> = (&'p Recorder, Vec<BufferRef<'a>>);
 
 impl Wide {
     /// A sort of 64-bit keys (`config.key` u64, i64 or f64), or with `config.max_segments` a
@@ -101,27 +101,23 @@ impl Wide {
         let sorts_high = high_bits.0 < high_bits.1;
         let sorts_low = low_bits.0 < low_bits.1 || !sorts_high;
         let pairs = config.payload != Payload::None;
-        let half = |bits: (u32, u32), payload: Payload| -> Result<Sorter> {
-            let mut c = SortConfig::keys(crate::dtype::Dtype::U32, n).bits(bits.0, bits.1);
-            c.payload = payload;
+        let half = |sorts: bool, bits: (u32, u32)| -> Result<Option<Sorter>> {
+            if !sorts {
+                return Ok(None);
+            }
+            let mut c = SortConfig::keys(crate::dtype::Dtype::U32, n)
+                .bits(bits.0, bits.1)
+                .with_values();
             c.strategy = config.strategy;
             c.policy = config.policy;
-            Sorter::new(ctx, c)
+            let s = if pairs {
+                Sorter::with_second_values(ctx, c)?
+            } else {
+                Sorter::new(ctx, c)?
+            };
+            Ok(Some(s))
         };
-        // with a payload, the first half sorted makes the indices; the second carries them
-        let (first, second) = match (sorts_low, sorts_high, pairs) {
-            (true, true, true) => (
-                Some(half(low_bits, Payload::Index)?),
-                Some(half(high_bits, Payload::Values)?),
-            ),
-            (true, true, false) => (
-                Some(half(low_bits, Payload::Values)?),
-                Some(half(high_bits, Payload::Values)?),
-            ),
-            (true, false, p) => (Some(half(low_bits, index_or(p))?), None),
-            (false, _, p) => (None, Some(half(high_bits, index_or(p))?)),
-        };
-        let words = |label: &str| ctx.scratch(label, 4 * n);
+        let (first, second) = (half(sorts_low, low_bits)?, half(sorts_high, high_bits)?);
         let key_ov = [
             ("KEY_TYPE", key_type as f64),
             ("DESCENDING", config.descending as u32 as f64),
@@ -130,95 +126,46 @@ impl Wide {
             Shape::Wide => format!("sort {}", config.key),
             Shape::Segmented(_) => format!("segmented sort {}", config.key),
         };
-        // split: keys → low, high
+        // split: keys → low, high (and the indices)
         let mut s = Steps::new(caps, format!("{label} split"), n)?;
         let keys = s.arg("keys", key_bytes);
-        match shape {
-            Shape::Wide => {
-                let (lo, hi) = (s.arg("low", 4), s.arg("high", 4));
-                s.pass(
-                    "split",
-                    "sort/wide_split",
-                    &key_ov,
-                    &[("keys", keys), ("low", lo), ("high", hi)],
-                )?;
-            }
+        let mut binds = vec![("keys", keys)];
+        let mut ov = key_ov.to_vec();
+        let stage = match shape {
+            Shape::Wide => "sort/wide_split",
             Shape::Segmented(max) => {
-                let (offsets, segments) = (s.fixed("offsets"), s.fixed("segment count"));
-                let (lo, hi) = (s.arg("low", 4), s.arg("high", 4));
-                let mut ov = key_ov.to_vec();
+                binds.push(("offsets", s.fixed("offsets")));
+                binds.push(("segments", s.fixed("segment count")));
                 ov.push(("MAX_SEGMENTS", max as f64));
-                s.pass(
-                    "split",
-                    "sort/segment_split",
-                    &ov,
-                    &[
-                        ("keys", keys),
-                        ("offsets", offsets),
-                        ("segments", segments),
-                        ("low", lo),
-                        ("high", hi),
-                    ],
-                )?;
+                "sort/segment_split"
             }
+        };
+        binds.push(("low", s.arg("low", 4)));
+        binds.push(("high", s.arg("high", 4)));
+        s.pass("split", stage, &ov, &binds)?;
+        if config.payload == Payload::Index {
+            let indices = s.arg("indices", 4);
+            s.pass("indices", "sort/wide_iota", &[], &[("indices", indices)])?;
         }
         let split = s.recorder(ctx)?;
-        // with a payload, the high words follow the low halves' order
-        let between = if pairs && first.is_some() {
-            let mut s = Steps::new(caps, format!("{label} gather"), n)?;
-            let (src, order, dst) = (s.arg("high", 4), s.arg("order", 4), s.arg("moved", 4));
-            s.gather("gather high", (src, 1, 0), order, dst, true)?;
-            Some(s.recorder(ctx)?)
-        } else {
-            None
-        };
+        // join: low, high → keys
         let mut s = Steps::new(caps, format!("{label} join"), n)?;
         let keys = s.arg("keys", key_bytes);
-        let (lo, hi) = (s.arg("low", 4), s.arg("high", 4));
-        if pairs {
-            let order = s.arg("order", 4);
-            let values = s.arg("values", 4);
-            // the raw keys (their low halves) in the final order
-            s.gather(
-                "gather keys",
-                (keys, key_bytes as u32 / 4, 0),
-                order,
-                lo,
-                true,
-            )?;
-            if config.payload == Payload::Values {
-                let moved = s.arg("moved values", 4);
-                s.gather("gather values", (values, 1, 0), order, moved, true)?;
-                s.gather("values out", (moved, 1, 0), order, values, false)?;
-            } else {
-                s.gather("indices out", (order, 1, 0), order, values, false)?;
-            }
-        }
+        let lo = s.arg("low", 4);
         match shape {
             Shape::Wide => {
-                let mut ov = key_ov.to_vec();
-                ov.push(("RAW_LOW", pairs as u32 as f64));
-                s.pass(
-                    "join",
-                    "sort/wide_join",
-                    &ov,
-                    &[("low", lo), ("high", hi), ("keys", keys)],
-                )?;
-            }
-            Shape::Segmented(_) if pairs => {
-                s.gather("keys out", (lo, 1, 0), hi, keys, false)?;
+                let hi = s.arg("high", 4);
+                let binds = [("low", lo), ("high", hi), ("keys", keys)];
+                s.pass("join", "sort/wide_join", &key_ov, &binds)?;
             }
             Shape::Segmented(_) => {
-                s.pass(
-                    "join",
-                    "sort/segment_join",
-                    &key_ov,
-                    &[("low", lo), ("keys", keys)],
-                )?;
+                let binds = [("low", lo), ("keys", keys)];
+                s.pass("join", "sort/segment_join", &key_ov, &binds)?;
             }
         }
         let finish = s.recorder(ctx)?;
         let segmented = matches!(shape, Shape::Segmented(_));
+        let words = |label: &str| ctx.scratch(label, 4 * n);
         Ok(Wide {
             max: n,
             key_bytes,
@@ -232,20 +179,13 @@ impl Wide {
             all_segments: segmented
                 .then(|| ctx.upload("sort: every segment the offsets hold", &[u32::MAX]))
                 .transpose()?,
-            low: words("sort low halves")?,
-            high: words("sort high halves")?,
-            order: pairs.then(|| words("sort order")).transpose()?,
-            high_moved: between
-                .is_some()
-                .then(|| words("sort high halves moved"))
-                .transpose()?,
-            values_moved: (config.payload == Payload::Values)
-                .then(|| words("sort values moved"))
-                .transpose()?,
+            low: words("sort low words")?,
+            high: words("sort high words")?,
+            pairs,
+            indices: config.payload == Payload::Index,
             split,
             first,
             second,
-            between,
             finish,
         })
     }
@@ -278,24 +218,22 @@ impl Wide {
     /// The passes of a recording, in order.
     pub fn passes(&self) -> Vec<String> {
         let mut v = self.split.plan().pass_labels();
-        let of_half = |s: &Sorter, half: &'static str| {
-            s.passes().into_iter().map(move |p| format!("{half} {p}"))
+        let of_word = |s: &Sorter, word: &'static str| {
+            s.passes().into_iter().map(move |p| format!("{word} {p}"))
         };
         if let Some(s) = &self.first {
-            v.extend(of_half(s, "low"));
-        }
-        if let Some(b) = &self.between {
-            v.extend(b.plan().pass_labels());
+            v.extend(of_word(s, "low"));
         }
         if let Some(s) = &self.second {
-            v.extend(of_half(s, "high"));
+            v.extend(of_word(s, "high"));
         }
         v.extend(self.finish.plan().pass_labels());
         v
     }
 
-    /// The parts of a recording of the caller's `keys` (and `values`) in order, each with the
-    /// buffers it binds, for `m` keys (what every range holds).
+    /// The parts of a recording of the caller's `keys` (and `values`, and a segmented sort's
+    /// `offsets`) in order, each with the buffers it binds, for `m` keys (what every range
+    /// holds).
     fn parts<'p, 'a>(
         &'p self,
         keys: BufferRef<'a>,
@@ -308,7 +246,7 @@ impl Wide {
     {
         let w = |b: &'p Buffer| b.slice(0, 4 * m.max(1));
         let (lo, hi) = (w(&self.low), w(&self.high));
-        let split = match (offsets, &self.segment_word) {
+        let mut split = match (offsets, &self.segment_word) {
             (None, None) => vec![keys, lo, hi],
             (Some(o), Some(word)) => vec![keys, o, word.into(), lo, hi],
             (None, Some(_)) => {
@@ -322,49 +260,40 @@ impl Wide {
                 ));
             }
         };
-        let mut parts: Vec<Part<'p, 'a>> = vec![(&self.split, split)];
-        let sort = |s: &'p Sorter| s.recorder();
-        match (&self.order, values) {
-            (None, None) => {
-                // keys alone: each half's passes carry the other half
-                if let Some(s) = &self.first {
-                    parts.push((sort(s), vec![lo, hi]));
+        // each word's passes carry the other word, and the values as second values
+        let (mut low_bufs, mut high_bufs) = (vec![lo, hi], vec![hi, lo]);
+        match (self.pairs, values) {
+            (true, Some(v)) => {
+                if self.indices {
+                    split.push(v);
                 }
-                if let Some(s) = &self.second {
-                    parts.push((sort(s), vec![hi, lo]));
-                }
-                parts.push((&self.finish, vec![keys, lo, hi]));
+                low_bufs.push(v);
+                high_bufs.push(v);
             }
-            (Some(order), Some(values)) => {
-                let order = w(order);
-                let mut high = hi;
-                if let Some(s) = &self.first {
-                    parts.push((sort(s), vec![lo, order]));
-                }
-                if let (Some(b), Some(moved)) = (&self.between, &self.high_moved) {
-                    high = w(moved);
-                    parts.push((b, vec![hi, order, high]));
-                }
-                if let Some(s) = &self.second {
-                    parts.push((sort(s), vec![high, order]));
-                }
-                let mut bufs = vec![keys, lo, high, order, values];
-                if let Some(v) = &self.values_moved {
-                    bufs.push(w(v));
-                }
-                parts.push((&self.finish, bufs));
-            }
-            (Some(_), None) => {
+            (false, None) => {}
+            (true, None) => {
                 return Err(Error::InvalidInput(
                     "this sorter carries values (or indices): give a values buffer".into(),
                 ));
             }
-            (None, Some(_)) => {
+            (false, Some(_)) => {
                 return Err(Error::InvalidInput(
                     "this sorter sorts keys alone: give no values buffer".into(),
                 ));
             }
         }
+        let mut parts: Vec<Part<'p, 'a>> = vec![(&self.split, split)];
+        if let Some(s) = &self.first {
+            parts.push((s.recorder(), low_bufs));
+        }
+        if let Some(s) = &self.second {
+            parts.push((s.recorder(), high_bufs));
+        }
+        let finish = match self.segment_word {
+            None => vec![keys, lo, hi],
+            Some(_) => vec![keys, lo],
+        };
+        parts.push((&self.finish, finish));
         Ok(parts)
     }
 
@@ -394,42 +323,27 @@ impl Wide {
         .into_iter()
         .flatten()
         .fold(self.max, u64::min);
-        // a segment count: the caller's word copied in, or every segment of the offsets given
-        let (offsets, copy) = match (segments, &self.segment_word, &self.all_segments) {
-            (Some((offsets, count)), Some(word), Some(all)) => {
-                let (offsets, src) = match count {
-                    Count::Host(s) => {
-                        let bytes = 4 * (s as u64 + 1);
-                        if s > self.max_segments() || offsets.len() < bytes {
-                            return Err(Error::InvalidInput(format!(
-                                "{s} segments: the sorter takes at most {}, and their offsets \
-                                 {} words ({} holds {})",
-                                self.max_segments(),
-                                s as u64 + 1,
-                                offsets.describe(),
-                                offsets.len() / 4
-                            )));
-                        }
-                        (offsets.range(0, bytes), BufferRef::from(all))
-                    }
-                    Count::Gpu(src) => {
-                        if src.len() < 4 || offsets.len() < 4 {
-                            return Err(Error::InvalidInput(format!(
-                                "a GPU segment count is a u32 ({}) over offsets of at least one \
-                                 word ({})",
-                                src.describe(),
-                                offsets.describe()
-                            )));
-                        }
-                        (offsets, src.range(0, 4))
-                    }
-                };
-                let dst = BufferRef::from(word);
-                enc.check_copy(&src, &dst, 4)?;
-                (Some(offsets), Some((src, dst, 4)))
+        let (offsets, copy) = self.segment_count(&enc, segments)?;
+        // (no part binds two of the caller's ranges together, so their overlaps are checked
+        // here: the keys and values are written, the offsets read throughout)
+        let named = [
+            ("keys", Some(keys)),
+            ("values", values),
+            ("offsets", offsets),
+        ];
+        for (i, (a, ra)) in named.iter().enumerate() {
+            for (b, rb) in &named[i + 1..] {
+                if let (Some(ra), Some(rb)) = (ra, rb)
+                    && ra.overlaps(rb)
+                {
+                    return Err(Error::InvalidInput(format!(
+                        "`{a}` ({}) overlaps `{b}` ({})",
+                        ra.describe(),
+                        rb.describe()
+                    )));
+                }
             }
-            _ => (None, None),
-        };
+        }
         let parts = self.parts(keys, values, offsets, m)?;
         // every part checked with its buffers before the first is recorded
         for (rec, bufs) in &parts {
@@ -448,17 +362,53 @@ impl Wide {
         Ok(())
     }
 
-    /// A segmented sort's most segments.
-    fn max_segments(&self) -> u32 {
-        self.max_segments
-    }
-}
-
-fn index_or(pairs: bool) -> Payload {
-    if pairs {
-        Payload::Index
-    } else {
-        Payload::Values
+    /// A segmented sort's offsets as the split binds them and the copy of its segment count
+    /// into `segment_word`: the caller's GPU word, or for a host count `all_segments` over
+    /// offsets of exactly that many segments; checked, nothing recorded.
+    #[allow(clippy::type_complexity)]
+    fn segment_count<'a>(
+        &'a self,
+        enc: &EncoderRef<'a>,
+        segments: Option<(BufferRef<'a>, Count<'a>)>,
+    ) -> Result<(
+        Option<BufferRef<'a>>,
+        Option<(BufferRef<'a>, BufferRef<'a>, u64)>,
+    )> {
+        let (Some((offsets, count)), Some(word), Some(all)) =
+            (segments, &self.segment_word, &self.all_segments)
+        else {
+            return Ok((segments.map(|s| s.0), None));
+        };
+        let (offsets, src) = match count {
+            Count::Host(s) => {
+                let bytes = 4 * (s as u64 + 1);
+                if s > self.max_segments || offsets.len() < bytes {
+                    return Err(Error::InvalidInput(format!(
+                        "{s} segments: the sorter takes at most {}, and their offsets {} words \
+                         ({} holds {})",
+                        self.max_segments,
+                        s as u64 + 1,
+                        offsets.describe(),
+                        offsets.len() / 4
+                    )));
+                }
+                (offsets.range(0, bytes), BufferRef::from(all))
+            }
+            Count::Gpu(src) => {
+                if src.len() < 4 || offsets.len() < 4 {
+                    return Err(Error::InvalidInput(format!(
+                        "a GPU segment count is a u32 ({}) over offsets of at least one word \
+                         ({})",
+                        src.describe(),
+                        offsets.describe()
+                    )));
+                }
+                (offsets, src.range(0, 4))
+            }
+        };
+        let dst = BufferRef::from(word);
+        enc.check_copy(&src, &dst, 4)?;
+        Ok((Some(offsets), Some((src, dst, 4))))
     }
 }
 
@@ -492,25 +442,26 @@ impl<'c> Steps<'c> {
     }
 
     /// A caller's buffer of `bytes` per key.
-    fn arg(&mut self, label: &'static str, bytes: u64) -> crate::plan::BufferId {
+    fn arg(&mut self, label: &'static str, bytes: u64) -> BufferId {
         let id = self.plan.arg(label, bytes * self.grid.max_count);
         self.args.push(Arg::counted(id, label, bytes));
         id
     }
 
     /// A caller's buffer the count does not size.
-    fn fixed(&mut self, label: &'static str) -> crate::plan::BufferId {
+    fn fixed(&mut self, label: &'static str) -> BufferId {
         let id = self.plan.arg(label, 4);
         self.args.push(Arg::fixed(id));
         id
     }
 
+    /// A pass of `stage` over the count, binding `binds` and the control block's head.
     fn pass(
         &mut self,
         label: &str,
         stage: &str,
         overrides: &[(&str, f64)],
-        binds: &[(&str, crate::plan::BufferId)],
+        binds: &[(&str, BufferId)],
     ) -> Result<()> {
         let k = kernel::load(stage, self.caps.flavor())?;
         let mut ov = self.grid.params();
@@ -521,27 +472,6 @@ impl<'c> Steps<'c> {
             .pass(label, &k, "main", &ov, &binds, self.grid.workgroups())?
             .range("count_word", 0, 16)?;
         Ok(())
-    }
-
-    /// dst[i] = src[order[i] · stride + offset], or src[i · stride + offset] unless `ordered`.
-    fn gather(
-        &mut self,
-        label: &str,
-        (src, stride, offset): (crate::plan::BufferId, u32, u32),
-        order: crate::plan::BufferId,
-        dst: crate::plan::BufferId,
-        ordered: bool,
-    ) -> Result<()> {
-        self.pass(
-            label,
-            "sort/wide_gather",
-            &[
-                ("STRIDE", stride as f64),
-                ("OFFSET", offset as f64),
-                ("ORDERED", ordered as u32 as f64),
-            ],
-            &[("src", src), ("order", order), ("dst", dst)],
-        )
     }
 
     fn recorder(self, ctx: &Context) -> Result<Recorder> {

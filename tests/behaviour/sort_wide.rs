@@ -4,7 +4,7 @@
 //! values (NaNs with payloads, ±0, ±inf, subnormals, neighbours of ±1); recorded at offsets with
 //! host and GPU counts. Every output is checked ordered, a permutation of the input (values with
 //! their keys) and stable. The 32-bit digit passes underneath are the sort suite's; this one
-//! covers what the 64-bit sort adds: the halves' order, the gathers between them, the joins.
+//! covers what the 64-bit sort adds: the words' order, the second value word, the joins.
 
 use wgsimd::dtype::Dtype;
 use wgsimd::reference::sort::{check_segments, check_wide, Order};
@@ -532,6 +532,22 @@ fn bad_input(t: &Target) {
     util::refused(
         "segmented sorter without offsets",
         seg.record(&mut enc, &k32, None, Count::Host(10)),
+    );
+    let segv = Sorter::new(
+        ctx,
+        SortConfig::keys(Dtype::U32, 100).with_values().segmented(4),
+    )
+    .unwrap();
+    util::refused(
+        "offsets over the values",
+        segv.record_segmented(
+            &mut enc,
+            &k32,
+            Some(vb.slice(0, 40)),
+            vb.slice(0, 12),
+            Count::Host(2),
+            Count::Host(10),
+        ),
     );
     util::refused(
         "offsets for a plain sorter",

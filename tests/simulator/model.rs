@@ -250,3 +250,35 @@ fn invalidated_buffer_must_be_written_again() {
     let e = plan.validate().unwrap_err().to_string();
     assert!(e.contains("does not bind all of it"), "{e}");
 }
+
+/// Submissions from several threads on one simulator: each recording's queue writes (its
+/// control block's head) are applied by whichever submission comes next, so two submissions
+/// may share a buffer; they wait for each other instead of finding its words taken (this
+/// raced: "`control` (0 bytes)", or an index out of range, in about one run of three).
+#[test]
+fn submissions_from_threads_share_buffers_safely() {
+    let ctx = Context::simulator(SimConfig::default()).unwrap();
+    std::thread::scope(|s| {
+        for t in 0..4u32 {
+            let ctx = &ctx;
+            s.spawn(move || {
+                for i in 0..12u32 {
+                    let data: Vec<u32> = (0..300 + 37 * i + t).collect();
+                    let want: Vec<u32> = data
+                        .iter()
+                        .scan(0u32, |acc, &x| {
+                            let v = *acc;
+                            *acc = acc.wrapping_add(x);
+                            Some(v)
+                        })
+                        .collect();
+                    assert_eq!(wgsimd::scan::scan(ctx, &data, false).unwrap(), want);
+                    let (k, _) = wgsimd::sort::sort_keys(ctx, &data, &Default::default())
+                        .map(|k| (k, ()))
+                        .unwrap();
+                    assert_eq!(k, data);
+                }
+            });
+        }
+    });
+}

@@ -23,6 +23,15 @@ fn elements_grid(n: u32) -> u32 {
     return clamp((n + WG_SIZE * ITEMS - 1u) / (WG_SIZE * ITEMS), 1u, MAX_WORKGROUPS);
 }
 
+// An elementwise stage's walk of workgroup `w` over this run's elements (the head's count):
+// (its first index, the count, the stride); a workgroup past the run's grid (one sized for a
+// larger count) starts past the count and has nothing to do.
+fn element_walk(head: vec4<u32>, w: u32) -> vec3<u32> {
+    let n = run_elements(head);
+    let grid = elements_grid(n);
+    return vec3<u32>(select(n, w * WG_SIZE, w < grid), n, grid * WG_SIZE);
+}
+
 // The tiles (WG_SIZE * ITEMS elements) of workgroup `w` of `grid` for `n` elements: [x, y), the
 // same number to each but the last ones, in order.
 fn chunk_tiles(n: u32, grid: u32, w: u32) -> vec2<u32> {

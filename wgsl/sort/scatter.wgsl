@@ -25,6 +25,9 @@ const WG_SIZE: u32 = 256u;
 @group(0) @binding(4) var<storage, read_write> vals_out: array<u32>;
 // exclusive scan of the histogram stage's output
 @group(0) @binding(5) var<storage, read> offsets: array<u32>;
+// the second value words (VALUES2, sort/lib/tile.wgsl)
+@group(0) @binding(6) var<storage, read> vals2_in: array<u32>;
+@group(0) @binding(7) var<storage, read_write> vals2_out: array<u32>;
 
 @compute @workgroup_size(WG_SIZE)
 fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {

@@ -38,14 +38,9 @@ fn segment_of(i: u32, s: u32) -> u32 {
 
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = run_elements(count_word);
-    let grid = elements_grid(n);
-    // a workgroup past this run's grid (one sized for a larger count) has nothing to do
-    if wid.x >= grid {
-        return;
-    }
+    let walk = element_walk(count_word, wid.x);
     let s = min(min(segments[0], arrayLength(&offsets) - 1u), MAX_SEGMENTS);
-    for (var i = wid.x * WG_SIZE + lid; i < n; i += grid * WG_SIZE) {
+    for (var i = walk.x + lid; i < walk.y; i += walk.z) {
         low[i] = to_sortable(keys[i]);
         high[i] = segment_of(i, s);
     }

@@ -13,13 +13,8 @@
 
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = run_elements(count_word);
-    let grid = elements_grid(n);
-    // a workgroup past this run's grid (one sized for a larger count) has nothing to do
-    if wid.x >= grid {
-        return;
-    }
-    for (var i = wid.x * WG_SIZE + lid; i < n; i += grid * WG_SIZE) {
+    let walk = element_walk(count_word, wid.x);
+    for (var i = walk.x + lid; i < walk.y; i += walk.z) {
         let k = wide_to_sortable(keys[i]);
         low[i] = k.x;
         high[i] = k.y;

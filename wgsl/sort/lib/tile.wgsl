@@ -9,8 +9,9 @@
 //
 // Rules:
 // - The including stage declares `const KPT`, `const STAGE_KPT`, `const WG_SIZE` and the
-//   bindings `params: SortParams` (uniform), `keys_in`, `vals_in` (read) and `keys_out`,
-//   `vals_out` (read_write), all `array<u32>`; the functions here use them.
+//   bindings `params: SortParams` (uniform), `keys_in`, `vals_in`, `vals2_in` (read) and
+//   `keys_out`, `vals_out`, `vals2_out` (read_write), all `array<u32>`; the functions here use
+//   them.
 // - A tile is TILE = WG_SIZE * KPT keys (the host reads TILE from the stage). Subgroup s owns
 //   the contiguous keys [s * KPT * S, (s + 1) * KPT * S) of it (S = subgroup size); item j of
 //   lane l is key (s * KPT + j) * S + l. Ranking items j = 0, 1, ... in order within each
@@ -98,6 +99,9 @@ override SG_MIN: u32 = 1u;
 override RANK_PHASES: u32 = (WG_SIZE / SG_MIN + RANK_ROWS - 1u) / RANK_ROWS;
 
 override PAIRS: u32 = 0u;
+// 1: a second value word travels too (vals2_in to vals2_out; with PAIRS), as 64-bit keys and
+// segmented sorts carry the other half of their key and a value (src/sort/wide.rs)
+override VALUES2: u32 = 0u;
 // 1: the values are the keys' indices, made here instead of read (the first pass of a sort
 // with an index payload)
 override INDEX_PAYLOAD: u32 = 0u;
@@ -807,6 +811,41 @@ fn tile_write(inv: Inv, t: TileKeys, rank: Ranks, start: u32, count: u32) {
             // barrier: the values are staged
             workgroupBarrier();
             write_values_round(inv, dst, count, r);
+        }
+    }
+    if VALUES2 != 0u {
+        // the second value word, the same way, loaded only once the first is written
+        let v = tile_values2(inv, start, count);
+        for (var r = 0u; r < STAGE_ROUNDS; r++) {
+            // barrier: the first values (the previous round's second ones) were read from
+            // tile_mem
+            workgroupBarrier();
+            stage_round(inv, v, rank, count, r);
+            // barrier: the second values are staged
+            workgroupBarrier();
+            write_values2_round(inv, dst, count, r);
+        }
+    }
+}
+
+// The tile's second value words in the keys' layout (items without a key hold 0).
+fn tile_values2(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
+    var v: array<u32, KPT>;
+    for (var j = 0u; j < KPT; j++) {
+        let s = slot(inv, j);
+        if s < count {
+            v[j] = vals2_in[start + s];
+        }
+    }
+    return v;
+}
+
+// The second values of round r's items to the places their keys went (write_round).
+fn write_values2_round(inv: Inv, dst: array<u32, KPT>, count: u32, r: u32) {
+    for (var j = 0u; j < KPT; j++) {
+        let i = j * WG_SIZE + inv.lid;
+        if i < count && (STAGE_ROUNDS == 1u || j / STAGE_KPT == r) {
+            vals2_out[dst[j]] = atomicLoad(&tile_mem[i - r * TILE_MEM]);
         }
     }
 }
