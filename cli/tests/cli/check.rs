@@ -396,7 +396,7 @@ fn input_errors_exit_2_with_a_message() {
         (vec!["--dump".into(), "4:4".into()], "no --bind 4:4="),
         (
             vec!["--bind".into(), bind_file(&f64_npy)],
-            "unsupported dtype <f8",
+            "holds float64, not u32",
         ),
         (
             vec!["--bind".into(), bind_file(&f32_npy)],
