@@ -167,6 +167,17 @@ pub fn check_pairs<T: Element>(
     Ok(())
 }
 
+/// That as many keys and values came out as went in.
+fn same_lengths(input: (usize, usize), output: (usize, usize)) -> Result<(), String> {
+    if input == output {
+        return Ok(());
+    }
+    Err(format!(
+        "{} keys and {} values out for {} and {} in",
+        output.0, output.1, input.0, input.1
+    ))
+}
+
 /// Checks a segmented sort: keys (and `values`, empty for keys alone) sorted stably within
 /// each segment of the CSR `offsets` (rising from 0 to the key count) and nowhere else; the
 /// first difference from the stable sort of each segment names its segment.
@@ -176,15 +187,7 @@ pub fn check_segments<T: Element>(
     offsets: &[u32],
     order: Order,
 ) -> Result<(), String> {
-    if out_keys.len() != keys.len() || out_values.len() != values.len() {
-        return Err(format!(
-            "{} keys and {} values out for {} and {} in",
-            out_keys.len(),
-            out_values.len(),
-            keys.len(),
-            values.len()
-        ));
-    }
+    same_lengths((keys.len(), values.len()), (out_keys.len(), out_values.len()))?;
     for (j, w) in offsets.windows(2).enumerate() {
         let (a, b) = (w[0] as usize, w[1] as usize);
         let v = |x: &[u32]| {
@@ -255,15 +258,7 @@ pub fn check_wide(
     (out_keys, out_values): (&[u64], &[u32]),
     order: Order,
 ) -> Result<(), String> {
-    if out_keys.len() != keys.len() || out_values.len() != values.len() {
-        return Err(format!(
-            "{} keys and {} values out for {} and {} in",
-            out_keys.len(),
-            out_values.len(),
-            keys.len(),
-            values.len()
-        ));
-    }
+    same_lengths((keys.len(), values.len()), (out_keys.len(), out_values.len()))?;
     let rank = |k: u64| order.rank_wide(k, dtype);
     if let Some(i) = (1..out_keys.len()).find(|&i| rank(out_keys[i - 1]) > rank(out_keys[i])) {
         return Err(format!(
