@@ -187,7 +187,10 @@ pub fn check_segments<T: Element>(
     offsets: &[u32],
     order: Order,
 ) -> Result<(), String> {
-    same_lengths((keys.len(), values.len()), (out_keys.len(), out_values.len()))?;
+    same_lengths(
+        (keys.len(), values.len()),
+        (out_keys.len(), out_values.len()),
+    )?;
     for (j, w) in offsets.windows(2).enumerate() {
         let (a, b) = (w[0] as usize, w[1] as usize);
         let v = |x: &[u32]| {
@@ -258,7 +261,10 @@ pub fn check_wide(
     (out_keys, out_values): (&[u64], &[u32]),
     order: Order,
 ) -> Result<(), String> {
-    same_lengths((keys.len(), values.len()), (out_keys.len(), out_values.len()))?;
+    same_lengths(
+        (keys.len(), values.len()),
+        (out_keys.len(), out_values.len()),
+    )?;
     let rank = |k: u64| order.rank_wide(k, dtype);
     if let Some(i) = (1..out_keys.len()).find(|&i| rank(out_keys[i - 1]) > rank(out_keys[i])) {
         return Err(format!(
