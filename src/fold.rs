@@ -255,6 +255,19 @@ impl ChunkGrid {
         }
     }
 
+    /// The counting of a plan whose only dispatch arguments are this grid's: the stages compute
+    /// their params from the head, the host dispatches `grid` for a count.
+    pub fn counting(self) -> Counting {
+        Counting {
+            control: self.control,
+            max: self.max_count,
+            derived: true,
+            marks: Vec::new(),
+            args: Some(Box::new(move |n| -> HostArgs { vec![self.args(n)] })),
+            blocks: None,
+        }
+    }
+
     /// Appends to `plan` the prepare stage that writes the grid's arguments for the head's count
     /// (`wgsl/fold/prepare.wgsl`), labelled `label`.
     pub fn append_prepare(&self, plan: &mut Plan, label: String) -> Result<()> {
@@ -359,12 +372,5 @@ pub(crate) fn append(
         plan.pass(format!("{tag} chunks"), &k, "scan", &ov, &binds, indirect)?
             .range("count_word", 0, 16)?;
     }
-    Ok(Counting {
-        control,
-        max,
-        derived: true,
-        marks: Vec::new(),
-        args: Some(Box::new(move |n| -> HostArgs { vec![grid.args(n)] })),
-        blocks: None,
-    })
+    Ok(grid.counting())
 }

@@ -47,15 +47,21 @@ impl Order {
     /// The value keys are compared by. A range outside `0..=32` is clamped into it, and one
     /// that ends before it begins is empty (every key ranks equal); `sort::plan` refuses both.
     pub fn rank<T: Element>(&self, k: T) -> u32 {
-        let s = sortable(bytemuck::cast(k), T::DTYPE);
-        let s = if self.descending { !s } else { s };
-        let end = self.end_bit.min(32);
+        self.field(sortable(bytemuck::cast(k), T::DTYPE) as u64, 32) as u32
+    }
+
+    /// Bits `[begin, end)` of a sortable image of `width` bits (complemented when descending),
+    /// the range clamped into `0..=width`.
+    fn field(&self, s: u64, width: u32) -> u64 {
+        let all = u64::MAX >> (64 - width);
+        let s = if self.descending { !s & all } else { s };
+        let end = self.end_bit.min(width);
         let begin = self.begin_bit.min(end);
-        let width = end - begin;
-        if width == 0 {
+        let bits = end - begin;
+        if bits == 0 {
             0
         } else {
-            (s >> begin) & (u32::MAX >> (32 - width))
+            (s >> begin) & (u64::MAX >> (64 - bits))
         }
     }
 }
@@ -239,16 +245,7 @@ impl Order {
     /// The value 64-bit keys (`bits`, of `dtype`) are compared by; ranges clamped into
     /// `0..=64` as [`Order::rank`]'s into `0..=32`.
     pub fn rank_wide(&self, bits: u64, dtype: Dtype) -> u64 {
-        let s = sortable_wide(bits, dtype);
-        let s = if self.descending { !s } else { s };
-        let end = self.end_bit.min(64);
-        let begin = self.begin_bit.min(end);
-        let width = end - begin;
-        if width == 0 {
-            0
-        } else {
-            (s >> begin) & (u64::MAX >> (64 - width))
-        }
+        self.field(sortable_wide(bits, dtype), 64)
     }
 }
 

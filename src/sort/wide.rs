@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::fold::ChunkGrid;
 use crate::kernel;
 use crate::plan::{BufferId, Plan};
-use crate::record::{Arg, Counting, HostArgs, Recorder, Timestamps};
+use crate::record::{Arg, Recorder, Timestamps};
 
 use super::{Payload, SortConfig, Sorter};
 
@@ -475,15 +475,6 @@ impl<'c> Steps<'c> {
     }
 
     fn recorder(self, ctx: &Context) -> Result<Recorder> {
-        let grid = self.grid;
-        let counting = Counting {
-            control: grid.control,
-            max: grid.max_count,
-            derived: true,
-            marks: Vec::new(),
-            args: Some(Box::new(move |n| -> HostArgs { vec![grid.args(n)] })),
-            blocks: None,
-        };
-        Recorder::new(ctx, self.plan, self.args, Some(counting))
+        Recorder::new(ctx, self.plan, self.args, Some(self.grid.counting()))
     }
 }
