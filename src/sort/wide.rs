@@ -52,12 +52,8 @@ pub(super) struct Wide {
     max: u64,
     /// Bytes of a key: 8, or 4 in a segmented sort.
     key_bytes: u64,
-    /// A segmented sort's most segments (0 otherwise), and its segment count as its split stage
-    /// reads it: copied in at every recording, the caller's GPU word or `all_segments`, the
-    /// most the offsets bound hold.
-    max_segments: u32,
-    segment_word: Option<Buffer>,
-    all_segments: Option<Buffer>,
+    /// A segmented sort's segments.
+    segments: Option<Segments>,
     /// The keys' sortable low and high words.
     low: Buffer,
     high: Buffer,
@@ -73,6 +69,15 @@ pub(super) struct Wide {
     second: Option<Sorter>,
     /// The join stage: low, high → keys.
     finish: Recorder,
+}
+
+/// A segmented sort's most segments, and its segment count as its split stage reads it
+/// (`word`): copied in at every recording, the caller's GPU word or `all`, the most the offsets
+/// bound hold.
+struct Segments {
+    max: u32,
+    word: Buffer,
+    all: Buffer,
 }
 
 /// One part of a recording: a recorder and the buffers it binds.
@@ -164,21 +169,18 @@ impl Wide {
             }
         }
         let finish = s.recorder(ctx)?;
-        let segmented = matches!(shape, Shape::Segmented(_));
         let words = |label: &str| ctx.scratch(label, 4 * n);
         Ok(Wide {
             max: n,
             key_bytes,
-            max_segments: match shape {
-                Shape::Segmented(s) => s,
-                Shape::Wide => 0,
+            segments: match shape {
+                Shape::Segmented(max) => Some(Segments {
+                    max,
+                    word: ctx.scratch("sort segment count", 4)?,
+                    all: ctx.upload("sort: every segment the offsets hold", &[u32::MAX])?,
+                }),
+                Shape::Wide => None,
             },
-            segment_word: segmented
-                .then(|| ctx.scratch("sort segment count", 4))
-                .transpose()?,
-            all_segments: segmented
-                .then(|| ctx.upload("sort: every segment the offsets hold", &[u32::MAX]))
-                .transpose()?,
             low: words("sort low words")?,
             high: words("sort high words")?,
             pairs,
@@ -246,9 +248,9 @@ impl Wide {
     {
         let w = |b: &'p Buffer| b.slice(0, 4 * m.max(1));
         let (lo, hi) = (w(&self.low), w(&self.high));
-        let mut split = match (offsets, &self.segment_word) {
+        let mut split = match (offsets, &self.segments) {
             (None, None) => vec![keys, lo, hi],
-            (Some(o), Some(word)) => vec![keys, o, word.into(), lo, hi],
+            (Some(o), Some(seg)) => vec![keys, o, (&seg.word).into(), lo, hi],
             (None, Some(_)) => {
                 return Err(Error::InvalidInput(
                     "a segmented sorter records with Sorter::record_segmented".into(),
@@ -289,7 +291,7 @@ impl Wide {
         if let Some(s) = &self.second {
             parts.push((s.recorder(), high_bufs));
         }
-        let finish = match self.segment_word {
+        let finish = match self.segments {
             None => vec![keys, lo, hi],
             Some(_) => vec![keys, lo],
         };
@@ -363,7 +365,7 @@ impl Wide {
     }
 
     /// A segmented sort's offsets as the split binds them and the copy of its segment count
-    /// into `segment_word`: the caller's GPU word, or for a host count `all_segments` over
+    /// into `Segments::word`: the caller's GPU word, or for a host count `Segments::all` over
     /// offsets of exactly that many segments; checked, nothing recorded.
     #[allow(clippy::type_complexity)]
     fn segment_count<'a>(
@@ -374,25 +376,23 @@ impl Wide {
         Option<BufferRef<'a>>,
         Option<(BufferRef<'a>, BufferRef<'a>, u64)>,
     )> {
-        let (Some((offsets, count)), Some(word), Some(all)) =
-            (segments, &self.segment_word, &self.all_segments)
-        else {
+        let (Some((offsets, count)), Some(seg)) = (segments, &self.segments) else {
             return Ok((segments.map(|s| s.0), None));
         };
         let (offsets, src) = match count {
             Count::Host(s) => {
                 let bytes = 4 * (s as u64 + 1);
-                if s > self.max_segments || offsets.len() < bytes {
+                if s > seg.max || offsets.len() < bytes {
                     return Err(Error::InvalidInput(format!(
                         "{s} segments: the sorter takes at most {}, and their offsets {} words \
                          ({} holds {})",
-                        self.max_segments,
+                        seg.max,
                         s as u64 + 1,
                         offsets.describe(),
                         offsets.len() / 4
                     )));
                 }
-                (offsets.range(0, bytes), BufferRef::from(all))
+                (offsets.range(0, bytes), BufferRef::from(&seg.all))
             }
             Count::Gpu(src) => {
                 if src.len() < 4 || offsets.len() < 4 {
@@ -406,7 +406,7 @@ impl Wide {
                 (offsets, src.range(0, 4))
             }
         };
-        let dst = BufferRef::from(word);
+        let dst = BufferRef::from(&seg.word);
         enc.check_copy(&src, &dst, 4)?;
         Ok((Some(offsets), Some((src, dst, 4))))
     }
