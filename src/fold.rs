@@ -28,6 +28,9 @@ use crate::error::{Error, Result};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Counting, HostArgs};
+use crate::stages::fold::{chunks, prepare};
+use crate::stages::shared::grid;
+use crate::stages::{Override, Stage};
 
 /// An associative operator over 32-bit values (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,7 +122,7 @@ impl Operator {
             label: format!("operator {:016x} over {ty}", hash(text)),
         };
         // composed into a stage now, so a clash with the stages' names is an error here
-        op.kernel("fold/chunks")?;
+        op.kernel(chunks::STAGE)?;
         Ok(op)
     }
 
@@ -193,8 +196,13 @@ impl Operator {
     }
 
     /// `stage` composed with this operator in place of `shared/operator.wgsl`.
-    pub(crate) fn kernel(&self, stage: &str) -> Result<Arc<Kernel>> {
-        kernel::compose_replacing(stage, Flavor::Emulated, "shared/operator", &self.text)
+    pub(crate) fn kernel(&self, stage: Stage) -> Result<Arc<Kernel>> {
+        kernel::compose_replacing(
+            stage.name(),
+            Flavor::Emulated,
+            "shared/operator",
+            &self.text,
+        )
     }
 
     /// An error unless it has an identity, which `what` needs.
@@ -239,11 +247,11 @@ impl ChunkGrid {
     }
 
     /// The overrides every chunked stage takes (`wgsl/shared/grid.wgsl`).
-    pub fn params(&self) -> Vec<(&'static str, f64)> {
+    pub fn params(&self) -> Vec<(Override, f64)> {
         vec![
-            ("MAX_COUNT", self.max_count as f64),
-            ("ITEMS", self.items as f64),
-            ("MAX_WORKGROUPS", self.max_workgroups as f64),
+            (grid::MAX_COUNT, self.max_count as f64),
+            (grid::ITEMS, self.items as f64),
+            (grid::MAX_WORKGROUPS, self.max_workgroups as f64),
         ]
     }
 
@@ -271,15 +279,15 @@ impl ChunkGrid {
     /// Appends to `plan` the prepare stage that writes the grid's arguments for the head's count
     /// (`wgsl/fold/prepare.wgsl`), labelled `label`.
     pub fn append_prepare(&self, plan: &mut Plan, label: String) -> Result<()> {
-        let prep = kernel::load("fold/prepare", Flavor::Emulated)?;
+        let prep = prepare::STAGE.load(Flavor::Emulated)?;
         let mut ov = self.params();
-        ov.push(("FOLD_ARGS", (self.args_at / 4) as f64));
+        ov.push((prepare::FOLD_ARGS, (self.args_at / 4) as f64));
         plan.pass(
             label,
             &prep,
-            "main",
+            prepare::entry::main,
             &ov,
-            &[("control", self.control)],
+            &[(prepare::bind::control, self.control)],
             Workgroups::Direct([1, 1, 1]),
         )?;
         Ok(())
@@ -330,9 +338,9 @@ pub(crate) fn append(
     }
     let control = crate::record::control(plan, 32);
     let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
-    let k = op.kernel("fold/chunks")?;
+    let k = op.kernel(chunks::STAGE)?;
     // (a tile is staged in workgroup memory sized for MAX_ITEMS elements an invocation)
-    let items = policy.items.clamp(1, k.const_u32("MAX_ITEMS")?);
+    let items = policy.items.clamp(1, k.constant(chunks::MAX_ITEMS)?);
     let grid = ChunkGrid {
         control,
         args_at: 16,
@@ -348,29 +356,44 @@ pub(crate) fn append(
     };
     grid.append_prepare(plan, format!("{tag} prepare"))?;
     let mut ov = grid.params();
-    ov.push(("INCLUSIVE", (inclusive == Some(true)) as u32 as f64));
-    ov.push(("RESULT", inclusive.is_none() as u32 as f64));
+    ov.push((chunks::INCLUSIVE, (inclusive == Some(true)) as u32 as f64));
+    ov.push((chunks::RESULT, inclusive.is_none() as u32 as f64));
     let binds = [
-        ("count_word", control),
-        ("input", input),
-        ("output", output),
-        ("chunk_state", state),
+        (chunks::bind::count_word, control),
+        (chunks::bind::input, input),
+        (chunks::bind::output, output),
+        (chunks::bind::chunk_state, state),
     ];
     let indirect = grid.workgroups();
-    plan.pass(format!("{tag} totals"), &k, "totals", &ov, &binds, indirect)?
-        .range("count_word", 0, 16)?;
+    let head = chunks::bind::count_word;
+    plan.pass(
+        format!("{tag} totals"),
+        &k,
+        chunks::entry::totals,
+        &ov,
+        &binds,
+        indirect,
+    )?
+    .range(head, 0, 16)?;
     plan.pass(
         format!("{tag} carries"),
         &k,
-        "carries",
+        chunks::entry::carries,
         &ov,
         &binds,
         Workgroups::Direct([1, 1, 1]),
     )?
-    .range("count_word", 0, 16)?;
+    .range(head, 0, 16)?;
     if inclusive.is_some() {
-        plan.pass(format!("{tag} chunks"), &k, "scan", &ov, &binds, indirect)?
-            .range("count_word", 0, 16)?;
+        plan.pass(
+            format!("{tag} chunks"),
+            &k,
+            chunks::entry::scan,
+            &ov,
+            &binds,
+            indirect,
+        )?
+        .range(head, 0, 16)?;
     }
     Ok(grid.counting())
 }

@@ -24,9 +24,10 @@ use crate::context::{BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::kernel::{self, Flavor};
+use crate::kernel::Flavor;
 use crate::plan::{BufferId, Plan, Workgroups};
 use crate::record::{Arg, Counting, HostArgs, Recorder, Timestamps};
+use crate::stages::histogram::{even, prepare};
 
 /// A sample type a histogram takes: u8, u32, i32, f32.
 pub trait Sample: bytemuck::Pod + Copy + Send + Sync + 'static {
@@ -255,65 +256,65 @@ impl Histogram {
                 needed_for: format!("a histogram of {bins} bins"),
             });
         }
-        let prep = kernel::load("histogram/prepare", Flavor::Emulated)?;
-        let even = kernel::load("histogram/even", Flavor::Emulated)?;
+        let prep = prepare::STAGE.load(Flavor::Emulated)?;
+        let even = even::STAGE.load(Flavor::Emulated)?;
         let mut plan = Plan::new(format!("histogram {dtype} {bins} bins"));
         let control =
-            crate::record::control(&mut plan, 4 * prep.const_u32("CONTROL_WORDS")? as u64);
+            crate::record::control(&mut plan, 4 * prep.constant(prepare::CONTROL_WORDS)? as u64);
         let samples = plan.arg("samples", bytes);
         let counts = plan.arg("counts", 4 * bins as u64);
         let table_buf = plan.upload("bin table", &table);
         let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
         let vecs = policy.vecs_per_invocation.max(1);
         let params = [
-            ("MAX_COUNT", max_count as f64),
-            ("PER_WORD", per_word as f64),
-            ("VECS", vecs as f64),
-            ("MAX_WORKGROUPS", max_wg as f64),
+            (prepare::MAX_COUNT, max_count as f64),
+            (prepare::PER_WORD, per_word as f64),
+            (prepare::VECS, vecs as f64),
+            (prepare::MAX_WORKGROUPS, max_wg as f64),
         ];
         plan.pass(
             "histogram prepare",
             &prep,
-            "main",
+            prepare::entry::main,
             &params,
-            &[("control", control)],
+            &[(prepare::bind::control, control)],
             Workgroups::Direct([1, 1, 1]),
         )?;
         plan.fill("histogram clear", counts, 0)?;
         let mut overrides = params.to_vec();
         overrides.extend([
-            ("KIND", (dtype != Dtype::U8) as u32 as f64),
+            (even::KIND, (dtype != Dtype::U8) as u32 as f64),
             (
-                "KEY",
+                even::KEY,
                 match dtype {
                     Dtype::I32 => 1.0,
                     Dtype::F32 => 2.0,
                     _ => 0.0,
                 },
             ),
-            ("BINS", bins as f64),
-            ("NEVER_FROM", never_from as f64),
-            ("TABLE_LEN", table_len as f64),
+            (even::BINS, bins as f64),
+            (even::NEVER_FROM, never_from as f64),
+            (even::TABLE_LEN, table_len as f64),
         ]);
-        let args_at = 4 * prep.const_u32("ARGS_AT")? as u64;
+        let args_at = 4 * prep.constant(prepare::ARGS_AT)? as u64;
         plan.pass(
             "histogram",
             &even,
-            "main",
+            even::entry::main,
             &overrides,
             &[
-                ("count_word", control),
-                ("samples", samples),
-                ("sample_words", samples),
-                ("table", table_buf),
-                ("counts", counts),
+                (even::bind::count_word, control),
+                (even::bind::samples, samples),
+                (even::bind::sample_words, samples),
+                (even::bind::table, table_buf),
+                (even::bind::counts, counts),
             ],
             Workgroups::Indirect {
                 buffer: control,
                 offset: args_at,
             },
         )?
-        .range("count_word", 0, 16)?;
+        .range(even::bind::count_word, 0, 16)?;
         let grid = HistogramArgs {
             control,
             args_at,

@@ -286,8 +286,14 @@ fn expand(
 }
 
 impl Kernel {
-    /// The value of the module's `const NAME: u32` (sizes the host must agree with, read from
+    /// The value of the stage's `const NAME: u32` (sizes the host must agree with, read from
     /// the kernel rather than restated in Rust).
+    pub fn constant(&self, name: crate::stages::Constant) -> Result<u32> {
+        self.const_u32(name.name())
+    }
+
+    /// The value of the module's `const NAME: u32`, by name (a kernel of the caller's; the
+    /// shipped stages' constants are read with [`Kernel::constant`]).
     pub fn const_u32(&self, name: &str) -> Result<u32> {
         let m = &self.module;
         m.constants
@@ -494,15 +500,25 @@ impl Kernel {
         Ok(s)
     }
 
-    /// Concrete workgroup size of `entry` under `overrides`.
-    pub fn workgroup_size(&self, entry: &str, overrides: &[(&str, f64)]) -> Result<[u32; 3]> {
-        let owned: Vec<(String, f64)> =
-            overrides.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        Ok(self.specialize(entry, &owned)?.workgroup_size)
+    /// Concrete workgroup size of a shipped stage's `entry` under `overrides`.
+    pub fn workgroup_size(
+        &self,
+        entry: crate::stages::Entry,
+        overrides: &[(crate::stages::Override, f64)],
+    ) -> Result<[u32; 3]> {
+        let owned: Vec<(String, f64)> = overrides
+            .iter()
+            .map(|(k, v)| (k.name().to_string(), *v))
+            .collect();
+        Ok(self.specialize(entry.name(), &owned)?.workgroup_size)
     }
 
-    /// Invocations per workgroup of `entry` under `overrides`.
-    pub fn invocations(&self, entry: &str, overrides: &[(&str, f64)]) -> Result<u32> {
+    /// Invocations per workgroup of a shipped stage's `entry` under `overrides`.
+    pub fn invocations(
+        &self,
+        entry: crate::stages::Entry,
+        overrides: &[(crate::stages::Override, f64)],
+    ) -> Result<u32> {
         let [x, y, z] = self.workgroup_size(entry, overrides)?;
         Ok(x * y * z)
     }

@@ -15,7 +15,9 @@
 //!   polls nothing, and allocates nothing after the first use with the same buffers. Counts come
 //!   from the host or from a GPU buffer ([`Count`]).
 //! - **WGSL is the single source of truth** for bindings, workgroup sizes and the constants the
-//!   host needs: [`kernel`] reflects them from naga. One file per dispatch stage under `wgsl/`.
+//!   host needs: [`kernel`] reflects them from naga. One file per dispatch stage under `wgsl/`,
+//!   named from Rust through the descriptors `build.rs` generates ([`stages`]), so a misspelt
+//!   stage, override, constant or binding name does not compile.
 //! - **Every result has a CPU reference** in [`reference`](mod@reference).
 //! - **Errors are typed** ([`Error`]); nothing panics on user input, nothing is printed.
 //!
@@ -75,6 +77,7 @@ pub mod scan;
 pub mod select;
 pub mod sim;
 pub mod sort;
+pub mod stages;
 pub mod topk;
 
 pub use context::{Buffer, BufferRef, Context, Encoder, EncoderRef, Report};

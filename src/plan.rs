@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
+use crate::stages::{util::words, Entry, Override, Resource};
 
 /// The word undefined memory holds: buffers made as outputs by the host-slice functions on a
 /// device, and poisoned or invalidated buffers on the simulator.
@@ -165,7 +166,12 @@ impl Pass {
 
     /// Binds only `size` bytes from byte `offset` of the buffer bound to `name` (an
     /// [`Error::Plan`] if the pass binds no such variable).
-    pub fn range(&mut self, name: &str, offset: u64, size: u64) -> Result<&mut Pass> {
+    pub fn range(&mut self, name: Resource, offset: u64, size: u64) -> Result<&mut Pass> {
+        self.range_named(name.name(), offset, size)
+    }
+
+    /// [`Pass::range`] of a kernel of the caller's, the variable by name.
+    pub fn range_named(&mut self, name: &str, offset: u64, size: u64) -> Result<&mut Pass> {
         let b = self
             .bindings
             .iter_mut()
@@ -277,10 +283,34 @@ impl Plan {
         self.buffers[id.0].order_dependent = true;
     }
 
-    /// Appends a pass binding whole buffers to the WGSL variables named: `(name, buffer)`, each
-    /// name a resource variable of `kernel` (in any group). An unknown name is an
-    /// [`Error::Plan`].
+    /// Appends a pass of a shipped stage binding whole buffers to its resource variables:
+    /// `(variable, buffer)`, every name from the stage's descriptor ([`crate::stages`]), so a
+    /// misspelling does not compile. An override or variable `kernel` does not declare (the
+    /// name of another stage's) is an [`Error::Plan`].
     pub fn pass(
+        &mut self,
+        label: impl Into<String>,
+        kernel: &Arc<Kernel>,
+        entry: Entry,
+        overrides: &[(Override, f64)],
+        bindings: &[(Resource, BufferId)],
+        workgroups: Workgroups,
+    ) -> Result<&mut Pass> {
+        let overrides: Vec<_> = overrides.iter().map(|(o, v)| (o.name(), *v)).collect();
+        let bindings: Vec<_> = bindings.iter().map(|(r, b)| (r.name(), *b)).collect();
+        self.pass_named(
+            label,
+            kernel,
+            entry.name(),
+            &overrides,
+            &bindings,
+            workgroups,
+        )
+    }
+
+    /// [`Plan::pass`] of a kernel of the caller's, its entry point, overrides and resource
+    /// variables by name (checked against the module: an unknown one is an [`Error::Plan`]).
+    pub fn pass_named(
         &mut self,
         label: impl Into<String>,
         kernel: &Arc<Kernel>,
@@ -290,6 +320,18 @@ impl Plan {
         workgroups: Workgroups,
     ) -> Result<&mut Pass> {
         let label = label.into();
+        if let Some((name, _)) = overrides.iter().find(|(name, _)| {
+            !kernel
+                .module
+                .overrides
+                .iter()
+                .any(|(_, o)| o.name.as_deref() == Some(*name))
+        }) {
+            return Err(Error::Plan(format!(
+                "pass {label}: kernel {} declares no override `{name}`",
+                kernel.name
+            )));
+        }
         let bindings = bindings
             .iter()
             .map(|&(name, buffer)| {
@@ -329,16 +371,16 @@ impl Plan {
         buffer: BufferId,
         value: u32,
     ) -> Result<&mut Pass> {
-        let k = crate::kernel::load("util/words", crate::kernel::Flavor::Emulated)?;
+        let k = words::STAGE.load(crate::kernel::Flavor::Emulated)?;
         let words = self.buffers[buffer.0].size / 4;
         let params = self.upload("fill params", &[words.min(u32::MAX as u64) as u32, 0, 0, 0]);
         let groups = words.div_ceil(256).clamp(1, 4096) as u32;
         self.pass(
             label,
             &k,
-            "fill",
-            &[("VALUE", value as f64)],
-            &[("params", params), ("dst", buffer)],
+            words::entry::fill,
+            &[(words::VALUE, value as f64)],
+            &[(words::bind::params, params), (words::bind::dst, buffer)],
             Workgroups::Direct([groups, 1, 1]),
         )
     }
@@ -365,17 +407,17 @@ impl Plan {
         params_at: u64,
         workgroups: Workgroups,
     ) -> Result<&mut Pass> {
-        let k = crate::kernel::load("util/words", crate::kernel::Flavor::Emulated)?;
+        let k = words::STAGE.load(crate::kernel::Flavor::Emulated)?;
         let pass = self
             .pass(
                 label,
                 &k,
-                "fill",
-                &[("VALUE", POISON_WORD as f64)],
-                &[("params", params), ("dst", buffer)],
+                words::entry::fill,
+                &[(words::VALUE, POISON_WORD as f64)],
+                &[(words::bind::params, params), (words::bind::dst, buffer)],
                 workgroups,
             )?
-            .range("params", params_at, 16)?;
+            .range(words::bind::params, params_at, 16)?;
         pass.invalidates = Some(buffer);
         Ok(pass)
     }

@@ -32,9 +32,14 @@ use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::kernel::{self, Kernel};
+use crate::kernel::Kernel;
+// (the three reduce stages declare the same entry point and resource variables; the plan
+// checks each against the stage it binds)
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Counting, Recorder, Timestamps};
+use crate::stages::reduce::sum_u64::{bind, entry};
+use crate::stages::reduce::{minmax, prepare, sum_f32, sum_u64};
+use crate::stages::Override;
 
 /// Which reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -251,33 +256,33 @@ impl Reducer {
         })?;
         let flavor = caps.flavor();
         let stage = match (op, dtype) {
-            (ReduceOp::Sum, Dtype::F32) => "reduce/sum_f32",
-            (ReduceOp::Sum, _) => "reduce/sum_u64",
-            _ => "reduce/minmax",
+            (ReduceOp::Sum, Dtype::F32) => sum_f32::STAGE,
+            (ReduceOp::Sum, _) => sum_u64::STAGE,
+            _ => minmax::STAGE,
         };
-        let k1: Arc<Kernel> = kernel::load(stage, flavor)?;
-        let mut overrides: Vec<(&str, f64)> = Vec::new();
+        let k1: Arc<Kernel> = stage.load(flavor)?;
+        let mut overrides: Vec<(Override, f64)> = Vec::new();
         match (op, dtype) {
-            (ReduceOp::Sum, Dtype::I32) => overrides.push(("FLIP", 1.0)),
-            (ReduceOp::Sum, Dtype::F32) => overrides.push(("SCALE", scale)),
+            (ReduceOp::Sum, Dtype::I32) => overrides.push((sum_u64::FLIP, 1.0)),
+            (ReduceOp::Sum, Dtype::F32) => overrides.push((sum_f32::SCALE, scale)),
             (ReduceOp::Sum, _) => {}
             (_, d) => {
                 overrides.push((
-                    "KEY",
+                    minmax::KEY,
                     match d {
                         Dtype::U32 => 0.0,
                         Dtype::I32 => 1.0,
                         _ => 2.0,
                     },
                 ));
-                overrides.push(("OP", if op == ReduceOp::Min { 1.0 } else { 2.0 }));
+                overrides.push((minmax::OP, if op == ReduceOp::Min { 1.0 } else { 2.0 }));
             }
         }
-        let wg = k1.invocations("main", &overrides)? as u64;
-        let prep = kernel::load("reduce/prepare", flavor)?;
-        let c = |name: &str| prep.const_u32(name).map(|v| v as u64);
-        let (args_at, max_chunks) = (c("ARGS_AT")?, c("MAX_CHUNKS")?);
-        let (params_at, params_stride) = (c("PARAMS_AT")?, c("PARAMS_STRIDE")?);
+        let wg = k1.invocations(entry::main, &overrides)? as u64;
+        let prep = prepare::STAGE.load(flavor)?;
+        let c = |name| prep.constant(name).map(|v| v as u64);
+        let (args_at, max_chunks) = (c(prepare::ARGS_AT)?, c(prepare::MAX_CHUNKS)?);
+        let (params_at, params_stride) = (c(prepare::PARAMS_AT)?, c(prepare::PARAMS_STRIDE)?);
         // binding-sized chunks of whole vec4s
         let chunks = caps.chunks(max_count, 4, 4);
         let chunk = chunks[0].1;
@@ -297,7 +302,7 @@ impl Reducer {
         );
         // each chunk's block: its `derive` and `chunk` words (ReduceParams,
         // reduce/lib/params.wgsl)
-        let derived = prep.const_u32("PARAMS_DERIVED")?;
+        let derived = prep.constant(prepare::PARAMS_DERIVED)?;
         let derive_at = prep.member_offset("ReduceParams", "derive")?;
         let chunk_at = prep.member_offset("ReduceParams", "chunk")?;
         let marks = (0..chunks.len() as u64)
@@ -332,27 +337,30 @@ impl Reducer {
             small_count: policy.small_count as u64,
         };
         let params_overrides = [
-            ("CHUNKS", chunks.len() as f64),
-            ("CHUNK", chunk as f64),
-            ("MAX_COUNT", max_count as f64),
-            ("MAX_WORKGROUPS", max_wg as f64),
-            ("MID_WORKGROUPS", mid_wg as f64),
+            (prepare::CHUNKS, chunks.len() as f64),
+            (prepare::CHUNK, chunk as f64),
+            (prepare::MAX_COUNT, max_count as f64),
+            (prepare::MAX_WORKGROUPS, max_wg as f64),
+            (prepare::MID_WORKGROUPS, mid_wg as f64),
             (
-                "SMALL_WORKGROUPS",
+                prepare::SMALL_WORKGROUPS,
                 policy.small_workgroups.clamp(1, mid_wg) as f64,
             ),
-            ("MID_COUNT", policy.mid_count.max(policy.small_count) as f64),
-            ("SMALL_COUNT", policy.small_count as f64),
+            (
+                prepare::MID_COUNT,
+                policy.mid_count.max(policy.small_count) as f64,
+            ),
+            (prepare::SMALL_COUNT, policy.small_count as f64),
         ];
         let mut prep_overrides = params_overrides.to_vec();
-        prep_overrides.push(("WG_SIZE", wg as f64));
+        prep_overrides.push((prepare::WG_SIZE, wg as f64));
         overrides.extend(params_overrides);
         plan.pass(
             "reduce prepare",
             &prep,
-            "main",
+            prepare::entry::main,
             &prep_overrides,
-            &[("control", control)],
+            &[(prepare::bind::control, control)],
             Workgroups::Direct([1, 1, 1]),
         )?;
         for (i, &(first, len)) in chunks.iter().enumerate() {
@@ -366,15 +374,15 @@ impl Reducer {
             plan.pass(
                 label,
                 &k1,
-                "main",
+                entry::main,
                 &overrides,
                 &[
-                    ("params_block", control),
-                    ("count_word", control),
-                    ("input", input),
-                    ("input_words", input),
-                    ("fold_slots", slots),
-                    ("result", result),
+                    (bind::params_block, control),
+                    (bind::count_word, control),
+                    (bind::input, input),
+                    (bind::input_words, input),
+                    (bind::fold_slots, slots),
+                    (bind::result, result),
                 ],
                 Workgroups::Indirect {
                     buffer: control,
@@ -382,13 +390,13 @@ impl Reducer {
                 },
             )?
             .range(
-                "params_block",
+                bind::params_block,
                 4 * (params_at + params_stride * i as u64),
                 32,
             )?
-            .range("count_word", 0, 16)?
-            .range("input", offset, size.min(input_bytes - offset))?
-            .range("input_words", offset, size.min(input_bytes - offset))?;
+            .range(bind::count_word, 0, 16)?
+            .range(bind::input, offset, size.min(input_bytes - offset))?
+            .range(bind::input_words, offset, size.min(input_bytes - offset))?;
         }
         let counting = Counting {
             control,

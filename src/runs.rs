@@ -30,6 +30,7 @@ use crate::plan::{BufferInit, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
 use crate::reduce::ReduceOp;
 use crate::select::{Compaction, MarkBy};
+use crate::stages::select::runs;
 
 /// What each run gives besides its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,7 +265,7 @@ fn append_reduce(
         Aggregate::Reduce(ReduceOp::Max, d) => (Operator::max(d)?, 0.0),
         _ => (Operator::sum(Dtype::U32)?, 1.0),
     };
-    let k = op.kernel("select/runs")?;
+    let k = op.kernel(runs::STAGE)?;
     // two vec4s a workgroup (wgsl/select/runs.wgsl)
     let state = c.plan.buffer(
         "chunk states",
@@ -272,29 +273,29 @@ fn append_reduce(
         BufferInit::Poison,
     );
     let mut ov = c.params.clone();
-    ov.push(("VALUES", kind));
+    ov.push((runs::VALUES, kind));
     let binds = [
-        ("count_word", c.control),
-        ("values", values.unwrap_or(c.marks)),
-        ("marks", c.marks),
-        ("places", c.places),
-        ("out", out),
-        ("chunk_state", state),
+        (runs::bind::count_word, c.control),
+        (runs::bind::values, values.unwrap_or(c.marks)),
+        (runs::bind::marks, c.marks),
+        (runs::bind::places, c.places),
+        (runs::bind::out, out),
+        (runs::bind::chunk_state, state),
     ];
     let grid = c.grid;
     c.plan
-        .pass("runs chunks", &k, "chunks", &ov, &binds, grid)?
-        .range("count_word", 0, 16)?;
+        .pass("runs chunks", &k, runs::entry::chunks, &ov, &binds, grid)?
+        .range(runs::bind::count_word, 0, 16)?;
     c.plan
         .pass(
             "runs fixup",
             &k,
-            "fixup",
+            runs::entry::fixup,
             &ov,
             &binds,
             crate::plan::Workgroups::Direct([1, 1, 1]),
         )?
-        .range("count_word", 0, 16)?;
+        .range(runs::bind::count_word, 0, 16)?;
     Ok(())
 }
 

@@ -34,6 +34,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{self, Flavor};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Counting, Recorder, Timestamps};
+use crate::stages::scan::{chained, prepare};
 
 /// Bytes the scan's buffers need for `len` elements: whole 16-byte words (the kernels read and
 /// write vec4s), at least one.
@@ -44,12 +45,12 @@ pub fn padded_bytes(len: u64) -> u64 {
 /// Bytes of a scan's control buffer (count, dispatch arguments, params blocks), from the
 /// layout `wgsl/scan/prepare.wgsl` declares.
 fn control_bytes(prep: &kernel::Kernel) -> Result<(u64, [u64; 4])> {
-    let c = |name: &str| prep.const_u32(name).map(|v| v as u64);
+    let c = |name| prep.constant(name).map(|v| v as u64);
     let layout = [
-        c("ARGS_AT")?,
-        c("MAX_CHUNKS")?,
-        c("PARAMS_AT")?,
-        c("PARAMS_STRIDE")?,
+        c(prepare::ARGS_AT)?,
+        c(prepare::MAX_CHUNKS)?,
+        c(prepare::PARAMS_AT)?,
+        c(prepare::PARAMS_STRIDE)?,
     ];
     Ok((4 * (layout[2] + layout[3] * layout[1]), layout))
 }
@@ -121,8 +122,11 @@ impl ScanPolicy {
         } else {
             self.tile
         };
-        let k = kernel::load("scan/chained", flavor)?;
-        let (wg, max_quads) = (k.const_u32("WG_SIZE")?, k.const_u32("MAX_QUADS")?);
+        let k = chained::STAGE.load(flavor)?;
+        let (wg, max_quads) = (
+            k.constant(chained::WG_SIZE)?,
+            k.constant(chained::MAX_QUADS)?,
+        );
         let quad = 16 * wg;
         if tile == 0 || tile % quad != 0 || tile / quad > max_quads {
             return Err(Error::InvalidInput(format!(
@@ -152,8 +156,8 @@ pub fn append(
     tag: &str,
 ) -> Result<BufferId> {
     let flavor = caps.flavor();
-    let k_prep = kernel::load("scan/prepare", flavor)?;
-    let k_scan = kernel::load("scan/chained", flavor)?;
+    let k_prep = prepare::STAGE.load(flavor)?;
+    let k_scan = chained::STAGE.load(flavor)?;
     let tile = policy.tile_for(max_len, flavor)?;
     let (bytes, [args_at, max_chunks, params_at, params_stride]) = control_bytes(&k_prep)?;
     let chunks = caps.chunks(max_len.max(1), 4, tile);
@@ -169,7 +173,7 @@ pub fn append(
     let max_tiles: u64 = chunks.iter().map(|&(_, c)| c.div_ceil(tile)).sum();
     // tickets, the books of the two halves, and each half's status words: 2 per tile
     // (scan/lib/params.wgsl's layout); created zeroed, kept between runs
-    let state_words = k_prep.const_u32("STATE_STATUS")? as u64 + 2 * 2 * max_tiles;
+    let state_words = k_prep.constant(prepare::STATE_STATUS)? as u64 + 2 * 2 * max_tiles;
     let state = plan.buffer(
         format!("scan {tag} state"),
         state_words * 4,
@@ -177,27 +181,27 @@ pub fn append(
     );
     // scan/lib/params.wgsl: the prepare stage's and the chained stage's alike
     let params_overrides = [
-        ("CHUNKS", chunks.len() as f64),
-        ("CHUNK", chunks[0].1 as f64),
-        ("MAX_COUNT", max_len.min(u32::MAX as u64) as f64),
-        ("TILE", tile as f64),
+        (prepare::CHUNKS, chunks.len() as f64),
+        (prepare::CHUNK, chunks[0].1 as f64),
+        (prepare::MAX_COUNT, max_len.min(u32::MAX as u64) as f64),
+        (prepare::TILE, tile as f64),
     ];
     let mut prep_overrides = params_overrides.to_vec();
-    prep_overrides.push(("MAX_DIM", caps.max_workgroups_per_dim as f64));
+    prep_overrides.push((prepare::MAX_DIM, caps.max_workgroups_per_dim as f64));
     plan.pass(
         format!("scan {tag} prepare"),
         &k_prep,
-        "main",
+        prepare::entry::main,
         &prep_overrides,
-        &[("control", control)],
+        &[(prepare::bind::control, control)],
         Workgroups::Direct([1, 1, 1]),
     )?;
     let mut overrides = params_overrides.to_vec();
     overrides.extend([
-        ("INCLUSIVE", inclusive as u32 as f64),
-        ("SPIN", policy.spin as f64),
-        ("TICKETS", policy.tickets as u32 as f64),
-        ("MAX_TILES", max_tiles as f64),
+        (chained::INCLUSIVE, inclusive as u32 as f64),
+        (chained::SPIN, policy.spin as f64),
+        (chained::TICKETS, policy.tickets as u32 as f64),
+        (chained::MAX_TILES, max_tiles as f64),
     ]);
     let padded = padded_bytes(max_len);
     for (i, &(first, count)) in chunks.iter().enumerate() {
@@ -210,16 +214,16 @@ pub fn append(
         plan.pass(
             label,
             &k_scan,
-            "main",
+            chained::entry::main,
             &overrides,
             &[
-                ("params_block", control),
-                ("count_word", control),
-                ("input", input),
-                ("input_words", input),
-                ("output", output),
-                ("output_words", output),
-                ("state", state),
+                (chained::bind::params_block, control),
+                (chained::bind::count_word, control),
+                (chained::bind::input, input),
+                (chained::bind::input_words, input),
+                (chained::bind::output, output),
+                (chained::bind::output_words, output),
+                (chained::bind::state, state),
             ],
             Workgroups::Indirect {
                 buffer: control,
@@ -227,15 +231,15 @@ pub fn append(
             },
         )?
         .range(
-            "params_block",
+            chained::bind::params_block,
             4 * (params_at + params_stride * i as u64),
             PARAMS_BYTES,
         )?
-        .range("count_word", 0, 16)?
-        .range("input", o, s)?
-        .range("input_words", o, s)?
-        .range("output", o, s)?
-        .range("output_words", o, s)?;
+        .range(chained::bind::count_word, 0, 16)?
+        .range(chained::bind::input, o, s)?
+        .range(chained::bind::input_words, o, s)?
+        .range(chained::bind::output, o, s)?
+        .range(chained::bind::output_words, o, s)?;
     }
     Ok(control)
 }
@@ -244,9 +248,9 @@ pub fn append(
 /// `derive` and `chunk` words, `ScanParams` of `wgsl/scan/lib/params.wgsl`), for every copy of
 /// a control block of [`control_size`] bytes (`record.rs`).
 pub(crate) fn derive_marks(caps: &Caps) -> Result<Vec<(u64, u32)>> {
-    let prep = kernel::load("scan/prepare", caps.flavor())?;
+    let prep = prepare::STAGE.load(caps.flavor())?;
     let (_, [_, max_chunks, params_at, params_stride]) = control_bytes(&prep)?;
-    let derived = prep.const_u32("PARAMS_DERIVED")?;
+    let derived = prep.constant(prepare::PARAMS_DERIVED)?;
     let derive_at = prep.member_offset("ScanParams", "derive")?;
     let chunk_at = prep.member_offset("ScanParams", "chunk")?;
     Ok((0..max_chunks)
@@ -259,7 +263,7 @@ pub(crate) fn derive_marks(caps: &Caps) -> Result<Vec<(u64, u32)>> {
 
 /// Bytes of the control buffer [`append`] needs.
 pub fn control_size(caps: &Caps) -> Result<u64> {
-    Ok(control_bytes(&*kernel::load("scan/prepare", caps.flavor())?)?.0)
+    Ok(control_bytes(&*prepare::STAGE.load(caps.flavor())?)?.0)
 }
 
 /// A scan made for one direction and a maximum count (see the module docs).
@@ -320,7 +324,7 @@ impl ScanArgs {
         policy: &ScanPolicy,
         control: BufferId,
     ) -> Result<ScanArgs> {
-        let prep = kernel::load("scan/prepare", caps.flavor())?;
+        let prep = prepare::STAGE.load(caps.flavor())?;
         let (bytes, [args_at, _, params_at, params_stride]) = control_bytes(&prep)?;
         let tile = policy.tile_for(max_len, caps.flavor())?;
         let chunks = caps.chunks(max_len.max(1), 4, tile);

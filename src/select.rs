@@ -30,6 +30,8 @@ use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Counting, HostArgs, Recorder, Timestamps};
 use crate::scan::{self, ScanArgs, ScanPolicy};
+use crate::stages::select::{marks, scatter};
+use crate::stages::Override;
 
 /// What selects an element.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +102,7 @@ impl SelectArgs {
 /// The marks stage: the shipped one, or composed with the caller's predicate.
 fn marks_kernel(config: &SelectConfig) -> Result<std::sync::Arc<Kernel>> {
     let Selector::Predicate(text) = &config.by else {
-        return kernel::load("select/marks", Flavor::Emulated);
+        return marks::STAGE.load(Flavor::Emulated);
     };
     let ty = match config.dtype {
         Dtype::I32 => "i32",
@@ -108,7 +110,7 @@ fn marks_kernel(config: &SelectConfig) -> Result<std::sync::Arc<Kernel>> {
         _ => "u32",
     };
     kernel::compose_replacing(
-        "select/marks",
+        marks::STAGE.name(),
         Flavor::Emulated,
         "select/lib/keep",
         &format!("alias Element = {ty};\n{text}\n"),
@@ -296,7 +298,7 @@ pub(crate) struct Compaction {
     pub marks: BufferId,
     pub places: BufferId,
     /// The params every selection stage takes (`shared/grid.wgsl`).
-    pub params: Vec<(&'static str, f64)>,
+    pub params: Vec<(Override, f64)>,
     /// The marks and scatter stages' grid (from the control block).
     pub grid: Workgroups,
     /// Most workgroups of that grid.
@@ -339,12 +341,12 @@ impl Compaction {
             });
         }
         let (marks_k, kind) = match by {
-            MarkBy::FlagBytes => (kernel::load("select/marks", Flavor::Emulated)?, 0.0),
-            MarkBy::FlagWords => (kernel::load("select/marks", Flavor::Emulated)?, 1.0),
+            MarkBy::FlagBytes => (marks::STAGE.load(Flavor::Emulated)?, 0.0),
+            MarkBy::FlagWords => (marks::STAGE.load(Flavor::Emulated)?, 1.0),
             MarkBy::Predicate(k) => (k, 2.0),
-            MarkBy::Heads => (kernel::load("select/marks", Flavor::Emulated)?, 3.0),
+            MarkBy::Heads => (marks::STAGE.load(Flavor::Emulated)?, 3.0),
         };
-        let scatter_k = kernel::load("select/scatter", Flavor::Emulated)?;
+        let scatter_k = scatter::STAGE.load(Flavor::Emulated)?;
         let mut plan = Plan::new(label.clone());
         let scan_bytes = scan::control_size(caps)?;
         let control = crate::record::control(&mut plan, scan_bytes + 16);
@@ -355,7 +357,7 @@ impl Compaction {
         };
         let output = plan.arg("output", 4 * max);
         let selected = plan.arg("selected", 4);
-        let marks = plan.buffer("marks", bytes, BufferInit::Poison);
+        let marks_buf = plan.buffer("marks", bytes, BufferInit::Poison);
         let places = plan.buffer("places", bytes, BufferInit::Poison);
         let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
         let select_args = scan_bytes / 4;
@@ -371,26 +373,26 @@ impl Compaction {
         let grid = chunk_grid.workgroups();
         chunk_grid.append_prepare(&mut plan, format!("{tag} prepare"))?;
         let mut marks_ov = params.clone();
-        marks_ov.push(("KIND", kind));
+        marks_ov.push((marks::KIND, kind));
         plan.pass(
             format!("{tag} marks"),
             &marks_k,
-            "main",
+            marks::entry::main,
             &marks_ov,
             &[
-                ("count_word", control),
-                ("flags", flags.map_or(input, |f| f.0)),
-                ("marks", marks),
+                (marks::bind::count_word, control),
+                (marks::bind::flags, flags.map_or(input, |f| f.0)),
+                (marks::bind::marks, marks_buf),
             ],
             grid,
         )?
-        .range("count_word", 0, 16)?;
+        .range(marks::bind::count_word, 0, 16)?;
         let scan_policy = ScanPolicy::for_caps(caps);
         scan::append(
             &mut plan,
             caps,
             Some(control),
-            marks,
+            marks_buf,
             places,
             max,
             false,
@@ -398,23 +400,23 @@ impl Compaction {
             tag,
         )?;
         let mut scatter_ov = params.clone();
-        scatter_ov.push(("PARTITION", partition as u32 as f64));
+        scatter_ov.push((scatter::PARTITION, partition as u32 as f64));
         plan.pass(
             format!("{tag} scatter"),
             &scatter_k,
-            "main",
+            scatter::entry::main,
             &scatter_ov,
             &[
-                ("count_word", control),
-                ("input", input),
-                ("marks", marks),
-                ("places", places),
-                ("output", output),
-                ("selected", selected),
+                (scatter::bind::count_word, control),
+                (scatter::bind::input, input),
+                (scatter::bind::marks, marks_buf),
+                (scatter::bind::places, places),
+                (scatter::bind::output, output),
+                (scatter::bind::selected, selected),
             ],
             grid,
         )?
-        .range("count_word", 0, 16)?;
+        .range(scatter::bind::count_word, 0, 16)?;
         let args = SelectArgs {
             grid: chunk_grid,
             scan: ScanArgs::new(caps, max, &scan_policy, control)?,
@@ -426,7 +428,7 @@ impl Compaction {
             flags,
             output,
             selected,
-            marks,
+            marks: marks_buf,
             places,
             params,
             grid,

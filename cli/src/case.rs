@@ -120,7 +120,8 @@ pub fn copy_case(ctx: &Context, n: u64) -> wgsimd::Result<Case> {
             "copy of {n} words exceeds one binding"
         )));
     }
-    let k = wgsimd::kernel::load("util/copy", caps.flavor())?;
+    use wgsimd::stages::util::copy;
+    let k = copy::STAGE.load(caps.flavor())?;
     let mut plan = Plan::new("copy");
     let src_id = plan.arg("src", words * 4);
     let dst_id = plan.arg("dst", words * 4);
@@ -129,9 +130,9 @@ pub fn copy_case(ctx: &Context, n: u64) -> wgsimd::Result<Case> {
     plan.pass(
         "copy",
         &k,
-        "main",
+        copy::entry::main,
         &[],
-        &[("src", src_id), ("dst", dst_id)],
+        &[(copy::bind::src, src_id), (copy::bind::dst, dst_id)],
         Workgroups::Direct([groups, 1, 1]),
     )?;
     let data: Vec<u32> = (0..words as u32)

@@ -17,8 +17,13 @@
 
 use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};
-use crate::kernel::{self, Kernel};
+use crate::kernel::Kernel;
+// (the two cooperative stages declare the same overrides, constants, entry point and resource
+// variables; the plan checks each against the stage it binds)
 use crate::plan::{BufferInit, Plan, Workgroups};
+use crate::stages::gemm::coop16::{self, bind, entry};
+use crate::stages::gemm::coop8;
+use crate::stages::{Override, Stage};
 
 use super::layout::{CTarget, Resolved};
 use super::{check_limits, GemmPlan, OutFormat, Path};
@@ -55,11 +60,16 @@ impl CoopKernel {
     /// Every kernel.
     pub const ALL: [CoopKernel; 2] = [CoopKernel::K16, CoopKernel::K8];
 
-    /// The WGSL stage.
+    /// The WGSL stage's path.
     pub fn name(self) -> &'static str {
+        self.stage().name()
+    }
+
+    /// The WGSL stage.
+    pub fn stage(self) -> Stage {
         match self {
-            CoopKernel::K16 => "gemm/coop16",
-            CoopKernel::K8 => "gemm/coop8",
+            CoopKernel::K16 => coop16::STAGE,
+            CoopKernel::K8 => coop8::STAGE,
         }
     }
 
@@ -156,14 +166,14 @@ impl CoopVariant {
 
     /// Invocations per workgroup at subgroup size `sg`, reflected from the kernel.
     pub fn invocations(&self, sg: u32) -> Result<u32> {
-        let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
-        Ok(k.workgroup_size("main", &overrides(&self.policy, sg, true))?[0])
+        let k = self.kernel.stage().load(crate::kernel::Flavor::Subgroup)?;
+        Ok(k.workgroup_size(entry::main, &overrides(&self.policy, sg, true))?[0])
     }
 
     /// Workgroup memory it declares, in bytes (at any subgroup size), for a C with tiles across
     /// its right edge (`edges`, see [`has_edges`]) or without.
     pub fn workgroup_bytes(&self, edges: bool) -> Result<u64> {
-        let k = kernel::load(self.kernel.name(), crate::kernel::Flavor::Subgroup)?;
+        let k = self.kernel.stage().load(crate::kernel::Flavor::Subgroup)?;
         workgroup_bytes(&k, &self.policy, edges)
     }
 }
@@ -215,11 +225,11 @@ pub fn padded_rows(p: &CoopPolicy, m: usize) -> usize {
 /// of f32 per subgroup (without, four words: `CS_LEN`), and 16 bytes each for the subgroup
 /// guard's width and the folded grid's exit (`sg_width`, `fold_past`).
 fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
-    let pad = k.const_u32("PAD")? as u64;
+    let pad = k.constant(coop16::PAD)? as u64;
     let (wm, wn, frag) = (
-        k.const_u32("WM")?,
-        k.const_u32("WN")?,
-        k.const_u32("FRAG")? as u64,
+        k.constant(coop16::WM)?,
+        k.constant(coop16::WN)?,
+        k.constant(coop16::FRAG)? as u64,
     );
     let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
     let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
@@ -388,7 +398,7 @@ fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
             v.policy
         )));
     }
-    let k = kernel::load(name, caps.flavor())?;
+    let k = v.kernel.stage().load(caps.flavor())?;
     if workgroup_bytes(&k, &v.policy, edges)? > caps.max_workgroup_storage as u64 {
         let with = if edges {
             " with tiles across C's right edge"
@@ -407,21 +417,21 @@ fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
 }
 
 /// The policy's overrides at subgroup size `sg`, with or without the edge path.
-fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(&'static str, f64); 7] {
+fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(Override, f64); 7] {
     [
-        ("BM", p.bm as f64),
-        ("BN", p.bn as f64),
-        ("BK", p.bk as f64),
-        ("SG", sg as f64),
-        ("NBUF", p.bufs as f64),
-        ("NBUF_B", p.b_bufs as f64),
-        ("EDGES", if edges { 1.0 } else { 0.0 }),
+        (coop16::BM, p.bm as f64),
+        (coop16::BN, p.bn as f64),
+        (coop16::BK, p.bk as f64),
+        (coop16::SG, sg as f64),
+        (coop16::NBUF, p.bufs as f64),
+        (coop16::NBUF_B, p.b_bufs as f64),
+        (coop16::EDGES, if edges { 1.0 } else { 0.0 }),
     ]
 }
 
 /// [`check`] against the workgroup size reflected from `k` specialised for `p` at `sg`.
 fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
-    let reflected = k.workgroup_size("main", &overrides(p, sg, true))?;
+    let reflected = k.workgroup_size(entry::main, &overrides(p, sg, true))?;
     check(k, p, reflected)
 }
 
@@ -431,10 +441,10 @@ fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
 /// workgroup size.
 pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
     let bad = |m: String| Err(Error::InvalidInput(format!("coop policy {p:?}: {m}")));
-    let wm = k.const_u32("WM")?;
-    let wn = k.const_u32("WN")?;
-    let frag = k.const_u32("FRAG")?;
-    let max_fetch = k.const_u32("MAX_FETCH")?;
+    let wm = k.constant(coop16::WM)?;
+    let wn = k.constant(coop16::WN)?;
+    let frag = k.constant(coop16::FRAG)?;
+    let max_fetch = k.constant(coop16::MAX_FETCH)?;
     if !p.bm.is_multiple_of(wm)
         || !p.bn.is_multiple_of(wn)
         || !p.bk.is_multiple_of(frag)
@@ -545,7 +555,7 @@ pub(crate) fn plan(
     let kind = v.kernel;
     let p = v.policy;
     let (m, n, k) = (res.m, res.n, res.k);
-    let kern = kernel::load(kind.name(), caps.flavor())?;
+    let kern = kind.stage().load(caps.flavor())?;
     let (grid, c_bytes) = fits_layout(caps, &v, res, out)?;
     let sg = planned_subgroup(caps).expect("fits checked it");
     let edges = edges_for(&p, res, out);
@@ -580,14 +590,17 @@ pub(crate) fn plan(
         plan.arg("c", res.c_bytes(out))
     };
     let mut ov = overrides(&p, sg, edges).to_vec();
-    ov.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
+    ov.push((coop16::OUT_F16, if fused { 1.0 } else { 0.0 }));
     // the exit of workgroups without a tile only where the grid was folded (it costs a barrier)
-    ov.push(("FOLDED", if grid == tiles(&p, m, n) { 0.0 } else { 1.0 }));
+    ov.push((
+        coop16::FOLDED,
+        if grid == tiles(&p, m, n) { 0.0 } else { 1.0 },
+    ));
     // the width check only where the width is planned, not reported (it costs a barrier)
     let reported = caps.subgroup_min == caps.subgroup_max;
-    ov.push(("SG_GUARD", if reported { 0.0 } else { 1.0 }));
+    ov.push((coop16::SG_GUARD, if reported { 0.0 } else { 1.0 }));
     // a caller's C: no rows past M
-    ov.push(("MASK_M", if res.own { 0.0 } else { 1.0 }));
+    ov.push((coop16::MASK_M, if res.own { 0.0 } else { 1.0 }));
     ov.extend(res.overrides());
     // the subgroup width a workgroup met, where it was not `sg` (0: none)
     let guard = plan.buffer("subgroup guard", 4, BufferInit::Zeroed);
@@ -595,15 +608,15 @@ pub(crate) fn plan(
     plan.pass(
         kind.name(),
         &kern,
-        "main",
+        entry::main,
         &ov,
         &[
-            ("params", params),
-            ("a", a),
-            ("b", b),
-            ("c", c),
-            ("c16", c16),
-            ("sg_guard", guard),
+            (bind::params, params),
+            (bind::a, a),
+            (bind::b, b),
+            (bind::c, c),
+            (bind::c16, c16),
+            (bind::sg_guard, guard),
         ],
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, res.batch as u32]),
     )?;
@@ -632,9 +645,13 @@ mod tests {
 
     #[test]
     fn gemm_kernels_are_built_without_runtime_checks() {
-        let coop = CoopKernel::ALL.map(|k| k.name());
-        for name in coop.into_iter().chain(["gemm/tiled", "gemm/gemv"]) {
-            let k = kernel::load(name, crate::kernel::Flavor::Subgroup).unwrap();
+        let coop = CoopKernel::ALL.map(|k| k.stage());
+        let portable = [
+            crate::stages::gemm::tiled::STAGE,
+            crate::stages::gemm::gemv::STAGE,
+        ];
+        for name in coop.into_iter().chain(portable) {
+            let k = name.load(crate::kernel::Flavor::Subgroup).unwrap();
             assert!(crate::gpu::asks_unchecked(&k), "{name}");
         }
     }
@@ -643,7 +660,7 @@ mod tests {
     /// and tiles off the kernel's block are refused.
     #[test]
     fn shipped_tiles_hold_the_kernel_rules() {
-        let k16 = kernel::load("gemm/coop16", crate::kernel::Flavor::Subgroup).unwrap();
+        let k16 = coop16::STAGE.load(crate::kernel::Flavor::Subgroup).unwrap();
         for v in [
             CoopKernel::K16.variant(),
             CoopKernel::K8.variant(),
@@ -651,7 +668,11 @@ mod tests {
             large_tile_edges(),
             deep_tile(),
         ] {
-            let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
+            let k = v
+                .kernel
+                .stage()
+                .load(crate::kernel::Flavor::Subgroup)
+                .unwrap();
             layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{v:?}: {e}"));
             assert!(
                 workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
@@ -681,13 +702,17 @@ mod tests {
             large_tile(),
             deep_tile(),
         ] {
-            let k = kernel::load(v.kernel.name(), crate::kernel::Flavor::Subgroup).unwrap();
+            let k = v
+                .kernel
+                .stage()
+                .load(crate::kernel::Flavor::Subgroup)
+                .unwrap();
             for edges in [true, false] {
                 let o: Vec<(String, f64)> = overrides(&v.policy, 32, edges)
                     .iter()
                     .map(|(n, x)| (n.to_string(), *x))
                     .collect();
-                let s = k.specialize("main", &o).unwrap();
+                let s = k.specialize(entry::main.name(), &o).unwrap();
                 let mut total = 0;
                 for (_, g) in s.module.global_variables.iter() {
                     if g.space == naga::AddressSpace::WorkGroup {

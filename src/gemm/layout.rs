@@ -381,15 +381,16 @@ impl Resolved {
 
     /// The overrides of the operands' layout (`gemm/lib/layout.wgsl`): `LAYOUT`, `MASK_K`,
     /// `B_T`.
-    pub fn overrides(&self) -> [(&'static str, f64); 3] {
+    pub fn overrides(&self) -> [(crate::stages::Override, f64); 3] {
+        use crate::stages::gemm::lib::layout::{B_T, LAYOUT, MASK_K};
         let flag = |b: bool| if b { 1.0 } else { 0.0 };
         // a K tail inside a load is garbage only in a caller's rows (the own layout's padding
         // is zero); int4 weights zero theirs in the kernel
         let tail = !self.k.is_multiple_of(self.a_epl as usize) && !self.own;
         [
-            ("LAYOUT", flag(self.has_bases())),
-            ("MASK_K", flag(tail)),
-            ("B_T", flag(self.bt)),
+            (LAYOUT, flag(self.has_bases())),
+            (MASK_K, flag(tail)),
+            (B_T, flag(self.bt)),
         ]
     }
 

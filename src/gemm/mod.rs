@@ -53,9 +53,11 @@ use layout::{resolve, CTarget, Resolved};
 use crate::context::{BufferRef, Context, EncoderRef};
 use crate::device::Caps;
 use crate::error::{Error, Result};
-use crate::kernel::{self, Kernel};
+use crate::kernel::Kernel;
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Recorder, Timestamps};
+use crate::stages::gemm::{coop16, gemv, splitk_sum, tiled, to_f16};
+use crate::stages::Resource;
 
 /// A dense operand, row-major.
 #[derive(Clone, Copy, Debug)]
@@ -248,8 +250,8 @@ impl GemmPlan {
         if !self.layout.c_flat {
             return self.rounded_into_caller_c(caps, out);
         }
-        let kern = kernel::load("gemm/to_f16", caps.flavor())?;
-        let wg = kern.invocations("main", &[])? as u64;
+        let kern = to_f16::STAGE.load(caps.flavor())?;
+        let wg = kern.invocations(to_f16::entry::main, &[])? as u64;
         let count = (self.m * self.n) as u64;
         let quads = count.div_ceil(4);
         let plan = &mut self.plan;
@@ -270,9 +272,13 @@ impl GemmPlan {
         plan.pass(
             "to f16",
             &kern,
-            "main",
+            to_f16::entry::main,
             &[],
-            &[("params", params), ("c", self.c), ("out", c16)],
+            &[
+                (to_f16::bind::params, params),
+                (to_f16::bind::c, self.c),
+                (to_f16::bind::out, c16),
+            ],
             Workgroups::Direct(crate::device::grid_2d(
                 quads.div_ceil(wg),
                 caps.max_workgroups_per_dim,
@@ -308,7 +314,7 @@ impl GemmPlan {
 fn coop_planned_width(plan: &Plan) -> u32 {
     plan.passes
         .iter()
-        .find_map(|p| p.overrides.iter().find(|(k, _)| k == "SG"))
+        .find_map(|p| p.overrides.iter().find(|(k, _)| k == coop16::SG.name()))
         .map_or(0, |(_, v)| *v as u32)
 }
 
@@ -551,9 +557,9 @@ fn tiled_pass(
     let (m, n, k) = (res.m, res.n, res.k);
     let batch = res.batch as u64;
     policy.check_tile()?;
-    let kern: Arc<Kernel> = kernel::load("gemm/tiled", caps.flavor())?;
+    let kern: Arc<Kernel> = tiled::STAGE.load(caps.flavor())?;
     let overrides = policy.overrides(fa, fb, has_zeros);
-    let reflected = kern.workgroup_size("main", &overrides)?;
+    let reflected = kern.workgroup_size(tiled::entry::main, &overrides)?;
     policy.check(&kern, reflected, fa, fb, caps.max_workgroup_storage)?;
     let invocations = reflected.iter().product::<u32>() as u64;
     let tiles = [
@@ -584,8 +590,8 @@ fn tiled_pass(
     let z = check_z(caps, splits as u64 * batch, "K splits × matrices")?;
     let (c32, c16) = output_bindings(plan, target, fused);
     let mut overrides = overrides;
-    overrides.push(("OUT_F16", if fused { 1.0 } else { 0.0 }));
-    overrides.push(("FOLDED", if grid == tiles { 0.0 } else { 1.0 }));
+    overrides.push((tiled::OUT_F16, if fused { 1.0 } else { 0.0 }));
+    overrides.push((tiled::FOLDED, if grid == tiles { 0.0 } else { 1.0 }));
     overrides.extend(res.overrides());
     let params = plan.upload(
         "params",
@@ -594,7 +600,7 @@ fn tiled_pass(
     plan.pass(
         "gemm",
         &kern,
-        "main",
+        tiled::entry::main,
         &overrides,
         &portable_bindings(params, bufs, c32, c16),
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, z]),
@@ -646,25 +652,25 @@ fn gemv_pass(
 ) -> Result<GemmPlan> {
     let (m, n, k) = (res.m, res.n, res.k);
     let batch = res.batch as u64;
-    let kern: Arc<Kernel> = kernel::load("gemm/gemv", caps.flavor())?;
-    let wg = kern.invocations("main", &[])? as u64;
-    let kconst = |name: &str| kern.const_u32(name).map(|v| v as u64);
+    let kern: Arc<Kernel> = gemv::STAGE.load(caps.flavor())?;
+    let wg = kern.invocations(gemv::entry::main, &[])? as u64;
+    let kconst = |name| kern.constant(name).map(|v| v as u64);
     // columns per invocation (the kernel's COLS_*), and bytes of B per k (per packed word of
     // 8 k, int4) each reads: its columns' elements (int4: each column's 4-byte word)
     // (transposed B: one column each, a load along K of its row per lane, like int4's words;
     // a subgroup's lanes read consecutive loads of a row, so any number of column groups reads
     // whole sectors)
     let (cols, element_bytes): (u64, u64) = match fb {
-        _ if res.bt => (kconst("COLS_BT")?, 32),
-        Format::F32 => (kconst("COLS_F32")?, 4),
-        Format::F16 => (kconst("COLS_F16")?, 2),
-        Format::Int4 => (kconst("COLS_INT4")?, 4),
+        _ if res.bt => (kconst(gemv::COLS_BT)?, 32),
+        Format::F32 => (kconst(gemv::COLS_F32)?, 4),
+        Format::F16 => (kconst(gemv::COLS_F16)?, 2),
+        Format::Int4 => (kconst(gemv::COLS_INT4)?, 4),
     };
     let run_bytes = cols * element_bytes;
-    let (step_loads, red_words) = (kconst("STEP_LOADS")?, kconst("RED_WORDS")?);
+    let (step_loads, red_words) = (kconst(gemv::STEP_LOADS)?, kconst(gemv::RED_WORDS)?);
     // rows per workgroup (the kernel's MAX_ROWS at most), and blocks of them: workgroups of
     // one column block, consecutive
-    let rows = (m as u64).min(kconst("MAX_ROWS")?);
+    let rows = (m as u64).min(kconst(gemv::MAX_ROWS)?);
     let row_blocks = (m as u64).div_ceil(rows);
     // one K slice's f32 products, every matrix
     let c_bytes = res.c_elements() * 4;
@@ -737,22 +743,22 @@ fn gemv_pass(
     let (target, c, at) = product_buffers(caps, plan, &bufs, res, (c_format, out), splits, grid)?;
     let (c32, c16) = output_bindings(plan, target, fused);
     let mut overrides = vec![
-        ("OUT_F16", if fused { 1.0 } else { 0.0 }),
-        ("B_FMT", fb.code() as f64),
-        ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
-        ("ROWS", rows as f64),
-        ("ROW_BLOCKS", row_blocks as f64),
-        ("BLOCKS", blocks as f64),
-        ("CV", cv as f64),
-        ("CHUNK", chunk as f64),
-        ("KSLICE", kslice as f64),
+        (gemv::OUT_F16, if fused { 1.0 } else { 0.0 }),
+        (gemv::B_FMT, fb.code() as f64),
+        (gemv::HAS_ZEROS, if has_zeros { 1.0 } else { 0.0 }),
+        (gemv::ROWS, rows as f64),
+        (gemv::ROW_BLOCKS, row_blocks as f64),
+        (gemv::BLOCKS, blocks as f64),
+        (gemv::CV, cv as f64),
+        (gemv::CHUNK, chunk as f64),
+        (gemv::KSLICE, kslice as f64),
     ];
     overrides.extend(res.overrides());
     let params = plan.upload("params", &res.params([0, b_rows, 0, splits as u32], at)?);
     plan.pass(
         "gemv",
         &kern,
-        "main",
+        gemv::entry::main,
         &overrides,
         &portable_bindings(params, bufs, c32, c16),
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, z]),
@@ -774,15 +780,18 @@ fn portable_bindings(
     bufs: [BufferId; 4],
     c32: BufferId,
     c16: BufferId,
-) -> [(&'static str, BufferId); 7] {
+) -> [(Resource, BufferId); 7] {
+    // (the two portable stages declare the same resource variables; the plan checks each
+    // against the stage it binds)
+    use crate::stages::gemm::tiled::bind;
     [
-        ("params", params),
-        ("a", bufs[0]),
-        ("b", bufs[1]),
-        ("scales", bufs[2]),
-        ("zeros", bufs[3]),
-        ("c", c32),
-        ("c16", c16),
+        (bind::params, params),
+        (bind::a, bufs[0]),
+        (bind::b, bufs[1]),
+        (bind::scales, bufs[2]),
+        (bind::zeros, bufs[3]),
+        (bind::c, c32),
+        (bind::c16, c16),
     ]
 }
 
@@ -869,8 +878,8 @@ fn sum_pass(
     res: &Resolved,
     label: &str,
 ) -> Result<()> {
-    let sum = kernel::load("gemm/splitk_sum", caps.flavor())?;
-    let wg = sum.invocations("main", &[])? as u64;
+    let sum = splitk_sum::STAGE.load(caps.flavor())?;
+    let wg = sum.invocations(splitk_sum::entry::main, &[])? as u64;
     let count = res.c_elements();
     let strided = !res.c_flat;
     // f16: one word of two elements per invocation (strided: words of a row, the last of an
@@ -901,12 +910,16 @@ fn sum_pass(
     plan.pass(
         label,
         &sum,
-        "main",
+        splitk_sum::entry::main,
         &[
-            ("OUT_F16", f16),
-            ("STRIDED", if strided { 1.0 } else { 0.0 }),
+            (splitk_sum::OUT_F16, f16),
+            (splitk_sum::STRIDED, if strided { 1.0 } else { 0.0 }),
         ],
-        &[("params", sp), ("partials", partials), ("c", c)],
+        &[
+            (splitk_sum::bind::params, sp),
+            (splitk_sum::bind::partials, partials),
+            (splitk_sum::bind::c, c),
+        ],
         Workgroups::Direct(crate::device::grid_2d(
             items.div_ceil(wg),
             caps.max_workgroups_per_dim,

@@ -9,6 +9,8 @@
 
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
+use crate::stages::gemm::tiled;
+use crate::stages::Override;
 
 /// Element format of a GEMM operand as the portable kernel reads it (`A_FMT` / `B_FMT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,18 +123,18 @@ impl GemmPolicy {
     }
 
     /// Override constants for the kernel.
-    pub fn overrides(&self, a: Format, b: Format, has_zeros: bool) -> Vec<(&'static str, f64)> {
+    pub fn overrides(&self, a: Format, b: Format, has_zeros: bool) -> Vec<(Override, f64)> {
         vec![
-            ("BM", self.bm as f64),
-            ("BN", self.bn as f64),
-            ("BK", self.bk as f64),
-            ("A_FMT", a.code() as f64),
-            ("B_FMT", b.code() as f64),
-            ("HAS_ZEROS", if has_zeros { 1.0 } else { 0.0 }),
-            ("WARP_X", self.warp_x as f64),
-            ("BUFFERS", self.buffers as f64),
-            ("PAIRED", if self.paired { 1.0 } else { 0.0 }),
-            ("UNROLL", self.unroll as f64),
+            (tiled::BM, self.bm as f64),
+            (tiled::BN, self.bn as f64),
+            (tiled::BK, self.bk as f64),
+            (tiled::A_FMT, a.code() as f64),
+            (tiled::B_FMT, b.code() as f64),
+            (tiled::HAS_ZEROS, if has_zeros { 1.0 } else { 0.0 }),
+            (tiled::WARP_X, self.warp_x as f64),
+            (tiled::BUFFERS, self.buffers as f64),
+            (tiled::PAIRED, if self.paired { 1.0 } else { 0.0 }),
+            (tiled::UNROLL, self.unroll as f64),
         ]
     }
 
@@ -168,8 +170,8 @@ impl GemmPolicy {
         let bad = |m: String| Err(Error::InvalidInput(format!("gemm policy {self:?}: {m}")));
         let p = *self;
         p.check_tile()?;
-        let (tm, tn) = (kernel.const_u32("TM")?, kernel.const_u32("TN")?);
-        let max_fetch = kernel.const_u32("MAX_FETCH")?;
+        let (tm, tn) = (kernel.constant(tiled::TM)?, kernel.constant(tiled::TN)?);
+        let max_fetch = kernel.constant(tiled::MAX_FETCH)?;
         if !p.bm.is_multiple_of(tm) || !p.bn.is_multiple_of(tn) {
             return bad(format!(
                 "BM and BN must be multiples of the kernel's {tm}×{tn} block"
@@ -225,13 +227,13 @@ mod tests {
 
     fn check(p: GemmPolicy) -> Result<()> {
         p.check_tile()?;
-        let k = crate::kernel::load("gemm/tiled", crate::kernel::Flavor::Subgroup)?;
+        let k = tiled::STAGE.load(crate::kernel::Flavor::Subgroup)?;
         for (a, b) in [
             (Format::F32, Format::F32),
             (Format::F16, Format::F16),
             (Format::F16, Format::Int4),
         ] {
-            let wg = k.workgroup_size("main", &p.overrides(a, b, false))?;
+            let wg = k.workgroup_size(tiled::entry::main, &p.overrides(a, b, false))?;
             p.check(&k, wg, a, b, 48 << 10)?;
         }
         Ok(())
@@ -263,7 +265,7 @@ mod tests {
         assert!(check(GemmPolicy::tile(64, 128, 4, 0).unrolled(8)).is_err());
         assert!(check(GemmPolicy::default().buffered(3)).is_err());
         assert!(check(GemmPolicy::tile(0, 128, 8, 0)).is_err());
-        let k = crate::kernel::load("gemm/tiled", crate::kernel::Flavor::Subgroup).unwrap();
+        let k = tiled::STAGE.load(crate::kernel::Flavor::Subgroup).unwrap();
         let p = GemmPolicy::tile(128, 128, 32, 0);
         let e = p
             .check(&k, [16, 16, 1], Format::F32, Format::F32, 32 << 10)

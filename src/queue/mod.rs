@@ -37,6 +37,8 @@ use crate::device::Caps;
 use crate::error::{Error, Result};
 use crate::kernel::{self, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
+use crate::stages::queue::{aba_probe, child, child_args, persistent};
+use crate::stages::Resource;
 
 pub mod latency;
 
@@ -76,20 +78,20 @@ pub struct QueueLayout {
 impl QueueLayout {
     /// The layout of the `flavor`'s kernels.
     pub fn of(flavor: kernel::Flavor) -> Result<QueueLayout> {
-        let k = kernel::load("queue/persistent", flavor)?;
-        let c = |name: &str| k.const_u32(name);
+        let k = persistent::STAGE.load(flavor)?;
+        let c = |name| k.constant(name);
         Ok(QueueLayout {
-            idx_bits: c("IDX_BITS")?,
-            s_empty: c("S_EMPTY")?,
-            s_full: c("S_FULL")?,
-            ctl_words: c("CTL_WORDS")? as usize,
-            ctl_done: c("CTL_DONE")? as usize,
-            ctl_clock: c("CTL_CLOCK")? as usize,
-            ctl_round: c("CTL_ROUND")? as usize,
-            ctl_marks: c("CTL_MARKS")? as usize,
-            ctl_marks_len: c("CTL_MARKS_LEN")? as usize,
-            enq_tries: c("ENQ_TRIES")?,
-            child_team_tasks: c("CHILD_TEAM_TASKS")?,
+            idx_bits: c(persistent::IDX_BITS)?,
+            s_empty: c(persistent::S_EMPTY)?,
+            s_full: c(persistent::S_FULL)?,
+            ctl_words: c(persistent::CTL_WORDS)? as usize,
+            ctl_done: c(persistent::CTL_DONE)? as usize,
+            ctl_clock: c(persistent::CTL_CLOCK)? as usize,
+            ctl_round: c(persistent::CTL_ROUND)? as usize,
+            ctl_marks: c(persistent::CTL_MARKS)? as usize,
+            ctl_marks_len: c(persistent::CTL_MARKS_LEN)? as usize,
+            enq_tries: c(persistent::ENQ_TRIES)?,
+            child_team_tasks: c(persistent::CHILD_TEAM_TASKS)?,
         })
     }
 
@@ -411,9 +413,9 @@ fn kernels(caps: &Caps) -> Result<[Arc<Kernel>; 3]> {
     // one text per kernel; the team helpers (shared/queue_team) carry the flavour
     let f = caps.flavor();
     Ok([
-        kernel::load("queue/persistent", f)?,
-        kernel::load("queue/child_args", f)?,
-        kernel::load("queue/child", f)?,
+        persistent::STAGE.load(f)?,
+        child_args::STAGE.load(f)?,
+        child::STAGE.load(f)?,
     ])
 }
 
@@ -493,31 +495,31 @@ pub fn build(
     }
     let args = plan.buffer("child args", 12, BufferInit::Zeroed);
     let all = [
-        ("params", params),
-        ("input", input),
-        ("results", results),
-        ("runs", runs),
-        ("ring", ring),
-        ("ctl", ctl),
-        ("spill", spill),
-        ("args", args),
-        ("ticks", ticks),
+        (persistent::bind::params, params),
+        (persistent::bind::input, input),
+        (persistent::bind::results, results),
+        (persistent::bind::runs, runs),
+        (persistent::bind::ring, ring),
+        (persistent::bind::ctl, ctl),
+        (persistent::bind::spill, spill),
+        (child_args::bind::args, args),
+        (persistent::bind::ticks, ticks),
     ];
     // each stage binds what it declares (`args` is the child-args stage's alone)
-    let binds = |k: &Kernel| -> Vec<(&'static str, BufferId)> {
+    let binds = |k: &Kernel| -> Vec<(Resource, BufferId)> {
         all.iter()
             .copied()
-            .filter(|(name, _)| k.binding_of(name).is_some())
+            .filter(|(name, _)| k.binding_of(name.name()).is_some())
             .collect()
     };
-    let lat = [("LATENCY", if policy.latency { 1.0 } else { 0.0 })];
+    let lat = [(persistent::LATENCY, if policy.latency { 1.0 } else { 0.0 })];
     let budget = loop_budget(caps).unwrap_or(u32::MAX) as f64;
-    let persistent_overrides = [lat[0], ("LOOP_BUDGET", budget)];
+    let persistent_overrides = [lat[0], (persistent::LOOP_BUDGET, budget)];
     for r in 0..policy.rounds.max(1) {
         plan.pass(
             format!("persistent {r}"),
             &persistent,
-            "main",
+            persistent::entry::main,
             &persistent_overrides,
             &binds(&persistent),
             Workgroups::Direct([policy.workgroups, 1, 1]),
@@ -525,7 +527,7 @@ pub fn build(
         plan.pass(
             format!("child args {r}"),
             &child_args,
-            "main",
+            child_args::entry::main,
             &lat,
             &binds(&child_args),
             Workgroups::Direct([1, 1, 1]),
@@ -533,7 +535,7 @@ pub fn build(
         plan.pass(
             format!("child {r}"),
             &child,
-            "main",
+            child::entry::main,
             &lat,
             &binds(&child),
             Workgroups::Indirect {
@@ -691,7 +693,7 @@ pub fn aba_probe(ctx: &Context, capacity: u32) -> Result<AbaProbe> {
         ..QueuePolicy::default()
     };
     problem.validate(ctx.caps(), &policy)?;
-    let k = kernel::load("queue/aba_probe", ctx.caps().flavor())?;
+    let k = aba_probe::STAGE.load(ctx.caps().flavor())?;
     let mut plan = Plan::new("queue aba probe");
     let params = plan.upload("params", &[0u32, 0, 1, capacity]);
     let layout = QueueLayout::of(ctx.caps().flavor())?;
@@ -703,9 +705,13 @@ pub fn aba_probe(ctx: &Context, capacity: u32) -> Result<AbaProbe> {
     plan.pass(
         "aba probe",
         &k,
-        "main",
-        &[("LATENCY", 0.0)],
-        &[("params", params), ("ring", ring), ("probe", probe)],
+        aba_probe::entry::main,
+        &[(aba_probe::LATENCY, 0.0)],
+        &[
+            (aba_probe::bind::params, params),
+            (aba_probe::bind::ring, ring),
+            (aba_probe::bind::probe, probe),
+        ],
         Workgroups::Direct([1, 1, 1]),
     )?;
     let prepared = ctx.prepare(plan)?;

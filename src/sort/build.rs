@@ -10,19 +10,28 @@ use std::sync::Arc;
 use super::{Payload, SortConfig, SortPolicy, Strategy};
 use crate::device::Caps;
 use crate::error::Result;
-use crate::kernel::{self, Flavor, Kernel};
+use crate::kernel::{Flavor, Kernel};
+use crate::stages::sort::lib::{self, control, keys, tile};
+// (the ranking stages, OneSweep's and reduce-then-scan's scatter, declare the same entry point
+// and tile bindings; the plan checks each against the stage it binds)
 use crate::plan::{BufferId, BufferInit, Pass, Plan, Workgroups};
 use crate::record::{BlocksFn, Counting};
+use crate::stages::sort::onesweep as rank;
+use crate::stages::sort::{
+    histogram, onesweep, onesweep_histogram, onesweep_pairs, onesweep_small, prepare, scatter,
+};
+use crate::stages::util::words;
+use crate::stages::{Override, Resource, Stage};
 
 /// The ranking stage of a strategy, for keys alone or pairs: its `KPT` sets the tile.
 /// OneSweep has one of each and one with smaller tiles for small sorts (`small`:
 /// [`SortPolicy::onesweep_small`]).
-fn tile_stage(strategy: Strategy, pairs: bool, small: bool) -> &'static str {
+fn tile_stage(strategy: Strategy, pairs: bool, small: bool) -> Stage {
     match (strategy, pairs, small) {
-        (Strategy::OneSweep, _, true) => "sort/onesweep_small",
-        (Strategy::OneSweep, false, false) => "sort/onesweep",
-        (Strategy::OneSweep, true, false) => "sort/onesweep_pairs",
-        (Strategy::ReduceThenScan, _, _) => "sort/scatter",
+        (Strategy::OneSweep, _, true) => onesweep_small::STAGE,
+        (Strategy::OneSweep, false, false) => onesweep::STAGE,
+        (Strategy::OneSweep, true, false) => onesweep_pairs::STAGE,
+        (Strategy::ReduceThenScan, _, _) => scatter::STAGE,
     }
 }
 
@@ -41,13 +50,13 @@ pub fn tile_keys_for(strategy: Strategy, pairs: bool, n: u64, policy: &SortPolic
 }
 
 /// The ranking stage a sort of `n` keys by `strategy` under `policy` runs.
-fn stage_for(strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> &'static str {
+fn stage_for(strategy: Strategy, pairs: bool, n: u64, policy: &SortPolicy) -> Stage {
     let small = strategy == Strategy::OneSweep && policy.onesweep_small(n, pairs);
     tile_stage(strategy, pairs, small)
 }
 
-fn tile_of(stage: &str) -> Result<u64> {
-    Ok(kernel::load(stage, Flavor::Subgroup)?.const_u32("TILE")? as u64)
+fn tile_of(stage: Stage) -> Result<u64> {
+    Ok(stage.load(Flavor::Subgroup)?.constant(tile::TILE)? as u64)
 }
 
 /// Workgroup memory of `strategy`'s ranking stage for keys alone or pairs, bytes (the
@@ -69,9 +78,9 @@ pub fn workgroup_bytes_for(
     stage_bytes(stage_for(strategy, pairs, n, policy), flavor)
 }
 
-fn stage_bytes(stage: &str, flavor: Flavor) -> Result<u64> {
-    let k = kernel::load(stage, flavor)?;
-    k.workgroup_bytes("main")
+fn stage_bytes(stage: Stage, flavor: Flavor) -> Result<u64> {
+    let k = stage.load(flavor)?;
+    k.workgroup_bytes(rank::entry::main.name())
         .ok_or_else(|| crate::error::Error::Plan(format!("{} has no entry point main", k.name)))
 }
 
@@ -117,9 +126,9 @@ struct Builder<'a> {
     plan: Plan,
     flavor: Flavor,
     /// The key order's overrides (`wgsl/sort/lib/keys.wgsl`), for every stage.
-    keys: Vec<(&'static str, f64)>,
+    keys: Vec<(Override, f64)>,
     /// The ranking's (`wgsl/sort/lib/tile.wgsl`), for the ranking stages.
-    tile: Vec<(&'static str, f64)>,
+    tile: Vec<(Override, f64)>,
     /// Values follow the keys.
     pairs: bool,
     /// The values are the keys' indices, made by the first pass.
@@ -132,14 +141,14 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     /// The key order's overrides and `extra`.
-    fn key_overrides(&self, extra: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
+    fn key_overrides(&self, extra: &[(Override, f64)]) -> Vec<(Override, f64)> {
         let mut o = self.keys.clone();
         o.extend_from_slice(extra);
         o
     }
 
     /// The key order's and the ranking's overrides, and `extra`.
-    fn tile_overrides(&self, extra: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
+    fn tile_overrides(&self, extra: &[(Override, f64)]) -> Vec<(Override, f64)> {
         let mut o = self.key_overrides(&self.tile);
         o.extend_from_slice(extra);
         o
@@ -152,25 +161,25 @@ impl Builder<'_> {
         &mut self,
         label: String,
         k: &Arc<Kernel>,
-        overrides: &[(&'static str, f64)],
+        overrides: &[(Override, f64)],
         g: &Grids,
         io: Io,
-        own: &[(&str, BufferId)],
+        own: &[(Resource, BufferId)],
         workgroups: Workgroups,
     ) -> Result<&mut Pass> {
         let mut b = vec![
-            ("params", g.control),
-            ("keys_in", io.keys_in),
-            ("keys_out", io.keys_out),
-            ("vals_in", io.vals_in),
-            ("vals_out", io.vals_out),
-            ("vals2_in", io.vals2_in),
-            ("vals2_out", io.vals2_out),
+            (rank::bind::params, g.control),
+            (rank::bind::keys_in, io.keys_in),
+            (rank::bind::keys_out, io.keys_out),
+            (rank::bind::vals_in, io.vals_in),
+            (rank::bind::vals_out, io.vals_out),
+            (rank::bind::vals2_in, io.vals2_in),
+            (rank::bind::vals2_out, io.vals2_out),
         ];
         b.extend_from_slice(own);
         self.plan
-            .pass(label, k, "main", overrides, &b, workgroups)?
-            .range("params", g.params, 16)
+            .pass(label, k, rank::entry::main, overrides, &b, workgroups)?
+            .range(rank::bind::params, g.params, 16)
     }
 
     /// With `SortPolicy::poison_between_passes`, invalidates what digit pass `p` writes (`io`'s
@@ -213,24 +222,24 @@ impl Builder<'_> {
         hist_scan: BufferId,
         io: Io,
     ) -> Result<()> {
-        let k_hist = kernel::load("sort/histogram", self.flavor)?;
-        let k_scatter = kernel::load("sort/scatter", self.flavor)?;
-        let digit = [("SHIFT", digit.0 as f64), ("BITS", digit.1 as f64)];
+        let k_hist = histogram::STAGE.load(self.flavor)?;
+        let k_scatter = scatter::STAGE.load(self.flavor)?;
+        let digit = [(keys::SHIFT, digit.0 as f64), (keys::BITS, digit.1 as f64)];
         self.plan
             .pass(
                 format!("histogram {tag}"),
                 &k_hist,
-                "main",
-                &self.key_overrides(&[digit[0], digit[1], ("MAP_IN", map_in as u32 as f64)]),
+                histogram::entry::main,
+                &self.key_overrides(&[digit[0], digit[1], (keys::MAP_IN, map_in as u32 as f64)]),
                 &[
-                    ("params", g.control),
-                    ("keys_in", io.keys_in),
-                    ("hist", hist),
+                    (histogram::bind::params, g.control),
+                    (histogram::bind::keys_in, io.keys_in),
+                    (histogram::bind::hist, hist),
                 ],
                 g.hist,
             )?
-            .range("params", g.params, 16)?;
-        let radix = k_scatter.const_u32("RADIX")? as u64;
+            .range(histogram::bind::params, g.params, 16)?;
+        let radix = k_scatter.constant(keys::RADIX)? as u64;
         let scan_control = g.scan_control.expect("reduce-then-scan has a scan control");
         crate::scan::append(
             &mut self.plan,
@@ -248,11 +257,11 @@ impl Builder<'_> {
         let ov = self.tile_overrides(&[
             digit[0],
             digit[1],
-            ("MAP_IN", map_in as u32 as f64),
-            ("MAP_OUT", map_out as u32 as f64),
-            ("FULL_TILES", (!self.pairs) as u32 as f64),
-            ("RANK_MATCH", 0.0),
-            ("INDEX_PAYLOAD", (map_in && self.index) as u32 as f64),
+            (keys::MAP_IN, map_in as u32 as f64),
+            (keys::MAP_OUT, map_out as u32 as f64),
+            (tile::FULL_TILES, (!self.pairs) as u32 as f64),
+            (tile::RANK_MATCH, 0.0),
+            (tile::INDEX_PAYLOAD, (map_in && self.index) as u32 as f64),
         ]);
         self.stage(
             format!("scatter {tag}"),
@@ -260,7 +269,7 @@ impl Builder<'_> {
             &ov,
             g,
             io,
-            &[("offsets", hist_scan)],
+            &[(scatter::bind::offsets, hist_scan)],
             g.tiles,
         )?;
         Ok(())
@@ -348,9 +357,9 @@ pub(super) fn build(
     let stage = stage_for(strategy, pairs, n, policy);
     let max_tiles = n.div_ceil(tile_of(stage)?);
     let flavor = caps.flavor();
-    let k_prep = kernel::load("sort/prepare", flavor)?;
-    let c = |name: &str| k_prep.const_u32(name).map(|v| v as u64);
-    let control = crate::record::control(&mut plan, 4 * c("CONTROL_WORDS")?);
+    let k_prep = prepare::STAGE.load(flavor)?;
+    let c = |name| k_prep.constant(name).map(|v| v as u64);
+    let control = crate::record::control(&mut plan, 4 * c(control::CONTROL_WORDS)?);
     // buffers: the caller's keys (and values), scratch a and b of each
     let bytes = n * 4;
     let keys = plan.arg("keys", bytes);
@@ -436,7 +445,7 @@ pub(super) fn build(
             crate::count::SLOTS,
         ))
     };
-    let args = |name: &str| -> Result<Workgroups> {
+    let args = |name| -> Result<Workgroups> {
         Ok(Workgroups::Indirect {
             buffer: control,
             offset: 4 * c(name)?,
@@ -445,47 +454,55 @@ pub(super) fn build(
     let g = Grids {
         control,
         scan_control,
-        params: 4 * c("SORT_PARAMS")?,
-        copy_params: 4 * c("COPY_PARAMS")?,
-        hist: args("HIST_ARGS")?,
-        tiles: args("TILE_ARGS")?,
-        copy: args("COPY_ARGS")?,
+        params: 4 * c(control::SORT_PARAMS)?,
+        copy_params: 4 * c(control::COPY_PARAMS)?,
+        hist: args(control::HIST_ARGS)?,
+        tiles: args(control::TILE_ARGS)?,
+        copy: args(control::COPY_ARGS)?,
     };
-    let k_sweep = kernel::load(stage, flavor)?;
-    let radix = k_sweep.const_u32("RADIX")? as u64;
+    let k_sweep = stage.load(flavor)?;
+    let radix = k_sweep.constant(keys::RADIX)? as u64;
     let (state_tickets, state_status) = if onesweep {
         (
-            k_sweep.const_u32("STATE_COUNTERS")?,
-            k_sweep.const_u32("STATE_STATUS")? as u64,
+            k_sweep.constant(lib::onesweep::STATE_COUNTERS)?,
+            k_sweep.constant(lib::onesweep::STATE_STATUS)? as u64,
         )
     } else {
         (0, 0)
     };
-    let k_hist = kernel::load("sort/onesweep_histogram", flavor)?;
-    let hist_group = kernel::load("sort/histogram", flavor)?.const_u32("HIST_GROUP")?;
+    let k_hist = onesweep_histogram::STAGE.load(flavor)?;
+    let hist_group = histogram::STAGE
+        .load(flavor)?
+        .constant(histogram::HIST_GROUP)?;
     let no_scan = plan.buffer("no scan control", 16, BufferInit::Zeroed);
     // the control block's layout and arithmetic (sort/lib/control): the prepare and OneSweep's
     // histogram stages
     let control_ov = [
-        ("MAX_COUNT", n as f64),
-        ("TILE", tile_of(stage)? as f64),
-        ("ONESWEEP", onesweep as u32 as f64),
-        ("HIST_WORKGROUPS", policy.histogram_workgroups.max(1) as f64),
-        ("HIST_TILE", k_hist.const_u32("COUNT_TILE")? as f64),
-        ("HIST_GROUP", hist_group as f64),
-        ("STATE_TICKETS", state_tickets as f64),
-        ("STATE_STATUS", state_status as f64),
-        ("PASSES", passes as f64),
-        ("MAX_DIM", caps.max_workgroups_per_dim.max(1) as f64),
+        (control::MAX_COUNT, n as f64),
+        (control::TILE, tile_of(stage)? as f64),
+        (control::ONESWEEP, onesweep as u32 as f64),
+        (
+            control::HIST_WORKGROUPS,
+            policy.histogram_workgroups.max(1) as f64,
+        ),
+        (
+            control::HIST_TILE,
+            k_hist.constant(onesweep_histogram::COUNT_TILE)? as f64,
+        ),
+        (control::HIST_GROUP, hist_group as f64),
+        (control::STATE_TICKETS, state_tickets as f64),
+        (control::STATE_STATUS, state_status as f64),
+        (control::PASSES, passes as f64),
+        (control::MAX_DIM, caps.max_workgroups_per_dim.max(1) as f64),
     ];
     plan.pass(
         "sort prepare",
         &k_prep,
-        "main",
+        prepare::entry::main,
         &control_ov,
         &[
-            ("control", control),
-            ("scan_control", scan_control.unwrap_or(no_scan)),
+            (prepare::bind::control, control),
+            (prepare::bind::scan_control, scan_control.unwrap_or(no_scan)),
         ],
         Workgroups::Direct([1, 1, 1]),
     )?;
@@ -494,13 +511,13 @@ pub(super) fn build(
         plan,
         flavor,
         keys: vec![
-            ("KEY_TYPE", key_type as f64),
-            ("DESCENDING", config.descending as u32 as f64),
+            (keys::KEY_TYPE, key_type as f64),
+            (keys::DESCENDING, config.descending as u32 as f64),
         ],
         tile: vec![
-            ("SG_MIN", rank_subgroup_min(caps) as f64),
-            ("PAIRS", pairs as u32 as f64),
-            ("VALUES2", values2 as u32 as f64),
+            (tile::SG_MIN, rank_subgroup_min(caps) as f64),
+            (tile::PAIRS, pairs as u32 as f64),
+            (tile::VALUES2, values2 as u32 as f64),
         ],
         pairs,
         index,
@@ -540,7 +557,10 @@ pub(super) fn build(
                 .buffer("onesweep state", words * 4, BufferInit::Zeroed);
             let begin = digits[0].0;
             let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
-            let mut ov = b.key_overrides(&[("BEGIN_BIT", begin as f64), ("END_BIT", end as f64)]);
+            let mut ov = b.key_overrides(&[
+                (onesweep_histogram::BEGIN_BIT, begin as f64),
+                (onesweep_histogram::END_BIT, end as f64),
+            ]);
             ov.extend_from_slice(&control_ov);
             // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles. On a GPU
             // count this stage also writes the control block (sort/lib/control), and the
@@ -548,32 +568,35 @@ pub(super) fn build(
             b.plan.pass(
                 "global histogram",
                 &k_hist,
-                "main",
+                onesweep_histogram::entry::main,
                 &ov,
                 &[
-                    ("control", g.control),
-                    ("keys_in", keys),
-                    ("state", state),
-                    ("keys_in4", keys),
+                    (onesweep_histogram::bind::control, g.control),
+                    (onesweep_histogram::bind::keys_in, keys),
+                    (onesweep_histogram::bind::state, state),
+                    (onesweep_histogram::bind::keys_in4, keys),
                 ],
                 g.hist,
             )?;
-            marks = vec![(4 * c("MARK")?, c("DERIVE_MARK")? as u32)];
+            marks = vec![(4 * c(control::MARK)?, c(control::DERIVE_MARK)? as u32)];
             // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
             let match_ranking = flavor == Flavor::Subgroup;
             for (p, &d) in digits.iter().enumerate() {
                 let ov = b.tile_overrides(&[
-                    ("SHIFT", d.0 as f64),
-                    ("BITS", d.1 as f64),
-                    ("MAP_IN", (p == 0) as u32 as f64),
-                    ("MAP_OUT", (p + 1 == passes) as u32 as f64),
-                    ("PASS", p as f64),
-                    ("SPIN", policy.spin as f64),
-                    ("FULL_TILES", 1.0),
-                    ("RANK_MATCH", match_ranking as u32 as f64),
-                    ("TICKETS", policy.onesweep_tickets as u32 as f64),
-                    ("LAST_PASS", (p + 1 == passes) as u32 as f64),
-                    ("INDEX_PAYLOAD", (p == 0 && index) as u32 as f64),
+                    (keys::SHIFT, d.0 as f64),
+                    (keys::BITS, d.1 as f64),
+                    (keys::MAP_IN, (p == 0) as u32 as f64),
+                    (keys::MAP_OUT, (p + 1 == passes) as u32 as f64),
+                    (lib::onesweep::PASS, p as f64),
+                    (lib::onesweep::SPIN, policy.spin as f64),
+                    (tile::FULL_TILES, 1.0),
+                    (tile::RANK_MATCH, match_ranking as u32 as f64),
+                    (
+                        lib::onesweep::TICKETS,
+                        policy.onesweep_tickets as u32 as f64,
+                    ),
+                    (lib::onesweep::LAST_PASS, (p + 1 == passes) as u32 as f64),
+                    (tile::INDEX_PAYLOAD, (p == 0 && index) as u32 as f64),
                 ]);
                 let (src, dst) = route[p];
                 b.poison_outputs(&g, io(src, dst))?;
@@ -583,7 +606,7 @@ pub(super) fn build(
                     &ov,
                     &g,
                     io(src, dst),
-                    &[("state", state)],
+                    &[(onesweep::bind::state, state)],
                     g.tiles,
                 )?;
             }
@@ -591,7 +614,7 @@ pub(super) fn build(
     }
     if passes == 1 {
         // the one pass wrote scratch a: copy it back
-        let k_words = kernel::load("util/words", Flavor::Emulated)?;
+        let k_words = words::STAGE.load(Flavor::Emulated)?;
         let mut copies = vec![("copy back keys", ka, keys)];
         if pairs {
             copies.push(("copy back values", va, values));
@@ -604,12 +627,16 @@ pub(super) fn build(
                 .pass(
                     label,
                     &k_words,
-                    "copy",
+                    words::entry::copy,
                     &[],
-                    &[("params", g.control), ("src", src), ("dst", dst)],
+                    &[
+                        (words::bind::params, g.control),
+                        (words::bind::src, src),
+                        (words::bind::dst, dst),
+                    ],
                     g.copy,
                 )?
-                .range("params", g.copy_params, 16)?;
+                .range(words::bind::params, g.copy_params, 16)?;
         }
     }
     // the control block for a count (sort/lib/control), restated for the host: OneSweep's
@@ -628,15 +655,15 @@ pub(super) fn build(
     };
     let a = SortArgs {
         control,
-        words: c("CONTROL_WORDS")?,
-        hist_at: c("HIST_ARGS")?,
-        tile_at: c("TILE_ARGS")?,
-        copy_at: c("COPY_ARGS")?,
-        sort_params: c("SORT_PARAMS")?,
-        copy_params: c("COPY_PARAMS")?,
+        words: c(control::CONTROL_WORDS)?,
+        hist_at: c(control::HIST_ARGS)?,
+        tile_at: c(control::TILE_ARGS)?,
+        copy_at: c(control::COPY_ARGS)?,
+        sort_params: c(control::SORT_PARAMS)?,
+        copy_params: c(control::COPY_PARAMS)?,
         max_count: n,
         tile: tile_of(stage)?,
-        hist_tile: k_hist.const_u32("COUNT_TILE")? as u64,
+        hist_tile: k_hist.constant(onesweep_histogram::COUNT_TILE)? as u64,
         hist_workgroups: policy.histogram_workgroups.max(1) as u64,
         hist_group: hist_group as u64,
         max_dim: caps.max_workgroups_per_dim.max(1) as u64,
@@ -785,14 +812,14 @@ mod tests {
     #[test]
     fn ranking_stages_are_built_without_runtime_checks() {
         for (name, unchecked) in [
-            ("sort/scatter", true),
-            ("sort/onesweep", true),
-            ("sort/onesweep_pairs", true),
-            ("sort/onesweep_small", true),
-            ("sort/histogram", false),
-            ("sort/onesweep_histogram", false),
+            (scatter::STAGE, true),
+            (onesweep::STAGE, true),
+            (onesweep_pairs::STAGE, true),
+            (onesweep_small::STAGE, true),
+            (histogram::STAGE, false),
+            (onesweep_histogram::STAGE, false),
         ] {
-            let k = kernel::load(name, Flavor::Subgroup).unwrap();
+            let k = name.load(Flavor::Subgroup).unwrap();
             assert_eq!(crate::gpu::asks_unchecked(&k), unchecked, "{name}");
         }
     }
@@ -823,19 +850,19 @@ mod tests {
             );
         }
         for (name, tile) in [
-            ("sort/scatter", rts),
-            ("sort/histogram", rts),
-            ("sort/onesweep", onesweep),
-            ("sort/onesweep_pairs", onesweep_pairs),
-            ("sort/onesweep_small", 4096),
+            (scatter::STAGE, rts),
+            (histogram::STAGE, rts),
+            (onesweep::STAGE, onesweep),
+            (onesweep_pairs::STAGE, onesweep_pairs),
+            (onesweep_small::STAGE, 4096),
         ] {
             for flavor in [Flavor::Subgroup, Flavor::Emulated] {
-                let k = kernel::load(name, flavor).unwrap();
-                assert_eq!(k.const_u32("TILE").unwrap(), tile, "{name}");
+                let k = name.load(flavor).unwrap();
+                assert_eq!(k.constant(tile::TILE).unwrap(), tile, "{name}");
             }
         }
-        let k = kernel::load("sort/onesweep_histogram", Flavor::Subgroup).unwrap();
-        assert_eq!(k.const_u32("COUNT_TILE").unwrap(), 5120);
+        let k = onesweep_histogram::STAGE.load(Flavor::Subgroup).unwrap();
+        assert_eq!(k.constant(onesweep_histogram::COUNT_TILE).unwrap(), 5120);
     }
 
     /// What the policy's workgroup-memory rule counts: the tile's staging memory (OneSweep's

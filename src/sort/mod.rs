@@ -210,6 +210,10 @@ pub struct SortPolicy {
     /// The same for pairs. 2^22: 15.40 against 14.96 Gkeys/s at 2^22 (13.23 against 13.17 at
     /// 2^21), the large tiles ahead at 2^23 (19.02 against 18.44; H100, 2026-11-27).
     pub onesweep_small_pairs_max: u64,
+    /// Keys per invocation of the 64-bit and segmented sorts' elementwise stages (the split
+    /// into sortable words, the join back; `wgsl/sort/wide_split.wgsl`, ...), before their grid
+    /// grows past one workgroup. 4 (see `lab/src/bin/prims_sweep.rs`).
+    pub elementwise_items: u32,
     /// Verification, not tuning: OneSweep tiles take their index from an atomic ticket in order
     /// of start (true, the only sensible setting on a device); false ties them to workgroup
     /// indices, so the simulator's unfair scheduler can run a tile before its predecessors and
@@ -234,6 +238,7 @@ impl Default for SortPolicy {
             histogram_workgroups: 1056,
             onesweep_small_keys_max: 1 << 20,
             onesweep_small_pairs_max: 1 << 22,
+            elementwise_items: 4,
             onesweep_tickets: true,
             poison_between_passes: false,
         }

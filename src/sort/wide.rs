@@ -28,14 +28,14 @@ use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::error::{Error, Result};
 use crate::fold::ChunkGrid;
-use crate::kernel;
 use crate::plan::{BufferId, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
+// (every elementwise stage of these sorts has the one entry point `main`)
+use crate::stages::sort::wide_split::entry;
+use crate::stages::sort::{lib, segment_join, segment_split, wide_iota, wide_join, wide_split};
+use crate::stages::{Override, Resource, Stage};
 
 use super::{Payload, SortConfig, Sorter};
-
-/// The elementwise stages' keys per invocation.
-const ITEMS: u64 = 4;
 
 /// What the high words hold: the keys' high halves, or their segments' indices.
 #[derive(Clone, Copy)]
@@ -124,48 +124,69 @@ impl Wide {
         };
         let (first, second) = (half(sorts_low, low_bits)?, half(sorts_high, high_bits)?);
         let key_ov = [
-            ("KEY_TYPE", key_type as f64),
-            ("DESCENDING", config.descending as u32 as f64),
+            (lib::wide::KEY_TYPE, key_type as f64),
+            (lib::wide::DESCENDING, config.descending as u32 as f64),
         ];
         let label = match shape {
             Shape::Wide => format!("sort {}", config.key),
             Shape::Segmented(_) => format!("segmented sort {}", config.key),
         };
         // split: keys → low, high (and the indices)
-        let mut s = Steps::new(caps, format!("{label} split"), n)?;
+        let mut s = Steps::new(caps, format!("{label} split"), n, &config.policy)?;
         let keys = s.arg("keys", key_bytes);
-        let mut binds = vec![("keys", keys)];
         let mut ov = key_ov.to_vec();
-        let stage = match shape {
-            Shape::Wide => "sort/wide_split",
+        match shape {
+            Shape::Wide => {
+                let binds = [
+                    (wide_split::bind::keys, keys),
+                    (wide_split::bind::low, s.arg("low", 4)),
+                    (wide_split::bind::high, s.arg("high", 4)),
+                ];
+                let head = wide_split::bind::count_word;
+                s.pass("split", wide_split::STAGE, head, &ov, &binds)?;
+            }
             Shape::Segmented(max) => {
-                binds.push(("offsets", s.fixed("offsets")));
-                binds.push(("segments", s.fixed("segment count")));
-                ov.push(("MAX_SEGMENTS", max as f64));
-                "sort/segment_split"
+                let binds = [
+                    (segment_split::bind::keys, keys),
+                    (segment_split::bind::offsets, s.fixed("offsets")),
+                    (segment_split::bind::segments, s.fixed("segment count")),
+                    (segment_split::bind::low, s.arg("low", 4)),
+                    (segment_split::bind::high, s.arg("high", 4)),
+                ];
+                ov.push((segment_split::MAX_SEGMENTS, max as f64));
+                let head = segment_split::bind::count_word;
+                s.pass("split", segment_split::STAGE, head, &ov, &binds)?;
             }
         };
-        binds.push(("low", s.arg("low", 4)));
-        binds.push(("high", s.arg("high", 4)));
-        s.pass("split", stage, &ov, &binds)?;
         if config.payload == Payload::Index {
             let indices = s.arg("indices", 4);
-            s.pass("indices", "sort/wide_iota", &[], &[("indices", indices)])?;
+            let binds = [(wide_iota::bind::indices, indices)];
+            let head = wide_iota::bind::count_word;
+            s.pass("indices", wide_iota::STAGE, head, &[], &binds)?;
         }
         let split = s.recorder(ctx)?;
         // join: low, high → keys
-        let mut s = Steps::new(caps, format!("{label} join"), n)?;
+        let mut s = Steps::new(caps, format!("{label} join"), n, &config.policy)?;
         let keys = s.arg("keys", key_bytes);
         let lo = s.arg("low", 4);
         match shape {
             Shape::Wide => {
                 let hi = s.arg("high", 4);
-                let binds = [("low", lo), ("high", hi), ("keys", keys)];
-                s.pass("join", "sort/wide_join", &key_ov, &binds)?;
+                let binds = [
+                    (wide_join::bind::low, lo),
+                    (wide_join::bind::high, hi),
+                    (wide_join::bind::keys, keys),
+                ];
+                let head = wide_join::bind::count_word;
+                s.pass("join", wide_join::STAGE, head, &key_ov, &binds)?;
             }
             Shape::Segmented(_) => {
-                let binds = [("low", lo), ("keys", keys)];
-                s.pass("join", "sort/segment_join", &key_ov, &binds)?;
+                let binds = [
+                    (segment_join::bind::low, lo),
+                    (segment_join::bind::keys, keys),
+                ];
+                let head = segment_join::bind::count_word;
+                s.pass("join", segment_join::STAGE, head, &key_ov, &binds)?;
             }
         }
         let finish = s.recorder(ctx)?;
@@ -422,14 +443,19 @@ struct Steps<'c> {
 }
 
 impl<'c> Steps<'c> {
-    fn new(caps: &'c crate::device::Caps, label: String, max: u64) -> Result<Steps<'c>> {
+    fn new(
+        caps: &'c crate::device::Caps,
+        label: String,
+        max: u64,
+        policy: &super::SortPolicy,
+    ) -> Result<Steps<'c>> {
         let mut plan = Plan::new(label.clone());
         let control = crate::record::control(&mut plan, 32);
         let grid = ChunkGrid {
             control,
             args_at: 16,
             max_count: max,
-            items: ITEMS,
+            items: policy.elementwise_items.max(1) as u64,
             max_workgroups: caps.max_workgroups_per_dim as u64,
         };
         grid.append_prepare(&mut plan, format!("{label} prepare"))?;
@@ -455,22 +481,24 @@ impl<'c> Steps<'c> {
         id
     }
 
-    /// A pass of `stage` over the count, binding `binds` and the control block's head.
+    /// A pass of `stage` over the count, binding `binds` and the control block's head to its
+    /// variable `head`.
     fn pass(
         &mut self,
         label: &str,
-        stage: &str,
-        overrides: &[(&str, f64)],
-        binds: &[(&str, BufferId)],
+        stage: Stage,
+        head: Resource,
+        overrides: &[(Override, f64)],
+        binds: &[(Resource, BufferId)],
     ) -> Result<()> {
-        let k = kernel::load(stage, self.caps.flavor())?;
+        let k = stage.load(self.caps.flavor())?;
         let mut ov = self.grid.params();
         ov.extend_from_slice(overrides);
         let mut binds = binds.to_vec();
-        binds.push(("count_word", self.grid.control));
+        binds.push((head, self.grid.control));
         self.plan
-            .pass(label, &k, "main", &ov, &binds, self.grid.workgroups())?
-            .range("count_word", 0, 16)?;
+            .pass(label, &k, entry::main, &ov, &binds, self.grid.workgroups())?
+            .range(head, 0, 16)?;
         Ok(())
     }
 

@@ -238,7 +238,7 @@ fn run_inner(ctx: &Context, kernel: &Arc<Kernel>, shape: &Shape) -> wgsimd::Resu
     if uses_sat {
         bindings.push(("sat", ba));
     }
-    plan.pass(
+    plan.pass_named(
         "program",
         kernel,
         "main",

@@ -18,7 +18,7 @@ fn one_pass(src: &str, words: u64, wg: u32, config: SimConfig) -> (Vec<u32>, Vec
     let mut plan = Plan::new("t");
     let out = plan.buffer("out", words * 4, BufferInit::Zeroed);
     plan.read_back(out);
-    plan.pass(
+    plan.pass_named(
         "p",
         &k,
         "main",
@@ -126,7 +126,7 @@ fn run_wait(scheduler: Scheduler, fail: bool) -> wgsimd::Result<Vec<Finding>> {
     let out = plan.buffer("out", 32, BufferInit::Zeroed);
     let flag = plan.buffer("flag", 4, BufferInit::Zeroed);
     let bind = [("out", out), ("flag", flag)];
-    plan.pass("p", &k, "main", &[], &bind, Workgroups::Direct([2, 1, 1]))
+    plan.pass_named("p", &k, "main", &[], &bind, Workgroups::Direct([2, 1, 1]))
         .unwrap();
     let sim = Simulator::new(SimConfig {
         scheduler,
@@ -207,15 +207,16 @@ fn invalidated_buffer_must_be_written_again() {
         plan.read_back(data);
         plan.read_back(twice);
         let bind = [("data", data)];
-        plan.pass("first", &write, "main", &[], &bind, one).unwrap();
+        plan.pass_named("first", &write, "main", &[], &bind, one)
+            .unwrap();
         if invalidate {
             plan.invalidate("forget data", data).unwrap();
         }
         let again = [("EVERY", every)];
-        plan.pass("again", &write, "main", &again, &bind, one)
+        plan.pass_named("again", &write, "main", &again, &bind, one)
             .unwrap();
         let bind2 = [("data", data), ("twice", twice)];
-        plan.pass("double", &double, "main", &[], &bind2, one)
+        plan.pass_named("double", &double, "main", &[], &bind2, one)
             .unwrap();
         let (read, findings): (HashMap<BufferId, Vec<u32>>, _) = sim.run_plan(&plan).unwrap();
         let what = format!("invalidate {invalidate}, every {every}");
@@ -246,7 +247,7 @@ fn invalidated_buffer_must_be_written_again() {
     plan.validate().unwrap();
     plan.invalidate("forget", data).unwrap();
     plan.validate().unwrap();
-    plan.passes[0].range("dst", 0, 128).unwrap();
+    plan.passes[0].range_named("dst", 0, 128).unwrap();
     let e = plan.validate().unwrap_err().to_string();
     assert!(e.contains("does not bind all of it"), "{e}");
 }

@@ -326,7 +326,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             let mut p = Plan::new("probe");
             let b = p.buffer("data", 1 << 20, BufferInit::Zeroed);
             let wg = Workgroups::Direct([1, 1, 1]);
-            p.pass("local array", &Arc::new(k), "main", &[], &[("data", b)], wg)?;
+            p.pass_named("local array", &Arc::new(k), "main", &[], &[("data", b)], wg)?;
             Ok(targets_of("probe", &p))
         })
         .map_err(|e| e.to_string());

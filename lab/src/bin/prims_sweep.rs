@@ -1,0 +1,245 @@
+//! Tuning sweep of the primitives whose tables had no measurement (a lab tool, not a test):
+//! the histogram's `HistogramPolicy` (most workgroups × vec4s per invocation) over u8 samples
+//! in 256 bins and f32 samples in 1024 bins, the CUB yardsticks' cases, and the chunked
+//! stages' `ChunkPolicy` (most workgroups × items per invocation) over a selection of u32
+//! elements by byte flags (half kept). Each variant is recorded with timestamps (the CLI's
+//! timing method, `lab/src/timing.rs`), then run once more into a poisoned output and compared
+//! with `wgsimd::reference` before its figure is printed. And the 64-bit sort's
+//! `SortPolicy::elementwise_items` (`--wide-items`), u64 keys alone, timed by the host clock
+//! (the sort records several plans) over runs that each restore the keys by a copy first, the
+//! last run's keys compared with a CPU sort.
+//!
+//! `cargo run --release -p wgsimd-lab --bin prims_sweep -- [--sizes 24,28]
+//! [--workgroups 264,528,1024,2112,4096] [--items 4,8,16] [--wide-items 1,2,4,8,16]
+//! [--only histogram|select|wide] [--repeats N]` (sizes are exponents). `LAB_SIM=h100` runs on the simulator (host-timed;
+//! `--sizes 14`).
+
+use wgsimd::dtype::Dtype;
+use wgsimd::fold::ChunkPolicy;
+use wgsimd::histogram::{Histogram, HistogramPolicy};
+use wgsimd::select::{Select, SelectConfig};
+use wgsimd::{Buffer, Context, Count};
+use wgsimd_lab::timing::{self, Job};
+
+/// Times `job`, verifies `out` with `check` and prints the line (`items` per second from `n`).
+fn report(
+    ctx: &Context,
+    label: &str,
+    job: &Job,
+    out: &Buffer,
+    n: usize,
+    repeats: usize,
+    check: &dyn Fn(&Context) -> Result<(), String>,
+) {
+    let t = match timing::time_then_verified_run(ctx, job, out, repeats, label) {
+        Ok(t) => t,
+        Err(e) => return println!("{label}: FAIL {e}"),
+    };
+    if let Err(e) = check(ctx) {
+        return println!("{label}: FAIL {e}");
+    }
+    println!(
+        "{label}: median {:.1} Gitems/s best {:.1} ({:.4} ms, {:?}) [{}] ok",
+        n as f64 / t.median_ns(),
+        n as f64 / t.min_ns(),
+        t.median_ns() / 1e6,
+        t.source,
+        t.passes_text()
+    );
+}
+
+fn histograms(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
+    let n = wgsimd_lab::pow2(e) as usize;
+    let words = wgsimd_lab::random_u32(n, 11);
+    let bytes: Vec<u8> = words.iter().map(|w| *w as u8).collect();
+    let floats = wgsimd_lab::random_f32(n, 12);
+    let cases: [(Dtype, u32, f64, f64); 2] =
+        [(Dtype::U8, 256, 0.0, 256.0), (Dtype::F32, 1024, -1.0, 1.0)];
+    for (dtype, bins, lo, hi) in cases {
+        let (input, want) = match dtype {
+            Dtype::U8 => (
+                ctx.upload("u8 samples", &bytes),
+                wgsimd::reference::histogram::even(bytes.iter().map(|&b| b as f64), bins, lo, hi),
+            ),
+            _ => (
+                ctx.upload("f32 samples", &floats),
+                wgsimd::reference::histogram::even(floats.iter().map(|&f| f as f64), bins, lo, hi),
+            ),
+        };
+        let input = input.expect("the samples");
+        for &(workgroups, vecs) in grid {
+            let label = format!("histogram {dtype} {bins} bins 2^{e} wg {workgroups} vecs {vecs}");
+            let policy = HistogramPolicy {
+                max_workgroups: workgroups,
+                vecs_per_invocation: vecs,
+            };
+            let h = match Histogram::with_policy(ctx, dtype, bins, lo, hi, n as u64, policy) {
+                Ok(h) => h,
+                Err(e) => {
+                    println!("{label}: skipped: {e}");
+                    continue;
+                }
+            };
+            let counts = ctx.uninit("counts", h.counts_bytes()).expect("counts");
+            let job = Job {
+                passes: h.passes(),
+                setup: None,
+                record: Box::new(|enc, stamps| {
+                    h.record_timed(enc, &input, &counts, Count::Host(n as u32), stamps)
+                }),
+            };
+            let check = |ctx: &Context| {
+                let got = ctx.read::<u32>(&counts).map_err(|e| e.to_string())?;
+                (got == want)
+                    .then_some(())
+                    .ok_or("not the reference's counts".to_string())
+            };
+            report(ctx, &label, &job, &counts, n, repeats, &check);
+        }
+    }
+}
+
+fn selections(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
+    let n = wgsimd_lab::pow2(e) as usize;
+    let data = wgsimd_lab::random_u32(n, 13);
+    let flags: Vec<u8> = wgsimd_lab::random_u32(n, 14)
+        .iter()
+        .map(|w| (w & 1) as u8)
+        .collect();
+    let want: Vec<u32> = wgsimd::reference::select::partition(&data, |i| flags[i] != 0).0;
+    let input = ctx.upload("elements", &data).expect("the elements");
+    let flag_buf = ctx.upload("flags", &flags).expect("the flags");
+    for &(workgroups, items) in grid {
+        let label = format!("select u32 by u8 flags 2^{e} wg {workgroups} items {items}");
+        let policy = ChunkPolicy {
+            max_workgroups: workgroups,
+            items,
+        };
+        let config = SelectConfig::flags(Dtype::U32, Dtype::U8, n as u64);
+        let s = match Select::with_policy(ctx, config, policy) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("{label}: skipped: {e}");
+                continue;
+            }
+        };
+        let out = ctx.uninit("output", 4 * n as u64).expect("output");
+        let selected = ctx.uninit("selected", 4).expect("selected");
+        let job = Job {
+            passes: s.passes(),
+            setup: None,
+            record: Box::new(|enc, stamps| {
+                let flags = Some((&flag_buf).into());
+                let c = Count::Host(n as u32);
+                s.record_timed(enc, &input, flags, &out, &selected, c, stamps)
+            }),
+        };
+        let check = |ctx: &Context| {
+            let got = ctx.read::<u32>(&out).map_err(|e| e.to_string())?;
+            let count = ctx.read::<u32>(&selected).map_err(|e| e.to_string())?[0] as usize;
+            (count == want.len() && got[..count] == want[..])
+                .then_some(())
+                .ok_or("not the reference's selection".to_string())
+        };
+        report(ctx, &label, &job, &out, n, repeats, &check);
+    }
+}
+
+fn wide(ctx: &Context, e: f64, items: &[u32], repeats: usize) {
+    use wgsimd::sort::{SortConfig, SortPolicy, Sorter};
+    let n = wgsimd_lab::pow2(e) as usize;
+    let words = wgsimd_lab::random_u32(2 * n, 15);
+    let mut want: Vec<u64> = bytemuck::cast_slice(&words).to_vec();
+    want.sort_unstable();
+    let src = ctx.upload("u64 keys", &words).expect("the keys");
+    let keys = ctx.uninit("sorted keys", 8 * n as u64).expect("keys");
+    for &it in items {
+        let label = format!("sort u64 keys 2^{e} elementwise items {it}");
+        let policy = SortPolicy {
+            elementwise_items: it,
+            ..SortPolicy::default()
+        };
+        let config = SortConfig::keys(Dtype::U64, n as u64).policy(policy);
+        let sorter = match Sorter::new(ctx, config) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("{label}: skipped: {e}");
+                continue;
+            }
+        };
+        let run = || -> wgsimd::Result<f64> {
+            let mut enc = ctx.encoder();
+            wgsimd::EncoderRef::from(&mut enc).copy(
+                &(&src).into(),
+                &(&keys).into(),
+                8 * n as u64,
+            )?;
+            sorter.record(&mut enc, &keys, None, Count::Host(n as u32))?;
+            let t = std::time::Instant::now();
+            ctx.submit(enc)?.clean("the sort")?;
+            Ok(t.elapsed().as_secs_f64() * 1e9)
+        };
+        let mut ns = Vec::new();
+        for i in 0..repeats + 3 {
+            match run() {
+                Ok(t) if i >= 3 => ns.push(t),
+                Ok(_) => {}
+                Err(e) => {
+                    println!("{label}: FAIL {e}");
+                    break;
+                }
+            }
+        }
+        if ns.is_empty() {
+            continue;
+        }
+        let got: Vec<u64> = match ctx.read::<u64>(&keys) {
+            Ok(g) => g,
+            Err(e) => {
+                println!("{label}: FAIL read back: {e}");
+                continue;
+            }
+        };
+        if got != want {
+            println!("{label}: FAIL (not the reference's order)");
+            continue;
+        }
+        let med = timing::median(&ns);
+        println!(
+            "{label}: median {:.2} Gkeys/s ({:.4} ms, host clock with the restoring copy) ok",
+            n as f64 / med,
+            med / 1e6
+        );
+    }
+}
+
+fn main() {
+    let args = wgsimd_lab::args();
+    let sizes: Vec<f64> = wgsimd_lab::list_flag(&args, "--sizes", &[24.0, 28.0]);
+    let workgroups: Vec<u32> =
+        wgsimd_lab::list_flag(&args, "--workgroups", &[264, 528, 1024, 2112, 4096]);
+    let items: Vec<u32> = wgsimd_lab::list_flag(&args, "--items", &[4, 8, 16]);
+    let wide_items: Vec<u32> = wgsimd_lab::list_flag(&args, "--wide-items", &[1, 2, 4, 8, 16]);
+    let only = wgsimd_lab::flag_value(&args, "--only");
+    let repeats: usize = wgsimd_lab::flag_value(&args, "--repeats")
+        .map(|r| r.parse().expect("--repeats N"))
+        .unwrap_or(20);
+    let grid: Vec<(u32, u32)> = workgroups
+        .iter()
+        .flat_map(|&w| items.iter().map(move |&i| (w, i)))
+        .collect();
+    let ctx = wgsimd_lab::open().expect("a device");
+    println!("# {}", wgsimd_lab::describe(&ctx));
+    let runs = |what: &str| only.as_deref().is_none_or(|o| o == what);
+    for e in sizes {
+        if runs("histogram") {
+            histograms(&ctx, e, &grid, repeats);
+        }
+        if runs("select") {
+            selections(&ctx, e, &grid, repeats);
+        }
+        if runs("wide") {
+            wide(&ctx, e, &wide_items, repeats);
+        }
+    }
+}
