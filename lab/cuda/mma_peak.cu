@@ -1,5 +1,5 @@
 // Run on the H100 machine: nvcc -O3 -arch=sm_90 -o /tmp/mma_peak lab/cuda/mma_peak.cu && /tmp/mma_peak
-// (2026-11-23: 643-647 TFLOP/s in the four configurations; docs/gemm.md, "Tenth session").
+// (2026-11-23: 643-647 TFLOP/s in the four configurations; docs/gemm.md).
 // Peak rate of the legacy warp-level tensor-core instruction (mma.sync m16n8k16, f16 in, f32
 // accumulate: SASS HMMA.16816.F32, what NVIDIA's Vulkan driver emits for KHR cooperative
 // matrices) with no memory traffic: CH independent accumulator chains per warp.

@@ -5,7 +5,7 @@
 // grid) as it is, except a folded grid (override FOLDED, more tiles than one dispatch dimension
 // allows): its tile_of reads the tile grid from the dispatch, as coop16's did when this ran.
 //
-// Measured on the H100 (2026-11-22, fifth session, 8192³ f16 → f32, TFLOP/s): 48.7 on the
+// Measured on the H100 (2026-11-22, 8192³ f16 → f32, TFLOP/s): 48.7 on the
 // 128×128 tile against 179.1 staged, 34.6 on 128×256 against 190.7; the same with 64×64 of C
 // per subgroup (4×4 fragments) 41–47. Fragments loaded from storage buffers cost 4–5× the
 // workgroup staging: the staging stays.

@@ -8,7 +8,7 @@
 // one buffer index for A and B, so only tiles with as many A as B buffers (not `1a2b`).
 // `LAB_SIM=h100 gemm_sweep --sizes 256 cand` runs it on the simulator (DIST as written).
 //
-// Measured on the H100 (2026-11-22, seventh session, f16 → f32, TFLOP/s at 8192³ / 4096³).
+// Measured on the H100 (2026-11-22, f16 → f32, TFLOP/s at 8192³ / 4096³).
 // Written first with each refill under `if more`, which made NVIDIA's compiler wait for the
 // loads right after issuing them (the SASS finding in docs/gemm.md), it measured against the
 // kernel of that time (128×128×32 178.5 / 163.7, 128×256×32 one buffer 189.6 / 172.1,

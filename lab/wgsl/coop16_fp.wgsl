@@ -18,7 +18,7 @@
 // version stashed tile 2 while the prologue's loads of buffer 0 were unfenced, and the
 // simulator reported the race).
 //
-// Measured on the H100 (2026-11-26, twenty-first session; gemm_sweep, two calls, median
+// Measured on the H100 (2026-11-26; gemm_sweep, two calls, median
 // TFLOP/s at 4096³ / 8192³; the shipped large tile, coop16 128×256×32 1a2b, 240.8–241.8 /
 // 270.3–271.0 in the same calls):
 //   coop16 128×256×16: kernel 172.6 / 192.7, this file 179.7–180.1 / 199.5–199.7 (128

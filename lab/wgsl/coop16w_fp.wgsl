@@ -1,7 +1,7 @@
 // Experiment (lab gemm_sweep, variant `cand coop16w_fp ...`): lab/wgsl/coop16_fp.wgsl (read it for the
 // design and the measurements) on gemm/coop16w's 4×4 fragments, 64×64 of C per subgroup: the
 // fragments of tile t+1 loaded while tile t's are multiplied, BK = 16, two buffers of A and B,
-// one barrier per step. Two sets of fragments are live (2 × 32 registers). gemm/coop16w left the
+// one barrier per step. Two sets of fragments are live (2 × 32 registers). gemm/coop16w is not in the
 // library; this runs on coop16's plan of the same tile (e.g. `coop16 128x256x16`: its bindings,
 // overrides and grid; the workgroup size follows from this file's WN); full tiles only.
 // wgsimd: runtime checks off

@@ -4,7 +4,7 @@
 // bind: 0=u32:uninit:8
 // Two loops of 40000 iterations each: fine one at a time, but lavapipe counts the iterations of
 // every loop of an invocation together and ends both after 65535 in all, so `acc` comes out short
-// (issue 7: a persistent kernel's per-task loops, thousands of tasks on one row of lanes).
+// (as a persistent kernel's per-task loops do: thousands of tasks on one row of lanes).
 @group(0) @binding(0) var<storage, read_write> output: array<u32>;
 
 @compute @workgroup_size(8)
