@@ -1,5 +1,7 @@
-//! Uniformity: subgroup operations must run with every live lane of the subgroup active, and
-//! every live invocation of a workgroup must reach the same barrier statement.
+//! Uniformity: subgroup operations must run with every live lane of the subgroup active, quad
+//! operations with every live lane of each quad that runs them (a quad wholly active under a
+//! divergent branch is defined behaviour), and every live invocation of a workgroup must reach
+//! the same barrier statement.
 //!
 //! Invocations counted: the lanes that ran the subgroup operation with others missing, and the
 //! lanes that reached the barrier without the rest.
@@ -12,7 +14,13 @@ pub struct Uniformity;
 
 impl Checker for Uniformity {
     fn subgroup_op(&mut self, ctx: &Ctx, s: &SubgroupEvent, out: &mut Findings) {
-        if s.active == s.live {
+        let quad = s.op.starts_with("quad");
+        let missing = if quad {
+            quad_missing(s)
+        } else {
+            s.live.and_not(&s.active)
+        };
+        if missing.none() {
             return;
         }
         let kind = FindingKind::NonUniformSubgroupOp;
@@ -20,7 +28,6 @@ impl Checker for Uniformity {
         if out.seen(kind, ctx.kernel, s.span, n) {
             return;
         }
-        let missing = s.live.and_not(&s.active);
         let mut parties = Vec::new();
         if let Some(a) = s.active.first_set() {
             parties.push(ctx.party(a, Some(s.span)));
@@ -33,13 +40,24 @@ impl Checker for Uniformity {
             ctx.kernel,
             s.span,
             n,
-            format!(
-                "{} ran in subgroup {} with {} of its {} live lanes active (an inactive lane is the second party)",
-                s.op,
-                s.subgroup,
-                s.active.count(),
-                s.live.count()
-            ),
+            if quad {
+                format!(
+                    "{} ran in subgroup {} with {} live lanes of the quads running it inactive \
+                     (an inactive lane is the second party)",
+                    s.op,
+                    s.subgroup,
+                    missing.count()
+                )
+            } else {
+                format!(
+                    "{} ran in subgroup {} with {} of its {} live lanes active (an inactive lane \
+                     is the second party)",
+                    s.op,
+                    s.subgroup,
+                    s.active.count(),
+                    s.live.count()
+                )
+            },
             parties,
         );
     }
@@ -74,4 +92,18 @@ impl Checker for Uniformity {
             parties,
         );
     }
+}
+
+/// The live lanes of a quad operation's quads (four consecutive lanes; subgroups hold whole
+/// quads) that did not run it, where another lane of their quad did.
+fn quad_missing(s: &SubgroupEvent) -> crate::sim::mask::Mask {
+    let mut missing = s.live.and_not(&s.active);
+    let candidates = missing;
+    candidates.for_each(|slot| {
+        let quad = slot & !3;
+        if !(quad..quad + 4).any(|l| s.active.get(l)) {
+            missing.clear(slot);
+        }
+    });
+    missing
 }
