@@ -13,6 +13,12 @@
 //! - A `diagnostic(...)` directive naga refuses goes entirely.
 //! - A `@diagnostic(...)` attribute naga refuses where it stands (on a statement) goes.
 //!
+//! One more thing naga 30 refuses is not a directive: an abstract-int literal as a subgroup or
+//! quad operation's lane, id, mask or delta (`subgroupShuffleXor(x, 1)`, `quadBroadcast(v, 2)`),
+//! which WGSL converts and naga types as i32 and rejects at validation. [`lane_argument`] reads
+//! such a literal as its u32 (`1u`), taking the space before it where there is one, so the rest
+//! of the line keeps its columns.
+//!
 //! Removed text is replaced by spaces of the same length, line breaks kept, so every line and
 //! column after it is where the author wrote it: naga's messages and the simulator's findings
 //! point at the author's file. Each removal is reported as a [`Stripped`] note. Names naga
@@ -34,15 +40,25 @@ pub struct Stripped {
     pub text: String,
     /// Why: naga's message.
     pub reason: String,
+    /// What the text was read as instead, where it was not simply removed (a literal given its
+    /// suffix, [`lane_argument`]).
+    pub read_as: Option<String>,
 }
 
 impl fmt::Display for Stripped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: removed `{}` before parsing ({})",
-            self.line, self.col, self.text, self.reason
-        )
+        match &self.read_as {
+            None => write!(
+                f,
+                "{}:{}: removed `{}` before parsing ({})",
+                self.line, self.col, self.text, self.reason
+            ),
+            Some(r) => write!(
+                f,
+                "{}:{}: read `{}` as `{r}` ({})",
+                self.line, self.col, self.text, self.reason
+            ),
+        }
     }
 }
 
@@ -102,7 +118,55 @@ fn note(source: &str, at: usize, text: &str, reason: String) -> Stripped {
         col,
         text: text.split_whitespace().collect::<Vec<_>>().join(" "),
         reason,
+        read_as: None,
     }
+}
+
+/// `source` with the literal naga's validation `error` points at read as a u32, where the error
+/// is a subgroup or quad operation's refused operand and the literal an unsuffixed integer
+/// argument (see the module docs), and the note saying so; `None` for any other error.
+pub fn lane_argument(
+    source: &str,
+    error: &naga::WithSpan<naga::valid::ValidationError>,
+) -> Option<(String, Stripped)> {
+    if !error
+        .emit_to_string(source)
+        .contains("Subgroup operation is invalid")
+    {
+        return None;
+    }
+    let b = source.as_bytes();
+    let r = error.spans().find_map(|(span, _)| {
+        let r = span.to_range()?;
+        let lit = source.get(r.clone())?;
+        let digits = lit
+            .strip_prefix("0x")
+            .or_else(|| lit.strip_prefix("0X"))
+            .map_or(
+                !lit.is_empty() && lit.bytes().all(|c| c.is_ascii_digit()),
+                |h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()),
+            );
+        // an argument after the first: a comma before it, past whitespace
+        let before = source[..r.start].trim_end();
+        (digits && before.ends_with(',') && !b.get(r.end).is_some_and(|&c| is_ident_start(c)))
+            .then_some(r)
+    })?;
+    let lit = &source[r.clone()];
+    // `, 1` becomes `,1u`, the same length; without a space before it the line grows by one
+    let start = if matches!(b[r.start - 1], b' ' | b'\t') {
+        r.start - 1
+    } else {
+        r.start
+    };
+    let out = format!("{}{lit}u{}", &source[..start], &source[r.end..]);
+    let mut n = note(
+        source,
+        r.start,
+        lit,
+        "naga 30 types an abstract-int subgroup argument as i32 and refuses it".into(),
+    );
+    n.read_as = Some(format!("{lit}u"));
+    Some((out, n))
 }
 
 /// 1-based line and column (in characters) of byte `at`.
@@ -368,5 +432,62 @@ mod tests {
         assert_eq!(out.len(), src.len());
         assert_eq!(notes.len(), 1);
         assert_eq!((notes[0].line, notes[0].col), (4, 5));
+    }
+
+    /// Abstract-int lane, id, mask and delta arguments, which naga 30 refuses at validation,
+    /// are read as u32: the module loads, each literal has a note, a literal after a space keeps
+    /// the rest of its line in place; a negative argument and other errors are left to naga.
+    #[test]
+    fn abstract_int_lane_arguments_load() {
+        let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+                   @compute @workgroup_size(32)\n\
+                   fn main(@builtin(local_invocation_index) lid: u32) {\n\
+                   \x20   let a = subgroupShuffleXor(lid, 1) + subgroupBroadcast(lid, 0x3);\n\
+                   \x20   let c = quadBroadcast(lid, 2) + subgroupShuffleDown(lid,4);\n\
+                   \x20   o[lid] = a + c;\n\
+                   }\n";
+        let raw = naga::front::wgsl::parse_str(src).unwrap();
+        let refused = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&raw);
+        assert!(refused.is_err(), "naga 30 refuses them");
+        let k = crate::kernel::Kernel::from_source(
+            "lanes",
+            crate::kernel::Flavor::Subgroup,
+            src.into(),
+        )
+        .unwrap();
+        let read: Vec<(u32, u32, &str, &str)> = k
+            .stripped
+            .iter()
+            .map(|n| {
+                (
+                    n.line,
+                    n.col,
+                    n.text.as_str(),
+                    n.read_as.as_deref().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(read.len(), 4, "{read:?}");
+        assert!(read.contains(&(4, 37, "1", "1u")), "{read:?}");
+        assert!(read.contains(&(4, 65, "0x3", "0x3u")), "{read:?}");
+        let line = k.source.lines().nth(3).unwrap();
+        let orig = src.lines().nth(3).unwrap();
+        assert_eq!(line.len(), orig.len());
+        assert!(line.contains("subgroupShuffleXor(lid,1u)"), "{line}");
+        assert_eq!(
+            line.find("subgroupBroadcast"),
+            orig.find("subgroupBroadcast")
+        );
+        let negative = src.replace("lid, 1)", "lid, -1)");
+        assert!(crate::kernel::Kernel::from_source(
+            "neg",
+            crate::kernel::Flavor::Subgroup,
+            negative
+        )
+        .is_err());
     }
 }

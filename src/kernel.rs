@@ -353,15 +353,29 @@ impl Kernel {
     /// Parses and validates WGSL text, after blanking the directives naga refuses
     /// ([`crate::directives::strip_unsupported`]); errors carry naga's rendered diagnostic.
     pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
-        let (source, stripped) = crate::directives::strip_unsupported(&source);
-        let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
-            name: name.into(),
-            message: e.emit_to_string_with_path(&source, name),
-        })?;
-        let info = validator().validate(&module).map_err(|e| Error::Shader {
-            name: name.into(),
-            message: e.emit_to_string_with_path(&source, name),
-        })?;
+        let (mut source, mut stripped) = crate::directives::strip_unsupported(&source);
+        let (module, info) = loop {
+            let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
+                name: name.into(),
+                message: e.emit_to_string_with_path(&source, name),
+            })?;
+            match validator().validate(&module) {
+                Ok(info) => break (module, info),
+                // (each pass gives one literal its suffix: the loop ends)
+                Err(e) => match crate::directives::lane_argument(&source, &e) {
+                    Some((fixed, note)) => {
+                        source = fixed;
+                        stripped.push(note);
+                    }
+                    None => {
+                        return Err(Error::Shader {
+                            name: name.into(),
+                            message: e.emit_to_string_with_path(&source, name),
+                        });
+                    }
+                },
+            }
+        };
         let entries = module
             .entry_points
             .iter()
