@@ -662,7 +662,7 @@ pub fn check(problem: &QueueProblem, state: &QueueState) -> std::result::Result<
     Ok(())
 }
 
-/// What [`aba_probe`] observed (`wgsl/queue/aba_probe.wgsl`).
+/// What [`aba_probe()`] observed (`wgsl/queue/aba_probe.wgsl`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AbaProbe {
     /// Packed head the stale reader read (version 0, index 0).
