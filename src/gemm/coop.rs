@@ -28,6 +28,8 @@ use crate::stages::{Override, Stage};
 use super::layout::{CTarget, Resolved};
 use super::{check_limits, GemmPlan, OutFormat, Path};
 
+pub use super::policy::LARGE_TILE_MIN_WORKGROUPS;
+
 /// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
 /// `WM`×`WN` constant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -306,10 +308,6 @@ pub fn large_tile() -> CoopVariant {
 pub fn large_tile_edges() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).one_buf()
 }
-
-/// See [`large_tile`]: at 2048³ (128 workgroups) 197.0 TFLOP/s against 178.1 for [`deep_tile`];
-/// at 1024³ (32 workgroups) 45.8 against 75.1 (H100, 2026-11-22).
-pub const LARGE_TILE_MIN_WORKGROUPS: usize = 128;
 
 /// coop16's tile below [`LARGE_TILE_MIN_WORKGROUPS`]: 128×128×64 with one staging buffer (8
 /// subgroups of 32 on the H100, 43 KiB): a K step of 64 between two barriers; 187.1 against

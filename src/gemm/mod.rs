@@ -46,7 +46,12 @@ use std::sync::Arc;
 
 pub use int4::Int4Weights;
 pub use layout::{GemmShape, MatrixLayout};
-pub use policy::{Format, GemmPolicy};
+pub use policy::{Format, GemmPolicy, COOP_MIN_M, GEMV_MAX_M, SPLIT_TARGET_INVOCATIONS};
+
+use policy::{
+    GEMV_MAX_KSLICE, GEMV_MAX_SPLITS, GEMV_TARGET_WORKGROUPS, GEMV_WHOLE_K_WORKGROUPS,
+    GEMV_WIDE_F32_KSLICE, GEMV_WIDE_F32_ROWS,
+};
 
 use layout::{resolve, CTarget, Resolved};
 
@@ -147,11 +152,6 @@ pub struct GemmOptions {
     pub out: OutFormat,
 }
 
-/// Invocations the split-K heuristic aims for: half of a 132-SM H100's 2048 resident threads
-/// per SM. H100, 1×4096×4096 f32 on the register-tiled kernel: 3.67 ms unsplit (64 workgroups
-/// of 32 invocations, 512 serial K steps each), 0.10 ms split to this target.
-pub const SPLIT_TARGET_INVOCATIONS: u64 = 132 * 1024;
-
 /// The split-K factor for `tiles` output tiles of `invocations` each and `k_tiles` K steps: 1
 /// when the tiles alone fill the GPU, else enough splits to reach [`SPLIT_TARGET_INVOCATIONS`],
 /// keeping at least 8 K steps per split and at most 64 splits.
@@ -165,50 +165,6 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
         .min(k_tiles / 8)
         .clamp(1, 64) as u32
 }
-
-/// Cooperative matrices are chosen (when offered) from this many rows of C up: below it the
-/// portable kernels are faster. 17: H100 (`wgsimd bench --gemm-shapes`, 2026-11-23, f16
-/// M×4096×4096, ms): coop16 0.076 / 0.077 / 0.078 / 0.080 at M = 9 / 16 / 32 / 64, the
-/// register-tiled kernel 0.063 / 0.071 / 0.112 / 0.107, the few-rows kernel 0.061 at 16 and
-/// 0.090 at 32.
-pub const COOP_MIN_M: usize = 17;
-
-/// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
-/// split count nor a cooperative variant is forced, whatever B's format. H100 (`wgsimd bench
-/// --gemm-shapes` and the lab's few-rows sweep, 2026-11-23, M×4096×4096, ms, the few-rows
-/// kernel against the register-tiled one): f32 M = 1 0.031 / 0.065, 4 0.051 / 0.069, 8 0.046
-/// / 0.071, 16 0.060 / 0.077, 32 0.090 / 0.098 (see GEMV_WIDE_F32_ROWS), 64 0.151 / 0.126;
-/// f16 M = 1 0.015 / 0.055, 8 0.047 / 0.063, 16 0.061 / 0.071 (coop16 0.077), 32 0.090 /
-/// 0.112 (coop16 0.078); int4 M = 1 0.012 / 0.062, 8 0.039 / 0.065, 16 0.057 / 0.071, 64 0.210
-/// / 0.108.
-pub const GEMV_MAX_M: usize = 16;
-
-/// Column blocks from which the few-rows kernel takes all of K in each workgroup (no split-K
-/// sum; up to GEMV_MAX_KSLICE): 2 per SM of a 132-SM H100. H100 (the lab's few-rows sweep,
-/// 2026-11-23, ms, whole K against the best forced split of 2–32): 1×4096×4096 f32 0.031 /
-/// 0.041, f16 0.015 / 0.028, int4 0.012 / 0.022; 8×4096×4096 f16 0.047 / 0.072; 16×4096×4096
-/// f32 0.092 / 0.085.
-const GEMV_WHOLE_K_WORKGROUPS: u64 = 256;
-
-/// f32 products of more rows than this take the widest few-rows workgroups (32 column groups)
-/// and slices of GEMV_WIDE_F32_KSLICE of K, rather than all of K in fewer columns: H100
-/// (the lab's few-rows sweep, 2026-11-23, ms, M×4096×4096 at 5 / 8 / 16 / 32 rows) 0.042 /
-/// 0.046 / 0.060 / 0.090 against 0.051 (4 rows) / 0.074 / 0.092 / 0.137 for all of K in
-/// fewer columns and the register-tiled kernel's 0.069 / 0.071 / 0.077 / 0.098; slices of 256
-/// (17 and 9 of them) took 0.048 / 0.055 / 0.072 / 0.138, all of K in 32 columns 0.098–0.117.
-const GEMV_WIDE_F32_ROWS: u64 = 4;
-const GEMV_WIDE_F32_KSLICE: u64 = 512;
-
-/// At most this much of K per few-rows workgroup: 1×8192×8192 (same sweep) took 0.114 / 0.068
-/// / 0.053 ms (f32 / f16 / int4) in one slice and 0.108 / 0.067 / 0.047 in two.
-const GEMV_MAX_KSLICE: u64 = 4096;
-
-/// Below that, workgroups the few-rows kernel aims for (its K slices times its column blocks):
-/// 4 per SM of a 132-SM H100, so that enough loads of B are in flight...
-const GEMV_TARGET_WORKGROUPS: u64 = 528;
-/// ...with at most this many K slices: the split-K sum reads every slice's partial product, and
-/// with 256 slices of 1×4096 it took longer than the product.
-const GEMV_MAX_SPLITS: u64 = 32;
 
 /// A GEMM's plan and what a recording binds ([`Gemm`] records it).
 pub struct GemmPlan {
