@@ -14,6 +14,7 @@
 //! invocation, workgroup memory). That the invocations cover every element of every tile once
 //! is proven on the simulator at the policies the host uses (tests/behaviour/gemm.rs), not mirrored here.
 
+pub use super::format::Format;
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 use crate::stages::gemm::tiled;
@@ -83,35 +84,6 @@ pub(super) const GEMV_MAX_SPLITS: u64 = 32;
 /// against 178.1 for [`deep_tile`](super::coop::deep_tile);
 /// at 1024³ (32 workgroups) 45.8 against 75.1 (H100, 2026-11-22).
 pub const LARGE_TILE_MIN_WORKGROUPS: usize = 128;
-
-/// Element format of a GEMM operand as the portable kernel reads it (`A_FMT` / `B_FMT`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// f32, 4 per vec4 load.
-    F32,
-    /// f16 (u16 bits on the host), 8 per vec4 load.
-    F16,
-    /// int4, 8 per u32 along K (B only).
-    Int4,
-}
-
-impl Format {
-    /// The override value the kernel expects.
-    pub fn code(self) -> u32 {
-        match self {
-            Format::F32 => 0,
-            Format::F16 => 1,
-            Format::Int4 => 2,
-        }
-    }
-    /// Elements per `vec4<u32>` load (per `u32` for int4).
-    pub fn per_load(self) -> u32 {
-        match self {
-            Format::F32 => 4,
-            Format::F16 | Format::Int4 => 8,
-        }
-    }
-}
 
 /// Tile sizes and K-loop knobs of the register-tiled kernel (`wgsl/gemm/tiled.wgsl`), passed
 /// as overrides.
