@@ -25,8 +25,13 @@ use crate::stages::gemm::coop16::{self, bind, entry};
 use crate::stages::gemm::coop8;
 use crate::stages::{Override, Stage};
 
+use super::format::OutFormat;
+use super::gemm_plan::{shape_label, GemmPlan, Path};
 use super::layout::{CTarget, Resolved};
-use super::{check_limits, GemmPlan, OutFormat, Path};
+use super::limits::{check_limits, check_z, tile_dispatch};
+use super::split::kernel_may_round;
+
+pub use super::policy::LARGE_TILE_MIN_WORKGROUPS;
 
 /// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
 /// `WM`×`WN` constant).
@@ -124,8 +129,8 @@ impl CoopKernel {
     }
 }
 
-/// A cooperative-matrix kernel with a tile ([`GemmOptions::coop`](super::GemmOptions) forces
-/// one).
+/// A cooperative-matrix kernel with a tile
+/// ([`GemmOptions::coop`](super::choose::GemmOptions::coop) forces one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoopVariant {
     /// The kernel.
@@ -307,10 +312,6 @@ pub fn large_tile_edges() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 256, 32).one_buf()
 }
 
-/// See [`large_tile`]: at 2048³ (128 workgroups) 197.0 TFLOP/s against 178.1 for [`deep_tile`];
-/// at 1024³ (32 workgroups) 45.8 against 75.1 (H100, 2026-11-22).
-pub const LARGE_TILE_MIN_WORKGROUPS: usize = 128;
-
 /// coop16's tile below [`LARGE_TILE_MIN_WORKGROUPS`]: 128×128×64 with one staging buffer (8
 /// subgroups of 32 on the H100, 43 KiB): a K step of 64 between two barriers; 187.1 against
 /// 147.1 TFLOP/s for the 128×128×32 tile at 3072³ (H100, 2026-11-22). It stages 8 loads per
@@ -478,7 +479,7 @@ pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
 /// `gemm/to_f16` pass rounds after the product. 4.09 against 4.25 ms with the pass at 8192³
 /// (f32 C: 4.07; H100, 2026-11-26).
 pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
-    super::kernel_may_round(out, 1, n)
+    kernel_may_round(out, 1, n)
 }
 
 /// C's tiles under `p`: [columns, rows].
@@ -504,7 +505,7 @@ pub fn fits(caps: &Caps, v: &CoopVariant, m: usize, n: usize) -> Result<([u64; 2
 fn own_c_fits(caps: &Caps, p: &CoopPolicy, m: usize, n: usize) -> Result<([u64; 2], u64)> {
     let p = *p;
     let [nx, ny] = tiles(&p, m, n);
-    let grid = super::tile_dispatch(caps, nx, ny);
+    let grid = tile_dispatch(caps, nx, ny);
     // C's rows padded to whole tiles (the kernels store whole tiles in M)
     let c_bytes = padded_rows(&p, m)
         .checked_mul(n)
@@ -530,14 +531,14 @@ pub(crate) fn fits_layout(
     let p = v.policy;
     variant_fits(caps, v, edges_for(&p, res, out))?;
     let [nx, ny] = tiles(&p, res.m, res.n);
-    let grid = super::tile_dispatch(caps, nx, ny);
+    let grid = tile_dispatch(caps, nx, ny);
     let c_bytes = if out == OutFormat::F32 || rounds_itself(out, res.n) {
         res.c_bytes(OutFormat::F32)
     } else {
         res.c_elements() * 4
     };
     check_limits(caps, &[("C", c_bytes)], grid)?;
-    super::check_z(caps, res.batch as u64, "matrices")?;
+    check_z(caps, res.batch as u64, "matrices")?;
     Ok((grid, c_bytes))
 }
 
@@ -562,7 +563,7 @@ pub(crate) fn plan(
     check_limits(caps, &[("A", res.a_bytes), ("B", res.b_bytes)], grid)?;
     let mut plan = Plan::new(format!(
         "gemm {} f16 {} {}x{}x{}",
-        super::shape_label(res),
+        shape_label(res),
         kind.name(),
         p.bm,
         p.bn,
@@ -640,163 +641,4 @@ pub(crate) fn plan(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gemm_kernels_are_built_without_runtime_checks() {
-        let coop = CoopKernel::ALL.map(|k| k.stage());
-        let portable = [
-            crate::stages::gemm::tiled::STAGE,
-            crate::stages::gemm::gemv::STAGE,
-        ];
-        for name in coop.into_iter().chain(portable) {
-            let k = name.load(crate::kernel::Flavor::Subgroup).unwrap();
-            assert!(crate::gpu::asks_unchecked(&k), "{name}");
-        }
-    }
-
-    /// The tiles the policy takes hold the kernels' rules and fit 48 KiB; bad buffer counts
-    /// and tiles off the kernel's block are refused.
-    #[test]
-    fn shipped_tiles_hold_the_kernel_rules() {
-        let k16 = coop16::STAGE.load(crate::kernel::Flavor::Subgroup).unwrap();
-        for v in [
-            CoopKernel::K16.variant(),
-            CoopKernel::K8.variant(),
-            large_tile(),
-            large_tile_edges(),
-            deep_tile(),
-        ] {
-            let k = v
-                .kernel
-                .stage()
-                .load(crate::kernel::Flavor::Subgroup)
-                .unwrap();
-            layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-            assert!(
-                workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
-                "{v:?}"
-            );
-        }
-        let ok = large_tile().policy;
-        assert_eq!((ok.bufs, ok.b_bufs), (1, 2));
-        for (bufs, b_bufs) in [(2, 1), (1, 3), (2, 3), (0, 1)] {
-            let bad = CoopPolicy { bufs, b_bufs, ..ok };
-            assert!(check(&k16, &bad, [16 * 32, 1, 1]).is_err(), "{bad:?}");
-        }
-        let off_block = CoopPolicy { bn: 96 + 8, ..ok };
-        assert!(check(&k16, &off_block, [16 * 32, 1, 1]).is_err());
-        // the deep tile stages 8 loads per invocation at 32 lanes: at 16 it does not fit
-        assert!(layout_fits(&k16, &deep_tile().policy, 16).is_err());
-    }
-
-    /// The driver lays out workgroup variables in an order of its own, and cooperative loads
-    /// from them need 16-byte alignment: every variable a multiple of 16 bytes keeps every
-    /// order aligned (a 4-byte `Cs` broke every `EDGES` = 0 product on the H100).
-    #[test]
-    fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
-        for v in [
-            CoopKernel::K16.variant(),
-            CoopKernel::K8.variant(),
-            large_tile(),
-            deep_tile(),
-        ] {
-            let k = v
-                .kernel
-                .stage()
-                .load(crate::kernel::Flavor::Subgroup)
-                .unwrap();
-            for edges in [true, false] {
-                let o: Vec<(String, f64)> = overrides(&v.policy, 32, edges)
-                    .iter()
-                    .map(|(n, x)| (n.to_string(), *x))
-                    .collect();
-                let s = k.specialize(entry::main.name(), &o).unwrap();
-                let mut total = 0;
-                for (_, g) in s.module.global_variables.iter() {
-                    if g.space == naga::AddressSpace::WorkGroup {
-                        let bytes = s.module.types[g.ty].inner.size(s.module.to_ctx());
-                        assert_eq!(bytes % 16, 0, "{v:?} edges {edges}: {:?}", g.name);
-                        total += bytes as u64;
-                    }
-                }
-                assert_eq!(
-                    total,
-                    workgroup_bytes(&k, &v.policy, edges).unwrap(),
-                    "{v:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_offered_shape_picks_the_kernel() {
-        let mut caps = Caps {
-            cooperative_matrix: vec![],
-            ..Caps::h100()
-        };
-        assert!(usable(&caps).is_err());
-        caps.cooperative_matrix = vec![CoopKernel::K8.shape()];
-        assert_eq!(usable(&caps).unwrap(), CoopKernel::K8);
-        caps.cooperative_matrix.push(CoopKernel::K16.shape());
-        assert_eq!(usable(&caps).unwrap(), CoopKernel::K16);
-        caps.subgroup_min = 8;
-        assert!(usable(&caps).is_err(), "varying subgroup sizes");
-        caps.subgroup_min = 32;
-        // the edge path is needed where a tile crosses C's right edge or rows are not
-        // 16-byte aligned (never for the bottom edge: C's rows are padded)
-        let lp = large_tile().policy;
-        assert!(!has_edges(&lp, 4096));
-        assert!(has_edges(&lp, 4096 + 128), "N not a multiple of 256");
-        assert!(has_edges(&lp, 4096 + 258), "N not a multiple of 4");
-        assert_eq!(padded_rows(&lp, 4096 + 1), 4096 + 128);
-        assert_eq!(padded_rows(&lp, 4096), 4096);
-        // large products take the large tile, small ones the deep tile
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 4096, 4096),
-            large_tile()
-        );
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 2048, 2048),
-            large_tile(),
-            "16 × 8 = 128 workgroups"
-        );
-        // with tiles across the right edge the second B buffer does not fit beside the
-        // squares; across the bottom edge it does (C's rows are padded)
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 4096, 4096 + 128),
-            large_tile_edges()
-        );
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 4096 + 64, 4096),
-            large_tile()
-        );
-        assert!(large_tile().workgroup_bytes(true).unwrap() > 48 << 10);
-        assert!(large_tile().workgroup_bytes(false).unwrap() <= 48 << 10);
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 2048, 1024),
-            deep_tile(),
-            "16 × 4 = 64 workgroups"
-        );
-        // at subgroups of 16 the deep tile does not fit: the default
-        caps.subgroup_min = 16;
-        caps.subgroup_max = 16;
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K16, 1024, 1024),
-            CoopKernel::K16.variant()
-        );
-        caps.subgroup_min = 32;
-        caps.subgroup_max = 32;
-        assert_eq!(
-            variant_for(&caps, CoopKernel::K8, 8192, 8192),
-            CoopKernel::K8.variant()
-        );
-        caps.max_workgroup_storage = 32 << 10;
-        assert_eq!(
-            usable(&caps).unwrap(),
-            CoopKernel::K8,
-            "coop16's tile needs 45 KiB"
-        );
-    }
-}
+mod tests;

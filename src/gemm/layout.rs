@@ -5,7 +5,8 @@
 //! `vec4<u32>` loads (4 f32 or 8 f16), so their row strides, offsets and matrix strides are
 //! whole loads; f16 C is written in words of two, so its are even.
 
-use super::{Format, OutFormat};
+use super::format::{Format, OutFormat};
+use super::int4::GROUP;
 use crate::error::{Error, Result};
 
 /// Where one operand's matrices lie in the buffer range bound for it, in elements of the
@@ -56,8 +57,8 @@ impl MatrixLayout {
 /// Limits (each an [`Error::Layout`] naming the operand): a row stride at least the row's
 /// length (K for A and transposed B, N for B and C); A's and B's row strides, offsets and (with
 /// a batch) matrix strides multiples of their loads, 4 f32 or 8 f16; f16 C's even; C's matrices
-/// not overlapping. int4 weights keep their packed layout ([`Int4Weights`](super::Int4Weights)),
-/// one matrix shared by the whole batch.
+/// not overlapping. int4 weights keep their packed layout
+/// ([`Int4Weights`](super::int4::Int4Weights)), one matrix shared by the whole batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmShape {
     /// Rows of A and C.
@@ -262,7 +263,7 @@ pub(crate) fn resolve(s: &GemmShape, fa: Format, fb: Format, out: OutFormat) -> 
             row: n as u64,
             mat: 0,
         };
-        (b, super::int4_bytes(k, n).0)
+        (b, int4_bytes(k, n).0)
     } else {
         let (rows, cols) = if s.b_transposed { (n, k) } else { (k, n) };
         let why = format!("B is read in loads of {b_epl} {fb:?}");
@@ -321,6 +322,17 @@ pub(crate) fn resolve(s: &GemmShape, fa: Format, fb: Format, out: OutFormat) -> 
         b_bytes,
         c_extent,
     })
+}
+
+/// Bytes of the int4 operands: packed words, scales (and zero points), as bound: words to
+/// whole vec4s, halves to whole 16 bytes.
+pub(crate) fn int4_bytes(k: usize, n: usize) -> (u64, u64) {
+    let words = (k.div_ceil(8) * n) as u64;
+    let groups = (k.div_ceil(GROUP) * n) as u64;
+    (
+        words.div_ceil(4).max(1) * 16,
+        groups.div_ceil(8).max(1) * 16,
+    )
 }
 
 fn fb_bytes(f: Format) -> u64 {

@@ -1,5 +1,12 @@
-//! GEMM tuning of the portable register-tiled kernel: one [`GemmPolicy`] per launch, checked
-//! against the rules the kernel declares.
+//! GEMM tuning: the table of measured values the plans choose by (which kernel, split-K, the
+//! few-rows kernel's slices, the cooperative tile), and the portable register-tiled kernel's
+//! tile, one [`GemmPolicy`] per launch, checked against the rules the kernel declares.
+//!
+//! Rules: a tuning value lives in the table with the measurement that chose it (figures,
+//! machine, date) and nowhere else; the modules that choose by it import it, and the public
+//! ones are re-exported where they were (`gemm::COOP_MIN_M`, `gemm::GEMV_MAX_M`,
+//! `gemm::SPLIT_TARGET_INVOCATIONS`, `gemm::coop::LARGE_TILE_MIN_WORKGROUPS`). A new
+//! measurement changes the value and its evidence together.
 //!
 //! The per-invocation block (`TM × TN`, 8×8), the prefetch registers (`MAX_FETCH`) and the lane
 //! layout live in `wgsl/gemm/tiled.wgsl` and `wgsl/gemm/lib/tiled.wgsl`; [`GemmPolicy::check`]
@@ -7,39 +14,76 @@
 //! invocation, workgroup memory). That the invocations cover every element of every tile once
 //! is proven on the simulator at the policies the host uses (tests/behaviour/gemm.rs), not mirrored here.
 
+pub use super::format::Format;
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 use crate::stages::gemm::tiled;
 use crate::stages::Override;
 
-/// Element format of a GEMM operand as the portable kernel reads it (`A_FMT` / `B_FMT`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// f32, 4 per vec4 load.
-    F32,
-    /// f16 (u16 bits on the host), 8 per vec4 load.
-    F16,
-    /// int4, 8 per u32 along K (B only).
-    Int4,
-}
+// The tuning table: every measured value the GEMM's plans choose by, with its evidence.
 
-impl Format {
-    /// The override value the kernel expects.
-    pub fn code(self) -> u32 {
-        match self {
-            Format::F32 => 0,
-            Format::F16 => 1,
-            Format::Int4 => 2,
-        }
-    }
-    /// Elements per `vec4<u32>` load (per `u32` for int4).
-    pub fn per_load(self) -> u32 {
-        match self {
-            Format::F32 => 4,
-            Format::F16 | Format::Int4 => 8,
-        }
-    }
-}
+// Which kernel: the few-rows kernel below GEMV_MAX_M rows, cooperative matrices from COOP_MIN_M.
+
+/// Cooperative matrices are chosen (when offered) from this many rows of C up: below it the
+/// portable kernels are faster. 17: H100 (`wgsimd bench --gemm-shapes`, 2026-11-23, f16
+/// M×4096×4096, ms): coop16 0.076 / 0.077 / 0.078 / 0.080 at M = 9 / 16 / 32 / 64, the
+/// register-tiled kernel 0.063 / 0.071 / 0.112 / 0.107, the few-rows kernel 0.061 at 16 and
+/// 0.090 at 32.
+pub const COOP_MIN_M: usize = 17;
+
+/// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
+/// split count nor a cooperative variant is forced, whatever B's format. H100 (`wgsimd bench
+/// --gemm-shapes` and the lab's few-rows sweep, 2026-11-23, M×4096×4096, ms, the few-rows
+/// kernel against the register-tiled one): f32 M = 1 0.031 / 0.065, 4 0.051 / 0.069, 8 0.046
+/// / 0.071, 16 0.060 / 0.077, 32 0.090 / 0.098 (see GEMV_WIDE_F32_ROWS), 64 0.151 / 0.126;
+/// f16 M = 1 0.015 / 0.055, 8 0.047 / 0.063, 16 0.061 / 0.071 (coop16 0.077), 32 0.090 /
+/// 0.112 (coop16 0.078); int4 M = 1 0.012 / 0.062, 8 0.039 / 0.065, 16 0.057 / 0.071, 64 0.210
+/// / 0.108.
+pub const GEMV_MAX_M: usize = 16;
+
+// Split-K of the register-tiled kernel (`split_k`).
+
+/// Invocations the split-K heuristic aims for: half of a 132-SM H100's 2048 resident threads
+/// per SM. H100, 1×4096×4096 f32 on the register-tiled kernel: 3.67 ms unsplit (64 workgroups
+/// of 32 invocations, 512 serial K steps each), 0.10 ms split to this target.
+pub const SPLIT_TARGET_INVOCATIONS: u64 = 132 * 1024;
+
+// The few-rows kernel's column blocks and K slices (`gemm/gemv`).
+
+/// Column blocks from which the few-rows kernel takes all of K in each workgroup (no split-K
+/// sum; up to GEMV_MAX_KSLICE): 2 per SM of a 132-SM H100. H100 (the lab's few-rows sweep,
+/// 2026-11-23, ms, whole K against the best forced split of 2–32): 1×4096×4096 f32 0.031 /
+/// 0.041, f16 0.015 / 0.028, int4 0.012 / 0.022; 8×4096×4096 f16 0.047 / 0.072; 16×4096×4096
+/// f32 0.092 / 0.085.
+pub(super) const GEMV_WHOLE_K_WORKGROUPS: u64 = 256;
+
+/// f32 products of more rows than this take the widest few-rows workgroups (32 column groups)
+/// and slices of GEMV_WIDE_F32_KSLICE of K, rather than all of K in fewer columns: H100
+/// (the lab's few-rows sweep, 2026-11-23, ms, M×4096×4096 at 5 / 8 / 16 / 32 rows) 0.042 /
+/// 0.046 / 0.060 / 0.090 against 0.051 (4 rows) / 0.074 / 0.092 / 0.137 for all of K in
+/// fewer columns and the register-tiled kernel's 0.069 / 0.071 / 0.077 / 0.098; slices of 256
+/// (17 and 9 of them) took 0.048 / 0.055 / 0.072 / 0.138, all of K in 32 columns 0.098–0.117.
+pub(super) const GEMV_WIDE_F32_ROWS: u64 = 4;
+pub(super) const GEMV_WIDE_F32_KSLICE: u64 = 512;
+
+/// At most this much of K per few-rows workgroup: 1×8192×8192 (same sweep) took 0.114 / 0.068
+/// / 0.053 ms (f32 / f16 / int4) in one slice and 0.108 / 0.067 / 0.047 in two.
+pub(super) const GEMV_MAX_KSLICE: u64 = 4096;
+
+/// Below that, workgroups the few-rows kernel aims for (its K slices times its column blocks):
+/// 4 per SM of a 132-SM H100, so that enough loads of B are in flight...
+pub(super) const GEMV_TARGET_WORKGROUPS: u64 = 528;
+/// ...with at most this many K slices: the split-K sum reads every slice's partial product, and
+/// with 256 slices of 1×4096 it took longer than the product.
+pub(super) const GEMV_MAX_SPLITS: u64 = 32;
+
+// The cooperative kernels' tile (`coop::variant_for`).
+
+/// The cooperative kernels take coop16's large tile from this many of its workgroups up.
+/// See [`large_tile`](super::coop::large_tile): at 2048³ (128 workgroups) 197.0 TFLOP/s
+/// against 178.1 for [`deep_tile`](super::coop::deep_tile);
+/// at 1024³ (32 workgroups) 45.8 against 75.1 (H100, 2026-11-22).
+pub const LARGE_TILE_MIN_WORKGROUPS: usize = 128;
 
 /// Tile sizes and K-loop knobs of the register-tiled kernel (`wgsl/gemm/tiled.wgsl`), passed
 /// as overrides.

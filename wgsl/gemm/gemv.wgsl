@@ -22,7 +22,7 @@
 // then multiplied. With few columns (CV small) one slice can cover all of K, and the split-K
 // sum, a second dispatch, is not needed.
 //
-// Params and bindings are the tiled kernel's (src/gemm/mod.rs fills both the same way), and so
+// Params and bindings are the tiled kernel's (gemv_pass in src/gemm/ fills both alike), and so
 // is the layout (gemm/lib/layout.wgsl): A and B at row strides, offsets and a batch (LAYOUT:
 // workgroup_id.z = matrix · slices + slice), C written at its row stride, only at its elements.
 // B stored transposed (B_T, N×K): one column per invocation (COLS_BT), each lane reading loads
@@ -52,13 +52,13 @@ override KT: u32 = WG / CV;
 override CHUNK: u32 = 256u;
 override KSLICE: u32 = 256u;
 override AS_LEN: u32 = ROWS * CHUNK;
-// the host keeps ROWS at most this (src/gemm/mod.rs, GEMV_MAX_ROWS); main writes its per-row
+// the host keeps ROWS at most this (gemv_pass in src/gemm/, `rows`); main writes its per-row
 // steps out for 8 rows
 const MAX_ROWS: u32 = 8u;
 const_assert MAX_ROWS == 8u;
 // Columns per invocation by format (cols), and B's loads per lane per step (f32 / f16: one
 // vec4 of a B row per k; int4: one packed word per 8 k), written out below: the host reads
-// them to size the column groups, the steps and the chunks (src/gemm/mod.rs, gemv_pass).
+// them to size the column groups, the steps and the chunks (gemv_pass in src/gemm/).
 const COLS_F32: u32 = 4u;
 const COLS_F16: u32 = 8u;
 const COLS_INT4: u32 = 1u;

@@ -1,8 +1,8 @@
 // include-only
 // The params of the GEMM kernels (the register-tiled gemm/tiled, the few-rows gemm/gemv and the
-// cooperative gemm/coop16, gemm/coop8; the host fills them in src/gemm/mod.rs) and the operands'
-// layout: row strides, offsets and batches of the caller's matrices, transposed B, the K tail
-// of a load. The includer declares the binding `params: Params`. docs/gemm.md, "Layout".
+// cooperative gemm/coop16, gemm/coop8; the host fills them in src/gemm/layout.rs) and the
+// operands' layout: row strides, offsets and batches of the caller's matrices, transposed B, the
+// K tail of a load. The includer declares the binding `params: Params`. docs/gemm.md, "Layout".
 
 struct Params {
     m: u32,

@@ -1,10 +1,10 @@
 // include-only
 // The params and int4 helpers of the portable GEMMs, the register-tiled kernel (gemm/tiled) and
-// the few-rows kernel (gemm/gemv), which the host fills the same way (src/gemm/mod.rs). The
-// including stage declares the bindings `params: Params`, `a`, `b` (`array<vec4<u32>>`),
-// `scales`, `zeros` (`array<u32>`), `c` (`array<f32>`, f32 C or its K-split partial products)
-// and `c16` (`array<u32>`, f16 C two per word, written with OUT_F16), and the override
-// HAS_ZEROS.
+// the few-rows kernel (gemm/gemv), which the host fills the same way (src/gemm/tiled.rs and
+// gemv.rs). The including stage declares the bindings `params: Params`, `a`, `b`
+// (`array<vec4<u32>>`), `scales`, `zeros` (`array<u32>`), `c` (`array<f32>`, f32 C or its
+// K-split partial products) and `c16` (`array<u32>`, f16 C two per word, written with
+// OUT_F16), and the override HAS_ZEROS.
 
 // int4 quantization group along K
 const GROUP: u32 = 128u;
@@ -14,7 +14,7 @@ const GROUP: u32 = 128u;
 //!include gemm/lib/f16_round
 
 // f16 output written by the product pass itself (OUT_F16: the host's choice with one K slice
-// and N even, src/gemm/mod.rs; `c` is then a stand-in, and `c16` a stand-in otherwise): two
+// and N even, src/gemm/split.rs; `c` is then a stand-in, and `c16` a stand-in otherwise): two
 // elements per word, element 2i in the low half of word i, rounded to nearest even
 // (gemm/lib/f16_round.wgsl). With N even a word never straddles two rows.
 override OUT_F16: bool = false;

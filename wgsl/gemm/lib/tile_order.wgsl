@@ -40,6 +40,6 @@ fn past_c(tile: vec2<u32>) -> bool {
     return tile.y * BM >= params.m;
 }
 
-// 1: the host folded the tile grid (src/gemm/mod.rs, `tile_dispatch`), so some workgroups
+// 1: the host folded the tile grid (src/gemm/limits.rs, `tile_dispatch`), so some workgroups
 // have no tile and exit; 0 (every product whose tile grid fits the dispatch): no check.
 override FOLDED: u32 = 0u;

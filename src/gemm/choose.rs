@@ -1,0 +1,355 @@
+//! Which kernel runs, and the plan builders: [`GemmOptions`] and [`PathChoice`] say what the
+//! caller asks for; [`plan`] and [`plan_int4`] (and their `_shape` forms for a caller's layout)
+//! choose the path (few-rows, cooperative matrices, else register-tiled), build its passes,
+//! and add the rounding of C to f16 where no pass of the product rounds it.
+//!
+//! Rules: `PathChoice::Auto` takes the few-rows kernel up to [`GEMV_MAX_M`] rows and
+//! cooperative matrices for f16 from [`COOP_MIN_M`] rows where the adapter offers them and the
+//! product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
+//! cooperative variant keeps the kernels that cannot take it out. Int4 weights have no
+//! cooperative kernel.
+
+use super::coop;
+use super::format::{Format, OutFormat};
+use super::gemm_plan::{shape_label, GemmPlan};
+use super::gemv::gemv_pass;
+use super::layout::{int4_bytes, resolve, GemmShape};
+use super::limits::check_dims;
+use super::policy::{GemmPolicy, COOP_MIN_M, GEMV_MAX_M};
+use super::tiled::tiled_pass;
+use crate::device::Caps;
+use crate::error::{Error, Result};
+use crate::plan::{BufferInit, Plan};
+
+/// How to choose the kernel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathChoice {
+    /// The few-rows kernel for M ≤ [`GEMV_MAX_M`], cooperative matrices when offered (f16
+    /// inputs, M ≥ [`COOP_MIN_M`]), else the register-tiled kernel.
+    #[default]
+    Auto,
+    /// The register-tiled portable kernel.
+    Tiled,
+    /// Cooperative matrices, or an error when the adapter does not offer them (or the product
+    /// does not fit them, and for int4 weights, which have no cooperative kernel).
+    Coop,
+    /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of its `MAX_ROWS` (8) rows (its
+    /// workgroups, row blocks × column blocks, fold into rows of the dispatch where they are
+    /// more than one dimension allows).
+    Gemv,
+}
+
+/// Options of a GEMM plan.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GemmOptions {
+    /// Kernel choice.
+    pub path: PathChoice,
+    /// Portable-kernel policy; `None` picks [`GemmPolicy::for_m`]. `Some` keeps
+    /// `PathChoice::Auto` on the register-tiled kernel (no few-rows or cooperative kernel).
+    pub policy: Option<GemmPolicy>,
+    /// Portable kernels: split K over this many workgroups per tile (the few-rows kernel: per
+    /// column block); `None` picks [`split_k`](super::split::split_k) (the few-rows kernel: its
+    /// own rule). Values are clamped to the number of K tiles (steps). `Some` keeps
+    /// `PathChoice::Auto` off the cooperative kernel (it does not split K).
+    pub split: Option<u32>,
+    /// Cooperative-matrix kernel and tile; `None` picks [`coop::usable`]'s default. With
+    /// `Some`, `PathChoice::Auto` takes it for f16 inputs from [`COOP_MIN_M`] rows when it runs
+    /// on the adapter (else, and for f32 or fewer rows, the register-tiled kernel: a named
+    /// variant also keeps the few-rows kernel out), `PathChoice::Coop` requires it.
+    pub coop: Option<coop::CoopVariant>,
+    /// The dtype of C.
+    pub out: OutFormat,
+}
+
+/// Whether the adapter offers the cooperative-matrix path for f16 × f16.
+pub fn coop_offered(caps: &Caps) -> bool {
+    coop::usable(caps).is_ok()
+}
+
+/// Builds the plan for C = A·B (A M×K, B K×N, both in `fmt`, f32 or f16; C in `opts.out`'s
+/// dtype), the operands and C the caller's, in the GEMM's own layout.
+pub fn plan(
+    caps: &Caps,
+    fmt: Format,
+    m: usize,
+    n: usize,
+    k: usize,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    plan_shape(caps, fmt, &GemmShape::new(m, n, k), opts)
+}
+
+/// [`plan`] for `shape` with its operands' layout.
+pub fn plan_shape(
+    caps: &Caps,
+    fmt: Format,
+    shape: &GemmShape,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    product(caps, fmt, shape, opts)?.with_output(caps, opts.out)
+}
+
+/// The product's passes; C f32, or f16 where they round it themselves
+/// ([`rounded_c`](super::split::rounded_c)).
+fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Result<GemmPlan> {
+    let (m, n, k) = (shape.m, shape.n, shape.k);
+    check_dims(m, n, k)?;
+    if fmt == Format::Int4 {
+        return Err(Error::InvalidInput(
+            "int4 is a weight format: use the int4 GEMM".into(),
+        ));
+    }
+    let res = resolve(shape, fmt, fmt, opts.out)?;
+    let f16 = fmt == Format::F16;
+    let edges = |p: &coop::CoopPolicy| coop::edges_for(p, &res, opts.out);
+    let choose = || match opts.coop {
+        Some(v) => coop::usable_variant_edges(caps, &v, edges(&v.policy)).map(|_| v),
+        None => coop::usable(caps).map(|kind| coop::variant_for_edges(caps, kind, m, n, &edges)),
+    };
+    let coop = match opts.path {
+        PathChoice::Tiled | PathChoice::Gemv => None,
+        // (where the cooperative kernel cannot take this shape, the portable one may; a
+        // forced split or portable policy asks for the portable kernels, as in `takes_gemv`)
+        PathChoice::Auto
+            if f16 && m >= COOP_MIN_M && opts.split.is_none() && opts.policy.is_none() =>
+        {
+            choose()
+                .ok()
+                .filter(|v| coop::fits_layout(caps, v, &res, opts.out).is_ok())
+        }
+        PathChoice::Auto => None,
+        PathChoice::Coop => {
+            if !f16 {
+                return Err(Error::InvalidInput(
+                    "the cooperative-matrix GEMM takes f16 inputs".into(),
+                ));
+            }
+            Some(choose()?)
+        }
+    };
+    if let Some(v) = coop {
+        return coop::plan(caps, v, opts.out, &res);
+    }
+    let gemv = takes_gemv(&opts, m);
+    let kind = if gemv { "gemv" } else { "tiled" };
+    let mut plan = Plan::new(format!("gemm {} {fmt:?} {kind}", shape_label(&res)).to_lowercase());
+    let a_buf = plan.arg("a", res.a_bytes);
+    let b_buf = plan.arg("b", res.b_bytes);
+    let dummy = plan.buffer("no scales", 16, BufferInit::Zeroed);
+    if gemv {
+        return gemv_pass(
+            caps,
+            &mut plan,
+            (fmt, false),
+            [a_buf, b_buf, dummy, dummy],
+            &res,
+            0,
+            (opts.split, opts.out),
+        )
+        .map(|p| p.with_inputs(vec![a_buf, b_buf]));
+    }
+    let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
+    tiled_pass(
+        caps,
+        &mut plan,
+        policy,
+        (opts.split, opts.out),
+        (fmt, fmt, false),
+        [a_buf, b_buf, dummy, dummy],
+        &res,
+        0,
+    )
+    .map(|p| p.with_inputs(vec![a_buf, b_buf]))
+}
+
+/// Whether a product of `m` rows with `opts` takes the few-rows kernel.
+fn takes_gemv(opts: &GemmOptions, m: usize) -> bool {
+    match opts.path {
+        PathChoice::Gemv => true,
+        PathChoice::Auto => {
+            m <= GEMV_MAX_M && opts.policy.is_none() && opts.split.is_none() && opts.coop.is_none()
+        }
+        PathChoice::Tiled | PathChoice::Coop => false,
+    }
+}
+
+/// Builds the plan for C = A·W: A f16 (M×K), W int4 weights (K×N, with or without zero
+/// points, [`Int4Weights`](super::int4::Int4Weights)'s layout); C in `opts.out`'s dtype; the
+/// operands and C the caller's.
+pub fn plan_int4(
+    caps: &Caps,
+    m: usize,
+    k: usize,
+    n: usize,
+    has_zeros: bool,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    plan_int4_shape(caps, &GemmShape::new(m, n, k), has_zeros, opts)
+}
+
+/// [`plan_int4`] for `shape` (A's and C's layout, a batch sharing the weights; B's layout must
+/// be the default: the weights keep their packed layout).
+pub fn plan_int4_shape(
+    caps: &Caps,
+    shape: &GemmShape,
+    has_zeros: bool,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    product_int4(caps, shape, has_zeros, opts)?.with_output(caps, opts.out)
+}
+
+/// The int4 product's passes; C as in [`product`].
+fn product_int4(
+    caps: &Caps,
+    shape: &GemmShape,
+    has_zeros: bool,
+    opts: GemmOptions,
+) -> Result<GemmPlan> {
+    let (m, n, k) = (shape.m, shape.n, shape.k);
+    check_dims(m, n, k)?;
+    if opts.path == PathChoice::Coop {
+        return Err(Error::InvalidInput(
+            "int4 weights have no cooperative-matrix kernel (Auto, Tiled or Gemv)".into(),
+        ));
+    }
+    let res = resolve(shape, Format::F16, Format::Int4, opts.out)?;
+    let (w_bytes, s_bytes) = int4_bytes(k, n);
+    let gemv = takes_gemv(&opts, m);
+    let kind = if gemv { "gemv" } else { "tiled" };
+    let mut plan = Plan::new(format!("gemm {} int4 {kind}", shape_label(&res)));
+    let a_buf = plan.arg("a", res.a_bytes);
+    let b_buf = plan.arg("w", w_bytes);
+    let s_buf = plan.arg("scales", s_bytes);
+    let z_buf = if has_zeros {
+        plan.arg("zeros", s_bytes)
+    } else {
+        plan.buffer("no zeros", 16, BufferInit::Zeroed)
+    };
+    let inputs = if has_zeros {
+        vec![a_buf, b_buf, s_buf, z_buf]
+    } else {
+        vec![a_buf, b_buf, s_buf]
+    };
+    let bufs = [a_buf, b_buf, s_buf, z_buf];
+    let b_rows = u32::try_from(k.div_ceil(8))
+        .map_err(|_| Error::TooLarge(format!("int4 weights of K = {k}")))?;
+    let built = if gemv {
+        gemv_pass(
+            caps,
+            &mut plan,
+            (Format::Int4, has_zeros),
+            bufs,
+            &res,
+            b_rows,
+            (opts.split, opts.out),
+        )?
+    } else {
+        let policy = opts.policy.unwrap_or_else(|| GemmPolicy::for_m(m as u64));
+        tiled_pass(
+            caps,
+            &mut plan,
+            policy,
+            (opts.split, opts.out),
+            (Format::F16, Format::Int4, has_zeros),
+            bufs,
+            &res,
+            b_rows,
+        )?
+    };
+    Ok(built.with_inputs(inputs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm::gemm_plan::Path;
+
+    /// Shapes whose element counts overflow (a crafted .npy header with no data) are errors,
+    /// not panics or wrapped lengths that match empty operands.
+    #[test]
+    fn shapes_past_usize_are_errors() {
+        let caps = Caps::h100();
+        let big = 1usize << 32;
+        for (m, n, k) in [
+            (big, big, big),
+            (1 << 63, 2, 2),
+            (2, 2, 1 << 63),
+            (4, 4, 1 << 62),
+            (1 << 31, 1 << 31, 1),
+        ] {
+            for fmt in [Format::F32, Format::F16] {
+                let r = plan(&caps, fmt, m, n, k, GemmOptions::default());
+                assert!(
+                    matches!(r, Err(Error::TooLarge(_) | Error::InvalidInput(_))),
+                    "{m}x{n}x{k}: {:?}",
+                    r.err()
+                );
+            }
+        }
+        assert!(plan_int4(
+            &caps,
+            1 << 32,
+            1 << 32,
+            1 << 39,
+            false,
+            GemmOptions::default()
+        )
+        .is_err());
+    }
+
+    /// Tiles of zero size are policy errors before any kernel is specialized (a zero-length
+    /// workgroup array would fail naga's validation as a shader error instead).
+    #[test]
+    fn zero_tiles_are_policy_errors() {
+        let caps = Caps::h100();
+        let base = GemmPolicy::for_m(64);
+        for bad in [
+            GemmPolicy { bk: 0, ..base },
+            GemmPolicy { bm: 0, ..base },
+            GemmPolicy { bn: 0, ..base },
+        ] {
+            let opts = GemmOptions {
+                path: PathChoice::Tiled,
+                policy: Some(bad),
+                ..Default::default()
+            };
+            let r = plan(&caps, Format::F32, 64, 64, 64, opts);
+            assert!(
+                matches!(r, Err(Error::InvalidInput(_))),
+                "{bad:?}: {:?}",
+                r.err()
+            );
+        }
+        let mut v = coop::CoopKernel::K16.variant();
+        v.policy.bk = 0;
+        let mut offered = caps.clone();
+        (offered.f16, offered.subgroups) = (true, true);
+        (offered.subgroup_min, offered.subgroup_max) = (32, 32);
+        offered.cooperative_matrix = vec![v.kernel.shape()];
+        let r = coop::usable_variant(&offered, &v, 256, 256);
+        assert!(matches!(r, Err(Error::InvalidInput(_))), "{:?}", r.err());
+    }
+
+    /// Where the cooperative kernel is offered, `Auto` takes it for f16, unless a split or a
+    /// portable policy is forced: those ask for the portable kernel.
+    #[test]
+    fn a_forced_split_or_policy_keeps_the_cooperative_kernel_out() {
+        let mut caps = Caps::h100();
+        (caps.f16, caps.subgroups) = (true, true);
+        (caps.subgroup_min, caps.subgroup_max) = (32, 32);
+        caps.max_workgroup_storage = 48 << 10;
+        caps.cooperative_matrix = vec![coop::CoopKernel::K16.shape()];
+        let path = |opts| plan(&caps, Format::F16, 64, 64, 64, opts).unwrap().path;
+        assert_eq!(path(GemmOptions::default()), Path::Coop16);
+        let split = GemmOptions {
+            split: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(path(split), Path::Tiled);
+        let policy = GemmOptions {
+            policy: Some(GemmPolicy::for_m(64)),
+            ..Default::default()
+        };
+        assert_eq!(path(policy), Path::Tiled);
+    }
+}

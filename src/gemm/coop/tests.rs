@@ -1,0 +1,158 @@
+use super::*;
+
+#[test]
+fn gemm_kernels_are_built_without_runtime_checks() {
+    let coop = CoopKernel::ALL.map(|k| k.stage());
+    let portable = [
+        crate::stages::gemm::tiled::STAGE,
+        crate::stages::gemm::gemv::STAGE,
+    ];
+    for name in coop.into_iter().chain(portable) {
+        let k = name.load(crate::kernel::Flavor::Subgroup).unwrap();
+        assert!(crate::gpu::asks_unchecked(&k), "{name}");
+    }
+}
+
+/// The tiles the policy takes hold the kernels' rules and fit 48 KiB; bad buffer counts
+/// and tiles off the kernel's block are refused.
+#[test]
+fn shipped_tiles_hold_the_kernel_rules() {
+    let k16 = coop16::STAGE.load(crate::kernel::Flavor::Subgroup).unwrap();
+    for v in [
+        CoopKernel::K16.variant(),
+        CoopKernel::K8.variant(),
+        large_tile(),
+        large_tile_edges(),
+        deep_tile(),
+    ] {
+        let k = v
+            .kernel
+            .stage()
+            .load(crate::kernel::Flavor::Subgroup)
+            .unwrap();
+        layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{v:?}: {e}"));
+        assert!(
+            workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
+            "{v:?}"
+        );
+    }
+    let ok = large_tile().policy;
+    assert_eq!((ok.bufs, ok.b_bufs), (1, 2));
+    for (bufs, b_bufs) in [(2, 1), (1, 3), (2, 3), (0, 1)] {
+        let bad = CoopPolicy { bufs, b_bufs, ..ok };
+        assert!(check(&k16, &bad, [16 * 32, 1, 1]).is_err(), "{bad:?}");
+    }
+    let off_block = CoopPolicy { bn: 96 + 8, ..ok };
+    assert!(check(&k16, &off_block, [16 * 32, 1, 1]).is_err());
+    // the deep tile stages 8 loads per invocation at 32 lanes: at 16 it does not fit
+    assert!(layout_fits(&k16, &deep_tile().policy, 16).is_err());
+}
+
+/// The driver lays out workgroup variables in an order of its own, and cooperative loads
+/// from them need 16-byte alignment: every variable a multiple of 16 bytes keeps every
+/// order aligned (a 4-byte `Cs` broke every `EDGES` = 0 product on the H100).
+#[test]
+fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
+    for v in [
+        CoopKernel::K16.variant(),
+        CoopKernel::K8.variant(),
+        large_tile(),
+        deep_tile(),
+    ] {
+        let k = v
+            .kernel
+            .stage()
+            .load(crate::kernel::Flavor::Subgroup)
+            .unwrap();
+        for edges in [true, false] {
+            let o: Vec<(String, f64)> = overrides(&v.policy, 32, edges)
+                .iter()
+                .map(|(n, x)| (n.to_string(), *x))
+                .collect();
+            let s = k.specialize(entry::main.name(), &o).unwrap();
+            let mut total = 0;
+            for (_, g) in s.module.global_variables.iter() {
+                if g.space == naga::AddressSpace::WorkGroup {
+                    let bytes = s.module.types[g.ty].inner.size(s.module.to_ctx());
+                    assert_eq!(bytes % 16, 0, "{v:?} edges {edges}: {:?}", g.name);
+                    total += bytes as u64;
+                }
+            }
+            assert_eq!(
+                total,
+                workgroup_bytes(&k, &v.policy, edges).unwrap(),
+                "{v:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_offered_shape_picks_the_kernel() {
+    let mut caps = Caps {
+        cooperative_matrix: vec![],
+        ..Caps::h100()
+    };
+    assert!(usable(&caps).is_err());
+    caps.cooperative_matrix = vec![CoopKernel::K8.shape()];
+    assert_eq!(usable(&caps).unwrap(), CoopKernel::K8);
+    caps.cooperative_matrix.push(CoopKernel::K16.shape());
+    assert_eq!(usable(&caps).unwrap(), CoopKernel::K16);
+    caps.subgroup_min = 8;
+    assert!(usable(&caps).is_err(), "varying subgroup sizes");
+    caps.subgroup_min = 32;
+    // the edge path is needed where a tile crosses C's right edge or rows are not
+    // 16-byte aligned (never for the bottom edge: C's rows are padded)
+    let lp = large_tile().policy;
+    assert!(!has_edges(&lp, 4096));
+    assert!(has_edges(&lp, 4096 + 128), "N not a multiple of 256");
+    assert!(has_edges(&lp, 4096 + 258), "N not a multiple of 4");
+    assert_eq!(padded_rows(&lp, 4096 + 1), 4096 + 128);
+    assert_eq!(padded_rows(&lp, 4096), 4096);
+    // large products take the large tile, small ones the deep tile
+    assert_eq!(
+        variant_for(&caps, CoopKernel::K16, 4096, 4096),
+        large_tile()
+    );
+    assert_eq!(
+        variant_for(&caps, CoopKernel::K16, 2048, 2048),
+        large_tile(),
+        "16 × 8 = 128 workgroups"
+    );
+    // with tiles across the right edge the second B buffer does not fit beside the
+    // squares; across the bottom edge it does (C's rows are padded)
+    assert_eq!(
+        variant_for(&caps, CoopKernel::K16, 4096, 4096 + 128),
+        large_tile_edges()
+    );
+    assert_eq!(
+        variant_for(&caps, CoopKernel::K16, 4096 + 64, 4096),
+        large_tile()
+    );
+    assert!(large_tile().workgroup_bytes(true).unwrap() > 48 << 10);
+    assert!(large_tile().workgroup_bytes(false).unwrap() <= 48 << 10);
+    assert_eq!(
+        variant_for(&caps, CoopKernel::K16, 2048, 1024),
+        deep_tile(),
+        "16 × 4 = 64 workgroups"
+    );
+    // at subgroups of 16 the deep tile does not fit: the default
+    caps.subgroup_min = 16;
+    caps.subgroup_max = 16;
+    assert_eq!(
+        variant_for(&caps, CoopKernel::K16, 1024, 1024),
+        CoopKernel::K16.variant()
+    );
+    caps.subgroup_min = 32;
+    caps.subgroup_max = 32;
+    assert_eq!(
+        variant_for(&caps, CoopKernel::K8, 8192, 8192),
+        CoopKernel::K8.variant()
+    );
+    caps.max_workgroup_storage = 32 << 10;
+    assert_eq!(
+        usable(&caps).unwrap(),
+        CoopKernel::K8,
+        "coop16's tile needs 45 KiB"
+    );
+}
