@@ -104,6 +104,8 @@ pub struct Kernel {
     /// Reflected entry points.
     pub entries: Vec<EntryInfo>,
     specialized: Mutex<HashMap<String, Arc<Specialized>>>,
+    /// Validated one-dimensional: subgroup builtins in a multi-dimensional workgroup.
+    flat_validated: bool,
 }
 
 impl std::fmt::Debug for Kernel {
@@ -127,6 +129,51 @@ pub struct Specialized {
 
 fn validator() -> Validator {
     Validator::new(ValidationFlags::all(), Capabilities::all())
+}
+
+/// Whether `e` is naga 30's refusal of `subgroup_id` or `subgroup_invocation_id` in an entry
+/// point whose workgroup has more than one dimension, which WGSL allows (the subgroups then
+/// take the invocations in `local_invocation_index` order).
+fn multi_dimensional_subgroups(e: &naga::WithSpan<naga::valid::ValidationError>) -> bool {
+    use naga::valid::{EntryPointError, ValidationError, VaryingError};
+    matches!(
+        e.as_inner(),
+        ValidationError::EntryPoint {
+            source: EntryPointError::Argument(
+                _,
+                VaryingError::InvalidMultiDimensionalSubgroupBuiltIn
+            ),
+            ..
+        }
+    )
+}
+
+/// `module` with every entry point's workgroup one-dimensional (x·y·z invocations along x):
+/// what naga 30 validates a module of [`multi_dimensional_subgroups`] as. Nothing else in
+/// validation reads the size, so the info holds for the module as written; the simulator runs
+/// the sizes written.
+fn flattened(module: &naga::Module) -> naga::Module {
+    let mut m = module.clone();
+    for ep in m.entry_points.iter_mut() {
+        let [x, y, z] = ep.workgroup_size;
+        ep.workgroup_size = [x.saturating_mul(y).saturating_mul(z), 1, 1];
+    }
+    m
+}
+
+/// naga's validation of `module`, taking subgroup builtins in multi-dimensional workgroups
+/// ([`multi_dimensional_subgroups`]); `true` with the info where it had to.
+fn validate(
+    module: &naga::Module,
+) -> std::result::Result<(ModuleInfo, bool), Box<naga::WithSpan<naga::valid::ValidationError>>> {
+    match validator().validate(module) {
+        Ok(info) => Ok((info, false)),
+        Err(e) if multi_dimensional_subgroups(&e) => validator()
+            .validate(&flattened(module))
+            .map(|info| (info, true))
+            .map_err(Box::new),
+        Err(e) => Err(Box::new(e)),
+    }
 }
 
 /// The embedded text of `path` (relative to `wgsl/`, with extension).
@@ -354,13 +401,28 @@ impl Kernel {
     /// ([`crate::directives::strip_unsupported`]); errors carry naga's rendered diagnostic.
     pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
         let (mut source, mut stripped) = crate::directives::strip_unsupported(&source);
-        let (module, info) = loop {
+        let (module, info, flat_validated) = loop {
             let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
                 name: name.into(),
                 message: e.emit_to_string_with_path(&source, name),
             })?;
-            match validator().validate(&module) {
-                Ok(info) => break (module, info),
+            match validate(&module) {
+                Ok((info, multi)) => {
+                    if multi {
+                        stripped.push(crate::directives::Stripped {
+                            line: 1,
+                            col: 1,
+                            text: "subgroup builtins in a multi-dimensional workgroup".into(),
+                            reason: "naga 30 refuses them; WGSL allows them, the subgroups \
+                                     taking the invocations in local_invocation_index order, \
+                                     as the simulator lays them out (a device's wgpu refuses \
+                                     the pipeline)"
+                                .into(),
+                            read_as: Some("validated as one-dimensional".into()),
+                        });
+                    }
+                    break (module, info, multi);
+                }
                 // (each pass gives one literal its suffix: the loop ends)
                 Err(e) => match crate::directives::lane_argument(&source, &e) {
                     Some((fixed, note)) => {
@@ -429,6 +491,7 @@ impl Kernel {
             info,
             entries,
             specialized: Mutex::new(HashMap::new()),
+            flat_validated,
         })
     }
 
@@ -475,8 +538,12 @@ impl Kernel {
         for (k, v) in overrides {
             constants.insert(k.clone(), *v);
         }
+        // (a module of subgroup builtins in a multi-dimensional workgroup is specialized
+        // flattened, as it was validated, and given its sizes back)
+        let multi = self.flat_validated;
+        let flat = multi.then(|| flattened(&self.module));
         let (module, _) = naga::back::pipeline_constants::process_overrides(
-            &self.module,
+            flat.as_ref().unwrap_or(&self.module),
             &self.info,
             Some((stage, entry)),
             &constants,
@@ -494,11 +561,24 @@ impl Kernel {
                 other => format!("overrides: {other}"),
             },
         })?;
-        let module = module.into_owned();
-        let info = validator().validate(&module).map_err(|e| Error::Shader {
-            name: self.name.clone(),
-            message: e.emit_to_string_with_path(&self.source, &self.name),
-        })?;
+        let mut module = module.into_owned();
+        if multi {
+            for (ep, own) in module
+                .entry_points
+                .iter_mut()
+                .zip(&self.module.entry_points)
+            {
+                if ep.workgroup_size_overrides.is_none() {
+                    ep.workgroup_size = own.workgroup_size;
+                }
+            }
+        }
+        let info = validate(&module)
+            .map(|(info, _)| info)
+            .map_err(|e| Error::Shader {
+                name: self.name.clone(),
+                message: e.emit_to_string_with_path(&self.source, &self.name),
+            })?;
         let workgroup_size = module
             .entry_points
             .iter()

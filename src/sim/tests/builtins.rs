@@ -463,3 +463,29 @@ fn unsupported_types_and_builtins_are_one_clear_error() {
         "{m}"
     );
 }
+
+/// Subgroup builtins in a multi-dimensional workgroup, which WGSL allows and naga 30 refuses:
+/// the kernel loads, and its subgroups take the invocations in `local_invocation_index` order
+/// (lane, subgroup id and a subgroup sum per invocation, at 4 and 32 lanes).
+#[test]
+fn subgroups_of_a_multi_dimensional_workgroup_follow_the_local_index() {
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+         @compute @workgroup_size(8, 4, 2)
+         fn main(@builtin(local_invocation_index) lid: u32,
+                 @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_id) sg: u32) {
+             out[3u * lid] = lane;
+             out[3u * lid + 1u] = sg;
+             out[3u * lid + 2u] = subgroupAdd(lid);
+         }";
+    for s in [4u32, 32] {
+        let r = run(src, s, &["0=u32:uninit:192"]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        let out = &r.buffers[&0].1;
+        for lid in 0..64u32 {
+            let first = lid / s * s;
+            let sum: u32 = (first..first + s).sum();
+            let got = &out[3 * lid as usize..3 * lid as usize + 3];
+            assert_eq!(got, [lid % s, lid / s, sum], "lid {lid} at {s} lanes");
+        }
+    }
+}
