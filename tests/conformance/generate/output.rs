@@ -212,8 +212,10 @@ impl G {
             }
             // x - y * trunc(x / y): with `/` correctly rounded (as the device's is: see
             // `Features::exact_div`), the one freedom left is fusing the multiply and the
-            // subtraction, which moves the result by at most an ulp of |x| <= 64 (f16: 16)
-            17 => {
+            // subtraction, which moves the result by at most an ulp of |x| <= 64 (f16: 16);
+            // where `/` is not, trunc(x / y) may be off by one near an integer, and the result
+            // by y: not generated
+            17 if self.feat.exact_div => {
                 let big = if h {
                     c(-16.0, 16.0, &x.s)
                 } else {

@@ -3,6 +3,8 @@
 // `x - y * trunc(x / y)`; where `x / y` rounds up to an integer (1.0 % 0.1) that is about 0,
 // where fmod gives about 0.1. The simulator computes WGSL's formula (a GPU may fuse its
 // multiply and subtract, hence the tolerance).
+// @needs exact-div: `%` of floats is x - y * trunc(x / y), and a `/` within WGSL's 2.5 ulp can move
+// trunc(x / y) by one near an integer (the result by y); compared where `/` rounds correctly
 // @shape wg=32 groups=2 atomics=12 seed=0x7e3
 // @out f~2/2e-5*4
 @group(0) @binding(0) var<storage, read> inp: array<u32>;

@@ -1,5 +1,7 @@
 // conformance regression: found by the generator: seed 0xc0f02026, program 1342; shrunk from 20 to 8 statements
 // expect: the simulator and the GPU agree on every word. When found: invocation 15 word 2 [h~16/8e-3]: simulator 0xbd9ee000 (-7.757568e-2), GPU 0x00000000 (0e0); invocation 21 word 2 [h~16/8e-3]: simulator 0xbc800000 (-1.5625e-2), GPU 0x00000000 (0e0); invocation 22 word 2 [h~16/8e-3]: simulator 0xbc800000 (-1.5625e-2), GPU 0x00000000 (0e0); invocation 23 word 2 [h~16/8e-3]: simulator 0xbee60000 (-4.4921875e-1), GPU 0xbee00000 (-4.375e-1)
+// @needs exact-div: `%` of floats is x - y * trunc(x / y), and a `/` within WGSL's 2.5 ulp can move
+// trunc(x / y) by one near an integer (the result by y); compared where `/` rounds correctly
 // @shape wg=32 groups=2 atomics=12 seed=0xbc539fcb095ee88d
 // @out f~4/1e-6 f~8/1e-3 h~16/8e-3 h
 enable f16;
