@@ -180,7 +180,17 @@ fn ident(name: &str) -> String {
     }
 }
 
-/// The descriptor module of one stage (`kind` names the file in the docs).
+/// One `pub const NAME: TYPE = TYPE::new("NAME");` line per name, at `indent`.
+fn consts(s: &mut String, indent: &str, ty: &str, names: &BTreeSet<String>) {
+    for n in names {
+        s.push_str(&format!(
+            "{indent}pub const {}: {ty} = {ty}::new({n:?});\n",
+            ident(n)
+        ));
+    }
+}
+
+/// The descriptor module of a stage (`stage`) or of a helper's own declarations.
 fn stage_module(path: &str, d: &Decls, stage: bool) -> String {
     let stem = path.rsplit('/').next().unwrap();
     let mut s = format!("/// `wgsl/{path}.wgsl`");
@@ -203,35 +213,15 @@ fn stage_module(path: &str, d: &Decls, stage: bool) -> String {
             "    /// The stage.\n    pub const STAGE: Stage = Stage::new({path:?});\n"
         ));
     }
-    for o in &d.overrides {
-        s.push_str(&format!(
-            "    pub const {}: Override = Override::new({o:?});\n",
-            ident(o)
-        ));
-    }
-    for c in &d.constants {
-        s.push_str(&format!(
-            "    pub const {}: Constant = Constant::new({c:?});\n",
-            ident(c)
-        ));
-    }
+    consts(&mut s, "    ", "Override", &d.overrides);
+    consts(&mut s, "    ", "Constant", &d.constants);
     if stage {
         s.push_str("    /// Resource variables, by WGSL name.\n    pub mod bind {\n");
         s.push_str("        use crate::stages::Resource;\n");
-        for r in &d.resources {
-            s.push_str(&format!(
-                "        pub const {}: Resource = Resource::new({r:?});\n",
-                ident(r)
-            ));
-        }
+        consts(&mut s, "        ", "Resource", &d.resources);
         s.push_str("    }\n    /// Entry points, by WGSL name.\n    pub mod entry {\n");
         s.push_str("        use crate::stages::Entry;\n");
-        for e in &d.entries {
-            s.push_str(&format!(
-                "        pub const {}: Entry = Entry::new({e:?});\n",
-                ident(e)
-            ));
-        }
+        consts(&mut s, "        ", "Entry", &d.entries);
         s.push_str("    }\n");
     }
     s.push_str("}\n");

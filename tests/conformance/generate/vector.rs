@@ -133,10 +133,7 @@ impl G {
                 // (the norm unpacks divide by 255 or 65535 (or 127, 32767): compared bit for
                 // bit only where `/` rounds correctly, `Features::exact_div`)
                 let norm = f != "unpack2x16float";
-                if m != n
-                    || (!norm && !self.half_ok())
-                    || (norm && !self.feat.exact_div)
-                {
+                if m != n || (!norm && !self.half_ok()) || (norm && !self.feat.exact_div) {
                     return self.vector(n, s, d - 1, cx);
                 }
                 let a = self.scalar(Sc::U32, d - 1, cx);
