@@ -56,6 +56,10 @@ pub struct SimOpts {
     /// the interleaving schedules).
     #[arg(long)]
     pub max_steps: Option<u64>,
+    /// Step budget of a whole run (every workgroup of every pass, under one schedule; default
+    /// 1000000000): running out stops the run with a `step-limit` finding.
+    #[arg(long)]
+    pub max_run_steps: Option<u64>,
     /// Workgroup order (the order workgroups start in, under every schedule): in-order
     /// (default), shuffled:SEED, or unfair:I[,J...] (those linear workgroup indices start only
     /// after all others), to expose forward-progress assumptions. How subgroups and resident
@@ -87,6 +91,9 @@ impl SimOpts {
         config.checks.non_finite = self.non_finite;
         if let Some(m) = self.max_steps {
             config.max_steps = m;
+        }
+        if let Some(m) = self.max_run_steps {
+            config.max_run_steps = m;
         }
         if let Some(s) = &self.schedule {
             config.scheduler = s.parse().map_err(|e: wgsimd::Error| e.to_string())?;

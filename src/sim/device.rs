@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 
 use super::checks;
 use super::events::{BufferMeta, Findings};
-use super::interp::{Bound, Hooks, Interp, Turns};
+use super::interp::{Bound, Budget, Hooks, Interp, Turns};
 use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
@@ -111,6 +111,11 @@ pub struct SimConfig {
     /// Step budget per thread of subgroups (statements and loop back-edges it runs, each
     /// counted once whatever its active lanes; a whole workgroup under lockstep).
     pub max_steps: u64,
+    /// Step budget of a run: the steps of every thread of every workgroup of every pass of a
+    /// submission, under one schedule (each schedule's run has its own). Running out stops the
+    /// run with a `step-limit` finding, as a thread's budget does. [`SimConfig::for_profile`]
+    /// gives [`MAX_RUN_STEPS`].
+    pub max_run_steps: u64,
     /// OS threads the schedules of a submission run on at once (0: one per core,
     /// `std::thread::available_parallelism`; 1: one after another). Their runs share nothing;
     /// where cores are free, more threads shorten the elapsed time, where they are not, the
@@ -150,6 +155,7 @@ impl SimConfig {
             threaded_workgroups: Some(THREADED_WORKGROUPS),
             spin_limit: 32,
             max_steps: 20_000_000,
+            max_run_steps: MAX_RUN_STEPS,
             threads: 0,
             seed: 0x5eed,
             fail_on_step_limit: false,
@@ -212,6 +218,11 @@ struct BufferInner {
 /// 2^28-element reduction dispatches 4096, a 2^20-key sort a few hundred a pass), so a grid past
 /// this would not finish; it is refused before any of it runs rather than run in part.
 pub const MAX_DISPATCH_WORKGROUPS: u64 = 1 << 24;
+
+/// The default step budget of a run ([`SimConfig::max_run_steps`]): 10^9 steps. A 2^20-key
+/// sort takes about 1.1·10^7 (a hundredth of it); the simulator runs 10^6 to 10^7 steps a
+/// second, so a run that spends it all ends within minutes rather than days.
+pub const MAX_RUN_STEPS: u64 = 1_000_000_000;
 
 /// A buffer of the simulator: 32-bit words, shared by every handle to it.
 #[derive(Clone)]
@@ -1013,6 +1024,8 @@ impl Simulator {
             c.run_start(metas);
         }
         let mut pass_index = 0;
+        // steps of the run so far, against `max_run_steps`
+        let mut steps = 0u64;
         for (c, s) in commands.iter().zip(slots) {
             match c {
                 Command::Copy {
@@ -1064,7 +1077,7 @@ impl Simulator {
                         words,
                         &mut checkers,
                         &mut findings,
-                        &mut pass_index,
+                        (&mut pass_index, &mut steps),
                         schedule,
                     )?;
                     if stopped {
@@ -1091,7 +1104,7 @@ impl Simulator {
         words: &mut [Vec<u32>],
         checkers: &mut [Box<dyn super::events::Checker>],
         findings: &mut Findings,
-        pass_index: &mut usize,
+        (pass_index, steps): (&mut usize, &mut u64),
         schedule: Schedule,
     ) -> Result<bool> {
         // where the host skipped the prepare passes and gave grids of its own, what the
@@ -1232,7 +1245,11 @@ impl Simulator {
                 bound,
                 words,
                 counts,
-                self.config.max_steps,
+                Budget {
+                    thread: self.config.max_steps,
+                    run: self.config.max_run_steps,
+                    run_left: self.config.max_run_steps.saturating_sub(*steps),
+                },
                 self.config.seed ^ (pi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 hooks,
             )?;
@@ -1253,6 +1270,7 @@ impl Simulator {
                 st.statements += it.statements;
                 st.lane_ops += it.lane_ops;
             }
+            *steps += it.statements;
             if stopped {
                 return Ok(true);
             }

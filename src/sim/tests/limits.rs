@@ -46,3 +46,44 @@ fn a_grid_past_the_limit_is_an_error_not_a_clean_run() {
         r.findings
     );
 }
+
+/// Each of 64 workgroups runs 1000 loop iterations (a few thousand steps, far inside the
+/// per-thread budget); a run budget of 10,000 steps stops the run there with a `step-limit`
+/// finding naming the run's budget, an error with `fail_on_step_limit`; a budget of 10^6 lets
+/// it finish, every word right.
+#[test]
+fn a_run_past_its_step_budget_stops_with_a_finding() {
+    const SPINS: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main(@builtin(workgroup_id) w: vec3<u32>) {
+    var s = 0u;
+    for (var i = 0u; i < 1000u; i++) {
+        s += i;
+    }
+    out[w.x] = s;
+}";
+    let mut req = request(SPINS, 32, None, [64, 1, 1], &["0=u32:zeros:64"]);
+    req.config.max_run_steps = 10_000;
+    let r = check(&req).unwrap();
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.kind.name() == "step-limit")
+        .unwrap_or_else(|| panic!("no step-limit finding: {:?}", r.findings));
+    assert!(
+        f.message.contains("the run ran out of its budget of 10000 steps"),
+        "{}",
+        f.message
+    );
+    req.config.fail_on_step_limit = true;
+    match check(&req) {
+        Err(Error::Sim(m)) => assert!(m.contains("budget of 10000 steps"), "{m}"),
+        other => panic!("{:?}", other.map(|r| r.findings)),
+    }
+    req.config.fail_on_step_limit = false;
+    req.config.max_run_steps = 1_000_000;
+    let r = check(&req).unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let (_, out) = r.binding(0, 0).unwrap();
+    assert!(out.iter().all(|&v| v == 499_500), "{out:?}");
+}

@@ -1,0 +1,94 @@
+//! Input written to break the tool: grids whose workgroup total wraps in 32 bits, runs that
+//! would take days, and files larger than anything the simulator holds. Each is a one-line
+//! error (exit 2) or a finding (exit 1), quickly, never a crash, a hang or a clean verdict.
+
+use std::path::Path;
+
+use crate::common;
+
+/// `wgsimd ARGS`: exit code, stdout, stderr.
+fn wgsimd(args: &[&str]) -> (i32, String, String) {
+    let out = common::command().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn fixture(rel: &str) -> String {
+    format!("{}/../tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Copies the files of folder `from` into `to`.
+fn copy_dir(from: &str, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// A pipeline pass and a replayed dispatch of 4096x4096x256 workgroups (0 in 32 bits) exit 2
+/// naming the count, as `check` does, instead of running none and answering clean.
+#[test]
+fn pipeline_and_replay_refuse_grids_past_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture("pipeline/reduce_scan"), dir.path());
+    let file = dir.path().join("pipeline.json");
+    let json = std::fs::read_to_string(&file).unwrap();
+    let huge = json.replacen("\"workgroups\": [8]", "\"workgroups\": [4096, 4096, 256]", 1);
+    assert_ne!(huge, json);
+    std::fs::write(&file, huge).unwrap();
+    let (code, out, err) = wgsimd(&["pipeline", common::s(&file)]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("4294967296 workgroups"), "{err}");
+
+    let trace = tempfile::tempdir().unwrap();
+    copy_dir(&fixture("replay/reduce_scan"), trace.path());
+    let ron = trace.path().join("trace.ron");
+    let text = std::fs::read_to_string(&ron).unwrap();
+    let huge = text.replacen(
+        "DispatchWorkgroups((8, 1, 1))",
+        "DispatchWorkgroups((4096, 4096, 256))",
+        1,
+    );
+    assert_ne!(huge, text);
+    std::fs::write(&ron, huge).unwrap();
+    let (code, out, err) = wgsimd(&["replay", common::s(trace.path())]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("4294967296 workgroups"), "{err}");
+}
+
+/// A kernel whose 4096 workgroups each loop 10,000 times would run for minutes; under
+/// `--max-run-steps 100000` it stops at once with a `step-limit` finding (exit 1). Under the
+/// default the first 16 workgroups run to the end, clean.
+#[test]
+fn a_run_past_its_step_budget_is_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("spin.wgsl");
+    std::fs::write(
+        &f,
+        "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main(@builtin(workgroup_id) w: vec3<u32>) {
+    var s = 0u;
+    for (var i = 0u; i < 10000u; i++) { s += i; }
+    out[w.x % 16u] = s;
+}
+",
+    )
+    .unwrap();
+    let f = common::s(&f);
+    let base = ["check", f, "--entry", "main", "--bind", "0=u32:zeros:16"];
+    let t = std::time::Instant::now();
+    let mut args = base.to_vec();
+    args.extend(["--workgroups", "4096", "--max-run-steps", "100000"]);
+    let (code, out, err) = wgsimd(&args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("step-limit: the run ran out of its budget of 100000 steps"), "{out}");
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+    let mut args = base.to_vec();
+    args.extend(["--workgroups", "16", "--schedules", "1"]);
+    let (code, out, err) = wgsimd(&args);
+    assert_eq!(code, 0, "{out}{err}");
+}
