@@ -233,8 +233,7 @@ fn load(
         let source = match sources.get(&shader) {
             Some(s) => s.clone(),
             None => {
-                let s = std::fs::read_to_string(&shader)
-                    .map_err(|e| format!("{what}: {}: {e}", shader.display()))?;
+                let s = wgsimd::source::read(&shader).map_err(|e| format!("{what}: {e}"))?;
                 sources.insert(shader.clone(), s.clone());
                 s
             }

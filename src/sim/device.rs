@@ -123,6 +123,13 @@ pub struct SimConfig {
     pub threads: usize,
     /// Seed of the poison generator.
     pub seed: u64,
+    /// The most memory a run may take, in bytes: the submission's buffers with the copies the
+    /// schedules keep, the checkers' records of the words passes bind (up to
+    /// [`CHECKER_BYTES_PER_WORD`] each), and the interpreter's tables and per-invocation
+    /// memories. A run that would need more is an `Error::TooLarge` before it starts;
+    /// schedules run on fewer threads where that keeps a run within it.
+    /// [`SimConfig::for_profile`] gives [`MEMORY_BUDGET`].
+    pub memory_budget: u64,
     /// Turn a `step-limit` finding into `Error::Sim` (so no partial result is returned).
     pub fail_on_step_limit: bool,
     /// Report `loop-limit` (lavapipe ends every loop of an invocation after 65535 back-edges);
@@ -158,6 +165,7 @@ impl SimConfig {
             max_run_steps: MAX_RUN_STEPS,
             threads: 0,
             seed: 0x5eed,
+            memory_budget: MEMORY_BUDGET,
             fail_on_step_limit: false,
             checks: checks::CheckOptions::default(),
         }
@@ -223,6 +231,13 @@ pub const MAX_DISPATCH_WORKGROUPS: u64 = 1 << 24;
 /// sort takes about 1.1·10^7 (a hundredth of it); the simulator runs 10^6 to 10^7 steps a
 /// second, so a run that spends it all ends within minutes rather than days.
 pub const MAX_RUN_STEPS: u64 = 1_000_000_000;
+
+/// The default memory budget of a run ([`SimConfig::memory_budget`]): 4 GiB.
+pub const MEMORY_BUDGET: u64 = 4 << 30;
+
+/// What the checkers may keep per word of a buffer a pass binds, for the memory budget: the
+/// cross-workgroup race check keeps 28 bytes a touched word, the rest a few more.
+pub const CHECKER_BYTES_PER_WORD: u64 = 32;
 
 /// A buffer of the simulator: 32-bit words, shared by every handle to it.
 #[derive(Clone)]
@@ -566,6 +581,8 @@ struct Run<'r> {
     pending: &'r [(SimBuffer, u64, Vec<u8>)],
     index: &'r HashMap<u64, usize>,
     metas: &'r [BufferMeta],
+    /// Schedules that may run at once within the memory budget.
+    parallel: usize,
 }
 
 /// Adds `more` (another schedule's findings) to `into`, each kind and place once.
@@ -721,6 +738,19 @@ impl Simulator {
         if let Some(p) = self.programs.lock().unwrap().get(&key) {
             return Ok(p.clone());
         }
+        // the memory the module's types ask for, before any table is built
+        let lanes = spec
+            .workgroup_size
+            .iter()
+            .map(|&d| d as u64)
+            .product::<u64>();
+        super::program::check_memory(
+            &spec,
+            entry,
+            self.caps.max_workgroup_storage as u64,
+            lanes.min(MAX_LANES as u64) * (self.config.residency.max(1) as u64 + 1),
+            self.config.memory_budget,
+        )?;
         let p = Arc::new(Program::new(spec, entry)?);
         self.programs.lock().unwrap().insert(key, p.clone());
         Ok(p)
@@ -807,12 +837,14 @@ impl Simulator {
             .flatten()
             .map(|g| std::mem::take(&mut **g))
             .collect();
+        let parallel = self.memory_plan(&table, &slots)?;
         let run = Run {
             commands: &enc.commands,
             slots: &slots,
             pending: &pending,
             index: &index,
             metas: &metas,
+            parallel,
         };
         // a plan's scratch and the buffers a plan binds as order-dependent are not compared
         let mut compared: Vec<bool> = table
@@ -841,6 +873,43 @@ impl Simulator {
             }
         }
         Ok(Report { findings })
+    }
+
+    /// The memory a submission over `table` (commands binding `slots`) needs, against
+    /// [`SimConfig::memory_budget`]: its buffers, once more for the starting contents and once
+    /// for each other schedule's results where several schedules run, and per run at once the
+    /// checkers' records of the words its passes bind. Returns how many schedules may run at
+    /// once; an `Error::TooLarge` where one run at a time is too many.
+    fn memory_plan(&self, table: &[SimBuffer], slots: &[Vec<usize>]) -> Result<usize> {
+        let buffers: u64 = table.iter().map(|b| b.size()).sum();
+        let mut bound = vec![false; table.len()];
+        for s in slots {
+            for &i in s {
+                bound[i] = true;
+            }
+        }
+        let bound_words: u64 = table
+            .iter()
+            .zip(&bound)
+            .filter(|(_, b)| **b)
+            .map(|(b, _)| b.inner.len as u64)
+            .sum();
+        let per_run = bound_words.saturating_mul(CHECKER_BYTES_PER_WORD);
+        let schedules = self.config.schedules.len().max(1) as u64;
+        let copies = if schedules > 1 { schedules + 1 } else { 1 };
+        let fixed = buffers.saturating_mul(copies);
+        let budget = self.config.memory_budget;
+        let need = fixed.saturating_add(per_run);
+        if need > budget {
+            return Err(Error::TooLarge(format!(
+                "the run needs up to {need} bytes ({buffers} bytes of buffers, held {copies}                  time(s) under {schedules} schedule(s), and {per_run} bytes of checker records                  of the {bound_words} words its passes bind); the memory budget is {budget}                  (SimConfig::memory_budget; fewer schedules hold fewer copies)"
+            )));
+        }
+        let parallel = match per_run {
+            0 => usize::MAX,
+            p => usize::try_from(1 + (budget - need) / p).unwrap_or(usize::MAX),
+        };
+        Ok(parallel)
     }
 
     /// Runs `run` under every schedule of the settings, each from the same contents: `words`
@@ -975,7 +1044,11 @@ impl Simulator {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        let helpers = threads.saturating_sub(1).min(rest.len());
+        // (as many runs at once as the memory budget holds)
+        let helpers = threads
+            .saturating_sub(1)
+            .min(rest.len())
+            .min(run.parallel.saturating_sub(1));
         let first = std::thread::scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(work);
@@ -1010,6 +1083,7 @@ impl Simulator {
             pending,
             index,
             metas,
+            ..
         } = *run;
         for (b, at, bytes) in pending {
             let w = &mut words[index[&b.inner.id]];
@@ -1210,6 +1284,27 @@ impl Simulator {
                 return Err(Error::Sim(format!(
                     "pass {}: {n} invocations per workgroup (simulator limit {MAX_LANES})",
                     pass.label
+                )));
+            }
+            // the interpreter's memories: registers, locals and private memory per invocation
+            // and workgroup memory, for each resident workgroup and the image they start from
+            let per_lane: u64 = prog
+                .funcs
+                .iter()
+                .map(|f| f.reg_words as u64 + f.local_words as u64)
+                .sum::<u64>()
+                + prog.private_words as u64;
+            let resident = if schedule.interleaves() {
+                self.config.residency.max(1) as u64 + 1
+            } else {
+                1
+            };
+            let interp = (per_lane * n as u64 + prog.wg_words as u64) * 4 * resident;
+            if interp > self.config.memory_budget {
+                return Err(Error::TooLarge(format!(
+                    "pass {}: the registers and memories of {resident} workgroup(s) of {n} \
+                     invocations take {interp} bytes; the memory budget is {}",
+                    pass.label, self.config.memory_budget
                 )));
             }
             let mut bound = vec![None; prog.globals.len()];

@@ -36,7 +36,11 @@ fn pipeline_and_replay_refuse_grids_past_the_limit() {
     copy_dir(&fixture("pipeline/reduce_scan"), dir.path());
     let file = dir.path().join("pipeline.json");
     let json = std::fs::read_to_string(&file).unwrap();
-    let huge = json.replacen("\"workgroups\": [8]", "\"workgroups\": [4096, 4096, 256]", 1);
+    let huge = json.replacen(
+        "\"workgroups\": [8]",
+        "\"workgroups\": [4096, 4096, 256]",
+        1,
+    );
     assert_ne!(huge, json);
     std::fs::write(&file, huge).unwrap();
     let (code, out, err) = wgsimd(&["pipeline", common::s(&file)]);
@@ -85,10 +89,96 @@ fn main(@builtin(workgroup_id) w: vec3<u32>) {
     args.extend(["--workgroups", "4096", "--max-run-steps", "100000"]);
     let (code, out, err) = wgsimd(&args);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(out.starts_with("step-limit: the run ran out of its budget of 100000 steps"), "{out}");
+    assert!(
+        out.starts_with("step-limit: the run ran out of its budget of 100000 steps"),
+        "{out}"
+    );
     assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
     let mut args = base.to_vec();
     args.extend(["--workgroups", "16", "--schedules", "1"]);
     let (code, out, err) = wgsimd(&args);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+/// `/dev/zero` as the shader file: exit 2 at the 1 MiB cap, not a process that grows until it
+/// is killed.
+#[test]
+fn an_endless_shader_file_is_refused_at_the_cap() {
+    let (code, out, err) = wgsimd(&["check", "/dev/zero", "--entry", "main", "--workgroups", "1"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("more than 1048576 bytes"), "{err}");
+}
+
+/// A .npy header declaring 2^40 elements, over a pipe that never ends: refused from the header
+/// (exit 2) before any data is read; and a regular file whose header declares more data than
+/// it holds, from its length.
+#[test]
+fn npy_sizes_are_checked_from_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let shader = dir.path().join("k.wgsl");
+    std::fs::write(
+        &shader,
+        "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1) fn main() { out[0] = 1u; }",
+    )
+    .unwrap();
+    let header = |n: u64| {
+        let dict = format!("{{'descr': '<u4', 'fortran_order': False, 'shape': ({n},), }}");
+        let mut h = b"\x93NUMPY\x01\x00".to_vec();
+        let pad = (64 - (10 + dict.len() + 1) % 64) % 64;
+        let text = format!("{dict}{}\n", " ".repeat(pad));
+        h.extend((text.len() as u16).to_le_bytes());
+        h.extend(text.as_bytes());
+        h
+    };
+    let fifo = dir.path().join("endless.npy");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let path = fifo.clone();
+        let h = header(1 << 40);
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            let _ = f.write_all(&h);
+            let zeros = vec![0u8; 1 << 16];
+            // until the reader goes away (a broken pipe)
+            while f.write_all(&zeros).is_ok() {}
+        });
+        let bind = format!("0=u32:file:{}", common::s(&fifo));
+        let t = std::time::Instant::now();
+        let (code, out, err) = wgsimd(&[
+            "check",
+            common::s(&shader),
+            "--entry",
+            "main",
+            "--workgroups",
+            "1",
+            "--bind",
+            &bind,
+        ]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(
+            err.contains("its header declares 1099511627776 elements"),
+            "{err}"
+        );
+        assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+        writer.join().unwrap();
+    }
+    let short = dir.path().join("short.npy");
+    let mut bytes = header(1000);
+    bytes.extend([0u8; 40]);
+    std::fs::write(&short, bytes).unwrap();
+    let bind = format!("0=u32:file:{}", common::s(&short));
+    let (code, out, err) = wgsimd(&[
+        "check",
+        common::s(&shader),
+        "--entry",
+        "main",
+        "--workgroups",
+        "1",
+        "--bind",
+        &bind,
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("declares 4000 bytes of data"), "{err}");
 }

@@ -71,7 +71,8 @@ fn main(@builtin(workgroup_id) w: vec3<u32>) {
         .find(|f| f.kind.name() == "step-limit")
         .unwrap_or_else(|| panic!("no step-limit finding: {:?}", r.findings));
     assert!(
-        f.message.contains("the run ran out of its budget of 10000 steps"),
+        f.message
+            .contains("the run ran out of its budget of 10000 steps"),
         "{}",
         f.message
     );
@@ -86,4 +87,169 @@ fn main(@builtin(workgroup_id) w: vec3<u32>) {
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     let (_, out) = r.binding(0, 0).unwrap();
     assert!(out.iter().all(|&v| v == 499_500), "{out:?}");
+}
+
+/// A kernel that declares `decl` and touches it, writing `out[0]`.
+fn touching(decl: &str, touch: &str) -> String {
+    format!(
+        "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+{decl}
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {{
+    {touch}
+}}"
+    )
+}
+
+/// WGSL's memory limits hold before any table is built: 256 MiB of private memory (an
+/// out-of-memory kill at 22 GB before), a function's 16 KiB of locals, 2 GiB of workgroup
+/// memory, each an `Error::TooLarge` naming the variable or function, within a second. At
+/// the limits (8 KiB private and local, the profile's workgroup memory) the kernels run.
+#[test]
+fn memory_past_wgsl_limits_is_refused_before_tables() {
+    let t = std::time::Instant::now();
+    for (src, needle) in [
+        (
+            touching(
+                "var<private> big: array<u32, 67108864>;",
+                "big[i] = i; out[i] = big[i ^ 1u];",
+            ),
+            "private variables (`big`)",
+        ),
+        (
+            touching(
+                "",
+                "var big: array<u32, 4096>; big[i] = i; out[i] = big[i ^ 1u];",
+            ),
+            "function `main`: 16384 bytes of local variables",
+        ),
+        (
+            touching(
+                "var<workgroup> big: array<u32, 268435456>;",
+                "big[i] = i; workgroupBarrier(); out[i] = big[i ^ 1u];",
+            ),
+            "bytes of workgroup memory (`big`)",
+        ),
+    ] {
+        match check(&request(&src, 32, None, [1, 1, 1], &["0=u32:zeros:64"])) {
+            Err(Error::TooLarge(m)) => assert!(m.contains(needle), "{m}"),
+            Err(e) => panic!("{needle}: {e}"),
+            Ok(r) => panic!("{needle}: ran, {:?}", r.findings),
+        }
+    }
+    assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+    // 8192 bytes of private memory, 8192 of locals, 48 KiB of workgroup memory (h100's)
+    for src in [
+        touching(
+            "var<private> big: array<u32, 2048>;",
+            "big[i] = i ^ 1u; out[i] = big[i];",
+        ),
+        touching(
+            "",
+            "var big: array<u32, 2048>; big[i] = i ^ 1u; out[i] = big[i];",
+        ),
+        touching(
+            "var<workgroup> big: array<u32, 12288>;",
+            "big[i] = i; workgroupBarrier(); out[i] = big[i ^ 1u];",
+        ),
+    ] {
+        let r = check(&request(&src, 32, None, [1, 1, 1], &["0=u32:zeros:64"])).unwrap();
+        assert!(r.findings.is_empty(), "{src}: {:?}", r.findings);
+        let (_, out) = r.binding(0, 0).unwrap();
+        assert!(
+            out.iter().enumerate().all(|(i, &v)| v == i as u32 ^ 1),
+            "{out:?}"
+        );
+    }
+}
+
+/// The memory budget bounds a run: 256 KiB of buffers under the default four schedules is
+/// held five times with 2 MiB of checker records, past a 1 MiB budget (and past it under one
+/// schedule too); a 4 MiB binding is refused before it is made; with a 4 MiB budget the run
+/// under one schedule goes ahead.
+#[test]
+fn a_run_past_the_memory_budget_is_an_error() {
+    const COPY: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    out[g.x] = g.x;
+}";
+    let mut req = request(COPY, 32, None, [1, 1, 1], &["0=u32:zeros:65536"]);
+    req.config.memory_budget = 1 << 20;
+    for schedules in [4, 1] {
+        req.config.schedules.truncate(schedules);
+        match check(&req) {
+            Err(Error::TooLarge(m)) => {
+                assert!(m.contains("the memory budget is 1048576"), "{m}")
+            }
+            other => panic!("{schedules}: {:?}", other.map(|r| r.findings)),
+        }
+    }
+    let mut big = request(COPY, 32, None, [1, 1, 1], &["0=u32:zeros:1048576"]);
+    big.config.memory_budget = 1 << 20;
+    match check(&big) {
+        Err(Error::TooLarge(m)) => assert!(m.contains("binding 0"), "{m}"),
+        other => panic!("{:?}", other.map(|r| r.findings)),
+    }
+    req.config.memory_budget = 4 << 20;
+    let r = check(&req).unwrap();
+    let (_, out) = r.binding(0, 0).unwrap();
+    assert_eq!(&out[..64], &(0..64).collect::<Vec<u32>>()[..]);
+}
+
+/// 30,000 nested negations and a 20,000-term sum overflowed the parser's stack (an abort);
+/// 300 nested brackets too. Each is an `Error::Shader` at its line and column now. A sum of
+/// 4,000 terms, within the bounds, parses on the parser's own large stack (this test's thread
+/// has 2 MiB) and runs.
+#[test]
+fn hostile_expressions_are_errors_not_stack_overflows() {
+    let kernel = |expr: &str| {
+        format!(
+            "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {{
+    let one = out[1];
+    out[0] = {expr};
+}}"
+        )
+    };
+    for (expr, needle) in [
+        (
+            format!("{}one", "- ".repeat(30_000)),
+            "operators in one statement",
+        ),
+        (
+            vec!["one"; 20_000].join(" + "),
+            "operators in one statement",
+        ),
+        (
+            format!("{}one{}", "(".repeat(300), ")".repeat(300)),
+            "nested more than 255 deep",
+        ),
+    ] {
+        match check(&request(
+            &kernel(&expr),
+            32,
+            None,
+            [1, 1, 1],
+            &["0=u32:[0,1]"],
+        )) {
+            Err(Error::Shader { message, .. }) => {
+                assert!(message.contains(needle), "{message}");
+                assert!(message.contains("test.wgsl:5:"), "{message}");
+            }
+            Err(e) => panic!("{needle}: {e}"),
+            Ok(r) => panic!("{needle}: ran, {:?}", r.findings),
+        }
+    }
+    let sum = vec!["one"; 4_000].join(" + ");
+    let r = check(&request(
+        &kernel(&sum),
+        32,
+        None,
+        [1, 1, 1],
+        &["0=u32:[0,1]"],
+    ))
+    .unwrap();
+    assert_eq!(r.binding(0, 0).unwrap().1, vec![4000, 1]);
 }
