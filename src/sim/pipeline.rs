@@ -140,9 +140,11 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
                 "{what}: the buffers take {total} bytes with it; the memory budget is {budget}"
             ))
         };
-        if let Some(n) = b.init.elements() {
-            if total.saturating_add((n as u64).saturating_mul(4)) > budget {
-                return Err(over(total.saturating_add((n as u64).saturating_mul(4))));
+        // (one past the device's largest buffer is that error, from `contents`)
+        let known = b.init.elements().map(|n| (n as u64).saturating_mul(4));
+        if let Some(bytes) = known.filter(|&b| b <= max_bytes) {
+            if total.saturating_add(bytes) > budget {
+                return Err(over(total.saturating_add(bytes)));
             }
         }
         let (bytes, init) = b.init.contents(b.ty, b.seed, max_bytes, &what)?;
