@@ -253,3 +253,42 @@ fn main() {{
     .unwrap();
     assert_eq!(r.binding(0, 0).unwrap().1, vec![4000, 1]);
 }
+
+/// A function of 20,000 statements (12.6 s to parse: naga's typifier is quadratic in a
+/// function's expressions) is an error at once; one of 10,000 parses and runs.
+#[test]
+fn a_function_past_the_statement_bound_is_an_error() {
+    let kernel = |n: usize| {
+        format!(
+            "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {{
+    var x = out[0];
+{}    out[0] = x;
+}}",
+            "    x = x + 1u;\n".repeat(n)
+        )
+    };
+    let t = std::time::Instant::now();
+    match check(&request(
+        &kernel(20_000),
+        32,
+        None,
+        [1, 1, 1],
+        &["0=u32:[0]"],
+    )) {
+        Err(Error::Shader { message, .. }) => {
+            assert!(
+                message.contains("more than 16384 statements in one function"),
+                "{message}"
+            )
+        }
+        Err(e) => panic!("{e}"),
+        Ok(r) => panic!("ran, {:?}", r.findings),
+    }
+    assert!(t.elapsed().as_millis() < 500, "{:?}", t.elapsed());
+    let mut req = request(&kernel(10_000), 32, None, [1, 1, 1], &["0=u32:[0]"]);
+    req.config.schedules.truncate(1);
+    let r = check(&req).unwrap();
+    assert_eq!(r.binding(0, 0).unwrap().1, vec![10_000]);
+}
