@@ -182,3 +182,64 @@ fn npy_sizes_are_checked_from_the_header() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("declares 4000 bytes of data"), "{err}");
 }
+
+/// A bench report row as `wgsimd bench --json` writes it.
+fn row(unit: &str, size: u64, throughput: &str) -> String {
+    format!(
+        r#"{{"algorithm": "reduce", "variant": "u32", "size": {size}, "size_label": "{size}",
+"median_ms": 1.0, "min_ms": 1.0, "throughput": {throughput}, "unit": "{unit}",
+"frac_of_copy": null, "verified": true, "error": null, "time_source": "wall",
+"passes": [], "yardstick": null, "ratio": null}}"#
+    )
+}
+
+/// `plot` of rows whose throughput is null, ~1e308 or whose size is 0 (each spun forever)
+/// draws the good rows and leaves those out; 10,000 units (an image of 4.2 million rows of
+/// pixels, an abort) is an error; `/dev/zero` as the report is an error at the cap.
+#[test]
+fn plot_is_bounded_on_degenerate_rows_and_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = |rows: Vec<String>| {
+        let f = dir.path().join("r.json");
+        std::fs::write(
+            &f,
+            format!(r#"{{"adapter": "t", "rows": [{}]}}"#, rows.join(",")),
+        )
+        .unwrap();
+        f
+    };
+    for bad in [
+        row("GB/s", 1024, "null"),
+        row("GB/s", 0, "5.0"),
+        row("GB/s", 1024, "1e308"),
+        row("Gkeys/s", 1024, "null"),
+    ] {
+        for image in ["p.svg", "p.png"] {
+            let f = report(vec![row("GB/s", 2048, "3.0"), bad.clone()]);
+            let out = dir.path().join(image);
+            let t = std::time::Instant::now();
+            let o = common::wgsimd(&["plot", common::s(&f), "-o", common::s(&out)]);
+            common::assert_success(&o);
+            assert!(t.elapsed().as_secs() < 30, "{bad}: {:?}", t.elapsed());
+            assert!(std::fs::metadata(&out).unwrap().len() > 1000);
+        }
+    }
+    let many: Vec<String> = (0..10_000)
+        .map(|i| row(&format!("u{i}"), 1024, "1.0"))
+        .collect();
+    let f = report(many);
+    let o = common::wgsimd(&[
+        "plot",
+        common::s(&f),
+        "-o",
+        common::s(&dir.path().join("m.png")),
+    ]);
+    common::assert_clean_error(&o, "10000 units");
+    let o = common::wgsimd(&[
+        "plot",
+        "/dev/zero",
+        "-o",
+        common::s(&dir.path().join("z.png")),
+    ]);
+    common::assert_clean_error(&o, "more than 67108864 bytes");
+}
