@@ -334,7 +334,18 @@ pub fn replay(dir: &Path, config: SimConfig, dump: &[String]) -> Result<ReplayRe
             let Some(b) = b else { continue };
             let words = match b.sim.get() {
                 Some(buf) => buf.read::<u32>(),
-                None => vec![0; b.size.div_ceil(4) as usize],
+                // never made, so zeros, as many as the device and the budget could hold
+                None => {
+                    let max = rp.sim.caps().max_buffer.min(rp.sim.config().memory_budget);
+                    if b.size > max {
+                        return Err(Error::TooLarge(format!(
+                            "--dump {label}: buffer `{}` has {} bytes, more than the {max} \
+                             a simulated buffer may hold",
+                            b.label, b.size
+                        )));
+                    }
+                    vec![0; b.size.div_ceil(4) as usize]
+                }
             };
             rp.report.dumps.push((label, words));
         }

@@ -243,3 +243,36 @@ fn plot_is_bounded_on_degenerate_rows_and_sizes() {
     ]);
     common::assert_clean_error(&o, "more than 67108864 bytes");
 }
+
+/// `replay --dump` of a buffer the trace creates with 2^60 bytes and never uses (its zeros
+/// were allocated, an abort): exit 2 naming the buffer; the trace's real buffers still dump.
+#[test]
+fn replay_dump_of_a_huge_unused_buffer_is_an_error() {
+    let trace = tempfile::tempdir().unwrap();
+    copy_dir(&fixture("replay/reduce_scan"), trace.path());
+    let ron = trace.path().join("trace.ron");
+    let text = std::fs::read_to_string(&ron).unwrap();
+    let huge = text.replacen(
+        "CreateBuffer(PointerId(94677590192960), (",
+        "CreateBuffer(PointerId(1), (
+    label: Some(\"huge\"),
+    size: 1152921504606846976,
+    usage: \"STORAGE\",
+    mapped_at_creation: false,
+)),
+CreateBuffer(PointerId(94677590192960), (",
+        1,
+    );
+    assert_ne!(huge, text);
+    std::fs::write(&ron, huge).unwrap();
+    let dir = common::s(trace.path());
+    let (code, out, err) = wgsimd(&["--subgroup-size", "32", "replay", dir, "--dump", "huge"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("buffer `huge` has 1152921504606846976 bytes"),
+        "{err}"
+    );
+    let (code, out, err) = wgsimd(&["--subgroup-size", "32", "replay", dir, "--dump", "input"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("buffer input: 0 1 2"), "{out}");
+}
