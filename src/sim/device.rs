@@ -902,7 +902,10 @@ impl Simulator {
         let need = fixed.saturating_add(per_run);
         if need > budget {
             return Err(Error::TooLarge(format!(
-                "the run needs up to {need} bytes ({buffers} bytes of buffers, held {copies}                  time(s) under {schedules} schedule(s), and {per_run} bytes of checker records                  of the {bound_words} words its passes bind); the memory budget is {budget}                  (SimConfig::memory_budget; fewer schedules hold fewer copies)"
+                "the run needs up to {need} bytes ({buffers} bytes of buffers, held {copies} \
+                 time(s) under {schedules} schedule(s), and {per_run} bytes of checker records \
+                 of the {bound_words} words its passes bind); the memory budget is {budget} \
+                 (SimConfig::memory_budget, --memory-budget; fewer schedules hold fewer copies)"
             )));
         }
         let parallel = match per_run {

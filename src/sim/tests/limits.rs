@@ -180,7 +180,8 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
         req.config.schedules.truncate(schedules);
         match check(&req) {
             Err(Error::TooLarge(m)) => {
-                assert!(m.contains("the memory budget is 1048576"), "{m}")
+                assert!(m.contains("the memory budget is 1048576"), "{m}");
+                assert!(!m.contains("  "), "{m}");
             }
             other => panic!("{schedules}: {:?}", other.map(|r| r.findings)),
         }
