@@ -791,4 +791,30 @@ mod tests {
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
     }
+
+    /// A header declaring more data than the cap is refused from the header, and one declaring
+    /// more than its regular file holds from the file's length, before any data is read.
+    #[test]
+    fn sizes_are_checked_from_the_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |n: u64, data: usize| {
+            let dict = format!("{{'descr': '<u4', 'fortran_order': False, 'shape': ({n},), }}");
+            let pad = (64 - (10 + dict.len() + 1) % 64) % 64;
+            let text = format!("{dict}{}\n", " ".repeat(pad));
+            let mut b = b"\x93NUMPY\x01\x00".to_vec();
+            b.extend((text.len() as u16).to_le_bytes());
+            b.extend(text.as_bytes());
+            b.extend(vec![0u8; data]);
+            let p = dir.path().join(format!("{n}.npy"));
+            fs::write(&p, b).unwrap();
+            p
+        };
+        let e = format!("{:#}", read(&file((1 << 31) + 1, 0)).unwrap_err());
+        assert!(e.contains("declares 2147483649 elements of 4 bytes"), "{e}");
+        let e = format!("{:#}", read_limited(&file(1000, 4000), 3999).unwrap_err());
+        assert!(e.contains("at most 3999 bytes"), "{e}");
+        let e = format!("{:#}", read(&file(1001, 40)).unwrap_err());
+        assert!(e.contains("declares 4004 bytes of data"), "{e}");
+        assert_eq!(read(&file(1000, 4000)).unwrap().data.len(), 1000);
+    }
 }

@@ -276,3 +276,31 @@ CreateBuffer(PointerId(94677590192960), (",
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("buffer input: 0 1 2"), "{out}");
 }
+
+/// `--memory-budget`: under 1K the replay stops at the trace's first buffer (exit 2, naming
+/// it), `check` and `pipeline` refuse their buffers before the run; a bad value is a usage
+/// error; the default replays the fixture.
+#[test]
+fn the_memory_budget_is_settable_and_bounds_every_command() {
+    let trace = fixture("replay/reduce_scan");
+    let (code, out, err) = wgsimd(&[
+        "--subgroup-size",
+        "32",
+        "replay",
+        &trace,
+        "--memory-budget",
+        "1K",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("buffer `input` has 4000 bytes"), "{err}");
+    assert!(err.contains("memory budget of 1024"), "{err}");
+    let (code, out, err) = wgsimd(&["--subgroup-size", "32", "replay", &trace]);
+    assert_eq!(code, 0, "{out}{err}");
+    let pipeline = fixture("pipeline/reduce_scan/pipeline.json");
+    let (code, out, err) = wgsimd(&["pipeline", &pipeline, "--memory-budget", "1K"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("the memory budget is 1024"), "{err}");
+    let (code, out, err) = wgsimd(&["pipeline", &pipeline, "--memory-budget", "lots"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("--memory-budget \"lots\""), "{err}");
+}
