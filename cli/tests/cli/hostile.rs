@@ -101,12 +101,15 @@ fn main(@builtin(workgroup_id) w: vec3<u32>) {
 }
 
 /// `/dev/zero` as the shader file: exit 2 at the 1 MiB cap, not a process that grows until it
-/// is killed.
+/// is killed; as a pipeline file, at 64 MiB.
 #[test]
 fn an_endless_shader_file_is_refused_at_the_cap() {
     let (code, out, err) = wgsimd(&["check", "/dev/zero", "--entry", "main", "--workgroups", "1"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("more than 1048576 bytes"), "{err}");
+    let (code, out, err) = wgsimd(&["pipeline", "/dev/zero"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("more than 67108864 bytes"), "{err}");
 }
 
 /// A .npy header declaring 2^40 elements, over a pipe that never ends: refused from the header
