@@ -125,7 +125,7 @@ pub struct SimConfig {
     pub seed: u64,
     /// The most memory a run may take, in bytes: the submission's buffers with the copies the
     /// schedules keep, the checkers' records of the words passes bind (up to
-    /// [`CHECKER_BYTES_PER_WORD`] each), and the interpreter's tables and per-invocation
+    /// [`RACE_BYTES_PER_WORD`] a word written), and the interpreter's tables and per-invocation
     /// memories. A run that would need more is an `Error::TooLarge` before it starts;
     /// schedules run on fewer threads where that keeps a run within it.
     /// [`SimConfig::for_profile`] gives [`MEMORY_BUDGET`].
@@ -235,9 +235,9 @@ pub const MAX_RUN_STEPS: u64 = 1_000_000_000;
 /// The default memory budget of a run ([`SimConfig::memory_budget`]): 4 GiB.
 pub const MEMORY_BUDGET: u64 = 4 << 30;
 
-/// What the checkers may keep per word of a buffer a pass binds, for the memory budget: the
-/// cross-workgroup race check keeps 28 bytes a touched word, the rest a few more.
-pub const CHECKER_BYTES_PER_WORD: u64 = 32;
+/// What the cross-workgroup race check keeps per word of a buffer a pass binds read-write,
+/// for the memory budget ([`SimConfig::memory_budget`]).
+pub const RACE_BYTES_PER_WORD: u64 = 28;
 
 /// A buffer of the simulator: 32-bit words, shared by every handle to it.
 #[derive(Clone)]
@@ -821,6 +821,8 @@ impl Simulator {
                 }
             })
             .collect();
+        // (before any buffer's words are taken: an error leaves them in place)
+        let parallel = self.memory_plan(&enc.commands, &table, &slots, &metas)?;
         // every buffer of the submission held for its whole run, locked in one order (by id),
         // so that submissions from other threads sharing a buffer (a queue write of one
         // recording is applied by whichever submission comes next) wait rather than find its
@@ -837,7 +839,6 @@ impl Simulator {
             .flatten()
             .map(|g| std::mem::take(&mut **g))
             .collect();
-        let parallel = self.memory_plan(&table, &slots)?;
         let run = Run {
             commands: &enc.commands,
             slots: &slots,
@@ -875,26 +876,49 @@ impl Simulator {
         Ok(Report { findings })
     }
 
-    /// The memory a submission over `table` (commands binding `slots`) needs, against
-    /// [`SimConfig::memory_budget`]: its buffers, once more for the starting contents and once
-    /// for each other schedule's results where several schedules run, and per run at once the
-    /// checkers' records of the words its passes bind. Returns how many schedules may run at
-    /// once; an `Error::TooLarge` where one run at a time is too many.
-    fn memory_plan(&self, table: &[SimBuffer], slots: &[Vec<usize>]) -> Result<usize> {
+    /// The memory a submission of `commands` over `table` (the commands binding `slots`)
+    /// needs, against [`SimConfig::memory_budget`]: its buffers, once more for the starting
+    /// contents and once for each other schedule's results where several schedules run, and
+    /// per run at once the checkers' records (the cross-workgroup race check's 28 bytes a word
+    /// of a buffer a pass binds read-write, its table grown to a power of two; the
+    /// initialization check's byte a word of an output). Returns how many schedules may run
+    /// at once; an `Error::TooLarge` where one run at a time is too many.
+    fn memory_plan(
+        &self,
+        commands: &[Command],
+        table: &[SimBuffer],
+        slots: &[Vec<usize>],
+        metas: &[BufferMeta],
+    ) -> Result<usize> {
         let buffers: u64 = table.iter().map(|b| b.size()).sum();
-        let mut bound = vec![false; table.len()];
-        for s in slots {
-            for &i in s {
-                bound[i] = true;
+        let mut written = vec![false; table.len()];
+        for (c, s) in commands.iter().zip(slots) {
+            if let Command::Run { plan, .. } = c {
+                for (i, &t) in s.iter().enumerate() {
+                    written[t] |= plan.passes.iter().any(|p| p.binds_read_write(BufferId(i)));
+                }
             }
         }
+        let per_run: u64 = table
+            .iter()
+            .zip(&written)
+            .zip(metas)
+            .map(|((b, &w), m)| {
+                let words = b.inner.len as u64;
+                let race = if w {
+                    words.next_power_of_two() * RACE_BYTES_PER_WORD
+                } else {
+                    0
+                };
+                race + if m.poison { words } else { 0 }
+            })
+            .sum();
         let bound_words: u64 = table
             .iter()
-            .zip(&bound)
-            .filter(|(_, b)| **b)
+            .zip(&written)
+            .filter(|(_, w)| **w)
             .map(|(b, _)| b.inner.len as u64)
             .sum();
-        let per_run = bound_words.saturating_mul(CHECKER_BYTES_PER_WORD);
         let schedules = self.config.schedules.len().max(1) as u64;
         let copies = if schedules > 1 { schedules + 1 } else { 1 };
         let fixed = buffers.saturating_mul(copies);
@@ -904,7 +928,7 @@ impl Simulator {
             return Err(Error::TooLarge(format!(
                 "the run needs up to {need} bytes ({buffers} bytes of buffers, held {copies} \
                  time(s) under {schedules} schedule(s), and {per_run} bytes of checker records \
-                 of the {bound_words} words its passes bind); the memory budget is {budget} \
+                 for the {bound_words} words its passes write); the memory budget is {budget} \
                  (SimConfig::memory_budget, --memory-budget; fewer schedules hold fewer copies)"
             )));
         }

@@ -163,10 +163,11 @@ fn memory_past_wgsl_limits_is_refused_before_tables() {
     }
 }
 
-/// The memory budget bounds a run: 256 KiB of buffers under the default four schedules is
-/// held five times with 2 MiB of checker records, past a 1 MiB budget (and past it under one
-/// schedule too); a 4 MiB binding is refused before it is made; with a 4 MiB budget the run
-/// under one schedule goes ahead.
+/// The memory budget bounds a run: 256 KiB of read-write buffer under the default four
+/// schedules is held five times with 1.75 MiB of race records, past a 1 MiB budget (and past
+/// it under one schedule too); a 4 MiB binding is refused before it is made; with a 4 MiB
+/// budget the run under one schedule goes ahead, and a 16 MiB read-only input needs no race
+/// records.
 #[test]
 fn a_run_past_the_memory_budget_is_an_error() {
     const COPY: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
@@ -196,6 +197,25 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let r = check(&req).unwrap();
     let (_, out) = r.binding(0, 0).unwrap();
     assert_eq!(&out[..64], &(0..64).collect::<Vec<u32>>()[..]);
+    // a 16 MiB read-only input keeps no race records: within a 24 MiB budget
+    const SUM: &str = "@group(0) @binding(0) var<storage, read> inp: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    out[g.x] = inp[g.x * 65536u] + 1u;
+}";
+    let mut req = request(
+        SUM,
+        32,
+        None,
+        [1, 1, 1],
+        &["0=u32:zeros:4194304", "1=u32:zeros:64"],
+    );
+    req.config.memory_budget = 24 << 20;
+    req.config.schedules.truncate(1);
+    let r = check(&req).unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.binding(0, 1).unwrap().1, vec![1; 64]);
 }
 
 /// 30,000 nested negations and a 20,000-term sum overflowed the parser's stack (an abort);
