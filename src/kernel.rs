@@ -400,44 +400,49 @@ impl Kernel {
     /// Parses and validates WGSL text, after blanking the directives naga refuses
     /// ([`crate::directives::strip_unsupported`]); errors carry naga's rendered diagnostic.
     pub fn from_source(name: &str, flavor: Flavor, source: String) -> Result<Kernel> {
+        // (size, nesting, operators and statements bounded, naga on a large stack:
+        // `crate::source`)
+        crate::source::check(name, &source)?;
         let (mut source, mut stripped) = crate::directives::strip_unsupported(&source);
-        let (module, info, flat_validated) = loop {
-            let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
-                name: name.into(),
-                message: e.emit_to_string_with_path(&source, name),
-            })?;
-            match validate(&module) {
-                Ok((info, multi)) => {
-                    if multi {
-                        stripped.push(crate::directives::Stripped {
-                            line: 1,
-                            col: 1,
-                            text: "subgroup builtins in a multi-dimensional workgroup".into(),
-                            reason: "naga 30 refuses them; WGSL allows them, the subgroups \
-                                     taking the invocations in local_invocation_index order, \
-                                     as the simulator lays them out (a device's wgpu refuses \
-                                     the pipeline)"
-                                .into(),
-                            read_as: Some("validated as one-dimensional".into()),
-                        });
+        let (module, info, flat_validated) = crate::source::on_big_stack(|| -> Result<_> {
+            loop {
+                let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
+                    name: name.into(),
+                    message: e.emit_to_string_with_path(&source, name),
+                })?;
+                match validate(&module) {
+                    Ok((info, multi)) => {
+                        if multi {
+                            stripped.push(crate::directives::Stripped {
+                                line: 1,
+                                col: 1,
+                                text: "subgroup builtins in a multi-dimensional workgroup".into(),
+                                reason: "naga 30 refuses them; WGSL allows them, the subgroups \
+                                         taking the invocations in local_invocation_index order, \
+                                         as the simulator lays them out (a device's wgpu refuses \
+                                         the pipeline)"
+                                    .into(),
+                                read_as: Some("validated as one-dimensional".into()),
+                            });
+                        }
+                        return Ok((module, info, multi));
                     }
-                    break (module, info, multi);
+                    // (each pass gives one literal its suffix: the loop ends)
+                    Err(e) => match crate::directives::lane_argument(&source, &e) {
+                        Some((fixed, note)) => {
+                            source = fixed;
+                            stripped.push(note);
+                        }
+                        None => {
+                            return Err(Error::Shader {
+                                name: name.into(),
+                                message: e.emit_to_string_with_path(&source, name),
+                            });
+                        }
+                    },
                 }
-                // (each pass gives one literal its suffix: the loop ends)
-                Err(e) => match crate::directives::lane_argument(&source, &e) {
-                    Some((fixed, note)) => {
-                        source = fixed;
-                        stripped.push(note);
-                    }
-                    None => {
-                        return Err(Error::Shader {
-                            name: name.into(),
-                            message: e.emit_to_string_with_path(&source, name),
-                        });
-                    }
-                },
             }
-        };
+        })??;
         let entries = module
             .entry_points
             .iter()

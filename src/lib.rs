@@ -77,6 +77,7 @@ pub mod scan;
 pub mod select;
 pub mod sim;
 pub mod sort;
+pub mod source;
 pub mod stages;
 pub mod topk;
 

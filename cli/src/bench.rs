@@ -128,8 +128,19 @@ pub fn replot(args: &PlotArgs) -> anyhow::Result<std::process::ExitCode> {
         adapter: String,
         rows: Vec<Row>,
     }
-    let bytes =
-        std::fs::read(&args.json).with_context(|| format!("reading {}", args.json.display()))?;
+    // (no further than 64 MiB: a report is a few KiB, and a device never ends)
+    const MAX_REPORT: u64 = 64 << 20;
+    let mut bytes = Vec::new();
+    std::fs::File::open(&args.json)
+        .and_then(|f| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_REPORT + 1), &mut bytes)
+        })
+        .with_context(|| format!("reading {}", args.json.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_REPORT,
+        "{}: more than {MAX_REPORT} bytes; not a wgsimd bench report",
+        args.json.display()
+    );
     let saved: Saved = serde_json::from_slice(&bytes)
         .with_context(|| format!("{} is not a wgsimd bench report", args.json.display()))?;
     plot::write(&args.output, &saved.rows, &saved.adapter)?;

@@ -56,6 +56,15 @@ pub struct SimOpts {
     /// the interleaving schedules).
     #[arg(long)]
     pub max_steps: Option<u64>,
+    /// Step budget of a whole run (every workgroup of every pass, under one schedule; default
+    /// 1000000000): running out stops the run with a `step-limit` finding.
+    #[arg(long)]
+    pub max_run_steps: Option<u64>,
+    /// Memory budget of a run, in bytes or with a suffix K, M, G (binary: 1K = 1024; default
+    /// 4G): buffers, the copies the schedules keep, the checkers' records and the
+    /// interpreter's memories. A run that needs more is an error before it starts.
+    #[arg(long)]
+    pub memory_budget: Option<String>,
     /// Workgroup order (the order workgroups start in, under every schedule): in-order
     /// (default), shuffled:SEED, or unfair:I[,J...] (those linear workgroup indices start only
     /// after all others), to expose forward-progress assumptions. How subgroups and resident
@@ -88,11 +97,33 @@ impl SimOpts {
         if let Some(m) = self.max_steps {
             config.max_steps = m;
         }
+        if let Some(m) = self.max_run_steps {
+            config.max_run_steps = m;
+        }
+        if let Some(m) = &self.memory_budget {
+            config.memory_budget = parse_bytes(m).ok_or_else(|| {
+                format!("--memory-budget {m:?}: expected a number of bytes, with K, M or G")
+            })?;
+        }
         if let Some(s) = &self.schedule {
             config.scheduler = s.parse().map_err(|e: wgsimd::Error| e.to_string())?;
         }
         Ok(config)
     }
+}
+
+/// `N`, `NK`, `NM` or `NG` (also `KiB`, `MiB`, `GiB`; binary multiples) as bytes.
+pub fn parse_bytes(s: &str) -> Option<u64> {
+    let t = s.trim();
+    let t = t.strip_suffix("iB").unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last()? {
+        (i, 'K' | 'k') => (&t[..i], 10),
+        (i, 'M' | 'm') => (&t[..i], 20),
+        (i, 'G' | 'g') => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    let n: u64 = digits.trim().parse().ok()?;
+    n.checked_mul(1u64 << shift)
 }
 
 /// Prints `wgsimd CMD: msg` and gives exit status 2.
@@ -170,7 +201,7 @@ pub fn resolve_file(
              {max_bytes} bytes"
         ));
     }
-    let npy = crate::npy::read(&path).map_err(|e| format!("{what}: {e:#}"))?;
+    let npy = crate::npy::read_limited(&path, max_bytes).map_err(|e| format!("{what}: {e:#}"))?;
     let words: Vec<u32> = match (&npy.data, ty) {
         (crate::npy::Array::U32(v), ElemType::U32) => v.clone(),
         (crate::npy::Array::I32(v), ElemType::I32) => v.iter().map(|&x| x as u32).collect(),
@@ -204,9 +235,9 @@ pub fn resolve_file(
 /// Runs the command; `sim` carries the global `--subgroup-size` and `--shuffle-lanes`.
 pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
     let usage = |msg: String| Ok(usage("check", msg));
-    let source = match std::fs::read_to_string(&args.file) {
+    let source = match wgsimd::source::read(&args.file) {
         Ok(s) => s,
-        Err(e) => return usage(format!("{}: {e}", args.file.display())),
+        Err(e) => return usage(e.to_string()),
     };
     let Some(workgroups) = parse_workgroups(&args.workgroups) else {
         return usage(format!(

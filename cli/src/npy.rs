@@ -83,19 +83,35 @@ pub struct Npy {
     pub data: Array,
 }
 
-/// Reads `path` (C order).
+/// The most data bytes a .npy file may declare: 4 GiB, more than any device's buffer
+/// binding holds. A header declaring more is refused before any data is read.
+pub const MAX_DATA_BYTES: u64 = 1 << 32;
+
+/// Reads `path` (C order), at most [`MAX_DATA_BYTES`] of data.
 pub fn read(path: &Path) -> Result<Npy> {
-    read_in(path, false)
+    read_in(path, false, MAX_DATA_BYTES)
+}
+
+/// Reads `path` (C order), refusing one whose header declares more than `max_bytes` of data
+/// before reading it.
+pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Npy> {
+    read_in(path, false, max_bytes)
 }
 
 /// Reads `path` in either order (for commands that treat the array as a bag of elements: the
 /// data then comes in Fortran order, the shape as declared).
 pub fn read_any_order(path: &Path) -> Result<Npy> {
-    read_in(path, true)
+    read_in(path, true, MAX_DATA_BYTES)
 }
 
-fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
+fn read_in(path: &Path, any_order: bool, max_bytes: u64) -> Result<Npy> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    // (a device or a pipe has no length to check)
+    let file_len = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
     let mut reader = BufReader::new(file);
     // the header is read and checked here, then handed to npyz rewritten in a form it reads:
     // npyz multiplies the dimensions unchecked (a debug build panics, a release build wraps),
@@ -105,6 +121,27 @@ fn read_in(path: &Path, any_order: bool) -> Result<Npy> {
     let npy = npyz::NpyFile::new(std::io::Cursor::new(header).chain(reader))
         .with_context(|| format!("{} is not a .npy file", path.display()))?;
     let shape = npy.shape().to_vec();
+    // the data's size from the header, checked before any of it is read: a header may claim
+    // 2^40 elements over a pipe, or more than its file holds
+    let count = shape
+        .iter()
+        .try_fold(1u64, |a, &d| a.checked_mul(d))
+        .unwrap_or(u64::MAX);
+    let item = npy.dtype().num_bytes().map_or(u64::MAX, |b| b as u64);
+    let bytes = count.saturating_mul(item);
+    if bytes > max_bytes {
+        bail!(
+            "{}: its header declares {count} elements of {item} bytes ({bytes} bytes); at most \
+             {max_bytes} bytes are read",
+            path.display()
+        );
+    }
+    if let Some(len) = file_len.filter(|&l| l < bytes) {
+        bail!(
+            "{}: its header declares {bytes} bytes of data; the file has {len} bytes in all",
+            path.display()
+        );
+    }
     // Fortran-order data is rearranged to C order, as numpy presents it, unless the command
     // takes the elements in any order
     let transpose = npy.order() == npyz::Order::Fortran && shape.len() > 1 && !any_order;
@@ -753,5 +790,31 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    /// A header declaring more data than the cap is refused from the header, and one declaring
+    /// more than its regular file holds from the file's length, before any data is read.
+    #[test]
+    fn sizes_are_checked_from_the_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |n: u64, data: usize| {
+            let dict = format!("{{'descr': '<u4', 'fortran_order': False, 'shape': ({n},), }}");
+            let pad = (64 - (10 + dict.len() + 1) % 64) % 64;
+            let text = format!("{dict}{}\n", " ".repeat(pad));
+            let mut b = b"\x93NUMPY\x01\x00".to_vec();
+            b.extend((text.len() as u16).to_le_bytes());
+            b.extend(text.as_bytes());
+            b.extend(vec![0u8; data]);
+            let p = dir.path().join(format!("{n}.npy"));
+            fs::write(&p, b).unwrap();
+            p
+        };
+        let e = format!("{:#}", read(&file((1 << 31) + 1, 0)).unwrap_err());
+        assert!(e.contains("declares 2147483649 elements of 4 bytes"), "{e}");
+        let e = format!("{:#}", read_limited(&file(1000, 4000), 3999).unwrap_err());
+        assert!(e.contains("at most 3999 bytes"), "{e}");
+        let e = format!("{:#}", read(&file(1001, 40)).unwrap_err());
+        assert!(e.contains("declares 4004 bytes of data"), "{e}");
+        assert_eq!(read(&file(1000, 4000)).unwrap().data.len(), 1000);
     }
 }

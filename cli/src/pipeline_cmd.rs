@@ -200,14 +200,18 @@ fn load(
     config: wgsimd::sim::SimConfig,
 ) -> Result<(PipelineRequest, Vec<String>), String> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-    if meta.len() > 64 << 20 {
+    // read no further than 64 MiB: a device or a pipe has no length to check beforehand
+    const MAX: u64 = 64 << 20;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX + 1), &mut bytes))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    if bytes.len() as u64 > MAX {
         return Err(format!(
-            "{shown}: {} bytes is too large for a pipeline file",
-            meta.len()
+            "{shown}: more than {MAX} bytes is too large for a pipeline file"
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text"))?;
     let spec: FileSpec = serde_json::from_str(&text).map_err(|e| format!("{shown}: {e}"))?;
     let base = path.parent().unwrap_or(Path::new(""));
     let max_bytes = config.caps().map_err(|e| e.to_string())?.max_buffer;
@@ -233,8 +237,7 @@ fn load(
         let source = match sources.get(&shader) {
             Some(s) => s.clone(),
             None => {
-                let s = std::fs::read_to_string(&shader)
-                    .map_err(|e| format!("{what}: {}: {e}", shader.display()))?;
+                let s = wgsimd::source::read(&shader).map_err(|e| format!("{what}: {e}"))?;
                 sources.insert(shader.clone(), s.clone());
                 s
             }

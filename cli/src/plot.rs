@@ -32,7 +32,21 @@ fn series_name(r: &&Row) -> String {
     }
 }
 
-/// Writes the plot; the format follows the extension.
+/// The most panels (units) one image holds: 32, an image of 1000 × 13,440 pixels.
+pub const MAX_PANELS: usize = 32;
+
+/// The largest throughput drawn: past it a figure is no measurement (and the axis, 15% above
+/// the largest, would overflow to infinity).
+const MAX_THROUGHPUT: f64 = 1e30;
+
+/// Whether a row is drawn: verified, of a positive size, with a finite throughput in
+/// `0..=MAX_THROUGHPUT` (a failed case's throughput is NaN, `null` in its report).
+fn plotted(r: &Row) -> bool {
+    r.verified && r.size > 0 && (0.0..=MAX_THROUGHPUT).contains(&r.throughput)
+}
+
+/// Writes the plot; the format follows the extension. Rows that cannot be drawn are left
+/// out; more than [`MAX_PANELS`] units is an error.
 pub fn write(path: &Path, rows: &[Row], title: &str) -> anyhow::Result<()> {
     register_font();
     let ext = path
@@ -40,13 +54,16 @@ pub fn write(path: &Path, rows: &[Row], title: &str) -> anyhow::Result<()> {
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_lowercase();
-    let mut units: Vec<String> = rows
-        .iter()
-        .filter(|r| r.verified)
-        .map(|r| r.unit.clone())
-        .collect();
+    let rows: Vec<Row> = rows.iter().filter(|r| plotted(r)).cloned().collect();
+    let rows = &rows[..];
+    let mut units: Vec<String> = rows.iter().map(|r| r.unit.clone()).collect();
     units.sort();
     units.dedup();
+    anyhow::ensure!(
+        units.len() <= MAX_PANELS,
+        "--plot: {} units, a panel each; at most {MAX_PANELS} are drawn",
+        units.len()
+    );
     let size = (1000, 420 * units.len().max(1) as u32);
     match ext.as_str() {
         "svg" => draw(
@@ -81,10 +98,7 @@ where
     root.fill(&WHITE).map_err(err)?;
     let panels = root.split_evenly((units.len().max(1), 1));
     for (panel, unit) in panels.iter().zip(units) {
-        let pts: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.verified && &r.unit == unit && r.throughput.is_finite() && r.size > 0)
-            .collect();
+        let pts: Vec<&Row> = rows.iter().filter(|r| &r.unit == unit).collect();
         let xs = |r: &Row| (r.size as f64).log2();
         let (x0, x1) = pts
             .iter()

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 
 use super::checks;
 use super::events::{BufferMeta, Findings};
-use super::interp::{Bound, Hooks, Interp, Turns};
+use super::interp::{Bound, Budget, Hooks, Interp, Turns};
 use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
@@ -111,6 +111,11 @@ pub struct SimConfig {
     /// Step budget per thread of subgroups (statements and loop back-edges it runs, each
     /// counted once whatever its active lanes; a whole workgroup under lockstep).
     pub max_steps: u64,
+    /// Step budget of a run: the steps of every thread of every workgroup of every pass of a
+    /// submission, under one schedule (each schedule's run has its own). Running out stops the
+    /// run with a `step-limit` finding, as a thread's budget does. [`SimConfig::for_profile`]
+    /// gives [`MAX_RUN_STEPS`].
+    pub max_run_steps: u64,
     /// OS threads the schedules of a submission run on at once (0: one per core,
     /// `std::thread::available_parallelism`; 1: one after another). Their runs share nothing;
     /// where cores are free, more threads shorten the elapsed time, where they are not, the
@@ -118,6 +123,13 @@ pub struct SimConfig {
     pub threads: usize,
     /// Seed of the poison generator.
     pub seed: u64,
+    /// The most memory a run may take, in bytes: the submission's buffers with the copies the
+    /// schedules keep, the checkers' records of the words passes bind (up to
+    /// [`RACE_BYTES_PER_WORD`] a word written), and the interpreter's tables and per-invocation
+    /// memories. A run that would need more is an `Error::TooLarge` before it starts;
+    /// schedules run on fewer threads where that keeps a run within it.
+    /// [`SimConfig::for_profile`] gives [`MEMORY_BUDGET`].
+    pub memory_budget: u64,
     /// Turn a `step-limit` finding into `Error::Sim` (so no partial result is returned).
     pub fail_on_step_limit: bool,
     /// Report `loop-limit` (lavapipe ends every loop of an invocation after 65535 back-edges);
@@ -150,8 +162,10 @@ impl SimConfig {
             threaded_workgroups: Some(THREADED_WORKGROUPS),
             spin_limit: 32,
             max_steps: 20_000_000,
+            max_run_steps: MAX_RUN_STEPS,
             threads: 0,
             seed: 0x5eed,
+            memory_budget: MEMORY_BUDGET,
             fail_on_step_limit: false,
             checks: checks::CheckOptions::default(),
         }
@@ -212,6 +226,18 @@ struct BufferInner {
 /// 2^28-element reduction dispatches 4096, a 2^20-key sort a few hundred a pass), so a grid past
 /// this would not finish; it is refused before any of it runs rather than run in part.
 pub const MAX_DISPATCH_WORKGROUPS: u64 = 1 << 24;
+
+/// The default step budget of a run ([`SimConfig::max_run_steps`]): 10^9 steps. A 2^20-key
+/// sort takes about 1.1·10^7 (a hundredth of it); the simulator runs 10^6 to 10^7 steps a
+/// second, so a run that spends it all ends within minutes rather than days.
+pub const MAX_RUN_STEPS: u64 = 1_000_000_000;
+
+/// The default memory budget of a run ([`SimConfig::memory_budget`]): 4 GiB.
+pub const MEMORY_BUDGET: u64 = 4 << 30;
+
+/// What the cross-workgroup race check keeps per word of a buffer a pass binds read-write,
+/// for the memory budget ([`SimConfig::memory_budget`]).
+pub const RACE_BYTES_PER_WORD: u64 = 28;
 
 /// A buffer of the simulator: 32-bit words, shared by every handle to it.
 #[derive(Clone)]
@@ -555,6 +581,8 @@ struct Run<'r> {
     pending: &'r [(SimBuffer, u64, Vec<u8>)],
     index: &'r HashMap<u64, usize>,
     metas: &'r [BufferMeta],
+    /// Schedules that may run at once within the memory budget.
+    parallel: usize,
 }
 
 /// Adds `more` (another schedule's findings) to `into`, each kind and place once.
@@ -710,6 +738,19 @@ impl Simulator {
         if let Some(p) = self.programs.lock().unwrap().get(&key) {
             return Ok(p.clone());
         }
+        // the memory the module's types ask for, before any table is built
+        let lanes = spec
+            .workgroup_size
+            .iter()
+            .map(|&d| d as u64)
+            .product::<u64>();
+        super::program::check_memory(
+            &spec,
+            entry,
+            self.caps.max_workgroup_storage as u64,
+            lanes.min(MAX_LANES as u64) * (self.config.residency.max(1) as u64 + 1),
+            self.config.memory_budget,
+        )?;
         let p = Arc::new(Program::new(spec, entry)?);
         self.programs.lock().unwrap().insert(key, p.clone());
         Ok(p)
@@ -780,6 +821,8 @@ impl Simulator {
                 }
             })
             .collect();
+        // (before any buffer's words are taken: an error leaves them in place)
+        let parallel = self.memory_plan(&enc.commands, &table, &slots, &metas)?;
         // every buffer of the submission held for its whole run, locked in one order (by id),
         // so that submissions from other threads sharing a buffer (a queue write of one
         // recording is applied by whichever submission comes next) wait rather than find its
@@ -802,6 +845,7 @@ impl Simulator {
             pending: &pending,
             index: &index,
             metas: &metas,
+            parallel,
         };
         // a plan's scratch and the buffers a plan binds as order-dependent are not compared
         let mut compared: Vec<bool> = table
@@ -830,6 +874,69 @@ impl Simulator {
             }
         }
         Ok(Report { findings })
+    }
+
+    /// The memory a submission of `commands` over `table` (the commands binding `slots`)
+    /// needs, against [`SimConfig::memory_budget`]: its buffers, once more for the starting
+    /// contents and once for each other schedule's results where several schedules run, and
+    /// per run at once the checkers' records (the cross-workgroup race check's 28 bytes a word
+    /// of a buffer a pass binds read-write, its table grown to a power of two; the
+    /// initialization check's byte a word of an output). Returns how many schedules may run
+    /// at once; an `Error::TooLarge` where one run at a time is too many.
+    fn memory_plan(
+        &self,
+        commands: &[Command],
+        table: &[SimBuffer],
+        slots: &[Vec<usize>],
+        metas: &[BufferMeta],
+    ) -> Result<usize> {
+        let buffers: u64 = table.iter().map(|b| b.size()).sum();
+        let mut written = vec![false; table.len()];
+        for (c, s) in commands.iter().zip(slots) {
+            if let Command::Run { plan, .. } = c {
+                for (i, &t) in s.iter().enumerate() {
+                    written[t] |= plan.passes.iter().any(|p| p.binds_read_write(BufferId(i)));
+                }
+            }
+        }
+        let per_run: u64 = table
+            .iter()
+            .zip(&written)
+            .zip(metas)
+            .map(|((b, &w), m)| {
+                let words = b.inner.len as u64;
+                let race = if w {
+                    words.next_power_of_two() * RACE_BYTES_PER_WORD
+                } else {
+                    0
+                };
+                race + if m.poison { words } else { 0 }
+            })
+            .sum();
+        let bound_words: u64 = table
+            .iter()
+            .zip(&written)
+            .filter(|(_, w)| **w)
+            .map(|(b, _)| b.inner.len as u64)
+            .sum();
+        let schedules = self.config.schedules.len().max(1) as u64;
+        let copies = if schedules > 1 { schedules + 1 } else { 1 };
+        let fixed = buffers.saturating_mul(copies);
+        let budget = self.config.memory_budget;
+        let need = fixed.saturating_add(per_run);
+        if need > budget {
+            return Err(Error::TooLarge(format!(
+                "the run needs up to {need} bytes ({buffers} bytes of buffers, held {copies} \
+                 time(s) under {schedules} schedule(s), and {per_run} bytes of checker records \
+                 for the {bound_words} words its passes write); the memory budget is {budget} \
+                 (SimConfig::memory_budget, --memory-budget; fewer schedules hold fewer copies)"
+            )));
+        }
+        let parallel = match per_run {
+            0 => usize::MAX,
+            p => usize::try_from(1 + (budget - need) / p).unwrap_or(usize::MAX),
+        };
+        Ok(parallel)
     }
 
     /// Runs `run` under every schedule of the settings, each from the same contents: `words`
@@ -964,7 +1071,11 @@ impl Simulator {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        let helpers = threads.saturating_sub(1).min(rest.len());
+        // (as many runs at once as the memory budget holds)
+        let helpers = threads
+            .saturating_sub(1)
+            .min(rest.len())
+            .min(run.parallel.saturating_sub(1));
         let first = std::thread::scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(work);
@@ -999,6 +1110,7 @@ impl Simulator {
             pending,
             index,
             metas,
+            ..
         } = *run;
         for (b, at, bytes) in pending {
             let w = &mut words[index[&b.inner.id]];
@@ -1013,6 +1125,8 @@ impl Simulator {
             c.run_start(metas);
         }
         let mut pass_index = 0;
+        // steps of the run so far, against `max_run_steps`
+        let mut steps = 0u64;
         for (c, s) in commands.iter().zip(slots) {
             match c {
                 Command::Copy {
@@ -1064,7 +1178,7 @@ impl Simulator {
                         words,
                         &mut checkers,
                         &mut findings,
-                        &mut pass_index,
+                        (&mut pass_index, &mut steps),
                         schedule,
                     )?;
                     if stopped {
@@ -1091,7 +1205,7 @@ impl Simulator {
         words: &mut [Vec<u32>],
         checkers: &mut [Box<dyn super::events::Checker>],
         findings: &mut Findings,
-        pass_index: &mut usize,
+        (pass_index, steps): (&mut usize, &mut u64),
         schedule: Schedule,
     ) -> Result<bool> {
         // where the host skipped the prepare passes and gave grids of its own, what the
@@ -1199,6 +1313,27 @@ impl Simulator {
                     pass.label
                 )));
             }
+            // the interpreter's memories: registers, locals and private memory per invocation
+            // and workgroup memory, for each resident workgroup and the image they start from
+            let per_lane: u64 = prog
+                .funcs
+                .iter()
+                .map(|f| f.reg_words as u64 + f.local_words as u64)
+                .sum::<u64>()
+                + prog.private_words as u64;
+            let resident = if schedule.interleaves() {
+                self.config.residency.max(1) as u64 + 1
+            } else {
+                1
+            };
+            let interp = (per_lane * n as u64 + prog.wg_words as u64) * 4 * resident;
+            if interp > self.config.memory_budget {
+                return Err(Error::TooLarge(format!(
+                    "pass {}: the registers and memories of {resident} workgroup(s) of {n} \
+                     invocations take {interp} bytes; the memory budget is {}",
+                    pass.label, self.config.memory_budget
+                )));
+            }
             let mut bound = vec![None; prog.globals.len()];
             for (gi, g) in prog.globals.iter().enumerate() {
                 let Some(gb) = g.binding else { continue };
@@ -1232,7 +1367,11 @@ impl Simulator {
                 bound,
                 words,
                 counts,
-                self.config.max_steps,
+                Budget {
+                    thread: self.config.max_steps,
+                    run: self.config.max_run_steps,
+                    run_left: self.config.max_run_steps.saturating_sub(*steps),
+                },
                 self.config.seed ^ (pi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 hooks,
             )?;
@@ -1253,6 +1392,7 @@ impl Simulator {
                 st.statements += it.statements;
                 st.lane_ops += it.lane_ops;
             }
+            *steps += it.statements;
             if stopped {
                 return Ok(true);
             }

@@ -48,7 +48,7 @@ pub mod schedule;
 
 pub use device::{
     Report, Scheduler, SimBuffer, SimConfig, SimCopyIn, SimEncoder, SimPlan, SimSlice, SimStats,
-    Simulator, MAX_DISPATCH_WORKGROUPS,
+    Simulator, MAX_DISPATCH_WORKGROUPS, MAX_RUN_STEPS, MEMORY_BUDGET, RACE_BYTES_PER_WORD,
 };
 pub use schedule::Schedule;
 

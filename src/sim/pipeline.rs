@@ -120,6 +120,7 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
     let max_bytes = sim.caps().max_buffer;
     let mut plan = Plan::new("pipeline");
     let mut ids = Vec::with_capacity(req.buffers.len());
+    let mut total = 0u64;
     for (k, b) in req.buffers.iter().enumerate() {
         if b.name.is_empty() {
             return Err(Error::InvalidInput("a buffer has an empty name".into()));
@@ -131,7 +132,26 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
             )));
         }
         let what = format!("buffer `{}`", b.name);
+        // the buffers together within the memory budget, checked before each is made where
+        // its size is known without reading a file
+        let budget = req.config.memory_budget;
+        let over = |total: u64| {
+            Error::TooLarge(format!(
+                "{what}: the buffers take {total} bytes with it; the memory budget is {budget}"
+            ))
+        };
+        // (one past the device's largest buffer is that error, from `contents`)
+        let known = b.init.elements().map(|n| (n as u64).saturating_mul(4));
+        if let Some(bytes) = known.filter(|&b| b <= max_bytes) {
+            if total.saturating_add(bytes) > budget {
+                return Err(over(total.saturating_add(bytes)));
+            }
+        }
         let (bytes, init) = b.init.contents(b.ty, b.seed, max_bytes, &what)?;
+        total += bytes;
+        if total > budget {
+            return Err(over(total));
+        }
         let id = plan.buffer(b.name.clone(), bytes, init);
         plan.read_back(id);
         ids.push(id);

@@ -644,3 +644,201 @@ impl FnTable {
         })
     }
 }
+
+/// WGSL's limit on the private variables an entry point uses, and on a function's local
+/// (`function` address space) variables: 8192 bytes each.
+pub const MAX_PRIVATE_BYTES: u64 = 8192;
+/// See [`MAX_PRIVATE_BYTES`].
+pub const MAX_FUNCTION_BYTES: u64 = 8192;
+
+/// A type's size, worked out in 64 bits before any table is built: WGSL bytes, memory words
+/// and register words as [`Layouts::new`] lays it out, and whether a narrow leaf is inside.
+#[derive(Clone, Copy, Default)]
+struct Size {
+    bytes: u64,
+    mem: u64,
+    reg: u64,
+    narrow: bool,
+}
+
+fn sizes(module: &Module) -> Vec<Size> {
+    let mut list: Vec<Size> = Vec::with_capacity(module.types.len());
+    for (_, ty) in module.types.iter() {
+        let leafs = |n: u64, s: naga::Scalar| Size {
+            bytes: n * s.width as u64,
+            mem: n,
+            reg: n,
+            narrow: s.width < 4,
+        };
+        let size = match ty.inner {
+            TypeInner::Scalar(s) | TypeInner::Atomic(s) => leafs(1, s),
+            TypeInner::Vector { size, scalar } => leafs(size as u64, scalar),
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                let cs = if rows as u64 == 3 { 4 } else { rows as u64 };
+                Size {
+                    bytes: columns as u64 * cs * scalar.width as u64,
+                    mem: columns as u64 * cs,
+                    reg: columns as u64 * rows as u64,
+                    narrow: scalar.width < 4,
+                }
+            }
+            TypeInner::CooperativeMatrix {
+                columns,
+                rows,
+                scalar,
+                ..
+            } => Size {
+                // (held across the subgroup's lanes, not by one invocation: outside WGSL's
+                // per-invocation limits)
+                bytes: 0,
+                ..leafs(columns as u64 * rows as u64, scalar)
+            },
+            TypeInner::Array { base, size, stride } => {
+                let b = list[base.index()];
+                let n = array_len(module, size).unwrap_or(0) as u64;
+                let sw = if b.narrow {
+                    b.mem
+                } else {
+                    (stride as u64 / 4).max(1)
+                };
+                Size {
+                    bytes: n * stride as u64,
+                    mem: (n * sw).max(1),
+                    reg: n * b.reg,
+                    narrow: b.narrow,
+                }
+            }
+            TypeInner::Struct { ref members, span } => {
+                let narrow = members
+                    .iter()
+                    .any(|m| m.offset % 4 != 0 || list[m.ty.index()].narrow);
+                let mut seq = 0u64;
+                for m in members {
+                    let base = if narrow { seq } else { m.offset as u64 / 4 };
+                    seq = base + list[m.ty.index()].mem;
+                }
+                Size {
+                    bytes: span as u64,
+                    mem: if narrow {
+                        seq
+                    } else {
+                        (span as u64).div_ceil(4).max(seq)
+                    }
+                    .max(1),
+                    reg: members.iter().map(|m| list[m.ty.index()].reg).sum(),
+                    narrow: members.iter().any(|m| list[m.ty.index()].narrow),
+                }
+            }
+            _ => Size {
+                mem: 1,
+                reg: 1,
+                ..Size::default()
+            },
+        };
+        list.push(size);
+    }
+    list
+}
+
+/// Checks the memory `entry` of `spec` needs from the module's types alone, before any table
+/// is built: WGSL's limits (the private variables the entry point uses and each function's
+/// local variables at most 8192 bytes, workgroup memory at most `max_workgroup` bytes, each
+/// variable rounded up to 16), and the tables and per-invocation memories within `budget`
+/// bytes at `lanes` invocations. Each is an `Error::TooLarge` naming the variable or function.
+pub fn check_memory(
+    spec: &Specialized,
+    entry: &str,
+    max_workgroup: u64,
+    lanes: u64,
+    budget: u64,
+) -> Result<()> {
+    let module = &spec.module;
+    let Some(ei) = module.entry_points.iter().position(|e| e.name == entry) else {
+        return Ok(());
+    };
+    let sizes = sizes(module);
+    let name = |n: &Option<String>| n.as_deref().unwrap_or("?").to_string();
+    // (every type's register map is a table of its register words)
+    let tables: u64 = sizes.iter().map(|s| s.reg * 4).sum();
+    if let Some(s) = sizes
+        .iter()
+        .find(|s| s.mem > u32::MAX as u64 || s.reg > u32::MAX as u64)
+    {
+        return Err(Error::TooLarge(format!(
+            "a type of {} bytes is past what the simulator lays out ({} words)",
+            s.bytes,
+            u32::MAX
+        )));
+    }
+    let used = spec.info.get_entry_point(ei);
+    let (mut wg, mut private, mut private_all) = (0u64, 0u64, 0u64);
+    let mut wg_names = Vec::new();
+    let mut private_names = Vec::new();
+    for (h, g) in module.global_variables.iter() {
+        let s = sizes[g.ty.index()];
+        match g.space {
+            AddressSpace::WorkGroup => {
+                wg += s.bytes.next_multiple_of(16);
+                wg_names.push(name(&g.name));
+            }
+            AddressSpace::Private => {
+                private_all += s.mem * 4;
+                if !used[h].is_empty() {
+                    private += s.bytes;
+                    private_names.push(name(&g.name));
+                }
+            }
+            _ => {}
+        }
+    }
+    if wg > max_workgroup {
+        return Err(Error::TooLarge(format!(
+            "entry point `{entry}`: {wg} bytes of workgroup memory (`{}`); the device allows \
+             {max_workgroup}",
+            wg_names.join("`, `")
+        )));
+    }
+    if private > MAX_PRIVATE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "entry point `{entry}`: {private} bytes of private variables (`{}`); WGSL allows \
+             {MAX_PRIVATE_BYTES}",
+            private_names.join("`, `")
+        )));
+    }
+    let mut locals_all = 0u64;
+    let functions = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|e| &e.function));
+    for f in functions {
+        let bytes: u64 = f
+            .local_variables
+            .iter()
+            .map(|(_, v)| sizes[v.ty.index()].bytes)
+            .sum();
+        if bytes > MAX_FUNCTION_BYTES {
+            return Err(Error::TooLarge(format!(
+                "function `{}`: {bytes} bytes of local variables; WGSL allows {MAX_FUNCTION_BYTES}",
+                name(&f.name)
+            )));
+        }
+        locals_all += f
+            .local_variables
+            .iter()
+            .map(|(_, v)| sizes[v.ty.index()].mem * 4)
+            .sum::<u64>();
+    }
+    let need = tables + (private_all + locals_all) * lanes;
+    if need > budget {
+        return Err(Error::TooLarge(format!(
+            "entry point `{entry}`: its tables and the private and local memory of {lanes} \
+             invocations take {need} bytes; the memory budget is {budget}"
+        )));
+    }
+    Ok(())
+}

@@ -31,6 +31,7 @@
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
+use std::io::Read as _;
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -123,6 +124,16 @@ struct TraceBuffer {
     label: String,
     size: u64,
     sim: OnceCell<SimBuffer>,
+    /// Bytes of the trace's buffers made and not yet dropped, shared by all of them.
+    made: Rc<std::cell::Cell<u64>>,
+}
+
+impl Drop for TraceBuffer {
+    fn drop(&mut self) {
+        if self.sim.get().is_some() {
+            self.made.set(self.made.get().saturating_sub(self.size));
+        }
+    }
 }
 
 impl TraceBuffer {
@@ -137,6 +148,16 @@ impl TraceBuffer {
                 self.label, self.size
             ));
         }
+        let budget = sim.config().memory_budget;
+        let made = self.made.get().saturating_add(self.size);
+        if made > budget {
+            return Err(format!(
+                "buffer `{}` has {} bytes; with the trace's other buffers that is {made}, past \
+                 the memory budget of {budget}",
+                self.label, self.size
+            ));
+        }
+        self.made.set(made);
         Ok(self.sim.get_or_init(|| sim.zeroed(&self.label, self.size)))
     }
 }
@@ -184,6 +205,8 @@ struct Replay<'a> {
     dir: &'a Path,
     sim: Simulator,
     serial: u64,
+    /// Bytes of the buffers made and not dropped ([`SimConfig::memory_budget`] bounds them).
+    made: Rc<std::cell::Cell<u64>>,
     buffers: HashMap<u64, Rc<TraceBuffer>>,
     modules: HashMap<u64, Rc<Module>>,
     pipelines: HashMap<u64, Rc<Pipeline>>,
@@ -257,6 +280,7 @@ pub fn replay(dir: &Path, config: SimConfig, dump: &[String]) -> Result<ReplayRe
         dir,
         sim: Simulator::new(config)?,
         serial: 0,
+        made: Rc::default(),
         buffers: HashMap::new(),
         modules: HashMap::new(),
         pipelines: HashMap::new(),
@@ -310,7 +334,18 @@ pub fn replay(dir: &Path, config: SimConfig, dump: &[String]) -> Result<ReplayRe
             let Some(b) = b else { continue };
             let words = match b.sim.get() {
                 Some(buf) => buf.read::<u32>(),
-                None => vec![0; b.size.div_ceil(4) as usize],
+                // never made, so zeros, as many as the device and the budget could hold
+                None => {
+                    let max = rp.sim.caps().max_buffer.min(rp.sim.config().memory_budget);
+                    if b.size > max {
+                        return Err(Error::TooLarge(format!(
+                            "--dump {label}: buffer `{}` has {} bytes, more than the {max} \
+                             a simulated buffer may hold",
+                            b.label, b.size
+                        )));
+                    }
+                    vec![0; b.size.div_ceil(4) as usize]
+                }
             };
             rp.report.dumps.push((label, words));
         }
@@ -359,7 +394,18 @@ impl Replay<'_> {
                         path.display()
                     ));
                 }
-                std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+                // (no further than `max`: a device such as /dev/zero has no length)
+                let mut bytes = Vec::new();
+                std::fs::File::open(&path)
+                    .and_then(|f| std::io::Read::read_to_end(&mut f.take(max + 1), &mut bytes))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                if bytes.len() as u64 > max {
+                    return Err(format!(
+                        "{} has more than the {max} bytes it can hold",
+                        path.display()
+                    ));
+                }
+                Ok(bytes)
             }
             Some("String") => Ok(v
                 .at(1)
@@ -410,6 +456,7 @@ impl Replay<'_> {
                     label,
                     size,
                     sim: OnceCell::new(),
+                    made: self.made.clone(),
                 });
                 if let Some((_, d)) = self.dump.iter_mut().find(|(l, _)| *l == buffer.label) {
                     *d = Some(buffer.clone());

@@ -8,6 +8,7 @@ mod check;
 mod common;
 mod gemm;
 mod histogram;
+mod hostile;
 mod pipeline;
 mod reduce;
 mod replay;

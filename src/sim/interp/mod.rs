@@ -52,6 +52,7 @@ use super::mask::Mask;
 use super::ops;
 use super::program::{Aux, ExprMeta, Len, Program};
 use crate::error::{Error, Result};
+use crate::finding::FindingKind;
 use crate::kernel::Kernel;
 
 static IDENT: [u32; 1024] = {
@@ -94,6 +95,17 @@ pub use sched::Turns;
 
 /// Offset of a pointer whose index went out of range.
 pub const BAD: u32 = u32::MAX;
+
+/// The step budgets a dispatch runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Steps per thread of subgroups (`SimConfig::max_steps`).
+    pub thread: u64,
+    /// Steps of the whole run (`SimConfig::max_run_steps`).
+    pub run: u64,
+    /// What the run's earlier dispatches left of `run`.
+    pub run_left: u64,
+}
 
 /// Root of a pointer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +185,10 @@ pub struct Interp<'a, 'h> {
     /// Steps of the running thread.
     steps: u64,
     budget: u64,
+    /// Statements this dispatch may run before the run's budget is spent (what the run's
+    /// earlier dispatches left of it), and that budget, for the finding.
+    run_left: u64,
+    run_budget: u64,
     halted: bool,
     error: Option<Error>,
     rng: u64,
@@ -245,7 +261,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         bound: Vec<Option<Bound>>,
         buffers: &'a mut [Vec<u32>],
         num_wg: [u32; 3],
-        budget: u64,
+        budget: Budget,
         seed: u64,
         hooks: Hooks<'h>,
     ) -> Result<Interp<'a, 'h>> {
@@ -292,7 +308,9 @@ impl<'a, 'h> Interp<'a, 'h> {
             spin_limit: u32::MAX,
             spin: frames::SpinAcc::default(),
             steps: 0,
-            budget,
+            budget: budget.thread,
+            run_left: budget.run_left,
+            run_budget: budget.run,
             halted: false,
             error: None,
             rng: seed | 1,
@@ -538,7 +556,33 @@ impl<'a, 'h> Interp<'a, 'h> {
             for c in self.hooks.checkers.iter_mut() {
                 c.step_limit(&ctx, self.steps - 1, live, span, self.hooks.findings);
             }
+        } else if self.statements > self.run_left && !self.halted {
+            self.halted = true;
+            self.step_limited = true;
+            let live = self.live.count();
+            let ctx = ctx!(self);
+            let [x, y, z] = self.wg_id;
+            let party = ctx.party(self.lo, Some(span));
+            self.hooks.findings.report(
+                FindingKind::StepLimit,
+                self.kernel,
+                span,
+                live as u64,
+                format!(
+                    "the run ran out of its budget of {} steps (statements and loop back-edges \
+                     summed over every workgroup and pass of the run) in workgroup ({x},{y},{z}): \
+                     stopped there, its results partial",
+                    self.run_budget
+                ),
+                vec![party],
+            );
         }
+    }
+
+    /// Whether the step now counted is the last one a budget allows (its statement's span is
+    /// then wanted for the finding).
+    fn last_step(&self) -> bool {
+        self.steps >= self.budget || self.statements >= self.run_left
     }
 
     fn cond_mask(&self, fi: usize, h: Handle<Expression>, active: &Mask) -> Mask {

@@ -71,7 +71,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                     let block: &'a naga::Block = block;
                     let stmt = &block[i];
                     // an `Emit` needs its span only where its step ends the budget
-                    let span = if matches!(stmt, Statement::Emit(_)) && self.steps < self.budget {
+                    let span = if matches!(stmt, Statement::Emit(_)) && !self.last_step() {
                         Span::default()
                     } else {
                         // (zipped slices: `nth` is a lookup)
