@@ -115,6 +115,10 @@ mod markdown {
     struct Select;
     #[doc = include_str!("../docs/simulator.md")]
     struct Simulator;
+    #[doc = include_str!("../docs/simulator-tools.md")]
+    struct SimulatorTools;
+    #[doc = include_str!("../docs/conformance.md")]
+    struct Conformance;
     #[doc = include_str!("../docs/sort.md")]
     struct Sort;
     #[doc = include_str!("../docs/topk.md")]

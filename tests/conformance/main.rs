@@ -2,7 +2,7 @@
 //! in CI) and on the simulator at the GPU's subgroup size, every output word compared (bit for
 //! bit where the operations are correctly rounded, within stated ulps where they are not).
 //! Every disagreement found is kept under `tests/conformance/regressions/` and run on both
-//! again each time. `docs/simulator.md` ("Conformance") describes what is generated and how it
+//! again each time. `docs/conformance.md` describes what is generated and how it
 //! is compared.
 //!
 //! Environment:

@@ -63,7 +63,7 @@ impl G {
     /// out and compared within the error WGSL's accuracy table allows at the operands generated
     /// (the bounds of "inherited" accuracies worked out for the clamped ranges below), plus
     /// the simulator's own rounding (host libm in f32: one ulp; an f16 result is that, rounded
-    /// to f16). `docs/simulator.md` ("Conformance") tabulates them.
+    /// to f16). `docs/conformance.md` tabulates them.
     pub(super) fn approx(&mut self, cx: Cx, out: &mut Vec<Stmt>) {
         // no subgroup operations in these operands: lavapipe's LLVM (Mesa 22.3) aborts on
         // some (`refract` of a `subgroupBroadcastFirst`)
