@@ -335,7 +335,7 @@ fn expand(
 impl Kernel {
     /// The value of the stage's `const NAME: u32` (sizes the host must agree with, read from
     /// the kernel rather than restated in Rust).
-    pub fn constant(&self, name: crate::stages::Constant) -> Result<u32> {
+    pub fn constant(&self, name: crate::names::Constant) -> Result<u32> {
         self.const_u32(name.name())
     }
 
@@ -602,8 +602,8 @@ impl Kernel {
     /// Concrete workgroup size of a shipped stage's `entry` under `overrides`.
     pub fn workgroup_size(
         &self,
-        entry: crate::stages::Entry,
-        overrides: &[(crate::stages::Override, f64)],
+        entry: crate::names::Entry,
+        overrides: &[(crate::names::Override, f64)],
     ) -> Result<[u32; 3]> {
         let owned: Vec<(String, f64)> = overrides
             .iter()
@@ -615,8 +615,8 @@ impl Kernel {
     /// Invocations per workgroup of a shipped stage's `entry` under `overrides`.
     pub fn invocations(
         &self,
-        entry: crate::stages::Entry,
-        overrides: &[(crate::stages::Override, f64)],
+        entry: crate::names::Entry,
+        overrides: &[(crate::names::Override, f64)],
     ) -> Result<u32> {
         let [x, y, z] = self.workgroup_size(entry, overrides)?;
         Ok(x * y * z)

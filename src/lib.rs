@@ -67,6 +67,7 @@ pub mod gemm;
 pub mod gpu;
 pub mod histogram;
 pub mod kernel;
+mod names;
 pub mod plan;
 pub mod queue;
 pub mod record;
