@@ -57,11 +57,14 @@ pub enum FindingKind {
     /// WGSL lets implementations assume no such value occurs, so later results differ between
     /// devices.
     NonFinite,
+    /// An atomic written by a plain assignment (`a[i] = 0u` on an atomic array), not
+    /// `atomicStore`: WGSL forbids it; naga takes it.
+    PlainAtomicAccess,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 18] = [
+    pub const ALL: [FindingKind; 19] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -80,6 +83,7 @@ impl FindingKind {
         FindingKind::ScheduleDivergence,
         FindingKind::ForwardProgress,
         FindingKind::NonFinite,
+        FindingKind::PlainAtomicAccess,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -103,6 +107,7 @@ impl FindingKind {
             FindingKind::ScheduleDivergence => "schedule-divergence",
             FindingKind::ForwardProgress => "forward-progress",
             FindingKind::NonFinite => "non-finite",
+            FindingKind::PlainAtomicAccess => "plain-atomic-access",
         }
     }
 }

@@ -22,6 +22,7 @@
 //!
 //! `ir` holds the static facts about a program's IR that checkers look up.
 
+mod atomics;
 mod bounds;
 mod discard;
 mod init;
@@ -69,6 +70,7 @@ pub struct CheckOptions {
 pub fn all_with(loop_limit: bool, options: CheckOptions) -> Vec<Box<dyn Checker>> {
     let mut v: Vec<Box<dyn Checker>> = vec![
         Box::new(Uniformity),
+        Box::new(atomics::PlainAtomic::default()),
         Box::new(Race::default()),
         Box::new(StorageRace::default()),
         Box::new(GridRace::default()),
