@@ -615,6 +615,10 @@ pub struct Simulator {
     stats: Mutex<SimStats>,
     programs: Mutex<HashMap<(usize, String), Arc<Program>>>,
     pending: Mutex<Vec<(SimBuffer, u64, Vec<u8>)>>,
+    /// Held by a submission from taking the pending queue writes until it holds every buffer
+    /// it binds: a submission that takes another thread's write to a buffer locks that buffer
+    /// before the other submission can run on it without the write.
+    starting: Mutex<()>,
 }
 
 impl Simulator {
@@ -632,6 +636,7 @@ impl Simulator {
             stats: Mutex::new(SimStats::default()),
             programs: Mutex::new(HashMap::new()),
             pending: Mutex::new(Vec::new()),
+            starting: Mutex::new(()),
         })
     }
 
@@ -783,6 +788,7 @@ impl Simulator {
     /// Runs the pending queue writes, then `enc`'s commands in order, as one run of the
     /// checkers; returns their findings.
     pub fn submit(&self, enc: SimEncoder) -> Result<Report> {
+        let starting = self.starting.lock().unwrap_or_else(|e| e.into_inner());
         let pending = std::mem::take(&mut *self.pending.lock().unwrap());
         // the buffers of this submission, each once, in a table the interpreter indexes
         let mut table: Vec<SimBuffer> = Vec::new();
@@ -821,8 +827,17 @@ impl Simulator {
                 }
             })
             .collect();
-        // (before any buffer's words are taken: an error leaves them in place)
-        let parallel = self.memory_plan(&enc.commands, &table, &slots, &metas)?;
+        // (before any buffer's words are taken: an error leaves them, and the queue writes
+        // this submission took, in place)
+        let parallel = match self.memory_plan(&enc.commands, &table, &slots, &metas) {
+            Ok(p) => p,
+            Err(e) => {
+                let mut queued = self.pending.lock().unwrap();
+                let later = std::mem::replace(&mut *queued, pending);
+                queued.extend(later);
+                return Err(e);
+            }
+        };
         // every buffer of the submission held for its whole run, locked in one order (by id),
         // so that submissions from other threads sharing a buffer (a queue write of one
         // recording is applied by whichever submission comes next) wait rather than find its
@@ -834,6 +849,7 @@ impl Simulator {
         for i in by_id {
             guards[i] = Some(table[i].inner.words.lock().unwrap());
         }
+        drop(starting);
         let mut words: Vec<Vec<u32>> = guards
             .iter_mut()
             .flatten()

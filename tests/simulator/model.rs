@@ -283,3 +283,36 @@ fn submissions_from_threads_share_buffers_safely() {
         }
     });
 }
+
+/// A submission the memory budget refuses leaves the queue writes it took for the next one
+/// (they were dropped with it: another recording's count, written through the queue, was
+/// lost); and a submission takes the queue writes and locks their buffers as one step, so
+/// another thread's submission cannot run on a buffer before the write it needs.
+#[test]
+fn a_refused_submission_keeps_the_queue_writes_it_took() {
+    let config = SimConfig {
+        memory_budget: 1 << 20,
+        ..SimConfig::default()
+    };
+    let ctx = Context::simulator(config).unwrap();
+    let x = ctx.zeroed("x", 16).unwrap();
+    ctx.write_buffer(
+        &wgsimd::BufferRef::from(&x),
+        bytemuck::cast_slice(&[7u32; 4]),
+    )
+    .unwrap();
+    let (big, copy) = (
+        ctx.zeroed("big", 2 << 20).unwrap(),
+        ctx.zeroed("copy", 2 << 20).unwrap(),
+    );
+    let mut enc = ctx.encoder();
+    wgsimd::EncoderRef::from(&mut enc)
+        .copy(&(&big).into(), &(&copy).into(), 2 << 20)
+        .unwrap();
+    match ctx.submit(enc) {
+        Err(wgsimd::Error::TooLarge(m)) => assert!(m.contains("memory budget"), "{m}"),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    ctx.submit(ctx.encoder()).unwrap();
+    assert_eq!(ctx.read::<u32>(&x).unwrap(), [7; 4]);
+}
