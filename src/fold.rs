@@ -294,9 +294,10 @@ impl ChunkGrid {
     }
 }
 
-/// Tuning of the chunked stages (the selection's, the runs', the fold's; `wgsl/shared/grid.wgsl`).
-/// Figures: the lab's `prims_sweep` on the H200 (2026-11-29, timestamps, every result checked),
-/// a selection of u32 elements by byte flags, half kept, Gitems/s.
+/// Tuning of the chunked stages (the runs', the fold's, a partition's tail;
+/// `wgsl/shared/grid.wgsl`). Figures: the lab's `prims_sweep` on the H200 (2026-11-29,
+/// timestamps, every result checked) over the runs' three chunked steps (marks, scan, scatter)
+/// selecting u32 elements by byte flags, half kept, Gitems/s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkPolicy {
     /// Most workgroups: 1024. At 2^28 93.7 against 60.8 at 528, 35.5 at 264 and 94.2–94.7 at

@@ -29,7 +29,7 @@ use crate::fold::{ChunkPolicy, Operator};
 use crate::plan::{BufferInit, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
 use crate::reduce::ReduceOp;
-use crate::select::{Compaction, MarkBy};
+use crate::select::Compaction;
 use crate::stages::select::runs;
 
 /// What each run gives besides its key.
@@ -137,15 +137,7 @@ impl Runs {
                 format!("reduce {values} by {} key ({op:?})", config.keys).to_lowercase()
             }
         };
-        let mut c = Compaction::build(
-            ctx,
-            label,
-            "runs",
-            MarkBy::Heads,
-            false,
-            config.max_count,
-            &policy,
-        )?;
+        let mut c = Compaction::build(ctx, label, "runs", config.max_count, &policy)?;
         let mut decl = vec![Arg::counted(c.input, "keys", 4)];
         let values = match config.aggregate {
             Aggregate::Reduce(..) => Some(c.plan.arg("values", 4 * c.max())),

@@ -34,7 +34,9 @@ use crate::error::{Error, Result};
 use crate::kernel::{self, Flavor};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Counting, Recorder, Timestamps};
+use crate::stages::scan::lib::chain;
 use crate::stages::scan::{chained, prepare};
+use crate::stages::Override;
 
 /// Bytes the scan's buffers need for `len` elements: whole 16-byte words (the kernels read and
 /// write vec4s), at least one.
@@ -138,6 +140,115 @@ impl ScanPolicy {
     }
 }
 
+/// The scan's chain of tiles in a plan (`wgsl/scan/lib/chain.wgsl`): its control block, the
+/// status words, the chunks, the prepare pass, and the overrides every stage on the chain takes.
+/// The scan's chained stage and the single-pass selection's stage are such stages.
+pub(crate) struct Chain {
+    /// The control block (count, dispatch arguments, params blocks).
+    pub control: BufferId,
+    /// The status words (`scan/lib/params.wgsl`'s layout), created zeroed, kept between runs.
+    pub state: BufferId,
+    /// (first element, elements) of each chunk at the maximum count: one dispatch each.
+    pub chunks: Vec<(u64, u64)>,
+    /// The overrides of `scan/lib/params` and `scan/lib/chain`.
+    pub overrides: Vec<(Override, f64)>,
+    args_at: u64,
+    params_at: u64,
+    params_stride: u64,
+}
+
+impl Chain {
+    /// Appends the chain's prepare pass for up to `max_len` elements by `policy`, its chunk 0
+    /// having at least `min_tiles` tiles; `control` as [`append`]'s; `tag` names the passes.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn append(
+        plan: &mut Plan,
+        caps: &Caps,
+        control: Option<BufferId>,
+        max_len: u64,
+        policy: &ScanPolicy,
+        min_tiles: u32,
+        tag: &str,
+    ) -> Result<Chain> {
+        let k_prep = prepare::STAGE.load(caps.flavor())?;
+        let tile = policy.tile_for(max_len, caps.flavor())?;
+        let (bytes, [args_at, max_chunks, params_at, params_stride]) = control_bytes(&k_prep)?;
+        let chunks = caps.chunks(max_len.max(1), 4, tile);
+        if chunks.len() as u64 > max_chunks {
+            return Err(Error::TooLarge(format!(
+                "{max_len} elements take {} bindings of this device; a scan handles at most \
+                 {max_chunks}",
+                chunks.len()
+            )));
+        }
+        let control = control.unwrap_or_else(|| {
+            plan.slotted(format!("scan {tag} control"), bytes, crate::count::SLOTS)
+        });
+        let max_tiles: u64 = chunks
+            .iter()
+            .map(|&(_, c)| c.div_ceil(tile))
+            .sum::<u64>()
+            .max(1);
+        // tickets, the books of the two halves, and each half's status words: 2 per tile
+        // (scan/lib/params.wgsl's layout); created zeroed, kept between runs
+        let state_words = k_prep.constant(prepare::STATE_STATUS)? as u64 + 2 * 2 * max_tiles;
+        let state = plan.buffer(
+            format!("scan {tag} state"),
+            state_words * 4,
+            BufferInit::Zeroed,
+        );
+        // scan/lib/params.wgsl: the prepare stage's and the chain's alike
+        let params = [
+            (prepare::CHUNKS, chunks.len() as f64),
+            (prepare::CHUNK, chunks[0].1 as f64),
+            (prepare::MAX_COUNT, max_len.min(u32::MAX as u64) as f64),
+            (prepare::TILE, tile as f64),
+            (prepare::MIN_TILES, min_tiles as f64),
+        ];
+        let mut prep_overrides = params.to_vec();
+        prep_overrides.push((prepare::MAX_DIM, caps.max_workgroups_per_dim as f64));
+        plan.pass(
+            format!("scan {tag} prepare"),
+            &k_prep,
+            prepare::entry::main,
+            &prep_overrides,
+            &[(prepare::bind::control, control)],
+            Workgroups::Direct([1, 1, 1]),
+        )?;
+        let mut overrides = params.to_vec();
+        overrides.extend([
+            (chain::SPIN, policy.spin as f64),
+            (chain::TICKETS, policy.tickets as u32 as f64),
+            (chain::MAX_TILES, max_tiles as f64),
+        ]);
+        Ok(Chain {
+            control,
+            state,
+            chunks,
+            overrides,
+            args_at,
+            params_at,
+            params_stride,
+        })
+    }
+
+    /// Chunk `i`'s grid: from its dispatch arguments in the control block.
+    pub(crate) fn workgroups(&self, i: usize) -> Workgroups {
+        Workgroups::Indirect {
+            buffer: self.control,
+            offset: 4 * (self.args_at + 3 * i as u64),
+        }
+    }
+
+    /// Chunk `i`'s params block: (byte offset, bytes) in the control block.
+    pub(crate) fn params_block(&self, i: usize) -> (u64, u64) {
+        (
+            4 * (self.params_at + self.params_stride * i as u64),
+            PARAMS_BYTES,
+        )
+    }
+}
+
 /// Appends to `plan` the passes that scan up to `max_len` u32 of `input` into `output` (both at
 /// least [`padded_bytes`]`(max_len)` bytes, two different buffers), exclusive or `inclusive`,
 /// by `policy`, the count read from word 0 of `control` when the passes run (`control` is
@@ -155,93 +266,43 @@ pub fn append(
     policy: &ScanPolicy,
     tag: &str,
 ) -> Result<BufferId> {
-    let flavor = caps.flavor();
-    let k_prep = prepare::STAGE.load(flavor)?;
-    let k_scan = chained::STAGE.load(flavor)?;
-    let tile = policy.tile_for(max_len, flavor)?;
-    let (bytes, [args_at, max_chunks, params_at, params_stride]) = control_bytes(&k_prep)?;
-    let chunks = caps.chunks(max_len.max(1), 4, tile);
-    if chunks.len() as u64 > max_chunks {
-        return Err(Error::TooLarge(format!(
-            "{max_len} elements take {} bindings of this device; a scan handles at most \
-             {max_chunks}",
-            chunks.len()
-        )));
-    }
-    let control = control
-        .unwrap_or_else(|| plan.slotted(format!("scan {tag} control"), bytes, crate::count::SLOTS));
-    let max_tiles: u64 = chunks.iter().map(|&(_, c)| c.div_ceil(tile)).sum();
-    // tickets, the books of the two halves, and each half's status words: 2 per tile
-    // (scan/lib/params.wgsl's layout); created zeroed, kept between runs
-    let state_words = k_prep.constant(prepare::STATE_STATUS)? as u64 + 2 * 2 * max_tiles;
-    let state = plan.buffer(
-        format!("scan {tag} state"),
-        state_words * 4,
-        BufferInit::Zeroed,
-    );
-    // scan/lib/params.wgsl: the prepare stage's and the chained stage's alike
-    let params_overrides = [
-        (prepare::CHUNKS, chunks.len() as f64),
-        (prepare::CHUNK, chunks[0].1 as f64),
-        (prepare::MAX_COUNT, max_len.min(u32::MAX as u64) as f64),
-        (prepare::TILE, tile as f64),
-    ];
-    let mut prep_overrides = params_overrides.to_vec();
-    prep_overrides.push((prepare::MAX_DIM, caps.max_workgroups_per_dim as f64));
-    plan.pass(
-        format!("scan {tag} prepare"),
-        &k_prep,
-        prepare::entry::main,
-        &prep_overrides,
-        &[(prepare::bind::control, control)],
-        Workgroups::Direct([1, 1, 1]),
-    )?;
-    let mut overrides = params_overrides.to_vec();
-    overrides.extend([
-        (chained::INCLUSIVE, inclusive as u32 as f64),
-        (chained::SPIN, policy.spin as f64),
-        (chained::TICKETS, policy.tickets as u32 as f64),
-        (chained::MAX_TILES, max_tiles as f64),
-    ]);
+    let k_scan = chained::STAGE.load(caps.flavor())?;
+    let chain = Chain::append(plan, caps, control, max_len, policy, 0, tag)?;
+    let mut overrides = chain.overrides.clone();
+    overrides.push((chained::INCLUSIVE, inclusive as u32 as f64));
     let padded = padded_bytes(max_len);
-    for (i, &(first, count)) in chunks.iter().enumerate() {
-        let label = if chunks.len() > 1 {
+    for (i, &(first, count)) in chain.chunks.iter().enumerate() {
+        let label = if chain.chunks.len() > 1 {
             format!("scan {tag} {i}")
         } else {
             format!("scan {tag}")
         };
         let (o, s) = (first * 4, padded_bytes(count).min(padded - first * 4));
+        let (params_at, params_bytes) = chain.params_block(i);
         plan.pass(
             label,
             &k_scan,
             chained::entry::main,
             &overrides,
             &[
-                (chained::bind::params_block, control),
-                (chained::bind::count_word, control),
+                (chained::bind::params_block, chain.control),
+                (chained::bind::count_word, chain.control),
                 (chained::bind::input, input),
                 (chained::bind::input_words, input),
                 (chained::bind::output, output),
                 (chained::bind::output_words, output),
-                (chained::bind::state, state),
+                (chained::bind::state, chain.state),
             ],
-            Workgroups::Indirect {
-                buffer: control,
-                offset: 4 * (args_at + 3 * i as u64),
-            },
+            chain.workgroups(i),
         )?
-        .range(
-            chained::bind::params_block,
-            4 * (params_at + params_stride * i as u64),
-            PARAMS_BYTES,
-        )?
+        .range(chained::bind::params_block, params_at, params_bytes)?
         .range(chained::bind::count_word, 0, 16)?
         .range(chained::bind::input, o, s)?
         .range(chained::bind::input_words, o, s)?
         .range(chained::bind::output, o, s)?
         .range(chained::bind::output_words, o, s)?;
     }
-    Ok(control)
+    Ok(chain.control)
 }
 
 /// The marks that make the chained stage compute each chunk's params from the head (its block's
@@ -313,6 +374,8 @@ pub(crate) struct ScanArgs {
     tile: u64,
     max_count: u64,
     max_dim: u64,
+    /// Tiles chunk 0 has at least (`MIN_TILES`).
+    min_tiles: u64,
 }
 
 impl ScanArgs {
@@ -339,7 +402,14 @@ impl ScanArgs {
             tile,
             max_count: max_len.min(u32::MAX as u64),
             max_dim: caps.max_workgroups_per_dim as u64,
+            min_tiles: 0,
         })
+    }
+
+    /// The same for a chain whose chunk 0 has at least `tiles` tiles ([`Chain::append`]).
+    pub(crate) fn with_min_tiles(mut self, tiles: u32) -> ScanArgs {
+        self.min_tiles = tiles as u64;
+        self
     }
 
     /// The control buffer.
@@ -352,7 +422,8 @@ impl ScanArgs {
         let count = (word as u64).min(self.max_count);
         (0..self.chunks).map(move |c| {
             let len = count.saturating_sub(c * self.chunk).min(self.chunk);
-            (len, len.div_ceil(self.tile))
+            let least = if c == 0 { self.min_tiles } else { 0 };
+            (len, len.div_ceil(self.tile).max(least))
         })
     }
 

@@ -8,8 +8,10 @@ use wgsimd::dtype::Dtype;
 use wgsimd::plan::POISON_WORD;
 use wgsimd::reduce::{ReduceOp, Reducer, Scalar};
 use wgsimd::reference::select::partition;
-use wgsimd::select::{select, select_if, Select, SelectConfig};
-use wgsimd::{BufferRef, Count};
+use wgsimd::scan::ScanPolicy;
+use wgsimd::select::{select, select_if, Select, SelectConfig, SelectPolicy};
+use wgsimd::sim::{Scheduler, SimConfig};
+use wgsimd::{BufferRef, Caps, Context, Count};
 
 use crate::data::{self, Dist};
 use crate::harness::{On, Test};
@@ -28,6 +30,8 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             count_feeds_a_recording,
         ),
+        Test::new("select::across_tiles", On::Every, across_tiles),
+        Test::new("select::decoupled_fallback", On::Once, decoupled_fallback),
         Test::new("select::bad_input", On::Once, bad_input),
     ]
 }
@@ -54,14 +58,13 @@ fn flag_sets(n: usize, seed: u64) -> Vec<Vec<u8>> {
 /// Runs `s` over `input` (`n` elements as words) with `flags`, host and GPU counts, into a
 /// poisoned output, and checks it against the reference partition by `keep`.
 fn check(
-    t: &Target,
+    ctx: &Context,
     s: &Select,
     input: &[u32],
     flags: Option<&wgsimd::Buffer>,
     keep: &dyn Fn(usize) -> bool,
     what: &str,
 ) {
-    let ctx = &t.ctx;
     let n = input.len();
     let (yes, no) = partition(input, keep);
     let data = ctx.upload("input", input).unwrap();
@@ -82,9 +85,12 @@ fn check(
             c,
         )
         .unwrap();
-        util::submit(t, enc);
-        let got = util::words(t, &out);
-        let k = util::words(t, &selected)[0] as usize;
+        let report = ctx.submit(enc).expect("submit");
+        if let Some(f) = report.findings.first() {
+            panic!("{what}, {n} elements, {how}: {f}");
+        }
+        let got = ctx.read::<u32>(&out).unwrap();
+        let k = ctx.read::<u32>(&selected).unwrap()[0] as usize;
         assert_eq!(
             k,
             yes.len(),
@@ -132,7 +138,7 @@ fn every_configuration(t: &Target) {
                     let what = format!(
                         "{dtype} by {flag_dtype} flags (set {f}), partition {partition_too}"
                     );
-                    check(t, &s, &input, Some(&buf), &|i| flags[i] != 0, &what);
+                    check(ctx, &s, &input, Some(&buf), &|i| flags[i] != 0, &what);
                 }
             }
         }
@@ -147,7 +153,7 @@ fn every_configuration(t: &Target) {
             let input: Vec<u32> = data::keys::<u32>(Dist::Uniform, n, n as u64);
             let keep = |i: usize| (input[i] as i32) < 0;
             check(
-                t,
+                ctx,
                 &s,
                 &input,
                 None,
@@ -165,6 +171,104 @@ fn every_configuration(t: &Target) {
     assert_eq!(select_if(ctx, &[3u32, 4, 6, 7], even).unwrap(), [4, 6]);
     let (p, k) = wgsimd::select::partition(ctx, &[5i32, 6, 7], &[0u32, 1, 0]).unwrap();
     assert_eq!((p, k), (vec![6, 5, 7], 1));
+}
+
+/// Around one and two tiles of the device's policy, where the look-back carries the selected
+/// counts: a partition by byte flags, and a selection by u32 flags.
+fn across_tiles(t: &Target) {
+    let tile = SelectPolicy::for_caps(t.caps())
+        .tiles
+        .tile_for(1, t.caps().flavor())
+        .unwrap() as usize;
+    let sizes = [tile - 1, tile + 1, 2 * tile + 3];
+    let max = sizes[2] as u64;
+    let by_bytes = Select::new(
+        &t.ctx,
+        SelectConfig::flags(Dtype::U32, Dtype::U8, max).partition(),
+    )
+    .unwrap();
+    let by_words = Select::new(&t.ctx, SelectConfig::flags(Dtype::U32, Dtype::U32, max)).unwrap();
+    for n in sizes {
+        let input: Vec<u32> = data::keys::<u32>(Dist::Uniform, n, n as u64);
+        let flags = &flag_sets(n, 7 + n as u64)[2];
+        let keep = |i: usize| flags[i] != 0;
+        let bytes = t.ctx.upload("flags", flags).unwrap();
+        let what = format!("tile {tile}, partition by bytes");
+        check(&t.ctx, &by_bytes, &input, Some(&bytes), &keep, &what);
+        let words: Vec<u32> = flags.iter().map(|&f| f as u32 * 3).collect();
+        let words = t.ctx.upload("flags", &words).unwrap();
+        let what = format!("tile {tile}, select by u32 flags");
+        check(&t.ctx, &by_words, &input, Some(&words), &keep, &what);
+    }
+}
+
+/// Tiles that look back before their predecessors publish (starved and shuffled workgroups,
+/// tiles in workgroup order) sum those predecessors' marks themselves: byte flags, u32 flags
+/// and a predicate, at subgroups of 4 and 32 and without subgroups.
+fn decoupled_fallback(_: &Target) {
+    let profiles = [
+        ("h100", Caps::h100(), 4),
+        ("h100", Caps::h100(), 32),
+        ("portable", Caps::lavapipe().without_subgroups(), 32),
+    ];
+    let schedulers = [
+        Scheduler::Unfair { starved: vec![0] },
+        Scheduler::Unfair {
+            starved: vec![1, 3],
+        },
+        Scheduler::Shuffled(5),
+    ];
+    let pred = "fn keep(x: u32) -> bool { return (x & 3u) == 1u; }";
+    for (name, caps, sg) in profiles {
+        for (k, scheduler) in schedulers.iter().enumerate() {
+            let mut config = SimConfig::for_profile(caps.clone());
+            config.subgroup_size = sg;
+            config.scheduler = scheduler.clone();
+            config.fail_on_step_limit = true;
+            let ctx = Context::simulator(config).unwrap();
+            let policy = SelectPolicy {
+                tiles: ScanPolicy {
+                    tile: 4096,
+                    small_tile: 4096,
+                    spin: [0, 3][k % 2],
+                    tickets: false,
+                    ..ScanPolicy::for_caps(ctx.caps())
+                },
+                ..SelectPolicy::for_caps(ctx.caps())
+            };
+            let what = format!("{name} at {sg} lanes, {scheduler:?}");
+            let n = [2 * 4096 + 1, 3 * 4096 - 3, 4 * 4096 + 5][k];
+            let input: Vec<u32> = data::keys::<u32>(Dist::Uniform, n, k as u64);
+            let flags = &flag_sets(n, k as u64)[2];
+            let keep = |i: usize| flags[i] != 0;
+            let configs = [
+                SelectConfig::flags(Dtype::U32, Dtype::U8, n as u64).partition(),
+                SelectConfig::flags(Dtype::U32, Dtype::U32, n as u64),
+            ];
+            let bytes = ctx.upload("flags", flags).unwrap();
+            let words: Vec<u32> = flags.iter().map(|&f| f as u32).collect();
+            let words = ctx.upload("flags", &words).unwrap();
+            for (c, buf) in configs.into_iter().zip([&bytes, &words]) {
+                let s = Select::with_policy(&ctx, c, policy).unwrap();
+                check(&ctx, &s, &input, Some(buf), &keep, &what);
+            }
+            let s = Select::with_policy(
+                &ctx,
+                SelectConfig::predicate(Dtype::U32, pred, n as u64),
+                policy,
+            )
+            .unwrap();
+            let keep = |i: usize| input[i] & 3 == 1;
+            check(
+                &ctx,
+                &s,
+                &input,
+                None,
+                &keep,
+                &format!("{what}, a predicate"),
+            );
+        }
+    }
 }
 
 /// The selected count as the count of the recording after it, in one encoder: the sum of the

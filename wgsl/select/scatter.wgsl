@@ -1,12 +1,9 @@
-// Select, stage 3 (after the marks and their exclusive scan, `places`): each selected element to
-// its place among the selected, in input order; with PARTITION each other element after them,
-// in input order too (its place: the selected count plus the unselected before it). The
-// selected count goes to `selected[0]` (written by the last element's invocation, or for an
-// empty run by the first), where a later recording may read it as its count.
+// Runs of equal keys (src/runs.rs), stage 3 (after the heads' marks and their exclusive scan,
+// `places`): each run's head to its place, in input order. The run count goes to `selected[0]`
+// (written by the last element's invocation, or for an empty run by the first), where a later
+// recording may read it as its count.
 
 //!include shared/grid
-
-override PARTITION: u32 = 0u;
 
 @group(0) @binding(0) var<uniform> count_word: vec4<u32>;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
@@ -35,8 +32,6 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
         let place = places[i];
         if marks[i] != 0u {
             output[place] = input[i];
-        } else if PARTITION != 0u {
-            output[total + i - place] = input[i];
         }
         if i == n - 1u {
             selected[0] = total;

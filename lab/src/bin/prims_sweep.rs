@@ -1,8 +1,8 @@
 //! Tuning sweep of the primitives whose tables had no measurement (a lab tool, not a test):
 //! the histogram's `HistogramPolicy` (most workgroups × vec4s per invocation) over u8 samples
 //! in 256 bins and f32 samples in 1024 bins, the CUB yardsticks' cases, and the chunked
-//! stages' `ChunkPolicy` (most workgroups × items per invocation) over a selection of u32
-//! elements by byte flags (half kept). Each variant is recorded with timestamps (the CLI's
+//! selection's tiles (`SelectPolicy::tiles`, `--tiles`) over a selection and a partition of
+//! u32 elements by byte flags (half kept). Each variant is recorded with timestamps (the CLI's
 //! timing method, `lab/src/timing.rs`), then run once more into a poisoned output and compared
 //! with `wgsimd::reference` before its figure is printed. And the 64-bit sort's
 //! `SortPolicy::elementwise_items` (`--wide-items`), u64 keys alone, timed by the host clock
@@ -10,14 +10,15 @@
 //! last run's keys compared with a CPU sort.
 //!
 //! `cargo run --release -p wgsimd-lab --bin prims_sweep -- [--sizes 24,28]
-//! [--workgroups 264,528,1024,2112,4096] [--items 4,8,16] [--wide-items 1,2,4,8,16]
+//! [--workgroups 264,528,1024,2112,4096] [--items 4,8,16] [--tiles 4096,8192,12288,16384]
+//! [--wide-items 1,2,4,8,16]
 //! [--only histogram|select|wide] [--repeats N]` (sizes are exponents). `LAB_SIM=h100` runs on the simulator (host-timed;
 //! `--sizes 14`).
 
 use wgsimd::dtype::Dtype;
-use wgsimd::fold::ChunkPolicy;
 use wgsimd::histogram::{Histogram, HistogramPolicy};
-use wgsimd::select::{Select, SelectConfig};
+use wgsimd::scan::ScanPolicy;
+use wgsimd::select::{Select, SelectConfig, SelectPolicy};
 use wgsimd::{Buffer, Context, Count};
 use wgsimd_lab::timing::{self, Job};
 
@@ -99,49 +100,73 @@ fn histograms(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
     }
 }
 
-fn selections(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
+fn selections(ctx: &Context, e: f64, tiles: &[u32], repeats: usize) {
     let n = wgsimd_lab::pow2(e) as usize;
     let data = wgsimd_lab::random_u32(n, 13);
     let flags: Vec<u8> = wgsimd_lab::random_u32(n, 14)
         .iter()
         .map(|w| (w & 1) as u8)
         .collect();
-    let want: Vec<u32> = wgsimd::reference::select::partition(&data, |i| flags[i] != 0).0;
     let input = ctx.upload("elements", &data).expect("the elements");
     let flag_buf = ctx.upload("flags", &flags).expect("the flags");
-    for &(workgroups, items) in grid {
-        let label = format!("select u32 by u8 flags 2^{e} wg {workgroups} items {items}");
-        let policy = ChunkPolicy {
-            max_workgroups: workgroups,
-            items,
-        };
-        let config = SelectConfig::flags(Dtype::U32, Dtype::U8, n as u64);
-        let s = match Select::with_policy(ctx, config, policy) {
-            Ok(s) => s,
-            Err(e) => {
-                println!("{label}: skipped: {e}");
-                continue;
+    // by the flags, or (CUB's yardstick case) by a predicate that keeps those below 2^31
+    let predicate = "fn keep(x: u32) -> bool { return x < 0x80000000u; }";
+    for (partition, by_flags) in [(false, true), (true, true), (false, false), (true, false)] {
+        let (yes, no) = wgsimd::reference::select::partition(&data, |i| {
+            if by_flags {
+                flags[i] != 0
+            } else {
+                data[i] < 0x8000_0000
             }
-        };
-        let out = ctx.uninit("output", 4 * n as u64).expect("output");
-        let selected = ctx.uninit("selected", 4).expect("selected");
-        let job = Job {
-            passes: s.passes(),
-            setup: None,
-            record: Box::new(|enc, stamps| {
-                let flags = Some((&flag_buf).into());
-                let c = Count::Host(n as u32);
-                s.record_timed(enc, &input, flags, &out, &selected, c, stamps)
-            }),
-        };
-        let check = |ctx: &Context| {
-            let got = ctx.read::<u32>(&out).map_err(|e| e.to_string())?;
-            let count = ctx.read::<u32>(&selected).map_err(|e| e.to_string())?[0] as usize;
-            (count == want.len() && got[..count] == want[..])
-                .then_some(())
-                .ok_or("not the reference's selection".to_string())
-        };
-        report(ctx, &label, &job, &out, n, repeats, &check);
+        });
+        for &tile in tiles {
+            let what = if partition { "partition" } else { "select" };
+            let by = if by_flags { "u8 flags" } else { "a predicate" };
+            let label = format!("{what} u32 by {by} 2^{e} tile {tile}");
+            let policy = SelectPolicy {
+                tiles: ScanPolicy {
+                    tile,
+                    small_tile: tile,
+                    ..ScanPolicy::for_caps(ctx.caps())
+                },
+                ..SelectPolicy::for_caps(ctx.caps())
+            };
+            let mut config = if by_flags {
+                SelectConfig::flags(Dtype::U32, Dtype::U8, n as u64)
+            } else {
+                SelectConfig::predicate(Dtype::U32, predicate, n as u64)
+            };
+            if partition {
+                config = config.partition();
+            }
+            let s = match Select::with_policy(ctx, config, policy) {
+                Ok(s) => s,
+                Err(e) => {
+                    println!("{label}: skipped: {e}");
+                    continue;
+                }
+            };
+            let out = ctx.uninit("output", 4 * n as u64).expect("output");
+            let selected = ctx.uninit("selected", 4).expect("selected");
+            let job = Job {
+                passes: s.passes(),
+                setup: None,
+                record: Box::new(|enc, stamps| {
+                    let flags = by_flags.then(|| (&flag_buf).into());
+                    let c = Count::Host(n as u32);
+                    s.record_timed(enc, &input, flags, &out, &selected, c, stamps)
+                }),
+            };
+            let check = |ctx: &Context| {
+                let got = ctx.read::<u32>(&out).map_err(|e| e.to_string())?;
+                let k = ctx.read::<u32>(&selected).map_err(|e| e.to_string())?[0] as usize;
+                let others = !partition || got[k..n] == no[..];
+                (k == yes.len() && got[..k] == yes[..] && others)
+                    .then_some(())
+                    .ok_or("not the reference's selection".to_string())
+            };
+            report(ctx, &label, &job, &out, n, repeats, &check);
+        }
     }
 }
 
@@ -220,6 +245,7 @@ fn main() {
         wgsimd_lab::list_flag(&args, "--workgroups", &[264, 528, 1024, 2112, 4096]);
     let items: Vec<u32> = wgsimd_lab::list_flag(&args, "--items", &[4, 8, 16]);
     let wide_items: Vec<u32> = wgsimd_lab::list_flag(&args, "--wide-items", &[1, 2, 4, 8, 16]);
+    let tiles: Vec<u32> = wgsimd_lab::list_flag(&args, "--tiles", &[4096, 8192, 12288, 16384]);
     let only = wgsimd_lab::flag_value(&args, "--only");
     let repeats: usize = wgsimd_lab::flag_value(&args, "--repeats")
         .map(|r| r.parse().expect("--repeats N"))
@@ -236,7 +262,7 @@ fn main() {
             histograms(&ctx, e, &grid, repeats);
         }
         if runs("select") {
-            selections(&ctx, e, &grid, repeats);
+            selections(&ctx, e, &tiles, repeats);
         }
         if runs("wide") {
             wide(&ctx, e, &wide_items, repeats);

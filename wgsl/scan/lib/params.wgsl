@@ -29,6 +29,9 @@ override CHUNK: u32 = 0xffffffffu;
 override MAX_COUNT: u32 = 0xffffffffu;
 // elements per tile of the chained stage (ScanPolicy::tile)
 override TILE: u32 = 8192u;
+// tiles chunk 0 has at least: 1 where a run of 0 elements still writes a result (the
+// selection's count, select/compact.wgsl)
+override MIN_TILES: u32 = 0u;
 
 // A chunk's params (a uniform block of 32 bytes).
 struct ScanParams {
@@ -51,7 +54,7 @@ fn chunk_len(count: u32, c: u32) -> u32 {
 }
 
 fn chunk_tiles(count: u32, c: u32) -> u32 {
-    return (chunk_len(count, c) + TILE - 1u) / TILE;
+    return max((chunk_len(count, c) + TILE - 1u) / TILE, select(0u, MIN_TILES, c == 0u));
 }
 
 // Chunk c's params for a head (the count word and its limit, shared/count).

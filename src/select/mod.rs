@@ -14,24 +14,31 @@
 //!   multiple of 4; where it is not aligned for binding, or shares a buffer with the input, it
 //!   is copied into place from a word of the object's, which needs `COPY_DST`). A recording of
 //!   anything may take it as `Count::Gpu`.
-//! - **Three steps on the scan** ([`crate::scan`]): the marks (1 selected, 0 not), their
-//!   exclusive scan (each selected element's place; the scan's own passes and control block,
-//!   with the selection's dispatch arguments after it), the scatter. No count runs a pass
-//!   before them: every stage computes its count and grid from the head of the control block
-//!   (`record.rs`). About 32 bytes move per element (a single-pass select moves about 10).
+//! - **One pass on the scan's chain of tiles** (`single.rs`, [`crate::scan`]'s look-back):
+//!   each tile marks its elements, counts them, looks back for the count before it and moves
+//!   its selected elements to their places, so the elements and flags are read once and the
+//!   selected ones written once; a partition moves its others after them in a second pass. No
+//!   count runs a pass before them: every stage computes its count and grid from the head of
+//!   the control block (`record.rs`).
 //! - **Limits:** the elements (and flags) fit one storage binding.
+
+mod compaction;
+mod single;
 
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
+use crate::device::Caps;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::fold::{ChunkGrid, ChunkPolicy};
+use crate::fold::ChunkPolicy;
 use crate::kernel::{self, Flavor, Kernel};
-use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
-use crate::record::{Arg, Counting, HostArgs, Recorder, Timestamps};
-use crate::scan::{self, ScanArgs, ScanPolicy};
-use crate::stages::select::{marks, scatter};
-use crate::stages::Override;
+use crate::plan::Plan;
+use crate::record::{Arg, Recorder, Timestamps};
+use crate::scan::ScanPolicy;
+use crate::stages::select::compact;
+
+pub(crate) use compaction::Compaction;
+use single::{MarkBy, SinglePass};
 
 /// What selects an element.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,37 +91,56 @@ impl SelectConfig {
     }
 }
 
-/// The host's grids for a count: the scan's, then the selection's (`ChunkGrid`).
-#[derive(Clone, Copy, Debug)]
-struct SelectArgs {
-    grid: ChunkGrid,
-    scan: ScanArgs,
-}
-
-impl SelectArgs {
-    fn for_count(&self, word: u32) -> HostArgs {
-        let mut args = self.scan.for_count(word);
-        args.push(self.grid.args(word));
-        args
-    }
-}
-
-/// The marks stage: the shipped one, or composed with the caller's predicate.
-fn marks_kernel(config: &SelectConfig) -> Result<std::sync::Arc<Kernel>> {
-    let Selector::Predicate(text) = &config.by else {
-        return marks::STAGE.load(Flavor::Emulated);
-    };
+/// The compact stage composed with the caller's predicate `text`.
+fn predicate_kernel(
+    config: &SelectConfig,
+    flavor: Flavor,
+    text: &str,
+) -> Result<std::sync::Arc<Kernel>> {
     let ty = match config.dtype {
         Dtype::I32 => "i32",
         Dtype::F32 => "f32",
         _ => "u32",
     };
     kernel::compose_replacing(
-        marks::STAGE.name(),
-        Flavor::Emulated,
+        compact::STAGE.name(),
+        flavor,
         "select/lib/keep",
         &format!("alias Element = {ty};\n{text}\n"),
     )
+}
+
+/// Tuning of the selection. Figures: the lab's `prims_sweep` on the H200 (Vulkan through wgpu
+/// 30, 2026-11-29, timestamps, every result checked), u32 elements, half selected, Gitems/s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelectPolicy {
+    /// The chain of tiles the single pass runs on: the scan's spin and tile order
+    /// ([`ScanPolicy::for_caps`]) with tiles of 16384 elements at every count
+    /// ([`SELECT_TILE`]).
+    pub tiles: ScanPolicy,
+    /// The grid of a partition's tail pass ([`ChunkPolicy`]'s default: an elementwise copy).
+    pub tail: ChunkPolicy,
+}
+
+/// Elements per tile of the selection: 16384, the most the chain takes. By a predicate at 2^28
+/// 350 Gitems/s against 321 for 12288 and 274 for 8192, at 2^24 268 against 258 and 234; by
+/// byte flags at 2^22 235 against 186 (12288) and 201 (8192). (Writing each element straight
+/// to its place rather than through workgroup memory: 285 at 2^28 by a predicate, best at
+/// 8192.)
+pub const SELECT_TILE: u32 = 16384;
+
+impl SelectPolicy {
+    /// The policy [`Select::new`] takes on a device with `caps`.
+    pub fn for_caps(caps: &Caps) -> SelectPolicy {
+        SelectPolicy {
+            tiles: ScanPolicy {
+                tile: SELECT_TILE,
+                small_tile: SELECT_TILE,
+                ..ScanPolicy::for_caps(caps)
+            },
+            tail: ChunkPolicy::default(),
+        }
+    }
 }
 
 /// A selection or partition made for one configuration (see the module docs).
@@ -143,13 +169,17 @@ pub struct Select {
 }
 
 impl Select {
-    /// A selection for `config` on `ctx`.
+    /// A selection for `config` on `ctx`, by the device's policy ([`SelectPolicy::for_caps`]).
     pub fn new(ctx: &Context, config: SelectConfig) -> Result<Select> {
-        Self::with_policy(ctx, config, ChunkPolicy::default())
+        Self::with_policy(ctx, config, SelectPolicy::for_caps(ctx.caps()))
     }
 
     /// [`Select::new`] with a policy of the caller's.
-    pub fn with_policy(ctx: &Context, config: SelectConfig, policy: ChunkPolicy) -> Result<Select> {
+    pub fn with_policy(
+        ctx: &Context,
+        config: SelectConfig,
+        policy: SelectPolicy,
+    ) -> Result<Select> {
         if !matches!(config.dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
             return Err(Error::UnsupportedDtype {
                 dtype: config.dtype.to_string(),
@@ -167,7 +197,9 @@ impl Select {
                     supported: "u8 (bool), u32",
                 })
             }
-            Selector::Predicate(_) => MarkBy::Predicate(marks_kernel(&config)?),
+            Selector::Predicate(text) => {
+                MarkBy::Predicate(predicate_kernel(&config, ctx.caps().flavor(), text)?)
+            }
         };
         let label = format!(
             "{} {} by {}",
@@ -182,22 +214,14 @@ impl Select {
                 Selector::Predicate(_) => "a predicate".into(),
             }
         );
-        let c = Compaction::build(
-            ctx,
-            label,
-            "select",
-            by,
-            config.partition,
-            config.max_count,
-            &policy,
-        )?;
+        let c = SinglePass::build(ctx, label, by, config.partition, config.max_count, &policy)?;
         let mut decl = vec![Arg::counted(c.input, "elements", 4)];
         if let Some((f, bytes)) = c.flags {
             decl.push(Arg::counted(f, "flags", bytes));
         }
         decl.push(Arg::counted(c.output, "elements", 4));
         decl.push(Arg::fixed(c.selected));
-        let counting = c.counting()?;
+        let counting = c.counting();
         Ok(Select {
             config,
             rec: Recorder::new(ctx, c.plan, decl, Some(counting))?,
@@ -270,191 +294,6 @@ impl Select {
             count,
             stamps,
         )
-    }
-}
-
-/// How the marks stage (`select/marks.wgsl`, its KIND) marks an element.
-pub(crate) enum MarkBy {
-    /// A nonzero byte flag (four to a word).
-    FlagBytes,
-    /// A nonzero u32 flag.
-    FlagWords,
-    /// The composed predicate (`marks_kernel`).
-    Predicate(std::sync::Arc<Kernel>),
-    /// The first element and each that differs from the one before it (as words): run heads.
-    Heads,
-}
-
-/// A compaction's plan: marks, their exclusive scan (`places`) and the scatter of the marked
-/// elements, with the selected count; the runs module appends its passes to it.
-pub(crate) struct Compaction {
-    pub plan: Plan,
-    pub control: BufferId,
-    pub input: BufferId,
-    /// The flags buffer and its bytes per flag.
-    pub flags: Option<(BufferId, u64)>,
-    pub output: BufferId,
-    pub selected: BufferId,
-    pub marks: BufferId,
-    pub places: BufferId,
-    /// The params every selection stage takes (`shared/grid.wgsl`).
-    pub params: Vec<(Override, f64)>,
-    /// The marks and scatter stages' grid (from the control block).
-    pub grid: Workgroups,
-    /// Most workgroups of that grid.
-    pub max_workgroups: u32,
-    args: SelectArgs,
-    max: u64,
-    scan_marks: Vec<(u64, u32)>,
-}
-
-impl Compaction {
-    pub fn build(
-        ctx: &Context,
-        label: String,
-        tag: &str,
-        by: MarkBy,
-        partition: bool,
-        max_count: u64,
-        policy: &ChunkPolicy,
-    ) -> Result<Compaction> {
-        let caps = ctx.caps();
-        let flag_bytes = match by {
-            MarkBy::FlagBytes => 1,
-            MarkBy::FlagWords => 4,
-            _ => 0,
-        };
-        let max = max_count.max(1);
-        if max > u32::MAX as u64 {
-            return Err(Error::TooLarge(format!(
-                "{max} elements: {label} takes fewer than 2^32"
-            )));
-        }
-        let bytes = scan::padded_bytes(max);
-        caps.check_buffer(bytes, || format!("{label} of {max} elements"))?;
-        if bytes > caps.max_storage_binding {
-            return Err(Error::Limit {
-                limit: "max_storage_buffer_binding_size",
-                needed: bytes,
-                available: caps.max_storage_binding,
-                needed_for: format!("{label} of {max} elements"),
-            });
-        }
-        let (marks_k, kind) = match by {
-            MarkBy::FlagBytes => (marks::STAGE.load(Flavor::Emulated)?, 0.0),
-            MarkBy::FlagWords => (marks::STAGE.load(Flavor::Emulated)?, 1.0),
-            MarkBy::Predicate(k) => (k, 2.0),
-            MarkBy::Heads => (marks::STAGE.load(Flavor::Emulated)?, 3.0),
-        };
-        let scatter_k = scatter::STAGE.load(Flavor::Emulated)?;
-        let mut plan = Plan::new(label.clone());
-        let scan_bytes = scan::control_size(caps)?;
-        let control = crate::record::control(&mut plan, scan_bytes + 16);
-        let input = plan.arg("input", 4 * max);
-        let flags = match flag_bytes {
-            0 => None,
-            b => Some((plan.arg("flags", (b * max).div_ceil(4) * 4), b)),
-        };
-        let output = plan.arg("output", 4 * max);
-        let selected = plan.arg("selected", 4);
-        let marks_buf = plan.buffer("marks", bytes, BufferInit::Poison);
-        let places = plan.buffer("places", bytes, BufferInit::Poison);
-        let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
-        let select_args = scan_bytes / 4;
-        // the selection's dispatch arguments past the scan's control layout
-        let chunk_grid = ChunkGrid {
-            control,
-            args_at: 4 * select_args,
-            max_count: max,
-            items: policy.items.max(1) as u64,
-            max_workgroups: max_wg as u64,
-        };
-        let params = chunk_grid.params();
-        let grid = chunk_grid.workgroups();
-        chunk_grid.append_prepare(&mut plan, format!("{tag} prepare"))?;
-        let mut marks_ov = params.clone();
-        marks_ov.push((marks::KIND, kind));
-        plan.pass(
-            format!("{tag} marks"),
-            &marks_k,
-            marks::entry::main,
-            &marks_ov,
-            &[
-                (marks::bind::count_word, control),
-                (marks::bind::flags, flags.map_or(input, |f| f.0)),
-                (marks::bind::marks, marks_buf),
-            ],
-            grid,
-        )?
-        .range(marks::bind::count_word, 0, 16)?;
-        let scan_policy = ScanPolicy::for_caps(caps);
-        scan::append(
-            &mut plan,
-            caps,
-            Some(control),
-            marks_buf,
-            places,
-            max,
-            false,
-            &scan_policy,
-            tag,
-        )?;
-        let mut scatter_ov = params.clone();
-        scatter_ov.push((scatter::PARTITION, partition as u32 as f64));
-        plan.pass(
-            format!("{tag} scatter"),
-            &scatter_k,
-            scatter::entry::main,
-            &scatter_ov,
-            &[
-                (scatter::bind::count_word, control),
-                (scatter::bind::input, input),
-                (scatter::bind::marks, marks_buf),
-                (scatter::bind::places, places),
-                (scatter::bind::output, output),
-                (scatter::bind::selected, selected),
-            ],
-            grid,
-        )?
-        .range(scatter::bind::count_word, 0, 16)?;
-        let args = SelectArgs {
-            grid: chunk_grid,
-            scan: ScanArgs::new(caps, max, &scan_policy, control)?,
-        };
-        Ok(Compaction {
-            plan,
-            control,
-            input,
-            flags,
-            output,
-            selected,
-            marks: marks_buf,
-            places,
-            params,
-            grid,
-            max_workgroups: max_wg,
-            args,
-            max,
-            scan_marks: scan::derive_marks(caps)?,
-        })
-    }
-
-    /// The most elements it takes.
-    pub fn max(&self) -> u64 {
-        self.max
-    }
-
-    /// The plan's counting: the scan's marks, the host's grids.
-    pub fn counting(&self) -> Result<Counting> {
-        let args = self.args;
-        Ok(Counting {
-            control: self.control,
-            max: self.max,
-            derived: true,
-            marks: self.scan_marks.clone(),
-            args: Some(Box::new(move |n| args.for_count(n))),
-            blocks: None,
-        })
     }
 }
 
@@ -563,9 +402,12 @@ mod tests {
     #[test]
     fn host_grids_are_the_prepare_stages() {
         let ctx = Context::simulator(Default::default()).unwrap();
-        let policy = ChunkPolicy {
-            max_workgroups: 5,
-            items: 2,
+        let policy = SelectPolicy {
+            tail: ChunkPolicy {
+                max_workgroups: 5,
+                items: 2,
+            },
+            ..SelectPolicy::for_caps(ctx.caps())
         };
         let c = SelectConfig::flags(Dtype::U32, Dtype::U8, 100_000).partition();
         let s = Select::with_policy(&ctx, c, policy).unwrap();
