@@ -53,7 +53,8 @@ pub struct BenchArgs {
     /// Write every figure as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Plot throughput vs size per variant (.svg or .png).
+    /// Plot throughput vs size per variant (.svg or .png), with each yardstick `--compare`
+    /// matched and a panel of ours / yardstick.
     #[arg(long)]
     pub plot: Option<PathBuf>,
     /// Yardstick logs (RESULT lines of cub_bench / cuda_anchors) to compare with.
@@ -101,6 +102,10 @@ pub struct Row {
     /// Matching yardstick and our figure over its figure.
     pub yardstick: Option<String>,
     pub ratio: Option<f64>,
+    /// The matching yardstick's figure, in `unit` (absent from reports written before it
+    /// was added: `wgsimd plot` then takes it from the ratio).
+    #[serde(default)]
+    pub yardstick_value: Option<f64>,
     /// The case's extra figures (`Case::extra`), e.g. latency percentiles.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub extra: Vec<(String, f64)>,
@@ -283,6 +288,7 @@ fn row_from(c: &Case, timing: &Timing, check: Result<(), String>, copy_gbps: Opt
         passes,
         yardstick: None,
         ratio: None,
+        yardstick_value: None,
         extra: Vec::new(),
     }
 }
@@ -582,6 +588,7 @@ fn failed_row(algorithm: &str, variant: &str, size: u64, size_label: &str, e: St
         passes: Vec::new(),
         yardstick: None,
         ratio: None,
+        yardstick_value: None,
         extra: Vec::new(),
     }
 }
@@ -629,6 +636,7 @@ fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
             passes: Vec::new(),
             yardstick: None,
             ratio: None,
+            yardstick_value: None,
             extra: Vec::new(),
         });
     };
@@ -750,6 +758,7 @@ fn cpu_row(
         passes: Vec::new(),
         yardstick: None,
         ratio: None,
+        yardstick_value: None,
         extra: Vec::new(),
     }
 }

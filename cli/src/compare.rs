@@ -161,7 +161,7 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ("gemm", "f16", "torch.matmul fp16"),
 ];
 
-/// Sets `yardstick` and `ratio` on every row that has a match.
+/// Sets `yardstick`, `yardstick_value` and `ratio` on every row that has a match.
 pub fn annotate(rows: &mut [Row], ys: &[Yardstick]) {
     for r in rows.iter_mut() {
         if r.variant.starts_with("cpu") || !r.verified {
@@ -180,6 +180,7 @@ pub fn annotate(rows: &mut [Row], ys: &[Yardstick]) {
         });
         if let Some(y) = found {
             r.ratio = Some(r.throughput / y.value);
+            r.yardstick_value = Some(y.value);
             r.yardstick = Some(format!(
                 "{} {} = {:.1} {}",
                 y.source, y.what, y.value, y.unit
@@ -231,6 +232,7 @@ mod tests {
             passes: vec![],
             yardstick: None,
             ratio: None,
+            yardstick_value: None,
             extra: vec![],
         }
     }
@@ -245,8 +247,9 @@ mod tests {
         let row = |size: u64| row("copy", "u32 vec4", size, 2900.0, "GB/s");
         let mut rows = vec![row(1 << 20), row(1 << 28)];
         annotate(&mut rows, &[y]);
-        assert!(rows[0].ratio.is_none());
+        assert!(rows[0].ratio.is_none() && rows[0].yardstick_value.is_none());
         assert!((rows[1].ratio.unwrap() - 2900.0 / 2960.0).abs() < 1e-9);
+        assert_eq!(rows[1].yardstick_value, Some(2960.0));
     }
 
     /// A sort over 16 key bits compares with CUB's 16-bit sort, not with its full one.

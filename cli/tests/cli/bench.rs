@@ -152,3 +152,113 @@ fn gpu_bench_verifies_every_algorithm() {
         assert_eq!(r["size_label"], "33x17x65", "{r}");
     }
 }
+
+/// `bench --compare LOG --plot`: the yardstick's figure is in the report (`yardstick_value`)
+/// and the image draws it beside the row, with the panel of ratios; `plot` of the report draws
+/// the same.
+#[test]
+fn sim_bench_plots_its_yardsticks_and_their_ratios() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("cub.log");
+    std::fs::write(
+        &log,
+        "RESULT cub | DeviceReduce::Sum u32 | 2048 | 0.001 GB/s | median 1 ms | x\n",
+    )
+    .unwrap();
+    let svg = dir.path().join("b.svg");
+    let json = dir.path().join("b.json");
+    let v = bench_report(
+        &json,
+        &[
+            "--backend",
+            "sim",
+            "--only",
+            "reduce",
+            "--sizes",
+            "2048",
+            "--compare",
+            s(&log),
+            "--plot",
+            s(&svg),
+        ],
+    );
+    let sum = row(v["rows"].as_array().unwrap(), "reduce", "sum u32");
+    assert_eq!(sum["yardstick_value"], 0.001, "{sum}");
+    assert!(sum["ratio"].as_f64().unwrap() > 0.0, "{sum}");
+    let again = dir.path().join("again.svg");
+    let o = common::wgsimd(&["plot", s(&json), "-o", s(&again)]);
+    assert_success(&o);
+    for image in [&svg, &again] {
+        let text = std::fs::read_to_string(image).unwrap();
+        assert!(text.contains("ours / yardstick at the same size"), "{text}");
+        assert!(text.contains("cub DeviceReduce::Sum u32"), "{text}");
+        assert!(text.contains("reduce sum u32"), "{text}");
+    }
+}
+
+/// A report row for `plot`: `extra` is spliced in after the figures (yardstick fields).
+fn saved_row(variant: &str, size: u64, throughput: f64, extra: &str) -> String {
+    format!(
+        r#"{{"algorithm": "sort", "variant": "{variant}", "size": {size}, "size_label": "{size}",
+"median_ms": 1.0, "min_ms": 1.0, "throughput": {throughput}, "unit": "Gkeys/s",
+"frac_of_copy": null, "verified": true, "error": null, "time_source": "gpu timestamps",
+"passes": [] {extra}}}"#
+    )
+}
+
+/// `plot` of a saved report: without yardsticks one panel per unit and no ratios (a report
+/// from before `yardstick_value` reads as before); with them, each yardstick's line and the
+/// ratios' panel, the yardstick's figure taken from the ratio where the report has only that.
+#[test]
+fn plot_draws_the_ratios_only_where_rows_were_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = |rows: &[String]| {
+        let json = dir.path().join("r.json");
+        std::fs::write(
+            &json,
+            format!(r#"{{"adapter": "H200", "rows": [{}]}}"#, rows.join(",")),
+        )
+        .unwrap();
+        let svg = dir.path().join("r.svg");
+        let o = common::wgsimd(&["plot", s(&json), "-o", s(&svg)]);
+        assert_success(&o);
+        std::fs::read_to_string(&svg).unwrap()
+    };
+    let plain = plot(&[
+        saved_row(
+            "keys u32",
+            1 << 20,
+            10.0,
+            r#", "yardstick": null, "ratio": null"#,
+        ),
+        saved_row(
+            "keys u32",
+            1 << 24,
+            30.0,
+            r#", "yardstick": null, "ratio": null"#,
+        ),
+    ]);
+    assert!(!plain.contains("ours / yardstick"), "{plain}");
+    assert!(plain.contains(r#"height="420""#), "one panel: {plain}");
+    let compared = plot(&[
+        saved_row(
+            "keys u32",
+            1 << 20,
+            12.0,
+            r#", "yardstick": "cub SortKeys u32 = 10.0 Gkeys/s", "ratio": 1.2, "yardstick_value": 10.0"#,
+        ),
+        // a report from before `yardstick_value`: the figure is 30 / 0.75
+        saved_row(
+            "keys u32",
+            1 << 24,
+            30.0,
+            r#", "yardstick": "cub SortKeys u32 = 40.0 Gkeys/s", "ratio": 0.75"#,
+        ),
+    ]);
+    assert!(compared.contains("H200: ours / yardstick at the same size"));
+    assert!(compared.contains("cub SortKeys u32"), "{compared}");
+    assert!(
+        compared.contains(r#"height="840""#),
+        "two panels: {compared}"
+    );
+}

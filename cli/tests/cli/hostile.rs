@@ -307,3 +307,51 @@ fn the_memory_budget_is_settable_and_bounds_every_command() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("--memory-budget \"lots\""), "{err}");
 }
+
+/// `plot` of rows whose yardstick is 0, missing (null, as NaN is written), 1e308, or so small
+/// that the ratio is 1e300: those yardsticks are left out, the rows are drawn, and with no
+/// yardstick left there is no ratios' panel.
+#[test]
+fn plot_leaves_out_degenerate_yardsticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |value: &str, ratio: &str| {
+        row("GB/s", 2048, "3.0").replace(
+            r#""yardstick": null, "ratio": null"#,
+            &format!(
+                r#""yardstick": "cub DeviceReduce::Sum u32 = {value} GB/s", "ratio": {ratio},
+"yardstick_value": {value}"#
+            ),
+        )
+    };
+    for bad in [
+        with("0.0", "null"),
+        with("null", "null"),
+        with("null", "0.0"),
+        with("1e308", "3e-308"),
+        with("3e-300", "1e300"),
+    ] {
+        assert!(bad.contains("yardstick_value"), "{bad}");
+        for image in ["p.svg", "p.png"] {
+            let f = dir.path().join("r.json");
+            std::fs::write(
+                &f,
+                format!(
+                    r#"{{"adapter": "t", "rows": [{bad}, {}]}}"#,
+                    row("GB/s", 1024, "2.0")
+                ),
+            )
+            .unwrap();
+            let out = dir.path().join(image);
+            let t = std::time::Instant::now();
+            let o = common::wgsimd(&["plot", common::s(&f), "-o", common::s(&out)]);
+            common::assert_success(&o);
+            assert!(t.elapsed().as_secs() < 30, "{bad}: {:?}", t.elapsed());
+            assert!(std::fs::metadata(&out).unwrap().len() > 1000);
+            if image.ends_with("svg") {
+                let text = std::fs::read_to_string(&out).unwrap();
+                assert!(!text.contains("ours / yardstick"), "{bad}: {text}");
+                assert!(text.contains(r#"height="420""#), "{bad}");
+            }
+        }
+    }
+}
