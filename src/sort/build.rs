@@ -14,7 +14,7 @@ use crate::kernel::{Flavor, Kernel};
 use crate::stages::sort::lib::{self, control, keys, tile};
 // (the ranking stages, OneSweep's and reduce-then-scan's scatter, declare the same entry point
 // and tile bindings; the plan checks each against the stage it binds)
-use crate::plan::{BufferId, BufferInit, Pass, Plan, Workgroups};
+use crate::plan::{BufferId, BufferInit, Fills, Pass, Plan, Workgroups};
 use crate::record::{BlocksFn, Counting};
 use crate::stages::sort::onesweep as rank;
 use crate::stages::sort::{

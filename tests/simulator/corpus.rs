@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use wgsimd::finding::{Finding, FindingKind};
 use wgsimd::kernel::{self, Flavor};
-use wgsimd::sim::check::{check, BindSpec, CheckOptions, CheckRequest};
 use wgsimd::sim::SimConfig;
+use wgsimd_sim::check::{check, BindSpec, CheckOptions, CheckRequest};
 
 /// A corpus file and the setup its header comments describe (see `src/sim/tests/corpus.rs`
 /// for the header format).
