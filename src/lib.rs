@@ -58,7 +58,10 @@
 pub mod context;
 pub mod count;
 pub mod device;
+pub mod directives;
 pub mod dtype;
+pub mod error;
+pub mod finding;
 pub mod fold;
 pub mod gemm;
 pub mod gpu;
@@ -73,12 +76,11 @@ pub mod reference;
 pub mod runs;
 pub mod scan;
 pub mod select;
+pub mod sim;
 pub mod sort;
+pub mod source;
 pub mod stages;
 pub mod topk;
-
-pub use wgsimd_sim as sim;
-pub use wgsimd_sim::{directives, error, finding, source};
 
 pub use context::{Buffer, BufferRef, Context, Encoder, EncoderRef, Report};
 pub use count::Count;

@@ -113,8 +113,8 @@ impl CheckReport {
 ///
 /// A kernel that reads past its array on every lane of the last subgroup:
 /// ```
-/// use wgsimd::sim::{check::{check, CheckRequest}, SimConfig};
-/// # fn main() -> wgsimd::Result<()> {
+/// use wgsimd_sim::{check::{check, CheckRequest}, SimConfig};
+/// # fn main() -> wgsimd_sim::Result<()> {
 /// let source = r"
 ///     @group(0) @binding(0) var<storage, read_write> data: array<u32>;
 ///     @compute @workgroup_size(64)

@@ -13,8 +13,9 @@ use std::collections::HashMap;
 
 use naga::{Expression, Handle, Span};
 
-use crate::finding::{Finding, FindingKind, Party, SourceLoc};
+use crate::finding::{Finding, FindingKind, Party};
 use crate::kernel::Kernel;
+pub(crate) use crate::location::loc;
 
 use super::mask::Mask;
 use super::program::Program;
@@ -105,66 +106,6 @@ impl Ctx<'_> {
             loc: span.and_then(|s| loc(self.kernel, s)),
         }
     }
-}
-
-/// A naga span as a source location. For kernels composed from a
-/// [`Library`](crate::kernel::Library) (wgsimd's `wgsl/`) the location is mapped back through
-/// the `// ---- begin FILE` / `// ---- end FILE` markers that composition leaves, to the file and
-/// line a person edits (e.g. `wgsl/shared/wg_ops.subgroup.wgsl:40:5`); otherwise it is the line
-/// in the kernel's own text.
-pub fn loc(kernel: &Kernel, span: Span) -> Option<SourceLoc> {
-    if !span.is_defined() || span.to_range()?.end > kernel.source.len() {
-        return None;
-    }
-    let l = span.location(&kernel.source);
-    let (file, line) = original_line(kernel, l.line_number)
-        .unwrap_or_else(|| (kernel.name.clone(), l.line_number));
-    Some(SourceLoc {
-        file,
-        line,
-        col: l.line_position,
-    })
-}
-
-/// Maps line `target` (1-based) of a composed kernel to `(wgsl/FILE, line)`.
-fn original_line(kernel: &Kernel, target: u32) -> Option<(String, u32)> {
-    let library = kernel.library()?;
-    let top = format!("{}.wgsl", kernel.name);
-    let text = library.file(&top)?;
-    // stack of (file, its lines, cursor)
-    let mut stack: Vec<(String, Vec<&str>, usize)> = vec![(top, text.lines().collect(), 0)];
-    for (i, line) in kernel.source.lines().enumerate() {
-        let here = i as u32 + 1;
-        if let Some(f) = line.strip_prefix("// ---- begin ") {
-            let (_, lines, cur) = stack.last_mut()?;
-            while *cur < lines.len() && !lines[*cur].trim().starts_with("//!include ") {
-                *cur += 1;
-            }
-            *cur += 1;
-            let body = library.file(f)?;
-            stack.push((f.to_string(), body.lines().collect(), 0));
-            continue;
-        }
-        if line.starts_with("// ---- end ") {
-            stack.pop();
-            if stack.is_empty() {
-                return None;
-            }
-            continue;
-        }
-        let (file, lines, cur) = stack.last_mut()?;
-        while *cur < lines.len() && lines[*cur] != line {
-            *cur += 1;
-        }
-        if *cur >= lines.len() {
-            return None;
-        }
-        *cur += 1;
-        if here == target {
-            return Some((format!("{}{file}", library.root()), *cur as u32));
-        }
-    }
-    None
 }
 
 /// A bound range of a plan buffer.
@@ -286,8 +227,6 @@ impl ExprEvent<'_> {
 pub struct BallotEvent {
     /// The ballot's result expression.
     pub result: ExprRef,
-    /// Lanes (slots) that ran it.
-    pub active: Mask,
     /// Lanes (slots) whose predicate was true.
     pub voted: Mask,
     /// Source span.
@@ -475,16 +414,6 @@ impl Findings {
             pass: self.pass,
             invocations: None,
         });
-    }
-
-    /// Number of distinct findings.
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
     }
 
     /// The findings, the invocations each happened in noted at the end of its message when

@@ -472,8 +472,11 @@ impl Kernel {
 pub struct Library {
     root: &'static str,
     files: &'static [(&'static str, &'static str)],
-    cache: OnceLock<Mutex<HashMap<(String, Flavor), Arc<Kernel>>>>,
+    cache: OnceLock<Cache>,
 }
+
+/// A library's kernels, by stage and flavour, composed once.
+type Cache = Mutex<HashMap<(String, Flavor), Arc<Kernel>>>;
 
 impl std::fmt::Debug for Library {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -83,8 +83,6 @@ pub struct Layout {
     pub reg_words: u32,
     /// For each register word, its memory word.
     pub reg_map: Vec<u32>,
-    /// Leaf kind (scalars, vectors, matrices, atomics, cooperative matrices).
-    pub kind: Kind,
     /// Contains an f16 leaf.
     pub has_f16: bool,
     /// Contains a leaf narrower than a word, f16 or bool (naga gives bool one byte): then
@@ -109,7 +107,6 @@ impl Layouts {
                     mem_words: 1,
                     reg_words: 1,
                     reg_map: vec![0],
-                    kind: Kind::of(s).unwrap_or(Kind::Other),
                     has_f16: is_f16(s),
                     narrow: s.width < 4,
                     bytes: s.width as u64,
@@ -120,7 +117,6 @@ impl Layouts {
                         mem_words: n,
                         reg_words: n,
                         reg_map: (0..n).collect(),
-                        kind: Kind::of(scalar).unwrap_or(Kind::Other),
                         has_f16: is_f16(scalar),
                         narrow: scalar.width < 4,
                         bytes: (n * scalar.width as u32) as u64,
@@ -139,7 +135,6 @@ impl Layouts {
                         reg_map: (0..c)
                             .flat_map(|i| (0..r).map(move |j| i * cs + j))
                             .collect(),
-                        kind: Kind::of(scalar).unwrap_or(Kind::Other),
                         has_f16: is_f16(scalar),
                         narrow: scalar.width < 4,
                         bytes: (c * cs * scalar.width as u32) as u64,
@@ -156,7 +151,6 @@ impl Layouts {
                         mem_words: n,
                         reg_words: n,
                         reg_map: (0..n).collect(),
-                        kind: Kind::of(scalar).unwrap_or(Kind::Other),
                         has_f16: is_f16(scalar),
                         narrow: scalar.width < 4,
                         bytes: (n * scalar.width as u32) as u64,
@@ -174,7 +168,6 @@ impl Layouts {
                         mem_words: (n * sw).max(1),
                         reg_words: n * b.reg_words,
                         reg_map,
-                        kind: Kind::Other,
                         has_f16: b.has_f16,
                         narrow: b.narrow,
                         bytes: n as u64 * stride as u64,
@@ -199,7 +192,6 @@ impl Layouts {
                         .max(1),
                         reg_words: reg_map.len() as u32,
                         reg_map,
-                        kind: Kind::Other,
                         has_f16: members.iter().any(|m| list[m.ty.index()].has_f16),
                         narrow: members.iter().any(|m| list[m.ty.index()].narrow),
                         bytes: span as u64,
@@ -210,7 +202,6 @@ impl Layouts {
                     mem_words: 1,
                     reg_words: 1,
                     reg_map: vec![0],
-                    kind: Kind::Other,
                     has_f16: false,
                     narrow: false,
                     bytes: 0,

@@ -184,13 +184,6 @@ impl Mask {
             }
         }
     }
-
-    /// The slots set, in increasing order.
-    pub fn lanes(&self) -> Vec<usize> {
-        let mut v = Vec::new();
-        self.for_each(|i| v.push(i));
-        v
-    }
 }
 
 /// Bit `b` set where `chunk[b]` (at most 64 words) is non-zero.

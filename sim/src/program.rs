@@ -8,7 +8,7 @@ use crate::kernel::Specialized;
 
 use super::layout::{array_len, Layouts};
 use super::tables::{check_scalars, inner};
-pub use super::tables::{Aux, ExprMeta, FnTable, Len, LocalMeta};
+pub use super::tables::{Aux, ExprMeta, FnTable, Len};
 
 /// Where a global variable lives.
 #[derive(Clone, Debug)]

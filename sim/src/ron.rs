@@ -619,7 +619,8 @@ impl<'a> Reader<'a> {
 }
 
 /// Parses `text` as one value, nothing but trivia after it.
-pub fn parse(text: &str) -> std::result::Result<Value, ParseError> {
+#[cfg(test)]
+fn parse(text: &str) -> std::result::Result<Value, ParseError> {
     let mut r = Reader::new(text);
     let v = r.value()?;
     if !r.at_end()? {

@@ -31,9 +31,8 @@ pub enum Aux {
     ValIndex { elem: u32, count: u32 },
     /// Constant member/element of a value: register word offset.
     ValField { off: u32 },
-    /// A load through a pointer; `atomic` if the pointee is atomic; `map` = type handle for
-    /// the loaded value's register map (index into layouts).
-    Load { atomic: bool, ty: u32 },
+    /// A load through a pointer; `atomic` if the pointee is atomic.
+    Load { atomic: bool },
     /// arrayLength: element stride in words.
     ArrayLen { stride: u32 },
     /// Matrix product: shapes of the operands (columns, rows), 0 for scalars/vectors.
@@ -49,8 +48,6 @@ pub struct ExprMeta {
     pub words: u32,
     /// Leaf kind.
     pub kind: Kind,
-    /// A pointer value (offsets in registers, root in the frame's root table).
-    pub ptr: bool,
     /// Operand-dependent detail.
     pub aux: Aux,
     /// Type handle index of the value, `u32::MAX` when naga resolved it to a bare inner type.
@@ -271,7 +268,7 @@ impl FnTable {
             let t = inner(module, info, h);
             // (a literal or conversion may have a type the module's arena never names)
             check_scalars(t)?;
-            let (mut words, kind, ptr) = shape(t);
+            let (mut words, kind, _) = shape(t);
             if words == 0 {
                 words = match info[h].ty {
                     naga::proc::TypeResolution::Handle(th) => layouts.get(th).reg_words,
@@ -381,11 +378,7 @@ impl FnTable {
                 Expression::Load { pointer } => {
                     let pt = inner(module, info, pointer);
                     let atomic = matches!(pointee(module, pt), Some((TypeInner::Atomic(_), _)));
-                    let ty = match info[h].ty {
-                        naga::proc::TypeResolution::Handle(th) => th.index() as u32,
-                        _ => u32::MAX,
-                    };
-                    Aux::Load { atomic, ty }
+                    Aux::Load { atomic }
                 }
                 Expression::ArrayLength(p) => {
                     let pt = inner(module, info, p);
@@ -446,7 +439,6 @@ impl FnTable {
                 reg: alias.unwrap_or(reg),
                 words,
                 kind,
-                ptr,
                 aux,
                 ty,
                 atomic,

@@ -216,7 +216,7 @@ fn shipped_kernel_locations_map_to_wgsl_files() {
         .find("subgroupMin")
         .unwrap();
     let span = naga::Span::new((start + col) as u32, (start + col + 11) as u32);
-    let loc = wgsimd::sim::events::loc(&k, span).unwrap();
+    let loc = k.location(span).unwrap();
     assert_eq!(loc.file, "wgsl/shared/wg_ops.subgroup.wgsl");
     let text = kernel::wgsl_file("shared/wg_ops.subgroup.wgsl").unwrap();
     assert!(line(text, loc.line).contains("subgroupMin"), "{loc}");

@@ -44,9 +44,8 @@ use naga::{
 };
 
 use super::events::{
-    AccessKind, BallotEvent, BarrierEvent, Bound, BufferMeta, Checker, Ctx, ExprEvent, ExprRef,
-    Findings, Gather, GatherEvent, MemAccess, OobEvent, PassStart, Space, StallEvent,
-    SubgroupEvent,
+    AccessKind, BallotEvent, BarrierEvent, Bound, Checker, Ctx, ExprEvent, ExprRef, Findings,
+    Gather, GatherEvent, MemAccess, OobEvent, PassStart, Space, StallEvent, SubgroupEvent,
 };
 use super::layout::Kind;
 use super::mask::Mask;
@@ -707,17 +706,4 @@ fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
         let (x, y) = v.split_at_mut(a);
         (&mut y[0], &mut x[b])
     }
-}
-
-/// Buffers as checkers see them.
-pub fn buffer_metas(plan: &crate::plan::Plan) -> Vec<BufferMeta> {
-    plan.buffers
-        .iter()
-        .map(|b| BufferMeta {
-            label: b.label.clone(),
-            words: (b.size / 4) as usize,
-            poison: matches!(b.init, crate::plan::BufferInit::Poison),
-            readback: b.readback,
-        })
-        .collect()
 }

@@ -71,7 +71,6 @@ impl<'a, 'h> Interp<'a, 'h> {
                 function: fi,
                 expr: result,
             },
-            active: *active,
             voted: pred.and(active),
             span,
         };
