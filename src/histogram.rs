@@ -25,7 +25,7 @@ use crate::count::Count;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::kernel::Flavor;
-use crate::plan::{BufferId, Plan, Workgroups};
+use crate::plan::{BufferId, Fills, Plan, Workgroups};
 use crate::record::{Arg, Counting, HostArgs, Recorder, Timestamps};
 use crate::stages::histogram::{even, prepare};
 

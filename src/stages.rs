@@ -19,7 +19,8 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::kernel::{self, Flavor, Kernel};
-pub use crate::names::{Constant, Entry, Override, Resource, Stage};
+pub use crate::names::Stage;
+pub use wgsimd_sim::names::{Constant, Entry, Override, Resource};
 
 impl Stage {
     /// The stage composed for `flavor` and validated (cached; [`kernel::load`]).

@@ -14,10 +14,10 @@ use std::process::ExitCode;
 use crate::backend::SimSettings;
 use wgsimd::directives::Stripped;
 use wgsimd::finding::{Finding, Party, SourceLoc};
-use wgsimd::sim::check::{
+use wgsimd::sim::SimConfig;
+use wgsimd_sim::check::{
     check, parse_slot, slot_name, BindSpec, CheckRequest, ElemType, InitSpec, MAX_ELEMENTS,
 };
-use wgsimd::sim::SimConfig;
 
 /// Arguments of `wgsimd check`.
 #[derive(clap::Args, Debug)]

@@ -42,8 +42,8 @@ use crate::check_cmd::{
     exit, finding_json, parse_override_value, print_stripped, resolve_file, schedule_names,
     stripped_json, summary, usage, words_json, words_text, SimOpts,
 };
-use wgsimd::sim::check::{parse_slot, ElemType, InitSpec};
-use wgsimd::sim::pipeline::{self, BindingSpec, BufferSpec, Grid, PassSpec, PipelineRequest};
+use wgsimd_sim::check::{parse_slot, ElemType, InitSpec};
+use wgsimd_sim::pipeline::{self, BindingSpec, BufferSpec, Grid, PassSpec, PipelineRequest};
 
 /// Arguments of `wgsimd pipeline`.
 #[derive(clap::Args, Debug)]

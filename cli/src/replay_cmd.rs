@@ -13,8 +13,8 @@ use crate::check_cmd::{
     exit, finding_json, print_stripped, schedule_names, stripped_json, summary, usage, words_json,
     words_text, SimOpts,
 };
-use wgsimd::sim::check::ElemType;
-use wgsimd::sim::replay::{replay, DispatchSize};
+use wgsimd_sim::check::ElemType;
+use wgsimd_sim::replay::{replay, DispatchSize};
 
 /// Arguments of `wgsimd replay`.
 #[derive(clap::Args, Debug)]

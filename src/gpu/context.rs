@@ -18,7 +18,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::device::{Backend, Caps, CoopShape, DeviceKind};
+use crate::device::{Caps, CoopShape};
 use crate::error::{Error, Result};
 
 /// Features the kernels use when the device has them. Without `SUBGROUP` the sort, scan and
@@ -160,8 +160,8 @@ pub fn caps_of(adapter: &wgpu::Adapter, device: &wgpu::Device) -> Caps {
     let subgroups = features.contains(wgpu::Features::SUBGROUP);
     Caps {
         name: info.name.clone(),
-        backend: Backend::from_wgpu(info.backend),
-        kind: DeviceKind::from_wgpu(info.device_type),
+        backend: crate::device::backend_of(info.backend),
+        kind: crate::device::kind_of(info.device_type),
         driver: format!("{} {}", info.driver, info.driver_info)
             .trim()
             .to_string(),

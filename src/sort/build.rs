@@ -14,7 +14,7 @@ use crate::kernel::{Flavor, Kernel};
 use crate::stages::sort::lib::{self, control, keys, tile};
 // (the ranking stages, OneSweep's and reduce-then-scan's scatter, declare the same entry point
 // and tile bindings; the plan checks each against the stage it binds)
-use crate::plan::{BufferId, BufferInit, Pass, Plan, Workgroups};
+use crate::plan::{BufferId, BufferInit, Fills, Pass, Plan, Workgroups};
 use crate::record::{BlocksFn, Counting};
 use crate::stages::sort::onesweep as rank;
 use crate::stages::sort::{
@@ -184,7 +184,7 @@ impl Builder<'_> {
 
     /// With `SortPolicy::poison_between_passes`, invalidates what digit pass `p` writes (`io`'s
     /// outputs) before it: a device fills them with `POISON_WORD`, the simulator reports a word
-    /// read or left unwritten before the pass wrote it (`Plan::invalidate`).
+    /// read or left unwritten before the pass wrote it (`Fills::invalidate`).
     /// The caller's buffers are invalidated up to the count only: what lies past it is theirs.
     fn poison_outputs(&mut self, g: &Grids, io: Io) -> Result<()> {
         if !self.poison_between_passes {

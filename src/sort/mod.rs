@@ -223,7 +223,7 @@ pub struct SortPolicy {
     pub onesweep_tickets: bool,
     /// Verification, not tuning (tests turn it on): before each digit pass that writes a
     /// scratch buffer an earlier pass already wrote (the third pass on), invalidate that buffer
-    /// ([`Plan::invalidate`](crate::plan::Plan::invalidate)), keys and values: a device refills
+    /// ([`Fills::invalidate`](crate::plan::Fills::invalidate)), keys and values: a device refills
     /// it with [`POISON_WORD`](crate::plan::POISON_WORD), the simulator reports any word read
     /// or read back before the pass wrote it. Without it a key or value such a pass failed to
     /// write would still hold the copy left two passes before, which is the right one wherever

@@ -6,8 +6,8 @@
 //! between rows is fine.
 
 use wgsimd::finding::FindingKind;
-use wgsimd::sim::check::{check, CheckReport, CheckRequest};
 use wgsimd::sim::SimConfig;
+use wgsimd_sim::check::{check, CheckReport, CheckRequest};
 
 use super::{assert_finds, check_src};
 

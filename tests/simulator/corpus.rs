@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use wgsimd::finding::{Finding, FindingKind};
 use wgsimd::kernel::{self, Flavor};
-use wgsimd::sim::check::{check, BindSpec, CheckOptions, CheckRequest};
 use wgsimd::sim::SimConfig;
+use wgsimd_sim::check::{check, BindSpec, CheckOptions, CheckRequest};
 
 /// A corpus file and the setup its header comments describe (see `src/sim/tests/corpus.rs`
 /// for the header format).
@@ -216,7 +216,7 @@ fn shipped_kernel_locations_map_to_wgsl_files() {
         .find("subgroupMin")
         .unwrap();
     let span = naga::Span::new((start + col) as u32, (start + col + 11) as u32);
-    let loc = wgsimd::sim::events::loc(&k, span).unwrap();
+    let loc = k.location(span).unwrap();
     assert_eq!(loc.file, "wgsl/shared/wg_ops.subgroup.wgsl");
     let text = kernel::wgsl_file("shared/wg_ops.subgroup.wgsl").unwrap();
     assert!(line(text, loc.line).contains("subgroupMin"), "{loc}");

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use wgsimd::finding::FindingKind;
-use wgsimd::sim::check::{check, BindSpec, CheckRequest, InitSpec};
 use wgsimd::sim::SimConfig;
 use wgsimd::Error;
+use wgsimd_sim::check::{check, BindSpec, CheckRequest, InitSpec};
 
 fn request(src: &str, binds: &[&str], overrides: &[(&str, f64)]) -> CheckRequest {
     CheckRequest {

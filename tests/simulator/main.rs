@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 use wgsimd::finding::{Finding, FindingKind};
 use wgsimd::kernel::{Flavor, Kernel};
-use wgsimd::sim::check::{check, CheckReport, CheckRequest};
 use wgsimd::sim::SimConfig;
+use wgsimd_sim::check::{check, CheckReport, CheckRequest};
 
 /// `src` composed as a subgroup-flavour kernel named `test.wgsl`.
 pub fn kernel(src: &str) -> Arc<Kernel> {

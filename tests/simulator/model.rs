@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use wgsimd::finding::{Finding, FindingKind};
-use wgsimd::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
+use wgsimd::plan::{BufferId, BufferInit, Fills, Plan, Workgroups, POISON_WORD};
 use wgsimd::sim::{Scheduler, SimConfig, Simulator};
 use wgsimd::{Caps, Context};
 

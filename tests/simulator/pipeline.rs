@@ -1,12 +1,12 @@
-//! Pipelines of several passes over shared buffers (`wgsimd::sim::pipeline`, the engine of
+//! Pipelines of several passes over shared buffers (`wgsimd_sim::pipeline`, the engine of
 //! `wgsimd pipeline`): the reduce-then-scan of tests/fixtures/pipeline/reduce_scan, three passes
 //! in plain WGSL keeping their state in buffers between passes, at every subgroup size; and its
 //! findings attributed to the pass they happen in.
 
 use wgsimd::finding::FindingKind;
-use wgsimd::sim::check::{ElemType, InitSpec};
-use wgsimd::sim::pipeline::{run, BindingSpec, BufferSpec, Grid, PassSpec, PipelineRequest};
 use wgsimd::sim::SimConfig;
+use wgsimd_sim::check::{ElemType, InitSpec};
+use wgsimd_sim::pipeline::{run, BindingSpec, BufferSpec, Grid, PassSpec, PipelineRequest};
 
 const N: u32 = 1000;
 

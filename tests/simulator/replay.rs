@@ -1,12 +1,12 @@
-//! Replaying a wgpu 30 API trace (`wgsimd::sim::replay`, the engine of `wgsimd replay`):
+//! Replaying a wgpu 30 API trace (`wgsimd_sim::replay`, the engine of `wgsimd replay`):
 //! tests/fixtures/replay/reduce_scan, recorded by wgpu 30 itself from the lab's `trace_app`
 //! (lavapipe), and hand-written traces for each way a trace can be wrong.
 
 use std::path::{Path, PathBuf};
 
 use wgsimd::finding::FindingKind;
-use wgsimd::sim::replay::{replay, DispatchSize};
 use wgsimd::sim::SimConfig;
+use wgsimd_sim::replay::{replay, DispatchSize};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay/reduce_scan")

@@ -3,7 +3,7 @@
 //! products, atomics, i32 division and shifts) at subgroup sizes 4 to 64 against the same
 //! computation written in Rust.
 
-use wgsimd::sim::check::{check, CheckRequest};
+use wgsimd_sim::check::{check, CheckRequest};
 
 use crate::check_src;
 use wgsimd::sim::SimConfig;

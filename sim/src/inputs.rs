@@ -1,0 +1,266 @@
+//! The contents the tools give a kernel's buffers, as the command line spells them: an element
+//! type ([`ElemType`]) and what the buffer starts as ([`InitSpec`]: zeros, seeded random
+//! values, 0, 1, 2, ..., host-uninitialized, a list, or a file of raw little-endian words), of
+//! at most [`MAX_ELEMENTS`] elements; and how a binding `[G:]I` is spelt ([`parse_slot`],
+//! [`slot_name`]). `check`, `pipeline` and `replay` share them.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::plan::BufferInit;
+
+/// Element type of a binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElemType {
+    /// u32.
+    U32,
+    /// i32.
+    I32,
+    /// f32.
+    F32,
+}
+
+impl ElemType {
+    /// A word of this type as text.
+    pub fn format(self, w: u32) -> String {
+        match self {
+            ElemType::U32 => w.to_string(),
+            ElemType::I32 => (w as i32).to_string(),
+            ElemType::F32 => f32::from_bits(w).to_string(),
+        }
+    }
+
+    /// Its WGSL name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::U32 => "u32",
+            ElemType::I32 => "i32",
+            ElemType::F32 => "f32",
+        }
+    }
+
+    /// The word of a value written as text (`1.5`, `-3`, `inf`), if it is one of this type.
+    pub fn parse_value(self, s: &str) -> Option<u32> {
+        let s = s.trim();
+        match self {
+            ElemType::U32 => s.parse::<u32>().ok(),
+            ElemType::I32 => s.parse::<i32>().ok().map(|v| v as u32),
+            ElemType::F32 => s.parse::<f32>().ok().map(f32::to_bits),
+        }
+    }
+}
+
+impl std::str::FromStr for ElemType {
+    type Err = Error;
+    /// `u32`, `i32` or `f32`.
+    fn from_str(s: &str) -> Result<ElemType> {
+        match s.trim() {
+            "u32" => Ok(ElemType::U32),
+            "i32" => Ok(ElemType::I32),
+            "f32" => Ok(ElemType::F32),
+            other => Err(Error::InvalidInput(format!(
+                "unknown element type {other:?} (u32, i32 or f32)"
+            ))),
+        }
+    }
+}
+
+/// Initial contents of a binding.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InitSpec {
+    /// N zeros.
+    Zeros(usize),
+    /// N seeded random values.
+    Random(usize),
+    /// 0, 1, ..., N-1.
+    Iota(usize),
+    /// N host-uninitialized elements.
+    Uninit(usize),
+    /// These words.
+    Values(Vec<u32>),
+    /// The raw little-endian contents of a file: 4-byte elements, read when the check runs.
+    File(PathBuf),
+}
+
+/// Most elements (32-bit words) a binding may have: 2^30, 4 GiB. The device simulated may
+/// allow less ([`check`] says so before making the contents).
+pub const MAX_ELEMENTS: u64 = 1 << 30;
+
+impl InitSpec {
+    /// Parses `INIT` (`zeros:N`, `random:N`, `iota:N`, `uninit:N`, `[v,...]` or `file:PATH`)
+    /// for elements of `ty`; the error says what is wrong.
+    pub fn parse(ty: ElemType, init: &str) -> std::result::Result<InitSpec, String> {
+        let init = init.trim();
+        if let Some(path) = init.strip_prefix("file:") {
+            if path.is_empty() {
+                return Err("no file name after `file:`".into());
+            }
+            return Ok(InitSpec::File(PathBuf::from(path)));
+        }
+        let spec = if let Some(list) = init.strip_prefix('[') {
+            let list = list.strip_suffix(']').ok_or("unclosed `[`")?;
+            let vals: Option<Vec<u32>> = list
+                .split(',')
+                .filter(|v| !v.trim().is_empty())
+                .map(|v| ty.parse_value(v))
+                .collect();
+            let vals = vals.ok_or("a value does not parse as TYPE")?;
+            if vals.len() as u64 > MAX_ELEMENTS {
+                return Err("more values than a binding may have".into());
+            }
+            InitSpec::Values(vals)
+        } else {
+            let (k, n) = init.split_once(':').ok_or("no count")?;
+            let n: u64 = n.trim().parse().map_err(|_| "count is not a number")?;
+            if n > MAX_ELEMENTS {
+                return Err(format!(
+                    "{n} elements is more than the {MAX_ELEMENTS} a binding may have"
+                ));
+            }
+            let n = n as usize;
+            match k {
+                "zeros" => InitSpec::Zeros(n),
+                "random" => InitSpec::Random(n),
+                "iota" => InitSpec::Iota(n),
+                "uninit" => InitSpec::Uninit(n),
+                _ => return Err("unknown INIT".into()),
+            }
+        };
+        if spec.elements() == Some(0) {
+            return Err("a binding needs at least one element".into());
+        }
+        Ok(spec)
+    }
+
+    /// Elements (32-bit words); `None` for a file, whose size is known when it is read.
+    pub fn elements(&self) -> Option<usize> {
+        match self {
+            InitSpec::Values(v) => Some(v.len()),
+            InitSpec::Zeros(n) | InitSpec::Random(n) | InitSpec::Iota(n) | InitSpec::Uninit(n) => {
+                Some(*n)
+            }
+            InitSpec::File(_) => None,
+        }
+    }
+
+    /// The buffer's size in bytes and its initial contents, for elements of `ty` (random
+    /// values from `seed`), after checking the size against `max_bytes` (the simulated
+    /// device's largest buffer) before anything is allocated or read. `what` names the buffer
+    /// in errors.
+    pub fn contents(
+        &self,
+        ty: ElemType,
+        seed: u64,
+        max_bytes: u64,
+        what: &str,
+    ) -> Result<(u64, BufferInit)> {
+        if let InitSpec::File(path) = self {
+            let words = read_raw(path, max_bytes.min(MAX_ELEMENTS * 4), what)?;
+            let bytes = bytemuck::cast_slice::<u32, u8>(&words).to_vec();
+            return Ok((bytes.len() as u64, BufferInit::Bytes(bytes)));
+        }
+        let n = self.elements().unwrap_or(0);
+        let bytes = (n as u64)
+            .checked_mul(4)
+            .filter(|&b| b > 0 && b <= max_bytes)
+            .ok_or_else(|| {
+                if n == 0 {
+                    return Error::InvalidInput(format!("{what}: no elements"));
+                }
+                Error::TooLarge(format!(
+                    "{what}: {n} elements; the simulated device's largest buffer is {max_bytes} \
+                     bytes"
+                ))
+            })?;
+        let mut rng = super::rng::SplitMix::new(seed);
+        let init = match self {
+            InitSpec::Zeros(_) => BufferInit::Zeroed,
+            InitSpec::Uninit(_) => BufferInit::Poison,
+            InitSpec::Iota(n) => {
+                let v: Vec<u32> = (0..*n as u32)
+                    .map(|i| match ty {
+                        ElemType::F32 => (i as f32).to_bits(),
+                        _ => i,
+                    })
+                    .collect();
+                BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec())
+            }
+            InitSpec::Random(n) => {
+                let v: Vec<u32> = (0..*n)
+                    .map(|_| match ty {
+                        ElemType::F32 => rng.next_f32_signed().to_bits(),
+                        _ => rng.next_u32(),
+                    })
+                    .collect();
+                BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec())
+            }
+            InitSpec::Values(v) => BufferInit::Bytes(bytemuck::cast_slice(v).to_vec()),
+            InitSpec::File(_) => unreachable!("read above"),
+        };
+        Ok((bytes, init))
+    }
+}
+
+/// The words of a raw file of little-endian 4-byte elements, its size checked (a whole number
+/// of elements, at least one, at most `max_bytes`) before it is read.
+pub fn read_raw(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u32>> {
+    let shown = path.display();
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+    {
+        return Err(Error::InvalidInput(format!(
+            "{what}: {shown} is a .npy file; the library reads raw little-endian words (wgsimd \
+             check reads .npy)"
+        )));
+    }
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error::InvalidInput(format!("{what}: {shown}: {e}")))?;
+    if !meta.is_file() {
+        return Err(Error::InvalidInput(format!(
+            "{what}: {shown} is not a file"
+        )));
+    }
+    let len = meta.len();
+    if len == 0 || len % 4 != 0 {
+        return Err(Error::InvalidInput(format!(
+            "{what}: {shown} holds {len} bytes, not a whole number (at least one) of 4-byte \
+             elements"
+        )));
+    }
+    if len > max_bytes {
+        return Err(Error::TooLarge(format!(
+            "{what}: {shown} holds {len} bytes; the simulated device's largest buffer is \
+             {max_bytes} bytes"
+        )));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::InvalidInput(format!("{what}: {shown}: {e}")))?;
+    if bytes.len() as u64 != len {
+        return Err(Error::InvalidInput(format!(
+            "{what}: {shown} changed size while it was read"
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// `I` (group 0) or `G:I`.
+pub fn parse_slot(s: &str) -> Option<(u32, u32)> {
+    let num = |t: &str| t.trim().parse::<u32>().ok();
+    match s.split_once(':') {
+        Some((g, i)) => Some((num(g)?, num(i)?)),
+        None => Some((0, num(s)?)),
+    }
+}
+
+/// `I` for group 0, else `G:I`: how bindings are named in messages and dumps.
+pub fn slot_name(group: u32, binding: u32) -> String {
+    if group == 0 {
+        binding.to_string()
+    } else {
+        format!("{group}:{binding}")
+    }
+}
