@@ -14,11 +14,12 @@
 //! - **Operators**: integer sums wrap (as CUB's); f32 sums are f32 additions in input order,
 //!   grouped in a tree where a run crosses invocations; f32 minimum and maximum are the
 //!   reduction's (a NaN wins, the first of a run; −0 below +0, `docs/reduce.md`).
-//! - **Stages**: the heads (1 where a run begins), their exclusive scan (each run's index) and
-//!   the scatter of the heads' keys are the selection's passes ([`crate::select`]); the
-//!   aggregates take two more: each workgroup's contiguous chunk reduced in order (runs inside
-//!   it written there), then one workgroup combining what crosses the chunks' edges
-//!   (`wgsl/select/runs.wgsl`). No count runs a pass before them.
+//! - **Stages**: unique is the selection's single pass ([`crate::select`]) selecting the heads
+//!   (where a run begins). With an aggregate: the heads, their exclusive scan (each run's index)
+//!   and the scatter of the heads' keys (`select/compaction.rs`), then two more: each
+//!   workgroup's contiguous chunk reduced in order (runs inside it written there), then one
+//!   workgroup combining what crosses the chunks' edges (`wgsl/select/runs.wgsl`). No count
+//!   runs a pass before them.
 //! - **Limits:** the keys (and values) fit one storage binding.
 
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
@@ -29,7 +30,7 @@ use crate::fold::{ChunkPolicy, Operator};
 use crate::plan::{BufferInit, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
 use crate::reduce::ReduceOp;
-use crate::select::Compaction;
+use crate::select::{Compaction, MarkBy, SelectPolicy, SinglePass};
 use crate::stages::select::runs;
 
 /// What each run gives besides its key.
@@ -126,7 +127,8 @@ impl Runs {
         Self::with_policy(ctx, config, ChunkPolicy::default())
     }
 
-    /// [`Runs::new`] with a policy of the caller's (the selection's: its stages' grid).
+    /// [`Runs::new`] with a policy of the caller's: the grid of an aggregate's chunked stages
+    /// (unique takes the selection's single pass by its device's policy).
     pub fn with_policy(ctx: &Context, config: RunsConfig, policy: ChunkPolicy) -> Result<Runs> {
         check_dtype(config.keys, "runs of keys")?;
         let label = match config.aggregate {
@@ -137,6 +139,22 @@ impl Runs {
                 format!("reduce {values} by {} key ({op:?})", config.keys).to_lowercase()
             }
         };
+        if config.aggregate == Aggregate::None {
+            // the heads' keys alone: the selection's single pass, marking heads
+            let policy = SelectPolicy::for_caps(ctx.caps());
+            let c = SinglePass::build(ctx, label, MarkBy::Heads, false, config.max_count, &policy)?;
+            let decl = vec![
+                Arg::counted(c.input, "keys", 4),
+                Arg::counted(c.output, "keys_out", 4),
+                Arg::fixed(c.selected),
+            ];
+            let counting = c.counting();
+            return Ok(Runs {
+                config,
+                rec: Recorder::new(ctx, c.plan, decl, Some(counting))?,
+                spare: ctx.zeroed("runs", 4)?,
+            });
+        }
         let mut c = Compaction::build(ctx, label, "runs", config.max_count, &policy)?;
         let mut decl = vec![Arg::counted(c.input, "keys", 4)];
         let values = match config.aggregate {

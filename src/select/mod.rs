@@ -38,7 +38,7 @@ use crate::scan::ScanPolicy;
 use crate::stages::select::compact;
 
 pub(crate) use compaction::Compaction;
-use single::{MarkBy, SinglePass};
+pub(crate) use single::{MarkBy, SinglePass};
 
 /// What selects an element.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,13 +25,16 @@ use super::compaction::checked_max;
 use super::SelectPolicy;
 
 /// What the compact stage marks by (its KIND).
-pub(super) enum MarkBy {
+pub(crate) enum MarkBy {
     /// A nonzero byte flag (four to a word).
     FlagBytes,
     /// A nonzero u32 flag.
     FlagWords,
     /// The stage composed with the caller's predicate.
     Predicate(Arc<Kernel>),
+    /// The first element and each that differs from the one before it (as words): the heads
+    /// of runs (unique).
+    Heads,
 }
 
 /// The host's grids for a count: the chain's, then (a partition) the tail's.
@@ -50,7 +53,7 @@ impl SingleArgs {
 }
 
 /// A selection's plan and the buffers a recording binds.
-pub(super) struct SinglePass {
+pub(crate) struct SinglePass {
     pub plan: Plan,
     pub control: BufferId,
     pub input: BufferId,
@@ -66,7 +69,7 @@ pub(super) struct SinglePass {
 impl SinglePass {
     /// The plan of a selection (`partition`: a partition) labelled `label` of up to
     /// `max_count` elements marked `by`, by `policy`.
-    pub fn build(
+    pub(crate) fn build(
         ctx: &Context,
         label: String,
         by: MarkBy,
@@ -80,6 +83,7 @@ impl SinglePass {
             MarkBy::FlagBytes => (compact::STAGE.load(caps.flavor())?, 0.0, 1),
             MarkBy::FlagWords => (compact::STAGE.load(caps.flavor())?, 1.0, 4),
             MarkBy::Predicate(k) => (k, 2.0, 0),
+            MarkBy::Heads => (compact::STAGE.load(caps.flavor())?, 3.0, 0),
         };
         let mut plan = Plan::new(label);
         let scan_bytes = scan::control_size(caps)?;
@@ -179,7 +183,7 @@ impl SinglePass {
     }
 
     /// The plan's counting: the chain's marks, the host's grids.
-    pub fn counting(&self) -> Counting {
+    pub(crate) fn counting(&self) -> Counting {
         let args = self.args;
         Counting {
             control: self.control,

@@ -13,7 +13,8 @@
 //
 // KIND 0: flags as bytes, four to a word (numpy's bool and uint8: one word per vec4 of
 // elements); 1: flags as u32; 2: the elements themselves, kept where `keep` (select/lib/keep, or
-// the caller's predicate) holds. A nonzero flag selects. Elements move as words: every bit
+// the caller's predicate) holds; 3: the elements where a run of equal words begins (the first,
+// and each that differs from the one before it: unique, src/runs.rs). A nonzero flag selects. Elements move as words: every bit
 // pattern is kept.
 
 //!include shared/wg_ops
@@ -89,8 +90,14 @@ fn marks_of(whole: bool, n: u32, v: u32, x: vec4<u32>) -> u32 {
                 }
             }
         }
-    } else {
+    } else if KIND == 2u {
         m = keeps(x.x) | (keeps(x.y) << 1u) | (keeps(x.z) << 2u) | (keeps(x.w) << 3u);
+    } else {
+        // heads: the element before the vec4's first is the previous vec4's last (the first
+        // element of all is a head)
+        let before = select(input_words[max(4u * v, 1u) - 1u], ~x.x, v == 0u);
+        m = select(0u, 1u, x.x != before) | select(0u, 2u, x.y != x.x)
+            | select(0u, 4u, x.z != x.y) | select(0u, 8u, x.w != x.z);
     }
     if whole {
         return m;
