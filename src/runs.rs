@@ -30,7 +30,7 @@ use crate::fold::{ChunkPolicy, Operator};
 use crate::plan::{BufferInit, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
 use crate::reduce::ReduceOp;
-use crate::select::{Compaction, MarkBy, SelectPolicy, SinglePass};
+use crate::select::{Compaction, MarkBy, SelectPolicy, SinglePass, Then};
 use crate::stages::select::runs;
 
 /// What each run gives besides its key.
@@ -139,38 +139,43 @@ impl Runs {
                 format!("reduce {values} by {} key ({op:?})", config.keys).to_lowercase()
             }
         };
-        if config.aggregate == Aggregate::None {
-            // the heads' keys alone: the selection's single pass, marking heads
-            let policy = SelectPolicy::for_caps(ctx.caps());
-            let c = SinglePass::build(ctx, label, MarkBy::Heads, false, config.max_count, &policy)?;
-            let decl = vec![
-                Arg::counted(c.input, "keys", 4),
-                Arg::counted(c.output, "keys_out", 4),
-                Arg::fixed(c.selected),
-            ];
-            let counting = c.counting();
-            return Ok(Runs {
-                config,
-                rec: Recorder::new(ctx, c.plan, decl, Some(counting))?,
-                spare: ctx.zeroed("runs", 4)?,
-            });
-        }
-        let mut c = Compaction::build(ctx, label, "runs", config.max_count, &policy)?;
-        let mut decl = vec![Arg::counted(c.input, "keys", 4)];
-        let values = match config.aggregate {
-            Aggregate::Reduce(..) => Some(c.plan.arg("values", 4 * c.max())),
-            _ => None,
+        let (op, value_dtype) = match config.aggregate {
+            Aggregate::Reduce(op, d) => (op, d),
+            Aggregate::None | Aggregate::Lengths => {
+                // the heads' keys (and their lengths): the selection's single pass, marking
+                // heads
+                let then = match config.aggregate {
+                    Aggregate::Lengths => Then::Lengths,
+                    _ => Then::Nothing,
+                };
+                let policy = SelectPolicy::for_caps(ctx.caps());
+                let c =
+                    SinglePass::build(ctx, label, MarkBy::Heads, then, config.max_count, &policy)?;
+                let mut decl = vec![
+                    Arg::counted(c.input, "keys", 4),
+                    Arg::counted(c.output, "keys_out", 4),
+                ];
+                decl.extend(c.aggregates.map(|a| Arg::counted(a, "aggregates", 4)));
+                decl.push(Arg::fixed(c.selected));
+                let counting = c.counting();
+                return Ok(Runs {
+                    config,
+                    rec: Recorder::new(ctx, c.plan, decl, Some(counting))?,
+                    spare: ctx.zeroed("runs", 4)?,
+                });
+            }
         };
-        if let Some(v) = values {
-            decl.push(Arg::counted(v, "values", 4));
-        }
-        decl.push(Arg::counted(c.output, "keys_out", 4));
-        if config.aggregate != Aggregate::None {
-            let out = c.plan.arg("aggregates", 4 * c.max());
-            decl.push(Arg::counted(out, "aggregates", 4));
-            append_reduce(&mut c, config.aggregate, values, out)?;
-        }
-        decl.push(Arg::fixed(c.selected));
+        let mut c = Compaction::build(ctx, label, "runs", config.max_count, &policy)?;
+        let values = c.plan.arg("values", 4 * c.max());
+        let out = c.plan.arg("aggregates", 4 * c.max());
+        append_reduce(&mut c, op, value_dtype, values, out)?;
+        let decl = vec![
+            Arg::counted(c.input, "keys", 4),
+            Arg::counted(values, "values", 4),
+            Arg::counted(c.output, "keys_out", 4),
+            Arg::counted(out, "aggregates", 4),
+            Arg::fixed(c.selected),
+        ];
         let counting = c.counting()?;
         Ok(Runs {
             config,
@@ -261,19 +266,19 @@ impl Runs {
     }
 }
 
-/// Appends the aggregates' stages (`wgsl/select/runs.wgsl`) to the compaction over the keys'
+/// Appends the reduction's stages (`wgsl/select/runs.wgsl`) to the compaction over the keys'
 /// heads.
 fn append_reduce(
     c: &mut Compaction,
-    aggregate: Aggregate,
-    values: Option<crate::plan::BufferId>,
+    op: ReduceOp,
+    value_dtype: Dtype,
+    values: crate::plan::BufferId,
     out: crate::plan::BufferId,
 ) -> Result<()> {
-    let (op, kind) = match aggregate {
-        Aggregate::Reduce(ReduceOp::Sum, d) => (Operator::sum(d)?, 0.0),
-        Aggregate::Reduce(ReduceOp::Min, d) => (Operator::min(d)?, 0.0),
-        Aggregate::Reduce(ReduceOp::Max, d) => (Operator::max(d)?, 0.0),
-        _ => (Operator::sum(Dtype::U32)?, 1.0),
+    let op = match op {
+        ReduceOp::Sum => Operator::sum(value_dtype)?,
+        ReduceOp::Min => Operator::min(value_dtype)?,
+        ReduceOp::Max => Operator::max(value_dtype)?,
     };
     let k = op.kernel(runs::STAGE)?;
     // two vec4s a workgroup (wgsl/select/runs.wgsl)
@@ -282,11 +287,10 @@ fn append_reduce(
         32 * c.max_workgroups as u64,
         BufferInit::Poison,
     );
-    let mut ov = c.params.clone();
-    ov.push((runs::VALUES, kind));
+    let ov = c.params.clone();
     let binds = [
         (runs::bind::count_word, c.control),
-        (runs::bind::values, values.unwrap_or(c.marks)),
+        (runs::bind::values, values),
         (runs::bind::marks, c.marks),
         (runs::bind::places, c.places),
         (runs::bind::out, out),

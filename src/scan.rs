@@ -18,7 +18,7 @@
 //!   they start workgroups in ([`ScanPolicy::tickets`]).
 //! - **No clearing pass.** The status words come in two halves that alternate between runs:
 //!   a run publishes into the half the run before cleared and clears the other (the run's
-//!   last tile to arrive turns the books over, `wgsl/scan/lib/params.wgsl`), so a scanner
+//!   last tile to arrive turns the books over, `wgsl/shared/chain_params.wgsl`), so a scanner
 //!   records any number of runs.
 //! - Tiles are [`ScanPolicy`] values; input longer than one storage binding is chunked at tile
 //!   boundaries, one dispatch per chunk, the look-back running on across chunks.
@@ -34,8 +34,8 @@ use crate::error::{Error, Result};
 use crate::kernel::{self, Flavor};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Counting, Recorder, Timestamps};
-use crate::stages::scan::lib::chain;
 use crate::stages::scan::{chained, prepare};
+use crate::stages::shared::chain;
 use crate::stages::Override;
 
 /// Bytes the scan's buffers need for `len` elements: whole 16-byte words (the kernels read and
@@ -57,7 +57,7 @@ fn control_bytes(prep: &kernel::Kernel) -> Result<(u64, [u64; 4])> {
     Ok((4 * (layout[2] + layout[3] * layout[1]), layout))
 }
 
-/// Bytes of a chunk's params block (`ScanParams`, `wgsl/scan/lib/params.wgsl`).
+/// Bytes of a chunk's params block (`ScanParams`, `wgsl/shared/chain_params.wgsl`).
 const PARAMS_BYTES: u64 = 32;
 
 /// Tuning of the scan. Figures: Vulkan through wgpu 30, subgroups of 32, 2026-11-27, the H100
@@ -140,17 +140,17 @@ impl ScanPolicy {
     }
 }
 
-/// The scan's chain of tiles in a plan (`wgsl/scan/lib/chain.wgsl`): its control block, the
+/// The scan's chain of tiles in a plan (`wgsl/shared/chain.wgsl`): its control block, the
 /// status words, the chunks, the prepare pass, and the overrides every stage on the chain takes.
 /// The scan's chained stage and the single-pass selection's stage are such stages.
 pub(crate) struct Chain {
     /// The control block (count, dispatch arguments, params blocks).
     pub control: BufferId,
-    /// The status words (`scan/lib/params.wgsl`'s layout), created zeroed, kept between runs.
+    /// The status words (`shared/chain_params.wgsl`'s layout), created zeroed, kept between runs.
     pub state: BufferId,
     /// (first element, elements) of each chunk at the maximum count: one dispatch each.
     pub chunks: Vec<(u64, u64)>,
-    /// The overrides of `scan/lib/params` and `scan/lib/chain`.
+    /// The overrides of `shared/chain_params` and `shared/chain`.
     pub overrides: Vec<(Override, f64)>,
     args_at: u64,
     params_at: u64,
@@ -190,14 +190,14 @@ impl Chain {
             .sum::<u64>()
             .max(1);
         // tickets, the books of the two halves, and each half's status words: 2 per tile
-        // (scan/lib/params.wgsl's layout); created zeroed, kept between runs
+        // (shared/chain_params.wgsl's layout); created zeroed, kept between runs
         let state_words = k_prep.constant(prepare::STATE_STATUS)? as u64 + 2 * 2 * max_tiles;
         let state = plan.buffer(
             format!("scan {tag} state"),
             state_words * 4,
             BufferInit::Zeroed,
         );
-        // scan/lib/params.wgsl: the prepare stage's and the chain's alike
+        // shared/chain_params.wgsl: the prepare stage's and the chain's alike
         let params = [
             (prepare::CHUNKS, chunks.len() as f64),
             (prepare::CHUNK, chunks[0].1 as f64),
@@ -306,7 +306,7 @@ pub fn append(
 }
 
 /// The marks that make the chained stage compute each chunk's params from the head (its block's
-/// `derive` and `chunk` words, `ScanParams` of `wgsl/scan/lib/params.wgsl`), for every copy of
+/// `derive` and `chunk` words, `ScanParams` of `wgsl/shared/chain_params.wgsl`), for every copy of
 /// a control block of [`control_size`] bytes (`record.rs`).
 pub(crate) fn derive_marks(caps: &Caps) -> Result<Vec<(u64, u32)>> {
     let prep = prepare::STAGE.load(caps.flavor())?;

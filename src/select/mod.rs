@@ -38,7 +38,7 @@ use crate::scan::ScanPolicy;
 use crate::stages::select::compact;
 
 pub(crate) use compaction::Compaction;
-pub(crate) use single::{MarkBy, SinglePass};
+pub(crate) use single::{MarkBy, SinglePass, Then};
 
 /// What selects an element.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,7 +214,12 @@ impl Select {
                 Selector::Predicate(_) => "a predicate".into(),
             }
         );
-        let c = SinglePass::build(ctx, label, by, config.partition, config.max_count, &policy)?;
+        let then = if config.partition {
+            Then::Others
+        } else {
+            Then::Nothing
+        };
+        let c = SinglePass::build(ctx, label, by, then, config.max_count, &policy)?;
         let mut decl = vec![Arg::counted(c.input, "elements", 4)];
         if let Some((f, bytes)) = c.flags {
             decl.push(Arg::counted(f, "flags", bytes));

@@ -1,6 +1,7 @@
 //! The selection's plan: one pass on the scan's chain of tiles (`wgsl/select/compact.wgsl`),
 //! and for a partition a second that moves the others after the selected ones
-//! (`wgsl/select/tail.wgsl`).
+//! (`wgsl/select/tail.wgsl`); for runs' heads with their lengths, a second that takes each
+//! run's length from the heads' positions (`wgsl/select/lengths.wgsl`).
 //!
 //! The compact pass reads the elements and flags once and writes the selected elements once:
 //! each tile marks its elements, publishes their count, looks back for the count before it
@@ -19,7 +20,7 @@ use crate::kernel::Kernel;
 use crate::plan::{BufferId, BufferInit, Plan};
 use crate::record::{Counting, HostArgs};
 use crate::scan::{self, Chain, ScanArgs};
-use crate::stages::select::{compact, tail};
+use crate::stages::select::{compact, lengths, tail};
 
 use super::compaction::checked_max;
 use super::SelectPolicy;
@@ -37,7 +38,19 @@ pub(crate) enum MarkBy {
     Heads,
 }
 
-/// The host's grids for a count: the chain's, then (a partition) the tail's.
+/// What follows the selected elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Then {
+    /// Nothing: a selection.
+    Nothing,
+    /// The others, in order (a partition): the tail pass.
+    Others,
+    /// The runs' lengths, for a selection of runs' heads: each head's position written beside
+    /// it, then the lengths pass into the `aggregates` argument.
+    Lengths,
+}
+
+/// The host's grids for a count: the chain's, then (a partition, run lengths) the tail's.
 #[derive(Clone, Copy, Debug)]
 struct SingleArgs {
     chain: ScanArgs,
@@ -61,19 +74,21 @@ pub(crate) struct SinglePass {
     pub flags: Option<(BufferId, u64)>,
     pub output: BufferId,
     pub selected: BufferId,
+    /// The runs' lengths ([`Then::Lengths`]).
+    pub aggregates: Option<BufferId>,
     args: SingleArgs,
     max: u64,
     scan_marks: Vec<(u64, u32)>,
 }
 
 impl SinglePass {
-    /// The plan of a selection (`partition`: a partition) labelled `label` of up to
-    /// `max_count` elements marked `by`, by `policy`.
+    /// The plan of a selection labelled `label` of up to `max_count` elements marked `by`,
+    /// followed by `then`, by `policy`.
     pub(crate) fn build(
         ctx: &Context,
         label: String,
         by: MarkBy,
-        partition: bool,
+        then: Then,
         max_count: u64,
         policy: &SelectPolicy,
     ) -> Result<SinglePass> {
@@ -95,7 +110,13 @@ impl SinglePass {
         };
         let output = plan.arg("output", 4 * max);
         let selected = plan.arg("selected", 4);
-        let rejects = partition.then(|| plan.buffer("rejects", 4 * max, BufferInit::Poison));
+        let aggregates = (then == Then::Lengths).then(|| plan.arg("aggregates", 4 * max));
+        // the others (a partition) or the heads' positions (run lengths)
+        let rejects = match then {
+            Then::Nothing => None,
+            Then::Others => Some(plan.buffer("rejects", 4 * max, BufferInit::Poison)),
+            Then::Lengths => Some(plan.buffer("positions", 4 * max, BufferInit::Poison)),
+        };
         // one chunk (checked_max: the elements fit one binding), at least one tile, whose
         // workgroup writes the selected count of an empty run
         let chain = Chain::append(
@@ -110,7 +131,8 @@ impl SinglePass {
         let mut ov = chain.overrides.clone();
         ov.extend([
             (compact::KIND, kind),
-            (compact::PARTITION, partition as u32 as f64),
+            (compact::PARTITION, (then == Then::Others) as u32 as f64),
+            (compact::POSITIONS, (then == Then::Lengths) as u32 as f64),
         ]);
         let (params_at, params_bytes) = chain.params_block(0);
         plan.pass(
@@ -149,20 +171,41 @@ impl SinglePass {
                         as u64,
                 };
                 grid.append_prepare(&mut plan, "select tail prepare".into())?;
-                plan.pass(
-                    "select tail",
-                    &tail::STAGE.load(crate::kernel::Flavor::Emulated)?,
-                    tail::entry::main,
-                    &grid.params(),
-                    &[
-                        (tail::bind::count_word, control),
-                        (tail::bind::selected, selected),
-                        (tail::bind::rejects, rejects),
-                        (tail::bind::output, output),
-                    ],
-                    grid.workgroups(),
-                )?
-                .range(tail::bind::count_word, 0, 16)?;
+                let emulated = crate::kernel::Flavor::Emulated;
+                match aggregates {
+                    None => {
+                        plan.pass(
+                            "select tail",
+                            &tail::STAGE.load(emulated)?,
+                            tail::entry::main,
+                            &grid.params(),
+                            &[
+                                (tail::bind::count_word, control),
+                                (tail::bind::selected, selected),
+                                (tail::bind::rejects, rejects),
+                                (tail::bind::output, output),
+                            ],
+                            grid.workgroups(),
+                        )?
+                        .range(tail::bind::count_word, 0, 16)?;
+                    }
+                    Some(lengths_out) => {
+                        plan.pass(
+                            "runs lengths",
+                            &lengths::STAGE.load(emulated)?,
+                            lengths::entry::main,
+                            &grid.params(),
+                            &[
+                                (lengths::bind::count_word, control),
+                                (lengths::bind::selected, selected),
+                                (lengths::bind::positions, rejects),
+                                (lengths::bind::lengths, lengths_out),
+                            ],
+                            grid.workgroups(),
+                        )?
+                        .range(lengths::bind::count_word, 0, 16)?;
+                    }
+                }
                 Some(grid)
             }
         };
@@ -173,6 +216,7 @@ impl SinglePass {
             flags,
             output,
             selected,
+            aggregates,
             args: SingleArgs {
                 chain: ScanArgs::new(caps, max, &policy.tiles, control)?.with_min_tiles(1),
                 tail,

@@ -1,4 +1,4 @@
-// Scan in a single pass: a chained scan with decoupled look-back (scan/lib/chain.wgsl), as
+// Scan in a single pass: a chained scan with decoupled look-back (shared/chain.wgsl), as
 // CUB's DeviceScan. Each workgroup takes a tile (4 to 16 rows of WG_SIZE vec4s,
 // scan/lib/tile.wgsl), scans it, publishes its sum, looks back for the sum of everything before
 // it, publishes its inclusive prefix, and writes the tile out. Input is read once and output
@@ -8,12 +8,12 @@
 // INCLUSIVE = 1 gives the inclusive scan (scan/lib/tile.wgsl).
 
 //!include shared/wg_ops
-//!include scan/lib/group
+//!include shared/chain_group
 //!include scan/lib/tile
-//!include scan/lib/chain
+//!include shared/chain
 
 @group(0) @binding(0) var<uniform> params_block: ScanParams;
-// word 0 of the same control copy: the count (scan/lib/params)
+// word 0 of the same control copy: the count (shared/chain_params)
 @group(0) @binding(6) var<uniform> count_word: vec4<u32>;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> output: array<vec4<u32>>;
@@ -44,7 +44,7 @@ fn load_quad(full: bool, n: u32, v: u32) -> Quad {
     );
 }
 
-// Scans quad q's four rows within the segment (scan/lib/chain's seg_scan_rows).
+// Scans quad q's four rows within the segment (shared/chain's seg_scan_rows).
 fn seg_scan_quad(inv: Inv, q: u32, x: Quad, segs: u32, seg: u32) -> vec4<u32> {
     return seg_scan_rows(inv, q, vec4<u32>(hsum(x.r0), hsum(x.r1), hsum(x.r2), hsum(x.r3)), segs, seg);
 }
@@ -69,7 +69,7 @@ fn store_quad(full: bool, n: u32, v: u32, run: vec4<u32>, x: Quad) {
 }
 
 // The sum of tile q of this chunk (a full tile: it has a successor), by the lane group: the
-// look-back's decoupled fallback (scan/lib/chain).
+// look-back's decoupled fallback (shared/chain).
 fn tile_sum(inv: Inv, q: u32) -> u32 {
     var s = 0u;
     // (TILE / 4 is a multiple of the lane group's size: every lane takes as many steps)

@@ -1,9 +1,9 @@
 // Scan, stage 0: this run's element count (control[0], copied or written there before this
-// pass) turned into each chunk's params (scan/lib/params) and the 2-D grid of its tiles, so one
+// pass) turned into each chunk's params (shared/chain_params) and the 2-D grid of its tiles, so one
 // prepared plan scans any count up to its maximum. One invocation; it writes the control block
 // alone, so a host count skips it (src/count.rs).
 
-//!include scan/lib/params
+//!include shared/chain_params
 
 // workgroups per grid dimension (the device's limit)
 override MAX_DIM: u32 = 65535u;

@@ -1,5 +1,5 @@
 // Select in a single pass: stream compaction on the chained scan's look-back
-// (scan/lib/chain.wgsl), as CUB's DeviceSelect. Each workgroup takes a tile of elements (rows
+// (shared/chain.wgsl), as CUB's DeviceSelect. Each workgroup takes a tile of elements (rows
 // of WG_SIZE vec4s, scan/lib/tile's layout), marks each element (KIND, below), counts the marks
 // of each row within its segment, publishes the tile's count, looks back for the count of
 // everything selected before it, and moves each selected element to its place, a quad of rows
@@ -9,7 +9,7 @@
 // With PARTITION each other element goes to `rejects` at the count of the others before it
 // (select/tail.wgsl then moves them after the selected ones, once every tile has its place).
 // The tile whose inclusive count is the run's writes it to `selected[0]`; a run of 0 elements
-// has one empty tile (MIN_TILES, scan/lib/params), which writes 0.
+// has one empty tile (MIN_TILES, shared/chain_params), which writes 0.
 //
 // KIND 0: flags as bytes, four to a word (numpy's bool and uint8: one word per vec4 of
 // elements); 1: flags as u32; 2: the elements themselves, kept where `keep` (select/lib/keep, or
@@ -18,15 +18,18 @@
 // pattern is kept.
 
 //!include shared/wg_ops
-//!include scan/lib/group
-//!include scan/lib/chain
+//!include shared/chain_group
+//!include shared/chain
 //!include select/lib/keep
 
 override KIND: u32 = 0u;
 override PARTITION: u32 = 0u;
+// 1: each selected element's index goes to `rejects` at its place too (the heads' positions,
+// from which select/lengths.wgsl takes the runs' lengths); not with PARTITION
+override POSITIONS: u32 = 0u;
 
 @group(0) @binding(0) var<uniform> params_block: ScanParams;
-// word 0 of the same control copy: the count (scan/lib/params)
+// word 0 of the same control copy: the count (shared/chain_params)
 @group(0) @binding(1) var<uniform> count_word: vec4<u32>;
 @group(0) @binding(2) var<storage, read> input: array<vec4<u32>>;
 // the same buffer as words, for the last one to three elements
@@ -34,7 +37,8 @@ override PARTITION: u32 = 0u;
 // the flags (KIND 0, 1) as words; with KIND 2 the elements again, unread
 @group(0) @binding(4) var<storage, read> flags: array<u32>;
 @group(0) @binding(5) var<storage, read_write> output: array<u32>;
-// PARTITION: the elements not selected, in order; otherwise the output again, unwritten
+// PARTITION: the elements not selected, in order; POSITIONS: the selected ones' indices;
+// otherwise the output again, unwritten
 @group(0) @binding(6) var<storage, read_write> rejects: array<u32>;
 @group(0) @binding(7) var<storage, read_write> state: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> selected: array<u32>;
@@ -147,8 +151,8 @@ fn row_counts(m: u32) -> vec4<u32> {
 }
 
 // Stages vec4 x (marks m, four bits), whose first element is the tile's element e and whose
-// first selected element has the tile's place p: each selected element at its place from the
-// quad's first (qstart), and (PARTITION) each other below the tile's live elements after the
+// first selected element has the tile's place p: each selected element (POSITIONS: its index in
+// the tile) at its place from the quad's first (qstart), and (PARTITION) each other below the tile's live elements after the
 // quad's qsel selected ones, at its place among the tile's others from the quad's first
 // (rstart).
 fn stage_vec(live: u32, e: u32, p: u32, x: vec4<u32>, m: u32, qstart: u32, qsel: u32, rstart: u32) {
@@ -163,7 +167,7 @@ fn stage_vec(live: u32, e: u32, p: u32, x: vec4<u32>, m: u32, qstart: u32, qsel:
 // (if it is one) is p; returns the next selected element's place.
 fn stage_one(live: u32, e: u32, p: u32, w: u32, marked: u32, qstart: u32, qsel: u32, rstart: u32) -> u32 {
     if marked != 0u {
-        sc_stage[p - qstart] = w;
+        sc_stage[p - qstart] = select(w, e, POSITIONS != 0u);
         return p + 1u;
     }
     if PARTITION != 0u && e < live {
@@ -198,7 +202,11 @@ fn move_quad(inv: Inv, q: u32, x: Quad, run: vec4<u32>, live: u32, first: u32, p
     let reject_at = first - prefix + rstart;
     for (var i = inv.lid; i < count; i += WG_SIZE) {
         let w = sc_stage[i];
-        if i < qsel {
+        if POSITIONS != 0u {
+            // w: the element's index in the tile
+            output[out_at + i] = input_words[first + w];
+            rejects[out_at + i] = first + w;
+        } else if i < qsel {
             output[out_at + i] = w;
         } else {
             rejects[reject_at + i - qsel] = w;
@@ -209,7 +217,7 @@ fn move_quad(inv: Inv, q: u32, x: Quad, run: vec4<u32>, live: u32, first: u32, p
 }
 
 // The marks of tile q of this chunk (a full tile: it has a successor), counted by the lane
-// group: the look-back's decoupled fallback (scan/lib/chain).
+// group: the look-back's decoupled fallback (shared/chain).
 fn tile_sum(inv: Inv, q: u32) -> u32 {
     var s = 0u;
     // (TILE / 4 is a multiple of the lane group's size: every lane takes as many steps)

@@ -1,8 +1,7 @@
-// Runs of equal keys (src/runs.rs), stages 4 and 5, after the selection's stages over the runs'
-// heads (select/marks KIND 3, their exclusive scan `places`, the scatter of the heads' keys):
-// each run's aggregate, the operator (shared/operator: a built-in sum, min or max) over its
-// values in order, to `out[run]`. VALUES 0: the values are the `values` buffer's words; 1: every
-// value is 1 (the run lengths, of a run-length encoding).
+// Reduce-by-key (src/runs.rs), stages 4 and 5, after the stages over the runs' heads
+// (select/marks, their exclusive scan `places`, select/scatter of the heads' keys): each run's
+// aggregate, the operator (shared/operator: a built-in sum, min or max) over its values in
+// order, to `out[run]`.
 //
 // Stage 4 (`chunks`): each workgroup takes a contiguous chunk of whole tiles (shared/grid), a
 // tile at a time; each invocation reduces ITEMS consecutive elements. A run that begins and ends
@@ -17,10 +16,8 @@
 //!include shared/grid
 //!include shared/parts
 
-override VALUES: u32 = 0u;
-
 @group(0) @binding(0) var<uniform> count_word: vec4<u32>;
-// the values (VALUES 0), as words; bound to `marks` for run lengths
+// the values, as words
 @group(0) @binding(1) var<storage, read> values: array<u32>;
 @group(0) @binding(2) var<storage, read> marks: array<u32>;
 @group(0) @binding(3) var<storage, read> places: array<u32>;
@@ -30,9 +27,6 @@ override VALUES: u32 = 0u;
 @group(0) @binding(5) var<storage, read_write> chunk_state: array<vec4<u32>>;
 
 fn value_at(i: u32) -> u32 {
-    if VALUES == 1u {
-        return 1u;
-    }
     return values[i];
 }
 

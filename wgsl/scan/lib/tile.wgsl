@@ -9,7 +9,7 @@
 // words. Elements at or past `n` load as 0 and are never stored, so a partial last tile neither
 // reads out of bounds nor writes past the count. INCLUSIVE = 1 gives the inclusive scan.
 
-//!include scan/lib/params
+//!include shared/chain_params
 
 override INCLUSIVE: u32 = 0u;
 

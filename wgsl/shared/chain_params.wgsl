@@ -1,7 +1,8 @@
 // include-only
 //!include shared/count
-// The scan stages' workgroup size, each chunk's params, and the layout of the chained scan's
-// state (`state`, created zeroed, kept between runs).
+// The workgroup size, each chunk's params, and the layout of the status words (`state`, created
+// zeroed, kept between runs) of the chain of tiles (shared/chain: the scan's chained stage and
+// the single-pass selection's).
 //
 // Params: every copy of a Scanner's control block is marked PARAMS_DERIVED when it is made, and
 // the chained stage computes its chunk's params from the head (shared/count) itself, so no count

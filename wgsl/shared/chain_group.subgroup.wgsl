@@ -1,5 +1,6 @@
 // include-only
-// The chained scan's two groups of invocations (scan/chained.wgsl), on real subgroups:
+// The two groups of invocations of a stage on the chain of tiles (shared/chain: scan/chained,
+// select/compact), on real subgroups:
 // - a *segment* is a subgroup: the rows of a tile are scanned within each segment first
 //   (seg_inclusive4), and the last lane holds the segment's totals;
 // - the *lane group* is subgroup 0: it scans the segments' totals, publishes the tile's status

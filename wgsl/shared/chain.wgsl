@@ -7,12 +7,12 @@
 // (select/compact.wgsl) sums the tile's marks and moves each selected element to its place.
 //
 // The including stage declares `params_block: ScanParams` and `count_word: vec4<u32>` (uniform),
-// `state: array<atomic<u32>>` (the status words, scan/lib/params's layout), and
+// `state: array<atomic<u32>>` (the status words, shared/chain_params's layout), and
 // `fn tile_sum(inv: Inv, q: u32) -> u32`, the sum of its full tile q of this chunk by the lane
 // group, read from its input (the decoupled fallback, below).
 //
 // Forward progress: a predecessor still silent after SPIN window reads is not waited for: the
-// lane group (scan/lib/group.*.wgsl) sums that predecessor's tile from the input itself
+// lane group (shared/chain_group.*.wgsl) sums that predecessor's tile from the input itself
 // (`tile_sum`, as the sort's OneSweep pass does) and looks on past it, so no tile ever depends
 // on another workgroup being scheduled. Tiles are their workgroup's index, or (TICKETS = 1)
 // take their index from an atomic ticket in order of start, so every predecessor has at least
@@ -35,7 +35,7 @@
 // A tile is QUADS quads of rows (4 rows of WG_SIZE vec4s each, scan/lib/tile's layout); each
 // row is scanned within its segment first, and the segments' row totals meet in sc_rows.
 
-//!include scan/lib/params
+//!include shared/chain_params
 
 // window reads that find the same predecessor silent before the fallback sums its tile
 override SPIN: u32 = 64u;
@@ -44,7 +44,7 @@ override TICKETS: u32 = 0u;
 // tiles of all chunks at the plan's maximum count: the status words of one half
 override MAX_TILES: u32 = 0u;
 
-// TILE (scan/lib/params), elements per tile: QUADS quads of rows, QUADS 1 to MAX_QUADS (the host
+// TILE (shared/chain_params), elements per tile: QUADS quads of rows, QUADS 1 to MAX_QUADS (the host
 // checks)
 const MAX_QUADS: u32 = 4u;
 override QUADS: u32 = TILE / (16u * WG_SIZE);

@@ -1,5 +1,5 @@
 // include-only
-// The functions of group.subgroup.wgsl without subgroups: one segment per workgroup (its rows
+// The functions of chain_group.subgroup.wgsl without subgroups: one segment per workgroup (its rows
 // scanned through workgroup memory by shared/wg_ops), and the whole workgroup as the lane group,
 // its lanes the local invocations. Same results; every function holds workgroup barriers, so
 // call it from control flow that is uniform over the workgroup.
