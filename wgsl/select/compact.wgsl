@@ -48,24 +48,6 @@ var<workgroup> sc_stage: array<u32, 16u * WG_SIZE>;
 // the tile's selected count
 var<workgroup> sc_total: u32;
 
-// The vec4 at index v, with elements at or past n as 0 (they are never marked).
-fn load_vec(n: u32, v: u32) -> vec4<u32> {
-    let first = v * 4u;
-    if first + 4u <= n {
-        return input[v];
-    }
-    if first >= n {
-        return vec4<u32>(0u);
-    }
-    let rest = n - first;
-    return vec4<u32>(
-        input_words[first],
-        select(0u, input_words[min(first + 1u, n - 1u)], rest > 1u),
-        select(0u, input_words[min(first + 2u, n - 1u)], rest > 2u),
-        0u,
-    );
-}
-
 fn keeps(x: u32) -> u32 {
     return select(0u, 1u, keep(bitcast<Element>(x)));
 }

@@ -7,29 +7,12 @@
 // two views of one buffer, and `output` / `output_words` likewise: the caller's buffers may end
 // with the count, inside a vec4, so the last one to three elements are read and written as
 // words. Elements at or past `n` load as 0 and are never stored, so a partial last tile neither
-// reads out of bounds nor writes past the count. INCLUSIVE = 1 gives the inclusive scan.
+// reads out of bounds nor writes past the count (the loads are shared/chain's `load_vec`).
+// INCLUSIVE = 1 gives the inclusive scan.
 
 //!include shared/chain_params
 
 override INCLUSIVE: u32 = 0u;
-
-// The vec4 at index v of the chunk, with elements at or past n as 0.
-fn load_vec(n: u32, v: u32) -> vec4<u32> {
-    let first = v * 4u;
-    if first + 4u <= n {
-        return input[v];
-    }
-    if first >= n {
-        return vec4<u32>(0u);
-    }
-    let rest = n - first;
-    return vec4<u32>(
-        input_words[first],
-        select(0u, input_words[min(first + 1u, n - 1u)], rest > 1u),
-        select(0u, input_words[min(first + 2u, n - 1u)], rest > 2u),
-        0u,
-    );
-}
 
 fn hsum(v: vec4<u32>) -> u32 {
     return v.x + v.y + v.z + v.w;
