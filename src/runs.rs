@@ -128,7 +128,7 @@ impl Runs {
     }
 
     /// [`Runs::new`] with a policy of the caller's: the grid of an aggregate's chunked stages
-    /// (unique takes the selection's single pass by its device's policy).
+    /// (unique and run-length encoding take the selection's single pass by its device's policy).
     pub fn with_policy(ctx: &Context, config: RunsConfig, policy: ChunkPolicy) -> Result<Runs> {
         check_dtype(config.keys, "runs of keys")?;
         let label = match config.aggregate {
@@ -139,14 +139,29 @@ impl Runs {
                 format!("reduce {values} by {} key ({op:?})", config.keys).to_lowercase()
             }
         };
-        let (op, value_dtype) = match config.aggregate {
-            Aggregate::Reduce(op, d) => (op, d),
+        let (plan, decl, counting) = match config.aggregate {
+            Aggregate::Reduce(op, value_dtype) => {
+                let mut c = Compaction::build(ctx, label, "runs", config.max_count, &policy)?;
+                let values = c.plan.arg("values", 4 * c.max());
+                let out = c.plan.arg("aggregates", 4 * c.max());
+                append_reduce(&mut c, op, value_dtype, values, out)?;
+                let decl = vec![
+                    Arg::counted(c.input, "keys", 4),
+                    Arg::counted(values, "values", 4),
+                    Arg::counted(c.output, "keys_out", 4),
+                    Arg::counted(out, "aggregates", 4),
+                    Arg::fixed(c.selected),
+                ];
+                let counting = c.counting()?;
+                (c.plan, decl, counting)
+            }
             Aggregate::None | Aggregate::Lengths => {
                 // the heads' keys (and their lengths): the selection's single pass, marking
                 // heads
-                let then = match config.aggregate {
-                    Aggregate::Lengths => Then::Lengths,
-                    _ => Then::Nothing,
+                let then = if config.aggregate == Aggregate::Lengths {
+                    Then::Lengths
+                } else {
+                    Then::Nothing
                 };
                 let policy = SelectPolicy::for_caps(ctx.caps());
                 let c =
@@ -158,28 +173,12 @@ impl Runs {
                 decl.extend(c.aggregates.map(|a| Arg::counted(a, "aggregates", 4)));
                 decl.push(Arg::fixed(c.selected));
                 let counting = c.counting();
-                return Ok(Runs {
-                    config,
-                    rec: Recorder::new(ctx, c.plan, decl, Some(counting))?,
-                    spare: ctx.zeroed("runs", 4)?,
-                });
+                (c.plan, decl, counting)
             }
         };
-        let mut c = Compaction::build(ctx, label, "runs", config.max_count, &policy)?;
-        let values = c.plan.arg("values", 4 * c.max());
-        let out = c.plan.arg("aggregates", 4 * c.max());
-        append_reduce(&mut c, op, value_dtype, values, out)?;
-        let decl = vec![
-            Arg::counted(c.input, "keys", 4),
-            Arg::counted(values, "values", 4),
-            Arg::counted(c.output, "keys_out", 4),
-            Arg::counted(out, "aggregates", 4),
-            Arg::fixed(c.selected),
-        ];
-        let counting = c.counting()?;
         Ok(Runs {
             config,
-            rec: Recorder::new(ctx, c.plan, decl, Some(counting))?,
+            rec: Recorder::new(ctx, plan, decl, Some(counting))?,
             spare: ctx.zeroed("runs", 4)?,
         })
     }

@@ -25,6 +25,10 @@ use crate::stages::select::{compact, lengths, tail};
 use super::compaction::checked_max;
 use super::SelectPolicy;
 
+/// Tiles the chain has at least: one, whose workgroup writes the selected count of an empty run
+/// (the chain's prepare stage and the host's grids alike).
+const MIN_TILES: u32 = 1;
+
 /// What the compact stage marks by (its KIND).
 pub(crate) enum MarkBy {
     /// A nonzero byte flag (four to a word).
@@ -125,7 +129,7 @@ impl SinglePass {
             Some(control),
             max,
             &policy.tiles,
-            1,
+            MIN_TILES,
             "select",
         )?;
         let mut ov = chain.overrides.clone();
@@ -218,7 +222,7 @@ impl SinglePass {
             selected,
             aggregates,
             args: SingleArgs {
-                chain: ScanArgs::new(caps, max, &policy.tiles, control)?.with_min_tiles(1),
+                chain: ScanArgs::new(caps, max, &policy.tiles, control)?.with_min_tiles(MIN_TILES),
                 tail,
             },
             max,
