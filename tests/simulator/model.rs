@@ -2,10 +2,8 @@
 //! a partial last subgroup, schedulers and the step budget, the subgroup sizes a simulator
 //! accepts, and invalidated buffers.
 
-use std::collections::HashMap;
-
 use wgsimd::finding::{Finding, FindingKind};
-use wgsimd::plan::{BufferId, BufferInit, Fills, Plan, Workgroups, POISON_WORD};
+use wgsimd::plan::{BufferInit, Fills, Plan, Workgroups, POISON_WORD};
 use wgsimd::sim::{Scheduler, SimConfig, Simulator};
 use wgsimd::{Caps, Context};
 
