@@ -23,6 +23,7 @@ use super::checks;
 use super::events::Bound;
 use super::events::{BufferMeta, Findings};
 use super::interp::{Budget, Hooks, Interp, Turns};
+use super::layout;
 use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
@@ -1362,16 +1363,54 @@ impl Simulator {
                     pass.label, self.config.memory_budget
                 )));
             }
+            findings.set_pass(Some(pi));
+            let module = &prog.spec.module;
+            let used = prog.spec.info.get_entry_point(prog.entry_index);
             let mut bound = vec![None; prog.globals.len()];
-            for (gi, g) in prog.globals.iter().enumerate() {
+            for ((gi, g), (h, var)) in prog
+                .globals
+                .iter()
+                .enumerate()
+                .zip(module.global_variables.iter())
+            {
                 let Some(gb) = g.binding else { continue };
                 let Some(b) = pass.bindings.iter().find(|b| (b.group, b.binding) == gb) else {
                     continue;
                 };
-                let (_, base, len) = at[b.buffer.0];
+                let (buffer, base, len) = &at[b.buffer.0];
+                let (base, len) = (*base, *len);
                 let first = (b.offset / 4) as usize;
                 let avail = len.saturating_sub(first);
                 let words_bound = b.size.map_or(avail, |s| ((s / 4) as usize).min(avail));
+                // WebGPU's minimum binding size: the type's (a runtime-sized array counting
+                // one element), for a variable the entry point uses
+                let bytes = b.size.map_or(avail as u64 * 4, |s| s.min(avail as u64 * 4));
+                let need = module.types[var.ty].inner.try_size(module.to_ctx());
+                if let Some(need) = need
+                    .map(u64::from)
+                    .filter(|&n| bytes < n && !used[h].is_empty())
+                {
+                    let runtime = if layout::runtime_sized(module, var.ty) {
+                        " (its fixed part and one element of its runtime-sized array)"
+                    } else {
+                        ""
+                    };
+                    findings.report_declaration(
+                        FindingKind::BindingTooSmall,
+                        &pass.kernel,
+                        module.global_variables.get_span(h),
+                        format!(
+                            "`{}` (@group({}) @binding({})) is bound to {bytes} bytes of `{}` \
+                             from byte {}, less than the {need} bytes of its type{runtime}: \
+                             WebGPU refuses the binding",
+                            var.name.as_deref().unwrap_or("?"),
+                            gb.0,
+                            gb.1,
+                            buffer.label(),
+                            b.offset
+                        ),
+                    );
+                }
                 bound[gi] = Some(Bound {
                     buffer: slot[b.buffer.0],
                     base: base + first,
@@ -1381,7 +1420,6 @@ impl Simulator {
                         if !access.contains(naga::StorageAccess::STORE)),
                 });
             }
-            findings.set_pass(Some(pi));
             let hooks = Hooks {
                 checkers: &mut *checkers,
                 findings: &mut *findings,

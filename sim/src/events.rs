@@ -437,6 +437,31 @@ impl Findings {
         });
     }
 
+    /// Reports a finding about a declaration rather than a statement run (a binding): at
+    /// `span`, once per kind and position, not counted in invocations.
+    pub fn report_declaration(
+        &mut self,
+        kind: FindingKind,
+        kernel: &Kernel,
+        span: Span,
+        message: String,
+    ) {
+        let key = (kind, kernel as *const Kernel as usize, span_start(span));
+        if self.index.contains_key(&key) {
+            return;
+        }
+        self.index.insert(key, self.list.len());
+        self.notes.push(false);
+        self.list.push(Finding {
+            kind,
+            message,
+            loc: loc(kernel, span),
+            parties: vec![],
+            pass: self.pass,
+            invocations: None,
+        });
+    }
+
     /// Reports a finding with no source position (e.g. unwritten output): about the run, not
     /// counted in invocations.
     pub fn report_global(&mut self, kind: FindingKind, message: String) {

@@ -73,6 +73,12 @@ fn findings_exit_1_with_kind_names() {
             vec!["0=f32:random:512", "1=f32:random:128", "2=f32:uninit:1024"],
             "unwritten-output",
         ),
+        (
+            "binding_too_small_bug.wgsl",
+            "1",
+            vec!["0=u32:[64,3,0]", "1=u32:zeros:64"],
+            "binding-too-small",
+        ),
     ] {
         let f = corpus(file);
         let mut args = vec![f.as_str(), "--entry", "main", "--workgroups", wg];
