@@ -319,6 +319,7 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             "clean": report.findings.is_empty(),
             "notes": note.iter().collect::<Vec<_>>(),
             "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
+            "filtered": report.notes.iter().map(finding_json).collect::<Vec<_>>(),
             "dumps": dumps,
             "stripped": report.stripped.iter().map(|s| stripped_json(&req.name, s)).collect::<Vec<_>>(),
         });
@@ -331,10 +332,13 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         for f in &report.findings {
             println!("{f}");
         }
+        for f in &report.notes {
+            println!("note: {f}");
+        }
         if let Some(n) = &note {
             eprintln!("note: {n}");
         }
-        summary(report.findings.len(), &schedules);
+        summary(report.findings.len(), report.notes.len(), &schedules);
     }
     Ok(exit(report.findings.len()))
 }
@@ -363,14 +367,21 @@ pub fn exit(findings: usize) -> ExitCode {
     }
 }
 
-/// `no findings` or `N finding(s)` on stderr, with the schedules run.
-pub fn summary(findings: usize, schedules: &[String]) {
+/// `no findings` or `N finding(s)` on stderr, with the notes where there are any and the
+/// schedules run.
+pub fn summary(findings: usize, notes: usize, schedules: &[String]) {
     let under = schedules.join(", ");
-    if findings == 0 {
-        eprintln!("no findings (schedules: {under})");
+    let found = if findings == 0 {
+        "no findings".to_string()
     } else {
-        eprintln!("{findings} finding(s) (schedules: {under})");
-    }
+        format!("{findings} finding(s)")
+    };
+    let noted = if notes == 0 {
+        String::new()
+    } else {
+        format!(", {notes} note(s) (turned down by the kernel's diagnostic filters)")
+    };
+    eprintln!("{found}{noted} (schedules: {under})");
 }
 
 /// The words as text, space-separated.

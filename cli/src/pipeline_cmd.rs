@@ -324,6 +324,7 @@ pub fn run(args: &PipelineArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             .and_then(|i| report.buffers.get(i))
     };
     let of_pass = |i: Option<usize>| report.findings.iter().filter(move |f| f.pass == i);
+    let notes_of = |i: Option<usize>| report.notes.iter().filter(move |f| f.pass == i);
     if args.opts.json {
         let passes: Vec<serde_json::Value> = req
             .passes
@@ -336,6 +337,7 @@ pub fn run(args: &PipelineArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
                     "shader": p.file,
                     "entry": p.entry,
                     "findings": of_pass(Some(i)).map(finding_json).collect::<Vec<_>>(),
+                    "filtered": notes_of(Some(i)).map(finding_json).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -365,17 +367,24 @@ pub fn run(args: &PipelineArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         }
         for (i, p) in req.passes.iter().enumerate() {
             let n = of_pass(Some(i)).count();
-            let state = if n == 0 {
+            let mut state = if n == 0 {
                 "clean".to_string()
             } else {
                 format!("{n} finding(s)")
             };
+            let m = notes_of(Some(i)).count();
+            if m > 0 {
+                state.push_str(&format!(", {m} note(s)"));
+            }
             println!(
                 "== pass {i} `{}` ({}, entry {}): {state}",
                 p.label, p.file, p.entry
             );
             for f in of_pass(Some(i)) {
                 println!("{f}");
+            }
+            for f in notes_of(Some(i)) {
+                println!("note: {f}");
             }
         }
         let whole = of_pass(None).count();
@@ -385,7 +394,7 @@ pub fn run(args: &PipelineArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
                 println!("{f}");
             }
         }
-        summary(report.findings.len(), &schedules);
+        summary(report.findings.len(), report.notes.len(), &schedules);
     }
     Ok(exit(report.findings.len()))
 }

@@ -102,6 +102,7 @@ pub fn run(args: &ReplayArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
                     "entry": d.entry,
                     "workgroups": size,
                     "findings": d.findings.iter().map(finding_json).collect::<Vec<_>>(),
+                    "filtered": d.notes.iter().map(finding_json).collect::<Vec<_>>(),
                     "repeats": d.repeats,
                 })
             })
@@ -132,7 +133,7 @@ pub fn run(args: &ReplayArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             println!("buffer {label}: {}", words_text(*ty, words));
         }
         for d in &report.dispatches {
-            if d.findings.is_empty() && !args.all {
+            if d.findings.is_empty() && d.notes.is_empty() && !args.all {
                 continue;
             }
             let module = d
@@ -157,21 +158,26 @@ pub fn run(args: &ReplayArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
                 d.file,
                 d.entry,
                 size_text(&d.size),
-                if d.findings.is_empty() {
-                    "clean".to_string()
-                } else {
-                    format!("{} finding(s)", d.findings.len())
+                match (d.findings.len(), d.notes.len()) {
+                    (0, 0) => "clean".to_string(),
+                    (0, m) => format!("clean, {m} note(s)"),
+                    (n, 0) => format!("{n} finding(s)"),
+                    (n, m) => format!("{n} finding(s), {m} note(s)"),
                 },
             );
             for f in &d.findings {
                 println!("{f}");
+            }
+            for f in &d.notes {
+                println!("note: {f}");
             }
         }
         eprintln!(
             "{} compute dispatch(es) replayed at subgroup size {subgroup_size}",
             report.dispatches.len()
         );
-        summary(findings, &schedules);
+        let notes = report.dispatches.iter().map(|d| d.notes.len()).sum();
+        summary(findings, notes, &schedules);
     }
     if let Some(why) = &report.stopped {
         eprintln!("wgsimd replay: stopped: {why}");

@@ -87,6 +87,8 @@ pub struct CheckRequest {
 pub struct CheckReport {
     /// Findings.
     pub findings: Vec<Finding>,
+    /// Notes ([`crate::Report::notes`]): found, but turned down by the kernel's author.
+    pub notes: Vec<Finding>,
     /// Final contents of every binding of group 0, by binding number.
     pub buffers: BTreeMap<u32, (ElemType, Vec<u32>)>,
     /// Final contents of the bindings of the other groups, by `(group, binding)`.
@@ -175,6 +177,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
     })?;
     let mut out = CheckReport {
         findings: report.findings,
+        notes: report.notes,
         buffers: BTreeMap::new(),
         other_groups: BTreeMap::new(),
         stripped: report.stripped.into_iter().map(|(_, s)| s).collect(),

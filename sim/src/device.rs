@@ -23,6 +23,7 @@ use super::checks;
 use super::events::Bound;
 use super::events::{BufferMeta, Findings};
 use super::interp::{Budget, Hooks, Interp, Turns};
+use super::layout;
 use super::mask::MAX_LANES;
 use super::program::Program;
 use super::rng::SplitMix;
@@ -559,10 +560,15 @@ pub struct SimCopyIn<'a> {
 pub struct Report {
     /// Findings of the checkers (empty on a device).
     pub findings: Vec<Finding>,
+    /// Notes: what would be a finding but for the author's word in the kernel (a subgroup
+    /// operation run with lanes missing under a `subgroup_uniformity` diagnostic filter of any
+    /// severity but `error`). They fail nothing.
+    pub notes: Vec<Finding>,
 }
 
 impl Report {
-    /// `Error::Sim` naming `what`, the number of findings and the first, where there are any.
+    /// `Error::Sim` naming `what`, the number of findings and the first, where there are any
+    /// (notes are not findings).
     pub fn clean(&self, what: &str) -> Result<()> {
         match self.findings.first() {
             None => Ok(()),
@@ -586,7 +592,13 @@ struct Run<'r> {
     parallel: usize,
 }
 
-/// Adds `more` (another schedule's findings) to `into`, each kind and place once.
+/// Adds `more` (another schedule's findings and notes) to `into`, each kind and place once.
+fn merge_report(into: &mut Report, more: Report) {
+    merge_findings(&mut into.findings, more.findings);
+    merge_findings(&mut into.notes, more.notes);
+}
+
+/// Adds `more` to `into`, each kind and place once.
 fn merge_findings(into: &mut Vec<Finding>, more: Vec<Finding>) {
     // A finding without a place is about a buffer, named before its message's first ": "
     // (`unwritten-output`); the counts after it may differ between schedules, and the first
@@ -884,13 +896,17 @@ impl Simulator {
         }
         drop(guards);
         self.stats.lock().unwrap().runs += 1;
-        let findings = result?;
+        let report = result?;
         if self.config.fail_on_step_limit {
-            if let Some(f) = findings.iter().find(|f| f.kind == FindingKind::StepLimit) {
+            if let Some(f) = report
+                .findings
+                .iter()
+                .find(|f| f.kind == FindingKind::StepLimit)
+            {
                 return Err(Error::Sim(f.to_string()));
             }
         }
-        Ok(Report { findings })
+        Ok(report)
     }
 
     /// The memory a submission of `commands` over `table` (the commands binding `slots`)
@@ -962,12 +978,7 @@ impl Simulator {
     /// word, both schedules and the invocation that last wrote it under each (the two runs
     /// again, watching that word). A first run that stops (a step budget ran out) is not
     /// explored further.
-    fn explore(
-        &self,
-        run: &Run,
-        compared: &[bool],
-        words: &mut [Vec<u32>],
-    ) -> Result<Vec<Finding>> {
+    fn explore(&self, run: &Run, compared: &[bool], words: &mut [Vec<u32>]) -> Result<Report> {
         let schedules: &[Schedule] = if self.config.schedules.is_empty() {
             &[Schedule::Lockstep]
         } else {
@@ -975,9 +986,9 @@ impl Simulator {
         };
         let start: Option<Vec<Vec<u32>>> = (schedules.len() > 1).then(|| words.to_vec());
         let (first_run, others) = self.run_schedules(run, words, schedules, start.as_deref());
-        let (mut findings, stopped) = first_run?;
+        let (mut report, stopped) = first_run?;
         let Some(start) = start.filter(|_| !stopped) else {
-            return Ok(findings);
+            return Ok(report);
         };
         // the first difference (schedule, buffer, word, its value there), and how many
         // schedules differ
@@ -986,7 +997,7 @@ impl Simulator {
         for (&other, result) in schedules[1..].iter().zip(others) {
             let Some(result) = result else { continue };
             let (more, stopped, w) = result?;
-            merge_findings(&mut findings, more);
+            merge_report(&mut report, more);
             if stopped {
                 // a hang under this schedule (its step-limit finding says where): its
                 // outputs are partial
@@ -1002,7 +1013,7 @@ impl Simulator {
             }
         }
         let Some((other, b, i, v)) = first else {
-            return Ok(findings);
+            return Ok(report);
         };
         let writer = |schedule: Schedule| -> Result<Option<(Party, usize)>> {
             let watch = checks::LastWriter::new(b, i);
@@ -1023,7 +1034,7 @@ impl Simulator {
             },
             None => "not written by any pass".to_string(),
         };
-        findings.push(Finding {
+        report.findings.push(Finding {
             kind: FindingKind::ScheduleDivergence,
             message: format!(
                 "word {i} of `{label}` is {u} ({u:#x}) under {} ({}) but {v} ({v:#x}) under \
@@ -1043,7 +1054,7 @@ impl Simulator {
             pass,
             invocations: None,
         });
-        Ok(findings)
+        Ok(report)
     }
 
     /// Runs `run` under each of `schedules`: the first over `words`, each other over a copy of
@@ -1059,10 +1070,10 @@ impl Simulator {
         schedules: &[Schedule],
         start: Option<&[Vec<u32>]>,
     ) -> (
-        Result<(Vec<Finding>, bool)>,
-        Vec<Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>>,
+        Result<(Report, bool)>,
+        Vec<Option<Result<(Report, bool, Vec<Vec<u32>>)>>>,
     ) {
-        type Other = Option<Result<(Vec<Finding>, bool, Vec<Vec<u32>>)>>;
+        type Other = Option<Result<(Report, bool, Vec<Vec<u32>>)>>;
         let rest = if start.is_some() {
             &schedules[1..]
         } else {
@@ -1113,14 +1124,15 @@ impl Simulator {
     }
 
     /// Runs the pending queue writes, then the commands, under `schedule`, as one run of fresh
-    /// checkers; returns their findings and whether a step budget ran out (the run stopped).
+    /// checkers; returns their findings and notes and whether a step budget ran out (the run
+    /// stopped).
     fn run_commands(
         &self,
         run: &Run,
         words: &mut [Vec<u32>],
         schedule: Schedule,
         extra: Option<Box<dyn super::events::Checker>>,
-    ) -> Result<(Vec<Finding>, bool)> {
+    ) -> Result<(Report, bool)> {
         let Run {
             commands,
             slots,
@@ -1199,7 +1211,7 @@ impl Simulator {
                         schedule,
                     )?;
                     if stopped {
-                        return Ok((findings.into_vec(), true));
+                        return Ok((findings.into_report(), true));
                     }
                 }
             }
@@ -1208,7 +1220,7 @@ impl Simulator {
         for c in checkers.iter_mut() {
             c.run_end(metas, &mut findings);
         }
-        Ok((findings.into_vec(), false))
+        Ok((findings.into_report(), false))
     }
 
     /// Runs `plan`'s passes over the table (`slot[i]`: plan buffer i's table index; `at`: where
@@ -1351,16 +1363,54 @@ impl Simulator {
                     pass.label, self.config.memory_budget
                 )));
             }
+            findings.set_pass(Some(pi));
+            let module = &prog.spec.module;
+            let used = prog.spec.info.get_entry_point(prog.entry_index);
             let mut bound = vec![None; prog.globals.len()];
-            for (gi, g) in prog.globals.iter().enumerate() {
+            for ((gi, g), (h, var)) in prog
+                .globals
+                .iter()
+                .enumerate()
+                .zip(module.global_variables.iter())
+            {
                 let Some(gb) = g.binding else { continue };
                 let Some(b) = pass.bindings.iter().find(|b| (b.group, b.binding) == gb) else {
                     continue;
                 };
-                let (_, base, len) = at[b.buffer.0];
+                let (buffer, base, len) = &at[b.buffer.0];
+                let (base, len) = (*base, *len);
                 let first = (b.offset / 4) as usize;
                 let avail = len.saturating_sub(first);
                 let words_bound = b.size.map_or(avail, |s| ((s / 4) as usize).min(avail));
+                // WebGPU's minimum binding size: the type's (a runtime-sized array counting
+                // one element), for a variable the entry point uses
+                let bytes = b.size.map_or(avail as u64 * 4, |s| s.min(avail as u64 * 4));
+                let need = module.types[var.ty].inner.try_size(module.to_ctx());
+                if let Some(need) = need
+                    .map(u64::from)
+                    .filter(|&n| bytes < n && !used[h].is_empty())
+                {
+                    let runtime = if layout::runtime_sized(module, var.ty) {
+                        " (its fixed part and one element of its runtime-sized array)"
+                    } else {
+                        ""
+                    };
+                    findings.report_declaration(
+                        FindingKind::BindingTooSmall,
+                        &pass.kernel,
+                        module.global_variables.get_span(h),
+                        format!(
+                            "`{}` (@group({}) @binding({})) is bound to {bytes} bytes of `{}` \
+                             from byte {}, less than the {need} bytes of its type{runtime}: \
+                             WebGPU refuses the binding",
+                            var.name.as_deref().unwrap_or("?"),
+                            gb.0,
+                            gb.1,
+                            buffer.label(),
+                            b.offset
+                        ),
+                    );
+                }
                 bound[gi] = Some(Bound {
                     buffer: slot[b.buffer.0],
                     base: base + first,
@@ -1370,7 +1420,6 @@ impl Simulator {
                         if !access.contains(naga::StorageAccess::STORE)),
                 });
             }
-            findings.set_pass(Some(pi));
             let hooks = Hooks {
                 checkers: &mut *checkers,
                 findings: &mut *findings,
@@ -1453,8 +1502,8 @@ impl Simulator {
         config.fail_on_step_limit = true;
         // the arguments depend on the count alone, under any schedule
         config.schedules = vec![Schedule::Lockstep];
-        let (read, findings) = Simulator::new(config)?.run_plan(&mini)?;
-        if let Some(f) = findings.first() {
+        let (read, report) = Simulator::new(config)?.run_plan(&mini)?;
+        if let Some(f) = report.findings.first() {
             return Err(Error::Sim(format!("{}: {f}", mini.label)));
         }
         let mut args = HashMap::new();
@@ -1477,9 +1526,10 @@ impl Simulator {
     }
 
     /// Runs a self-contained plan (no `Arg` buffers) once and returns the contents of its
-    /// buffers marked read-back, by buffer, with the findings: the engine of `wgsimd check`.
+    /// buffers marked read-back, by buffer, with the findings and notes: the engine of
+    /// `wgsimd check`.
     /// `Poison` buffers marked read-back are outputs (their unwritten words are findings).
-    pub fn run_plan(&self, plan: &Plan) -> Result<(ReadBack, Vec<Finding>)> {
+    pub fn run_plan(&self, plan: &Plan) -> Result<(ReadBack, Report)> {
         let mut own = plan.clone();
         let mut args = Vec::new();
         let mut outputs = Vec::new();
@@ -1509,6 +1559,6 @@ impl Simulator {
                 read.insert(BufferId(i), b.read::<u32>());
             }
         }
-        Ok((read, report.findings))
+        Ok((read, report))
     }
 }

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use naga::{Expression, Handle, Span};
 
+use crate::device::Report;
 use crate::finding::{Finding, FindingKind, Party};
 use crate::kernel::Kernel;
 pub(crate) use crate::location::loc;
@@ -343,9 +344,14 @@ pub trait Checker {
 /// reports, or notes as [`Findings::seen`], the lanes that did the bad thing in one event (the
 /// lanes of a subgroup whose shift overflowed, the lanes of an access whose word raced), and
 /// the counts add up over the run, so a lane that runs the statement again counts again.
+///
+/// A note ([`Findings::note`]) is kept the same way, in a list of its own: what the author's
+/// diagnostic filter turned down ([`Report::notes`]).
 #[derive(Default)]
 pub struct Findings {
     list: Vec<Finding>,
+    /// Per entry of `list`, whether it is a note.
+    notes: Vec<bool>,
     index: HashMap<(FindingKind, usize, u32), usize>,
     pass: Option<usize>,
 }
@@ -387,11 +393,39 @@ impl Findings {
         message: String,
         parties: Vec<Party>,
     ) {
+        self.add(false, kind, kernel, span, invocations, message, parties);
+    }
+
+    /// [`Findings::report`] as a note: a finding the author's diagnostic filter turned down.
+    pub fn note(
+        &mut self,
+        kind: FindingKind,
+        kernel: &Kernel,
+        span: Span,
+        invocations: u64,
+        message: String,
+        parties: Vec<Party>,
+    ) {
+        self.add(true, kind, kernel, span, invocations, message, parties);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        note: bool,
+        kind: FindingKind,
+        kernel: &Kernel,
+        span: Span,
+        invocations: u64,
+        message: String,
+        parties: Vec<Party>,
+    ) {
         if self.seen(kind, kernel, span, invocations) {
             return;
         }
         let key = (kind, kernel as *const Kernel as usize, span_start(span));
         self.index.insert(key, self.list.len());
+        self.notes.push(note);
         self.list.push(Finding {
             kind,
             message,
@@ -403,9 +437,35 @@ impl Findings {
         });
     }
 
+    /// Reports a finding about a declaration rather than a statement run (a binding): at
+    /// `span`, once per kind and position, not counted in invocations.
+    pub fn report_declaration(
+        &mut self,
+        kind: FindingKind,
+        kernel: &Kernel,
+        span: Span,
+        message: String,
+    ) {
+        let key = (kind, kernel as *const Kernel as usize, span_start(span));
+        if self.index.contains_key(&key) {
+            return;
+        }
+        self.index.insert(key, self.list.len());
+        self.notes.push(false);
+        self.list.push(Finding {
+            kind,
+            message,
+            loc: loc(kernel, span),
+            parties: vec![],
+            pass: self.pass,
+            invocations: None,
+        });
+    }
+
     /// Reports a finding with no source position (e.g. unwritten output): about the run, not
     /// counted in invocations.
     pub fn report_global(&mut self, kind: FindingKind, message: String) {
+        self.notes.push(false);
         self.list.push(Finding {
             kind,
             message,
@@ -416,18 +476,21 @@ impl Findings {
         });
     }
 
-    /// The findings, the invocations each happened in noted at the end of its message when
-    /// more than one.
-    pub fn into_vec(self) -> Vec<Finding> {
-        self.list
-            .into_iter()
-            .map(|mut f| {
-                if let Some(n @ 2..) = f.invocations {
-                    f.message.push_str(&format!(" (in {n} invocations)"));
-                }
-                f
-            })
-            .collect()
+    /// The findings and the notes, the invocations each happened in noted at the end of its
+    /// message when more than one.
+    pub fn into_report(self) -> Report {
+        let mut report = Report::default();
+        for (mut f, note) in self.list.into_iter().zip(self.notes) {
+            if let Some(n @ 2..) = f.invocations {
+                f.message.push_str(&format!(" (in {n} invocations)"));
+            }
+            if note {
+                report.notes.push(f);
+            } else {
+                report.findings.push(f);
+            }
+        }
+        report
     }
 }
 

@@ -60,11 +60,14 @@ pub enum FindingKind {
     /// An atomic written by a plain assignment (`a[i] = 0u` on an atomic array), not
     /// `atomicStore`: WGSL forbids it; naga takes it.
     PlainAtomicAccess,
+    /// A storage or uniform binding smaller than its variable's type (for a runtime-sized
+    /// array, its fixed part and one element): WebGPU refuses such a binding.
+    BindingTooSmall,
 }
 
 impl FindingKind {
     /// Every kind, in catalogue order.
-    pub const ALL: [FindingKind; 19] = [
+    pub const ALL: [FindingKind; 20] = [
         FindingKind::NonUniformSubgroupOp,
         FindingKind::BarrierDivergence,
         FindingKind::WorkgroupRace,
@@ -84,6 +87,7 @@ impl FindingKind {
         FindingKind::ForwardProgress,
         FindingKind::NonFinite,
         FindingKind::PlainAtomicAccess,
+        FindingKind::BindingTooSmall,
     ];
 
     /// The stable name printed by `wgsimd check` and matched by tests.
@@ -108,6 +112,7 @@ impl FindingKind {
             FindingKind::ForwardProgress => "forward-progress",
             FindingKind::NonFinite => "non-finite",
             FindingKind::PlainAtomicAccess => "plain-atomic-access",
+            FindingKind::BindingTooSmall => "binding-too-small",
         }
     }
 }

@@ -107,6 +107,8 @@ pub struct Kernel {
     flat_validated: bool,
     /// The library it was composed from ([`Library::load`]), for source locations.
     library: Option<&'static Library>,
+    /// The filters on the `subgroup_uniformity` diagnostic.
+    subgroup_filters: crate::filters::SubgroupFilters,
 }
 
 impl std::fmt::Debug for Kernel {
@@ -248,7 +250,8 @@ impl Kernel {
         // (size, nesting, operators and statements bounded, naga on a large stack:
         // `crate::source`)
         crate::source::check(name, &source)?;
-        let (mut source, mut stripped) = crate::directives::strip_unsupported(&source);
+        let original = source;
+        let (mut source, mut stripped) = crate::directives::strip_unsupported(&original);
         let (module, info, flat_validated) = crate::source::on_big_stack(|| -> Result<_> {
             loop {
                 let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
@@ -332,6 +335,7 @@ impl Kernel {
                 }
             })
             .collect();
+        let subgroup_filters = crate::filters::SubgroupFilters::new(&original, &module);
         Ok(Kernel {
             name: name.into(),
             flavor,
@@ -343,7 +347,14 @@ impl Kernel {
             specialized: Mutex::new(HashMap::new()),
             flat_validated,
             library: None,
+            subgroup_filters,
         })
+    }
+
+    /// The filter on the `subgroup_uniformity` diagnostic in force at `span`, if any
+    /// ([`crate::filters`]).
+    pub(crate) fn subgroup_filter(&self, span: naga::Span) -> Option<crate::filters::Filter> {
+        self.subgroup_filters.at(span.to_range()?.start)
     }
 
     /// The `@binding` number of the `@group(0)` variable `name`, if the module declares it.

@@ -277,3 +277,17 @@ fn packed(members: &[naga::StructMember], list: &[Layout]) -> bool {
         .iter()
         .any(|m| m.offset % 4 != 0 || list[m.ty.index()].narrow)
 }
+
+/// Whether `ty` is a runtime-sized array or a struct ending in one.
+pub fn runtime_sized(module: &Module, ty: Handle<Type>) -> bool {
+    match module.types[ty].inner {
+        TypeInner::Array {
+            size: ArraySize::Dynamic,
+            ..
+        } => true,
+        TypeInner::Struct { ref members, .. } => {
+            members.last().is_some_and(|m| runtime_sized(module, m.ty))
+        }
+        _ => false,
+    }
+}

@@ -40,8 +40,8 @@
 //!
 //! A [`Kernel`] from WGSL text, a [`Plan`] of its passes over the plan's buffers (several
 //! passes share buffers; each pass sees everything the passes before it wrote), and
-//! [`Simulator::run_plan`]: the words of the buffers marked read-back, and the findings as
-//! values. A buffer made [`Poison`](plan::BufferInit::Poison) must be written before it is
+//! [`Simulator::run_plan`]: the words of the buffers marked read-back, and a [`Report`] of the
+//! findings (and notes) as values. A buffer made [`Poison`](plan::BufferInit::Poison) must be written before it is
 //! read; one also marked read-back is an output, each of its words to be written.
 //!
 //! ```
@@ -78,9 +78,9 @@
 //! plan.pass_named("sum", &kernel, "sum_pairs", &[], &[("mid", mid), ("out", out)], one)?;
 //!
 //! let sim = Simulator::new(SimConfig::default())?;
-//! let (words, findings) = sim.run_plan(&plan)?;
+//! let (words, report) = sim.run_plan(&plan)?;
 //! assert_eq!(words[&out][..3], [1 + 4, 4 + 9, 9 + 16]);
-//! let oob = findings.iter().find(|f| f.kind == FindingKind::OutOfBounds).unwrap();
+//! let oob = report.findings.iter().find(|f| f.kind == FindingKind::OutOfBounds).unwrap();
 //! assert_eq!(oob.pass, Some(1));
 //! # Ok(()) }
 //! ```
@@ -101,6 +101,7 @@ mod device;
 pub mod directives;
 pub mod error;
 mod events;
+mod filters;
 pub mod finding;
 #[cfg(any(test, feature = "tools"))]
 mod inputs;

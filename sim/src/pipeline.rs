@@ -105,6 +105,8 @@ pub struct PipelineReport {
     /// Findings; [`Finding::pass`] is the index of the pass in the request (`None` for those
     /// about the whole run, such as `unwritten-output`).
     pub findings: Vec<Finding>,
+    /// Notes ([`crate::Report::notes`]): found, but turned down by the kernel's author.
+    pub notes: Vec<Finding>,
     /// Final contents of every buffer, in the request's order.
     pub buffers: Vec<(ElemType, Vec<u32>)>,
     /// What was blanked from each shader file before parsing ([`crate::directives`]), once per
@@ -299,7 +301,7 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
             invalidates: None,
         });
     }
-    let (mut read, findings) = sim.run_plan(&plan)?;
+    let (mut read, report) = sim.run_plan(&plan)?;
     let buffers = req
         .buffers
         .iter()
@@ -307,7 +309,8 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
         .map(|(b, id)| (b.ty, read.remove(id).unwrap_or_default()))
         .collect();
     Ok(PipelineReport {
-        findings,
+        findings: report.findings,
+        notes: report.notes,
         buffers,
         stripped,
         invocations,

@@ -88,6 +88,9 @@ pub struct DispatchReport {
     pub size: DispatchSize,
     /// New findings (not at a kind and position an earlier dispatch reported).
     pub findings: Vec<Finding>,
+    /// New notes ([`crate::Report::notes`]: found, but turned down by the shader's author),
+    /// each kind and position once over the replay.
+    pub notes: Vec<Finding>,
     /// How many findings were at a kind and position an earlier dispatch already reported (not
     /// reported again; their invocations are not added to the earlier report's).
     pub repeats: usize,
@@ -222,9 +225,9 @@ struct Replay<'a> {
 
 type Step = std::result::Result<(), String>;
 
-/// A finding's kind and source position (`file`, line, column): what makes a later one a
-/// repeat.
-type FindingKey = (&'static str, Option<(String, u32, u32)>);
+/// A finding's kind, whether it is a note, and its source position (`file`, line, column): what
+/// makes a later one a repeat.
+type FindingKey = (&'static str, bool, Option<(String, u32, u32)>);
 
 /// The id in `PointerId(n)` (or a bare number).
 fn id_of(v: Option<&Value>) -> std::result::Result<u64, String> {
@@ -951,18 +954,27 @@ impl Replay<'_> {
         let mut enc = SimEncoder::new();
         enc.record(&prepared, &slices, &RunSpec::default())
             .map_err(|e| e.to_string())?;
-        let found = self.sim.submit(enc).map_err(|e| e.to_string())?.findings;
+        let found = self.sim.submit(enc).map_err(|e| e.to_string())?;
         let mut findings = Vec::new();
+        let mut notes = Vec::new();
         let mut repeats = 0;
-        for f in found {
-            let key = (
+        let key = |f: &Finding, note: bool| {
+            (
                 f.kind.name(),
+                note,
                 f.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col)),
-            );
-            if self.seen.insert(key) {
+            )
+        };
+        for f in found.findings {
+            if self.seen.insert(key(&f, false)) {
                 findings.push(f);
             } else {
                 repeats += 1;
+            }
+        }
+        for f in found.notes {
+            if self.seen.insert(key(&f, true)) {
+                notes.push(f);
             }
         }
         self.report.dispatches.push(DispatchReport {
@@ -975,6 +987,7 @@ impl Replay<'_> {
             entry,
             size,
             findings,
+            notes,
             repeats,
         });
         Ok(())

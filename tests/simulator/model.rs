@@ -2,10 +2,8 @@
 //! a partial last subgroup, schedulers and the step budget, the subgroup sizes a simulator
 //! accepts, and invalidated buffers.
 
-use std::collections::HashMap;
-
 use wgsimd::finding::{Finding, FindingKind};
-use wgsimd::plan::{BufferId, BufferInit, Fills, Plan, Workgroups, POISON_WORD};
+use wgsimd::plan::{BufferInit, Fills, Plan, Workgroups, POISON_WORD};
 use wgsimd::sim::{Scheduler, SimConfig, Simulator};
 use wgsimd::{Caps, Context};
 
@@ -27,8 +25,8 @@ fn one_pass(src: &str, words: u64, wg: u32, config: SimConfig) -> (Vec<u32>, Vec
         Workgroups::Direct([wg, 1, 1]),
     )
     .unwrap();
-    let (mut read, findings) = Simulator::new(config).unwrap().run_plan(&plan).unwrap();
-    (read.remove(&out).unwrap(), findings)
+    let (mut read, report) = Simulator::new(config).unwrap().run_plan(&plan).unwrap();
+    (read.remove(&out).unwrap(), report.findings)
 }
 
 fn at(subgroup_size: u32, shuffle_lanes: Option<u64>) -> SimConfig {
@@ -134,7 +132,7 @@ fn run_wait(scheduler: Scheduler, fail: bool) -> wgsimd::Result<Vec<Finding>> {
         fail_on_step_limit: fail,
         ..Default::default()
     })?;
-    Ok(sim.run_plan(&plan)?.1)
+    Ok(sim.run_plan(&plan)?.1.findings)
 }
 
 /// Waiting on workgroup 0 is fine in order, a hang when 0 is starved or runs later; with
@@ -218,7 +216,8 @@ fn invalidated_buffer_must_be_written_again() {
         let bind2 = [("data", data), ("twice", twice)];
         plan.pass_named("double", &double, "main", &[], &bind2, one)
             .unwrap();
-        let (read, findings): (HashMap<BufferId, Vec<u32>>, _) = sim.run_plan(&plan).unwrap();
+        let (read, report) = sim.run_plan(&plan).unwrap();
+        let findings = report.findings;
         let what = format!("invalidate {invalidate}, every {every}");
         for (i, &w) in read[&data].iter().enumerate() {
             let missed = invalidate && i % every as usize != 0;

@@ -73,6 +73,12 @@ fn findings_exit_1_with_kind_names() {
             vec!["0=f32:random:512", "1=f32:random:128", "2=f32:uninit:1024"],
             "unwritten-output",
         ),
+        (
+            "binding_too_small_bug.wgsl",
+            "1",
+            vec!["0=u32:[64,3,0]", "1=u32:zeros:64"],
+            "binding-too-small",
+        ),
     ] {
         let f = corpus(file);
         let mut args = vec![f.as_str(), "--entry", "main", "--workgroups", wg];
@@ -571,4 +577,54 @@ fn a_workgroup_of_one_subgroup_is_noted() {
     let (code, _, err) = run(&one);
     assert_eq!(code, 0);
     assert!(!err.contains("note:"), "{err}");
+}
+
+/// A subgroup operation with lanes missing under the author's `diagnostic(off,
+/// subgroup_uniformity)` is a note: printed, in JSON `filtered`, and exit 0; without the
+/// filter it is a finding (`partial_valid_shuffle_bug`).
+#[test]
+fn a_filtered_subgroup_op_is_a_note_and_exits_0() {
+    let args = |file: &str, json: bool| {
+        let mut a = vec![
+            corpus(file),
+            "--entry".into(),
+            "main".into(),
+            "--workgroups".into(),
+            "1".into(),
+            "--bind".into(),
+            "0=u32:iota:61".into(),
+            "--bind".into(),
+            "1=u32:uninit:61".into(),
+            "--subgroup-size".into(),
+            "8".into(),
+        ];
+        if json {
+            a.push("--json".into());
+        }
+        a
+    };
+    let run = |a: &[String]| check(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let (code, out, err) = run(&args("subgroup_filter_off_fine.wgsl", false));
+    assert_eq!(code, 0, "{out}{err}");
+    let note = out
+        .lines()
+        .find(|l| l.starts_with("note: non-uniform-subgroup-op: subgroupShuffleXor"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        note.contains("a note, not a finding: `diagnostic(off, subgroup_uniformity)` at ")
+            && note.contains("subgroup_filter_off_fine.wgsl:8:1 is in force here"),
+        "{note}"
+    );
+    assert!(err.contains("no findings, 1 note(s)"), "{err}");
+    let (code, out, _) = run(&args("subgroup_filter_off_fine.wgsl", true));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["clean"], true);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 0);
+    let filtered = v["filtered"].as_array().unwrap();
+    assert_eq!(filtered.len(), 1, "{out}");
+    assert_eq!(filtered[0]["kind"], "non-uniform-subgroup-op");
+    let (code, out, _) = run(&args("partial_valid_shuffle_bug.wgsl", false));
+    assert_eq!(code, 1);
+    assert!(!out.contains("note: "), "{out}");
 }

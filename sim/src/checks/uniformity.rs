@@ -5,6 +5,13 @@
 //!
 //! Invocations counted: the lanes that ran the subgroup operation with others missing, and the
 //! lanes that reached the barrier without the rest.
+//!
+//! Where the author turned WGSL's `subgroup_uniformity` diagnostic to `off`, `info` or `warning`
+//! around a subgroup or quad operation ([`crate::filters`]), running it with lanes missing is a
+//! note ([`crate::Report::notes`]), not a finding.
+
+use naga::diagnostic_filter::Severity;
+use naga::Span;
 
 use crate::events::{BarrierEvent, Checker, Ctx, Findings, SubgroupEvent};
 use crate::finding::FindingKind;
@@ -35,31 +42,40 @@ impl Checker for Uniformity {
         if let Some(m) = missing.first_set() {
             parties.push(ctx.party(m, None));
         }
-        out.report(
-            kind,
-            ctx.kernel,
-            s.span,
-            n,
-            if quad {
-                format!(
-                    "{} ran in subgroup {} with {} live lanes of the quads running it inactive \
+        let mut message = if quad {
+            format!(
+                "{} ran in subgroup {} with {} live lanes of the quads running it inactive \
                      (an inactive lane is the second party)",
-                    s.op,
-                    s.subgroup,
-                    missing.count()
-                )
-            } else {
-                format!(
-                    "{} ran in subgroup {} with {} of its {} live lanes active (an inactive lane \
+                s.op,
+                s.subgroup,
+                missing.count()
+            )
+        } else {
+            format!(
+                "{} ran in subgroup {} with {} of its {} live lanes active (an inactive lane \
                      is the second party)",
-                    s.op,
-                    s.subgroup,
-                    s.active.count(),
-                    s.live.count()
-                )
-            },
-            parties,
-        );
+                s.op,
+                s.subgroup,
+                s.active.count(),
+                s.live.count()
+            )
+        };
+        // the author's filter: any severity but `error` makes it a note
+        match ctx.kernel.subgroup_filter(s.span) {
+            Some(f) if f.severity != Severity::Error => {
+                let at = ctx
+                    .kernel
+                    .location(Span::new(f.at as u32, f.at as u32 + 1))
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
+                message.push_str(&format!(
+                    "; a note, not a finding: `{}`{at} is in force here",
+                    f.text()
+                ));
+                out.note(kind, ctx.kernel, s.span, n, message, parties);
+            }
+            _ => out.report(kind, ctx.kernel, s.span, n, message, parties),
+        }
     }
 
     fn barrier(&mut self, ctx: &Ctx, b: &BarrierEvent, out: &mut Findings) {

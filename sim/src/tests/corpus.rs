@@ -4,9 +4,10 @@
 //! `// workgroups: X[,Y,Z]`, `// bind: I=TYPE:INIT ...`, and optionally `// may: KIND[, KIND]`
 //! (kinds a run may add to the expected ones: a race's output also differs between schedules,
 //! `schedule-divergence`, where the racing invocations run in different threads), `// max-steps: N`,
-//! `// sizes: 4,8,...` (default 4, 8, 32, 64) and `// options: OPTION[, OPTION]` (the
-//! [`CheckOptions`] to turn on: `discarded-read`, `uninit-workgroup`, `non-finite`). Files named `*_bug`
-//! must be flagged, `*_fine` and `*_fixed` must be clean.
+//! `// sizes: 4,8,...` (default 4, 8, 32, 64), `// options: OPTION[, OPTION]` (the
+//! [`CheckOptions`] to turn on: `discarded-read`, `uninit-workgroup`, `non-finite`) and
+//! `// notes: KIND[, KIND]` (the kinds reported as notes, at every size: without it, none).
+//! Files named `*_bug` must be flagged, `*_fine` and `*_fixed` must be clean.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -42,7 +43,10 @@ fn verdicts(path: &Path) -> Vec<String> {
     let may: BTreeSet<String> = header(&source, "may")
         .map(|v| list(v, ',').map(String::from).collect())
         .unwrap_or_default();
-    for k in expect.iter().chain(&may) {
+    let notes: BTreeSet<String> = header(&source, "notes")
+        .map(|v| list(v, ',').map(String::from).collect())
+        .unwrap_or_default();
+    for k in expect.iter().chain(&may).chain(&notes) {
         assert!(
             FindingKind::ALL.iter().any(|f| f.name() == k),
             "{name}: unknown kind {k}"
@@ -87,13 +91,21 @@ fn verdicts(path: &Path) -> Vec<String> {
                 req.config.max_steps = m.parse().unwrap();
             }
             req.config.checks = options;
-            let findings = check(&req)
-                .unwrap_or_else(|e| panic!("{name}: {e}"))
-                .findings;
+            let report = check(&req).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let findings = report.findings;
             let got: BTreeSet<String> = findings.iter().map(|f| f.kind.name().into()).collect();
             let extra: BTreeSet<&String> = got.difference(&expect).collect();
-            if !got.is_superset(&expect) || extra.iter().any(|k| !may.contains(*k)) {
-                let list: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
+            let noted: BTreeSet<String> =
+                report.notes.iter().map(|f| f.kind.name().into()).collect();
+            if !got.is_superset(&expect)
+                || extra.iter().any(|k| !may.contains(*k))
+                || noted != notes
+            {
+                let list: Vec<String> = findings
+                    .iter()
+                    .map(|f| f.to_string())
+                    .chain(report.notes.iter().map(|f| format!("note: {f}")))
+                    .collect();
                 failures.push(format!(
                     "{name} at subgroup size {s} (shuffle {shuffle:?}): expected {expect:?}, got:\n  {}",
                     list.join("\n  ")

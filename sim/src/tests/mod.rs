@@ -6,6 +6,7 @@ mod bind;
 mod builtins;
 mod corpus;
 mod counts;
+mod declared;
 mod findings;
 mod limits;
 mod quiet;
