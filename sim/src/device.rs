@@ -1381,14 +1381,21 @@ impl Simulator {
                 let (base, len) = (*base, *len);
                 let first = (b.offset / 4) as usize;
                 let avail = len.saturating_sub(first);
-                let words_bound = b.size.map_or(avail, |s| ((s / 4) as usize).min(avail));
+                let mut bytes = b.size.map_or(avail as u64 * 4, |s| s.min(avail as u64 * 4));
+                // a caller's buffer: whole elements of the variable's array, or the filler
+                // (BufferInit::Arg), here an empty range
+                let filler = plan.buffers[b.buffer.0].init == BufferInit::Arg && {
+                    let shape = layout::binding_shape(module, var.ty);
+                    bytes = crate::plan::arg_binding_bytes(avail as u64 * 4, b.size, shape);
+                    bytes == 0
+                };
+                let words_bound = (bytes / 4) as usize;
                 // WebGPU's minimum binding size: the type's (a runtime-sized array counting
                 // one element), for a variable the entry point uses
-                let bytes = b.size.map_or(avail as u64 * 4, |s| s.min(avail as u64 * 4));
                 let need = module.types[var.ty].inner.try_size(module.to_ctx());
                 if let Some(need) = need
                     .map(u64::from)
-                    .filter(|&n| bytes < n && !used[h].is_empty())
+                    .filter(|&n| bytes < n && !filler && !used[h].is_empty())
                 {
                     let runtime = if layout::runtime_sized(module, var.ty) {
                         " (its fixed part and one element of its runtime-sized array)"

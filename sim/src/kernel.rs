@@ -69,9 +69,10 @@ pub struct ReflectedBinding {
     pub name: String,
     /// Access.
     pub kind: BindingKind,
-    /// Bytes per element where the variable is an array (a bound range is a whole number of
-    /// them), else its size.
-    pub stride: u32,
+    /// How a bound range is measured, `(fixed, stride)`: a fixed part and whole elements (an
+    /// array's, or of a struct's runtime-sized tail; a type of neither is one element of its
+    /// size).
+    pub shape: (u32, u32),
 }
 
 /// What the host needs to know about one entry point.
@@ -314,16 +315,13 @@ impl Kernel {
                             naga::AddressSpace::Uniform => BindingKind::Uniform,
                             _ => return None,
                         };
-                        let stride = match module.types[g.ty].inner {
-                            naga::TypeInner::Array { stride, .. } => stride,
-                            ref other => other.size(module.to_ctx()),
-                        };
+                        let shape = crate::layout::binding_shape(&module, g.ty);
                         Some(ReflectedBinding {
                             group: rb.group,
                             binding: rb.binding,
                             name: g.name.clone().unwrap_or_default(),
                             kind,
-                            stride,
+                            shape,
                         })
                     })
                     .collect();

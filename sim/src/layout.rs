@@ -291,3 +291,20 @@ pub fn runtime_sized(module: &Module, ty: Handle<Type>) -> bool {
         _ => false,
     }
 }
+
+/// How a bound range of a variable of type `ty` is measured, as `(fixed, stride)`: `fixed`
+/// bytes, then whole elements of `stride` bytes. An array: `(0, its stride)`; a struct ending
+/// in a runtime-sized array: the offset of that array and its stride; anything else: `(0, its
+/// size)`.
+pub fn binding_shape(module: &Module, ty: Handle<Type>) -> (u32, u32) {
+    match module.types[ty].inner {
+        TypeInner::Array { stride, .. } => (0, stride),
+        TypeInner::Struct { ref members, .. }
+            if members.last().is_some_and(|m| runtime_sized(module, m.ty)) =>
+        {
+            let last = members.last().expect("checked");
+            (last.offset, binding_shape(module, last.ty).1)
+        }
+        ref other => (0, other.size(module.to_ctx())),
+    }
+}

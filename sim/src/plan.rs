@@ -52,7 +52,26 @@ pub enum BufferInit {
     /// it is read (scratch), or read back (outputs of host plans).
     Poison,
     /// The caller's buffer, bound when the plan is recorded (`size` is the most the plan binds).
+    /// A binding of it takes what the caller's range holds past the binding's offset in whole
+    /// elements of the variable's array ([`arg_binding_bytes`]); a range holding none binds a
+    /// filler that no invocation may read (a chunk the count leaves empty, a vec4 view of an
+    /// input of one to three words): the GPU binds a buffer of its own, the simulator an empty
+    /// range, so that a read of it is a finding.
     Arg,
+}
+
+/// The bytes a binding of an [`BufferInit::Arg`] buffer covers: of the `avail` bytes the
+/// caller's range holds past the binding's offset, at most `size` (the binding's, if it has
+/// one), measured as the variable's type is (`shape`, from
+/// [`ReflectedBinding`](crate::kernel::ReflectedBinding)): its fixed part and whole elements.
+/// 0 (no whole element) means the binding gets the filler.
+pub fn arg_binding_bytes(avail: u64, size: Option<u64>, (fixed, stride): (u32, u32)) -> u64 {
+    let (fixed, stride) = (fixed as u64, (stride as u64).max(4));
+    let bytes = size.map_or(avail, |n| n.min(avail));
+    match bytes.checked_sub(fixed).map(|rest| rest / stride) {
+        Some(elements) if elements > 0 => fixed + elements * stride,
+        _ => 0,
+    }
 }
 
 /// A buffer of a plan.

@@ -262,18 +262,19 @@ impl DevicePlan {
                         // elements (a range that holds none, of a chunk the count leaves empty
                         // or a vec4 view of a shorter input, binds the filler: no invocation
                         // reads it)
-                        let stride = reflected.stride.max(4) as u64;
                         let avail = s.len().saturating_sub(b.offset);
-                        let size = b.size.map_or(avail, |n| n.min(avail)) / stride * stride;
+                        let size = crate::plan::arg_binding_bytes(avail, b.size, reflected.shape);
                         if size == 0 {
-                            if stride > FILLER_BYTES {
+                            let (fixed, stride) = reflected.shape;
+                            let one = fixed as u64 + (stride as u64).max(4);
+                            if one > FILLER_BYTES {
                                 return Err(Error::Plan(format!(
-                                    "pass {}: binding `{}` has a {stride}-byte array stride",
+                                    "pass {}: binding `{}` needs {one} bytes for one element",
                                     p.label, reflected.name
                                 )));
                             }
                             let write = reflected.kind == BindingKind::StorageReadWrite;
-                            (&self.fillers[write as usize], 0, Some(stride))
+                            (&self.fillers[write as usize], 0, Some(one))
                         } else {
                             (s.buffer, s.offset + b.offset, Some(size))
                         }

@@ -264,3 +264,18 @@ fn a_range_of_a_buffer_too_small_names_the_buffer() {
     let r = pipeline::run(&request(256)).unwrap();
     assert!(r.findings.is_empty(), "{:?}", r.findings);
 }
+
+#[test]
+fn a_callers_range_is_bound_in_whole_elements_or_as_the_filler() {
+    use crate::plan::arg_binding_bytes;
+    // a vec4 array: 20 bytes hold one element, 12 none (the filler), a binding's size caps it
+    assert_eq!(arg_binding_bytes(20, None, (0, 16)), 16);
+    assert_eq!(arg_binding_bytes(12, None, (0, 16)), 0);
+    assert_eq!(arg_binding_bytes(64, Some(40), (0, 16)), 32);
+    // a struct of 48 fixed bytes and 8-byte items: the fixed part and whole items, none without
+    // an item
+    assert_eq!(arg_binding_bytes(192, None, (48, 8)), 192);
+    assert_eq!(arg_binding_bytes(60, None, (48, 8)), 56);
+    assert_eq!(arg_binding_bytes(52, None, (48, 8)), 0);
+    assert_eq!(arg_binding_bytes(40, None, (48, 8)), 0);
+}
