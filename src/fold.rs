@@ -15,11 +15,14 @@
 //!   sums wrap; f32 sums are f32 additions; f32 minimum and maximum are the reduction's (a NaN
 //!   wins, the first in input order; −0 below +0; compared on integer keys, so a compiler that
 //!   assumes no NaN cannot change them).
-//! - **Stages** (`wgsl/fold/`): each workgroup's contiguous chunk of whole tiles combined in
-//!   order, the chunks' totals scanned by one workgroup, each chunk scanned again from its carry
-//!   (a scan); a reduction stops after the second stage. Every combination keeps input order.
-//!   Input is read twice and output written once: 12 bytes move per element where the u32 sum's
-//!   chained scan ([`crate::scan`]) moves 8.
+//! - **Stages** (`wgsl/fold/`): a scan combines each workgroup's contiguous chunk of whole
+//!   tiles in order, scans the chunks' totals in one workgroup and scans each chunk again from
+//!   its carry: input read twice and output written once, 12 bytes an element where the u32
+//!   sum's chained scan ([`crate::scan`]) moves 8. A reduction is one pass
+//!   (`fold/reduce.wgsl`): each subgroup combines a contiguous segment a row of vec4s at a time
+//!   with in-order shuffles, the workgroup its subgroups in order, and the workgroup arriving
+//!   last every workgroup's total. Every combination keeps input order, and none puts the
+//!   identity on the right of a value.
 
 use std::sync::Arc;
 
@@ -28,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Counting, HostArgs};
-use crate::stages::fold::{chunks, prepare};
+use crate::stages::fold::{chunks, prepare, reduce};
 use crate::stages::shared::grid;
 use crate::stages::{Override, Stage};
 
@@ -195,14 +198,15 @@ impl Operator {
         &self.label
     }
 
-    /// `stage` composed with this operator in place of `shared/operator.wgsl`.
+    /// `stage` composed with this operator in place of `shared/operator.wgsl` (the stages
+    /// that use no subgroup operations).
     pub(crate) fn kernel(&self, stage: Stage) -> Result<Arc<Kernel>> {
-        kernel::compose_replacing(
-            stage.name(),
-            Flavor::Emulated,
-            "shared/operator",
-            &self.text,
-        )
+        self.kernel_in(stage, Flavor::Emulated)
+    }
+
+    /// `stage` of `flavor` composed with this operator.
+    fn kernel_in(&self, stage: Stage, flavor: Flavor) -> Result<Arc<Kernel>> {
+        kernel::compose_replacing(stage.name(), flavor, "shared/operator", &self.text)
     }
 
     /// An error unless it has an identity, which `what` needs.
@@ -341,6 +345,9 @@ pub(crate) fn append(
     }
     let control = crate::record::control(plan, 32);
     let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
+    let Some(inclusive) = inclusive else {
+        return append_reduce(plan, caps, op, (input, output), control, max, policy);
+    };
     let k = op.kernel(chunks::STAGE)?;
     // (a tile is staged in workgroup memory sized for MAX_ITEMS elements an invocation)
     let items = policy.items.clamp(1, k.constant(chunks::MAX_ITEMS)?);
@@ -352,15 +359,10 @@ pub(crate) fn append(
         max_workgroups: max_wg as u64,
     };
     let state = plan.buffer("chunk states", 8 * max_wg as u64, BufferInit::Poison);
-    let tag = if inclusive.is_some() {
-        "scan"
-    } else {
-        "reduce"
-    };
+    let tag = "scan";
     grid.append_prepare(plan, format!("{tag} prepare"))?;
     let mut ov = grid.params();
-    ov.push((chunks::INCLUSIVE, (inclusive == Some(true)) as u32 as f64));
-    ov.push((chunks::RESULT, inclusive.is_none() as u32 as f64));
+    ov.push((chunks::INCLUSIVE, inclusive as u32 as f64));
     let binds = [
         (chunks::bind::count_word, control),
         (chunks::bind::input, input),
@@ -387,16 +389,59 @@ pub(crate) fn append(
         Workgroups::Direct([1, 1, 1]),
     )?
     .range(head, 0, 16)?;
-    if inclusive.is_some() {
-        plan.pass(
-            format!("{tag} chunks"),
-            &k,
-            chunks::entry::scan,
-            &ov,
-            &binds,
-            indirect,
-        )?
-        .range(head, 0, 16)?;
-    }
+    plan.pass(
+        format!("{tag} chunks"),
+        &k,
+        chunks::entry::scan,
+        &ov,
+        &binds,
+        indirect,
+    )?
+    .range(head, 0, 16)?;
+    Ok(grid.counting())
+}
+
+/// The reduction by `op` (`wgsl/fold/reduce.wgsl`: one pass, the last workgroup folding the
+/// workgroups' totals) of up to `max` elements of `input` into `output`'s first word.
+fn append_reduce(
+    plan: &mut Plan,
+    caps: &crate::device::Caps,
+    op: &Operator,
+    (input, output): (BufferId, BufferId),
+    control: BufferId,
+    max: u64,
+    policy: &ChunkPolicy,
+) -> Result<Counting> {
+    let k = op.kernel_in(reduce::STAGE, caps.flavor())?;
+    let grid = ChunkGrid {
+        control,
+        args_at: 16,
+        max_count: max,
+        items: policy.items.max(1) as u64,
+        max_workgroups: policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim) as u64,
+    };
+    // the arrival counter, the epoch, then two tagged words per workgroup's total
+    // (reduce/lib/fold.wgsl)
+    let slots = plan.buffer(
+        "fold slots",
+        (2 + 2 * grid.max_workgroups) * 4,
+        BufferInit::Zeroed,
+    );
+    grid.append_prepare(plan, "reduce prepare".into())?;
+    plan.pass(
+        "reduce",
+        &k,
+        reduce::entry::main,
+        &grid.params(),
+        &[
+            (reduce::bind::count_word, control),
+            (reduce::bind::input, input),
+            (reduce::bind::input_words, input),
+            (reduce::bind::result, output),
+            (reduce::bind::fold_slots, slots),
+        ],
+        grid.workgroups(),
+    )?
+    .range(reduce::bind::count_word, 0, 16)?;
     Ok(grid.counting())
 }

@@ -132,11 +132,14 @@ fn input_for(case: &Case, n: usize, seed: u64) -> Vec<u32> {
         _ => data::keys::<u32>(Dist::Extremes, n, seed),
     };
     if case.name.starts_with("last") {
-        // mostly zeros, so the last nonzero is often far back
+        // mostly zeros, so the last nonzero is often far back, and the others all different,
+        // so a combination out of order shows
         for (i, w) in words.iter_mut().enumerate() {
-            if !(i * 7919 + seed as usize).is_multiple_of(5) {
-                *w = 0;
-            }
+            *w = if (i * 7919 + seed as usize).is_multiple_of(5) {
+                (i as u32).wrapping_mul(0x9e37_79b9) | 1
+            } else {
+                0
+            };
         }
     }
     words

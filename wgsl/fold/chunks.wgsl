@@ -1,12 +1,11 @@
-// Scan and reduction by an associative operator (shared/operator: the caller's WGSL or a
+// Scan by an associative operator (shared/operator: the caller's WGSL or a
 // built-in one), applied in input order, so the operator need not commute. Three stages over
 // contiguous chunks of whole tiles (shared/grid: each workgroup the same number of tiles of
 // WG_SIZE * ITEMS elements, a tile at a time; each invocation ITEMS consecutive elements):
 //
 // 1. `totals`: each chunk's combination, in order (shared/parts), to `chunk_state`.
 // 2. `carries` (one workgroup): the chunks' totals scanned in order; each chunk's state becomes
-//    what comes before it (its carry). RESULT = 1 (a reduction): the combination of all to
-//    `output[0]`, the operator's identity for no elements.
+//    what comes before it (its carry).
 // 3. `scan`: each chunk scanned again from its carry, each element's prefix to `output`,
 //    exclusive or (INCLUSIVE = 1) inclusive.
 //
@@ -17,12 +16,11 @@
 //!include shared/parts
 
 override INCLUSIVE: u32 = 0u;
-override RESULT: u32 = 0u;
 
 // the head of this run's control copy (shared/count)
 @group(0) @binding(0) var<uniform> count_word: vec4<u32>;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
-// the scan's output, or the reduction's result (one word)
+// the scan's output
 @group(0) @binding(2) var<storage, read_write> output: array<u32>;
 // per chunk: (holds a value, the value): its total after stage 1, its carry after stage 2
 @group(0) @binding(3) var<storage, read_write> chunk_state: array<vec2<u32>>;
@@ -108,9 +106,6 @@ fn carries(@builtin(local_invocation_index) lid: u32) {
             chunk_state[c] = vec2<u32>(before.some, before.value);
         }
         carry = parts_total;
-    }
-    if RESULT == 1u && lid == 0u {
-        output[0] = select(bitcast<u32>(identity()), carry.value, carry.some != 0u);
     }
 }
 
