@@ -15,14 +15,15 @@
 //!   sums wrap; f32 sums are f32 additions; f32 minimum and maximum are the reduction's (a NaN
 //!   wins, the first in input order; −0 below +0; compared on integer keys, so a compiler that
 //!   assumes no NaN cannot change them).
-//! - **Stages** (`wgsl/fold/`): a scan combines each workgroup's contiguous chunk of whole
-//!   tiles in order, scans the chunks' totals in one workgroup and scans each chunk again from
-//!   its carry: input read twice and output written once, 12 bytes an element where the u32
-//!   sum's chained scan ([`crate::scan`]) moves 8. A reduction is one pass
-//!   (`fold/reduce.wgsl`): each subgroup combines a contiguous segment a row of vec4s at a time
-//!   with in-order shuffles, the workgroup its subgroups in order, and the workgroup arriving
-//!   last every workgroup's total. Every combination keeps input order, and none puts the
-//!   identity on the right of a value.
+//! - **Stages** (`wgsl/fold/`, on the rows of `fold/lib/rows.wgsl`): a reduction is one pass
+//!   (`fold/reduce.wgsl`): each subgroup combines a contiguous segment of its workgroup's chunk a
+//!   row of vec4s at a time with in-order shuffles, the workgroup its subgroups in order, and
+//!   the workgroup arriving last every workgroup's total. A scan (`fold/scan.wgsl`) is that
+//!   pass with the last workgroup scanning the chunks' totals into carries, then a pass that
+//!   scans each chunk from its carry a workgroup row at a time: input read twice and output
+//!   written once, 12 bytes an element where the u32 sum's chained scan ([`crate::scan`]) moves
+//!   8. Every combination keeps input order, and none puts the identity on the right of a
+//!   value.
 
 use std::sync::Arc;
 
@@ -31,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Counting, HostArgs};
-use crate::stages::fold::{chunks, prepare, reduce};
+use crate::stages::fold::{prepare, reduce, scan};
 use crate::stages::shared::grid;
 use crate::stages::{Override, Stage};
 
@@ -125,7 +126,7 @@ impl Operator {
             label: format!("operator {:016x} over {ty}", hash(text)),
         };
         // composed into a stage now, so a clash with the stages' names is an error here
-        op.kernel(chunks::STAGE)?;
+        op.kernel(scan::STAGE)?;
         Ok(op)
     }
 
@@ -344,61 +345,50 @@ pub(crate) fn append(
         });
     }
     let control = crate::record::control(plan, 32);
-    let max_wg = policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim);
-    let Some(inclusive) = inclusive else {
-        return append_reduce(plan, caps, op, (input, output), control, max, policy);
-    };
-    let k = op.kernel(chunks::STAGE)?;
-    // (a tile is staged in workgroup memory sized for MAX_ITEMS elements an invocation)
-    let items = policy.items.clamp(1, k.constant(chunks::MAX_ITEMS)?);
     let grid = ChunkGrid {
         control,
         args_at: 16,
         max_count: max,
-        items: items as u64,
-        max_workgroups: max_wg as u64,
+        items: policy.items.max(1) as u64,
+        max_workgroups: policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim) as u64,
     };
-    let state = plan.buffer("chunk states", 8 * max_wg as u64, BufferInit::Poison);
-    let tag = "scan";
-    grid.append_prepare(plan, format!("{tag} prepare"))?;
+    let Some(inclusive) = inclusive else {
+        return append_reduce(plan, caps, op, (input, output), grid);
+    };
+    let k = op.kernel_in(scan::STAGE, caps.flavor())?;
+    let state = plan.buffer("chunk states", 8 * grid.max_workgroups, BufferInit::Poison);
+    let slots = fold_slots(plan, &grid);
+    grid.append_prepare(plan, "scan prepare".into())?;
     let mut ov = grid.params();
-    ov.push((chunks::INCLUSIVE, inclusive as u32 as f64));
+    ov.push((scan::INCLUSIVE, inclusive as u32 as f64));
     let binds = [
-        (chunks::bind::count_word, control),
-        (chunks::bind::input, input),
-        (chunks::bind::output, output),
-        (chunks::bind::chunk_state, state),
+        (scan::bind::count_word, control),
+        (scan::bind::input, input),
+        (scan::bind::input_words, input),
+        (scan::bind::output, output),
+        (scan::bind::output_words, output),
+        (scan::bind::chunk_state, state),
+        (scan::bind::fold_slots, slots),
     ];
-    let indirect = grid.workgroups();
-    let head = chunks::bind::count_word;
-    plan.pass(
-        format!("{tag} totals"),
-        &k,
-        chunks::entry::totals,
-        &ov,
-        &binds,
-        indirect,
-    )?
-    .range(head, 0, 16)?;
-    plan.pass(
-        format!("{tag} carries"),
-        &k,
-        chunks::entry::carries,
-        &ov,
-        &binds,
-        Workgroups::Direct([1, 1, 1]),
-    )?
-    .range(head, 0, 16)?;
-    plan.pass(
-        format!("{tag} chunks"),
-        &k,
-        chunks::entry::scan,
-        &ov,
-        &binds,
-        indirect,
-    )?
-    .range(head, 0, 16)?;
+    let stages = [
+        ("scan totals", scan::entry::totals, grid.workgroups()),
+        ("scan chunks", scan::entry::scan, grid.workgroups()),
+    ];
+    for (label, entry, workgroups) in stages {
+        plan.pass(label, &k, entry, &ov, &binds, workgroups)?
+            .range(scan::bind::count_word, 0, 16)?;
+    }
     Ok(grid.counting())
+}
+
+/// The slots where the workgroups of `grid` publish their totals: the arrival counter, the
+/// epoch, then two tagged words per workgroup (`wgsl/reduce/lib/fold.wgsl`).
+fn fold_slots(plan: &mut Plan, grid: &ChunkGrid) -> BufferId {
+    plan.buffer(
+        "fold slots",
+        (2 + 2 * grid.max_workgroups) * 4,
+        BufferInit::Zeroed,
+    )
 }
 
 /// The reduction by `op` (`wgsl/fold/reduce.wgsl`: one pass, the last workgroup folding the
@@ -408,25 +398,11 @@ fn append_reduce(
     caps: &crate::device::Caps,
     op: &Operator,
     (input, output): (BufferId, BufferId),
-    control: BufferId,
-    max: u64,
-    policy: &ChunkPolicy,
+    grid: ChunkGrid,
 ) -> Result<Counting> {
     let k = op.kernel_in(reduce::STAGE, caps.flavor())?;
-    let grid = ChunkGrid {
-        control,
-        args_at: 16,
-        max_count: max,
-        items: policy.items.max(1) as u64,
-        max_workgroups: policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim) as u64,
-    };
-    // the arrival counter, the epoch, then two tagged words per workgroup's total
-    // (reduce/lib/fold.wgsl)
-    let slots = plan.buffer(
-        "fold slots",
-        (2 + 2 * grid.max_workgroups) * 4,
-        BufferInit::Zeroed,
-    );
+    let control = grid.control;
+    let slots = fold_slots(plan, &grid);
     grid.append_prepare(plan, "reduce prepare".into())?;
     plan.pass(
         "reduce",

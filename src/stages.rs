@@ -104,11 +104,11 @@ mod tests {
     #[test]
     fn names_of_another_stage_are_refused_when_the_plan_is_built() {
         use crate::plan::{BufferInit, Plan, Workgroups};
-        let k = fold::chunks::STAGE.load(Flavor::Emulated).unwrap();
+        let k = fold::scan::STAGE.load(Flavor::Emulated).unwrap();
         let mut plan = Plan::new("test");
         let b = plan.buffer("b", 16, BufferInit::Zeroed);
         let one = Workgroups::Direct([1, 1, 1]);
-        let entry = fold::chunks::entry::totals;
+        let entry = fold::scan::entry::totals;
         let err = |r: Result<&mut crate::plan::Pass>| match r {
             Err(crate::Error::Plan(m)) => m,
             other => panic!("{:?}", other.map(|p| p.label.clone())),
@@ -116,7 +116,7 @@ mod tests {
         let bad_override = [(sort::lib::keys::SHIFT, 1.0)];
         let m = err(plan.pass("p", &k, entry, &bad_override, &[], one));
         assert!(
-            m.contains("fold/chunks") && m.contains("override `SHIFT`"),
+            m.contains("fold/scan") && m.contains("override `SHIFT`"),
             "{m}"
         );
         let bad_binding = [(sort::onesweep::bind::keys_in, b)];
@@ -124,7 +124,7 @@ mod tests {
         assert!(m.contains("resource variable `keys_in`"), "{m}");
         assert!(plan.passes.is_empty());
         let shared = [(shared::grid::ITEMS, 4.0)];
-        let input = [(fold::chunks::bind::input, b)];
+        let input = [(fold::scan::bind::input, b)];
         plan.pass("p", &k, entry, &shared, &input, one).unwrap();
     }
 

@@ -25,12 +25,8 @@
 //!include shared/operator
 //!include shared/grid
 //!include fold/lib/lanes
+//!include fold/lib/rows
 //!include reduce/lib/fold
-
-// rows each group loads before combining any: loads in flight. A row is a vec4 a lane: two or
-// four consecutive vec4s a lane measured 0.334 and 0.90 against 0.303 ms at 2^28 (H200,
-// 2026-11-29, alternating builds in one call).
-const ROWS: u32 = 4u;
 
 // the head of this run's control copy (shared/count)
 @group(0) @binding(0) var<uniform> count_word: vec4<u32>;
@@ -43,73 +39,6 @@ const ROWS: u32 = 4u;
 // the workgroups' totals (reduce/lib/fold)
 @group(0) @binding(4) var<storage, read_write> fold_slots: array<atomic<u32>>;
 
-// per lane group: (holds a value, the value)
-var<workgroup> group_totals: array<vec2<u32>, WG_SIZE>;
-
-// [first, end) of part k of `total` items cut in `parts` in order, sizes differing by at most
-// one (k < parts, so k * per <= total: no overflow).
-fn share(total: u32, parts: u32, k: u32) -> vec2<u32> {
-    let per = total / parts;
-    let rem = total % parts;
-    let first = k * per + min(k, rem);
-    return vec2<u32>(first, first + per + select(0u, 1u, k < rem));
-}
-
-// The elements of vec4 slot i (below the slot count) of n combined in order: a whole vec4, or the
-// last one to three words.
-fn slot_value(i: u32, n: u32) -> T {
-    if i < n / 4u {
-        let v = input[i];
-        return op(op(op(bitcast<T>(v.x), bitcast<T>(v.y)), bitcast<T>(v.z)), bitcast<T>(v.w));
-    }
-    var acc = bitcast<T>(input_words[4u * i]);
-    for (var j = 4u * i + 1u; j < n; j++) {
-        acc = op(acc, bitcast<T>(input_words[j]));
-    }
-    return acc;
-}
-
-// Slot i's value where i < end (a lane past the segment's end returns the identity, which no
-// valid lane combines: lanes_fold).
-fn row_value(i: u32, end: u32, n: u32) -> T {
-    if i < end {
-        return slot_value(i, n);
-    }
-    return identity();
-}
-
-// (holds a value, the value) after `b` on the right of `a`.
-fn then(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-    if a.x == 0u {
-        return b;
-    }
-    if b.x == 0u {
-        return a;
-    }
-    return vec2<u32>(1u, bitcast<u32>(op(bitcast<T>(a.y), bitcast<T>(b.y))));
-}
-
-// Every group's (holds, value) from its lane 0 combined in group order, to every invocation.
-// Workgroup-uniform control flow (two barriers).
-fn groups_in_order(l: Lanes, mine: vec2<u32>) -> vec2<u32> {
-    workgroupBarrier();  // an earlier call's reads of group_totals are complete
-    if lanes_lane(l) == 0u {
-        group_totals[lanes_group(l)] = mine;
-    }
-    workgroupBarrier();  // every group's total is written
-    var acc = vec2<u32>(0u, 0u);
-    for (var g = 0u; g < lanes_groups(l); g++) {
-        acc = then(acc, group_totals[g]);
-    }
-    return acc;
-}
-
-// A row of `valid` (uniform, > 0) lanes combined onto the group's running (holds, value): lane 0's
-// is right, the other lanes' are not used.
-fn onto(acc: vec2<u32>, l: Lanes, x: T, valid: u32) -> vec2<u32> {
-    return then(acc, vec2<u32>(1u, bitcast<u32>(lanes_fold(l, x, valid))));
-}
-
 @compute @workgroup_size(WG_SIZE)
 fn main(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = run_elements(count_word);
@@ -120,39 +49,19 @@ fn main(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
     }
     // read before any workgroup can arrive last and advance it
     let epoch = fold_epoch(l.lid == 0u);
-    let slots = n / 4u + select(0u, 1u, n % 4u != 0u);
-    let chunk = share(slots, grid, wid.x);
-    let seg = share(chunk.y - chunk.x, lanes_groups(l), lanes_group(l));
-    let end = chunk.x + seg.y;
-    let w = lanes_size(l);
-    let lane = lanes_lane(l);
-    // 1. rows (uniform over the group: its segment's bounds)
-    var acc = vec2<u32>(0u, 0u);
-    for (var r = chunk.x + seg.x; r < end; r += ROWS * w) {
-        let x0 = row_value(r + lane, end, n);
-        let x1 = row_value(r + w + lane, end, n);
-        let x2 = row_value(r + 2u * w + lane, end, n);
-        let x3 = row_value(r + 3u * w + lane, end, n);
-        acc = onto(acc, l, x0, min(w, end - r));
-        if r + w < end {
-            acc = onto(acc, l, x1, min(w, end - r - w));
-        }
-        if r + 2u * w < end {
-            acc = onto(acc, l, x2, min(w, end - r - 2u * w));
-        }
-        if r + 3u * w < end {
-            acc = onto(acc, l, x3, min(w, end - r - 3u * w));
-        }
-    }
+    let seg = segment(l, n, grid, wid.x);
+    // 1. rows
+    let acc = segment_total(l, seg, n);
     // 2. segments
-    let total = groups_in_order(l, acc);
+    let total = groups_before(l, acc)[1];
     // 3. fold
     if l.lid == 0u {
         fold_publish(wid.x, total.yx, epoch);
     }
     if fold_arrive(l.lid == 0u, grid, epoch) {
         // rank order: group by group, lane by lane, eight workgroup totals a rank
-        let rank = lanes_group(l) * w + lane;
+        let w = lanes_size(l);
+        let rank = lanes_group(l) * w + lanes_lane(l);
         var all = vec2<u32>(0u, 0u);
         for (var base = 0u; base < grid; base += 8u * WG_SIZE) {
             let f = fold_gather8(base + 8u * rank, 1u, grid, vec2<u32>(0u, 0u));
@@ -168,7 +77,7 @@ fn main(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
             if valid > 0u {
                 part = vec2<u32>(mine.x, bitcast<u32>(lanes_fold(l, bitcast<T>(mine.y), valid)));
             }
-            all = then(all, groups_in_order(l, part));
+            all = then(all, groups_before(l, part)[1]);
         }
         if l.lid == 0u {
             result[0] = select(bitcast<u32>(identity()), all.y, all.x != 0u);

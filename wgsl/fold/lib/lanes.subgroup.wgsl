@@ -42,3 +42,47 @@ fn lanes_fold(l: Lanes, x: T, valid: u32) -> T {
     }
     return v;
 }
+
+// The inclusive scan of `x` in lane order: lane i gets lanes 0 ..= i combined (each lane takes
+// only from lanes below it, so lanes past the valid ones change nothing below them). Control
+// flow uniform over the subgroup.
+fn lanes_scan(l: Lanes, x: T) -> T {
+    var s = x;
+    for (var off = 1u; off < l.size; off <<= 1u) {
+        let left = subgroupShuffleUp(s, off);
+        if l.lane >= off {
+            s = op(left, s);
+        }
+    }
+    return s;
+}
+
+// Lane `i`'s x (i uniform).
+fn lanes_read(l: Lanes, x: T, i: u32) -> T {
+    return subgroupShuffle(x, i);
+}
+
+// The lane below's x (for lanes above 0).
+fn lanes_prev(l: Lanes, x: T) -> T {
+    return subgroupShuffleUp(x, 1u);
+}
+
+// The groups' (holds, value) `mine` (lane 0's counts) combined in group order: (those of the
+// groups before this one, all of them). Workgroup-uniform control flow: two barriers; the
+// subgroups are few (WG_SIZE / 4 at most), so each invocation combines them serially.
+fn groups_before(l: Lanes, mine: vec2<u32>) -> array<vec2<u32>, 2> {
+    workgroupBarrier();  // an earlier call's reads of group_totals are complete
+    if l.lane == 0u {
+        group_totals[l.group] = mine;
+    }
+    workgroupBarrier();  // every group's total is written
+    var before = vec2<u32>(0u, 0u);
+    var all = vec2<u32>(0u, 0u);
+    for (var g = 0u; g < l.groups; g++) {
+        if g == l.group {
+            before = all;
+        }
+        all = then(all, group_totals[g]);
+    }
+    return array<vec2<u32>, 2>(before, all);
+}
