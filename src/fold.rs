@@ -382,7 +382,7 @@ pub(crate) fn append(
 }
 
 /// The slots where the workgroups of `grid` publish their totals: the arrival counter, the
-/// epoch, then two tagged words per workgroup (`wgsl/reduce/lib/fold.wgsl`).
+/// epoch, then two tagged words per workgroup (`wgsl/shared/last_workgroup.wgsl`).
 fn fold_slots(plan: &mut Plan, grid: &ChunkGrid) -> BufferId {
     plan.buffer(
         "fold slots",

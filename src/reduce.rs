@@ -22,8 +22,8 @@
 //! - min/max go through order-preserving u32 keys; any NaN wins.
 //! - One dispatch per binding-sized chunk of the input: a capped grid of workgroups
 //!   ([`ReducePolicy`]) publishes one partial each, and the workgroup that arrives last over all
-//!   chunks folds them (`wgsl/reduce/lib/fold.wgsl`: atomic words tagged with the run's epoch, so
-//!   no fence is needed). The slots live in a buffer created zeroed, and the folder resets the
+//!   chunks folds them (`wgsl/shared/last_workgroup.wgsl`: atomic words tagged with the run's
+//!   epoch, so no fence is needed). The slots live in a buffer created zeroed, and the folder resets the
 //!   counter and advances the epoch, so a reducer records any number of runs.
 
 use std::sync::Arc;

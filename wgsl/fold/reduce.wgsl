@@ -10,8 +10,8 @@
 //    (lanes_fold), and the row's total is combined onto the segment's.
 // 2. Segments: each group's total through workgroup memory, combined in group order.
 // 3. Fold: the workgroup's total published to its slot; the workgroup that arrives last
-//    (reduce/lib/fold: tagged words, no second dispatch) takes every workgroup's total, eight a
-//    rank, and combines them in rank order the same way, to `result[0]`.
+//    (shared/last_workgroup: tagged words, no second dispatch) takes every workgroup's total,
+//    eight a rank, and combines them in rank order the same way, to `result[0]`.
 // Input is read once: 4 bytes an element, as CUB's DeviceReduce. H200 (2026-11-29, the max by
 // an operator, same call as CUB's DeviceReduce::Reduce with a max functor): 0.79-0.90x at
 // 2^22-2^28 (0.300 against 0.240 ms at 2^28, 3.5 TB/s). What bounds it: each subgroup streams
@@ -26,7 +26,7 @@
 //!include shared/grid
 //!include fold/lib/lanes
 //!include fold/lib/rows
-//!include reduce/lib/fold
+//!include shared/last_workgroup
 
 // the head of this run's control copy (shared/count)
 @group(0) @binding(0) var<uniform> count_word: vec4<u32>;
@@ -36,7 +36,7 @@
 @group(0) @binding(2) var<storage, read> input_words: array<u32>;
 // the result: one word
 @group(0) @binding(3) var<storage, read_write> result: array<u32>;
-// the workgroups' totals (reduce/lib/fold)
+// the workgroups' totals (shared/last_workgroup)
 @group(0) @binding(4) var<storage, read_write> fold_slots: array<atomic<u32>>;
 
 @compute @workgroup_size(WG_SIZE)

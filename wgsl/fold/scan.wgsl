@@ -6,7 +6,7 @@
 // 1. `totals`: each chunk's combination: each lane group (fold/lib/lanes) walks a contiguous
 //    segment of the chunk a row at a time, combining its lanes in order by shuffles, and the
 //    groups' totals are combined in group order (the reduction's phases 1 and 2); published as
-//    the reduction's are (reduce/lib/fold).
+//    the reduction's are (shared/last_workgroup).
 // 2. Carries, in the same dispatch: the workgroup that arrives last scans the chunks' totals in
 //    order, WG_SIZE at a time, each chunk's carry (what comes before it) to `chunk_state`. (As
 //    a dispatch of its own: 0.0292 against 0.0283 ms for the whole scan of 2^22, H200.)
@@ -28,7 +28,7 @@
 //!include shared/grid
 //!include fold/lib/lanes
 //!include fold/lib/rows
-//!include reduce/lib/fold
+//!include shared/last_workgroup
 
 override INCLUSIVE: u32 = 0u;
 
@@ -43,7 +43,7 @@ override INCLUSIVE: u32 = 0u;
 @group(0) @binding(4) var<storage, read_write> output_words: array<u32>;
 // per chunk: (holds a value, the value) of what comes before it, after stage 1
 @group(0) @binding(5) var<storage, read_write> chunk_state: array<vec2<u32>>;
-// the chunks' totals (reduce/lib/fold)
+// the chunks' totals (shared/last_workgroup)
 @group(0) @binding(6) var<storage, read_write> fold_slots: array<atomic<u32>>;
 
 // The invocation's place in a workgroup row: group by group, lane by lane (a bijection onto
@@ -78,7 +78,7 @@ fn row_scan(l: Lanes, carry: vec2<u32>, x: T, valid: u32) -> array<vec2<u32>, 2>
     return array<vec2<u32>, 2>(before, then(carry, groups[1]));
 }
 
-// Stage 1: the chunk's total, published (reduce/lib/fold); the workgroup that arrives last
+// Stage 1: the chunk's total, published (shared/last_workgroup); the workgroup that arrives last
 // scans the chunks' totals in order, WG_SIZE at a time, and leaves each chunk's carry (what
 // comes before it) in `chunk_state`.
 @compute @workgroup_size(WG_SIZE)

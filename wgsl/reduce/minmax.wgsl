@@ -2,11 +2,11 @@
 // workgroup. KEY: 0 = u32 (identity), 1 = i32 (flip the sign bit), 2 = f32
 // (total-order key: negative -> all bits flipped, positive -> sign bit set). NaN must win, as in
 // numpy: for min every NaN maps to key 0, for max to 0xffffffff; both keys decode to NaN.
-// One dispatch: the workgroup that finishes last folds the partials (reduce/lib/fold.wgsl).
+// One dispatch: the workgroup that finishes last folds the partials (shared/last_workgroup.wgsl).
 // Same grid-stride sweep as sum_u64.wgsl.
 
 //!include shared/wg_ops
-//!include reduce/lib/fold
+//!include shared/last_workgroup
 //!include reduce/lib/params
 
 const WG_SIZE: u32 = 256u;
@@ -19,7 +19,7 @@ override OP: u32 = 1u;   // OP_MIN = 1, OP_MAX = 2
 // this run's params (run_params)
 var<private> params: ReduceParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
-// the partials' slots (reduce/lib/fold.wgsl)
+// the partials' slots (shared/last_workgroup.wgsl)
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // the winning element (its bits)
 @group(0) @binding(3) var<storage, read_write> result: array<u32>;

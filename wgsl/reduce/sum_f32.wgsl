@@ -1,5 +1,5 @@
 // Deterministic f32 sum in one dispatch: one double-float partial per workgroup, folded by the
-// workgroup that finishes last (reduce/lib/fold.wgsl).
+// workgroup that finishes last (shared/last_workgroup.wgsl).
 // Each invocation accumulates with TwoSum (Ogita, Rump & Oishi's Sum2: the rounding error of
 // every addition is kept in a second f32), so the result is within about 2^-44 of the exact sum
 // relative to sum(|x|), far inside the 1e-6 contract, and the same from run to run: the grid,
@@ -8,7 +8,7 @@
 // finite: once the running sum is inf or NaN it stays so, and the error term means nothing).
 
 //!include shared/wg_ops
-//!include reduce/lib/fold
+//!include shared/last_workgroup
 //!include reduce/lib/params
 
 const WG_SIZE: u32 = 256u;
@@ -22,7 +22,7 @@ override SCALE: f32 = 1.0;
 // this run's params (run_params)
 var<private> params: ReduceParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<f32>>;
-// the partials' slots (reduce/lib/fold.wgsl)
+// the partials' slots (shared/last_workgroup.wgsl)
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // (s, e) of the sum: s rounded to f32, s + e the double-float sum
 @group(0) @binding(3) var<storage, read_write> result: array<vec2<f32>>;

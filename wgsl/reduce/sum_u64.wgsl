@@ -1,5 +1,5 @@
 // Exact sum of u32 elements into 64 bits in one dispatch: one partial per workgroup, folded by
-// the workgroup that finishes last (reduce/lib/fold.wgsl).
+// the workgroup that finishes last (shared/last_workgroup.wgsl).
 // Integer sums follow numpy: u32 -> u64; i32 -> i64 by summing x ^ 0x80000000 (= x + 2^31 as
 // unsigned) and subtracting count * 2^31 at the end (FLIP = 1): the result is the i64's two's
 // complement, low word first.
@@ -8,7 +8,7 @@
 // workgroup-wide reduction.
 
 //!include shared/wg_ops
-//!include reduce/lib/fold
+//!include shared/last_workgroup
 //!include reduce/lib/params
 
 const WG_SIZE: u32 = 256u;
@@ -20,7 +20,7 @@ override FLIP: u32 = 0u;
 // this run's params (run_params)
 var<private> params: ReduceParams;
 @group(0) @binding(1) var<storage, read> input: array<vec4<u32>>;
-// the partials' slots (reduce/lib/fold.wgsl)
+// the partials' slots (shared/last_workgroup.wgsl)
 @group(0) @binding(2) var<storage, read_write> fold_slots: array<atomic<u32>>;
 // (lo, hi) of the sum
 @group(0) @binding(3) var<storage, read_write> result: array<vec2<u32>>;

@@ -10,11 +10,12 @@
 // Stage 5 (`fixup`, one workgroup) combines the chunks' states in order and writes the runs that
 // cross chunks, and the last run.
 //
-// Both combine parts in order with one segmented scan (shared/parts): a head begins a part, so a
-// run's aggregate is the operator over its elements in input order, and it need not commute.
+// Both combine parts in order with one segmented scan (select/lib/parts): a head begins a part,
+// so a run's aggregate is the operator over its elements in input order, and it need not
+// commute.
 
 //!include shared/grid
-//!include shared/parts
+//!include select/lib/parts
 
 @group(0) @binding(0) var<uniform> count_word: vec4<u32>;
 // the values, as words
