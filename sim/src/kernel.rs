@@ -255,10 +255,31 @@ impl Kernel {
         let (mut source, mut stripped) = crate::directives::strip_unsupported(&original);
         let (module, info, flat_validated) = crate::source::on_big_stack(|| -> Result<_> {
             loop {
-                let module = naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
-                    name: name.into(),
-                    message: e.emit_to_string_with_path(&source, name),
-                })?;
+                let mut module =
+                    naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
+                        name: name.into(),
+                        message: e.emit_to_string_with_path(&source, name),
+                    })?;
+                if let Some((bound, copied, at)) = crate::pointers::bind_pointer_params(&module) {
+                    module = bound;
+                    let what = "pointer parameters of the workgroup, storage or uniform space";
+                    if !copied.is_empty() && !stripped.iter().any(|s| s.text.starts_with(what)) {
+                        let loc = at.location(&source);
+                        stripped.push(crate::directives::Stripped {
+                            line: loc.line_number.max(1),
+                            col: loc.line_position.max(1),
+                            text: format!("{what} (in {})", copied.join(", ")),
+                            reason: "naga 30 refuses them; WGSL allows them \
+                                     (unrestricted_pointer_parameters)"
+                                .into(),
+                            read_as: Some(
+                                "a copy of the function for each variable passed, the \
+                                 parameter that variable"
+                                    .into(),
+                            ),
+                        });
+                    }
+                }
                 match validate(&module) {
                     Ok((info, multi)) => {
                         if multi {

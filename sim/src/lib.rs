@@ -115,6 +115,7 @@ mod ops;
 #[cfg(any(test, feature = "tools"))]
 pub mod pipeline;
 pub mod plan;
+mod pointers;
 mod program;
 mod regs;
 #[cfg(any(test, feature = "tools"))]

@@ -9,6 +9,7 @@ mod counts;
 mod declared;
 mod findings;
 mod limits;
+mod pointers;
 mod quiet;
 mod races;
 mod schedules;
