@@ -5,7 +5,8 @@
 //   and e_BINS = hi (src/histogram.rs); a sample below lo, at or above hi, or NaN is not
 //   counted. The host turns the edges into `table` in the samples' own terms, so no float
 //   arithmetic decides a bin here:
-//   - KIND 0, bytes (four to a word): table[v] is byte v's bin, or NO_BIN;
+//   - KIND 0, bytes (four to a word): table[v] is byte v's bin, or NO_BIN; KIND 2, bytes whose
+//     table is the identity (256 bins over [0, 256)): byte v's bin is v, no table read;
 //   - KIND 1, 32-bit samples: table[i] is the least order key (key_of) of a sample at or above
 //     e_i, for i in 0..=BINS; from NEVER_FROM on no sample reaches the edge. A sample's bin is
 //     the last i whose threshold it reaches, found by binary search.
@@ -15,8 +16,13 @@
 //!include histogram/lib/params
 
 const NO_BIN: u32 = 0xffffffffu;
-// 0: byte samples by table; 1: 32-bit samples by thresholds
+// 0: byte samples by table; 1: 32-bit samples by thresholds; 2: byte samples, each its own bin
 override KIND: u32 = 1u;
+// copies of the counts in workgroup memory: invocation i counts into copy i % COPIES, so
+// invocations counting the same bin collide less (HistogramPolicy::byte_copies)
+override COPIES: u32 = 1u;
+// the counts' words in workgroup memory (an override: naga names array sizes that way)
+override COUNTS_LEN: u32 = BINS * COPIES;
 // 32-bit samples: 0 u32, 1 i32, 2 f32
 override KEY: u32 = 0u;
 override BINS: u32 = 1u;
@@ -32,7 +38,10 @@ override TABLE_LEN: u32 = BINS + 1u;
 // the caller's counts, zeroed by the pass before
 @group(0) @binding(4) var<storage, read_write> counts: array<atomic<u32>>;
 
-var<workgroup> wg_counts: array<atomic<u32>, BINS>;
+// bin b's copy c at b * COPIES + c
+var<workgroup> wg_counts: array<atomic<u32>, COUNTS_LEN>;
+// this invocation's copy
+var<private> copy: u32;
 var<workgroup> wg_table: array<u32, TABLE_LEN>;
 
 // A 32-bit sample's order key: u32 as is, i32 with the sign bit flipped, f32 with -0 taken as
@@ -80,13 +89,15 @@ fn bin_of(x: u32) -> u32 {
 
 fn count_bin(b: u32) {
     if b != NO_BIN {
-        atomicAdd(&wg_counts[b], 1u);
+        atomicAdd(&wg_counts[b * COPIES + copy], 1u);
     }
 }
 
 // Sample j (0..PER_WORD) of word w.
 fn count_sample(w: u32, j: u32) {
-    if KIND == 0u {
+    if KIND == 2u {
+        atomicAdd(&wg_counts[((w >> (8u * j)) & 0xffu) * COPIES + copy], 1u);
+    } else if KIND == 0u {
         count_bin(wg_table[(w >> (8u * j)) & 0xffu]);
     } else {
         count_bin(bin_of(w));
@@ -110,7 +121,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     for (var i = lid; i < TABLE_LEN; i += WG_SIZE) {
         wg_table[i] = table[i];
     }
-    for (var i = lid; i < BINS; i += WG_SIZE) {
+    copy = lid % COPIES;
+    for (var i = lid; i < COUNTS_LEN; i += WG_SIZE) {
         atomicStore(&wg_counts[i], 0u);
     }
     // barrier: the table and the zeroed counts are in
@@ -134,7 +146,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     // barrier: this workgroup's counts are complete
     workgroupBarrier();
     for (var i = lid; i < BINS; i += WG_SIZE) {
-        let c = atomicLoad(&wg_counts[i]);
+        var c = 0u;
+        for (var k = 0u; k < COPIES; k++) {
+            c += atomicLoad(&wg_counts[i * COPIES + k]);
+        }
         if c != 0u {
             atomicAdd(&counts[i], c);
         }

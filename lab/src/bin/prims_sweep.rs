@@ -73,6 +73,7 @@ fn histograms(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
             let policy = HistogramPolicy {
                 max_workgroups: workgroups,
                 vecs_per_invocation: vecs,
+                ..Default::default()
             };
             let h = match Histogram::with_policy(ctx, dtype, bins, lo, hi, n as u64, policy) {
                 Ok(h) => h,
