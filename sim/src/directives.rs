@@ -267,7 +267,7 @@ fn ident_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Past whitespace, `//` comments and (nested) `/* */` comments from `i`.
-fn skip_trivia(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_trivia(b: &[u8], mut i: usize) -> usize {
     loop {
         while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
             i += 1;

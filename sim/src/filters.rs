@@ -13,6 +13,8 @@ use std::ops::Range;
 
 use naga::diagnostic_filter::{FilterableTriggeringRule, Severity};
 
+use crate::directives::skip_trivia;
+
 /// The rule's name.
 const RULE: &str = "subgroup_uniformity";
 
@@ -221,39 +223,6 @@ fn ident(text: &str, i: usize) -> Option<(&str, usize)> {
         e += 1;
     }
     Some((&text[i..e], e))
-}
-
-/// Past whitespace, `//` comments and (nested) `/* */` comments from `i`.
-fn skip_trivia(b: &[u8], mut i: usize) -> usize {
-    loop {
-        while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
-            i += 1;
-        }
-        let rest = &b[i.min(b.len())..];
-        if rest.starts_with(b"//") {
-            while b.get(i).is_some_and(|&c| c != b'\n') {
-                i += 1;
-            }
-        } else if rest.starts_with(b"/*") {
-            let mut depth = 0usize;
-            while i < b.len() {
-                if b[i..].starts_with(b"/*") {
-                    depth += 1;
-                    i += 2;
-                } else if b[i..].starts_with(b"*/") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-        } else {
-            return i;
-        }
-    }
 }
 
 #[cfg(test)]

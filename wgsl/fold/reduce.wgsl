@@ -9,7 +9,7 @@
 //    combined; each lane combines its four elements, the group its lanes in order
 //    (lanes_fold), and the row's total is combined onto the segment's.
 // 2. Segments: each group's total through workgroup memory, combined in group order.
-// 3. Fold: the workgroup's total published to its slot; the workgroup that arrives last
+// 3. Fold: the workgroup's total published to its slot (rows' chunk_published); the workgroup that arrives last
 //    (shared/last_workgroup: tagged words, no second dispatch) takes every workgroup's total,
 //    eight a rank, and combines them in rank order the same way, to `result[0]`.
 // Input is read once: 4 bytes an element, as CUB's DeviceReduce. H200 (2026-11-29, the max by
@@ -47,18 +47,8 @@ fn main(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
     if wid.x >= grid {
         return;
     }
-    // read before any workgroup can arrive last and advance it
-    let epoch = fold_epoch(l.lid == 0u);
-    let seg = segment(l, n, grid, wid.x);
-    // 1. rows
-    let acc = segment_total(l, seg, n);
-    // 2. segments
-    let total = groups_before(l, acc)[1];
-    // 3. fold
-    if l.lid == 0u {
-        fold_publish(wid.x, total.yx, epoch);
-    }
-    if fold_arrive(l.lid == 0u, grid, epoch) {
+    // 1-3: the chunk's total published; the last workgroup to arrive folds them all
+    if chunk_published(l, wid.x, n, grid) {
         // rank order: group by group, lane by lane, eight workgroup totals a rank
         let w = lanes_size(l);
         let rank = lanes_group(l) * w + lanes_lane(l);

@@ -89,13 +89,7 @@ fn totals(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
     if wid.x >= grid {
         return;
     }
-    // read before any workgroup can arrive last and advance it
-    let epoch = fold_epoch(l.lid == 0u);
-    let total = groups_before(l, segment_total(l, segment(l, n, grid, wid.x), n))[1];
-    if l.lid == 0u {
-        fold_publish(wid.x, total.yx, epoch);
-    }
-    if !fold_arrive(l.lid == 0u, grid, epoch) {
+    if !chunk_published(l, wid.x, n, grid) {
         return;
     }
     let rank = rank_of(l);

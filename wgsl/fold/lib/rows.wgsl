@@ -1,7 +1,8 @@
 // include-only
 // Rows of vec4 slots combined in order by an associative operator (shared/operator), for the
 // fold's reduction and scan. A stage that includes this declares `input: array<vec4<u32>>` and
-// `input_words: array<u32>` (the same elements as words) and includes fold/lib/lanes.
+// `input_words: array<u32>` (the same elements as words) and includes fold/lib/lanes and
+// shared/last_workgroup (with its `fold_slots`).
 //
 // The elements are cut in vec4 slots (the last one holding the last one to three elements), the
 // slots in one contiguous chunk per workgroup and each chunk in one contiguous segment per lane
@@ -108,4 +109,17 @@ fn segment_total(l: Lanes, seg: vec2<u32>, n: u32) -> vec2<u32> {
         }
     }
     return acc;
+}
+
+// Workgroup w's chunk combined (each group its segment, the groups in order) and published as
+// its total (shared/last_workgroup); whether this workgroup arrived last of `grid`, to all of it.
+// Workgroup-uniform control flow, w below grid.
+fn chunk_published(l: Lanes, w: u32, n: u32, grid: u32) -> bool {
+    // read before any workgroup can arrive last and advance it
+    let epoch = fold_epoch(l.lid == 0u);
+    let total = groups_before(l, segment_total(l, segment(l, n, grid, w), n))[1];
+    if l.lid == 0u {
+        fold_publish(w, total.yx, epoch);
+    }
+    return fold_arrive(l.lid == 0u, grid, epoch);
 }
