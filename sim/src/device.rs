@@ -30,7 +30,7 @@ use super::rng::SplitMix;
 use super::schedule::{Schedule, THREADED_WORKGROUPS};
 use crate::caps::{Caps, CoopShape};
 use crate::error::{Error, Result};
-use crate::finding::{Finding, FindingKind, Party};
+use crate::finding::{Finding, FindingKind, Party, Report};
 use crate::plan::{BufferId, BufferInit, Plan, RunSpec, Workgroups, POISON_WORD};
 
 /// The words of a plan's read-back buffers, by buffer ([`Simulator::run_plan`]).
@@ -553,31 +553,6 @@ pub struct SimCopyIn<'a> {
     pub at: u64,
     /// Bytes.
     pub size: u64,
-}
-
-/// What a submission found.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    /// Findings of the checkers (empty on a device).
-    pub findings: Vec<Finding>,
-    /// Notes: what would be a finding but for the author's word in the kernel (a subgroup
-    /// operation run with lanes missing under a `subgroup_uniformity` diagnostic filter of any
-    /// severity but `error`). They fail nothing.
-    pub notes: Vec<Finding>,
-}
-
-impl Report {
-    /// `Error::Sim` naming `what`, the number of findings and the first, where there are any
-    /// (notes are not findings).
-    pub fn clean(&self, what: &str) -> Result<()> {
-        match self.findings.first() {
-            None => Ok(()),
-            Some(f) => Err(Error::Sim(format!(
-                "{what} reported {} finding(s), the first: {f}",
-                self.findings.len()
-            ))),
-        }
-    }
 }
 
 /// What a submission runs, for each schedule.

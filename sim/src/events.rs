@@ -13,8 +13,7 @@ use std::collections::HashMap;
 
 use naga::{Expression, Handle, Span};
 
-use crate::device::Report;
-use crate::finding::{Finding, FindingKind, Party};
+use crate::finding::{Finding, FindingKind, Party, Report};
 use crate::kernel::Kernel;
 pub(crate) use crate::location::loc;
 

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::error::{Error, Result};
+
 /// The kinds of porting bug the simulator reports. `name()` gives the stable kebab-case name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FindingKind {
@@ -202,5 +204,30 @@ impl fmt::Display for Finding {
             write!(f, "\n    {p}")?;
         }
         Ok(())
+    }
+}
+
+/// What a submission found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Findings of the checkers (empty on a device).
+    pub findings: Vec<Finding>,
+    /// Notes: what would be a finding but for the author's word in the kernel (a subgroup
+    /// operation run with lanes missing under a `subgroup_uniformity` diagnostic filter of any
+    /// severity but `error`). They fail nothing.
+    pub notes: Vec<Finding>,
+}
+
+impl Report {
+    /// `Error::Sim` naming `what`, the number of findings and the first, where there are any
+    /// (notes are not findings).
+    pub fn clean(&self, what: &str) -> Result<()> {
+        match self.findings.first() {
+            None => Ok(()),
+            Some(f) => Err(Error::Sim(format!(
+                "{what} reported {} finding(s), the first: {f}",
+                self.findings.len()
+            ))),
+        }
     }
 }

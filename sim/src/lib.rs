@@ -131,11 +131,11 @@ mod uses;
 pub use caps::Caps;
 pub use checks::CheckOptions;
 pub use device::{
-    Report, Scheduler, SimBuffer, SimConfig, SimCopyIn, SimEncoder, SimPlan, SimSlice, SimStats,
-    Simulator, MAX_DISPATCH_WORKGROUPS, MAX_RUN_STEPS, MEMORY_BUDGET, RACE_BYTES_PER_WORD,
+    Scheduler, SimBuffer, SimConfig, SimCopyIn, SimEncoder, SimPlan, SimSlice, SimStats, Simulator,
+    MAX_DISPATCH_WORKGROUPS, MAX_RUN_STEPS, MEMORY_BUDGET, RACE_BYTES_PER_WORD,
 };
 pub use error::{Error, Result};
-pub use finding::{Finding, FindingKind};
+pub use finding::{Finding, FindingKind, Report};
 pub use kernel::{Flavor, Kernel};
 pub use plan::Plan;
 pub use schedule::Schedule;
