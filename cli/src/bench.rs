@@ -17,12 +17,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::case::{self, Case, CaseMaker, Work};
-use crate::timing::{self, TimeSource, Timing};
+use crate::times::{self, TimeSource, Timing};
+use crate::timing;
 use serde::Serialize;
 use wgsimd::{Caps, Context};
 
 use crate::compare::{self, Yardstick};
 use crate::plot;
+use crate::row::Row;
 
 /// Arguments of `wgsimd bench`.
 #[derive(clap::Args, Debug)]
@@ -77,43 +79,6 @@ impl Default for BenchArgs {
         }
         <Bare as clap::Parser>::parse_from(["bench"]).args
     }
-}
-
-/// One line of the table.
-#[derive(Clone, Debug, Serialize, serde::Deserialize)]
-pub struct Row {
-    pub algorithm: String,
-    pub variant: String,
-    pub size: u64,
-    pub size_label: String,
-    #[serde(deserialize_with = "nan_if_null")]
-    pub median_ms: f64,
-    #[serde(deserialize_with = "nan_if_null")]
-    pub min_ms: f64,
-    #[serde(deserialize_with = "nan_if_null")]
-    pub throughput: f64,
-    pub unit: String,
-    /// Bytes moved per second over the copy kernel's (bandwidth-bound cases).
-    pub frac_of_copy: Option<f64>,
-    pub verified: bool,
-    pub error: Option<String>,
-    pub time_source: String,
-    pub passes: Vec<(String, f64)>,
-    /// Matching yardstick and our figure over its figure.
-    pub yardstick: Option<String>,
-    pub ratio: Option<f64>,
-    /// The matching yardstick's figure, in `unit` (absent from reports written before it
-    /// was added: `wgsimd plot` then takes it from the ratio).
-    #[serde(default)]
-    pub yardstick_value: Option<f64>,
-    /// The case's extra figures (`Case::extra`), e.g. latency percentiles.
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub extra: Vec<(String, f64)>,
-}
-
-/// A figure that JSON holds as `null`: a failed case's NaN (serde_json writes NaN as `null`).
-fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    Ok(<Option<f64> as serde::Deserialize>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
 /// `wgsimd plot`: draws a saved `wgsimd bench --json` report again.
@@ -618,7 +583,7 @@ fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
             last = std::hint::black_box(f());
             ns.push(t.elapsed().as_secs_f64() * 1e9);
         }
-        let med = timing::median(&ns);
+        let med = times::median(&ns);
         let ok = last == wgsimd::reference::reduce::sum_u64(&data);
         rows.push(Row {
             algorithm: "reduce".into(),
@@ -737,7 +702,7 @@ fn cpu_row(
     unit: &str,
     ok: bool,
 ) -> Row {
-    let med = timing::median(ns);
+    let med = times::median(ns);
     Row {
         algorithm: algorithm.into(),
         variant: format!("cpu {variant}"),

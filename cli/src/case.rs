@@ -10,7 +10,7 @@ use wgsimd::gpu::Timestamps;
 use wgsimd::plan::{Plan, Workgroups, POISON_WORD};
 use wgsimd::{Buffer, BufferRef, Context, EncoderRef};
 
-use crate::timing::Timing;
+use crate::times::Timing;
 
 /// What a case's throughput is measured in.
 #[derive(Clone, Copy, Debug, PartialEq)]

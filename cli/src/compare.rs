@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::bench::Row;
+use crate::row::Row;
 
 /// One yardstick figure, in the bench's units (Mkeys/s converted to Gkeys/s).
 #[derive(Clone, Debug, Serialize)]

@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use crate::bench::Row;
+use crate::row::Row;
 
 fn register_font() {
     // plotters draws text through ab_glyph with a font we ship, so plotting needs no system
