@@ -83,7 +83,7 @@ pub enum InitSpec {
 }
 
 /// Most elements (32-bit words) a binding may have: 2^30, 4 GiB. The device simulated may
-/// allow less ([`check`] says so before making the contents).
+/// allow less ([`crate::check`] says so before making the contents).
 pub const MAX_ELEMENTS: u64 = 1 << 30;
 
 impl InitSpec {
