@@ -3,7 +3,7 @@
 //!
 //! wgpu 30 records a trace when the application opens its device with
 //! `DeviceDescriptor { trace: wgpu::Trace::Directory(DIR), .. }` and wgpu is built with its
-//! `trace` feature: `DIR/trace.ron` is the list of API actions (RON, read by `ron.rs`),
+//! `trace` feature: `DIR/trace.ron` is the list of API actions (RON, read by `ron/`),
 //! and `DIR/dataN.*` hold what the actions carry: each shader module's source as the
 //! application gave it (`.wgsl`), and every byte the application put into a buffer (`.bin`:
 //! buffers made with contents, `Queue::write_buffer`, writes through a mapped range). So the
