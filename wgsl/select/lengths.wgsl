@@ -11,14 +11,11 @@
 
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = run_elements(count_word);
-    let grid = elements_grid(n);
-    // a workgroup past this run's grid (one sized for a larger count) has nothing to do
-    if wid.x >= grid {
-        return;
-    }
+    // (a workgroup past this run's grid starts past the count: shared/grid)
+    let walk = element_walk(count_word, wid.x);
+    let n = walk.y;
     let runs = min(selected[0], n);
-    for (var r = wid.x * WG_SIZE + lid; r < runs; r += grid * WG_SIZE) {
+    for (var r = walk.x + lid; r < runs; r += walk.z) {
         let end = select(n, positions[min(r + 1u, runs - 1u)], r + 1u < runs);
         lengths[r] = end - positions[r];
     }

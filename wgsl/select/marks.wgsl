@@ -13,13 +13,9 @@
 
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = run_elements(count_word);
-    let grid = elements_grid(n);
-    // a workgroup past this run's grid (one sized for a larger count) has nothing to do
-    if wid.x >= grid {
-        return;
-    }
-    for (var i = wid.x * WG_SIZE + lid; i < n; i += grid * WG_SIZE) {
+    // (a workgroup past this run's grid starts past the count: shared/grid)
+    let walk = element_walk(count_word, wid.x);
+    for (var i = walk.x + lid; i < walk.y; i += walk.z) {
         marks[i] = select(0u, 1u, i == 0u || input[i] != input[i - 1u]);
     }
 }

@@ -13,14 +13,11 @@
 
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = run_elements(count_word);
-    let grid = elements_grid(n);
-    // a workgroup past this run's grid (one sized for a larger count) has nothing to do
-    if wid.x >= grid {
-        return;
-    }
+    // (a workgroup past this run's grid starts past the count: shared/grid)
+    let walk = element_walk(count_word, wid.x);
+    let n = walk.y;
     let k = min(selected[0], n);
-    for (var i = wid.x * WG_SIZE + lid; i < n - k; i += grid * WG_SIZE) {
+    for (var i = walk.x + lid; i < n - k; i += walk.z) {
         output[k + i] = rejects[i];
     }
 }
