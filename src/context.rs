@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use crate::device::Caps;
 use crate::error::{Error, Result};
+use crate::gpu::clock::{asks_clock, missing_clock};
 use crate::gpu::{CopyIn, DevicePlan, GpuContext, GpuSlice, Timestamps};
 use crate::kernel::BindingKind;
 use crate::plan::{BufferId, BufferInit, Plan, RunSpec, Workgroups, POISON_WORD};
@@ -84,6 +85,13 @@ impl Context {
     /// A device wgsimd opens on the best adapter (`WGSIMD_ADAPTER` picks by name).
     pub fn open_gpu() -> Result<Context> {
         Ok(Context::Gpu(Arc::new(GpuContext::open()?)))
+    }
+
+    /// [`Context::open_gpu`] with the device's clock where the adapter has one
+    /// ([`GpuContext::open_with_clock`]): kernels can time themselves (the work queue's
+    /// latency).
+    pub fn open_gpu_with_clock() -> Result<Context> {
+        Ok(Context::Gpu(Arc::new(GpuContext::open_with_clock()?)))
     }
 
     /// The simulator with `config` (a device profile and its subgroup size).
@@ -150,7 +158,14 @@ impl Context {
     pub fn prepare(&self, plan: Plan) -> Result<Prepared> {
         Ok(match self {
             Context::Gpu(g) => Prepared::Gpu(DevicePlan::new(g, plan)?),
-            Context::Sim(s) => Prepared::Sim(s.prepare(plan)?),
+            Context::Sim(s) => {
+                // the stand-in for the device clock must never run (src/gpu/clock.rs)
+                let clocked = plan.passes.iter().find(|p| asks_clock(&p.overrides));
+                if let Some(p) = clocked {
+                    return Err(missing_clock(&format!("pass {} on the simulator", p.label)));
+                }
+                Prepared::Sim(s.prepare(plan)?)
+            }
         })
     }
 

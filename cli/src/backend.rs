@@ -100,7 +100,8 @@ pub fn open(backend: Backend, sim: &SimSettings) -> Result<Context> {
 /// A GPU; `WGSIMD_DISABLE_SUBGROUPS=1` makes it run the workgroup-memory kernels on an adapter
 /// that has subgroups (to compare the two paths on one device).
 fn open_gpu() -> Result<Context> {
-    let g = Context::open_gpu()?;
+    // with the device's clock where it has one: the bench's queue latency reads it
+    let g = Context::open_gpu_with_clock()?;
     if std::env::var("WGSIMD_DISABLE_SUBGROUPS").is_ok_and(|v| v == "1") {
         return g.without_subgroups();
     }

@@ -36,6 +36,31 @@ pub fn wanted_features() -> wgpu::Features {
         | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
 }
 
+/// What wgsimd asks of `adapter` when it opens a device: every wanted feature it has, `extra`,
+/// and its own limits.
+pub(super) fn device_descriptor(
+    adapter: &wgpu::Adapter,
+    extra: wgpu::Features,
+) -> wgpu::DeviceDescriptor<'static> {
+    let features = adapter.features() & wanted_features() | extra;
+    let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
+        // SAFETY: cooperative matrices are only used by the GEMM kernels, which are
+        // validated against the portable kernel in tests; wgpu asks callers to acknowledge
+        // that experimental features may have implementation bugs.
+        unsafe { wgpu::ExperimentalFeatures::enabled() }
+    } else {
+        wgpu::ExperimentalFeatures::disabled()
+    };
+    wgpu::DeviceDescriptor {
+        label: Some("wgsimd"),
+        required_features: features,
+        required_limits: wanted_limits(adapter),
+        experimental_features: experimental,
+        memory_hints: wgpu::MemoryHints::Performance,
+        trace: wgpu::Trace::Off,
+    }
+}
+
 /// The limits to request from `adapter`: its own. wgpu's defaults bind at most 128 MiB per
 /// storage buffer (2^25 sort keys) and allow 16 KiB of workgroup memory, which no OneSweep
 /// tile fits (reduce-then-scan then sorts, 0.7× as fast on the H100).
@@ -73,6 +98,8 @@ pub struct GpuContext {
     pub(super) pipelines: super::PipelineCache,
     pub(super) staging: Mutex<super::staging::Staging>,
     pub(super) created: Counters,
+    /// The device's clock, where wgsimd opened the device with it ([`GpuContext::open_with_clock`]).
+    pub(super) clock: Option<Arc<super::clock::Clock>>,
 }
 
 /// How many device objects a context has created, over its life ([`GpuContext::created`]):
@@ -200,6 +227,7 @@ impl GpuContext {
             pipelines: Default::default(),
             staging: Default::default(),
             created: Default::default(),
+            clock: None,
         }
     }
 
@@ -214,11 +242,17 @@ impl GpuContext {
             pipelines: Default::default(),
             staging: Default::default(),
             created: Default::default(),
+            clock: self.clock.clone(),
         }
     }
 
     /// Opens the best adapter (see the module docs).
     pub fn open() -> Result<GpuContext> {
+        Self::open_adapter(Self::best_adapter()?)
+    }
+
+    /// The adapter [`GpuContext::open`] takes (see the module docs).
+    pub fn best_adapter() -> Result<wgpu::Adapter> {
         let filter = std::env::var("WGSIMD_ADAPTER")
             .ok()
             .map(|s| s.to_lowercase());
@@ -246,43 +280,39 @@ impl GpuContext {
                     None => " (no Vulkan, Metal, DX12 or GL adapter with compute shaders)".into(),
                 })
             })?;
-        Self::open_adapter(adapter)
+        Ok(adapter)
     }
 
     /// Opens a device on `adapter` with every wanted feature it has and its own limits.
     pub fn open_adapter(adapter: wgpu::Adapter) -> Result<GpuContext> {
-        let features = adapter.features() & wanted_features();
-        let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
-            // SAFETY: cooperative matrices are only used by the GEMM kernels, which are
-            // validated against the portable kernel in tests; wgpu asks callers to acknowledge
-            // that experimental features may have implementation bugs.
-            unsafe { wgpu::ExperimentalFeatures::enabled() }
-        } else {
-            wgpu::ExperimentalFeatures::disabled()
-        };
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("wgsimd"),
-            required_features: features,
-            required_limits: wanted_limits(&adapter),
-            experimental_features: experimental,
-            memory_hints: wgpu::MemoryHints::Performance,
-            trace: wgpu::Trace::Off,
-        }))
-        .map_err(|e| Error::Device(e.to_string()))?;
+        let desc = device_descriptor(&adapter, wgpu::Features::empty());
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc))
+            .map_err(|e| Error::Device(e.to_string()))?;
+        Ok(Self::opened(&adapter, device, queue, None))
+    }
+
+    /// A context on a device wgsimd opened: its errors kept, not raised.
+    pub(super) fn opened(
+        adapter: &wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        clock: Option<Arc<super::clock::Clock>>,
+    ) -> GpuContext {
         let uncaptured = Arc::new(Mutex::new(Vec::new()));
         let sink = uncaptured.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
             sink.lock().unwrap().push(e.to_string());
         }));
-        Ok(GpuContext {
-            caps: caps_of(&adapter, &device),
+        GpuContext {
+            caps: caps_of(adapter, &device),
             device,
             queue,
             uncaptured: Some(uncaptured),
             pipelines: Default::default(),
             staging: Default::default(),
             created: Default::default(),
-        })
+            clock,
+        }
     }
 
     /// Runs `f` inside validation and out-of-memory error scopes: an error wgpu reports for it

@@ -4,7 +4,8 @@
 //! - Shader modules are created from the kernel's composed WGSL; pipelines use wgpu's automatic
 //!   layout, so binding kinds come from the shader (never restated) and only bindings the entry
 //!   point uses are bound. Pipelines are cached per (kernel, flavour, entry, overrides) for the
-//!   context's lifetime.
+//!   context's lifetime. The one exception: a pipeline that asks for the device's clock is
+//!   SPIR-V wgsimd writes and patches ([`clock`]), with an explicit layout of the same bindings.
 //! - Shader modules are built with bounds checks but without wgpu's loop bounding (see
 //!   [`runtime_checks`]).
 //! - A plan is made ready once ([`DevicePlan`]) and recorded any number of times; recording
@@ -16,6 +17,7 @@
 //! - Object creation runs inside validation and out-of-memory error scopes; errors become
 //!   [`Error::Gpu`], never panics.
 
+pub mod clock;
 mod context;
 mod prepared;
 mod staging;
@@ -83,7 +85,11 @@ impl GpuContext {
         if let Some(p) = self.pipelines.pipelines.lock().unwrap().get(&key) {
             return Ok(p.clone());
         }
-        let module = {
+        let clocked = clock::asks_clock(overrides);
+        let module = if clocked {
+            // overrides are applied before the clock is patched in: one module per pipeline
+            Arc::new(self.clocked_module(k, entry, overrides)?)
+        } else {
             let mut shaders = self.pipelines.shaders.lock().unwrap();
             match shaders.get(&(k.name.clone(), k.flavor)) {
                 Some(m) => m.clone(),
@@ -105,11 +111,16 @@ impl GpuContext {
                 }
             }
         };
-        let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        let constants: Vec<(&str, f64)> = if clocked {
+            Vec::new()
+        } else {
+            overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect()
+        };
         self.created
             .pipelines
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let layout = if dynamic.is_empty() {
+        // a passthrough module carries no reflection: its layout is always explicit
+        let layout = if dynamic.is_empty() && !clocked {
             None
         } else {
             Some(self.layout_with_dynamic(k, entry, dynamic)?)

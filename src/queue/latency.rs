@@ -1,4 +1,5 @@
-//! Enqueue-to-start latency of the work queue, from a logical clock.
+//! Enqueue-to-start latency of the work queue, from a logical clock ([`Latency`]) or the
+//! device's ([`ClockLatency`], below).
 //!
 //! WGSL has no clock. With [`super::QueuePolicy::latency`] on, the kernels keep one (the word
 //! `ctl[ctl_clock]`, [`QueueLayout`](super::QueueLayout)): every child push and every task start takes a tick with `atomicAdd`, and
@@ -137,4 +138,93 @@ pub fn active_ns(state: &QueueState, rounds: u32, pass_ns: &[f64]) -> Option<f64
         .find(|&r| state.ctl[l.ctl_marks + r] == end)
         .map_or(pass_ns.len(), |r| 3 * r + 1);
     Some(pass_ns[..last].iter().sum())
+}
+
+/// Percentiles of a set of latencies (nearest rank), in the units they were given in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spread {
+    /// Samples.
+    pub samples: u32,
+    /// Median.
+    pub p50: u32,
+    /// 99th percentile.
+    pub p99: u32,
+    /// Largest.
+    pub max: u32,
+}
+
+impl Spread {
+    /// The spread of `v` (any order); all zero for none.
+    pub fn of(mut v: Vec<u32>) -> Spread {
+        if v.is_empty() {
+            return Spread::default();
+        }
+        v.sort_unstable();
+        Spread {
+            samples: v.len() as u32,
+            p50: percentile(&v, 50),
+            p99: percentile(&v, 99),
+            max: v[v.len() - 1],
+        }
+    }
+}
+
+/// Enqueue-to-start latency read from the device clock ([`super::QueuePolicy::device_clock`]):
+/// each task's two words are the clock's low words at its push and at its start, so a latency
+/// is their difference modulo 2^32 (runs shorter than 2^31 clock units; 2.1 s where the clock
+/// counts ns). Tasks are told apart by the way they reached a team: through the ring (started
+/// by a persistent pass) or spilled (started by a child dispatch, or by a later round's
+/// persistent pass). Task 0 is the host's: its push is the submission, not on the device's
+/// clock, so it is left out (its start is [`ClockLatency::root_start`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockLatency {
+    /// Tasks that went through the ring.
+    pub ring: Spread,
+    /// Tasks that were spilled.
+    pub spilled: Spread,
+    /// Task 0's start, the clock's low word.
+    pub root_start: u32,
+}
+
+impl ClockLatency {
+    /// The latencies of the tasks after task 0, (through the ring, spilled), in clock units.
+    /// A start before its push (modulo 2^32) is an error.
+    pub fn samples(state: &QueueState) -> Result<(Vec<u32>, Vec<u32>), String> {
+        let n = state.runs.len();
+        if state.ticks.len() != 2 * n {
+            return Err(format!(
+                "{} clock words for {n} tasks (latency clock off?)",
+                state.ticks.len()
+            ));
+        }
+        let spills = (state.ctl[state.layout.ctl_spill] as usize).min(state.spill.len());
+        let mut spilled = vec![false; n];
+        for &t in &state.spill[..spills] {
+            if let Some(s) = spilled.get_mut(t as usize) {
+                *s = true;
+            }
+        }
+        let (mut ring, mut spill) = (Vec::new(), Vec::new());
+        for (t, &was_spilled) in spilled.iter().enumerate().skip(1) {
+            let (push, start) = (state.ticks[2 * t], state.ticks[2 * t + 1]);
+            let d = start.wrapping_sub(push);
+            if d >= 1 << 31 {
+                return Err(format!(
+                    "task {t} started at clock {start:#x}, before its push at {push:#x}"
+                ));
+            }
+            if was_spilled { &mut spill } else { &mut ring }.push(d);
+        }
+        Ok((ring, spill))
+    }
+
+    /// The spreads of a complete run's state ([`ClockLatency::samples`]).
+    pub fn from_state(state: &QueueState) -> Result<ClockLatency, String> {
+        let (ring, spilled) = Self::samples(state)?;
+        Ok(ClockLatency {
+            ring: Spread::of(ring),
+            spilled: Spread::of(spilled),
+            root_start: state.ticks.get(1).copied().unwrap_or(0),
+        })
+    }
 }

@@ -20,10 +20,13 @@
 //!   a subgroup with subgroup operations, or, without `Caps::subgroups`, one invocation (every
 //!   invocation its own scheduler or worker, the broadcast and the sum identities). The
 //!   persistent, child and ABA-probe kernels are the same files in both; [`Caps::flavor`] picks.
-//! - **Latency is counted, not timed** ([`latency`]): with [`QueuePolicy::latency`] a logical
-//!   clock ticks on every push and every start; the host turns ticks into percentiles, and into
-//!   ns only by the run's average rate. Off by default: the clock is one more contended global
-//!   atomic per push and per start, so the bench times both ways.
+//! - **Latency is counted, or timed by the device's clock** ([`latency`]): with
+//!   [`QueuePolicy::latency`] a logical clock ticks on every push and every start; the host turns
+//!   ticks into percentiles, and into ns only by the run's average rate. Off by default: the clock
+//!   is one more contended global atomic per push and per start, so the bench times both ways.
+//!   With [`QueuePolicy::device_clock`] as well, the two words of a task are the device clock's
+//!   at its push and its start ([`ClockLatency`]; a device opened with its clock,
+//!   `crate::gpu::clock`).
 //! - Policies per adapter: [`QueuePolicy::for_caps`]; its big-GPU figures are unmeasured guesses.
 //! - **One submission's plan is repeatable**: [`build`] with the state as the caller's buffers
 //!   ([`QueuePlan::state_args`]) records on buffers a setup copy restores before each run, so a
@@ -42,7 +45,7 @@ use crate::stages::Resource;
 
 pub mod latency;
 
-pub use latency::Latency;
+pub use latency::{ClockLatency, Latency, Spread};
 
 /// The state layout the queue kernels declare (`wgsl/queue/lib/ring.wgsl` and the flavour's
 /// team file), read from the persistent kernel: the host builds and decodes state with it and
@@ -60,6 +63,8 @@ pub struct QueueLayout {
     pub ctl_words: usize,
     /// `ctl[ctl_done]`: tasks done.
     pub ctl_done: usize,
+    /// `ctl[ctl_spill]`: tasks spilled so far (the used length of `spill`).
+    pub ctl_spill: usize,
     /// `ctl[ctl_clock]`: the latency clock.
     pub ctl_clock: usize,
     /// `ctl[ctl_round]`: rounds of the current submission so far (zeroed by the host).
@@ -86,6 +91,7 @@ impl QueueLayout {
             s_full: c(persistent::S_FULL)?,
             ctl_words: c(persistent::CTL_WORDS)? as usize,
             ctl_done: c(persistent::CTL_DONE)? as usize,
+            ctl_spill: c(persistent::CTL_SPILL)? as usize,
             ctl_clock: c(persistent::CTL_CLOCK)? as usize,
             ctl_round: c(persistent::CTL_ROUND)? as usize,
             ctl_marks: c(persistent::CTL_MARKS)? as usize,
@@ -135,6 +141,14 @@ pub struct QueuePolicy {
     pub max_submissions: u32,
     /// Keep the logical latency clock ([`latency`]); costs two global atomics per task.
     pub latency: bool,
+    /// With `latency`, record the device's clock instead of the logical one (no atomics; each
+    /// task's two words are the clock's low words at its push and its start: [`ClockLatency`]).
+    /// Needs a device opened with its clock (`GpuContext::open_with_clock`); elsewhere the plan
+    /// fails when it is prepared.
+    pub device_clock: bool,
+    /// Spill every child to the child dispatch, none through the ring: each child is a child
+    /// launch (the bench times one on an otherwise idle queue). Not for speed.
+    pub spill_all: bool,
 }
 
 impl Default for QueuePolicy {
@@ -145,6 +159,8 @@ impl Default for QueuePolicy {
             rounds: 2,
             max_submissions: 100_000,
             latency: false,
+            device_clock: false,
+            spill_all: false,
         }
     }
 }
@@ -219,6 +235,9 @@ impl QueueProblem {
         }
         if self.fanout == 0 {
             return bad("fanout must be at least 1".into());
+        }
+        if policy.device_clock && !policy.latency {
+            return bad("the device clock times the latency: set latency too".into());
         }
         if self.input.len() as u64 != self.n_tasks as u64 * self.words_per_task as u64 {
             return bad(format!(
@@ -512,9 +531,21 @@ pub fn build(
             .filter(|(name, _)| k.binding_of(name.name()).is_some())
             .collect()
     };
-    let lat = [(persistent::LATENCY, if policy.latency { 1.0 } else { 0.0 })];
+    let flag = |on: bool| if on { 1.0 } else { 0.0 };
+    let lat = [(persistent::LATENCY, flag(policy.latency))];
+    // the child-args stage reads no clock: only the stages that run tasks take the device's
+    let clocked = [
+        lat[0],
+        (child::DEVICE_CLOCK, flag(policy.device_clock)),
+        (child::SPILL_ALL, flag(policy.spill_all)),
+    ];
     let budget = loop_budget(caps).unwrap_or(u32::MAX) as f64;
-    let persistent_overrides = [lat[0], (persistent::LOOP_BUDGET, budget)];
+    let persistent_overrides = [
+        lat[0],
+        (persistent::DEVICE_CLOCK, flag(policy.device_clock)),
+        (persistent::SPILL_ALL, flag(policy.spill_all)),
+        (persistent::LOOP_BUDGET, budget),
+    ];
     for r in 0..policy.rounds.max(1) {
         plan.pass(
             format!("persistent {r}"),
@@ -536,7 +567,7 @@ pub fn build(
             format!("child {r}"),
             &child,
             child::entry::main,
-            &lat,
+            &clocked,
             &binds(&child),
             Workgroups::Indirect {
                 buffer: args,
@@ -568,6 +599,8 @@ pub struct QueueOutcome {
     /// Enqueue-to-start latency in clock ticks (with [`QueuePolicy::latency`]; no ns: `run` is
     /// not timed, and the ticks span every submission, without the host's time between them).
     pub latency: Option<Latency>,
+    /// The same in the device clock's units (with [`QueuePolicy::device_clock`]).
+    pub clock: Option<ClockLatency>,
 }
 
 /// Runs every task of `problem` on `ctx`: submits until all are done.
@@ -612,16 +645,21 @@ pub fn run(ctx: &Context, problem: &QueueProblem, policy: &QueuePolicy) -> Resul
             )));
         }
     }
-    let latency = if policy.latency {
-        Some(Latency::from_state(&state).map_err(|e| Error::Gpu(format!("latency clock: {e}")))?)
-    } else {
-        None
+    let gpu_err = |e: String| Error::Gpu(format!("latency clock: {e}"));
+    let (latency, clock) = match (policy.latency, policy.device_clock) {
+        (false, _) => (None, None),
+        (true, false) => (Some(Latency::from_state(&state).map_err(gpu_err)?), None),
+        (true, true) => (
+            None,
+            Some(ClockLatency::from_state(&state).map_err(gpu_err)?),
+        ),
     };
     Ok(QueueOutcome {
         state,
         submissions,
         findings,
         latency,
+        clock,
     })
 }
 

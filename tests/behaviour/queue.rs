@@ -5,7 +5,7 @@
 //! duplicated or wrong task and a broken clock.
 
 use wgsimd::queue::{
-    self, Latency, QueueLayout, QueueOutcome, QueuePolicy, QueueProblem, QueueState,
+    self, ClockLatency, Latency, QueueLayout, QueueOutcome, QueuePolicy, QueueProblem, QueueState,
 };
 use wgsimd::reference::queue::Ring;
 use wgsimd::sim::{Scheduler, SimConfig};
@@ -28,6 +28,7 @@ pub fn tests() -> Vec<Test> {
             state_in_the_callers_buffers,
         ),
         Test::new("queue::zero_tasks", On::Every, zero_tasks),
+        Test::new("queue::spill_all", On::Every, spill_all),
         Test::new("queue::latency_clock", On::Every, latency_clock),
         Test::new(
             "queue::aba_probe_rejects_the_stale_reader",
@@ -46,6 +47,7 @@ pub fn tests() -> Vec<Test> {
             policy_for_each_profile,
         ),
         Test::new("queue::bad_input", On::Once, bad_input),
+        Test::new("queue::device_clock", On::Gpu, device_clock),
         Test::new("queue::the_checks_can_fail", On::Once, the_checks_can_fail),
     ]
 }
@@ -161,6 +163,25 @@ fn zero_tasks(t: &Target) {
     let out = queue::run(&t.ctx, &problem, &QueuePolicy::default()).unwrap();
     assert_eq!(out.submissions, 0);
     queue::check(&problem, &out.state).unwrap();
+}
+
+/// Every child a child launch: each task after the first ran from the spill list.
+fn spill_all(t: &Target) {
+    let problem = QueueProblem::random(60, 3, 2, 4);
+    let policy = QueuePolicy {
+        spill_all: true,
+        workgroups: 2,
+        capacity: 8,
+        rounds: 3,
+        ..QueuePolicy::default()
+    };
+    let out = queue::run(&t.ctx, &problem, &policy).unwrap();
+    queue::check(&problem, &out.state).unwrap();
+    let s = &out.state;
+    assert_eq!(s.ctl[s.layout.ctl_spill], 59, "every child spilled");
+    let mut spilled = s.spill.clone();
+    spilled.sort_unstable();
+    assert_eq!(spilled[1..], (1..60).collect::<Vec<u32>>()[..]);
 }
 
 /// The logical clock: every enqueue and start ticks once, starts follow their enqueues.
@@ -318,6 +339,74 @@ fn bad_input(t: &Target) {
     let mut short = QueueProblem::random(4, 2, 1, 1);
     short.input.pop();
     util::refused("input of the wrong length", run(short, d));
+    let clock = QueuePolicy {
+        device_clock: true,
+        ..d
+    };
+    util::refused(
+        "the device clock without latency",
+        run(QueueProblem::random(4, 2, 1, 1), clock),
+    );
+    // the simulator has no device clock: refused before anything runs
+    let e = util::refused(
+        "the device clock on the simulator",
+        run(
+            QueueProblem::random(4, 2, 1, 1),
+            QueuePolicy {
+                latency: true,
+                ..clock
+            },
+        ),
+    );
+    assert!(e.contains("simulator"), "{e}");
+}
+
+/// The device clock: the probe finds it advancing; a chain (each task pushes one child, so the
+/// queue is otherwise idle) and a tree that spills time every hand-off, on a device opened with
+/// the clock; a device opened without it refuses the policy when the plan is prepared.
+fn device_clock(t: &Target) {
+    let policy = QueuePolicy {
+        latency: true,
+        device_clock: true,
+        capacity: 4,
+        workgroups: 4,
+        ..QueuePolicy::default()
+    };
+    let chain = QueueProblem::random(301, 4, 1, 3);
+    let e = util::refused(
+        "the device clock, not opened",
+        queue::run(&t.ctx, &chain, &policy).map(|o| o.submissions),
+    );
+    assert!(e.contains("PASSTHROUGH_SHADERS"), "{e}");
+    let gpu = wgsimd::gpu::GpuContext::open_with_clock().expect("the same adapter");
+    if !gpu.has_clock() {
+        println!("    (no device clock on {}: not tested)", gpu.caps.name);
+        return;
+    }
+    let probe = gpu.probe_clock().unwrap();
+    assert!(probe.units_per_ns > 0.0 && probe.pass_ns > 0.0, "{probe:?}");
+    let ctx = Context::Gpu(std::sync::Arc::new(gpu));
+    let ctx = if t.caps().subgroups {
+        ctx
+    } else {
+        ctx.without_subgroups().unwrap()
+    };
+    for (problem, capacity) in [(chain, 4), (QueueProblem::random(400, 4, 4, 9), 2)] {
+        let out = queue::run(&ctx, &problem, &QueuePolicy { capacity, ..policy }).unwrap();
+        queue::check(&problem, &out.state).unwrap();
+        let c = out.clock.expect("clock latency");
+        assert_eq!(
+            c.ring.samples + c.spilled.samples,
+            problem.n_tasks - 1,
+            "{c:?}"
+        );
+        for s in [c.ring, c.spilled] {
+            assert!(s.p50 <= s.p99 && s.p99 <= s.max, "{c:?}");
+        }
+        if problem.fanout > 1 {
+            assert!(c.spilled.samples > 0, "a ring of 2 spills: {c:?}");
+        }
+    }
 }
 
 fn the_checks_can_fail(t: &Target) {
@@ -360,6 +449,19 @@ fn the_checks_can_fail(t: &Target) {
     assert!(bad_clock(&|s| s.ctl[layout.ctl_clock] = 7).contains("clock ended"));
     assert!(bad_clock(&|s| s.ticks.swap(2, 3)).contains("task 1 started"));
     assert!(bad_clock(&|s| s.ticks[5] = 4).contains("twice"));
+
+    // the device clock's reading: task 2 was spilled; wrapping differences; a start before its push
+    let mut device = QueueState::initial(&layout, 3, 4, true);
+    device.ticks = vec![0, 7, 0xffff_fff0, 0x10, 40, 100];
+    device.ctl[layout.ctl_spill] = 1;
+    device.spill[0] = 2;
+    let c = ClockLatency::from_state(&device).unwrap();
+    assert_eq!((c.ring.samples, c.ring.p50), (1, 0x20), "{c:?}");
+    assert_eq!((c.spilled.samples, c.spilled.max), (1, 60), "{c:?}");
+    assert_eq!(c.root_start, 7);
+    device.ticks.swap(4, 5);
+    let e = ClockLatency::from_state(&device).unwrap_err();
+    assert!(e.contains("task 2 started"), "{e}");
 
     // the reference ring: without versions a stale reader would take a task again
     for index_only in [false, true] {

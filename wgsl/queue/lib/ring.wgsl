@@ -17,6 +17,8 @@
 // child push and every task start advance by one (atomicAdd returns the tick); ticks[2t] is task
 // t's enqueue tick, ticks[2t + 1] its start tick. The host seeds task 0 with tick 0 and the clock
 // with 1, so a complete run ends with the clock at exactly 2 * n_tasks (docs/queue.md, latency).
+// With DEVICE_CLOCK as well (shared/device_clock), the two words are the low words of the
+// device's clock instead, and the logical clock stands still.
 // Tasks run on *teams* (queue/lib/team: a subgroup, or one invocation without subgroups).
 // Source: Vyukov's bounded MPMC queue (per-slot state) with IBM-style versioned (tagged) CAS.
 // The including stage declares the bindings params, input, results, runs, ring, ctl, spill and
@@ -25,6 +27,7 @@
 // invocations per workgroup of the persistent and child kernels
 const QUEUE_WG: u32 = 64u;
 //!include queue/lib/team
+//!include shared/device_clock
 
 struct Params {
     n_tasks: u32,
@@ -55,6 +58,9 @@ const CTL_MARKS: u32 = 48u;
 const CTL_MARKS_LEN: u32 = 16u;
 // attempts at enqueueing a child before it is spilled to the next (child) dispatch
 const ENQ_TRIES: u32 = 4u;
+// every child is spilled, none goes through the ring: each is a child launch (the bench times
+// what one costs; QueuePolicy::spill_all)
+override SPILL_ALL: bool = false;
 
 // The successor of a packed head/tail: next index mod cap, version + 1 (wrapping at 2^20).
 fn ring_next(x: u32) -> u32 {
@@ -104,8 +110,11 @@ fn dequeue_from(h: u32) -> u32 {
     return s >> 2u;
 }
 
-// The next tick of the latency clock.
+// The next tick of the latency clock, or the device clock's low word now.
 fn tick() -> u32 {
+    if DEVICE_CLOCK {
+        return device_clock().x;
+    }
     return atomicAdd(&ctl[CTL_CLOCK], 1u);
 }
 
@@ -115,7 +124,7 @@ fn push_child(child: u32) {
     if LATENCY {
         ticks[2u * child] = tick();
     }
-    for (var a = 0u; a < ENQ_TRIES; a++) {
+    for (var a = 0u; a < ENQ_TRIES && !SPILL_ALL; a++) {
         if try_enqueue(child) {
             return;
         }
