@@ -4,12 +4,16 @@
 // - scheduler teams (even team id) dequeue with the leader, hand the task to the whole team with
 //   team_first (subgroupBroadcastFirst), then pass it to their paired worker team (id + 1)
 //   through a workgroup-memory mailbox, or run it themselves when the mailbox is still taken;
-// - worker teams (odd team id) take tasks from their mailbox and run them.
+// - worker teams (odd team id) take tasks from their mailbox and run them; a worker that stops
+//   closes its mailbox (CLOSED) and runs what it held, so its scheduler runs later tasks itself
+//   (a chain of tasks is not left in a mailbox nobody reads).
 // A lone team (one subgroup per workgroup) is a scheduler with no worker: it runs everything.
 // Every team operation sits in control flow uniform per team (conditions are broadcast values);
 // no role waits at a barrier or on another invocation: polling is bounded (MAX_POLLS in all, fewer
-// when LOOP_BUDGET asks, IDLE_POLLS in a row without work), after which the workgroup simply exits. The host then
-// re-dispatches while tasks remain (docs/queue.md, forward progress).
+// when LOOP_BUDGET asks, IDLE_POLLS in a row without work, SPILL_IDLE_POLLS in a quiet queue
+// when a spilled child waits for the child dispatch, which starts only when this pass has
+// ended), after which the workgroup simply exits. The host then re-dispatches while tasks remain
+// (docs/queue.md, forward progress).
 //!include queue/lib/ring
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -32,6 +36,15 @@
 // mailbox (worker)
 const MAX_POLLS: u32 = 4096u;
 const IDLE_POLLS: u32 = 64u;
+// empty polls in a row after which a team stops when spilled children wait and no task is in
+// flight (queue_quiet): they run only in the child dispatch after this pass, so polling on delays
+// them (a child launch on an idle queue took 61 µs, nearly all of it 64 idle polls of every
+// team; stopping with tasks still in flight cut a tree of 2^18 tasks from 47 to 5 M tasks/s:
+// early in the tree, lost races spill children while the ring is briefly empty; H200 2026-11-29)
+const SPILL_IDLE_POLLS: u32 = 2u;
+// a worker's mailbox once it has stopped: no hand-off succeeds (tasks are < 2^30, so t + 1 never
+// equals it)
+const CLOSED: u32 = 0xffffffffu;
 // Loop back-edges one invocation may take in all, over every loop of this kernel (the host sets
 // it per adapter; 0xffffffff = no limit). lavapipe (gallivm) keeps ONE counter per shader
 // invocation (a SIMD row of 8 invocations), shared by every loop, and after 65535 back-edges ends
@@ -42,6 +55,16 @@ override LOOP_BUDGET: u32 = 60000u;
 
 // mailbox[s]: 0 = empty, else task + 1, for worker team s (one-invocation teams: QUEUE_WG of them)
 var<workgroup> mailbox: array<atomic<u32>, QUEUE_WG>;
+
+// Whether no task is in flight, given the done count and the spilled tasks the child dispatches
+// have taken (`hi`): every task started is a dequeue (counted by the head's version, modulo 2^20)
+// or one of those, so nothing runs when the two add up to the done count. Relaxed loads may see
+// a stale picture; a wrong answer only ends a pass early (the next round goes on) or late.
+fn queue_quiet(done: u32, hi: u32) -> bool {
+    let versions = 1u << (32u - IDX_BITS);
+    let dequeues = atomicLoad(&ring[0]) >> IDX_BITS;
+    return (dequeues + hi) % versions == done % versions;
+}
 
 @compute @workgroup_size(QUEUE_WG)
 fn main(inv: Inv) {
@@ -61,12 +84,18 @@ fn main(inv: Inv) {
     let polls = clamp(spare / (1u + 2u * cost), 1u, MAX_POLLS);
     var idle = 0u;
     for (var p = 0u; p < polls; p++) {
-        // stop when everything is done or after IDLE_POLLS empty polls (uniform: broadcast)
-        var done_all = false;
+        // stop when everything is done, after IDLE_POLLS empty polls, or after SPILL_IDLE_POLLS
+        // while spilled children wait past what the last child dispatch took (uniform: broadcast)
+        var stop = false;
         if tm.lane == 0u {
-            done_all = atomicLoad(&ctl[CTL_DONE]) >= params.n_tasks;
+            let done = atomicLoad(&ctl[CTL_DONE]);
+            stop = done >= params.n_tasks;
+            if idle >= SPILL_IDLE_POLLS && !stop {
+                let hi = atomicLoad(&ctl[CTL_HI]);
+                stop = atomicLoad(&ctl[CTL_SPILL]) > hi && queue_quiet(done, hi);
+            }
         }
-        if team_first(u32(done_all)) != 0u || idle >= IDLE_POLLS {
+        if team_first(u32(stop)) != 0u || idle >= IDLE_POLLS {
             break;
         }
         if scheduler {
@@ -103,14 +132,12 @@ fn main(inv: Inv) {
             run_task(tm, m - 1u);
         }
     }
-    // barrier (outside both roles, reached by every invocation): schedulers have stopped handing
-    // out, so each mailbox is final; a worker runs what is left in its own before the workgroup
-    // exits, and no handed-out task is lost
-    workgroupBarrier();
+    // a worker closes its mailbox and runs what it held: a scheduler's hand-off either came
+    // before (taken here) or fails on CLOSED (the scheduler runs the task), so none is lost
     if !scheduler {
         var got = 0u;
         if tm.lane == 0u {
-            got = atomicExchange(&mailbox[tm.id], 0u);
+            got = atomicExchange(&mailbox[tm.id], CLOSED);
         }
         let m = team_first(got);
         if m != 0u {
