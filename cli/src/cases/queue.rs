@@ -9,12 +9,13 @@ use std::rc::Rc;
 use crate::case::{size_label, Case, Work};
 use wgsimd::context::Prepared;
 use wgsimd::gpu::clock::ClockProbe;
+use wgsimd::gpu::GpuContext;
 use wgsimd::queue::latency::active_ns;
 use wgsimd::queue::{
     build, check, ClockLatency, Latency, QueueLayout, QueuePlan, QueuePolicy, QueueProblem,
     QueueState, Spread,
 };
-use wgsimd::{Buffer, BufferRef, Context, EncoderRef, Result};
+use wgsimd::{Buffer, BufferRef, Context, Encoder, EncoderRef, Result};
 
 /// A run of a restored plan counted exactly its own rounds (a run on a drained, unrestored queue
 /// would find every task done and count twice as many).
@@ -86,15 +87,40 @@ impl Runner {
         self.qp.state_from(words).map_err(|e| e.to_string())
     }
 
-    /// One untimed run from the restored state (`before` runs just before the submission).
-    fn run(&self, ctx: &Context, before: impl FnOnce()) -> std::result::Result<QueueState, String> {
+    /// One untimed run from the restored state.
+    fn run(&self, ctx: &Context) -> std::result::Result<QueueState, String> {
         let mut enc = ctx.encoder();
         self.restore((&mut enc).into()).map_err(|e| e.to_string())?;
         self.record((&mut enc).into(), None)
             .map_err(|e| e.to_string())?;
-        before();
         ctx.submit(enc).map_err(|e| e.to_string())?;
         self.read(ctx)
+    }
+
+    /// [`Runner::run`] on a wgpu device, with the device's timestamp time line read from the host
+    /// just before `queue.submit` (the command buffer finished): the host's enqueue; and how long
+    /// the `queue.submit` call took on the host, ns.
+    fn run_from_submit(
+        &self,
+        ctx: &Context,
+        gpu: &GpuContext,
+    ) -> std::result::Result<(QueueState, f64, f64), String> {
+        let mut enc = ctx.encoder();
+        self.restore((&mut enc).into()).map_err(|e| e.to_string())?;
+        self.record((&mut enc).into(), None)
+            .map_err(|e| e.to_string())?;
+        let Encoder::Gpu(enc) = enc else {
+            return Err("not a wgpu device".into());
+        };
+        let commands = enc.finish();
+        let submitted = gpu.device_now().ok_or("no calibrated timestamps")?;
+        let call = std::time::Instant::now();
+        gpu.queue.submit([commands]);
+        let call_ns = call.elapsed().as_nanos() as f64;
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| e.to_string())?;
+        Ok((self.read(ctx)?, submitted, call_ns))
     }
 }
 
@@ -159,7 +185,7 @@ fn case(
                 let mut samples = Vec::new();
                 for _ in 0..runs {
                     // only a complete run's clock words are all written
-                    let Ok(state) = r.run(ctx, || ()) else {
+                    let Ok(state) = r.run(ctx) else {
                         return Vec::new();
                     };
                     let (Ok(()), Ok((ring, spill))) =
@@ -275,8 +301,9 @@ const SAMPLES: u32 = 1024;
 ///   hop is the persistent pass ending, the child-args pass and the child dispatch's first
 ///   instruction; 129 tasks a run (a round per hop), 8 runs;
 /// - **from the host**: a queue of one task, submitted 1024 times: the device's timestamp time
-///   line read from the host just before the submission, to the task's first instruction on
-///   the device's clock (only where the two are one time line: `ClockProbe::same_timeline`).
+///   line read from the host just before `queue.submit` (the command buffer finished), to the
+///   task's first instruction on the device's clock (only where the two are one time line:
+///   `ClockProbe::same_timeline`).
 pub fn latency_cases(ctx: &Context, seed: u64) -> Result<Vec<Case>> {
     let Some(gpu) = ctx.gpu().filter(|g| g.has_clock() && g.caps.timestamps) else {
         return Ok(Vec::new());
@@ -344,12 +371,12 @@ fn host_case(ctx: &Context, policy: QueuePolicy) -> Result<Case> {
             return Vec::new();
         };
         let mut samples = Vec::new();
+        let mut calls = Vec::new();
         for _ in 0..SAMPLES {
-            let mut host_ns = None;
-            let Ok(state) = runner.run(ctx, || host_ns = gpu.device_now()) else {
+            let Ok((state, host_ns, call_ns)) = runner.run_from_submit(ctx, gpu) else {
                 return Vec::new();
             };
-            let (Some(host_ns), Ok(c)) = (host_ns, ClockLatency::from_state(&state)) else {
+            let Ok(c) = ClockLatency::from_state(&state) else {
                 return Vec::new();
             };
             // the host's moment on the clock (one time line in ns), low word as the task's
@@ -359,8 +386,12 @@ fn host_case(ctx: &Context, policy: QueuePolicy) -> Result<Case> {
                 return Vec::new();
             }
             samples.push(d);
+            calls.push(call_ns);
         }
-        spread_ns(Spread::of(samples), 1.0)
+        let mut f = spread_ns(Spread::of(samples), 1.0);
+        calls.sort_by(f64::total_cmp);
+        f.push(("queue.submit call p50 ns".into(), calls[calls.len() / 2]));
+        f
     }));
     Ok(c)
 }
