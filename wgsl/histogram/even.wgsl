@@ -118,8 +118,11 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     if wid.x >= grid {
         return;
     }
-    for (var i = lid; i < TABLE_LEN; i += WG_SIZE) {
-        wg_table[i] = table[i];
+    // (bytes that are their own bins read no table)
+    if KIND != 2u {
+        for (var i = lid; i < TABLE_LEN; i += WG_SIZE) {
+            wg_table[i] = table[i];
+        }
     }
     copy = lid % COPIES;
     for (var i = lid; i < COUNTS_LEN; i += WG_SIZE) {

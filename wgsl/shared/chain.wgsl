@@ -9,7 +9,7 @@
 // The including stage declares `params_block: ScanParams` and `count_word: vec4<u32>` (uniform),
 // `state: array<atomic<u32>>` (the status words, shared/chain_params's layout), its input as
 // `input: array<vec4<u32>>` and `input_words: array<u32>` (two views of one buffer, which may
-// end inside a vec4: `load_vec` reads its last one to three elements as words), and
+// end inside a vec4: shared/load_vec reads its last one to three elements as words), and
 // `fn tile_sum(inv: Inv, q: u32) -> u32`, the sum of its full tile q of this chunk by the lane
 // group, read from its input (the decoupled fallback, below).
 //
@@ -38,6 +38,7 @@
 // row is scanned within its segment first, and the segments' row totals meet in sc_rows.
 
 //!include shared/chain_params
+//!include shared/load_vec
 
 // window reads that find the same predecessor silent before the fallback sums its tile
 override SPIN: u32 = 64u;
@@ -118,23 +119,6 @@ fn chain_enter(inv: Inv, linear: u32) -> u32 {
     return workgroupUniformLoad(&sc_tile);
 }
 
-// The vec4 at index v of the chunk, with elements at or past n as 0.
-fn load_vec(n: u32, v: u32) -> vec4<u32> {
-    let first = v * 4u;
-    if first + 4u <= n {
-        return input[v];
-    }
-    if first >= n {
-        return vec4<u32>(0u);
-    }
-    let rest = n - first;
-    return vec4<u32>(
-        input_words[first],
-        select(0u, input_words[min(first + 1u, n - 1u)], rest > 1u),
-        select(0u, input_words[min(first + 2u, n - 1u)], rest > 2u),
-        0u,
-    );
-}
 
 // The flag of a status read as (lo, hi): 0 where the tile has published nothing or the two words
 // carry different flags (a sum being replaced by the next), so the sum is not taken.
