@@ -23,25 +23,14 @@ use std::borrow::Cow;
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::context::{Calibrated, Clock};
 use super::GpuContext;
 
 /// The override by which a pipeline asks for the device's clock.
 pub const CLOCK_OVERRIDE: &str = "DEVICE_CLOCK";
 /// The stand-in function every call of which becomes the clock read.
 pub const CLOCK_FUNCTION: &str = "device_clock";
-
-/// What a device opened with the clock keeps for it.
-pub(crate) struct Clock {
-    /// The host's read of the device's timestamp time line, where the driver has it.
-    #[cfg(not(target_arch = "wasm32"))]
-    calibrated: Option<Calibrated>,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-enum Calibrated {
-    Khr(ash::khr::calibrated_timestamps::Device),
-    Ext(ash::ext::calibrated_timestamps::Device),
-}
 
 /// Whether a pass's overrides ask for the device clock.
 pub fn asks_clock(overrides: &[(String, f64)]) -> bool {

@@ -99,7 +99,21 @@ pub struct GpuContext {
     pub(super) staging: Mutex<super::staging::Staging>,
     pub(super) created: Counters,
     /// The device's clock, where wgsimd opened the device with it ([`GpuContext::open_with_clock`]).
-    pub(super) clock: Option<Arc<super::clock::Clock>>,
+    pub(super) clock: Option<Arc<Clock>>,
+}
+
+/// What a device opened with its clock keeps for it (`super::clock`).
+pub(crate) struct Clock {
+    /// The host's read of the device's timestamp time line, where the driver has it.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) calibrated: Option<Calibrated>,
+}
+
+/// The calibrated-timestamps extension a device was opened with.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) enum Calibrated {
+    Khr(ash::khr::calibrated_timestamps::Device),
+    Ext(ash::ext::calibrated_timestamps::Device),
 }
 
 /// How many device objects a context has created, over its life ([`GpuContext::created`]):
@@ -296,7 +310,7 @@ impl GpuContext {
         adapter: &wgpu::Adapter,
         device: wgpu::Device,
         queue: wgpu::Queue,
-        clock: Option<Arc<super::clock::Clock>>,
+        clock: Option<Arc<Clock>>,
     ) -> GpuContext {
         let uncaptured = Arc::new(Mutex::new(Vec::new()));
         let sink = uncaptured.clone();
