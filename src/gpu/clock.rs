@@ -23,7 +23,12 @@ use std::borrow::Cow;
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(
+    windows,
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd"
+))]
 use super::context::{Calibrated, Clock};
 use super::GpuContext;
 
@@ -33,14 +38,14 @@ pub const CLOCK_OVERRIDE: &str = "DEVICE_CLOCK";
 pub const CLOCK_FUNCTION: &str = "device_clock";
 
 /// Whether a pass's overrides ask for the device clock.
-pub fn asks_clock(overrides: &[(String, f64)]) -> bool {
+pub(crate) fn asks_clock(overrides: &[(String, f64)]) -> bool {
     overrides
         .iter()
         .any(|(n, v)| n == CLOCK_OVERRIDE && *v != 0.0)
 }
 
 /// The error for a plan that asks for the clock on a device without it.
-pub fn missing_clock(what: &str) -> Error {
+pub(crate) fn missing_clock(what: &str) -> Error {
     Error::MissingFeature {
         feature: "PASSTHROUGH_SHADERS",
         needed_for: format!(
@@ -93,7 +98,7 @@ fn literal(s: &str) -> Vec<u32> {
 /// by `OpReadClockKHR` at device scope, and the capability and extension it needs declared;
 /// unchanged where no function has the name (naga's debug names). The function takes no
 /// argument.
-pub fn patch_clock(words: &[u32]) -> std::result::Result<Vec<u32>, String> {
+pub(crate) fn patch_clock(words: &[u32]) -> std::result::Result<Vec<u32>, String> {
     if words.len() < 5 || words[0] != 0x0723_0203 {
         return Err("not a SPIR-V module".into());
     }
@@ -109,10 +114,16 @@ pub fn patch_clock(words: &[u32]) -> std::result::Result<Vec<u32>, String> {
         insts.push((at, len, op));
         at += len;
     }
+    // the stand-in: a function (naga names arguments and locals too) of that name
     let name = literal(CLOCK_FUNCTION);
-    let named = insts
+    let functions: Vec<u32> = insts
         .iter()
-        .find(|&&(s, len, op)| op == OP_NAME && words[s + 2..s + len] == name[..]);
+        .filter(|&&(_, len, op)| op == OP_FUNCTION && len >= 3)
+        .map(|&(s, _, _)| words[s + 2])
+        .collect();
+    let named = insts.iter().find(|&&(s, len, op)| {
+        op == OP_NAME && words[s + 2..s + len] == name[..] && functions.contains(&words[s + 1])
+    });
     // naga writes only what the entry point reaches: no function, no call, nothing to patch
     let Some(&(named, _, _)) = named else {
         return Ok(words.to_vec());
@@ -181,7 +192,7 @@ pub fn patch_clock(words: &[u32]) -> std::result::Result<Vec<u32>, String> {
 }
 
 /// The SPIR-V of `entry` of `k` with `overrides` applied and the clock patched in.
-pub fn clocked_spirv(
+pub(crate) fn clocked_spirv(
     k: &Kernel,
     entry: &str,
     overrides: &[(String, f64)],
@@ -208,6 +219,13 @@ pub fn clocked_spirv(
     let used = k
         .entry(entry)
         .ok_or_else(|| fail(format!("no entry point {entry}")))?;
+    // (the rule is wgpu-hal 30's `create_bind_group_layout`: recheck it when wgpu moves)
+    if let Some(b) = used.bindings.iter().find(|b| b.group != 0) {
+        return Err(fail(format!(
+            "binding {} is in group {}: only group 0 is laid out for the clock",
+            b.binding, b.group
+        )));
+    }
     let mut numbers: Vec<u32> = used.bindings.iter().map(|b| b.binding).collect();
     numbers.sort_unstable();
     let binding_map = numbers
@@ -292,7 +310,12 @@ impl GpuContext {
     pub fn open_with_clock() -> Result<GpuContext> {
         let adapter = Self::best_adapter()?;
         // a driver that lists the extension and then fails to open with it gets the plain device
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(any(
+            windows,
+            target_os = "linux",
+            target_os = "android",
+            target_os = "freebsd"
+        ))]
         if let Ok(Some(ctx)) = open_clocked(&adapter) {
             return Ok(ctx);
         }
@@ -300,43 +323,57 @@ impl GpuContext {
     }
 
     /// The device's timestamp time line now, read from the host, in ns (the timestamp queries'
-    /// period applied); `None` where the driver cannot say.
-    pub fn device_now(&self) -> Option<f64> {
-        #[cfg(not(target_arch = "wasm32"))]
+    /// period applied; exact where it is 1 ns, as on the H200); `None` where the driver cannot
+    /// say (no calibrated timestamps, or not on the device's time line).
+    pub fn device_now(&self) -> Option<u64> {
+        #[cfg(any(
+            windows,
+            target_os = "linux",
+            target_os = "android",
+            target_os = "freebsd"
+        ))]
         {
             let c = self.clock.as_ref()?.calibrated.as_ref()?;
-            let period = self.queue.get_timestamp_period() as f64;
-            // SAFETY: the extension was enabled on this device when it was opened
-            let ticks = unsafe {
+            let info = [ash::vk::CalibratedTimestampInfoKHR::default()
+                .time_domain(ash::vk::TimeDomainKHR::DEVICE)];
+            // SAFETY: the extension was enabled on this device when it was opened, with the
+            // device's time domain among those the driver calibrates (`open_clocked`)
+            let read = unsafe {
                 match c {
-                    Calibrated::Khr(d) => {
-                        d.get_calibrated_timestamps(&[
-                            ash::vk::CalibratedTimestampInfoKHR::default()
-                                .time_domain(ash::vk::TimeDomainKHR::DEVICE),
-                        ])
-                        .ok()?
-                        .0[0]
-                    }
-                    Calibrated::Ext(d) => {
-                        d.get_calibrated_timestamps(&[
-                            ash::vk::CalibratedTimestampInfoKHR::default()
-                                .time_domain(ash::vk::TimeDomainKHR::DEVICE),
-                        ])
-                        .ok()?
-                        .0[0]
-                    }
+                    Calibrated::Khr(d) => d.get_calibrated_timestamps(&info),
+                    Calibrated::Ext(d) => d.get_calibrated_timestamps(&info),
                 }
             };
-            Some(ticks as f64 * period)
+            Some(ticks_ns(read.ok()?.0[0], self.queue.get_timestamp_period()))
         }
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(not(any(
+            windows,
+            target_os = "linux",
+            target_os = "android",
+            target_os = "freebsd"
+        )))]
         None
+    }
+}
+
+/// Timestamp ticks in ns: exact where a tick is 1 ns (f64 keeps only 53 bits of a time line that
+/// may count from the epoch).
+fn ticks_ns(ticks: u64, period: f32) -> u64 {
+    if period == 1.0 {
+        ticks
+    } else {
+        (ticks as f64 * period as f64) as u64
     }
 }
 
 /// A device on `adapter` with the clock, or `None` where the adapter is not Vulkan or its
 /// driver lacks the extension or `shaderDeviceClock`.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(
+    windows,
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd"
+))]
 fn open_clocked(adapter: &wgpu::Adapter) -> Result<Option<GpuContext>> {
     use ash::vk;
     use wgpu::hal::api::Vulkan;
@@ -347,8 +384,10 @@ fn open_clocked(adapter: &wgpu::Adapter) -> Result<Option<GpuContext>> {
         return Ok(None);
     }
     let desc = super::context::device_descriptor(adapter, wgpu::Features::PASSTHROUGH_SHADERS);
-    // SAFETY: the hal adapter is only read, and the device opened from it is handed straight
-    // to wgpu (`create_device_from_hal`) with the features it was opened with
+    // SAFETY: the hal adapter's handles are the adapter's own; the device is opened from it with
+    // wgpu's own extensions and features plus the shader clock's (only where the driver lists
+    // the extension and the feature, on a Vulkan 1.1 instance), and handed straight to wgpu
+    // (`create_device_from_hal`) with the descriptor it was opened with
     let opened = unsafe {
         let Some(hal) = adapter.as_hal::<Vulkan>() else {
             return Ok(None);
@@ -357,16 +396,36 @@ fn open_clocked(adapter: &wgpu::Adapter) -> Result<Option<GpuContext>> {
         if !phd.supports_extension(ash::khr::shader_clock::NAME) {
             return Ok(None);
         }
-        let instance = hal.shared_instance().raw_instance();
+        let shared = hal.shared_instance();
+        // the features query below is Vulkan 1.1's
+        if shared.instance_api_version() < vk::API_VERSION_1_1 {
+            return Ok(None);
+        }
+        let instance = shared.raw_instance();
         let mut has = vk::PhysicalDeviceShaderClockFeaturesKHR::default();
         let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut has);
         instance.get_physical_device_features2(hal.raw_physical_device(), &mut features);
         if has.shader_device_clock == vk::FALSE {
             return Ok(None);
         }
-        let calibrated = if phd.supports_extension(ash::khr::calibrated_timestamps::NAME) {
+        // calibrated timestamps only where the driver calibrates the device's own time domain
+        let raw_phd = hal.raw_physical_device();
+        let device_domain = |domains: ash::prelude::VkResult<Vec<vk::TimeDomainKHR>>| {
+            domains.is_ok_and(|d| d.contains(&vk::TimeDomainKHR::DEVICE))
+        };
+        let entry = shared.entry();
+        let calibrated = if phd.supports_extension(ash::khr::calibrated_timestamps::NAME)
+            && device_domain(
+                ash::khr::calibrated_timestamps::Instance::new(entry, instance)
+                    .get_physical_device_calibrateable_time_domains(raw_phd),
+            ) {
             Some(ash::khr::calibrated_timestamps::NAME)
-        } else if phd.supports_extension(ash::ext::calibrated_timestamps::NAME) {
+        } else if phd.supports_extension(ash::ext::calibrated_timestamps::NAME)
+            && device_domain(
+                ash::ext::calibrated_timestamps::Instance::new(entry, instance)
+                    .get_physical_device_calibrateable_time_domains(raw_phd),
+            )
+        {
             Some(ash::ext::calibrated_timestamps::NAME)
         } else {
             None
@@ -474,8 +533,8 @@ impl GpuContext {
         self.submit_and_wait(enc)?;
         let r: Vec<u32> = bytemuck::pod_collect_to_vec(&self.download(&reads, 0, 32)?);
         let t: Vec<u64> = bytemuck::pod_collect_to_vec(&self.download(&stamps, 0, 16)?);
-        let period = self.queue.get_timestamp_period() as f64;
-        let (t0, t1) = ((t[0] as f64 * period) as u64, (t[1] as f64 * period) as u64);
+        let period = self.queue.get_timestamp_period();
+        let (t0, t1) = (ticks_ns(t[0], period), ticks_ns(t[1], period));
         let first = (r[1] as u64) << 32 | r[0] as u64;
         let last = (r[3] as u64) << 32 | r[2] as u64;
         if last <= first || t1 <= t0 {
@@ -531,12 +590,13 @@ mod tests {
     #[test]
     fn every_call_of_the_stand_in_becomes_the_clock_read() {
         let src = format!(
-            "{STAND_IN}fn device_clock_twice() -> vec2<u32> {{ return device_clock(); }}
+            "fn shadows(device_clock: u32) -> u32 {{ return device_clock + 1u; }}
+             {STAND_IN}fn device_clock_twice() -> vec2<u32> {{ return device_clock(); }}
              @group(0) @binding(0) var<storage, read_write> out: array<u32>;
              @compute @workgroup_size(1) fn main() {{
                  let a = device_clock();
                  let b = device_clock_twice();
-                 out[0] = b.x - a.x;
+                 out[0] = b.x - a.x + shadows(a.y);
              }}"
         );
         let words = spirv(&src);
@@ -544,8 +604,9 @@ mod tests {
         let ops = instructions(&patched);
         let count = |op| ops.iter().filter(|(o, _)| *o == op).count();
         assert_eq!(count(OP_READ_CLOCK_KHR), 2, "both calls of the stand-in");
-        // the call of a function whose name only starts like the stand-in's stays a call
-        assert_eq!(count(OP_FUNCTION_CALL), 1);
+        // the calls of a function whose name only starts like the stand-in's, and of one whose
+        // parameter has the stand-in's name (named first), stay calls
+        assert_eq!(count(OP_FUNCTION_CALL), 2);
         assert!(ops.contains(&(OP_CAPABILITY, vec![CAPABILITY_SHADER_CLOCK_KHR])));
         assert!(ops.contains(&(OP_EXTENSION, literal("SPV_KHR_shader_clock"))));
         // the scope operand is a 32-bit constant 1 (device) below the new bound

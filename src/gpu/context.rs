@@ -105,12 +105,22 @@ pub struct GpuContext {
 /// What a device opened with its clock keeps for it (`super::clock`).
 pub(crate) struct Clock {
     /// The host's read of the device's timestamp time line, where the driver has it.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(
+        windows,
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd"
+    ))]
     pub(super) calibrated: Option<Calibrated>,
 }
 
 /// The calibrated-timestamps extension a device was opened with.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(
+    windows,
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd"
+))]
 pub(super) enum Calibrated {
     Khr(ash::khr::calibrated_timestamps::Device),
     Ext(ash::ext::calibrated_timestamps::Device),

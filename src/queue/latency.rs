@@ -11,7 +11,7 @@
 //! - a task's latency in ticks is `start − enqueue` ≥ 1: how many queue events (pushes and starts,
 //!   anywhere on the GPU) happened between its parent pushing it and a team starting it,
 //!   including both. For a spilled child the enqueue is the push that spilled it and the start is
-//!   in the child dispatch (or a later round's persistent pass) that ran it.
+//!   in the child dispatch that ran it.
 //! - ticks become nanoseconds only on average: `ns_per_tick = run time / ticks taken in the run`
 //!   ([`Latency::with_run_ns`]). Events are not evenly spaced in time (a burst of starts at a
 //!   dispatch boundary, idle polling at the end), so the ns figures are an average-rate conversion,
@@ -173,8 +173,7 @@ impl Spread {
 /// each task's two words are the clock's low words at its push and at its start, so a latency
 /// is their difference modulo 2^32 (runs shorter than 2^31 clock units; 2.1 s where the clock
 /// counts ns). Tasks are told apart by the way they reached a team: through the ring (started
-/// by a persistent pass) or spilled (started by a child dispatch, or by a later round's
-/// persistent pass). Task 0 is the host's: its push is the submission, not on the device's
+/// by a persistent pass) or spilled (started by a child dispatch). Task 0 is the host's: its push is the submission, not on the device's
 /// clock, so it is left out (its start is [`ClockLatency::root_start`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClockLatency {
@@ -187,8 +186,9 @@ pub struct ClockLatency {
 }
 
 impl ClockLatency {
-    /// The latencies of the tasks after task 0, (through the ring, spilled), in clock units.
-    /// A start before its push (modulo 2^32) is an error.
+    /// The latencies of the tasks after task 0, (through the ring, spilled), in clock units, of
+    /// a complete run (every task ran once: a task that did not has no start). A start before
+    /// its push (modulo 2^32) is an error: a device-scope clock is one clock for the device.
     pub fn samples(state: &QueueState) -> Result<(Vec<u32>, Vec<u32>), String> {
         let n = state.runs.len();
         if state.ticks.len() != 2 * n {
@@ -197,7 +197,14 @@ impl ClockLatency {
                 state.ticks.len()
             ));
         }
-        let spills = (state.ctl[state.layout.ctl_spill] as usize).min(state.spill.len());
+        if let Some(t) = state.runs.iter().position(|&r| r != 1) {
+            return Err(format!(
+                "task {t} ran {} times: not a complete run",
+                state.runs[t]
+            ));
+        }
+        let spilled_words = state.ctl.get(state.layout.ctl_spill).copied();
+        let spills = (spilled_words.ok_or("no control words")? as usize).min(state.spill.len());
         let mut spilled = vec![false; n];
         for &t in &state.spill[..spills] {
             if let Some(s) = spilled.get_mut(t as usize) {

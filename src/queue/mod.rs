@@ -172,7 +172,7 @@ impl QueuePolicy {
     ///   in well under a second with it;
     /// - a big discrete GPU (a storage binding of 1 GiB or more, as on the H100's 2 GiB): 264
     ///   workgroups (2 per SM of a 132-SM H100) and the largest ring, 4096 slots. Not swept: on
-    ///   the H100 it drains a tree of 2^20 tasks in 24 ms (docs/queue.md); CUDA's seed used one
+    ///   the H200 it drains a tree of 2^20 tasks in 10.2–10.7 ms (docs/queue.md); CUDA's seed used one
     ///   block per SM;
     /// - anything else (integrated GPUs): 32 workgroups, 1024 slots, unmeasured.
     pub fn for_caps(caps: &Caps) -> QueuePolicy {
@@ -596,7 +596,8 @@ pub struct QueueOutcome {
     pub submissions: u32,
     /// Findings of every submission (simulator only).
     pub findings: Vec<crate::finding::Finding>,
-    /// Enqueue-to-start latency in clock ticks (with [`QueuePolicy::latency`]; no ns: `run` is
+    /// Enqueue-to-start latency in clock ticks (with [`QueuePolicy::latency`], `None` with
+    /// [`QueuePolicy::device_clock`]; no ns: `run` is
     /// not timed, and the ticks span every submission, without the host's time between them).
     pub latency: Option<Latency>,
     /// The same in the device clock's units (with [`QueuePolicy::device_clock`]).

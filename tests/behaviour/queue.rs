@@ -453,6 +453,9 @@ fn the_checks_can_fail(t: &Target) {
     // the device clock's reading: task 2 was spilled; wrapping differences; a start before its push
     let mut device = QueueState::initial(&layout, 3, 4, true);
     device.ticks = vec![0, 7, 0xffff_fff0, 0x10, 40, 100];
+    let e = ClockLatency::from_state(&device).unwrap_err();
+    assert!(e.contains("not a complete run"), "{e}");
+    device.runs = vec![1; 3];
     device.ctl[layout.ctl_spill] = 1;
     device.spill[0] = 2;
     let c = ClockLatency::from_state(&device).unwrap();

@@ -119,7 +119,6 @@ fn chain_enter(inv: Inv, linear: u32) -> u32 {
     return workgroupUniformLoad(&sc_tile);
 }
 
-
 // The flag of a status read as (lo, hi): 0 where the tile has published nothing or the two words
 // carry different flags (a sum being replaced by the next), so the sum is not taken.
 fn status_flag(lo: u32, hi: u32) -> u32 {

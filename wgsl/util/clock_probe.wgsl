@@ -7,7 +7,8 @@
 
 // 10 ms where the clock counts ns: the pass's launch and end (a few µs) skew the rate under 0.1%
 override SPIN: u32 = 10000000u;
-const MAX_READS: u32 = 100000000u;
+// (a few hundred ms of reads at most, should the clock stand still: far from a GPU's watchdog)
+const MAX_READS: u32 = 4000000u;
 
 // first (lo, hi), last (lo, hi), reads
 @group(0) @binding(0) var<storage, read_write> reads: array<u32, 5>;

@@ -104,7 +104,7 @@ impl Runner {
         &self,
         ctx: &Context,
         gpu: &GpuContext,
-    ) -> std::result::Result<(QueueState, f64, f64), String> {
+    ) -> std::result::Result<(QueueState, u64, f64), String> {
         let mut enc = ctx.encoder();
         self.restore((&mut enc).into()).map_err(|e| e.to_string())?;
         self.record((&mut enc).into(), None)
@@ -380,7 +380,7 @@ fn host_case(ctx: &Context, policy: QueuePolicy) -> Result<Case> {
                 return Vec::new();
             };
             // the host's moment on the clock (one time line in ns), low word as the task's
-            let host = host_ns as u64 as u32;
+            let host = host_ns as u32;
             let d = c.root_start.wrapping_sub(host);
             if d >= 1 << 31 {
                 return Vec::new();
