@@ -87,13 +87,18 @@ impl Runner {
         self.qp.state_from(words).map_err(|e| e.to_string())
     }
 
-    /// One untimed run from the restored state.
-    fn run(&self, ctx: &Context) -> std::result::Result<QueueState, String> {
+    /// An encoder holding one untimed run from the restored state.
+    fn recorded(&self, ctx: &Context) -> std::result::Result<Encoder, String> {
         let mut enc = ctx.encoder();
         self.restore((&mut enc).into()).map_err(|e| e.to_string())?;
         self.record((&mut enc).into(), None)
             .map_err(|e| e.to_string())?;
-        ctx.submit(enc).map_err(|e| e.to_string())?;
+        Ok(enc)
+    }
+
+    /// One untimed run from the restored state.
+    fn run(&self, ctx: &Context) -> std::result::Result<QueueState, String> {
+        ctx.submit(self.recorded(ctx)?).map_err(|e| e.to_string())?;
         self.read(ctx)
     }
 
@@ -105,11 +110,7 @@ impl Runner {
         ctx: &Context,
         gpu: &GpuContext,
     ) -> std::result::Result<(QueueState, u64, f64), String> {
-        let mut enc = ctx.encoder();
-        self.restore((&mut enc).into()).map_err(|e| e.to_string())?;
-        self.record((&mut enc).into(), None)
-            .map_err(|e| e.to_string())?;
-        let Encoder::Gpu(enc) = enc else {
+        let Encoder::Gpu(enc) = self.recorded(ctx)? else {
             return Err("not a wgpu device".into());
         };
         let commands = enc.finish();
@@ -128,6 +129,8 @@ impl Runner {
 #[derive(Clone, Copy)]
 enum Figures {
     None,
+    /// The host's enqueue to the first task's start, over [`SAMPLES`] runs ([`host_figures`]).
+    Host,
     /// Percentiles of the logical clock.
     Ticks,
     /// Percentiles by the device's clock at `units_per_ns`: through the ring, or of spilled
@@ -157,6 +160,7 @@ fn case(
     let r = runner.clone();
     let extra: Option<crate::case::Extra> = match figures {
         Figures::None => None,
+        Figures::Host => Some(Box::new(move |ctx, _| host_figures(&r, ctx))),
         Figures::Ticks => Some(Box::new(move |ctx, timing| {
             let Ok(state) = r.read(ctx) else {
                 return Vec::new();
@@ -346,52 +350,43 @@ pub fn latency_cases(ctx: &Context, seed: u64) -> Result<Vec<Case>> {
         )?,
     ];
     if probe.same_timeline {
-        cases.push(host_case(ctx, QueuePolicy { rounds: 1, ..base })?);
+        cases.push(case(
+            ctx,
+            QueueProblem::random(1, 4, 1, 1),
+            QueuePolicy { rounds: 1, ..base },
+            format!("latency from the host, one task, {wg} wg, device clock"),
+            Figures::Host,
+        )?);
     }
     Ok(cases)
 }
 
-/// The host's enqueue: a one-task queue submitted [`SAMPLES`] times (see [`latency_cases`]).
-fn host_case(ctx: &Context, policy: QueuePolicy) -> Result<Case> {
-    let wg = policy.workgroups;
-    let mut c = case(
-        ctx,
-        QueueProblem::random(1, 4, 1, 1),
-        policy,
-        format!("latency from the host, one task, {wg} wg, device clock"),
-        Figures::None,
-    )?;
-    let runner = Rc::new(Runner::new(
-        ctx,
-        &QueueProblem::random(1, 4, 1, 1),
-        &policy,
-    )?);
-    c.extra = Some(Box::new(move |ctx, _| {
-        let Some(gpu) = ctx.gpu() else {
+/// The host's enqueue (see [`latency_cases`]): a one-task queue submitted [`SAMPLES`] times,
+/// each from the restored state.
+fn host_figures(runner: &Runner, ctx: &Context) -> Vec<(String, f64)> {
+    let Some(gpu) = ctx.gpu() else {
+        return Vec::new();
+    };
+    let mut samples = Vec::new();
+    let mut calls = Vec::new();
+    for _ in 0..SAMPLES {
+        let Ok((state, host_ns, call_ns)) = runner.run_from_submit(ctx, gpu) else {
             return Vec::new();
         };
-        let mut samples = Vec::new();
-        let mut calls = Vec::new();
-        for _ in 0..SAMPLES {
-            let Ok((state, host_ns, call_ns)) = runner.run_from_submit(ctx, gpu) else {
-                return Vec::new();
-            };
-            let Ok(c) = ClockLatency::from_state(&state) else {
-                return Vec::new();
-            };
-            // the host's moment on the clock (one time line in ns), low word as the task's
-            let host = host_ns as u32;
-            let d = c.root_start.wrapping_sub(host);
-            if d >= 1 << 31 {
-                return Vec::new();
-            }
-            samples.push(d);
-            calls.push(call_ns);
+        let Ok(c) = ClockLatency::from_state(&state) else {
+            return Vec::new();
+        };
+        // the host's moment on the clock (one time line in ns), low word as the task's
+        let host = host_ns as u32;
+        let d = c.root_start.wrapping_sub(host);
+        if d >= 1 << 31 {
+            return Vec::new();
         }
-        let mut f = spread_ns(Spread::of(samples), 1.0);
-        calls.sort_by(f64::total_cmp);
-        f.push(("queue.submit call p50 ns".into(), calls[calls.len() / 2]));
-        f
-    }));
-    Ok(c)
+        samples.push(d);
+        calls.push(call_ns);
+    }
+    let mut f = spread_ns(Spread::of(samples), 1.0);
+    calls.sort_by(f64::total_cmp);
+    f.push(("queue.submit call p50 ns".into(), calls[calls.len() / 2]));
+    f
 }
