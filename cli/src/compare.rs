@@ -1,7 +1,9 @@
 //! Yardsticks: the `RESULT` lines that ../shared/h100/remote.sh's CUDA programs print
 //! (cub_bench: `RESULT cub | SortKeys u32 | 2^24 | 35700.0 Mkeys/s | median ... | ...`;
-//! cuda_anchors: `RESULT matmul | torch.matmul fp16 | 4096^3 | 700.00 TFLOP/s | ...`), matched to
-//! bench rows of the same size and kind so every row can carry "ours / theirs".
+//! cuda_anchors: `RESULT matmul | torch.matmul fp16 | 4096^3 | 700.00 TFLOP/s | ...`; the lab's
+//! decode products, lab/yardsticks/torch_decode.py: `RESULT torch | decode f16 (torch.matmul) |
+//! 16x14336x4096 | 57.8 TFLOP/s | ...`), matched to bench rows of the same size and kind so every
+//! row can carry "ours / theirs". A GEMM shape MxNxK matches the row of that label only.
 
 use std::path::PathBuf;
 
@@ -17,8 +19,11 @@ pub struct Yardstick {
     pub source: String,
     /// What was measured.
     pub what: String,
-    /// Numeric size: elements (2^k), matrix size (N^3 → N), u32 words (MiB copies).
+    /// Numeric size: elements (2^k), matrix size (N^3 → N), u32 words (MiB copies), the
+    /// largest dimension of a GEMM shape.
     pub size: u64,
+    /// A GEMM shape `MxNxK`, as the bench labels its rows.
+    pub shape: Option<String>,
     /// Figure.
     pub value: f64,
     /// Unit (GB/s, Gkeys/s, TFLOP/s).
@@ -52,7 +57,16 @@ pub fn parse_line(line: &str) -> Option<Yardstick> {
     if f.len() < 4 {
         return None;
     }
-    let size = parse_size(f[2])?;
+    // a GEMM shape MxNxK: its label, and its largest dimension as the size
+    let dims: Vec<u64> = f[2]
+        .split('x')
+        .filter_map(|d| d.trim().parse().ok())
+        .collect();
+    let shape = (dims.len() == 3 && f[2].matches('x').count() == 2).then(|| f[2].to_string());
+    let size = match &shape {
+        Some(_) => dims.iter().copied().max()?,
+        None => parse_size(f[2])?,
+    };
     let mut vu = f[3].split_whitespace();
     let mut value: f64 = vu.next()?.parse().ok()?;
     let mut unit = vu.next()?.to_string();
@@ -65,6 +79,7 @@ pub fn parse_line(line: &str) -> Option<Yardstick> {
         source: f[0].to_string(),
         what: f[1].to_string(),
         size,
+        shape,
         value,
         unit,
     })
@@ -159,6 +174,9 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ),
     ("gemm", "f32", "torch.matmul fp32 (TF32 off)"),
     ("gemm", "f16", "torch.matmul fp16"),
+    // (decode-sized shapes, lab/yardsticks/torch_decode.py)
+    ("gemm", "f16", "decode f16 (torch.matmul)"),
+    ("gemm", "int4", "decode int4 (tinygemm)"),
 ];
 
 /// Sets `yardstick`, `yardstick_value` and `ratio` on every row that has a match.
@@ -171,12 +189,14 @@ pub fn annotate(rows: &mut [Row], ys: &[Yardstick]) {
             if r.algorithm != alg || !r.variant.starts_with(prefix) {
                 return None;
             }
-            // cuBLAS figures are for square N^3 only
-            if alg == "gemm" && r.size_label != format!("{0}x{0}x{0}", r.size) {
-                return None;
-            }
+            // cuBLAS figures are for square N^3 (a size alone); other GEMM rows match a shape
+            let square = r.size_label == format!("{0}x{0}x{0}", r.size);
+            let same_size = |y: &Yardstick| match &y.shape {
+                Some(shape) => *shape == r.size_label,
+                None => y.size == r.size && (alg != "gemm" || square),
+            };
             ys.iter()
-                .find(|y| y.what == what && y.unit == r.unit && y.size == r.size)
+                .find(|y| y.what == what && y.unit == r.unit && same_size(y))
         });
         if let Some(y) = found {
             r.ratio = Some(r.throughput / y.value);
@@ -250,6 +270,35 @@ mod tests {
         assert!(rows[0].ratio.is_none() && rows[0].yardstick_value.is_none());
         assert!((rows[1].ratio.unwrap() - 2900.0 / 2960.0).abs() < 1e-9);
         assert_eq!(rows[1].yardstick_value, Some(2960.0));
+    }
+
+    /// A decode-sized GEMM compares with the yardstick of its own shape, never with another of
+    /// the same largest dimension, nor with cuBLAS's square figure.
+    #[test]
+    fn a_gemm_shape_compares_with_its_own_shape() {
+        let ys: Vec<Yardstick> = [
+            "RESULT torch | decode int4 (tinygemm) | 1x14336x4096 | 6.2256 TFLOP/s | median 0.01886 ms | x",
+            "RESULT torch | decode int4 (tinygemm) | 1x4096x14336 | 6.4778 TFLOP/s | median 0.01813 ms | x",
+            "RESULT matmul | torch.matmul fp16 | 4096^3 | 700.00 TFLOP/s | median 0.2 ms | x",
+        ]
+        .iter()
+        .map(|l| parse_line(l).unwrap())
+        .collect();
+        assert_eq!(ys[0].size, 14336);
+        assert_eq!(ys[0].shape.as_deref(), Some("1x14336x4096"));
+        let gemm = |variant: &str, label: &str, size: u64| Row {
+            size_label: label.into(),
+            ..row("gemm", variant, size, 7.0, "TFLOP/s")
+        };
+        let mut rows = vec![
+            gemm("int4 gemv", "1x4096x14336", 14336),
+            gemm("int4 gemv", "2x4096x14336", 14336),
+            gemm("f16 gemv", "1x4096x4096", 4096),
+        ];
+        annotate(&mut rows, &ys);
+        assert!((rows[0].ratio.unwrap() - 7.0 / 6.4778).abs() < 1e-9);
+        assert!(rows[1].ratio.is_none());
+        assert!(rows[2].ratio.is_none());
     }
 
     /// A sort over 16 key bits compares with CUB's 16-bit sort, not with its full one.
