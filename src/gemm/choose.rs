@@ -3,9 +3,9 @@
 //! choose the path (few-rows, cooperative matrices, else register-tiled), build its passes,
 //! and add the rounding of C to f16 where no pass of the product rounds it.
 //!
-//! Rules: `PathChoice::Auto` takes the few-rows kernel up to [`GEMV_MAX_M`] rows and
-//! cooperative matrices for f16 from [`COOP_MIN_M`] rows where the adapter offers them and the
-//! product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
+//! Rules: `PathChoice::Auto` takes the few-rows kernel up to [`GEMV_MAX_M`] rows (int4
+//! weights: [`GEMV_MAX_M_INT4`]) and cooperative matrices for f16 from [`COOP_MIN_M`] rows
+//! where the adapter offers them and the product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
 //! cooperative variant keeps the kernels that cannot take it out. Int4 weights have no
 //! cooperative kernel.
 
@@ -15,7 +15,7 @@ use super::gemm_plan::{shape_label, GemmPlan};
 use super::gemv::gemv_pass;
 use super::layout::{int4_bytes, resolve, GemmShape};
 use super::limits::check_dims;
-use super::policy::{GemmPolicy, COOP_MIN_M, GEMV_MAX_M};
+use super::policy::{GemmPolicy, COOP_MIN_M, GEMV_MAX_M, GEMV_MAX_M_INT4};
 use super::tiled::tiled_pass;
 use crate::device::Caps;
 use crate::error::{Error, Result};
@@ -130,7 +130,7 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
     if let Some(v) = coop {
         return coop::plan(caps, v, opts.out, &res);
     }
-    let gemv = takes_gemv(&opts, m);
+    let gemv = takes_gemv(&opts, m, GEMV_MAX_M);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {} {fmt:?} {kind}", shape_label(&res)).to_lowercase());
     let a_buf = plan.arg("a", res.a_bytes);
@@ -162,12 +162,13 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
     .map(|p| p.with_inputs(vec![a_buf, b_buf]))
 }
 
-/// Whether a product of `m` rows with `opts` takes the few-rows kernel.
-fn takes_gemv(opts: &GemmOptions, m: usize) -> bool {
+/// Whether a product of `m` rows with `opts` takes the few-rows kernel (`max_m`: its rows at
+/// most under `Auto`, [`GEMV_MAX_M`] or, for int4 weights, [`GEMV_MAX_M_INT4`]).
+fn takes_gemv(opts: &GemmOptions, m: usize, max_m: usize) -> bool {
     match opts.path {
         PathChoice::Gemv => true,
         PathChoice::Auto => {
-            m <= GEMV_MAX_M && opts.policy.is_none() && opts.split.is_none() && opts.coop.is_none()
+            m <= max_m && opts.policy.is_none() && opts.split.is_none() && opts.coop.is_none()
         }
         PathChoice::Tiled | PathChoice::Coop => false,
     }
@@ -214,7 +215,7 @@ fn product_int4(
     }
     let res = resolve(shape, Format::F16, Format::Int4, opts.out)?;
     let (w_bytes, s_bytes) = int4_bytes(k, n);
-    let gemv = takes_gemv(&opts, m);
+    let gemv = takes_gemv(&opts, m, GEMV_MAX_M_INT4);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {} int4 {kind}", shape_label(&res)));
     let a_buf = plan.arg("a", res.a_bytes);

@@ -29,9 +29,10 @@ use super::format::OutFormat;
 use super::gemm_plan::{shape_label, GemmPlan, Path};
 use super::layout::{CTarget, Resolved};
 use super::limits::{check_limits, check_z, tile_dispatch};
-use super::split::kernel_may_round;
+use super::split::{kernel_may_round, sum_pass};
 
 pub use super::policy::LARGE_TILE_MIN_WORKGROUPS;
+use super::policy::{COOP_MIN_SLICES, COOP_MIN_SLICE_TILES, COOP_SPLIT_TARGET_WORKGROUPS};
 
 /// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
 /// `WM`×`WN` constant).
@@ -482,6 +483,17 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
     kernel_may_round(out, 1, n)
 }
 
+/// K slices for `tiles` output tiles of `k_tiles` K steps: enough to give
+/// [`COOP_SPLIT_TARGET_WORKGROUPS`] workgroups, each at least [`COOP_MIN_SLICE_TILES`] steps;
+/// none unless that makes [`COOP_MIN_SLICES`] or more.
+fn splits(tiles: u64, k_tiles: u32) -> u32 {
+    let want = COOP_SPLIT_TARGET_WORKGROUPS.div_ceil(tiles.max(1));
+    if want < COOP_MIN_SLICES as u64 {
+        return 1;
+    }
+    (want.min(u32::MAX as u64) as u32).clamp(1, (k_tiles / COOP_MIN_SLICE_TILES).max(1))
+}
+
 /// C's tiles under `p`: [columns, rows].
 fn tiles(p: &CoopPolicy, m: usize, n: usize) -> [u64; 2] {
     [
@@ -572,23 +584,63 @@ pub(crate) fn plan(
     let a = plan.arg("a", res.a_bytes);
     let b = plan.arg("b", res.b_bytes);
     let k_tiles = (k as u32).div_ceil(p.bk);
-    let at = target(res, out);
-    let params = plan.upload("params", &res.params([k_tiles, 0, 0, 1], at)?);
+    // K slices where the tiles are too few to keep the GPU's loads in flight: decode-sized
+    // products (C one row of tiles, where it was measured), in the GEMM's own layout with one
+    // matrix and C in f32 or rounded by the kernel's rule, so C's buffer is the same either way
+    let [nx, ny] = tiles(&p, m, n);
+    let splitable =
+        ny == 1 && res.own && res.batch == 1 && (out == OutFormat::F32 || rounds_itself(out, n));
+    let splits = if splitable {
+        splits(nx * ny, k_tiles)
+    } else {
+        1
+    };
+    let per_split = k_tiles.div_ceil(splits);
+    let splits = k_tiles.div_ceil(per_split);
+    // each slice's partial product keeps C's rows padded to whole tiles
+    let padded = (padded_rows(&p, m) * n) as u64;
+    let at = if splits > 1 {
+        CTarget {
+            off: 0,
+            row: n as u64,
+            mat: padded,
+            split: padded,
+        }
+    } else {
+        target(res, out)
+    };
+    let params = plan.upload("params", &res.params([k_tiles, 0, per_split, splits], at)?);
     // f16 output rounded by the kernel (OUT_F16): C's f32 buffer stays, as the kernel's scratch
     // (at C's element layout); the binding the kernel does not write gets a stand-in. C is the
-    // caller's where this pass leaves it in the dtype asked for.
+    // caller's where this pass leaves it in the dtype asked for. With K slices the sum rounds.
     let fused = rounds_itself(out, n);
-    let c = if out == OutFormat::F32 {
+    let c_arg = |plan: &mut Plan| {
+        if out == OutFormat::F32 {
+            plan.arg("c", c_bytes)
+        } else if res.own {
+            plan.arg("c", c_bytes / 2)
+        } else {
+            plan.arg("c", res.c_bytes(out))
+        }
+    };
+    let caller_c = (splits > 1).then(|| c_arg(&mut plan));
+    let c = if splits > 1 {
+        check_limits(
+            caps,
+            &[("partial products", padded * 4 * splits as u64)],
+            grid,
+        )?;
+        plan.buffer("partials", padded * 4 * splits as u64, BufferInit::Poison)
+    } else if out == OutFormat::F32 {
         plan.arg("c", c_bytes)
     } else {
         plan.buffer("c f32", c_bytes, BufferInit::Poison)
     };
-    let c16 = if !fused {
-        plan.buffer("no f16 output", 16, BufferInit::Zeroed)
-    } else if res.own {
-        plan.arg("c", c_bytes / 2)
+    let fused = fused && splits == 1;
+    let c16 = if fused {
+        c_arg(&mut plan)
     } else {
-        plan.arg("c", res.c_bytes(out))
+        plan.buffer("no f16 output", 16, BufferInit::Zeroed)
     };
     let mut ov = overrides(&p, sg, edges).to_vec();
     ov.push((coop16::OUT_F16, if fused { 1.0 } else { 0.0 }));
@@ -619,9 +671,19 @@ pub(crate) fn plan(
             (bind::c16, c16),
             (bind::sg_guard, guard),
         ],
-        Workgroups::Direct([grid[0] as u32, grid[1] as u32, res.batch as u32]),
+        Workgroups::Direct([grid[0] as u32, grid[1] as u32, res.batch as u32 * splits]),
     )?;
-    let (c, out) = if fused {
+    let (c, out) = if let Some(caller_c) = caller_c {
+        sum_pass(
+            caps,
+            &mut plan,
+            (c, caller_c),
+            (splits, out),
+            res,
+            ("split-k sum", Some(padded)),
+        )?;
+        (caller_c, out)
+    } else if fused {
         (c16, OutFormat::F16)
     } else {
         (c, OutFormat::F32)

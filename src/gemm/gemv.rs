@@ -14,7 +14,7 @@ use super::layout::Resolved;
 use super::limits::{binding_limit, check_z, tile_dispatch};
 use super::policy::{
     GEMV_MAX_KSLICE, GEMV_MAX_SPLITS, GEMV_TARGET_WORKGROUPS, GEMV_WHOLE_K_WORKGROUPS,
-    GEMV_WIDE_F32_KSLICE, GEMV_WIDE_F32_ROWS,
+    GEMV_WHOLE_K_WORKGROUPS_F32, GEMV_WIDE_F32_KSLICE, GEMV_WIDE_F32_ROWS,
 };
 use super::split::{finish_split_k, kernel_may_round, output_bindings, product_buffers, rounded_c};
 use super::tiled::portable_bindings;
@@ -40,7 +40,7 @@ pub(super) fn gemv_pass(
     let kern: Arc<Kernel> = gemv::STAGE.load(caps.flavor())?;
     let wg = kern.invocations(gemv::entry::main, &[])? as u64;
     let kconst = |name| kern.constant(name).map(|v| v as u64);
-    // columns per invocation (the kernel's COLS_*), and bytes of B per k (per packed word of
+    // columns per invocation (the kernel's COLS_*), and bytes of B per k (per packed row of
     // 8 k, int4) each reads: its columns' elements (int4: each column's 4-byte word)
     // (transposed B: one column each, a load along K of its row per lane, like int4's words;
     // a subgroup's lanes read consecutive loads of a row, so any number of column groups reads
@@ -65,9 +65,10 @@ pub(super) fn gemv_pass(
     let along_k = fb == Format::Int4 || res.bt;
     let step_of = |cv: u64| (wg / cv) * step_loads * if along_k { fb.per_load() as u64 } else { 1 };
     let free = (caps.max_workgroup_storage as u64).saturating_sub(4 * red_words * wg);
-    // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS
-    // workgroups (each then takes all of K: no split-K sum), else the fewest; at least one
-    // 32-byte sector of each B row, at most 32, and one step of A within workgroup memory
+    // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS (f32:
+    // GEMV_WHOLE_K_WORKGROUPS_F32) workgroups (each then takes all of K: no split-K sum), else
+    // the fewest; at least one 32-byte sector of each B row, at most 32, and one step of A
+    // within workgroup memory
     let blocks_of = |cv: u64| (n as u64).div_ceil(cv * cols) * row_blocks;
     let cv_min = (32 / run_bytes).max(1);
     let usable: Vec<u64> = [32u64, 16, 8, 4, 2, 1]
@@ -83,10 +84,15 @@ pub(super) fn gemv_pass(
     };
     // (f32 with more than 4 rows: the widest, splitting K instead; see GEMV_WIDE_F32_ROWS)
     let wide = fb == Format::F32 && rows > GEMV_WIDE_F32_ROWS;
+    let whole = if fb == Format::F32 {
+        GEMV_WHOLE_K_WORKGROUPS_F32
+    } else {
+        GEMV_WHOLE_K_WORKGROUPS
+    };
     let cv = usable
         .iter()
         .copied()
-        .find(|&cv| wide || blocks_of(cv) >= GEMV_WHOLE_K_WORKGROUPS)
+        .find(|&cv| wide || blocks_of(cv) >= whole)
         .unwrap_or(fewest);
     let blocks = blocks_of(cv);
     let step = step_of(cv);
@@ -99,7 +105,7 @@ pub(super) fn gemv_pass(
         None if wide => (k as u64)
             .div_ceil(GEMV_WIDE_F32_KSLICE)
             .clamp(1, GEMV_MAX_SPLITS),
-        None if blocks >= GEMV_WHOLE_K_WORKGROUPS => (k as u64).div_ceil(GEMV_MAX_KSLICE),
+        None if blocks >= whole => (k as u64).div_ceil(GEMV_MAX_KSLICE),
         None => GEMV_TARGET_WORKGROUPS
             .div_ceil(blocks)
             .clamp(1, GEMV_MAX_SPLITS),
@@ -131,6 +137,15 @@ pub(super) fn gemv_pass(
         (gemv::OUT_F16, if fused { 1.0 } else { 0.0 }),
         (gemv::B_FMT, fb.code() as f64),
         (gemv::HAS_ZEROS, if has_zeros { 1.0 } else { 0.0 }),
+        // (int4: a column group's words in one load where rows of packed words are whole vec4s)
+        (
+            gemv::INT4_VEC,
+            if fb == Format::Int4 && n.is_multiple_of(4) {
+                1.0
+            } else {
+                0.0
+            },
+        ),
         (gemv::ROWS, rows as f64),
         (gemv::ROW_BLOCKS, row_blocks as f64),
         (gemv::BLOCKS, blocks as f64),

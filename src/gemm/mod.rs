@@ -71,7 +71,7 @@ pub use format::{Format, OutFormat};
 pub use gemm_plan::{GemmPlan, Path};
 pub use int4::Int4Weights;
 pub use layout::{GemmShape, MatrixLayout};
-pub use policy::{GemmPolicy, COOP_MIN_M, GEMV_MAX_M, SPLIT_TARGET_INVOCATIONS};
+pub use policy::{GemmPolicy, COOP_MIN_M, GEMV_MAX_M, GEMV_MAX_M_INT4, SPLIT_TARGET_INVOCATIONS};
 pub use split::split_k;
 
 use limits::check_dims;

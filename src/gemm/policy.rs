@@ -5,8 +5,9 @@
 //! Rules: a tuning value lives in the table with the measurement that chose it (figures,
 //! machine, date) and nowhere else; the modules that choose by it import it, and the public
 //! ones are re-exported where they were (`gemm::COOP_MIN_M`, `gemm::GEMV_MAX_M`,
-//! `gemm::SPLIT_TARGET_INVOCATIONS`, `gemm::coop::LARGE_TILE_MIN_WORKGROUPS`). A new
-//! measurement changes the value and its evidence together.
+//! `gemm::GEMV_MAX_M_INT4`, `gemm::SPLIT_TARGET_INVOCATIONS`,
+//! `gemm::coop::LARGE_TILE_MIN_WORKGROUPS`). A new measurement changes the value and its
+//! evidence together.
 //!
 //! The per-invocation block (`TM × TN`, 8×8), the prefetch registers (`MAX_FETCH`) and the lane
 //! layout live in `wgsl/gemm/tiled.wgsl` and `wgsl/gemm/lib/tiled.wgsl`; [`GemmPolicy::check`]
@@ -41,6 +42,12 @@ pub const COOP_MIN_M: usize = 17;
 /// / 0.108.
 pub const GEMV_MAX_M: usize = 16;
 
+/// The same for int4 weights, which the few-rows kernel dequantizes once for all of a block's
+/// rows: at 32 rows it leads the register-tiled kernel, at 64 it trails (H200, the bench,
+/// 2026-11-29, µs): 32×4096×4096 54.3 against 89.2, 32×14336×4096 190.9 against 206.5;
+/// 64×4096×4096 100.2 against 90.6, 64×14336×4096 339.2 against 236.9.
+pub const GEMV_MAX_M_INT4: usize = 32;
+
 // Split-K of the register-tiled kernel (`split_k`).
 
 /// Invocations the split-K heuristic aims for: half of a 132-SM H100's 2048 resident threads
@@ -51,11 +58,20 @@ pub const SPLIT_TARGET_INVOCATIONS: u64 = 132 * 1024;
 // The few-rows kernel's column blocks and K slices (`gemm/gemv`).
 
 /// Column blocks from which the few-rows kernel takes all of K in each workgroup (no split-K
-/// sum; up to GEMV_MAX_KSLICE): 2 per SM of a 132-SM H100. H100 (the lab's few-rows sweep,
-/// 2026-11-23, ms, whole K against the best forced split of 2–32): 1×4096×4096 f32 0.031 /
-/// 0.041, f16 0.015 / 0.028, int4 0.012 / 0.022; 8×4096×4096 f16 0.047 / 0.072; 16×4096×4096
-/// f32 0.092 / 0.085.
-pub(super) const GEMV_WHOLE_K_WORKGROUPS: u64 = 256;
+/// sum; up to GEMV_MAX_KSLICE), the widest column groups that still give this many: about one
+/// per SM. Wider groups read longer runs of each B row. H200 (the lab's few-rows sweep,
+/// 2026-11-29, µs, 128 against 256 / 64 / 32, one device call): f16 1×4096×4096 11.6 against
+/// 13.6 / 15.5 / 24.5, 16×4096×4096 33.6 against 47.1 / 53.6 / 95.6, 1×14336×4096 37.3
+/// against 45.7 / 49.2 / 81.1, 1×4096×14336 41.8 against 52.2 / 40.3 / 50.6; int4 the same
+/// shapes 11.5 / 34.5 / 22.3 / 25.8 against 10.4 / 41.2 / 23.2 / 27.8 at 256. At 4 and 16 rows
+/// of the 14336 shapes 64 or 32 gained 5–20% more (f16 4×4096×14336 61.4 µs at 32, 79.7 at
+/// 128), and lost as much at 4096×4096: a rule by rows is not settled.
+pub(super) const GEMV_WHOLE_K_WORKGROUPS: u64 = 128;
+/// The same for f32 B: 256 (two per SM of a 132-SM H100: 1×4096×4096 0.031 ms against 0.041
+/// for the best forced split, H100, 2026-11-23). At 128, f32 1×4096×4096 took 29.8 µs on the
+/// H200 (the bench, 2026-11-29) against 25.2–25.5 at 256 (docs/benchmarks.md, the build
+/// before); not measured side by side.
+pub(super) const GEMV_WHOLE_K_WORKGROUPS_F32: u64 = 256;
 
 /// f32 products of more rows than this take the widest few-rows workgroups (32 column groups)
 /// and slices of GEMV_WIDE_F32_KSLICE of K, rather than all of K in fewer columns: H100
@@ -76,6 +92,22 @@ pub(super) const GEMV_TARGET_WORKGROUPS: u64 = 528;
 /// ...with at most this many K slices: the split-K sum reads every slice's partial product, and
 /// with 256 slices of 1×4096 it took longer than the product.
 pub(super) const GEMV_MAX_SPLITS: u64 = 32;
+
+// The cooperative kernels' K slices (`coop::plan`).
+
+/// Workgroups the cooperative kernels aim for with K split (products of few tiles: decode-sized
+/// M). Unsplit, a tile's K steps ran about 1.3 µs each on the H200 whatever M (the 128×128×64
+/// tile: M×4096×4096 at M = 8–64 80–83 µs in 64 steps; M×4096×14336 250 µs in 224; smaller
+/// tiles, 64×32 to 128×64, slower still). Split, the lab's few-rows sweep (`--coop`,
+/// 2026-11-29, µs at M = 8 / 64, 264 against 132 / 528): M×4096×4096 (32 tiles, 8 slices)
+/// 46.4 / 47.6 against 50.3 / 52.1 and 61.7 / 64.1; M×4096×14336 (32 tiles, 8 slices of 28
+/// steps) 111.6 / 115.2 against 120.8 / 124.5 and 104.3 / 108.0.
+pub(super) const COOP_SPLIT_TARGET_WORKGROUPS: u64 = 264;
+/// ...and only where that gives this many slices: 14336×4096 (112 tiles) took 85–87 µs unsplit
+/// at M = 8–64, 98–103 in 2 slices and 102–108 in 3 (same sweep).
+pub(super) const COOP_MIN_SLICES: u32 = 4;
+/// K steps per slice at least.
+pub(super) const COOP_MIN_SLICE_TILES: u32 = 4;
 
 // The cooperative kernels' tile (`coop::variant_for`).
 

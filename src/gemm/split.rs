@@ -7,8 +7,8 @@
 //! Rules: the sum adds the partial products in a fixed order (split after split); C is rounded
 //! to f16 once, after the f32 sum, by exactly one pass. The portable passes (`tiled.rs`,
 //! `gemv.rs`) size their splits and C with these functions and end with [`finish_split_k`]; the
-//! cooperative pass, which never splits K, shares only the rule of who rounds
-//! ([`kernel_may_round`]).
+//! cooperative pass shares the rule of who rounds ([`kernel_may_round`]) and the sum
+//! ([`sum_pass`], over its partial products' rows padded to whole tiles).
 
 use super::format::OutFormat;
 use super::gemm_plan::{GemmPlan, Path};
@@ -112,18 +112,20 @@ pub(super) fn rounded_c(out: OutFormat, splits: u64, kernel_rounds: bool) -> Out
 
 /// The split-K sum pass (`gemm/splitk_sum`, `label`): `splits` partial products of the plan's
 /// own (rows of N, matrix after matrix, split after split) summed into `c` in `c_format`, at the
-/// caller's layout where it is not the GEMM's own (`STRIDED`).
-fn sum_pass(
+/// caller's layout where it is not the GEMM's own (`STRIDED`). `count`: the elements of C and of
+/// each partial product where they are not C's (the cooperative kernels' own C, rows padded to
+/// whole tiles, the padding summed to its zeros).
+pub(super) fn sum_pass(
     caps: &Caps,
     plan: &mut Plan,
     (partials, c): (BufferId, BufferId),
     (splits, c_format): (u32, OutFormat),
     res: &Resolved,
-    label: &str,
+    (label, count): (&str, Option<u64>),
 ) -> Result<()> {
     let sum = splitk_sum::STAGE.load(caps.flavor())?;
     let wg = sum.invocations(splitk_sum::entry::main, &[])? as u64;
-    let count = res.c_elements();
+    let count = count.unwrap_or(res.c_elements());
     let strided = !res.c_flat;
     // f16: one word of two elements per invocation (strided: words of a row, the last of an
     // odd row alone)
@@ -188,7 +190,7 @@ pub(super) fn finish_split_k(
             (partials, c),
             (splits, c_format),
             res,
-            "split-k sum",
+            ("split-k sum", None),
         )?;
     }
     Ok(GemmPlan {
@@ -267,7 +269,7 @@ impl GemmPlan {
             (self.c, c16),
             (1, out),
             &res,
-            "to f16",
+            ("to f16", None),
         )?;
         self.c = c16;
         self.out = out;

@@ -167,6 +167,17 @@ fn every_path(t: &Target) {
                 "{s:?} ran {path:?}"
             );
         }
+        // few tiles and a long K: K in slices, their partial products (C's rows padded to
+        // whole tiles) summed by the split-K sum
+        for s in [(20, 130, 1000), (gemm::COOP_MIN_M, 64, 1024)] {
+            let built = gemm::plan(caps, Format::F16, s.0, s.1, s.2, coop).unwrap();
+            assert_eq!(
+                built.plan.pass_labels().last().map(String::as_str),
+                Some("split-k sum"),
+                "{s:?}: K not split"
+            );
+            check(t, Format::F16, s, coop);
+        }
         let auto = check(
             t,
             Format::F16,
@@ -205,7 +216,13 @@ fn f16_output(t: &Target) {
         choices.push((PathChoice::Coop, None));
     }
     for (path, split) in choices {
-        for &(m, n, k) in &[(3, 64, 96), (70, 66, 40), (33, 65, 17), (1, 5, 300)] {
+        // (cooperative matrices split K from a few tiles and a long K: the sum rounds)
+        let split_coop: &[(usize, usize, usize)] = match path {
+            PathChoice::Coop => &[(20, 66, 1024)],
+            _ => &[],
+        };
+        let shapes = [(3, 64, 96), (70, 66, 40), (33, 65, 17), (1, 5, 300)];
+        for &(m, n, k) in shapes.iter().chain(split_coop) {
             let (a, b) = operands(m, n, k, 7);
             let (a16, b16) = (f32_to_f16(&a), f32_to_f16(&b));
             let run = |out| {

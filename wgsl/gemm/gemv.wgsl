@@ -3,8 +3,8 @@
 // with f32 B and f16 otherwise, C f32. Such a product reads B once and does almost nothing
 // else, so the kernel is built for B's bandwidth, not for reuse. A workgroup is CV column
 // groups × KT lanes of K (CV · KT = 256): invocation (cv, kt) owns a few consecutive columns
-// for all rows of its block (one vec4 of a B row per k, f32: 4 columns, f16: 8; or one packed
-// word per 8 k, int4: 1 column) and every KT-th k (word) of the workgroup's K range, four loads
+// for all rows of its block (one vec4 of a B row per k, f32: 4 columns, f16: 8; or four packed
+// words per 8 k, int4: 4 columns) and every KT-th k (word) of the workgroup's K range, four loads
 // issued before their multiply-adds; the KT partial sums of a column are added in workgroup
 // memory at the end. A subgroup's invocations are CV consecutive column groups of one k, then
 // the next k: each B row is read in runs of CV column groups (the host keeps a run at least one
@@ -61,7 +61,10 @@ const_assert MAX_ROWS == 8u;
 // them to size the column groups, the steps and the chunks (gemv_pass in src/gemm/).
 const COLS_F32: u32 = 4u;
 const COLS_F16: u32 = 8u;
-const COLS_INT4: u32 = 1u;
+const COLS_INT4: u32 = 4u;
+// int4 with N a multiple of 4 (the host's choice): a column group's four words of a packed row
+// are one aligned vec4 load; else four word loads
+override INT4_VEC: bool = false;
 // B stored transposed (B_T, N×K): one column per invocation, one load of its row along K (4 f32
 // or 8 f16) per step lane, like the int4 words
 const COLS_BT: u32 = 1u;
@@ -100,13 +103,30 @@ fn cols() -> u32 {
     return select(COLS_F32, COLS_F16, B_FMT == 1u);
 }
 
-// A[r][k] as f32 (k < K).
-fn a_at(r: u32, k: u32) -> f32 {
+// Elements of A per load: f32 with f32 B, else f16.
+fn a_epl() -> u32 {
+    return select(8u, 4u, B_FMT == 0u);
+}
+
+// One load of A into As at `at`, as f32.
+fn stage_a(at: u32, x: vec4<u32>) {
     if B_FMT == 0u {
-        return bitcast<f32>(a[a_base + r * params.a_row_vecs + k / 4u][k % 4u]);
+        let f = bitcast<vec4<f32>>(x);
+        As[at] = f.x;
+        As[at + 1u] = f.y;
+        As[at + 2u] = f.z;
+        As[at + 3u] = f.w;
+    } else {
+        let h = halves(x);
+        As[at] = h[0].x;
+        As[at + 1u] = h[0].y;
+        As[at + 2u] = h[0].z;
+        As[at + 3u] = h[0].w;
+        As[at + 4u] = h[1].x;
+        As[at + 5u] = h[1].y;
+        As[at + 6u] = h[1].z;
+        As[at + 7u] = h[1].w;
     }
-    let w = a[a_base + r * params.a_row_vecs + k / 8u][(k % 8u) / 2u];
-    return unpack2x16float(w >> (16u * (k & 1u))).x;
 }
 
 // B's vec4 at row k, column vec v; zero past K or N (loaded from a clamped index either way).
@@ -183,22 +203,107 @@ fn row_terms(r: u32, kk: u32, st: Step) -> array<vec4<f32>, 2> {
     return array<vec4<f32>, 2>(lo, hi);
 }
 
-// int4_word (gemm/lib/operands.wgsl) at any packed row: a row past B's end gives a zero
-// scale (loaded from a clamped index either way).
-fn int4_clamped(row: u32, n: u32) -> Int4Word {
-    var x = int4_word(min(row, params.b_rows - 1u), n);
-    x.scale = select(0.0, x.scale, row < params.b_rows);
+// int4: one packed row of a column group's four columns (n0 .. n0 + 3), loads only (issued
+// before any of a step's arithmetic): the words, and the scales and zero points as f16 pairs
+// (columns 0, 1 and 2, 3). A row past B's end (or a column past N) reads a clamped index; the
+// first gets zero scales, the second is never stored.
+struct Int4Raw {
+    words: vec4<u32>,
+    scale: vec2<u32>,
+    zero: vec2<u32>,
+}
+
+// The f16 scales (or zero points) of columns at i and j of the group's row, as a pair.
+fn f16_pair(of_scales: bool, i: u32, j: u32) -> u32 {
+    if INT4_VEC {
+        // (i even, j = i + 1: one word)
+        if of_scales {
+            return scales[i / 2u];
+        }
+        return zeros[i / 2u];
+    }
+    return pack2x16float(vec2<f32>(f16_word(of_scales, i), f16_word(of_scales, j)));
+}
+
+fn int4_raw(row: u32, n0: u32) -> Int4Raw {
+    let rr = min(row, params.b_rows - 1u);
+    let cn = min(vec4<u32>(n0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(params.n - 1u));
+    var x: Int4Raw;
+    if INT4_VEC {
+        x.words = b[(rr * params.n + cn.x) / 4u];
+    } else {
+        let w = vec4<u32>(rr * params.n) + cn;
+        x.words = vec4<u32>(b[w.x / 4u][w.x % 4u], b[w.y / 4u][w.y % 4u],
+            b[w.z / 4u][w.z % 4u], b[w.w / 4u][w.w % 4u]);
+    }
+    let grp = vec4<u32>((rr * 8u) / GROUP * params.n) + cn;
+    x.scale = vec2<u32>(f16_pair(true, grp.x, grp.y), f16_pair(true, grp.z, grp.w));
+    x.scale = select(vec2<u32>(0u), x.scale, row < params.b_rows);
+    if HAS_ZEROS {
+        x.zero = vec2<u32>(f16_pair(false, grp.x, grp.y), f16_pair(false, grp.z, grp.w));
+    }
     return x;
 }
 
-// Row r's term of an int4 word at kw (packed words from the chunk's start).
-fn int4_term(r: u32, kw: u32, x: Int4Word) -> f32 {
-    var dot = 0.0;
-    for (var j = 0u; j < 8u; j++) {
-        let q = f32((x.word >> (4u * j)) & 15u);
-        dot += As[r * CHUNK + kw * 8u + j] * ((q - x.zero) * x.scale);
+// A packed row dequantized but for the scale: dj holds q − zero of element j of the 8 along K,
+// one column per component.
+struct Int4Quad {
+    d0: vec4<f32>,
+    d1: vec4<f32>,
+    d2: vec4<f32>,
+    d3: vec4<f32>,
+    d4: vec4<f32>,
+    d5: vec4<f32>,
+    d6: vec4<f32>,
+    d7: vec4<f32>,
+    scale: vec4<f32>,
+}
+
+// Nibble j of each word minus its zero point, exactly: the nibble ORed into the mantissa of
+// 2^23 is the float 2^23 + q, so q needs no integer-to-float conversion (a quarter-rate
+// instruction on NVIDIA), and both subtractions are exact (integers below 2^24).
+fn nibble(x: Int4Raw, j: u32, zero: vec4<f32>) -> vec4<f32> {
+    let bits = ((x.words >> vec4<u32>(4u * j)) & vec4<u32>(15u)) | vec4<u32>(0x4B000000u);
+    return (bitcast<vec4<f32>>(bits) - 8388608.0) - zero;
+}
+
+fn int4_quad(x: Int4Raw) -> Int4Quad {
+    var zero = vec4<f32>(8.0);
+    if HAS_ZEROS {
+        zero = vec4<f32>(unpack2x16float(x.zero.x), unpack2x16float(x.zero.y));
     }
-    return dot;
+    let scale = vec4<f32>(unpack2x16float(x.scale.x), unpack2x16float(x.scale.y));
+    return Int4Quad(nibble(x, 0u, zero), nibble(x, 1u, zero), nibble(x, 2u, zero),
+        nibble(x, 3u, zero), nibble(x, 4u, zero), nibble(x, 5u, zero), nibble(x, 6u, zero),
+        nibble(x, 7u, zero), scale);
+}
+
+// Row r's terms of a quad at kw (packed words from the chunk's start): the scale times the dot
+// product of A's 8 values with each column's q − zero (the scale applied once per word).
+fn int4_terms(r: u32, kw: u32, q: Int4Quad) -> vec4<f32> {
+    let at = r * CHUNK + kw * 8u;
+    let x = vec4<f32>(As[at], As[at + 1u], As[at + 2u], As[at + 3u]);
+    let y = vec4<f32>(As[at + 4u], As[at + 5u], As[at + 6u], As[at + 7u]);
+    let dot = x.x * q.d0 + x.y * q.d1 + x.z * q.d2 + x.w * q.d3 + y.x * q.d4 + y.y * q.d5
+        + y.z * q.d6 + y.w * q.d7;
+    return q.scale * dot;
+}
+
+// Every row's terms of one packed row at kw, added to the row sums (literal indices, each row
+// under `if ROWS > r`, a constant: see main). One packed row is dequantized at a time, the
+// scales and zero points kept as f16 pairs until then: 73 registers at one row, 113 at eight on
+// the H200 (four rows dequantized at once held 97 and 123 and ran 2–7% slower at 1–16 rows; the
+// scale applied per element, half a row at a time, 1–3% slower still; 2026-11-29).
+fn int4_rows(lo: ptr<function, array<vec4<f32>, MAX_ROWS>>, kw: u32, x: Int4Raw) {
+    let q = int4_quad(x);
+    (*lo)[0] += int4_terms(0u, kw, q);
+    if ROWS > 1u { (*lo)[1] += int4_terms(1u, kw, q); }
+    if ROWS > 2u { (*lo)[2] += int4_terms(2u, kw, q); }
+    if ROWS > 3u { (*lo)[3] += int4_terms(3u, kw, q); }
+    if ROWS > 4u { (*lo)[4] += int4_terms(4u, kw, q); }
+    if ROWS > 5u { (*lo)[5] += int4_terms(5u, kw, q); }
+    if ROWS > 6u { (*lo)[6] += int4_terms(6u, kw, q); }
+    if ROWS > 7u { (*lo)[7] += int4_terms(7u, kw, q); }
 }
 
 // Where a workgroup writes: its first column, the first row of its block (C's rows from
@@ -301,39 +406,36 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     for (var k0 = slice * KSLICE; k0 < k_end; k0 += CHUNK) {
         // barrier: the previous chunk's multiply-adds are done with As
         workgroupBarrier();
-        // stage: the block's chunk of A, zero past K and past M
-        for (var i = lid; i < ROWS * CHUNK; i += WG) {
-            let r = i / CHUNK;
-            let k = k0 + i % CHUNK;
-            var x = 0.0;
-            if k < params.k && row0 + r < params.m {
-                x = a_at(row0 + r, k);
+        // stage: the block's chunk of A, a load (4 f32 or 8 f16) per invocation and turn
+        // (as scalars: 16 dependent trips to L2 for a row of 4096, most of a row's time on the
+        // H200), zero past K and past M
+        let epl = a_epl();
+        let per_row = CHUNK / epl;
+        for (var i = lid; i < ROWS * per_row; i += WG) {
+            let r = i / per_row;
+            let kv = (k0 + (i % per_row) * epl) / epl;
+            var x = vec4<u32>(0u);
+            if kv * epl < params.k && row0 + r < params.m {
+                x = k_tail(a[a_base + (row0 + r) * params.a_row_vecs + kv], kv, epl);
             }
-            As[i] = x;
+            stage_a(r * CHUNK + (i % per_row) * epl, x);
         }
         // barrier: the chunk of A is staged before anyone multiplies
         workgroupBarrier();
         if B_FMT == 2u {
-            // int4: column n, every KT-th packed word (8 of K) of the chunk, four per step,
-            // loads first; scale (and zero) per group of 128
-            let n = min(g, params.n - 1u);
+            // int4: columns 4g .. 4g + 3, every KT-th packed row (8 of K) of the chunk, four
+            // per step, loads first; dequantized once for all rows
+            let n0 = g * COLS_INT4;
             for (var kb = kt; kb < CHUNK / 8u; kb += STEP_LOADS * KT) {
-                var q: array<Int4Word, STEP_LOADS>;
-                for (var i = 0u; i < STEP_LOADS; i++) {
-                    q[i] = int4_clamped(k0 / 8u + kb + i * KT, n);
-                }
-                for (var i = 0u; i < STEP_LOADS; i++) {
-                    let kw = kb + i * KT;
-                    let x = q[i];
-                    lo[0].x += int4_term(0u, kw, x);
-                    if ROWS > 1u { lo[1].x += int4_term(1u, kw, x); }
-                    if ROWS > 2u { lo[2].x += int4_term(2u, kw, x); }
-                    if ROWS > 3u { lo[3].x += int4_term(3u, kw, x); }
-                    if ROWS > 4u { lo[4].x += int4_term(4u, kw, x); }
-                    if ROWS > 5u { lo[5].x += int4_term(5u, kw, x); }
-                    if ROWS > 6u { lo[6].x += int4_term(6u, kw, x); }
-                    if ROWS > 7u { lo[7].x += int4_term(7u, kw, x); }
-                }
+                let row = k0 / 8u + kb;
+                let r0 = int4_raw(row, n0);
+                let r1 = int4_raw(row + KT, n0);
+                let r2 = int4_raw(row + 2u * KT, n0);
+                let r3 = int4_raw(row + 3u * KT, n0);
+                int4_rows(&lo, kb, r0);
+                int4_rows(&lo, kb + KT, r1);
+                int4_rows(&lo, kb + 2u * KT, r2);
+                int4_rows(&lo, kb + 3u * KT, r3);
             }
         } else if B_T {
             // transposed B: column n's row, every KT-th load (4 f32 or 8 f16 of K) of the

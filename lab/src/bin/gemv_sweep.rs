@@ -1,7 +1,7 @@
 //! Few-rows GEMM sweep (a lab tool, not a test): the few-rows kernel (`gemm/gemv`,
 //! `PathChoice::Gemv`) by rows M and K split (`GemmOptions::split`: its own rule, "auto", and
 //! forced counts), f32 / f16 / int4 B, against the register-tiled kernel at its own split rule
-//! ("tiled": the product's path above `GEMV_MAX_M` rows). Each line is a `Gemm` recorded with
+//! ("tiled": the product's path above `GEMV_MAX_M` rows) and the product's own choice ("auto"). Each line is a `Gemm` recorded with
 //! timestamps (the CLI's timing method, `lab/src/timing.rs`), run once more into a poisoned C
 //! and compared with `wgsimd::reference::gemm` (f64 products of the same f32, f16-rounded or
 //! dequantized int4 inputs; relative Frobenius error) before its figure is printed, with the
@@ -12,6 +12,7 @@
 //! shapes are `--rows` × `--nk` × `--nk` plus 1×8192×8192, or the ones given.
 //! `LAB_SIM=h100` runs on the simulator (host-timed; small shapes: `4x256x256`).
 
+use wgsimd::gemm::coop::{CoopKernel, CoopVariant};
 use wgsimd::gemm::{self, Format, Gemm, GemmOptions, Int4Weights, PathChoice};
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, int4, rel_frobenius, tiled, Int4};
 use wgsimd::{Buffer, BufferRef, Context};
@@ -32,14 +33,19 @@ struct Inputs {
     want4: Vec<f64>,
 }
 
-fn inputs(m: usize, n: usize, k: usize) -> Inputs {
+fn inputs(m: usize, n: usize, k: usize, with_f32: bool) -> Inputs {
     let a32 = wgsimd_lab::random_f32(m * k, 1);
     let b32 = wgsimd_lab::random_f32(k * n, 2);
     let a16 = f32_to_f16(&a32);
     let b16 = f32_to_f16(&b32);
     let (a16f, b16f) = (f16_to_f32(&a16), f16_to_f32(&b16));
     let w = Int4Weights::quantize(&b16f, k, n).expect("int4 weights");
-    let want32 = tiled(&a32, &b32, m, n, k);
+    // (the f32 reference only where f32 is timed: at 64×14336×4096 each takes seconds)
+    let want32 = if with_f32 {
+        tiled(&a32, &b32, m, n, k)
+    } else {
+        Vec::new()
+    };
     let want16 = tiled(&a16f, &b16f, m, n, k);
     let want4 = int4(
         &a16,
@@ -118,9 +124,23 @@ fn choices(ctx: &Context, fmt: &str, x: &Inputs, opts: GemmOptions) -> String {
 
 /// Times and verifies one format at one split; prints its line.
 fn run(ctx: &Context, x: &Inputs, fmt: &str, split: Option<u32>, path: PathChoice, reps: usize) {
+    run_with(ctx, x, fmt, (split, None), path, reps)
+}
+
+/// [`run`] with a cooperative tile forced (`coop`, f16 only; `PathChoice::Coop`).
+fn run_with(
+    ctx: &Context,
+    x: &Inputs,
+    fmt: &str,
+    (split, coop): (Option<u32>, Option<(String, CoopVariant)>),
+    path: PathChoice,
+    reps: usize,
+) {
     let (m, n, k) = (x.m, x.n, x.k);
     let what = match (path, split) {
+        _ if coop.is_some() => coop.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
         (PathChoice::Tiled, _) => "tiled".to_string(),
+        (PathChoice::Auto, _) => "auto".to_string(),
         (_, None) => "split auto".to_string(),
         (_, Some(s)) => format!("split {s}"),
     };
@@ -129,6 +149,7 @@ fn run(ctx: &Context, x: &Inputs, fmt: &str, split: Option<u32>, path: PathChoic
     let opts = GemmOptions {
         path,
         split,
+        coop: coop.map(|c| c.1),
         ..Default::default()
     };
     let made = match fmt {
@@ -205,6 +226,22 @@ fn main() {
         "--formats",
         &["f32", "f16", "int4"].map(String::from),
     );
+    // cooperative tiles BMxBNxBK (coop16, one staging buffer with a `1` suffix: 64x64x32,128x128x64-1)
+    let coops: Vec<String> = wgsimd_lab::list_flag(&args, "--coop", &[]);
+    let coops: Vec<(String, CoopVariant)> = coops
+        .iter()
+        .map(|t| {
+            let (tile, one) = t
+                .strip_suffix("-1")
+                .map_or((t.as_str(), false), |s| (s, true));
+            let d: Vec<u32> = tile
+                .split('x')
+                .map(|x| x.parse().expect("--coop BMxBNxBK"))
+                .collect();
+            let v = CoopVariant::new(CoopKernel::K16, d[0], d[1], d[2]);
+            (format!("coop {t}"), if one { v.one_buf() } else { v })
+        })
+        .collect();
     let repeats: usize = wgsimd_lab::flag_value(&args, "--repeats")
         .map(|r| r.parse().expect("--repeats N"))
         .unwrap_or(20);
@@ -228,7 +265,7 @@ fn main() {
     let ctx = wgsimd_lab::open().expect("a device");
     println!("# {}", wgsimd_lab::describe(&ctx));
     for (m, n, k) in shapes {
-        let x = inputs(m, n, k);
+        let x = inputs(m, n, k, formats.iter().any(|f| f == "f32"));
         for fmt in &formats {
             for s in &splits {
                 let split = match s.as_str() {
@@ -238,6 +275,19 @@ fn main() {
                 run(&ctx, &x, fmt, split, PathChoice::Gemv, repeats);
             }
             run(&ctx, &x, fmt, None, PathChoice::Tiled, repeats);
+            run(&ctx, &x, fmt, None, PathChoice::Auto, repeats);
+            if fmt == "f16" {
+                for c in &coops {
+                    run_with(
+                        &ctx,
+                        &x,
+                        fmt,
+                        (None, Some(c.clone())),
+                        PathChoice::Coop,
+                        repeats,
+                    );
+                }
+            }
         }
     }
 }

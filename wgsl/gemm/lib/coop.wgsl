@@ -28,8 +28,11 @@ override NBUF: u32 = 2u;
 // multiply-adds, and only A between the two barriers (stage_next).
 override NBUF_B: u32 = NBUF;
 
-// (params: gemm/lib/layout.wgsl; b_rows, tiles_per_split unused, splits 1: workgroup_id.z is
-// the matrix)
+// (params: gemm/lib/layout.wgsl; b_rows unused. workgroup_id.z = matrix · splits + K slice:
+// slice z takes K tiles [z · tiles_per_split, (z + 1) · tiles_per_split) and stores its partial
+// product, rows padded to whole tiles like the GEMM's own C, at c_base + z · c_split for the
+// split-K sum; one slice stores C itself. The host splits K only in the GEMM's own layout, one
+// matrix: src/gemm/coop.rs, `splits`.)
 //!include gemm/lib/layout
 
 // 1: f16 output rounded by this kernel (round_tile) into c16; 0: C in f32 only. The plan
@@ -278,13 +281,16 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
             return;
         }
     }
-    // the workgroup's matrix (without LAYOUT, one)
-    set_bases(select(0u, wid.z, LAYOUT), 0u);
+    // the workgroup's matrix (without LAYOUT, one) and K slice: its K tiles from t0 on
+    let slice = wid.z % params.splits;
+    set_bases(select(0u, wid.z / params.splits, LAYOUT), slice);
+    let t0 = slice * params.tiles_per_split;
+    let k_tiles = min(params.tiles_per_split, params.k_tiles - t0);
+    let k0 = t0 * BK;
     let n0 = tile.x * BN;
     let m0 = tile.y * BM;
     let wm = sg_id / SG_X;
     let wn = sg_id % SG_X;
-    let k_tiles = params.k_tiles;
     let fa = fetches_a();
     let fb = fetches_b();
 
@@ -297,7 +303,7 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
     var c30 = FragC();
     var c31 = FragC();
     // load: tile 0 into buffer 0 (`pre` holds the prefetch registers)
-    var pre = fetch_tile(lid, m0, n0, 0u, fa, fb);
+    var pre = fetch_tile(lid, m0, n0, k0, fa, fb);
     stash_tile(lid, 0u, pre, fa, fb);
     // barrier: tile 0 is staged before any fragment load
     workgroupBarrier();
@@ -306,11 +312,12 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         let cur = t % NBUF;
         let cur_b = t % NBUF_B;
         let more = t + 1u < k_tiles;
-        let k_next = (t + 1u) * BK;
-        // prefetch tile t+1 into registers, unconditionally: after the last tile the fetch's
-        // bounds checks give zeros without loading. Under `if more`, NVIDIA's compiler merged
-        // the loads into `pre` with moves right after them, so each step waited for its global
-        // loads before its first multiply-add (as its SASS shows).
+        let k_next = k0 + (t + 1u) * BK;
+        // prefetch tile t+1 into registers, unconditionally: after the last tile of K the
+        // fetch's bounds checks give zeros without loading (after a slice's last, the next
+        // slice's first tile is loaded and not stashed). Under `if more`, NVIDIA's compiler
+        // merged the loads into `pre` with moves right after them, so each step waited for its
+        // global loads before its first multiply-add (as its SASS shows).
         pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
         // multiply: 4×2 fragments per FRAG of K
         for (var ks = 0u; ks < BK / FRAG; ks++) {
