@@ -29,10 +29,9 @@ use super::format::OutFormat;
 use super::gemm_plan::{shape_label, GemmPlan, Path};
 use super::layout::{CTarget, Resolved};
 use super::limits::{check_limits, check_z, tile_dispatch};
-use super::split::{kernel_may_round, sum_pass};
+use super::split::{coop_splits, kernel_may_round, sum_pass};
 
 pub use super::policy::LARGE_TILE_MIN_WORKGROUPS;
-use super::policy::{COOP_MIN_SLICES, COOP_MIN_SLICE_TILES, COOP_SPLIT_TARGET_WORKGROUPS};
 
 /// Tile of a cooperative-matrix kernel (overrides; the per-subgroup block is the kernel's
 /// `WM`×`WN` constant).
@@ -483,17 +482,6 @@ pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
     kernel_may_round(out, 1, n)
 }
 
-/// K slices for `tiles` output tiles of `k_tiles` K steps: enough to give
-/// [`COOP_SPLIT_TARGET_WORKGROUPS`] workgroups, each at least [`COOP_MIN_SLICE_TILES`] steps;
-/// none unless that makes [`COOP_MIN_SLICES`] or more.
-fn splits(tiles: u64, k_tiles: u32) -> u32 {
-    let want = COOP_SPLIT_TARGET_WORKGROUPS.div_ceil(tiles.max(1));
-    if want < COOP_MIN_SLICES as u64 {
-        return 1;
-    }
-    (want.min(u32::MAX as u64) as u32).clamp(1, (k_tiles / COOP_MIN_SLICE_TILES).max(1))
-}
-
 /// C's tiles under `p`: [columns, rows].
 fn tiles(p: &CoopPolicy, m: usize, n: usize) -> [u64; 2] {
     [
@@ -591,7 +579,7 @@ pub(crate) fn plan(
     let splitable =
         ny == 1 && res.own && res.batch == 1 && (out == OutFormat::F32 || rounds_itself(out, n));
     let splits = if splitable {
-        splits(nx * ny, k_tiles)
+        coop_splits(nx * ny, k_tiles)
     } else {
         1
     };

@@ -1,8 +1,8 @@
-//! Split-K and C after a portable product: how many workgroups split K ([`split_k`]), the
-//! buffers of C and of the partial products ([`product_buffers`]), which pass rounds an f16 C
-//! ([`kernel_may_round`], [`rounded_c`]), the split-K sum (`gemm/splitk_sum`) and the plan it
-//! finishes ([`finish_split_k`]), and the rounding pass (`gemm/to_f16`) that
-//! [`GemmPlan::with_output`] adds where no other pass rounds.
+//! Split-K and C after a portable product: how many workgroups split K ([`split_k`]; the
+//! cooperative kernels' slices, [`coop_splits`]), the buffers of C and of the partial products
+//! ([`product_buffers`]), which pass rounds an f16 C ([`kernel_may_round`], [`rounded_c`]), the
+//! split-K sum (`gemm/splitk_sum`) and the plan it finishes ([`finish_split_k`]), and the
+//! rounding pass (`gemm/to_f16`) that [`GemmPlan::with_output`] adds where no other pass rounds.
 //!
 //! Rules: the sum adds the partial products in a fixed order (split after split); C is rounded
 //! to f16 once, after the f32 sum, by exactly one pass. The portable passes (`tiled.rs`,
@@ -14,7 +14,9 @@ use super::format::OutFormat;
 use super::gemm_plan::{GemmPlan, Path};
 use super::layout::{CTarget, Resolved};
 use super::limits::{binding_limit, check_limits};
-use super::policy::SPLIT_TARGET_INVOCATIONS;
+use super::policy::{
+    COOP_MIN_SLICES, COOP_MIN_SLICE_TILES, COOP_SPLIT_TARGET_WORKGROUPS, SPLIT_TARGET_INVOCATIONS,
+};
 use crate::device::Caps;
 use crate::error::{Error, Result};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
@@ -32,6 +34,17 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
         .div_ceil(have.max(1))
         .min(k_tiles / 8)
         .clamp(1, 64) as u32
+}
+
+/// The cooperative kernels' K slices for `tiles` output tiles of `k_tiles` K steps: enough to
+/// give [`COOP_SPLIT_TARGET_WORKGROUPS`] workgroups, each at least [`COOP_MIN_SLICE_TILES`]
+/// steps; none unless that makes [`COOP_MIN_SLICES`] or more.
+pub(super) fn coop_splits(tiles: u64, k_tiles: u32) -> u32 {
+    let want = COOP_SPLIT_TARGET_WORKGROUPS.div_ceil(tiles.max(1));
+    if want < COOP_MIN_SLICES as u64 {
+        return 1;
+    }
+    (want.min(u32::MAX as u64) as u32).clamp(1, (k_tiles / COOP_MIN_SLICE_TILES).max(1))
 }
 
 /// Checks A, B, the scales (`bufs`), C and the partial products of `splits` K splits against
