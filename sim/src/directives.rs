@@ -19,6 +19,9 @@
 //! such a literal as its u32 (`1u`), taking the space before it where there is one, so the rest
 //! of the line keeps its columns.
 //!
+//! naga 30 also lacks the builtin `subgroupElect()`: [`elect_call`] reads each call as
+//! `(subgroupExclusiveAdd(1u) == 0u)`, which is true in exactly the lowest active lane.
+//!
 //! Removed text is replaced by spaces of the same length, line breaks kept, so every line and
 //! column after it is where the author wrote it: naga's messages and the simulator's findings
 //! point at the author's file. Each removal is reported as a [`Stripped`] note. Names naga
@@ -166,6 +169,50 @@ pub fn lane_argument(
         "naga 30 types an abstract-int subgroup argument as i32 and refuses it".into(),
     );
     n.read_as = Some(format!("{lit}u"));
+    Some((out, n))
+}
+
+/// `source` with every call `subgroupElect()` read as `(subgroupExclusiveAdd(1u) == 0u)` (true
+/// exactly in the lowest active lane, as WGSL defines the election), where naga's parse error
+/// `message` says it does not know the builtin (naga 30 has none), and a note for the first;
+/// `None` otherwise. The rest of each such line moves right by the longer text.
+pub fn elect_call(source: &str, message: &str) -> Option<(String, Stripped)> {
+    const NAME: &str = "subgroupElect";
+    const AS: &str = "(subgroupExclusiveAdd(1u) == 0u)";
+    if !message.contains(NAME) {
+        return None;
+    }
+    let b = source.as_bytes();
+    let (mut out, mut last, mut first) = (String::new(), 0, None);
+    let mut from = 0;
+    while let Some(i) = source[from..].find(NAME).map(|i| i + from) {
+        from = i + NAME.len();
+        if i > 0 && (is_ident_start(b[i - 1]) || b[i - 1].is_ascii_digit()) {
+            continue;
+        }
+        let open = skip_trivia(b, from);
+        if b.get(open) != Some(&b'(') {
+            continue;
+        }
+        let close = skip_trivia(b, open + 1);
+        if b.get(close) != Some(&b')') {
+            continue;
+        }
+        out.push_str(&source[last..i]);
+        out.push_str(AS);
+        last = close + 1;
+        from = last;
+        first.get_or_insert(i);
+    }
+    let at = first?;
+    out.push_str(&source[last..]);
+    let mut n = note(
+        source,
+        at,
+        "subgroupElect()",
+        "naga 30 has no subgroupElect".into(),
+    );
+    n.read_as = Some(AS.into());
     Some((out, n))
 }
 
@@ -346,6 +393,25 @@ mod tests {
     }
 
     const BODY: &str = "@compute @workgroup_size(1)\nfn main() {\n    let x = 1u;\n}\n";
+
+    /// `subgroupElect()`, unknown to naga 30, is read as the exclusive count of active lanes
+    /// being zero, in every call (spaces inside the parentheses too); an identifier that only
+    /// starts with the name, or the name in a comment, is left alone.
+    #[test]
+    fn elect_is_read_as_a_builtin_naga_has() {
+        let src = "@compute @workgroup_size(4)\nfn main() {\n    // subgroupElect\n    \
+                   let subgroupElected = 1u;\n    let a = subgroupElect();\n    \
+                   let b = select(0u, 1u, subgroupElect( ));\n}\n";
+        let Err(e) = naga::front::wgsl::parse_str(src) else {
+            panic!("naga 30 has subgroupElect now: the rewrite can go");
+        };
+        let (out, note) = elect_call(src, e.message()).expect("rewritten");
+        assert!(parses(&out), "{out}");
+        assert_eq!(out.matches("(subgroupExclusiveAdd(1u) == 0u)").count(), 2);
+        assert!(out.contains("// subgroupElect\n") && out.contains("let subgroupElected"));
+        assert_eq!((note.line, note.col), (5, 13));
+        assert!(elect_call(BODY, "unknown identifier `x`").is_none());
+    }
 
     /// `enable subgroups;` is refused by naga; blanked, the module parses, and the body's lines
     /// and columns are unchanged.

@@ -255,11 +255,24 @@ impl Kernel {
         let (mut source, mut stripped) = crate::directives::strip_unsupported(&original);
         let (module, info, flat_validated) = crate::source::on_big_stack(|| -> Result<_> {
             loop {
-                let mut module =
-                    naga::front::wgsl::parse_str(&source).map_err(|e| Error::Shader {
-                        name: name.into(),
-                        message: e.emit_to_string_with_path(&source, name),
-                    })?;
+                let mut module = match naga::front::wgsl::parse_str(&source) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let message = e.emit_to_string_with_path(&source, name);
+                        // (a builtin naga lacks, read as one it has: parse again)
+                        if let Some((fixed, note)) =
+                            crate::directives::elect_call(&source, e.message())
+                        {
+                            source = fixed;
+                            stripped.push(note);
+                            continue;
+                        }
+                        return Err(Error::Shader {
+                            name: name.into(),
+                            message,
+                        });
+                    }
+                };
                 if let Some((bound, copied, at)) = crate::pointers::bind_pointer_params(&module) {
                     module = bound;
                     let what = "pointer parameters of the workgroup, storage or uniform space";

@@ -15,6 +15,7 @@ mod coop;
 mod coop_plans;
 mod coop_semantics;
 mod corpus;
+mod cts_subgroups;
 mod inputs;
 mod model;
 mod pipeline;
