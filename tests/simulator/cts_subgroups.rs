@@ -1,9 +1,9 @@
 //! The WebGPU CTS's subgroup and quad execution tests (gpuweb/cts,
 //! `shader/execution/expression/call/builtin/subgroup*.spec.ts`, `quad*.spec.ts`) re-expressed by
-//! a generator of this crate's own: every builtin on the types it takes, under the CTS's
-//! activity patterns (all lanes, a predicate, the split cases where both branches call it,
-//! whole quads), in 1-D and multi-dimensional workgroups whose size is and is not a multiple of
-//! the subgroup's, at every simulated subgroup size from 4 to 128.
+//! a generator of this crate's own: every builtin on the types it takes (f16 written out as
+//! f32), under the CTS's activity patterns (all lanes, a predicate, the split cases where both
+//! branches call it, whole quads), in 1-D and multi-dimensional workgroups whose size is and is
+//! not a multiple of the subgroup's, at every simulated subgroup size from 4 to 128.
 //!
 //! Each generated kernel writes, per invocation, its lane, subgroup, subgroup size, branch and
 //! the builtin's result; the expectation is computed here from the builtins' definitions over
@@ -26,8 +26,10 @@ enum Ty {
     U32,
     I32,
     F32,
+    F16,
     Vec2U32,
     Vec4F32,
+    Vec4F16,
 }
 
 impl Ty {
@@ -36,19 +38,26 @@ impl Ty {
             Ty::U32 => "u32",
             Ty::I32 => "i32",
             Ty::F32 => "f32",
+            Ty::F16 => "f16",
             Ty::Vec2U32 => "vec2<u32>",
             Ty::Vec4F32 => "vec4<f32>",
+            Ty::Vec4F16 => "vec4<f16>",
         }
     }
     fn comps(self) -> usize {
         match self {
             Ty::Vec2U32 => 2,
-            Ty::Vec4F32 => 4,
+            Ty::Vec4F32 | Ty::Vec4F16 => 4,
             _ => 1,
         }
     }
     fn float(self) -> bool {
-        matches!(self, Ty::F32 | Ty::Vec4F32)
+        matches!(self, Ty::F32 | Ty::Vec4F32) || self.half()
+    }
+    /// f16 values (`enable f16;`), written out as f32: the small integers generated are exact
+    /// in both, so the expectation is the f32 one.
+    fn half(self) -> bool {
+        matches!(self, Ty::F16 | Ty::Vec4F16)
     }
 }
 
@@ -212,12 +221,17 @@ fn value_fn(ty: Ty, op: Op) -> String {
                 h
             };
         }
-        if matches!(op, Op::Mul | Op::ExclusiveMul | Op::InclusiveMul) {
+        let f = if matches!(op, Op::Mul | Op::ExclusiveMul | Op::InclusiveMul) {
             format!(
                 "select(1.0, -1.0, (hash(id, {c}u) & 1u) == 1u) * select(1.0, 2.0, id % 16u == 0u)"
             )
         } else {
             format!("f32(hash(id, {c}u) % 17u) - 8.0")
+        };
+        if ty.half() {
+            format!("f16({f})")
+        } else {
+            f
         }
     };
     let body = match ty.comps() {
@@ -241,6 +255,7 @@ fn kernel(ty: Ty, op: Op, pred: Pred, wg: [u32; 3]) -> String {
         let mut s = format!("        out[base + 3u] = {branch}u;\n");
         let as_u32 = |e: String| -> String {
             match (ty.float() && !op.boolean(), ty == Ty::I32 && !op.boolean()) {
+                (true, _) if ty.half() => format!("bitcast<u32>(f32({e}))"),
                 (true, _) => format!("bitcast<u32>({e})"),
                 (_, true) => format!("bitcast<u32>({e})"),
                 _ => e,
@@ -276,8 +291,9 @@ fn kernel(ty: Ty, op: Op, pred: Pred, wg: [u32; 3]) -> String {
     };
     // (calls under a predicate are outside uniform control flow: the CTS's kernels turn the
     // uniformity diagnostic off, the author's statement that the divergence is meant)
+    let enable = if ty.half() { "enable f16;\n" } else { "" };
     format!(
-        "diagnostic(off, subgroup_uniformity);
+        "{enable}diagnostic(off, subgroup_uniformity);
 
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 
@@ -456,7 +472,15 @@ fn cases() -> Vec<(Ty, Op, Pred)> {
         Ballot,
         Elect,
     ];
-    let tys = [Ty::U32, Ty::I32, Ty::F32, Ty::Vec2U32, Ty::Vec4F32];
+    let tys = [
+        Ty::U32,
+        Ty::I32,
+        Ty::F32,
+        Ty::F16,
+        Ty::Vec2U32,
+        Ty::Vec4F32,
+        Ty::Vec4F16,
+    ];
     let preds = [
         Pred::All,
         Pred::Even,
