@@ -77,6 +77,8 @@ enum Op {
     Broadcast(u32),
     BroadcastFirst,
     Shuffle,
+    // from a lane given by the data (any lane of the subgroup; defined where it is active)
+    ShuffleData,
     ShuffleXor(u32),
     ShuffleUp(u32),
     ShuffleDown(u32),
@@ -110,6 +112,7 @@ impl Op {
             Op::BroadcastFirst => "subgroupBroadcastFirst(v)".into(),
             // from lane (lane + 3) mod the active count: the active lanes are the first ones
             Op::Shuffle => "subgroupShuffle(v, (lane + 3u) % subgroupAdd(1u))".into(),
+            Op::ShuffleData => "subgroupShuffle(v, hash(id, 5u) % size)".into(),
             Op::ShuffleXor(m) => format!("subgroupShuffleXor(v, {m})"),
             Op::ShuffleUp(d) => format!("subgroupShuffleUp(v, {d}u)"),
             Op::ShuffleDown(d) => format!("subgroupShuffleDown(v, {d}u)"),
@@ -365,10 +368,16 @@ fn identity(ty: Ty, op: Op) -> u32 {
     }
 }
 
-/// The expected words of `lane` among `lanes` (those of its subgroup in its branch),
-/// `size` the subgroup size and `count` the subgroup's lanes (all branches); `None` where WGSL
-/// leaves the result undefined.
-fn expect(ty: Ty, op: Op, lanes: &Lanes, lane: u32, count: u32) -> Option<Vec<u32>> {
+/// The expected words of `lane` (invocation `id`) among `lanes` (those of its subgroup in its
+/// branch), `count` the subgroup's lanes (all branches) and `sg` the subgroup size; `None`
+/// where WGSL leaves the result undefined.
+fn expect(
+    ty: Ty,
+    op: Op,
+    lanes: &Lanes,
+    (lane, id): (u32, u32),
+    (count, sg): (u32, u32),
+) -> Option<Vec<u32>> {
     let val = |id: u32, c: u32| value_bits(ty, op, id, c);
     let of_lane = |l: u32| lanes.iter().find(|&&(x, _)| x == l).map(|&(_, i)| i);
     let comps = ty.comps() as u32;
@@ -401,6 +410,9 @@ fn expect(ty: Ty, op: Op, lanes: &Lanes, lane: u32, count: u32) -> Option<Vec<u3
                 return None;
             }
             of_lane((lane + 3) % active).and_then(|src| per_comp(&|c| Some(val(src, c))))
+        }
+        Op::ShuffleData => {
+            of_lane(hash(id, 5) % sg).and_then(|src| per_comp(&|c| Some(val(src, c))))
         }
         Op::ShuffleXor(m) => of_lane(lane ^ m).and_then(|src| per_comp(&|c| Some(val(src, c)))),
         Op::ShuffleUp(d) => lane
@@ -459,6 +471,7 @@ fn cases() -> Vec<(Ty, Op, Pred)> {
         Broadcast(3),
         BroadcastFirst,
         Shuffle,
+        ShuffleData,
         ShuffleXor(1),
         ShuffleXor(2),
         ShuffleUp(1),
@@ -567,7 +580,7 @@ fn run(ty: Ty, op: Op, pred: Pred, wg: [u32; 3], sg: u32) -> Vec<String> {
                     ));
                     continue;
                 }
-                let Some(want) = expect(ty, op, &lanes, lane, count) else {
+                let Some(want) = expect(ty, op, &lanes, (lane, id), (count, sg)) else {
                     continue;
                 };
                 let got: Vec<u32> = (0..want.len()).map(|w| word(id, 4 + w)).collect();
