@@ -473,11 +473,11 @@ pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
     Ok(())
 }
 
-/// Whether the cooperative kernels round an `out` C of `n` columns to f16 themselves (`OUT_F16`
-/// in wgsl/gemm/lib/coop.wgsl: each workgroup reads its tile back after storing it): the
-/// product kernels' rule (`kernel_may_round`; K is never split here), so with N odd the
-/// `gemm/to_f16` pass rounds after the product. 4.09 against 4.25 ms with the pass at 8192³
-/// (f32 C: 4.07; H100, 2026-11-26).
+/// Whether the cooperative kernels round an `out` C of `n` columns to f16 (`OUT_F16` in
+/// wgsl/gemm/lib/coop.wgsl: each workgroup reads its tile back after storing it; with K in
+/// slices the split-K sum rounds instead): the product kernels' rule (`kernel_may_round`), so
+/// with N odd the `gemm/to_f16` pass rounds after the product. 4.09 against 4.25 ms with the
+/// pass at 8192³ (f32 C: 4.07; H100, 2026-11-26).
 pub fn rounds_itself(out: OutFormat, n: usize) -> bool {
     kernel_may_round(out, 1, n)
 }

@@ -222,7 +222,19 @@ fn f16_pair(of_scales: bool, i: u32, j: u32) -> u32 {
         }
         return zeros[i / 2u];
     }
-    return pack2x16float(vec2<f32>(f16_word(of_scales, i), f16_word(of_scales, j)));
+    // (the bits moved as they are: no f16 round trip through f32 to flush a subnormal scale)
+    return (f16_bits(of_scales, i) & 0xFFFFu) | (f16_bits(of_scales, j) << 16u);
+}
+
+// The f16 bits of scale (or zero point) `idx`, in the low half.
+fn f16_bits(of_scales: bool, idx: u32) -> u32 {
+    var w: u32;
+    if of_scales {
+        w = scales[idx / 2u];
+    } else {
+        w = zeros[idx / 2u];
+    }
+    return w >> (16u * (idx & 1u));
 }
 
 fn int4_raw(row: u32, n0: u32) -> Int4Raw {
