@@ -24,8 +24,9 @@ use crate::plan::{BufferInit, Plan};
 /// How to choose the kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathChoice {
-    /// The few-rows kernel for M ≤ [`GEMV_MAX_M`], cooperative matrices when offered (f16
-    /// inputs, M ≥ [`COOP_MIN_M`]), else the register-tiled kernel.
+    /// The few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights: [`GEMV_MAX_M_INT4`]),
+    /// cooperative matrices when offered (f16 inputs, M ≥ [`COOP_MIN_M`]), else the
+    /// register-tiled kernel.
     #[default]
     Auto,
     /// The register-tiled portable kernel.

@@ -18,8 +18,9 @@ pub enum Path {
     Coop16,
     /// Cooperative matrices, f16 8×8×8 → f32 (Apple).
     Coop8,
-    /// The few-rows kernel (`gemm/gemv`): M ≤ [`GEMV_MAX_M`](super::policy::GEMV_MAX_M) with
-    /// the default path and policy.
+    /// The few-rows kernel (`gemm/gemv`): M ≤ [`GEMV_MAX_M`](super::policy::GEMV_MAX_M)
+    /// ([`GEMV_MAX_M_INT4`](super::policy::GEMV_MAX_M_INT4) for int4 weights) with the default
+    /// path and policy.
     Gemv,
 }
 

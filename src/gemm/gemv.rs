@@ -1,6 +1,7 @@
 //! The few-rows pass (`gemm/gemv`): columns per invocation, K over the lanes, for products of
-//! up to [`GEMV_MAX_M`](super::policy::GEMV_MAX_M) rows by default (any M in blocks of the
-//! kernel's `MAX_ROWS` when forced). Its params and bindings are the register-tiled pass's.
+//! up to [`GEMV_MAX_M`](super::policy::GEMV_MAX_M) rows by default
+//! ([`GEMV_MAX_M_INT4`](super::policy::GEMV_MAX_M_INT4) for int4 weights; any M in blocks of
+//! the kernel's `MAX_ROWS` when forced). Its params and bindings are the register-tiled pass's.
 //!
 //! Rules: the column groups, K slices and chunks are chosen here from the kernel's constants
 //! (read from the module) and the tuning table (`policy.rs`: the `GEMV_*` values and their

@@ -6,7 +6,8 @@
 //!   weights ([`int4::Int4Weights`], the Marlin use case).
 //! - **Three kinds of kernel.** `gemm/tiled` is the portable register-tiled kernel (every
 //!   adapter, no feature needed: f16 is unpacked with `unpack2x16float`). `gemm/gemv`, the
-//!   few-rows kernel, takes products of up to [`GEMV_MAX_M`] rows by default.
+//!   few-rows kernel, takes products of up to [`GEMV_MAX_M`] rows by default (int4 weights:
+//!   [`GEMV_MAX_M_INT4`]).
 //!   `gemm/coop16` and `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
 //!   [`COOP_MIN_M`] rows only when the adapter offers that shape, has one subgroup size, and

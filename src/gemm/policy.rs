@@ -100,7 +100,7 @@ pub(super) const GEMV_MAX_SPLITS: u64 = 32;
 /// tile: M×4096×4096 at M = 8–64 80–83 µs in 64 steps; M×4096×14336 250 µs in 224; smaller
 /// tiles, 64×32 to 128×64, slower still). Split, the lab's few-rows sweep (`--coop`,
 /// 2026-11-29, µs at M = 8 / 64, 264 against 132 / 528): M×4096×4096 (32 tiles, 8 slices)
-/// 46.4 / 47.6 against 50.3 / 52.1 and 61.7 / 64.1; M×4096×14336 (32 tiles, 8 slices of 28
+/// 46.4 / 47.6 against 50.3 / 52.1 and 61.7 / 64.1; M×4096×14336 (32 tiles, 9 slices of 25
 /// steps) 111.6 / 115.2 against 120.8 / 124.5 and 104.3 / 108.0.
 pub(super) const COOP_SPLIT_TARGET_WORKGROUPS: u64 = 264;
 /// ...and only where that gives this many slices: 14336×4096 (112 tiles) took 85–87 µs unsplit

@@ -37,14 +37,16 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 }
 
 /// The cooperative kernels' K slices for `tiles` output tiles of `k_tiles` K steps: enough to
-/// give [`COOP_SPLIT_TARGET_WORKGROUPS`] workgroups, each at least [`COOP_MIN_SLICE_TILES`]
-/// steps; none unless that makes [`COOP_MIN_SLICES`] or more.
+/// give [`COOP_SPLIT_TARGET_WORKGROUPS`] workgroups, with [`COOP_MIN_SLICE_TILES`] steps or
+/// more in each but the last; none unless that makes [`COOP_MIN_SLICES`] or more. (The caller
+/// evens the slices out, which may leave fewer: `k_tiles.div_ceil(k_tiles.div_ceil(s))`.)
 pub(super) fn coop_splits(tiles: u64, k_tiles: u32) -> u32 {
     let want = COOP_SPLIT_TARGET_WORKGROUPS.div_ceil(tiles.max(1));
-    if want < COOP_MIN_SLICES as u64 {
+    let s = want.min((k_tiles / COOP_MIN_SLICE_TILES) as u64) as u32;
+    if s < COOP_MIN_SLICES {
         return 1;
     }
-    (want.min(u32::MAX as u64) as u32).clamp(1, (k_tiles / COOP_MIN_SLICE_TILES).max(1))
+    s
 }
 
 /// Checks A, B, the scales (`bufs`), C and the partial products of `splits` K splits against

@@ -57,7 +57,7 @@ override AS_LEN: u32 = ROWS * CHUNK;
 const MAX_ROWS: u32 = 8u;
 const_assert MAX_ROWS == 8u;
 // Columns per invocation by format (cols), and B's loads per lane per step (f32 / f16: one
-// vec4 of a B row per k; int4: one packed word per 8 k), written out below: the host reads
+// vec4 of a B row per k; int4: one vec4 of four packed words per 8 k), written out below: the host reads
 // them to size the column groups, the steps and the chunks (gemv_pass in src/gemm/).
 const COLS_F32: u32 = 4u;
 const COLS_F16: u32 = 8u;
@@ -273,7 +273,8 @@ struct Int4Quad {
 
 // Nibble j of each word minus its zero point, exactly: the nibble ORed into the mantissa of
 // 2^23 is the float 2^23 + q, so q needs no integer-to-float conversion (a quarter-rate
-// instruction on NVIDIA), and both subtractions are exact (integers below 2^24).
+// instruction on NVIDIA); the first subtraction is exact (integers below 2^24), and so is the
+// second for an integer zero point (the default 8).
 fn nibble(x: Int4Raw, j: u32, zero: vec4<f32>) -> vec4<f32> {
     let bits = ((x.words >> vec4<u32>(4u * j)) & vec4<u32>(15u)) | vec4<u32>(0x4B000000u);
     return (bitcast<vec4<f32>>(bits) - 8388608.0) - zero;
@@ -403,7 +404,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     set_bases(select(0u, wid.z / params.splits, LAYOUT), slice);
     let row0 = (w % ROW_BLOCKS) * ROWS;
     let block = w / ROW_BLOCKS;
-    // accumulate: row r's sums in lo[r] (f32: all four columns, int4: .x) and hi[r] (f16:
+    // accumulate: row r's sums in lo[r] (f32 and int4: all four columns) and hi[r] (f16:
     // columns 4..7). Every per-row step below is written out for rows 0..7 with literal
     // indices, each under `if ROWS > r` (a constant): as loops over r, NVIDIA's compiler kept
     // the sums in local memory (256 bytes; 1×4096×4096 f16 took 0.012 ms, 2 rows 0.038, 8
