@@ -226,17 +226,6 @@ fn f16_pair(of_scales: bool, i: u32, j: u32) -> u32 {
     return (f16_bits(of_scales, i) & 0xFFFFu) | (f16_bits(of_scales, j) << 16u);
 }
 
-// The f16 bits of scale (or zero point) `idx`, in the low half.
-fn f16_bits(of_scales: bool, idx: u32) -> u32 {
-    var w: u32;
-    if of_scales {
-        w = scales[idx / 2u];
-    } else {
-        w = zeros[idx / 2u];
-    }
-    return w >> (16u * (idx & 1u));
-}
-
 fn int4_raw(row: u32, n0: u32) -> Int4Raw {
     let rr = min(row, params.b_rows - 1u);
     let cn = min(vec4<u32>(n0) + vec4<u32>(0u, 1u, 2u, 3u), vec4<u32>(params.n - 1u));

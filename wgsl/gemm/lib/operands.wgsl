@@ -19,15 +19,21 @@ const GROUP: u32 = 128u;
 // (gemm/lib/f16_round.wgsl). With N even a word never straddles two rows.
 override OUT_F16: bool = false;
 
-// f16 element `idx` of the scales (or, `of_scales` false, the zero points), as f32.
-fn f16_word(of_scales: bool, idx: u32) -> f32 {
+// The bits of f16 element `idx` of the scales (or, `of_scales` false, the zero points) in the
+// low half (the high half is the word's other element, or zero).
+fn f16_bits(of_scales: bool, idx: u32) -> u32 {
     var w: u32;
     if of_scales {
         w = scales[idx / 2u];
     } else {
         w = zeros[idx / 2u];
     }
-    return unpack2x16float(w >> (16u * (idx & 1u))).x;
+    return w >> (16u * (idx & 1u));
+}
+
+// f16 element `idx` of the scales (or the zero points), as f32.
+fn f16_word(of_scales: bool, idx: u32) -> f32 {
+    return unpack2x16float(f16_bits(of_scales, idx)).x;
 }
 
 // One packed int4 word of B (8 of K at packed row `row` < b_rows, column n < N) with its group's
