@@ -69,8 +69,8 @@ pub const SPLIT_TARGET_INVOCATIONS: u64 = 132 * 1024;
 pub(super) const GEMV_WHOLE_K_WORKGROUPS: u64 = 128;
 /// The same for f32 B: 256 (two per SM of a 132-SM H100: 1×4096×4096 0.031 ms against 0.041
 /// for the best forced split, H100, 2026-11-23). At 128, f32 1×4096×4096 took 29.8 µs on the
-/// H200 (the bench, 2026-11-29) against 25.2–25.5 at 256 (docs/benchmarks.md, the build
-/// before); not measured side by side.
+/// H200 (the bench, 2026-11-29) against 25.2–25.5 at 256 (the bench, 2026-11-28); not
+/// measured side by side.
 pub(super) const GEMV_WHOLE_K_WORKGROUPS_F32: u64 = 256;
 
 /// f32 products of more rows than this take the widest few-rows workgroups (32 column groups)
