@@ -216,11 +216,8 @@ struct Int4Raw {
 // The f16 scales (or zero points) of columns at i and j of the group's row, as a pair.
 fn f16_pair(of_scales: bool, i: u32, j: u32) -> u32 {
     if INT4_VEC {
-        // (i even, j = i + 1: one word)
-        if of_scales {
-            return scales[i / 2u];
-        }
-        return zeros[i / 2u];
+        // (i even, j = i + 1: one word, both halves)
+        return f16_bits(of_scales, i);
     }
     // (the bits moved as they are: no f16 round trip through f32 to flush a subnormal scale)
     return (f16_bits(of_scales, i) & 0xFFFFu) | (f16_bits(of_scales, j) << 16u);
