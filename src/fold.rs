@@ -206,7 +206,7 @@ impl Operator {
     }
 
     /// `stage` of `flavor` composed with this operator.
-    fn kernel_in(&self, stage: Stage, flavor: Flavor) -> Result<Arc<Kernel>> {
+    pub(crate) fn kernel_in(&self, stage: Stage, flavor: Flavor) -> Result<Arc<Kernel>> {
         kernel::compose_replacing(stage.name(), flavor, "shared/operator", &self.text)
     }
 
@@ -299,17 +299,23 @@ impl ChunkGrid {
     }
 }
 
-/// Tuning of the chunked stages (the runs', the fold's, a partition's tail;
-/// `wgsl/shared/grid.wgsl`). Figures: the lab's `prims_sweep` on the H200 (2026-11-29,
-/// timestamps, every result checked) over the runs' three chunked steps (marks, scan, scatter)
-/// selecting u32 elements by byte flags, half kept, Gitems/s.
+/// The grid of a chunked pass (`wgsl/shared/grid.wgsl`): a workgroup per 256 × `items`
+/// elements, at most `max_workgroups`. The default is the fold's (scans and reductions by an
+/// operator); reduce-by-key has its own ([`crate::runs::RUNS_POLICY`]), and a partition's tail
+/// [`crate::select::SelectPolicy::tail`]. Figures: the lab's `prims_sweep --only fold` on the
+/// H200 (2026-11-30, timestamps, every result checked), the inclusive max-scan / the
+/// max-reduction of u32, ms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkPolicy {
-    /// Most workgroups: 1024. At 2^28 93.7 against 60.8 at 528, 35.5 at 264 and 94.2–94.7 at
-    /// 2112 and 4096; at 2^22 77.1 against 55.4 at 528 and 76.0–76.7 above (items 8).
+    /// Most workgroups: 1024. At 2^24 0.0816 / 0.0300 against 0.0861–0.0940 / 0.0318–0.0365
+    /// at 2112 and 4096; at 2^26 0.2552 / 0.0773 against 0.2527–0.2546 / 0.0808–0.0833. At
+    /// 2^28 4096 are faster (0.873 / 0.262 against 0.968 / 0.301, 2112 0.890 / 0.267): one
+    /// bound for every size cannot take both.
     pub max_workgroups: u32,
-    /// Elements per invocation and tile before the grid grows past one workgroup: 8. 4, 8 and
-    /// 16 within 1% at 2^22, 2^24 and 2^28 (1024 workgroups).
+    /// Elements per invocation before the grid grows past one workgroup: 32. At 2^22 (512
+    /// workgroups) 0.0254 / 0.0119 against 0.0272–0.0296 / 0.0123–0.0125 at 16 (1024
+    /// workgroups) and 0.0288–0.0293 / 0.0136–0.0137 at 64 (256); where the bound holds the
+    /// grid (2^24 up) it changes nothing.
     pub items: u32,
 }
 
@@ -317,7 +323,7 @@ impl Default for ChunkPolicy {
     fn default() -> Self {
         ChunkPolicy {
             max_workgroups: 1024,
-            items: 8,
+            items: 32,
         }
     }
 }

@@ -15,23 +15,37 @@
 //!   grouped in a tree where a run crosses invocations; f32 minimum and maximum are the
 //!   reduction's (a NaN wins, the first of a run; −0 below +0, `docs/reduce.md`).
 //! - **Stages**: unique is the selection's single pass ([`crate::select`]) selecting the heads
-//!   (where a run begins). With an aggregate: the heads, their exclusive scan (each run's index)
-//!   and the scatter of the heads' keys (`select/compaction.rs`), then two more: each
-//!   workgroup's contiguous chunk reduced in order (runs inside it written there), then one
-//!   workgroup combining what crosses the chunks' edges (`wgsl/select/runs.wgsl`). No count
-//!   runs a pass before them.
+//!   (where a run begins), run-length encoding the same with each head's position and a pass
+//!   over the runs for their lengths. A reduction by key takes three passes over the same
+//!   chunks (`wgsl/select/runs.wgsl`): each chunk's head count; each chunk reduced in order
+//!   (its first run's index from the counts before it), the heads' keys and the runs inside it
+//!   written there; one workgroup combining what crosses the chunks' edges. No count runs a
+//!   pass before them.
 //! - **Limits:** the keys (and values) fit one storage binding.
 
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::fold::{ChunkPolicy, Operator};
-use crate::plan::{BufferInit, Plan};
+use crate::fold::{ChunkGrid, ChunkPolicy, Operator};
+use crate::plan::{BufferInit, Plan, Workgroups};
 use crate::record::{Arg, Recorder, Timestamps};
 use crate::reduce::ReduceOp;
-use crate::select::{Compaction, MarkBy, SelectPolicy, SinglePass, Then};
+use crate::select::{MarkBy, SelectPolicy, SinglePass, Then};
 use crate::stages::select::runs;
+
+/// Reduce-by-key's grid (`wgsl/select/runs.wgsl`; [`Runs::new`] takes it for an aggregate of
+/// values). Figures: the lab's `prims_sweep --only runs` on the H200 (2026-11-30, timestamps,
+/// every result checked), u32 keys in runs of 8 with u32 values summed, Gkeys/s.
+pub const RUNS_POLICY: ChunkPolicy = ChunkPolicy {
+    // most workgroups: 528. At 2^22 145 against 115–131 at 1024 and 2112 (items 16); at 2^24
+    // 192 against 184 and 178; at 2^28 283 against 277 and 279.
+    max_workgroups: 528,
+    // keys and values an invocation holds a tile (in registers, read as vec4s): 16, the most
+    // the stage takes. At 528 workgroups, 2^28: 283 against 242 (8) and 171 (4); 2^24 192
+    // against 178 and 137; 2^22 145 against 144 and 116.
+    items: 16,
+};
 
 /// What each run gives besides its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,11 +138,12 @@ pub struct Runs {
 impl Runs {
     /// Runs for `config` on `ctx`.
     pub fn new(ctx: &Context, config: RunsConfig) -> Result<Runs> {
-        Self::with_policy(ctx, config, ChunkPolicy::default())
+        Self::with_policy(ctx, config, RUNS_POLICY)
     }
 
-    /// [`Runs::new`] with a policy of the caller's: the grid of an aggregate's chunked stages
-    /// (unique and run-length encoding take the selection's single pass by its device's policy).
+    /// [`Runs::new`] with a policy of the caller's: the grid of a reduction by key's chunked
+    /// stages (items up to 16; unique and run-length encoding take the selection's single pass
+    /// by its device's policy).
     pub fn with_policy(ctx: &Context, config: RunsConfig, policy: ChunkPolicy) -> Result<Runs> {
         check_dtype(config.keys, "runs of keys")?;
         let label = match config.aggregate {
@@ -141,19 +156,9 @@ impl Runs {
         };
         let (plan, decl, counting) = match config.aggregate {
             Aggregate::Reduce(op, value_dtype) => {
-                let mut c = Compaction::build(ctx, label, "runs", config.max_count, &policy)?;
-                let values = c.plan.arg("values", 4 * c.max());
-                let out = c.plan.arg("aggregates", 4 * c.max());
-                append_reduce(&mut c, op, value_dtype, values, out)?;
-                let decl = vec![
-                    Arg::counted(c.input, "keys", 4),
-                    Arg::counted(values, "values", 4),
-                    Arg::counted(c.output, "keys_out", 4),
-                    Arg::counted(out, "aggregates", 4),
-                    Arg::fixed(c.selected),
-                ];
-                let counting = c.counting()?;
-                (c.plan, decl, counting)
+                let (plan, decl, grid) =
+                    reduce_plan(ctx, label, op, value_dtype, config.max_count, &policy)?;
+                (plan, decl, grid.counting())
             }
             Aggregate::None | Aggregate::Lengths => {
                 // the heads' keys (and their lengths): the selection's single pass, marking
@@ -265,51 +270,75 @@ impl Runs {
     }
 }
 
-/// Appends the reduction's stages (`wgsl/select/runs.wgsl`) to the compaction over the keys'
-/// heads.
-fn append_reduce(
-    c: &mut Compaction,
+/// The reduction by key's plan (`wgsl/select/runs.wgsl`): the grid's prepare stage, then the
+/// chunks' head counts, the chunks, the fixup; its arguments and grid.
+fn reduce_plan(
+    ctx: &Context,
+    label: String,
     op: ReduceOp,
     value_dtype: Dtype,
-    values: crate::plan::BufferId,
-    out: crate::plan::BufferId,
-) -> Result<()> {
+    max_count: u64,
+    policy: &ChunkPolicy,
+) -> Result<(Plan, Vec<Arg>, ChunkGrid)> {
+    let caps = ctx.caps();
+    let max = crate::select::checked_max(caps, &label, max_count)?;
     let op = match op {
         ReduceOp::Sum => Operator::sum(value_dtype)?,
         ReduceOp::Min => Operator::min(value_dtype)?,
         ReduceOp::Max => Operator::max(value_dtype)?,
     };
-    let k = op.kernel(runs::STAGE)?;
-    // two vec4s a workgroup (wgsl/select/runs.wgsl)
-    let state = c.plan.buffer(
-        "chunk states",
-        32 * c.max_workgroups as u64,
-        BufferInit::Poison,
-    );
-    let ov = c.params.clone();
+    let k = op.kernel_in(runs::STAGE, caps.flavor())?;
+    // an invocation holds at most MAX_ITEMS keys and values in registers
+    let items = policy.items.clamp(1, k.constant(runs::MAX_ITEMS)?) as u64;
+    let mut plan = Plan::new(label);
+    let control = crate::record::control(&mut plan, 32);
+    let grid = ChunkGrid {
+        control,
+        args_at: 16,
+        max_count: max,
+        items,
+        max_workgroups: policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim) as u64,
+    };
+    let keys = plan.arg("keys", 4 * max);
+    let values = plan.arg("values", 4 * max);
+    let keys_out = plan.arg("keys_out", 4 * max);
+    let out = plan.arg("aggregates", 4 * max);
+    let selected = plan.arg("selected", 4);
+    let state = plan.buffer("chunk states", 16 * grid.max_workgroups, BufferInit::Poison);
+    grid.append_prepare(&mut plan, "runs prepare".into())?;
     let binds = [
-        (runs::bind::count_word, c.control),
+        (runs::bind::count_word, control),
+        (runs::bind::keys, keys),
         (runs::bind::values, values),
-        (runs::bind::marks, c.marks),
-        (runs::bind::places, c.places),
+        (runs::bind::keys4, keys),
+        (runs::bind::values4, values),
+        (runs::bind::keys_out, keys_out),
         (runs::bind::out, out),
+        (runs::bind::selected, selected),
         (runs::bind::chunk_state, state),
     ];
-    let grid = c.grid;
-    c.plan
-        .pass("runs chunks", &k, runs::entry::chunks, &ov, &binds, grid)?
-        .range(runs::bind::count_word, 0, 16)?;
-    c.plan
-        .pass(
+    let ov = grid.params();
+    let stages = [
+        ("runs heads", runs::entry::heads, grid.workgroups()),
+        ("runs chunks", runs::entry::chunks, grid.workgroups()),
+        (
             "runs fixup",
-            &k,
             runs::entry::fixup,
-            &ov,
-            &binds,
-            crate::plan::Workgroups::Direct([1, 1, 1]),
-        )?
-        .range(runs::bind::count_word, 0, 16)?;
-    Ok(())
+            Workgroups::Direct([1, 1, 1]),
+        ),
+    ];
+    for (label, entry, workgroups) in stages {
+        plan.pass(label, &k, entry, &ov, &binds, workgroups)?
+            .range(runs::bind::count_word, 0, 16)?;
+    }
+    let decl = vec![
+        Arg::counted(keys, "keys", 4),
+        Arg::counted(values, "values", 4),
+        Arg::counted(keys_out, "keys_out", 4),
+        Arg::counted(out, "aggregates", 4),
+        Arg::fixed(selected),
+    ];
+    Ok((plan, decl, grid))
 }
 
 /// Runs `config` over `keys` (and `values`) on `ctx`: the keys' and aggregates' words, the run

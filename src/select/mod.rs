@@ -22,7 +22,6 @@
 //!   the control block (`record.rs`).
 //! - **Limits:** the elements (and flags) fit one storage binding.
 
-mod compaction;
 mod single;
 
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
@@ -37,7 +36,6 @@ use crate::record::{Arg, Recorder, Timestamps};
 use crate::scan::ScanPolicy;
 use crate::stages::select::compact;
 
-pub(crate) use compaction::Compaction;
 pub(crate) use single::{MarkBy, SinglePass, Then};
 
 /// What selects an element.
@@ -118,7 +116,8 @@ pub struct SelectPolicy {
     /// ([`ScanPolicy::for_caps`]) with tiles of 16384 elements at every count
     /// ([`SELECT_TILE`]).
     pub tiles: ScanPolicy,
-    /// The grid of a partition's tail pass ([`ChunkPolicy`]'s default: an elementwise copy).
+    /// The grid of a partition's tail pass, an elementwise copy of the others after the
+    /// selected ones: 1024 workgroups of 8 elements an invocation (not swept on its own).
     pub tail: ChunkPolicy,
 }
 
@@ -138,7 +137,10 @@ impl SelectPolicy {
                 small_tile: SELECT_TILE,
                 ..ScanPolicy::for_caps(caps)
             },
-            tail: ChunkPolicy::default(),
+            tail: ChunkPolicy {
+                max_workgroups: 1024,
+                items: 8,
+            },
         }
     }
 }
@@ -396,6 +398,28 @@ pub fn select_if<T: Element>(ctx: &Context, data: &[T], predicate: &str) -> Resu
     let (mut out, k) = run::<T, u32>(ctx, config, data, None)?;
     out.truncate(k);
     Ok(out)
+}
+
+/// `max_count` at least 1, or the error for a selection or runs (`label`) of more elements than
+/// a storage binding or a u32 count takes.
+pub(crate) fn checked_max(caps: &Caps, label: &str, max_count: u64) -> Result<u64> {
+    let max = max_count.max(1);
+    if max > u32::MAX as u64 {
+        return Err(Error::TooLarge(format!(
+            "{max} elements: {label} takes fewer than 2^32"
+        )));
+    }
+    let bytes = crate::scan::padded_bytes(max);
+    caps.check_buffer(bytes, || format!("{label} of {max} elements"))?;
+    if bytes > caps.max_storage_binding {
+        return Err(Error::Limit {
+            limit: "max_storage_buffer_binding_size",
+            needed: bytes,
+            available: caps.max_storage_binding,
+            needed_for: format!("{label} of {max} elements"),
+        });
+    }
+    Ok(max)
 }
 
 #[cfg(test)]

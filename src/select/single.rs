@@ -22,8 +22,7 @@ use crate::record::{Counting, HostArgs};
 use crate::scan::{self, Chain, ScanArgs};
 use crate::stages::select::{compact, lengths, tail};
 
-use super::compaction::checked_max;
-use super::SelectPolicy;
+use super::{checked_max, SelectPolicy};
 
 /// Tiles the chain has at least: one, whose workgroup writes the selected count of an empty run
 /// (the chain's prepare stage and the host's grids alike).

@@ -11,7 +11,7 @@ use wgsimd::plan::POISON_WORD;
 use wgsimd::reduce::{ReduceOp, Reducer, Scalar};
 use wgsimd::reference::reduce::{minmax, SumF32};
 use wgsimd::reference::runs::runs;
-use wgsimd::runs::{Aggregate, Runs, RunsConfig};
+use wgsimd::runs::{Aggregate, Runs, RunsConfig, RUNS_POLICY};
 use wgsimd::{BufferRef, Count};
 
 use crate::data::{self, Dist};
@@ -169,6 +169,11 @@ fn every_configuration(t: &Target) {
         max_workgroups: 3,
         items: 1,
     };
+    // more chunks than the fixup's workgroup has invocations (each takes several)
+    let many = ChunkPolicy {
+        max_workgroups: 4096,
+        items: 1,
+    };
     let configs = [
         RunsConfig::unique(Dtype::F32, max),
         RunsConfig::lengths(Dtype::U32, max),
@@ -180,8 +185,10 @@ fn every_configuration(t: &Target) {
         RunsConfig::reduce(Dtype::I32, ReduceOp::Max, Dtype::F32, max),
     ];
     for (c, cfg) in configs.into_iter().enumerate() {
-        // the default grid, and one of 3 chunks (on the large sizes: runs across chunks)
-        for (p, policy) in [ChunkPolicy::default(), small].into_iter().enumerate() {
+        // the default grid (16 elements an invocation), one of 3 chunks of one element an
+        // invocation (on the large sizes: runs across chunks), and one of 4096 chunks on the
+        // GPU's large size
+        for (p, policy) in [RUNS_POLICY, small, many].into_iter().enumerate() {
             let r = Runs::with_policy(ctx, cfg, policy).unwrap();
             for &n in &sizes {
                 let seed = (n * 31 + c) as u64;
@@ -202,6 +209,7 @@ fn every_configuration(t: &Target) {
                     // size with its long runs on half the configurations)
                     let short_only = name == "one run" || name == "distinct";
                     if (p == 1 && n != 4097)
+                        || (p == 2 && n <= 4097)
                         || (n >= 4097 && short_only)
                         || (n == 4097 && c % 2 == 1)
                         || (n > 4097 && (c % 2 == 1 || !name.starts_with("runs of")))

@@ -7,12 +7,14 @@
 //! with `wgsimd::reference` before its figure is printed. And the 64-bit sort's
 //! `SortPolicy::elementwise_items` (`--wide-items`), u64 keys alone, timed by the host clock
 //! (the sort records several plans) over runs that each restore the keys by a copy first, the
-//! last run's keys compared with a CPU sort.
+//! last run's keys compared with a CPU sort. And the `ChunkPolicy` (the histogram's
+//! `--workgroups` and `--items`) of reduce-by-key (`--only runs`, the CUB yardstick's input) and
+//! of the fold (`--only fold`: the inclusive max-scan and the max-reduction of u32).
 //!
 //! `cargo run --release -p wgsimd-lab --bin prims_sweep -- [--sizes 24,28]
 //! [--workgroups 264,528,1024,2112,4096] [--items 4,8,16] [--tiles 4096,8192,12288,16384]
 //! [--wide-items 1,2,4,8,16]
-//! [--only histogram|select|wide] [--repeats N]` (sizes are exponents). `LAB_SIM=h100` runs on the simulator (host-timed;
+//! [--only histogram|select|wide|runs|fold] [--repeats N]` (sizes are exponents). `LAB_SIM=h100` runs on the simulator (host-timed;
 //! `--sizes 14`).
 
 use wgsimd::dtype::Dtype;
@@ -239,6 +241,137 @@ fn wide(ctx: &Context, e: f64, items: &[u32], repeats: usize) {
     }
 }
 
+/// Reduce-by-key's `ChunkPolicy` (most workgroups × items): u32 keys in runs of 8 (the
+/// yardstick's input), u32 values summed, checked against the runs folded on the CPU.
+fn runs_by_key(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
+    use wgsimd::fold::ChunkPolicy;
+    use wgsimd::reduce::ReduceOp;
+    use wgsimd::runs::{Runs, RunsConfig};
+    let n = wgsimd_lab::pow2(e) as usize;
+    let keys: Vec<u32> = (0..n as u32).map(|i| i / 8).collect();
+    let values = wgsimd_lab::random_u32(n, 16);
+    let (mut want_keys, mut want_sums) = (Vec::new(), Vec::<u32>::new());
+    for (k, v) in keys.iter().zip(&values) {
+        if want_keys.last() == Some(k) {
+            let s = want_sums.last_mut().expect("a run");
+            *s = s.wrapping_add(*v);
+        } else {
+            want_keys.push(*k);
+            want_sums.push(*v);
+        }
+    }
+    let key_buf = ctx.upload("keys", &keys).expect("keys");
+    let value_buf = ctx.upload("values", &values).expect("values");
+    let keys_out = ctx.uninit("keys_out", 4 * n as u64).expect("keys_out");
+    let sums = ctx.uninit("sums", 4 * n as u64).expect("sums");
+    let count = ctx.uninit("runs", 4).expect("runs");
+    for &(max_workgroups, items) in grid {
+        let label =
+            format!("reduce-by-key u32 sum 2^{e} workgroups {max_workgroups} items {items}");
+        let policy = ChunkPolicy {
+            max_workgroups,
+            items,
+        };
+        let config = RunsConfig::reduce(Dtype::U32, ReduceOp::Sum, Dtype::U32, n as u64);
+        let r = match Runs::with_policy(ctx, config, policy) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{label}: skipped: {e}");
+                continue;
+            }
+        };
+        let job = Job {
+            passes: r.passes(),
+            setup: None,
+            record: Box::new(|enc, stamps| {
+                let c = Count::Host(n as u32);
+                let v = Some((&value_buf).into());
+                let a = Some((&sums).into());
+                r.record_timed(enc, &key_buf, v, &keys_out, a, &count, c, stamps)
+            }),
+        };
+        let check = |ctx: &Context| {
+            let k = ctx.read::<u32>(&count).map_err(|e| e.to_string())?[0] as usize;
+            let got_keys = ctx.read::<u32>(&keys_out).map_err(|e| e.to_string())?;
+            let got_sums = ctx.read::<u32>(&sums).map_err(|e| e.to_string())?;
+            (k == want_keys.len()
+                && got_keys[..k] == want_keys[..]
+                && got_sums[..k] == want_sums[..])
+                .then_some(())
+                .ok_or("not the reference's runs".to_string())
+        };
+        report(ctx, &label, &job, &sums, n, repeats, &check);
+    }
+}
+
+/// The fold's `ChunkPolicy` (most workgroups × items): the inclusive max-scan and the
+/// max-reduction of random u32 by the built-in operator (the CUB yardsticks' cases), checked
+/// against the CPU's.
+fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
+    use wgsimd::fold::{ChunkPolicy, Operator};
+    use wgsimd::reduce::Reducer;
+    use wgsimd::scan::Scanner;
+    let n = wgsimd_lab::pow2(e) as usize;
+    let data = wgsimd_lab::random_u32(n, 17);
+    let scanned: Vec<u32> = data
+        .iter()
+        .scan(0u32, |m, &x| {
+            *m = (*m).max(x);
+            Some(*m)
+        })
+        .collect();
+    let max = Operator::max(Dtype::U32).expect("max");
+    let input = ctx.upload("input", &data).expect("input");
+    let out = ctx.uninit("output", 4 * n as u64).expect("output");
+    for &(max_workgroups, items) in grid {
+        let policy = ChunkPolicy {
+            max_workgroups,
+            items,
+        };
+        let tag = format!("2^{e} workgroups {max_workgroups} items {items}");
+        let label = format!("inclusive max-scan u32 {tag}");
+        match Scanner::with_operator_policy(ctx, &max, true, n as u64, policy) {
+            Ok(s) => {
+                let job = Job {
+                    passes: s.passes(),
+                    setup: None,
+                    record: Box::new(|enc, stamps| {
+                        s.record_timed(enc, &input, &out, Count::Host(n as u32), stamps)
+                    }),
+                };
+                let check = |ctx: &Context| {
+                    let got = ctx.read::<u32>(&out).map_err(|e| e.to_string())?;
+                    (got[..n] == scanned[..])
+                        .then_some(())
+                        .ok_or("not the reference's scan".to_string())
+                };
+                report(ctx, &label, &job, &out, n, repeats, &check);
+            }
+            Err(e) => println!("{label}: skipped: {e}"),
+        }
+        let label = format!("max-reduce u32 {tag}");
+        match Reducer::with_operator_policy(ctx, &max, n as u64, policy) {
+            Ok(r) => {
+                let job = Job {
+                    passes: r.passes(),
+                    setup: None,
+                    record: Box::new(|enc, stamps| {
+                        r.record_timed(enc, &input, &out, Count::Host(n as u32), stamps)
+                    }),
+                };
+                let check = |ctx: &Context| {
+                    let got = ctx.read::<u32>(&out).map_err(|e| e.to_string())?;
+                    (got[0] == scanned[n - 1])
+                        .then_some(())
+                        .ok_or("not the reference's maximum".to_string())
+                };
+                report(ctx, &label, &job, &out, n, repeats, &check);
+            }
+            Err(e) => println!("{label}: skipped: {e}"),
+        }
+    }
+}
+
 fn main() {
     let args = wgsimd_lab::args();
     let sizes: Vec<f64> = wgsimd_lab::list_flag(&args, "--sizes", &[24.0, 28.0]);
@@ -267,6 +400,12 @@ fn main() {
         }
         if runs("wide") {
             wide(&ctx, e, &wide_items, repeats);
+        }
+        if runs("runs") {
+            runs_by_key(&ctx, e, &grid, repeats);
+        }
+        if runs("fold") {
+            folds(&ctx, e, &grid, repeats);
         }
     }
 }
