@@ -39,6 +39,10 @@ pub struct CheckArgs {
     /// false). Repeatable.
     #[arg(long = "override")]
     pub overrides: Vec<String>,
+    /// The immediate data of a `var<immediate>` (what wgpu's `set_immediates` gives):
+    /// `TYPE:INIT` as a binding's, its first bytes read, at most 256.
+    #[arg(long)]
+    pub immediates: Option<String>,
     /// Print `binding [G:]I: v0 v1 ...` after the run. Repeatable.
     #[arg(long)]
     pub dump: Vec<String>,
@@ -266,6 +270,21 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         };
         binds.push(spec);
     }
+    let immediates = match args.immediates.as_deref().map(|s| {
+        let what = format!("--immediates {s:?}");
+        let (ty, init) = s
+            .split_once(':')
+            .ok_or_else(|| format!("{what}: expected TYPE:INIT"))?;
+        let ty: ElemType = ty
+            .parse()
+            .map_err(|_| format!("{what}: unknown type (u32|i32|f32)"))?;
+        let init = InitSpec::parse(ty, init).map_err(|why| format!("{what}: {why}"))?;
+        Ok::<_, String>((ty, resolve_file(init, ty, Path::new(""), max_bytes, &what)?))
+    }) {
+        None => None,
+        Some(Ok(i)) => Some(i),
+        Some(Err(e)) => return usage(e),
+    };
     let mut overrides = Vec::new();
     for o in &args.overrides {
         match parse_override(o) {
@@ -290,6 +309,7 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         workgroups,
         binds,
         overrides,
+        immediates,
         config,
     };
     let report = match check(&req) {

@@ -28,8 +28,9 @@
 //! `[v,...]`, `file:PATH` for a `.npy` or raw file) or a JSON array of numbers. An `uninit`
 //! buffer is an output: a word of it no pass wrote by the end is `unwritten-output`. `bind`
 //! keys are `I` (group 0) or `G:I`; `workgroups` is `[X]`, `[X, Y]`, `[X, Y, Z]` or an indirect
-//! dispatch's buffer and byte offset; `overrides` take numbers or booleans. `seed` (a number) on
-//! a buffer changes its random contents. Unknown keys are errors.
+//! dispatch's buffer and byte offset; `overrides` take numbers or booleans; `immediates` names
+//! the buffer whose first bytes are the pass's immediate data (a `var<immediate>`, at most 256
+//! bytes). `seed` (a number) on a buffer changes its random contents. Unknown keys are errors.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -90,6 +91,8 @@ struct PassFile {
     /// Buffer names or ranges (read by [`bound_buffer`]).
     #[serde(default)]
     bind: BTreeMap<String, serde_json::Value>,
+    /// The buffer whose first bytes are the pass's immediate data (`var<immediate>`).
+    immediates: Option<String>,
 }
 
 /// A buffer's `init`: `--bind`'s INIT text or an array of numbers of type `ty`.
@@ -275,6 +278,7 @@ fn load(
             workgroups,
             overrides,
             bindings,
+            immediates: p.immediates.clone(),
         });
     }
     if passes.is_empty() {

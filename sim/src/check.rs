@@ -65,6 +65,9 @@ impl BindSpec {
     }
 }
 
+/// The name of the buffer that holds a check's immediate data.
+const IMMEDIATES: &str = "immediates";
+
 /// What to check.
 pub struct CheckRequest {
     /// File name for messages.
@@ -79,6 +82,8 @@ pub struct CheckRequest {
     pub binds: Vec<BindSpec>,
     /// Pipeline-overridable constants (`override` declarations), by name or `@id` number.
     pub overrides: Vec<(String, f64)>,
+    /// The immediate data (a `var<immediate>`), as elements of a type, like a binding's.
+    pub immediates: Option<(ElemType, InitSpec)>,
     /// Simulator settings.
     pub config: SimConfig,
 }
@@ -130,6 +135,7 @@ impl CheckReport {
 ///     workgroups: [1, 1, 1],
 ///     binds: vec!["0=u32:iota:64".parse()?],
 ///     overrides: vec![],
+///     immediates: None,
 ///     config: SimConfig::default(),
 /// })?;
 /// let kinds: Vec<&str> = report.findings.iter().map(|f| f.kind.name()).collect();
@@ -162,6 +168,15 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             size: None,
         });
     }
+    let immediates = req.immediates.as_ref().map(|(ty, init)| {
+        buffers.push(BufferSpec {
+            name: IMMEDIATES.into(),
+            ty: *ty,
+            init: init.clone(),
+            seed: 0x1A3E_D1A7,
+        });
+        IMMEDIATES.to_string()
+    });
     let report = pipeline::run(&PipelineRequest {
         buffers,
         passes: vec![PassSpec {
@@ -172,6 +187,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             workgroups: Grid::Direct(req.workgroups),
             overrides: req.overrides.clone(),
             bindings,
+            immediates,
         }],
         config: req.config.clone(),
     })?;

@@ -131,6 +131,30 @@ pub struct Specialized {
     pub workgroup_size: [u32; 3],
 }
 
+/// The most bytes of immediate data (`var<immediate>`) a module takes: naga's validator tracks
+/// them in 64 words, and Vulkan's common limit is the same (DX12 gives 128, Metal 4096; wgpu's
+/// `Limits::max_immediate_size`). Checked before validation, which overflows past it.
+pub const MAX_IMMEDIATE_BYTES: u64 = 256;
+
+/// An error for immediate data larger than [`MAX_IMMEDIATE_BYTES`].
+fn immediates_fit(module: &naga::Module) -> Result<()> {
+    for (_, g) in module.global_variables.iter() {
+        if g.space != naga::AddressSpace::Immediate {
+            continue;
+        }
+        let needed = module.types[g.ty].inner.size(module.to_ctx()) as u64;
+        if needed > MAX_IMMEDIATE_BYTES {
+            return Err(Error::Limit {
+                limit: "max_immediate_size",
+                needed,
+                available: MAX_IMMEDIATE_BYTES,
+                needed_for: format!("immediate data `{}`", g.name.as_deref().unwrap_or("?")),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn validator() -> Validator {
     Validator::new(ValidationFlags::all(), Capabilities::all())
 }
@@ -293,6 +317,7 @@ impl Kernel {
                         });
                     }
                 }
+                immediates_fit(&module)?;
                 match validate(&module) {
                     Ok((info, multi)) => {
                         if multi {
@@ -467,6 +492,7 @@ impl Kernel {
                 }
             }
         }
+        immediates_fit(&module)?;
         let info = validate(&module)
             .map(|(info, _)| info)
             .map_err(|e| Error::Shader {

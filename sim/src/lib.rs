@@ -136,7 +136,7 @@ pub use device::{
 };
 pub use error::{Error, Result};
 pub use finding::{Finding, FindingKind, Report};
-pub use kernel::{Flavor, Kernel};
+pub use kernel::{Flavor, Kernel, MAX_IMMEDIATE_BYTES};
 pub use plan::Plan;
 pub use schedule::Schedule;
 

@@ -86,6 +86,8 @@ pub struct PassSpec {
     pub overrides: Vec<(String, f64)>,
     /// Bound buffers.
     pub bindings: Vec<BindingSpec>,
+    /// The buffer whose first bytes are the pass's immediate data (a `var<immediate>`).
+    pub immediates: Option<String>,
 }
 
 /// Buffers and passes to run.
@@ -278,6 +280,22 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
                 size: b.size,
             });
         }
+        let immediates = match &p.immediates {
+            None => None,
+            Some(name) => {
+                if !module
+                    .global_variables
+                    .iter()
+                    .any(|(_, g)| g.space == naga::AddressSpace::Immediate)
+                {
+                    return Err(Error::InvalidInput(format!(
+                        "{what}: {} declares no immediate data (`var<immediate>`)",
+                        p.file
+                    )));
+                }
+                Some(buffer(name, &format!("{what}, immediate data"))?)
+            }
+        };
         // (the specialization the run uses: cached on the kernel under the same overrides)
         let [x, y, z] = kernel.specialize(&p.entry, &p.overrides)?.workgroup_size;
         invocations.push(x.saturating_mul(y).saturating_mul(z));
@@ -299,6 +317,7 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
             bindings,
             workgroups,
             invalidates: None,
+            immediates,
         });
     }
     let (mut read, report) = sim.run_plan(&plan)?;
@@ -375,6 +394,7 @@ fn scan() {
                     workgroups: Grid::Direct([2, 1, 1]),
                     overrides: vec![("BINS".into(), 8.0)],
                     bindings: vec![bind(0, 0, "keys"), bind(1, 0, "hist")],
+                    immediates: None,
                 },
                 PassSpec {
                     label: "scan".into(),
@@ -384,6 +404,7 @@ fn scan() {
                     workgroups: Grid::Direct([1, 1, 1]),
                     overrides: vec![],
                     bindings: vec![bind(0, 0, scan_reads), bind(0, 1, "offsets")],
+                    immediates: None,
                 },
             ],
             config: SimConfig::default(),

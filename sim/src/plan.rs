@@ -162,6 +162,9 @@ pub struct Pass {
     /// `Some(buffer)`: this pass only fills `buffer` with [`POISON_WORD`], and the buffer's
     /// contents are undefined from here on (wgsimd's `Plan::invalidate`).
     pub invalidates: Option<BufferId>,
+    /// The buffer whose first bytes are the pass's immediate data (a `var<immediate>`, what
+    /// wgpu's `set_immediates` gives), read as a uniform block of the variable's size.
+    pub immediates: Option<BufferId>,
 }
 
 impl Pass {
@@ -380,6 +383,7 @@ impl Plan {
             bindings,
             workgroups,
             invalidates: None,
+            immediates: None,
         });
         Ok(self.passes.last_mut().expect("just pushed"))
     }

@@ -96,17 +96,11 @@ impl Program {
             let l = layouts.get(g.ty);
             let host = matches!(
                 g.space,
-                AddressSpace::Storage { .. } | AddressSpace::Uniform
+                AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Immediate
             );
-            if g.space == AddressSpace::Immediate {
-                return Err(Error::Sim(format!(
-                    "global `{}`: immediate data (`var<immediate>`) is not simulated",
-                    g.name.as_deref().unwrap_or("?")
-                )));
-            }
             if host && l.has_f16 {
                 return Err(Error::Sim(format!(
-                    "global `{}`: f16 in a storage or uniform buffer is not simulated (pass f16 packed in u32 words)",
+                    "global `{}`: f16 in a storage or uniform buffer or immediate data is not simulated (pass f16 packed in u32 words)",
                     g.name.as_deref().unwrap_or("?")
                 )));
             }

@@ -100,6 +100,12 @@ impl DevicePlan {
                     p.label, b.name, b.group
                 )));
             }
+            if p.immediates.is_some() {
+                return Err(Error::Plan(format!(
+                    "pass {}: immediate data runs on the simulator only",
+                    p.label
+                )));
+            }
         }
         let caps = &ctx.caps;
         let mut buffers = Vec::with_capacity(plan.buffers.len());

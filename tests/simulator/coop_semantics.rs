@@ -178,6 +178,7 @@ fn check_strict(src: &str) -> wgsimd::Result<CheckReport> {
         workgroups: [1, 1, 1],
         binds: vec!["0=u32:uninit:64".parse().unwrap()],
         overrides: vec![],
+        immediates: None,
         config,
     })
 }

@@ -101,6 +101,7 @@ fn run(case: &Case, sg: u32) -> Vec<Finding> {
         workgroups: case.workgroups,
         binds: case.binds.clone(),
         overrides: vec![],
+        immediates: None,
         config: SimConfig {
             subgroup_size: sg,
             ..case.config.clone()

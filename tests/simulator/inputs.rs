@@ -17,6 +17,7 @@ fn request(src: &str, binds: &[&str], overrides: &[(&str, f64)]) -> CheckRequest
         workgroups: [1, 1, 1],
         binds: binds.iter().map(|b| b.parse().unwrap()).collect(),
         overrides: overrides.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        immediates: None,
         config: SimConfig {
             subgroup_size: 16,
             ..Default::default()

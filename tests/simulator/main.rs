@@ -46,6 +46,7 @@ pub fn check_src(src: &str, out_words: usize, sg: u32) -> wgsimd::Result<CheckRe
         workgroups: [1, 1, 1],
         binds: vec![format!("0=u32:uninit:{out_words}").parse().unwrap()],
         overrides: vec![],
+        immediates: None,
         config: SimConfig {
             subgroup_size: sg,
             ..Default::default()

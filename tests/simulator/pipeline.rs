@@ -51,6 +51,7 @@ fn reduce_scan(n: u32, sg: u32) -> PipelineRequest {
             vec![("WG".into(), 128.0)]
         },
         bindings: binds,
+        immediates: None,
     };
     PipelineRequest {
         buffers: vec![

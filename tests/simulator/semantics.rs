@@ -69,6 +69,7 @@ fn kitchen_sink_matches_cpu() {
                 "1=u32:zeros:1".parse().unwrap(),
             ],
             overrides: vec![],
+            immediates: None,
             config: SimConfig {
                 subgroup_size: s,
                 ..Default::default()

@@ -297,3 +297,59 @@ fn file_errors_exit_2() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// Immediate data: `check --immediates` and a pipeline pass's `immediates` buffer give a
+/// `var<immediate>` its bytes; a kernel that reads it without them exits 2 with one line.
+#[test]
+fn immediates_from_check_and_from_a_pipeline_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let shader = dir.path().join("scaled.wgsl");
+    std::fs::write(
+        &shader,
+        "struct P { scale: u32, offset: u32 }
+         var<immediate> p: P;
+         @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+         @compute @workgroup_size(8)
+         fn main(@builtin(local_invocation_index) i: u32) { out[i] = i * p.scale + p.offset; }",
+    )
+    .unwrap();
+    let want: Vec<u32> = (0..8).map(|i| i * 3 + 10).collect();
+    let shader_arg = common::s(&shader);
+    let base = ["check", shader_arg, "--entry", "main", "--workgroups", "1"];
+    let mut args = base.to_vec();
+    args.extend([
+        "--bind",
+        "0=u32:uninit:8",
+        "--dump",
+        "0",
+        "--immediates",
+        "u32:[3,10]",
+    ]);
+    let (code, out, err) = wgsimd(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    let line = out.lines().find(|l| l.starts_with("binding 0: ")).unwrap();
+    let got: Vec<u32> = line["binding 0: ".len()..]
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    let mut args = base.to_vec();
+    args.extend(["--bind", "0=u32:uninit:8"]);
+    let (code, out, err) = wgsimd(&args);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("reads immediate data `p` (8 bytes)"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let file = dir.path().join("scaled.json");
+    std::fs::write(
+        &file,
+        r#"{ "buffers": { "out": { "type": "u32", "init": "uninit:8" },
+                           "p": { "type": "u32", "init": [3, 10] } },
+             "passes": [ { "shader": "scaled.wgsl", "entry": "main", "workgroups": [1],
+                           "bind": { "0": "out" }, "immediates": "p" } ],
+             "dump": ["out"] }"#,
+    )
+    .unwrap();
+    let (code, out, err) = wgsimd(&["pipeline", common::s(&file)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(dumped(&out, "out"), want);
+}

@@ -14,6 +14,42 @@ use crate::schedule::Schedule;
 
 use super::*;
 
+/// Where `var`, a `var<immediate>` the pass's entry point reads, finds its bytes: the first of
+/// `pass.immediates`, as many as its type holds (at most `MAX_IMMEDIATE_BYTES`, checked when
+/// the kernel is made). An error where the pass gives none or too few.
+fn immediates_bound(
+    pass: &crate::plan::Pass,
+    module: &naga::Module,
+    var: &naga::GlobalVariable,
+    at: &[(SimBuffer, usize, usize)],
+    slot: &[usize],
+) -> Result<Bound> {
+    let name = var.name.as_deref().unwrap_or("?");
+    let need = module.types[var.ty].inner.size(module.to_ctx()) as u64;
+    let Some(buffer) = pass.immediates else {
+        return Err(Error::InvalidInput(format!(
+            "pass {}: the entry point reads immediate data `{name}` ({need} bytes) and the \
+             pass gives none",
+            pass.label
+        )));
+    };
+    let (_, base, len) = at[buffer.0];
+    if (len as u64) * 4 < need {
+        return Err(Error::InvalidInput(format!(
+            "pass {}: immediate data `{name}` is {need} bytes; the pass gives {}",
+            pass.label,
+            len * 4
+        )));
+    }
+    Ok(Bound {
+        buffer: slot[buffer.0],
+        base,
+        len: need.div_ceil(4) as usize,
+        uniform: true,
+        read_only: true,
+    })
+}
+
 impl Simulator {
     /// Runs `plan`'s passes over the table (`slot[i]`: plan buffer i's table index; `at`: where
     /// each starts and how long it is, in words). Returns whether a workgroup ran out of steps.
@@ -165,6 +201,12 @@ impl Simulator {
                 .enumerate()
                 .zip(module.global_variables.iter())
             {
+                if g.space == naga::AddressSpace::Immediate {
+                    if !used[h].is_empty() {
+                        bound[gi] = Some(immediates_bound(pass, module, var, at, slot)?);
+                    }
+                    continue;
+                }
                 let Some(gb) = g.binding else { continue };
                 let Some(b) = pass.bindings.iter().find(|b| (b.group, b.binding) == gb) else {
                     continue;

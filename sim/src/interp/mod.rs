@@ -356,9 +356,9 @@ impl<'a, 'h> Interp<'a, 'h> {
                         let (root, base) = match gm.space {
                             AddressSpace::WorkGroup => (Root::Workgroup, gm.base),
                             AddressSpace::Private => (Root::Private, gm.base),
-                            AddressSpace::Storage { .. } | AddressSpace::Uniform => {
-                                (Root::Binding(g.index() as u32), 0)
-                            }
+                            AddressSpace::Storage { .. }
+                            | AddressSpace::Uniform
+                            | AddressSpace::Immediate => (Root::Binding(g.index() as u32), 0),
                             AddressSpace::Handle => {
                                 return Err(Error::Sim(format!(
                                     "the simulator does not support textures and samplers yet (global `{}`)",

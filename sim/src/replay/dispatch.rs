@@ -229,6 +229,7 @@ impl Replay<'_> {
             bindings,
             workgroups: grid,
             invalidates: None,
+            immediates: None,
         });
         let prepared = self.sim.prepare(plan).map_err(|e| e.to_string())?;
         let sim_bufs: Vec<(BufferId, &SimBuffer)> = args

@@ -489,3 +489,61 @@ fn subgroups_of_a_multi_dimensional_workgroup_follow_the_local_index() {
         }
     }
 }
+
+/// Immediate data (`var<immediate>`, wgpu's `set_immediates`): read as a uniform block from the
+/// first bytes the pass gives, in the entry point and through a helper; refused with a clear
+/// error where the pass gives none or too few, where the kernel has none, and past the size a
+/// device gives.
+#[test]
+fn immediate_data_is_read_from_the_bytes_the_pass_gives() {
+    use super::request;
+    use crate::check::{check, CheckReport, ElemType, InitSpec};
+    let src = "struct Params { scale: u32, offset: u32, bias: f32 }
+         var<immediate> params: Params;
+         @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+         fn biased(x: f32) -> f32 { return x + params.bias; }
+         @compute @workgroup_size(16)
+         fn main(@builtin(local_invocation_index) lid: u32) {
+             out[2u * lid] = lid * params.scale + params.offset;
+             out[2u * lid + 1u] = bitcast<u32>(biased(f32(lid)));
+         }";
+    let with = |words: Vec<u32>| {
+        let mut req = request(src, 4, None, [1, 1, 1], &["0=u32:uninit:32"]);
+        req.immediates = Some((ElemType::U32, InitSpec::Values(words)));
+        check(&req)
+    };
+    let r = with(vec![3, 7, 0.5f32.to_bits(), 99]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let out = &r.buffers[&0].1;
+    for lid in 0..16u32 {
+        let got = (
+            out[2 * lid as usize],
+            f32::from_bits(out[2 * lid as usize + 1]),
+        );
+        assert_eq!(got, (lid * 3 + 7, lid as f32 + 0.5), "lid {lid}");
+    }
+    let message = |r: crate::error::Result<CheckReport>| match r {
+        Err(e) => e.to_string(),
+        Ok(r) => panic!("expected an error, got findings {:?}", r.findings),
+    };
+    let m = message(with(vec![3]));
+    assert!(m.contains("`params` is 12 bytes; the pass gives 4"), "{m}");
+    let m = message(run(src, 4, &["0=u32:uninit:32"]));
+    assert!(
+        m.contains("reads immediate data `params` (12 bytes)"),
+        "{m}"
+    );
+    let plain = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+         @compute @workgroup_size(1) fn main() { out[0] = 1u; }";
+    let mut req = request(plain, 4, None, [1, 1, 1], &["0=u32:uninit:1"]);
+    req.immediates = Some((ElemType::U32, InitSpec::Values(vec![1])));
+    let m = message(check(&req));
+    assert!(m.contains("declares no immediate data"), "{m}");
+    let big = "var<immediate> big: array<u32, 65>;
+         @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+         @compute @workgroup_size(1) fn main() { out[0] = big[64]; }";
+    let mut req = request(big, 4, None, [1, 1, 1], &["0=u32:uninit:1"]);
+    req.immediates = Some((ElemType::U32, InitSpec::Zeros(65)));
+    let m = message(check(&req));
+    assert!(m.contains("max_immediate_size"), "{m}");
+}

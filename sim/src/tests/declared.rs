@@ -251,6 +251,7 @@ fn a_range_of_a_buffer_too_small_names_the_buffer() {
             workgroups: Grid::Direct([1, 1, 1]),
             overrides: vec![],
             bindings: vec![bind(0, "arena", 512, Some(size)), bind(1, "table", 0, None)],
+            immediates: None,
         }],
         config: SimConfig::default(),
     };

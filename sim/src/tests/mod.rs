@@ -47,6 +47,7 @@ pub(super) fn request(
         workgroups,
         binds: binds.iter().map(|b| b.parse().unwrap()).collect(),
         overrides: vec![],
+        immediates: None,
         config: SimConfig {
             subgroup_size: s,
             shuffle_lanes: shuffle,

@@ -39,6 +39,7 @@ fn run(
         workgroups: [workgroups, 1, 1],
         binds: binds.iter().map(|b| b.parse().unwrap()).collect(),
         overrides: vec![],
+        immediates: None,
         config,
     })
     .unwrap_or_else(|e| panic!("{e}"))
@@ -233,6 +234,7 @@ fn a_missing_barrier_shows_in_the_threaded_workgroups_of_a_large_dispatch() {
             workgroups: [64, 1, 1],
             binds: vec!["0=u32:zeros:64".parse().unwrap()],
             overrides: vec![],
+            immediates: None,
             config,
         })
         .unwrap_or_else(|e| panic!("{e}"))
@@ -274,6 +276,7 @@ fn schedules_on_one_thread_or_several_agree() {
             workgroups: [1, 1, 1],
             binds: vec!["0=u32:zeros:1".parse().unwrap()],
             overrides: vec![],
+            immediates: None,
             config,
         })
         .unwrap_or_else(|e| panic!("{e}"));
