@@ -46,12 +46,6 @@ override INCLUSIVE: u32 = 0u;
 // the chunks' totals (shared/last_workgroup)
 @group(0) @binding(6) var<storage, read_write> fold_slots: array<atomic<u32>>;
 
-// The invocation's place in a workgroup row: group by group, lane by lane (a bijection onto
-// 0 .. WG_SIZE: WG_SIZE is a multiple of every subgroup size).
-fn rank_of(l: Lanes) -> u32 {
-    return lanes_group(l) * lanes_size(l) + lanes_lane(l);
-}
-
 // The holding ones of a row's `valid` ranks, as the group of this invocation sees them: its
 // group's lanes below `valid`, a prefix of the group.
 fn group_valid(l: Lanes, valid: u32) -> u32 {
@@ -92,7 +86,7 @@ fn totals(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
     if !chunk_published(l, wid.x, n, grid) {
         return;
     }
-    let rank = rank_of(l);
+    let rank = lanes_rank(l);
     let tag = fold_tag(fold_run_epoch);
     // every chunk of a nonempty run holds a slot, so every total holds a value
     var carry = vec2<u32>(0u, 0u);
@@ -182,7 +176,7 @@ fn scan_row(l: Lanes, r: u32, end: u32, n: u32, slot: Slot, carry: vec2<u32>) ->
             bitcast<u32>(op(b, p2)),
         );
     }
-    let i = r + rank_of(l);
+    let i = r + lanes_rank(l);
     if slot.k == 4u {
         output[i] = out;
     } else if slot.k > 0u {
@@ -207,7 +201,7 @@ fn scan(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
         return;
     }
     let chunk = chunk_of(n, grid, wid.x);
-    let rank = rank_of(l);
+    let rank = lanes_rank(l);
     var carry = chunk_state[wid.x];
     for (var r = chunk.x; r < chunk.y; r += ROWS * WG_SIZE) {
         let s0 = load_slot(r + rank, chunk.y, n);

@@ -1,17 +1,9 @@
 // include-only
 // The parts of a workgroup combined in order without subgroups (select/lib/parts): an
-// invocation's rank is its local_invocation_index, and the parts are scanned in workgroup
-// memory (Hillis-Steele: 2 log2(WG_SIZE) + 2 barriers). combine.subgroup.wgsl does the same by
-// subgroups.
-
-struct Lanes {
-    @builtin(local_invocation_index) lid: u32,
-}
-
-// The invocation's place in the order of the parts.
-fn lanes_rank(l: Lanes) -> u32 {
-    return l.lid;
-}
+// invocation's rank is its local_invocation_index (shared/lanes), and the parts are scanned in
+// workgroup memory (Hillis-Steele: 2 log2(WG_SIZE) + 2 barriers). combine.subgroup.wgsl does the
+// same by subgroups.
+//!include shared/lanes
 
 // Every invocation's part combined in rank order after `carry`: returns what comes before the
 // invocation's own part (its exclusive prefix) and sets `parts_total` to the combination of all

@@ -1,23 +1,10 @@
 // include-only
-// The parts of a workgroup combined in order by subgroups (select/lib/parts): an invocation's
-// rank is its subgroup's id times the subgroup size plus its lane (whatever lane layout the
-// device has; WG_SIZE is a multiple of every subgroup size, so the subgroups are full). Each
-// subgroup scans its lanes' parts by shuffles up, and each invocation combines the subgroups'
-// totals before its own from workgroup memory: two barriers, where combine.emulated.wgsl takes
-// 2 log2(WG_SIZE) + 2.
-
-struct Lanes {
-    @builtin(local_invocation_index) lid: u32,
-    @builtin(subgroup_invocation_id) lane: u32,
-    @builtin(subgroup_size) size: u32,
-    @builtin(subgroup_id) group: u32,
-    @builtin(num_subgroups) groups: u32,
-}
-
-// The invocation's place in the order of the parts.
-fn lanes_rank(l: Lanes) -> u32 {
-    return l.group * l.size + l.lane;
-}
+// The parts of a workgroup combined in order by subgroups (select/lib/parts), in the order of
+// the invocations' ranks (shared/lanes: subgroup by subgroup, lane by lane, whatever lane layout
+// the device has). Each subgroup scans its lanes' parts by shuffles up, and each invocation
+// combines the subgroups' totals before its own from workgroup memory: two barriers, where
+// combine.emulated.wgsl takes 2 log2(WG_SIZE) + 2.
+//!include shared/lanes
 
 // The part of the lane `off` below (for lanes at `off` and above). Control flow uniform over
 // the subgroup.
