@@ -342,14 +342,7 @@ pub(crate) fn append(
     policy: &ChunkPolicy,
 ) -> Result<Counting> {
     let bytes = 4 * max;
-    if bytes > caps.max_storage_binding {
-        return Err(Error::Limit {
-            limit: "max_storage_buffer_binding_size",
-            needed: bytes,
-            available: caps.max_storage_binding,
-            needed_for: format!("a fold of {max} elements"),
-        });
-    }
+    caps.check_binding(bytes, || format!("a fold of {max} elements"))?;
     let control = crate::record::control(plan, 32);
     let grid = ChunkGrid {
         control,

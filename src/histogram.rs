@@ -247,14 +247,9 @@ impl Histogram {
         }
         let bytes = max_count.div_ceil(per_word).div_ceil(4) * 16;
         caps.check_buffer(bytes, || format!("a histogram of {max_count} samples"))?;
-        if bytes > caps.max_storage_binding {
-            return Err(Error::Limit {
-                limit: "max_storage_buffer_binding_size",
-                needed: bytes,
-                available: caps.max_storage_binding,
-                needed_for: format!("a histogram of {max_count} {dtype} samples"),
-            });
-        }
+        caps.check_binding(bytes, || {
+            format!("a histogram of {max_count} {dtype} samples")
+        })?;
         let edges = crate::reference::histogram::edges(bins, lo, hi);
         let (table, never_from) = table(dtype, &edges);
         // bytes that are their own bins count without the table (KIND 2)

@@ -235,6 +235,20 @@ impl Caps {
         Ok(())
     }
 
+    /// An error unless one storage binding of `bytes` fits the device
+    /// (`max_storage_buffer_binding_size`), naming what `needed_for` says.
+    pub fn check_binding(&self, bytes: u64, needed_for: impl FnOnce() -> String) -> Result<()> {
+        if bytes > self.max_storage_binding {
+            return Err(Error::Limit {
+                limit: "max_storage_buffer_binding_size",
+                needed: bytes,
+                available: self.max_storage_binding,
+                needed_for: needed_for(),
+            });
+        }
+        Ok(())
+    }
+
     /// Whether the device is a software implementation on the CPU.
     pub fn is_cpu(&self) -> bool {
         self.kind == DeviceKind::Cpu

@@ -247,9 +247,9 @@ impl QueueProblem {
                 self.words_per_task
             ));
         }
-        if self.input.len() as u64 * 4 > caps.max_storage_binding {
-            return Err(Error::TooLarge("queue input exceeds one binding".into()));
-        }
+        caps.check_binding(self.input.len() as u64 * 4, || {
+            format!("a queue's input of {} words", self.input.len())
+        })?;
         let layout = QueueLayout::of(caps.flavor())?;
         let c = policy.capacity;
         let max = layout.max_capacity();

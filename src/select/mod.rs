@@ -411,14 +411,7 @@ pub(crate) fn checked_max(caps: &Caps, label: &str, max_count: u64) -> Result<u6
     }
     let bytes = crate::scan::padded_bytes(max);
     caps.check_buffer(bytes, || format!("{label} of {max} elements"))?;
-    if bytes > caps.max_storage_binding {
-        return Err(Error::Limit {
-            limit: "max_storage_buffer_binding_size",
-            needed: bytes,
-            available: caps.max_storage_binding,
-            needed_for: format!("{label} of {max} elements"),
-        });
-    }
+    caps.check_binding(bytes, || format!("{label} of {max} elements"))?;
     Ok(max)
 }
 
