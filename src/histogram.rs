@@ -254,8 +254,9 @@ impl Histogram {
         let (table, never_from) = table(dtype, &edges);
         // bytes that are their own bins count without the table (KIND 2)
         let own_bins = dtype == Dtype::U8 && table.iter().enumerate().all(|(v, &b)| b == v as u32);
-        // the counts and the table in workgroup memory
-        let table_len = table.len() as u64;
+        // the counts and the table in workgroup memory (bytes that are their own bins keep a
+        // table of one word, unread)
+        let table_len = if own_bins { 1 } else { table.len() as u64 };
         let wg_bytes = 4 * (bins as u64 + table_len);
         if wg_bytes > caps.max_workgroup_storage as u64 {
             return Err(Error::Limit {
