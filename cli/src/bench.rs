@@ -17,8 +17,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::case::{self, Case, CaseMaker, Work};
-use crate::times::{self, TimeSource, Timing};
-use crate::timing;
+use crate::timing::{self, TimeSource, Timing};
 use serde::Serialize;
 use wgsimd::{Caps, Context};
 
@@ -583,7 +582,7 @@ fn cpu_baselines(sizes: &[u64], seed: u64) -> Vec<Row> {
             last = std::hint::black_box(f());
             ns.push(t.elapsed().as_secs_f64() * 1e9);
         }
-        let med = times::median(&ns);
+        let med = timing::median(&ns);
         let ok = last == wgsimd::reference::reduce::sum_u64(&data);
         rows.push(Row {
             algorithm: "reduce".into(),
@@ -702,7 +701,7 @@ fn cpu_row(
     unit: &str,
     ok: bool,
 ) -> Row {
-    let med = times::median(ns);
+    let med = timing::median(ns);
     Row {
         algorithm: algorithm.into(),
         variant: format!("cpu {variant}"),

@@ -7,10 +7,10 @@
 //! silently.
 
 use wgsimd::gpu::Timestamps;
-use wgsimd::plan::{Plan, Workgroups, POISON_WORD};
-use wgsimd::{Buffer, BufferRef, Context, EncoderRef};
+use wgsimd::plan::{Plan, Workgroups};
+use wgsimd::{Buffer, Context, EncoderRef};
 
-use crate::times::Timing;
+use wgsimd_timing::Timing;
 
 /// What a case's throughput is measured in.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,7 +72,7 @@ pub struct Case {
     pub setup: Option<Setup>,
     /// The timed recording.
     pub record: Record,
-    /// Buffers the run writes whole: filled with [`POISON_WORD`] before the verified run, so a
+    /// Buffers the run writes whole: filled with [`wgsimd::plan::POISON_WORD`] before the verified run, so a
     /// word it no longer writes shows.
     pub outputs: Vec<Buffer>,
     /// Checks the verified run's outputs against the CPU reference.
@@ -88,13 +88,6 @@ pub fn size_label(n: u64) -> String {
     } else {
         n.to_string()
     }
-}
-
-/// Fills `buf` with [`POISON_WORD`] through the queue (before the next submission).
-pub fn poison(ctx: &Context, buf: &Buffer) -> wgsimd::Result<()> {
-    let words = (buf.size() / 4) as usize;
-    let bytes = bytemuck::cast_slice::<u32, u8>(&vec![POISON_WORD; words]).to_vec();
-    ctx.write_buffer(&BufferRef::from(buf), &bytes)
 }
 
 /// The first mismatch of `got` against `want`, named `what`.

@@ -22,7 +22,6 @@ mod row;
 mod scan_cmd;
 mod select_cmd;
 mod sort_cmd;
-mod times;
 mod timing;
 mod topk_cmd;
 mod unique_cmd;

@@ -2,7 +2,7 @@
 //! tiles of the cooperative-matrix kernels (`coop::CoopVariant`, f16 → f32), and the candidate
 //! kernels of `lab/wgsl/` on the tiles they were written for (`cand NAME TILE`), at M = N = K =
 //! 4096 and 8192. Each variant is the library's plan (`wgsimd::gemm::plan`) made ready on the
-//! device and recorded with timestamps (the CLI's timing method, `lab/src/timing.rs`), then run
+//! device and recorded with timestamps (the CLI's timing method, `wgsimd_timing`), then run
 //! once more into a poisoned C and verified against `wgsimd::reference::gemm` (256 seeded
 //! entries against f64 dot products and every entry finite; every entry from 512³ down) before
 //! its figure is printed. One line per variant: name, shape, median and best TFLOP/s, ok / FAIL.

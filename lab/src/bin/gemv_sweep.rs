@@ -2,7 +2,7 @@
 //! `PathChoice::Gemv`) by rows M and K split (`GemmOptions::split`: its own rule, "auto", and
 //! forced counts), f32 / f16 / int4 B, against the register-tiled kernel at its own split rule
 //! ("tiled": the product's path above `GEMV_MAX_M` rows) and the product's own choice ("auto"). Each line is a `Gemm` recorded with
-//! timestamps (the CLI's timing method, `lab/src/timing.rs`), run once more into a poisoned C
+//! timestamps (the CLI's timing method, `wgsimd_timing`), run once more into a poisoned C
 //! and compared with `wgsimd::reference::gemm` (f64 products of the same f32, f16-rounded or
 //! dequantized int4 inputs; relative Frobenius error) before its figure is printed, with the
 //! plan's choices (`CV` column groups, `CHUNK`, `KSLICE` of K per workgroup).

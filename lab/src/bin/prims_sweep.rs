@@ -3,7 +3,7 @@
 //! in 256 bins and f32 samples in 1024 bins, the CUB yardsticks' cases, and the chunked
 //! selection's tiles (`SelectPolicy::tiles`, `--tiles`) over a selection and a partition of
 //! u32 elements by byte flags (half kept). Each variant is recorded with timestamps (the CLI's
-//! timing method, `lab/src/timing.rs`), then run once more into a poisoned output and compared
+//! timing method, `wgsimd_timing`), then run once more into a poisoned output and compared
 //! with `wgsimd::reference` before its figure is printed. And the 64-bit sort's
 //! `SortPolicy::elementwise_items` (`--wide-items`), u64 keys alone, timed by the host clock
 //! (the sort records several plans) over runs that each restore the keys by a copy first, the
@@ -47,7 +47,7 @@ fn report(
         n as f64 / t.min_ns(),
         t.median_ns() / 1e6,
         t.source,
-        t.passes_text()
+        timing::passes_text(&t)
     );
 }
 

@@ -1,7 +1,7 @@
 //! Reduction tuning sweep (a lab tool, not a test): the one tunable `ReducePolicy` keeps,
 //! the workgroups per binding-sized chunk (`max_workgroups`, `mid_workgroups` and `small_workgroups` alike), for
 //! sum u32 and sum f32 (and max f32 with `--ops`) at 2^28 elements or `--size`. Each variant
-//! is a `Reducer` recorded with timestamps (the CLI's timing method, `lab/src/timing.rs`), then
+//! is a `Reducer` recorded with timestamps (the CLI's timing method, `wgsimd_timing`), then
 //! run once more into a poisoned result and checked against `wgsimd::reference::reduce` (the exact u64 sum; f32 sums within the
 //! tolerance `SumF32` holds every device to; the f32 maximum exactly) before its figure is
 //! printed.
@@ -114,7 +114,7 @@ fn run(ctx: &Context, c: &Case, n: usize, wg: u32, repeats: usize) {
             4.0 * n as f64 / t.min_ns(),
             t.median_ns() / 1e6,
             t.source,
-            t.passes_text()
+            timing::passes_text(&t)
         ),
         Err(e) => println!("{label}: FAIL (not the reference's result): {e}"),
     }

@@ -1,6 +1,6 @@
 //! Scan tuning sweep (a lab tool, not a test): the elements per tile of the chained scan
 //! (`ScanPolicy::tile`, and `small_tile` alike) at each size, exclusive u32. Each variant is a
-//! `Scanner` recorded with timestamps (the CLI's timing method, `lab/src/timing.rs`), then run
+//! `Scanner` recorded with timestamps (the CLI's timing method, `wgsimd_timing`), then run
 //! once more into a poisoned output and compared word for word with
 //! `wgsimd::reference::scan::scan_u32` before its figure is printed.
 //!
@@ -55,7 +55,7 @@ fn run(ctx: &Context, input: (&Buffer, &[u32]), n: usize, tile: u32, repeats: us
         8.0 * n as f64 / t.min_ns(),
         t.median_ns() / 1e6,
         t.source,
-        t.passes_text()
+        timing::passes_text(&t)
     );
 }
 

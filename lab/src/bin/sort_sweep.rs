@@ -10,7 +10,7 @@
 //!
 //! Each variant is a `Sorter` (OneSweep forced, u32 keys, values = input indices with `--pairs`)
 //! recorded with timestamps on the sort's own buffers, the pristine input copied in by an
-//! untimed setup before each run (the CLI's timing method, `lab/src/timing.rs`), then run once
+//! untimed setup before each run (the CLI's timing method, `wgsimd_timing`), then run once
 //! more and compared word for word with `wgsimd::reference::sort::radix_sort_u32` (keys, and with
 //! pairs the indices: the stable order is unique) before its figure is printed.
 //!
@@ -130,7 +130,7 @@ fn run(ctx: &Context, x: &Input, pairs: bool, name: &str, policy: SortPolicy, re
         t.median_ns() / 1e6,
         t.min_ns() / 1e6,
         t.source,
-        t.passes_text()
+        timing::passes_text(&t)
     );
 }
 
