@@ -163,6 +163,30 @@ fn batch(ctx: &Context, job: &Job, runs: usize) -> wgsimd::Result<()> {
 
 /// Times `job` on `ctx` (see the module docs): at least `warmup` untimed runs, then `repeats`
 /// timed ones. The caller then poisons the outputs and verifies a [`run_once`].
+///
+/// A reduction, timed and then verified (on the simulator, by the host clock):
+/// ```
+/// use wgsimd::{dtype::Dtype, reduce::{ReduceOp, Reducer, Scalar}, Context, Count};
+/// use wgsimd_timing::{poison, run_once, time, Job, TimeSource};
+/// # fn main() -> wgsimd::Result<()> {
+/// let ctx = Context::simulator(Default::default())?;
+/// let sum = Reducer::new(&ctx, ReduceOp::Sum, Dtype::U32, 1 << 12)?;
+/// let input = ctx.upload("input", &vec![3u32; 1000])?;
+/// let result = ctx.zeroed("result", sum.result_bytes())?;
+/// let job = Job {
+///     passes: sum.passes(),
+///     setup: None,
+///     record: Box::new(|enc, stamps| {
+///         sum.record_timed(enc, &input, &result, Count::Host(1000), stamps)
+///     }),
+/// };
+/// let t = time(&ctx, &job, 1, 3)?;
+/// assert_eq!((t.source, t.total_ns.len()), (TimeSource::Host, 3));
+/// poison(&ctx, &result)?;
+/// run_once(&ctx, &job)?.clean("the verified run")?;
+/// assert_eq!(sum.decode(&ctx.read::<u32>(&result)?)?, Scalar::U64(3000));
+/// # Ok(()) }
+/// ```
 pub fn time(ctx: &Context, job: &Job, warmup: usize, repeats: usize) -> wgsimd::Result<Timing> {
     // (a case that names no passes records none that take timestamps: timed by the host
     // clock over batches of runs in one submission)
