@@ -177,6 +177,46 @@ fn hand_written_traces() {
     );
 }
 
+/// Immediate data: `SetImmediate` commands write the pass's immediates from its
+/// `immediates_data` (two commands, the second over part of the first), and the dispatch reads
+/// them; a shader that reads immediates no command set stops the replay with the reason, as do
+/// immediates past what the pass recorded.
+#[test]
+fn immediates_set_in_the_pass_reach_the_dispatch() {
+    let shader = "var<immediate> k: vec2<u32>;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) { out[i] = i * k.x + k.y; }
+";
+    let immediate_pass = |commands: &str, data: &str| {
+        format!(
+            "RunComputePass(pass: (label: None, commands: [SetPipeline(PointerId(3)), \
+             SetBindGroup(index: 0, num_dynamic_offsets: 0, bind_group: Some(PointerId(5))), \
+             {commands}, DispatchWorkgroups((1, 1, 1))], dynamic_offsets: [], string_data: [], \
+             immediates_data: [{data}]), timestamp_writes: None)"
+        )
+    };
+    let files = [("data1.wgsl", shader.as_bytes())];
+    let set = "SetImmediate(offset: 0, size_bytes: 8, values_offset: 0), \
+               SetImmediate(offset: 4, size_bytes: 4, values_offset: 2)";
+    let text = one_dispatch(BUFFER, &immediate_pass(set, "3, 1, 10"));
+    let r = replay(&trace_dir("immediates", &text, &files), at(4), &["out".into()]).unwrap();
+    assert_eq!(r.stopped, None);
+    assert_eq!(r.dumps, [("out".to_string(), vec![10, 13, 16, 19])]);
+    let unset = one_dispatch(BUFFER, &pass("DispatchWorkgroups((1, 1, 1))"));
+    let r = replay(&trace_dir("immediates-unset", &unset, &files), at(4), &[]).unwrap();
+    let why = r.stopped.expect("a stop");
+    assert!(why.contains("reads immediate data `k` (8 bytes)"), "{why}");
+    let past = "SetImmediate(offset: 0, size_bytes: 8, values_offset: 2)";
+    let text = one_dispatch(BUFFER, &immediate_pass(past, "3, 1, 10"));
+    let r = replay(&trace_dir("immediates-past", &text, &files), at(4), &[]);
+    let why = match r {
+        Ok(r) => r.stopped.expect("a stop"),
+        Err(e) => e.to_string(),
+    };
+    assert!(why.contains("past the pass's immediate data"), "{why}");
+}
+
 /// What cannot be read is an error; what cannot be run stops the replay with the reason and
 /// the dispatches before it.
 #[test]

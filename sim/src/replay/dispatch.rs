@@ -26,6 +26,17 @@ impl Replay<'_> {
             .iter()
             .map(|v| u64_of(Some(v), "a dynamic offset"))
             .collect::<std::result::Result<_, _>>()?;
+        // the words `SetImmediate` commands take their values from
+        let immediates_data: Vec<u32> = pass
+            .get("immediates_data")
+            .and_then(Value::as_list)
+            .unwrap_or(&[])
+            .iter()
+            .map(|v| {
+                let w = u64_of(Some(v), "an immediate data word")?;
+                u32::try_from(w).map_err(|_| "an immediate data word past u32".to_string())
+            })
+            .collect::<std::result::Result<_, _>>()?;
         let mut next_offset = 0usize;
         let mut st = PassState::default();
         for cmd in pass.get("commands").and_then(Value::as_list).unwrap_or(&[]) {
@@ -62,6 +73,30 @@ impl Replay<'_> {
                             st.groups.remove(&index);
                         }
                     }
+                }
+                "SetImmediate" => {
+                    let offset = u64_of(cmd.get("offset"), "an immediate offset")?;
+                    let size = u64_of(cmd.get("size_bytes"), "an immediate size")?;
+                    let from = u64_of(cmd.get("values_offset"), "an immediate values offset")?;
+                    if offset % 4 != 0
+                        || size % 4 != 0
+                        || offset.saturating_add(size) > crate::kernel::MAX_IMMEDIATE_BYTES
+                    {
+                        return Err(format!(
+                            "immediates of {size} bytes at byte {offset}: whole words within \
+                             the first {} bytes",
+                            crate::kernel::MAX_IMMEDIATE_BYTES
+                        ));
+                    }
+                    let (at, words) = ((offset / 4) as usize, (size / 4) as usize);
+                    let values = usize::try_from(from)
+                        .ok()
+                        .and_then(|f| immediates_data.get(f..f.checked_add(words)?))
+                        .ok_or("immediates taken past the pass's immediate data")?;
+                    if st.immediates.len() < at + words {
+                        st.immediates.resize(at + words, 0);
+                    }
+                    st.immediates[at..at + words].copy_from_slice(values);
                 }
                 "DispatchWorkgroups" => {
                     let t = cmd.at(0).ok_or("missing workgroup counts")?;
@@ -221,6 +256,14 @@ impl Replay<'_> {
             (Workgroups::Direct(c), _) => DispatchSize::Direct(*c),
             _ => return Err("an indirect dispatch without its buffer".into()),
         };
+        // the immediates set so far, where the module declares immediate data
+        let declares = kernel
+            .module
+            .global_variables
+            .iter()
+            .any(|(_, g)| g.space == naga::AddressSpace::Immediate);
+        let immediates = (declares && !st.immediates.is_empty())
+            .then(|| plan.upload("immediates", &st.immediates));
         plan.passes.push(Pass {
             label: pipe.label.clone(),
             kernel: kernel.clone(),
@@ -229,7 +272,7 @@ impl Replay<'_> {
             bindings,
             workgroups: grid,
             invalidates: None,
-            immediates: None,
+            immediates,
         });
         let prepared = self.sim.prepare(plan).map_err(|e| e.to_string())?;
         let sim_bufs: Vec<(BufferId, &SimBuffer)> = args

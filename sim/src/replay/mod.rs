@@ -201,6 +201,8 @@ struct BindGroup {
 struct PassState {
     pipeline: Option<Rc<Pipeline>>,
     groups: HashMap<u32, (Rc<BindGroup>, Vec<u64>)>,
+    /// The immediate data set so far (`SetImmediate`), by word.
+    immediates: Vec<u32>,
 }
 
 struct Replay<'a> {
