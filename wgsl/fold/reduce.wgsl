@@ -40,7 +40,7 @@
 @group(0) @binding(4) var<storage, read_write> fold_slots: array<atomic<u32>>;
 
 @compute @workgroup_size(WG_SIZE)
-fn main(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = run_elements(count_word);
     let grid = elements_grid(n);
     // a workgroup past this run's grid (one sized for a larger count) has nothing to do

@@ -48,14 +48,14 @@ override INCLUSIVE: u32 = 0u;
 
 // The holding ones of a row's `valid` ranks, as the group of this invocation sees them: its
 // group's lanes below `valid`, a prefix of the group.
-fn group_valid(l: Lanes, valid: u32) -> u32 {
+fn group_valid(l: Inv, valid: u32) -> u32 {
     let first = lanes_group(l) * lanes_size(l);
     return min(lanes_size(l), max(valid, first) - first);
 }
 
 // A row's (holds, value) `x` of each rank below `valid` (uniform) scanned onto `carry`: what
 // comes before each rank (.x, (holds, value)) and the carry after the row (.y).
-fn row_scan(l: Lanes, carry: vec2<u32>, x: T, valid: u32) -> array<vec2<u32>, 2> {
+fn row_scan(l: Inv, carry: vec2<u32>, x: T, valid: u32) -> array<vec2<u32>, 2> {
     let s = lanes_scan(l, x);
     let gv = group_valid(l, valid);
     var mine = vec2<u32>(0u, 0u);
@@ -76,7 +76,7 @@ fn row_scan(l: Lanes, carry: vec2<u32>, x: T, valid: u32) -> array<vec2<u32>, 2>
 // scans the chunks' totals in order, WG_SIZE at a time, and leaves each chunk's carry (what
 // comes before it) in `chunk_state`.
 @compute @workgroup_size(WG_SIZE)
-fn totals(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
+fn totals(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = run_elements(count_word);
     let grid = elements_grid(n);
     // a workgroup past this run's grid (one sized for a larger count) has nothing to do
@@ -137,7 +137,7 @@ fn load_slot(i: u32, end: u32, n: u32) -> Slot {
 
 // The row of slots from r (< end) scanned from `carry`: the prefixes written; the carry after.
 // Workgroup-uniform control flow.
-fn scan_row(l: Lanes, r: u32, end: u32, n: u32, slot: Slot, carry: vec2<u32>) -> vec2<u32> {
+fn scan_row(l: Inv, r: u32, end: u32, n: u32, slot: Slot, carry: vec2<u32>) -> vec2<u32> {
     let p0 = bitcast<T>(slot.v.x);
     let p1 = op(p0, bitcast<T>(slot.v.y));
     let p2 = op(p1, bitcast<T>(slot.v.z));
@@ -194,7 +194,7 @@ fn scan_row(l: Lanes, r: u32, end: u32, n: u32, slot: Slot, carry: vec2<u32>) ->
 
 // Stage 3: the chunk's prefixes from its carry.
 @compute @workgroup_size(WG_SIZE)
-fn scan(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
+fn scan(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = run_elements(count_word);
     let grid = elements_grid(n);
     if wid.x >= grid {

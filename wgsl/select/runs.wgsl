@@ -144,7 +144,7 @@ fn heads(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: 
 
 // Stage 2: the chunk's runs.
 @compute @workgroup_size(WG_SIZE)
-fn chunks(l: Lanes, @builtin(workgroup_id) wid: vec3<u32>) {
+fn chunks(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     let lid = l.lid;
     let rank = lanes_rank(l);
     let n = run_elements(count_word);
@@ -229,7 +229,7 @@ fn chunk_lead(c: u32) -> Part {
 // Stage 3: the runs that cross chunks, the last run and the run count; one workgroup, each
 // invocation taking consecutive chunks (one combination of parts for up to 2^16 chunks).
 @compute @workgroup_size(WG_SIZE)
-fn fixup(l: Lanes) {
+fn fixup(l: Inv) {
     let lid = l.lid;
     let n = run_elements(count_word);
     if n == 0u {

@@ -5,10 +5,7 @@
 // a power of two. Every function contains workgroupBarrier: call from uniform control flow.
 
 //!include shared/ops
-
-struct Inv {
-    @builtin(local_invocation_index) lid: u32,
-}
+//!include shared/inv
 
 var<workgroup> wg_tree: array<u32, WG_SIZE>;
 var<workgroup> wg_tree4: array<vec4<u32>, WG_SIZE>;

@@ -7,16 +7,8 @@
 // The same functions, with the same results, exist in wg_ops.emulated.wgsl for adapters
 // without subgroups.
 
-// What each invocation knows about its place; entry points take it as a parameter.
 //!include shared/ops
-
-struct Inv {
-    @builtin(local_invocation_index) lid: u32,
-    @builtin(subgroup_invocation_id) lane: u32,
-    @builtin(subgroup_size) sg_size: u32,
-    @builtin(subgroup_id) sg_id: u32,
-    @builtin(num_subgroups) n_sg: u32,
-}
+//!include shared/inv
 
 const WG_MAX_SUBGROUPS: u32 = WG_SIZE / 4u;
 var<workgroup> wg_slots: array<u32, WG_MAX_SUBGROUPS>;

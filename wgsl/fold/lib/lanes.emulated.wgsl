@@ -4,26 +4,26 @@
 
 //!include shared/lanes
 
-fn lanes_fold(l: Lanes, x: T, valid: u32) -> T {
+fn lanes_fold(l: Inv, x: T, valid: u32) -> T {
     return x;
 }
 
-fn lanes_scan(l: Lanes, x: T) -> T {
+fn lanes_scan(l: Inv, x: T) -> T {
     return x;
 }
 
-fn lanes_read(l: Lanes, x: T, i: u32) -> T {
+fn lanes_read(l: Inv, x: T, i: u32) -> T {
     return x;
 }
 
-fn lanes_prev(l: Lanes, x: T) -> T {
+fn lanes_prev(l: Inv, x: T) -> T {
     return x;
 }
 
 // lanes.subgroup.wgsl's, over WG_SIZE groups of one: an inclusive Hillis-Steele scan of the
 // (holds, value) pairs in workgroup memory (in order: each takes the stretch on its left), then
 // the one before. Workgroup-uniform control flow.
-fn groups_before(l: Lanes, mine: vec2<u32>) -> array<vec2<u32>, 2> {
+fn groups_before(l: Inv, mine: vec2<u32>) -> array<vec2<u32>, 2> {
     workgroupBarrier();  // an earlier call's reads of group_totals are complete
     group_totals[l.lid] = mine;
     for (var off = 1u; off < WG_SIZE; off <<= 1u) {

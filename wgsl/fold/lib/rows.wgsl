@@ -63,7 +63,7 @@ fn then(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
 
 // A row of `valid` (uniform, > 0) lanes combined onto the group's running (holds, value): lane 0's
 // is right, the other lanes' are not used.
-fn onto(acc: vec2<u32>, l: Lanes, x: T, valid: u32) -> vec2<u32> {
+fn onto(acc: vec2<u32>, l: Inv, x: T, valid: u32) -> vec2<u32> {
     return then(acc, vec2<u32>(1u, bitcast<u32>(lanes_fold(l, x, valid))));
 }
 
@@ -79,7 +79,7 @@ fn chunk_of(n: u32, grid: u32, w: u32) -> vec2<u32> {
 }
 
 // The segment of the invocation's lane group in workgroup w's chunk: [first, end) of the slots.
-fn segment(l: Lanes, n: u32, grid: u32, w: u32) -> vec2<u32> {
+fn segment(l: Inv, n: u32, grid: u32, w: u32) -> vec2<u32> {
     let chunk = chunk_of(n, grid, w);
     let seg = share(chunk.y - chunk.x, lanes_groups(l), lanes_group(l));
     return chunk.x + seg;
@@ -87,7 +87,7 @@ fn segment(l: Lanes, n: u32, grid: u32, w: u32) -> vec2<u32> {
 
 // The segment's elements combined in order, right in lane 0 (uniform over the group: it walks
 // its own segment).
-fn segment_total(l: Lanes, seg: vec2<u32>, n: u32) -> vec2<u32> {
+fn segment_total(l: Inv, seg: vec2<u32>, n: u32) -> vec2<u32> {
     let w = lanes_size(l);
     let lane = lanes_lane(l);
     let end = seg.y;
@@ -114,7 +114,7 @@ fn segment_total(l: Lanes, seg: vec2<u32>, n: u32) -> vec2<u32> {
 // Workgroup w's chunk combined (each group its segment, the groups in order) and published as
 // its total (shared/last_workgroup); whether this workgroup arrived last of `grid`, to all of it.
 // Workgroup-uniform control flow, w below grid.
-fn chunk_published(l: Lanes, w: u32, n: u32, grid: u32) -> bool {
+fn chunk_published(l: Inv, w: u32, n: u32, grid: u32) -> bool {
     // read before any workgroup can arrive last and advance it
     let epoch = fold_epoch(l.lid == 0u);
     let total = groups_before(l, segment_total(l, segment(l, n, grid, w), n))[1];

@@ -5,9 +5,7 @@
 // broadcast and the sum are identities; no function here needs another invocation. Same functions
 // as team.subgroup.wgsl.
 
-struct Inv {
-    @builtin(local_invocation_index) lid: u32,
-}
+//!include shared/inv
 
 // lane: rank in the team (always 0); size: 1; id: the invocation; count: QUEUE_WG
 struct Team {

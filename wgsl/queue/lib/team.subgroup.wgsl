@@ -5,13 +5,7 @@
 // flow uniform per subgroup. The emulated flavour (team.emulated.wgsl) gives the same
 // functions with one-invocation teams and no subgroup operations.
 
-struct Inv {
-    @builtin(local_invocation_index) lid: u32,
-    @builtin(subgroup_invocation_id) lane: u32,
-    @builtin(subgroup_size) sg_size: u32,
-    @builtin(subgroup_id) sg_id: u32,
-    @builtin(num_subgroups) n_sg: u32,
-}
+//!include shared/inv
 
 // lane: rank in the team (0 = leader); size: lanes; id: team index in the workgroup; count: teams
 struct Team {

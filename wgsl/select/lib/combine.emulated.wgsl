@@ -8,7 +8,7 @@
 // Every invocation's part combined in rank order after `carry`: returns what comes before the
 // invocation's own part (its exclusive prefix) and sets `parts_total` to the combination of all
 // (the next carry). Called in workgroup-uniform control flow.
-fn combine_parts(l: Lanes, carry: Part, own: Part) -> Part {
+fn combine_parts(l: Inv, carry: Part, own: Part) -> Part {
     let lid = l.lid;
     store_part(lid, own);
     for (var d = 1u; d < WG_SIZE; d <<= 1u) {

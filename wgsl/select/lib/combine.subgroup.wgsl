@@ -20,10 +20,10 @@ fn part_up(p: Part, off: u32) -> Part {
 // Every invocation's part combined in rank order after `carry`: returns what comes before the
 // invocation's own part (its exclusive prefix) and sets `parts_total` to the combination of all
 // (the next carry). Called in workgroup-uniform control flow.
-fn combine_parts(l: Lanes, carry: Part, own: Part) -> Part {
+fn combine_parts(l: Inv, carry: Part, own: Part) -> Part {
     // the subgroup's inclusive scan in lane order (each lane takes only from lanes below it)
     var s = own;
-    for (var off = 1u; off < l.size; off <<= 1u) {
+    for (var off = 1u; off < l.sg_size; off <<= 1u) {
         let left = part_up(s, off);
         if l.lane >= off {
             s = then(left, s);
@@ -31,14 +31,14 @@ fn combine_parts(l: Lanes, carry: Part, own: Part) -> Part {
     }
     let below = part_up(s, 1u);
     workgroupBarrier();  // an earlier call's reads of the subgroups' totals are complete
-    if l.lane == l.size - 1u {
-        store_part(l.group, s);
+    if l.lane == l.sg_size - 1u {
+        store_part(l.sg_id, s);
     }
     workgroupBarrier();  // every subgroup's total is written
     var before = carry;
     var all = carry;
-    for (var g = 0u; g < l.groups; g++) {
-        if g == l.group {
+    for (var g = 0u; g < l.n_sg; g++) {
+        if g == l.sg_id {
             before = all;
         }
         all = then(all, load_part(g));
