@@ -279,7 +279,8 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             .parse()
             .map_err(|_| format!("{what}: unknown type (u32|i32|f32)"))?;
         let init = InitSpec::parse(ty, init).map_err(|why| format!("{what}: {why}"))?;
-        Ok::<_, String>((ty, resolve_file(init, ty, Path::new(""), max_bytes, &what)?))
+        let max = wgsimd_sim::MAX_IMMEDIATE_BYTES;
+        Ok::<_, String>((ty, resolve_file(init, ty, Path::new(""), max, &what)?))
     }) {
         None => None,
         Some(Ok(i)) => Some(i),

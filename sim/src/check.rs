@@ -168,6 +168,20 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             size: None,
         });
     }
+    if let Some((_, init)) = &req.immediates {
+        let max = crate::kernel::MAX_IMMEDIATE_BYTES;
+        let bytes = match init {
+            InitSpec::File(path) => std::fs::metadata(path)
+                .map_err(|e| Error::InvalidInput(format!("immediates {}: {e}", path.display())))?
+                .len(),
+            other => other.elements().unwrap_or(0) as u64 * 4,
+        };
+        if bytes > max {
+            return Err(Error::InvalidInput(format!(
+                "immediate data of {bytes} bytes: a pass takes at most {max}"
+            )));
+        }
+    }
     let immediates = req.immediates.as_ref().map(|(ty, init)| {
         buffers.push(BufferSpec {
             name: IMMEDIATES.into(),

@@ -200,7 +200,12 @@ fn main(@builtin(local_invocation_index) i: u32) { out[i] = i * k.x + k.y; }
     let set = "SetImmediate(offset: 0, size_bytes: 8, values_offset: 0), \
                SetImmediate(offset: 4, size_bytes: 4, values_offset: 2)";
     let text = one_dispatch(BUFFER, &immediate_pass(set, "3, 1, 10"));
-    let r = replay(&trace_dir("immediates", &text, &files), at(4), &["out".into()]).unwrap();
+    let r = replay(
+        &trace_dir("immediates", &text, &files),
+        at(4),
+        &["out".into()],
+    )
+    .unwrap();
     assert_eq!(r.stopped, None);
     assert_eq!(r.dumps, [("out".to_string(), vec![10, 13, 16, 19])]);
     let unset = one_dispatch(BUFFER, &pass("DispatchWorkgroups((1, 1, 1))"));

@@ -528,6 +528,11 @@ fn immediate_data_is_read_from_the_bytes_the_pass_gives() {
     };
     let m = message(with(vec![3]));
     assert!(m.contains("`params` is 12 bytes; the pass gives 4"), "{m}");
+    let m = message(with(vec![0; 65]));
+    assert!(
+        m.contains("immediate data of 260 bytes: a pass takes at most 256"),
+        "{m}"
+    );
     let m = message(run(src, 4, &["0=u32:uninit:32"]));
     assert!(
         m.contains("reads immediate data `params` (12 bytes)"),
@@ -543,7 +548,7 @@ fn immediate_data_is_read_from_the_bytes_the_pass_gives() {
          @group(0) @binding(0) var<storage, read_write> out: array<u32>;
          @compute @workgroup_size(1) fn main() { out[0] = big[64]; }";
     let mut req = request(big, 4, None, [1, 1, 1], &["0=u32:uninit:1"]);
-    req.immediates = Some((ElemType::U32, InitSpec::Zeros(65)));
+    req.immediates = Some((ElemType::U32, InitSpec::Zeros(64)));
     let m = message(check(&req));
     assert!(m.contains("max_immediate_size"), "{m}");
 }
