@@ -239,12 +239,52 @@ pub(crate) struct ChunkGrid {
     pub max_count: u64,
     pub items: u64,
     pub max_workgroups: u64,
+    /// Above this count the bound is `large_workgroups` (no fewer than `max_workgroups`).
+    pub large_count: u64,
+    pub large_workgroups: u64,
 }
 
 impl ChunkGrid {
+    /// The grid of `policy` on a device of `caps` for up to `max_count` elements, its dispatch
+    /// arguments at byte `args_at` of `control`; `max_items` bounds the elements an invocation
+    /// takes (the stage's own limit).
+    pub fn new(
+        (control, args_at): (BufferId, u64),
+        max_count: u64,
+        policy: &ChunkPolicy,
+        max_items: u32,
+        caps: &crate::device::Caps,
+    ) -> ChunkGrid {
+        let bound = |w: u32| w.clamp(1, caps.max_workgroups_per_dim) as u64;
+        ChunkGrid {
+            control,
+            args_at,
+            max_count,
+            items: policy.items.clamp(1, max_items.max(1)) as u64,
+            max_workgroups: bound(policy.max_workgroups),
+            large_count: policy.large_count as u64,
+            large_workgroups: bound(policy.large_workgroups.max(policy.max_workgroups)),
+        }
+    }
+
     pub fn grid(&self, word: u32) -> u32 {
         let n = (word as u64).min(self.max_count);
-        n.div_ceil(256 * self.items).clamp(1, self.max_workgroups) as u32
+        let most = if n > self.large_count {
+            self.large_workgroups
+        } else {
+            self.max_workgroups
+        };
+        n.div_ceil(256 * self.items).clamp(1, most) as u32
+    }
+
+    /// The most workgroups any count up to the maximum gets (tables of one entry a workgroup
+    /// are this long).
+    pub fn most_workgroups(&self) -> u64 {
+        if self.max_count > self.large_count {
+            self.large_workgroups
+        } else {
+            self.max_workgroups
+        }
     }
 
     pub fn args(&self, word: u32) -> (BufferId, u64, [u32; 3]) {
@@ -257,6 +297,11 @@ impl ChunkGrid {
             (grid::MAX_COUNT, self.max_count as f64),
             (grid::ITEMS, self.items as f64),
             (grid::MAX_WORKGROUPS, self.max_workgroups as f64),
+            (
+                grid::LARGE_COUNT,
+                self.large_count.min(u32::MAX as u64) as f64,
+            ),
+            (grid::LARGE_WORKGROUPS, self.large_workgroups as f64),
         ]
     }
 
@@ -300,23 +345,29 @@ impl ChunkGrid {
 }
 
 /// The grid of a chunked pass (`wgsl/shared/grid.wgsl`): a workgroup per 256 × `items`
-/// elements, at most `max_workgroups`. The default is the fold's (scans and reductions by an
+/// elements, at most `max_workgroups`, or `large_workgroups` above `large_count` elements. The
+/// default is the fold's (scans and reductions by an
 /// operator); reduce-by-key has its own ([`crate::runs::RUNS_POLICY`]), and a partition's tail
 /// [`crate::select::SelectPolicy::tail`]. Figures: the lab's `prims_sweep --only fold` on the
 /// H200 (2026-11-30, timestamps, every result checked), the inclusive max-scan / the
 /// max-reduction of u32, ms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkPolicy {
-    /// Most workgroups: 1024. At 2^24 0.0816 / 0.0300 against 0.0861–0.0940 / 0.0318–0.0365
-    /// at 2112 and 4096; at 2^26 0.2552 / 0.0773 against 0.2527–0.2546 / 0.0808–0.0833. At
-    /// 2^28 4096 are faster (0.873 / 0.262 against 0.968 / 0.301, 2112 0.890 / 0.267): one
-    /// bound for every size cannot take both.
+    /// Most workgroups up to `large_count` elements: 1024. At 2^24 0.0816 / 0.0300 against
+    /// 0.0861–0.0940 / 0.0318–0.0365 at 2112 and 4096; at 2^26 0.2552 / 0.0773 against
+    /// 0.2527–0.2546 / 0.0808–0.0833.
     pub max_workgroups: u32,
     /// Elements per invocation before the grid grows past one workgroup: 32. At 2^22 (512
     /// workgroups) 0.0254 / 0.0119 against 0.0272–0.0296 / 0.0123–0.0125 at 16 (1024
     /// workgroups) and 0.0288–0.0293 / 0.0136–0.0137 at 64 (256); where the bound holds the
     /// grid (2^24 up) it changes nothing.
     pub items: u32,
+    /// The count above which `large_workgroups` bound the grid: 2^26, the largest measured
+    /// where 1024 workgroups were fastest (2^27 was not measured).
+    pub large_count: u32,
+    /// Most workgroups above `large_count` (never fewer than `max_workgroups`): 4096. At 2^28
+    /// 0.873 / 0.262 against 0.890 / 0.267 at 2112 and 0.968 / 0.301 at 1024.
+    pub large_workgroups: u32,
 }
 
 impl Default for ChunkPolicy {
@@ -324,6 +375,8 @@ impl Default for ChunkPolicy {
         ChunkPolicy {
             max_workgroups: 1024,
             items: 32,
+            large_count: 1 << 26,
+            large_workgroups: 4096,
         }
     }
 }
@@ -344,18 +397,16 @@ pub(crate) fn append(
     let bytes = 4 * max;
     caps.check_binding(bytes, || format!("a fold of {max} elements"))?;
     let control = crate::record::control(plan, 32);
-    let grid = ChunkGrid {
-        control,
-        args_at: 16,
-        max_count: max,
-        items: policy.items.max(1) as u64,
-        max_workgroups: policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim) as u64,
-    };
+    let grid = ChunkGrid::new((control, 16), max, policy, u32::MAX, caps);
     let Some(inclusive) = inclusive else {
         return append_reduce(plan, caps, op, (input, output), grid);
     };
     let k = op.kernel_in(scan::STAGE, caps.flavor())?;
-    let state = plan.buffer("chunk states", 8 * grid.max_workgroups, BufferInit::Poison);
+    let state = plan.buffer(
+        "chunk states",
+        8 * grid.most_workgroups(),
+        BufferInit::Poison,
+    );
     let slots = fold_slots(plan, &grid);
     grid.append_prepare(plan, "scan prepare".into())?;
     let mut ov = grid.params();
@@ -385,7 +436,7 @@ pub(crate) fn append(
 fn fold_slots(plan: &mut Plan, grid: &ChunkGrid) -> BufferId {
     plan.buffer(
         "fold slots",
-        (2 + 2 * grid.max_workgroups) * 4,
+        (2 + 2 * grid.most_workgroups()) * 4,
         BufferInit::Zeroed,
     )
 }

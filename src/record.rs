@@ -537,6 +537,13 @@ fn mark_copies(ctx: &Context, prepared: &Prepared, spec: &Counting) -> Result<()
     ctx.write_buffer(&own, &bytes)
 }
 
+/// The host's dispatch arguments of `rec` (a counted plan) for a count of `n`.
+#[cfg(test)]
+pub(crate) fn host_args(rec: &Recorder, n: u32) -> HostArgs {
+    let c = rec.counted.as_ref().expect("a counted plan");
+    (c.spec.args.as_ref().expect("host grids"))(n)
+}
+
 /// Asserts that the host's grids of `rec` (a counted plan on the simulator) are those its
 /// prepare stage computes, at each of `counts`, that they grow with the count (a GPU count's
 /// limit's grids bound its count's), and that the blocks the host writes for a host count

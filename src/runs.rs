@@ -45,6 +45,9 @@ pub const RUNS_POLICY: ChunkPolicy = ChunkPolicy {
     // the stage takes. At 528 workgroups, 2^28: 283 against 242 (8) and 171 (4); 2^24 192
     // against 178 and 137; 2^22 145 against 144 and 116.
     items: 16,
+    // one bound at every count (1024 and 2112 workgroups were no faster at 2^28, above)
+    large_count: u32::MAX,
+    large_workgroups: 528,
 };
 
 /// What each run gives besides its key.
@@ -289,22 +292,20 @@ fn reduce_plan(
     };
     let k = op.kernel_in(runs::STAGE, caps.flavor())?;
     // an invocation holds at most MAX_ITEMS keys and values in registers
-    let items = policy.items.clamp(1, k.constant(runs::MAX_ITEMS)?) as u64;
+    let max_items = k.constant(runs::MAX_ITEMS)?;
     let mut plan = Plan::new(label);
     let control = crate::record::control(&mut plan, 32);
-    let grid = ChunkGrid {
-        control,
-        args_at: 16,
-        max_count: max,
-        items,
-        max_workgroups: policy.max_workgroups.clamp(1, caps.max_workgroups_per_dim) as u64,
-    };
+    let grid = ChunkGrid::new((control, 16), max, policy, max_items, caps);
     let keys = plan.arg("keys", 4 * max);
     let values = plan.arg("values", 4 * max);
     let keys_out = plan.arg("keys_out", 4 * max);
     let out = plan.arg("aggregates", 4 * max);
     let selected = plan.arg("selected", 4);
-    let state = plan.buffer("chunk states", 16 * grid.max_workgroups, BufferInit::Poison);
+    let state = plan.buffer(
+        "chunk states",
+        16 * grid.most_workgroups(),
+        BufferInit::Poison,
+    );
     grid.append_prepare(&mut plan, "runs prepare".into())?;
     let binds = [
         (runs::bind::count_word, control),

@@ -764,20 +764,25 @@ mod tests {
     }
 
     /// A scan by an operator: the host's grid is the fold's prepare stage's around each step
-    /// of a small policy.
+    /// of a small policy, and on both sides of its larger bound's count.
     #[test]
     fn operator_host_grids_are_the_prepare_stage() {
         let ctx = Context::simulator(Default::default()).unwrap();
         let policy = crate::fold::ChunkPolicy {
             max_workgroups: 5,
             items: 2,
+            large_count: 4000,
+            large_workgroups: 9,
         };
         let op = crate::fold::Operator::max(crate::dtype::Dtype::U32).unwrap();
         let s = Scanner::with_operator_policy(&ctx, &op, true, 100_000, policy).unwrap();
-        let mut counts = vec![0, 1, 511, 512, 513, 100_000];
-        for k in 1..7 {
+        let mut counts = vec![0, 1, 511, 512, 513, 3999, 4000, 4001, 100_000];
+        for k in 1..11 {
             counts.extend([k * 512 - 1, k * 512 + 1]);
         }
         crate::record::assert_host_grids(&s.rec, &counts);
+        // the grid grows past the smaller bound only above the count
+        let grid = |n: u32| crate::record::host_args(&s.rec, n)[0].2;
+        assert_eq!((grid(4000), grid(4001)), ([5, 1, 1], [8, 1, 1]));
     }
 }

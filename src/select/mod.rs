@@ -140,6 +140,8 @@ impl SelectPolicy {
             tail: ChunkPolicy {
                 max_workgroups: 1024,
                 items: 8,
+                large_count: u32::MAX,
+                large_workgroups: 1024,
             },
         }
     }
@@ -428,6 +430,8 @@ mod tests {
             tail: ChunkPolicy {
                 max_workgroups: 5,
                 items: 2,
+                large_count: u32::MAX,
+                large_workgroups: 5,
             },
             ..SelectPolicy::for_caps(ctx.caps())
         };

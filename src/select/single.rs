@@ -162,17 +162,7 @@ impl SinglePass {
             None => None,
             Some(rejects) => {
                 // the tail's dispatch arguments past the chain's control layout
-                let grid = ChunkGrid {
-                    control,
-                    args_at: scan_bytes,
-                    max_count: max,
-                    items: policy.tail.items.max(1) as u64,
-                    max_workgroups: policy
-                        .tail
-                        .max_workgroups
-                        .clamp(1, caps.max_workgroups_per_dim)
-                        as u64,
-                };
+                let grid = ChunkGrid::new((control, scan_bytes), max, &policy.tail, u32::MAX, caps);
                 grid.append_prepare(&mut plan, "select tail prepare".into())?;
                 let emulated = crate::kernel::Flavor::Emulated;
                 match aggregates {

@@ -451,13 +451,15 @@ impl<'c> Steps<'c> {
     ) -> Result<Steps<'c>> {
         let mut plan = Plan::new(label.clone());
         let control = crate::record::control(&mut plan, 32);
-        let grid = ChunkGrid {
-            control,
-            args_at: 16,
-            max_count: max,
-            items: policy.elementwise_items.max(1) as u64,
-            max_workgroups: caps.max_workgroups_per_dim as u64,
+        // elementwise stages: a workgroup per 256 × `elementwise_items` keys, as many as a
+        // dimension takes
+        let elementwise = crate::fold::ChunkPolicy {
+            max_workgroups: caps.max_workgroups_per_dim,
+            items: policy.elementwise_items,
+            large_count: u32::MAX,
+            large_workgroups: caps.max_workgroups_per_dim,
         };
+        let grid = ChunkGrid::new((control, 16), max, &elementwise, u32::MAX, caps);
         grid.append_prepare(&mut plan, format!("{label} prepare"))?;
         Ok(Steps {
             caps,

@@ -231,6 +231,7 @@ fn every_operator(t: &Target) {
     let small = ChunkPolicy {
         items: 1,
         max_workgroups: 2,
+        ..ChunkPolicy::default()
     };
     for (k, case) in cases().iter().enumerate() {
         for (p, policy) in [ChunkPolicy::default(), small].into_iter().enumerate() {

@@ -168,11 +168,13 @@ fn every_configuration(t: &Target) {
     let small = ChunkPolicy {
         max_workgroups: 3,
         items: 1,
+        ..ChunkPolicy::default()
     };
     // more chunks than the fixup's workgroup has invocations (each takes several)
     let many = ChunkPolicy {
         max_workgroups: 4096,
         items: 1,
+        ..ChunkPolicy::default()
     };
     let configs = [
         RunsConfig::unique(Dtype::F32, max),

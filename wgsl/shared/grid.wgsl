@@ -7,9 +7,13 @@
 //!include shared/count
 
 override MAX_COUNT: u32 = 0xffffffffu;
-// a workgroup per WG_SIZE * ITEMS elements, at most MAX_WORKGROUPS, at least one
+// a workgroup per WG_SIZE * ITEMS elements, at least one, at most MAX_WORKGROUPS, or above
+// LARGE_COUNT elements at most LARGE_WORKGROUPS (no fewer than MAX_WORKGROUPS: the bound grows
+// with the count, so a table sized for the largest count holds every run's)
 override ITEMS: u32 = 8u;
 override MAX_WORKGROUPS: u32 = 1024u;
+override LARGE_COUNT: u32 = 0xffffffffu;
+override LARGE_WORKGROUPS: u32 = 1024u;
 
 const WG_SIZE: u32 = 256u;
 
@@ -20,7 +24,8 @@ fn run_elements(head: vec4<u32>) -> u32 {
 
 // The workgroups of the pass for `n` elements.
 fn elements_grid(n: u32) -> u32 {
-    return clamp((n + WG_SIZE * ITEMS - 1u) / (WG_SIZE * ITEMS), 1u, MAX_WORKGROUPS);
+    let most = select(MAX_WORKGROUPS, max(LARGE_WORKGROUPS, MAX_WORKGROUPS), n > LARGE_COUNT);
+    return clamp((n + WG_SIZE * ITEMS - 1u) / (WG_SIZE * ITEMS), 1u, most);
 }
 
 // An elementwise stage's walk of workgroup `w` over this run's elements (the head's count):

@@ -271,6 +271,7 @@ fn runs_by_key(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
         let policy = ChunkPolicy {
             max_workgroups,
             items,
+            ..ChunkPolicy::default()
         };
         let config = RunsConfig::reduce(Dtype::U32, ReduceOp::Sum, Dtype::U32, n as u64);
         let r = match Runs::with_policy(ctx, config, policy) {
@@ -327,6 +328,7 @@ fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
         let policy = ChunkPolicy {
             max_workgroups,
             items,
+            ..ChunkPolicy::default()
         };
         let tag = format!("2^{e} workgroups {max_workgroups} items {items}");
         let label = format!("inclusive max-scan u32 {tag}");
