@@ -212,17 +212,15 @@ fn chunks(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     }
 }
 
-// Chunk `c`'s part (from its state), and its lead.
-fn chunk_part(c: u32) -> Part {
-    let s = chunk_state[c];
+// A chunk's part, from its state `s`, and its lead.
+fn chunk_part(s: vec4<u32>) -> Part {
     if s.x != 0u {
         return Part(1u, 1u, s.w, s.x);
     }
-    return Part(0u, s.y, s.z, 0u);
+    return chunk_lead(s);
 }
 
-fn chunk_lead(c: u32) -> Part {
-    let s = chunk_state[c];
+fn chunk_lead(s: vec4<u32>) -> Part {
     return Part(0u, s.y, s.z, 0u);
 }
 
@@ -244,13 +242,14 @@ fn fixup(l: Inv) {
     let last = min(first + per, grid);
     var own = no_part();
     for (var c = first; c < last; c++) {
-        own = then(own, chunk_part(c));
+        own = then(own, chunk_part(chunk_state[c]));
     }
     var acc = combine_parts(l, no_part(), own);
     for (var c = first; c < last; c++) {
-        let part = chunk_part(c);
+        let s = chunk_state[c];
+        let part = chunk_part(s);
         if part.head != 0u && acc.head != 0u {
-            out[acc.heads - 1u] = then(acc, chunk_lead(c)).value;
+            out[acc.heads - 1u] = then(acc, chunk_lead(s)).value;
         }
         acc = then(acc, part);
     }
