@@ -267,24 +267,24 @@ impl ChunkGrid {
         }
     }
 
-    pub fn grid(&self, word: u32) -> u32 {
-        let n = (word as u64).min(self.max_count);
-        let most = if n > self.large_count {
+    /// The bound on the workgroups of a count of `n`.
+    fn bound(&self, n: u64) -> u64 {
+        if n > self.large_count {
             self.large_workgroups
         } else {
             self.max_workgroups
-        };
-        n.div_ceil(256 * self.items).clamp(1, most) as u32
+        }
+    }
+
+    pub fn grid(&self, word: u32) -> u32 {
+        let n = (word as u64).min(self.max_count);
+        n.div_ceil(256 * self.items).clamp(1, self.bound(n)) as u32
     }
 
     /// The most workgroups any count up to the maximum gets (tables of one entry a workgroup
     /// are this long).
     pub fn most_workgroups(&self) -> u64 {
-        if self.max_count > self.large_count {
-            self.large_workgroups
-        } else {
-            self.max_workgroups
-        }
+        self.bound(self.max_count)
     }
 
     pub fn args(&self, word: u32) -> (BufferId, u64, [u32; 3]) {
@@ -297,10 +297,7 @@ impl ChunkGrid {
             (grid::MAX_COUNT, self.max_count as f64),
             (grid::ITEMS, self.items as f64),
             (grid::MAX_WORKGROUPS, self.max_workgroups as f64),
-            (
-                grid::LARGE_COUNT,
-                self.large_count.min(u32::MAX as u64) as f64,
-            ),
+            (grid::LARGE_COUNT, self.large_count as f64),
             (grid::LARGE_WORKGROUPS, self.large_workgroups as f64),
         ]
     }

@@ -16,7 +16,8 @@ use wgsimd::directives::Stripped;
 use wgsimd::finding::{Finding, Party, SourceLoc};
 use wgsimd::sim::SimConfig;
 use wgsimd_sim::check::{
-    check, parse_slot, slot_name, BindSpec, CheckRequest, ElemType, InitSpec, MAX_ELEMENTS,
+    check, parse_slot, parse_typed_init, slot_name, BindSpec, CheckRequest, ElemType, InitSpec,
+    MAX_ELEMENTS,
 };
 
 /// Arguments of `wgsimd check`.
@@ -272,13 +273,8 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
     }
     let immediates = match args.immediates.as_deref().map(|s| {
         let what = format!("--immediates {s:?}");
-        let (ty, init) = s
-            .split_once(':')
-            .ok_or_else(|| format!("{what}: expected TYPE:INIT"))?;
-        let ty: ElemType = ty
-            .parse()
-            .map_err(|_| format!("{what}: unknown type (u32|i32|f32)"))?;
-        let init = InitSpec::parse(ty, init).map_err(|why| format!("{what}: {why}"))?;
+        let (ty, init) = parse_typed_init(s)
+            .map_err(|why| format!("{what}: {why} (expected TYPE:INIT, TYPE u32|i32|f32)"))?;
         let max = wgsimd_sim::MAX_IMMEDIATE_BYTES;
         Ok::<_, String>((ty, resolve_file(init, ty, Path::new(""), max, &what)?))
     }) {

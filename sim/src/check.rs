@@ -20,7 +20,9 @@ use super::pipeline::{self, BindingSpec, BufferSpec, Grid, PassSpec, PipelineReq
 use super::SimConfig;
 
 pub use super::checks::CheckOptions;
-pub use super::inputs::{parse_slot, read_raw, slot_name, ElemType, InitSpec, MAX_ELEMENTS};
+pub use super::inputs::{
+    parse_slot, parse_typed_init, read_raw, slot_name, ElemType, InitSpec, MAX_ELEMENTS,
+};
 
 /// One `--bind [G:]I=TYPE:INIT`.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,9 +48,7 @@ impl std::str::FromStr for BindSpec {
         let (slot, rest) = s.split_once('=').ok_or_else(|| bad("no `=`"))?;
         let (group, binding) = parse_slot(slot)
             .ok_or_else(|| bad("the binding is not I or G:I (unsigned 32-bit numbers)"))?;
-        let (ty, init) = rest.split_once(':').ok_or_else(|| bad("no `:`"))?;
-        let ty: ElemType = ty.parse().map_err(|_| bad("unknown type"))?;
-        let init = InitSpec::parse(ty, init).map_err(|why| bad(&why))?;
+        let (ty, init) = parse_typed_init(rest).map_err(|why| bad(&why))?;
         Ok(BindSpec {
             group,
             binding,

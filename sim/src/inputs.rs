@@ -247,6 +247,14 @@ pub fn read_raw(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u32>> {
         .collect())
 }
 
+/// `TYPE:INIT` (a binding's contents after its slot, or immediate data): the element type and
+/// [`InitSpec::parse`] of the rest; the error says what is wrong.
+pub fn parse_typed_init(s: &str) -> std::result::Result<(ElemType, InitSpec), String> {
+    let (ty, init) = s.split_once(':').ok_or("no `:`")?;
+    let ty: ElemType = ty.parse().map_err(|_| "unknown type".to_string())?;
+    Ok((ty, InitSpec::parse(ty, init)?))
+}
+
 /// `I` (group 0) or `G:I`.
 pub fn parse_slot(s: &str) -> Option<(u32, u32)> {
     let num = |t: &str| t.trim().parse::<u32>().ok();

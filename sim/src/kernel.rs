@@ -211,6 +211,14 @@ impl Kernel {
         self.const_u32(name.name())
     }
 
+    /// Whether the module declares immediate data (a `var<immediate>`).
+    pub fn declares_immediates(&self) -> bool {
+        self.module
+            .global_variables
+            .iter()
+            .any(|(_, g)| g.space == naga::AddressSpace::Immediate)
+    }
+
     /// The value of the module's `const NAME: u32`, by name (a kernel of the caller's; the
     /// shipped stages' constants are read with [`Kernel::constant`]).
     pub fn const_u32(&self, name: &str) -> Result<u32> {

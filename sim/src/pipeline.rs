@@ -283,11 +283,7 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
         let immediates = match &p.immediates {
             None => None,
             Some(name) => {
-                if !module
-                    .global_variables
-                    .iter()
-                    .any(|(_, g)| g.space == naga::AddressSpace::Immediate)
-                {
+                if !kernel.declares_immediates() {
                     return Err(Error::InvalidInput(format!(
                         "{what}: {} declares no immediate data (`var<immediate>`)",
                         p.file

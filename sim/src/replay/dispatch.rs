@@ -257,12 +257,7 @@ impl Replay<'_> {
             _ => return Err("an indirect dispatch without its buffer".into()),
         };
         // the immediates set so far, where the module declares immediate data
-        let declares = kernel
-            .module
-            .global_variables
-            .iter()
-            .any(|(_, g)| g.space == naga::AddressSpace::Immediate);
-        let immediates = (declares && !st.immediates.is_empty())
+        let immediates = (kernel.declares_immediates() && !st.immediates.is_empty())
             .then(|| plan.upload("immediates", &st.immediates));
         plan.passes.push(Pass {
             label: pipe.label.clone(),
