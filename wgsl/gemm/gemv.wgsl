@@ -57,8 +57,9 @@ override AS_LEN: u32 = ROWS * CHUNK;
 const MAX_ROWS: u32 = 8u;
 const_assert MAX_ROWS == 8u;
 // Columns per invocation by format (cols), and B's loads per lane per step (f32 / f16: one
-// vec4 of a B row per k; int4: one vec4 of four packed words per 8 k), written out below: the host reads
-// them to size the column groups, the steps and the chunks (gemv_pass in src/gemm/).
+// vec4 of a B row per k; int4: one vec4 of four packed words per 8 k), written out below: the
+// host reads them to size the column groups, the steps and the chunks (gemv_pass in
+// src/gemm/).
 const COLS_F32: u32 = 4u;
 const COLS_F16: u32 = 8u;
 const COLS_INT4: u32 = 4u;
