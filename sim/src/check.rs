@@ -9,6 +9,12 @@
 //! `[v,v,...]`, or `file:PATH` (raw little-endian 4-byte elements; the CLI also reads `.npy`),
 //! of at most [`MAX_ELEMENTS`] elements (and what the simulated device's largest buffer holds).
 //! Whether the binding is storage or uniform comes from the shader.
+//!
+//! A texture spec ([`BindSpec::parse_texture`], `--texture`) is `[G:]I=FORMAT:SIZE:INIT`:
+//! `FORMAT` a texel format ([`crate::texture::TexelFormat`], `rgba8unorm`), `SIZE` `W`, `WxH`
+//! or `WxHxD` (a 1D, 2D or 3D texture), `INIT` as a binding's in the type of the format's
+//! channels (f32, u32 or i32), its count the texture's channel words, which `zeros`, `random`,
+//! `iota` and `uninit` may leave out.
 
 use std::collections::BTreeMap;
 
@@ -21,8 +27,10 @@ use super::SimConfig;
 
 pub use super::checks::CheckOptions;
 pub use super::inputs::{
-    parse_slot, parse_typed_init, read_raw, slot_name, ElemType, InitSpec, MAX_ELEMENTS,
+    parse_slot, parse_texture_init, parse_typed_init, read_raw, slot_name, ElemType, InitSpec,
+    MAX_ELEMENTS,
 };
+use crate::texture::{TexelFormat, TextureDesc};
 
 /// One `--bind [G:]I=TYPE:INIT`.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +43,8 @@ pub struct BindSpec {
     pub ty: ElemType,
     /// Contents.
     pub init: InitSpec,
+    /// `Some`: a texture of this shape, `ty` its channels' type.
+    pub texture: Option<TextureDesc>,
 }
 
 impl std::str::FromStr for BindSpec {
@@ -54,6 +64,44 @@ impl std::str::FromStr for BindSpec {
             binding,
             ty,
             init,
+            texture: None,
+        })
+    }
+}
+
+impl BindSpec {
+    /// A texture: `[G:]I=FORMAT:SIZE:INIT` (the module's rules).
+    pub fn parse_texture(s: &str) -> Result<BindSpec> {
+        let bad = |why: &str| {
+            Error::InvalidInput(format!(
+                "--texture {s:?}: {why} (expected [G:]I=FORMAT:SIZE:INIT, SIZE W|WxH|WxHxD, \
+                 INIT zeros|random|iota|uninit|[v,...]|file:PATH)"
+            ))
+        };
+        let (slot, rest) = s.split_once('=').ok_or_else(|| bad("no `=`"))?;
+        let (group, binding) = parse_slot(slot)
+            .ok_or_else(|| bad("the binding is not I or G:I (unsigned 32-bit numbers)"))?;
+        let mut parts = rest.splitn(3, ':');
+        let (Some(format), Some(size), Some(init)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad("not FORMAT:SIZE:INIT"));
+        };
+        let format = TexelFormat::from_name(format).ok_or_else(|| {
+            let names: Vec<&str> = TexelFormat::names().collect();
+            bad(&format!(
+                "unknown texel format {format:?} (formats: {})",
+                names.join(", ")
+            ))
+        })?;
+        let desc = TextureDesc::parse(format, size).map_err(|why| bad(&why))?;
+        let ty = ElemType::of_texels(format);
+        let init = parse_texture_init(ty, init, desc.words()).map_err(|why| bad(&why))?;
+        Ok(BindSpec {
+            group,
+            binding,
+            ty,
+            init,
+            texture: Some(desc),
         })
     }
 }
@@ -78,7 +126,7 @@ pub struct CheckRequest {
     pub entry: String,
     /// Workgroup counts.
     pub workgroups: [u32; 3],
-    /// Bindings.
+    /// Bindings: buffers and textures.
     pub binds: Vec<BindSpec>,
     /// Pipeline-overridable constants (`override` declarations), by name or `@id` number.
     pub overrides: Vec<(String, f64)>,
@@ -159,6 +207,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             ty: b.ty,
             init: b.init.clone(),
             seed: 0xC0FFEE ^ b.binding as u64 ^ ((b.group as u64) << 32),
+            texture: b.texture,
         });
         bindings.push(BindingSpec {
             group: b.group,
@@ -188,6 +237,7 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             ty: *ty,
             init: init.clone(),
             seed: 0x1A3E_D1A7,
+            texture: None,
         });
         IMMEDIATES.to_string()
     });

@@ -119,8 +119,11 @@ pub struct Bound {
     pub len: usize,
     /// Uniform (else storage).
     pub uniform: bool,
-    /// A storage binding without write access (`var<storage, read>`).
+    /// A storage binding without write access (`var<storage, read>`), or a texture the shader
+    /// cannot write.
     pub read_only: bool,
+    /// A texture: its format and size (the range holds its texels, [`crate::texture`]).
+    pub texture: Option<crate::texture::TextureDesc>,
 }
 
 /// A control barrier reached by `active` lanes while `live` lanes have not exited.

@@ -1,13 +1,15 @@
 //! The contents the tools give a kernel's buffers, as the command line spells them: an element
 //! type ([`ElemType`]) and what the buffer starts as ([`InitSpec`]: zeros, seeded random
 //! values, 0, 1, 2, ..., host-uninitialized, a list, or a file of raw little-endian words), of
-//! at most [`MAX_ELEMENTS`] elements; and how a binding `[G:]I` is spelt ([`parse_slot`],
-//! [`slot_name`]). `check`, `pipeline` and `replay` share them.
+//! at most [`MAX_ELEMENTS`] elements; a texture's contents in the type of its channels
+//! ([`InitSpec::texture_contents`], [`parse_texture_init`]); and how a binding `[G:]I` is spelt
+//! ([`parse_slot`], [`slot_name`]). `check`, `pipeline` and `replay` share them.
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::plan::BufferInit;
+use crate::texture::{SampleType, TexelFormat, TextureDesc};
 
 /// Element type of a binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +38,15 @@ impl ElemType {
             ElemType::U32 => "u32",
             ElemType::I32 => "i32",
             ElemType::F32 => "f32",
+        }
+    }
+
+    /// The type of a texture's channel words: by the format's sample type.
+    pub fn of_texels(format: TexelFormat) -> ElemType {
+        match format.sample_type() {
+            SampleType::Float => ElemType::F32,
+            SampleType::Sint => ElemType::I32,
+            SampleType::Uint => ElemType::U32,
         }
     }
 
@@ -199,6 +210,63 @@ impl InitSpec {
         };
         Ok((bytes, init))
     }
+}
+
+impl InitSpec {
+    /// [`InitSpec::contents`] of a texture of `desc`: exactly its channel words, in the type
+    /// of its channels; `random` gives values the format holds exactly
+    /// ([`TextureDesc::random_words`]). An error names both sizes where the contents do not
+    /// cover the texels.
+    pub fn texture_contents(
+        &self,
+        desc: &TextureDesc,
+        seed: u64,
+        max_bytes: u64,
+        what: &str,
+    ) -> Result<(u64, BufferInit)> {
+        desc.check()
+            .map_err(|e| Error::InvalidInput(format!("{what}: {e}")))?;
+        let want = desc.words();
+        let mismatch = |n: u64| {
+            Error::InvalidInput(format!(
+                "{what}: {n} texel words given; a {} {} texture of {} holds {want} ({} a texel)",
+                desc.format,
+                desc.dim.name(),
+                desc.size_text(),
+                desc.format.channels()
+            ))
+        };
+        if let Some(n) = self.elements().filter(|&n| n as u64 != want) {
+            return Err(mismatch(n as u64));
+        }
+        if let InitSpec::Random(n) = self {
+            let words = desc.random_words(*n, seed);
+            return Ok((
+                want * 4,
+                BufferInit::Bytes(bytemuck::cast_slice(&words).to_vec()),
+            ));
+        }
+        let (bytes, init) =
+            self.contents(ElemType::of_texels(desc.format), seed, max_bytes, what)?;
+        if bytes != want * 4 {
+            return Err(mismatch(bytes / 4));
+        }
+        Ok((bytes, init))
+    }
+}
+
+/// A texture's `INIT` for its `words` channel words: what [`InitSpec::parse`] takes, or
+/// `zeros`, `random`, `iota` or `uninit` without a count (the texture's).
+pub fn parse_texture_init(
+    ty: ElemType,
+    init: &str,
+    words: u64,
+) -> std::result::Result<InitSpec, String> {
+    let init = init.trim();
+    if matches!(init, "zeros" | "random" | "iota" | "uninit") {
+        return InitSpec::parse(ty, &format!("{init}:{words}"));
+    }
+    InitSpec::parse(ty, init)
 }
 
 /// The words of a raw file of little-endian 4-byte elements, its size checked (a whole number

@@ -85,6 +85,8 @@ pub struct EntryInfo {
     pub workgroup_size: [u32; 3],
     /// Buffer bindings the entry point uses (statically), by group, then binding.
     pub bindings: Vec<ReflectedBinding>,
+    /// Texture bindings the entry point uses, by group, then binding.
+    pub textures: Vec<crate::texture::ReflectedTexture>,
 }
 
 /// A composed, validated WGSL module.
@@ -397,6 +399,7 @@ impl Kernel {
                     name: ep.name.clone(),
                     workgroup_size: ep.workgroup_size,
                     bindings,
+                    textures: crate::texture::ReflectedTexture::of_entry(&module, fi),
                 }
             })
             .collect();

@@ -32,9 +32,10 @@
 //!
 //! The crate holds the WGSL layer the simulator stands on: [`kernel`] (naga validation and
 //! reflection; a [`Library`](kernel::Library) of embedded files to compose from), [`plan`] (the
-//! program: buffers and passes), [`finding`], [`caps`] (device profiles) and one [`Error`]
-//! type. wgsimd re-exports all of it; `check`, `pipeline` and `replay`, the engines of the
-//! `wgsimd` binary's commands, are behind the feature `tools`.
+//! program: buffers, textures and passes; [`texture`] has the texel formats), [`finding`],
+//! [`caps`] (device profiles) and one [`Error`] type. wgsimd re-exports all of it; `check`,
+//! `pipeline` and `replay`, the engines of the `wgsimd` binary's commands, are behind the
+//! feature `tools`.
 //!
 //! ## Running a kernel of one's own
 //!
@@ -126,6 +127,7 @@ mod ron;
 pub mod schedule;
 pub mod source;
 mod tables;
+pub mod texture;
 mod uses;
 
 pub use caps::Caps;

@@ -14,6 +14,8 @@
 //! - **Each pass gets its own parse** of its shader, so a finding is reported once per pass it
 //!   occurs in ([`Finding::pass`] is the pass's index in the request), even where two passes
 //!   run the same file.
+//! - **Textures are buffers of texels** ([`BufferSpec::texture`], [`crate::texture`]), bound
+//!   as buffers are, to texture variables.
 //! - Every buffer's final contents come back, in the request's order.
 
 use std::sync::Arc;
@@ -38,6 +40,9 @@ pub struct BufferSpec {
     pub init: InitSpec,
     /// Seed of its random contents.
     pub seed: u64,
+    /// `Some`: a texture of this shape ([`Plan::texture`]), `init` its channel words and `ty`
+    /// their type.
+    pub texture: Option<crate::texture::TextureDesc>,
 }
 
 /// How many workgroups a pass dispatches.
@@ -151,12 +156,18 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
                 return Err(over(total.saturating_add(bytes)));
             }
         }
-        let (bytes, init) = b.init.contents(b.ty, b.seed, max_bytes, &what)?;
+        let (bytes, init) = match &b.texture {
+            Some(desc) => b.init.texture_contents(desc, b.seed, max_bytes, &what)?,
+            None => b.init.contents(b.ty, b.seed, max_bytes, &what)?,
+        };
         total += bytes;
         if total > budget {
             return Err(over(total));
         }
-        let id = plan.buffer(b.name.clone(), bytes, init);
+        let id = match b.texture {
+            Some(desc) => plan.texture(b.name.clone(), desc, init),
+            None => plan.buffer(b.name.clone(), bytes, init),
+        };
         plan.read_back(id);
         ids.push(id);
     }
@@ -258,13 +269,16 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
                     p.file, b.group, b.binding
                 )));
             };
-            if !matches!(
-                var.space,
-                naga::AddressSpace::Storage { .. } | naga::AddressSpace::Uniform
-            ) {
+            let texture = matches!(module.types[var.ty].inner, naga::TypeInner::Image { .. });
+            if !texture
+                && !matches!(
+                    var.space,
+                    naga::AddressSpace::Storage { .. } | naga::AddressSpace::Uniform
+                )
+            {
                 return Err(Error::InvalidInput(format!(
-                    "{what}: @group({}) @binding({}) is not a storage or uniform buffer (the \
-                     simulator runs buffers only)",
+                    "{what}: @group({}) @binding({}) is not a storage or uniform buffer nor a \
+                     texture (the simulator runs no samplers)",
                     b.group, b.binding
                 )));
             }
@@ -367,6 +381,7 @@ fn scan() {
             ty: ElemType::U32,
             init,
             seed: 1,
+            texture: None,
         };
         let bind = |group, binding, buffer: &str| BindingSpec {
             group,

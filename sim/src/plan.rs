@@ -25,12 +25,18 @@
 //!   again. The GPU runs it as a fill with [`POISON_WORD`]; the simulator fills the buffer the
 //!   same way without interpreting the fill and tells its checkers, so a word read or read back
 //!   before a later pass wrote it is a finding, as for a `Poison` buffer at the start.
+//! - **Textures are buffers of texels** ([`Plan::texture`], [`crate::texture`]), bound by name
+//!   as buffers are, always whole; a texture variable takes a texture of its dimensionality and
+//!   format (a storage texture's declared format, a sampled one's sample type), a buffer
+//!   variable a buffer. The simulator runs them; the GPU backend refuses a plan that declares
+//!   one.
 
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
 use crate::names::{Entry, Override, Resource};
+use crate::texture::TextureDesc;
 
 /// The word undefined memory holds: buffers made as outputs by the host-slice functions on a
 /// device, and poisoned or invalidated buffers on the simulator.
@@ -91,6 +97,8 @@ pub struct BufferDecl {
     /// Its contents after a run depend, by design, on the order in which invocations ran (see
     /// [`Plan::order_dependent`]).
     pub order_dependent: bool,
+    /// `Some`: a texture of this shape, its texels `size` bytes of words ([`Plan::texture`]).
+    pub texture: Option<TextureDesc>,
 }
 
 /// Where the copies of a slotted buffer start: a multiple of this (the largest offset
@@ -174,17 +182,21 @@ impl Pass {
         self.kernel.name.ends_with("/prepare")
     }
 
-    /// Whether the pass binds `buffer` as read-write storage (the entry point's reflected use).
+    /// Whether the pass binds `buffer` as read-write storage or a storage texture it writes
+    /// (the entry point's reflected use).
     pub fn binds_read_write(&self, buffer: BufferId) -> bool {
         let Some(entry) = self.kernel.entry(&self.entry) else {
             return false;
         };
         self.bindings.iter().any(|b| {
             b.buffer == buffer
-                && entry.bindings.iter().any(|r| {
+                && (entry.bindings.iter().any(|r| {
                     (r.group, r.binding) == (b.group, b.binding)
                         && r.kind == crate::kernel::BindingKind::StorageReadWrite
-                })
+                }) || entry
+                    .textures
+                    .iter()
+                    .any(|t| (t.group, t.binding) == (b.group, b.binding) && t.writes()))
         })
     }
 
@@ -268,8 +280,35 @@ impl Plan {
             readback: false,
             slots: 1,
             order_dependent: false,
+            texture: None,
         });
         BufferId(self.buffers.len() - 1)
+    }
+
+    /// Declares a texture of `desc`: `desc.words()` words of texels ([`crate::texture`]), its
+    /// initial contents `init` as a buffer's. `Bytes` hold each texel's channels in the
+    /// shader-visible type (f32, u32 or i32 by the format), converted here to what the format
+    /// holds; they must cover every texel ([`Plan::validate`] says otherwise).
+    pub fn texture(
+        &mut self,
+        label: impl Into<String>,
+        desc: TextureDesc,
+        init: BufferInit,
+    ) -> BufferId {
+        let size = desc.words().saturating_mul(4);
+        let init = match init {
+            BufferInit::Bytes(mut bytes) if bytes.len() as u64 == size => {
+                for w in bytes.chunks_exact_mut(4) {
+                    let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                    w.copy_from_slice(&desc.format.encode(v).to_le_bytes());
+                }
+                BufferInit::Bytes(bytes)
+            }
+            other => other,
+        };
+        let id = self.buffer(label, size, init);
+        self.buffers[id.0].texture = Some(desc);
+        id
     }
 
     /// Declares a zeroed buffer of `slots` copies of `size` bytes. Every pass binding it sees
@@ -416,6 +455,9 @@ impl Plan {
                     )));
                 }
             }
+            if let Some(desc) = &b.texture {
+                crate::texture::check_decl(b, desc)?;
+            }
         }
         for p in &self.passes {
             let what = format!("pass {}", p.label);
@@ -438,6 +480,33 @@ impl Plan {
                          bytes)",
                         binding.group, binding.binding, binding.offset, buf.label, buf.size
                     )));
+                }
+            }
+            for binding in &p.bindings {
+                crate::texture::check_binding(p, binding, &self.buffers[binding.buffer.0])?;
+            }
+            for used in &reflected.textures {
+                let Some(b) = p
+                    .bindings
+                    .iter()
+                    .find(|b| (b.group, b.binding) == (used.group, used.binding))
+                else {
+                    return Err(Error::Plan(format!(
+                        "{what}: @group({}) @binding({}) `{}` ({}) used by {} is not bound",
+                        used.group,
+                        used.binding,
+                        used.name,
+                        used.wgsl_type(),
+                        p.entry
+                    )));
+                };
+                if let Some(desc) = &self.buffers[b.buffer.0].texture {
+                    used.accepts(desc).map_err(|why| {
+                        Error::Plan(format!(
+                            "{what}: {why} (texture {})",
+                            self.buffers[b.buffer.0].label
+                        ))
+                    })?;
                 }
             }
             for used in &reflected.bindings {

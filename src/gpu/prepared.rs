@@ -107,6 +107,12 @@ impl DevicePlan {
                 )));
             }
         }
+        if let Some(b) = plan.buffers.iter().find(|b| b.texture.is_some()) {
+            return Err(Error::Plan(format!(
+                "texture {}: textures run on the simulator only",
+                b.label
+            )));
+        }
         let caps = &ctx.caps;
         let mut buffers = Vec::with_capacity(plan.buffers.len());
         for b in &plan.buffers {

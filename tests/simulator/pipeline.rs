@@ -38,6 +38,7 @@ fn reduce_scan(n: u32, sg: u32) -> PipelineRequest {
         ty: ElemType::U32,
         init,
         seed: 1,
+        texture: None,
     };
     let pass = |label: &str, (file, source): (String, String), entry: &str, wg, binds| PassSpec {
         label: label.into(),

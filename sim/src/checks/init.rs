@@ -55,7 +55,10 @@ impl Init {
         let module = pass.prog.module();
         for ((_, g), bound) in module.global_variables.iter().zip(pass.bound) {
             let Some(b) = bound else { continue };
-            if b.uniform || !matches!(self.storage.get(b.buffer), Some(Some(_))) {
+            if b.uniform
+                || b.texture.is_some()
+                || !matches!(self.storage.get(b.buffer), Some(Some(_)))
+            {
                 continue;
             }
             let data = data_words(pass.prog, g.ty);

@@ -47,6 +47,7 @@ fn immediates_bound(
         len: need.div_ceil(4) as usize,
         uniform: true,
         read_only: true,
+        texture: None,
     })
 }
 
@@ -213,6 +214,21 @@ impl Simulator {
                 };
                 let (buffer, base, len) = &at[b.buffer.0];
                 let (base, len) = (*base, *len);
+                // a texture: all of its texels (the plan checked the variable takes it)
+                if let Some(desc) = plan.buffers[b.buffer.0].texture {
+                    let writes = matches!(module.types[var.ty].inner,
+                        naga::TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }
+                            if access.contains(naga::StorageAccess::STORE));
+                    bound[gi] = Some(Bound {
+                        buffer: slot[b.buffer.0],
+                        base,
+                        len: len.min(desc.words() as usize),
+                        uniform: false,
+                        read_only: !writes,
+                        texture: Some(desc),
+                    });
+                    continue;
+                }
                 let first = (b.offset / 4) as usize;
                 let avail = len.saturating_sub(first);
                 let mut bytes = b.size.map_or(avail as u64 * 4, |s| s.min(avail as u64 * 4));
@@ -259,6 +275,7 @@ impl Simulator {
                     uniform: g.space == naga::AddressSpace::Uniform,
                     read_only: matches!(g.space, naga::AddressSpace::Storage { access }
                         if !access.contains(naga::StorageAccess::STORE)),
+                    texture: None,
                 });
             }
             let hooks = Hooks {

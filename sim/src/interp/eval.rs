@@ -364,6 +364,26 @@ impl<'a, 'h> Interp<'a, 'h> {
             Expression::CooperativeMultiplyAdd { a, b, c } => {
                 self.coop_mma(fi, h, [a, b, c], f.expressions.get_span(h), active)?;
             }
+            Expression::ImageLoad {
+                image,
+                coordinate,
+                array_index,
+                sample,
+                level,
+            } => {
+                let span = f.expressions.get_span(h);
+                self.image_load(
+                    fi,
+                    h,
+                    [image, coordinate],
+                    [array_index, sample, level],
+                    span,
+                    active,
+                )?;
+            }
+            Expression::ImageQuery { image, query } => {
+                self.image_query(fi, h, image, query, f.expressions.get_span(h), active)?;
+            }
             Expression::ArrayLength(ptr) => {
                 let Aux::ArrayLen { stride } = m.aux else {
                     return Err(Error::Sim("arrayLength".into()));

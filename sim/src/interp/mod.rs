@@ -33,7 +33,7 @@
 //! `thread.rs` (running one thread), `sched.rs` (threads of a workgroup, barriers, resident
 //! workgroups, the schedules), `eval.rs` (expressions), `math.rs` (math builtins that are not
 //! componentwise), `memory.rs` (loads, stores, atomics), `subgroup.rs` (subgroup operations),
-//! `coop.rs` (cooperative matrices).
+//! `coop.rs` (cooperative matrices), `texture.rs` (texture loads, stores and queries).
 
 // Lane loops index several rows with one lane index; iterators would hide that.
 #![allow(clippy::needless_range_loop)]
@@ -89,6 +89,7 @@ mod math;
 mod memory;
 mod sched;
 mod subgroup;
+mod texture;
 mod thread;
 
 pub use sched::Turns;
@@ -359,12 +360,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                             AddressSpace::Storage { .. }
                             | AddressSpace::Uniform
                             | AddressSpace::Immediate => (Root::Binding(g.index() as u32), 0),
-                            AddressSpace::Handle => {
-                                return Err(Error::Sim(format!(
-                                    "the simulator does not support textures and samplers yet (global `{}`)",
-                                    prog.module().global_variables[g].name.as_deref().unwrap_or("?")
-                                )))
-                            }
+                            AddressSpace::Handle => (texture::root(prog, g)?, 0),
                             ref s => {
                                 return Err(Error::Sim(format!(
                                     "the simulator does not support the {s:?} address space yet"
@@ -635,6 +631,12 @@ impl<'a, 'h> Interp<'a, 'h> {
             Statement::CooperativeStore { target, ref data } => {
                 self.coop_store(fi, target, data, span, active)?
             }
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => self.image_store(fi, [image, coordinate, value], array_index, span, active)?,
             ref other => {
                 return Err(Error::Sim(format!(
                     "the simulator does not support `{}` statements yet",

@@ -50,6 +50,7 @@ fn a_binding_larger_than_the_device_is_refused_before_it_is_made() {
         binding: 0,
         ty: ElemType::U32,
         init: InitSpec::Zeros(usize::MAX / 2),
+        texture: None,
     }];
     assert!(matches!(check(&req), Err(Error::TooLarge(_))));
 }

@@ -453,15 +453,6 @@ fn unsupported_types_and_builtins_are_one_clear_error() {
     assert!(m.contains("`u64`"), "{m}");
     let m = err(&kernel("let x = f64(out[0]) * 2.0lf; out[1] = u32(x);"));
     assert!(m.contains("does not support `f64` yet"), "{m}");
-    let m = err(
-        "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
-         @group(0) @binding(1) var t: texture_2d<u32>;
-         @compute @workgroup_size(1) fn main() { out[0] = textureLoad(t, vec2<i32>(0), 0).x; }",
-    );
-    assert!(
-        m.contains("does not support textures and samplers yet"),
-        "{m}"
-    );
 }
 
 /// Subgroup builtins in a multi-dimensional workgroup, which WGSL allows and naga 30 refuses:

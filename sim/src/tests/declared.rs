@@ -233,6 +233,7 @@ fn a_range_of_a_buffer_too_small_names_the_buffer() {
         ty: crate::check::ElemType::U32,
         init: crate::check::InitSpec::Zeros(words),
         seed: 0,
+        texture: None,
     };
     let bind = |binding: u32, buffer: &str, offset: u64, size: Option<u64>| BindingSpec {
         group: 0,

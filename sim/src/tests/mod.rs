@@ -14,6 +14,7 @@ mod quiet;
 mod races;
 mod schedules;
 mod semantics;
+mod textures;
 
 use std::collections::BTreeSet;
 
