@@ -1,5 +1,5 @@
 //! `wgsimd check FILE.wgsl --entry NAME --workgroups X[,Y,Z] --bind [G:]I=TYPE:INIT ...
-//! [--override NAME=VALUE ...] [--dump [G:]I ...]` with the simulator options of [`SimOpts`]
+//! [--texture [G:]I=FORMAT:SIZE:INIT ...] [--override NAME=VALUE ...] [--dump [G:]I ...]` with the simulator options of [`SimOpts`]
 //! (and the global `--subgroup-size N`, `--shuffle-lanes SEED`, `--schedules N|LIST`): runs one
 //! entry point on the simulator, under every schedule explored, and prints every finding with
 //! its kind name. Exit 0 clean, 1 findings, 2 usage,
@@ -19,6 +19,7 @@ use wgsimd_sim::check::{
     check, parse_slot, parse_typed_init, slot_name, BindSpec, CheckRequest, ElemType, InitSpec,
     MAX_ELEMENTS,
 };
+use wgsimd_sim::texture::{TextureDesc, TextureDim};
 
 /// Arguments of `wgsimd check`.
 #[derive(clap::Args, Debug)]
@@ -36,6 +37,12 @@ pub struct CheckArgs {
     /// .npy file of that dtype, or raw little-endian 4-byte elements). Repeatable.
     #[arg(long = "bind")]
     pub binds: Vec<String>,
+    /// A texture: `[G:]I=FORMAT:SIZE:INIT`, FORMAT a texel format (rgba8unorm, r32float, ...),
+    /// SIZE W | WxH | WxHxD (1D, 2D, 3D), INIT as a binding's in the channels' type (f32 for
+    /// float, unorm and snorm formats, u32, i32), zeros | random | iota | uninit without a count,
+    /// or a .npy file shaped [D,] H, W, C. Repeatable.
+    #[arg(long = "texture")]
+    pub textures: Vec<String>,
     /// A pipeline-overridable constant: NAME=VALUE (by name or @id; VALUE a number, true or
     /// false). Repeatable.
     #[arg(long = "override")]
@@ -184,15 +191,26 @@ pub fn resolve_file(
     max_bytes: u64,
     what: &str,
 ) -> Result<InitSpec, String> {
+    Ok(resolve_shaped(init, ty, base, max_bytes, what)?.0)
+}
+
+/// [`resolve_file`], with a `.npy` file's shape.
+fn resolve_shaped(
+    init: InitSpec,
+    ty: ElemType,
+    base: &Path,
+    max_bytes: u64,
+    what: &str,
+) -> Result<(InitSpec, Option<Vec<u64>>), String> {
     let InitSpec::File(path) = init else {
-        return Ok(init);
+        return Ok((init, None));
     };
     let path = base.join(path);
     let is_npy = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("npy"));
     if !is_npy {
-        return Ok(InitSpec::File(path));
+        return Ok((InitSpec::File(path), None));
     }
     let shown = path.display();
     let max_bytes = max_bytes.min(MAX_ELEMENTS * 4);
@@ -206,7 +224,20 @@ pub fn resolve_file(
              {max_bytes} bytes"
         ));
     }
-    let npy = crate::npy::read_limited(&path, max_bytes).map_err(|e| format!("{what}: {e:#}"))?;
+    let (shape, words) = read_npy(&path, ty, max_bytes, what)?;
+    Ok((InitSpec::Values(words), Some(shape)))
+}
+
+/// The shape and elements (in C order) of the `.npy` file `path`, its dtype that of `ty` and
+/// its data at most `max_bytes` (checked from the header before the data is read).
+fn read_npy(
+    path: &Path,
+    ty: ElemType,
+    max_bytes: u64,
+    what: &str,
+) -> Result<(Vec<u64>, Vec<u32>), String> {
+    let shown = path.display();
+    let npy = crate::npy::read_limited(path, max_bytes).map_err(|e| format!("{what}: {e:#}"))?;
     let words: Vec<u32> = match (&npy.data, ty) {
         (crate::npy::Array::U32(v), ElemType::U32) => v.clone(),
         (crate::npy::Array::I32(v), ElemType::I32) => v.iter().map(|&x| x as u32).collect(),
@@ -234,7 +265,47 @@ pub fn resolve_file(
             words.len()
         ));
     }
-    Ok(InitSpec::Values(words))
+    Ok((npy.shape, words))
+}
+
+/// [`resolve_file`] for a texture of `desc`: a `.npy` file's shape must be the texture's,
+/// `[D,] H, W, C` (`[H, W, C]` for 2D, `[W, C]` for 1D; `C` may be left out of a one-channel
+/// format's), its dtype the type of the format's channels.
+pub fn resolve_texture_file(
+    init: InitSpec,
+    desc: &TextureDesc,
+    base: &Path,
+    max_bytes: u64,
+    what: &str,
+) -> Result<InitSpec, String> {
+    let ty = ElemType::of_texels(desc.format);
+    let shown = match &init {
+        InitSpec::File(path) => base.join(path).display().to_string(),
+        _ => String::new(),
+    };
+    let (init, shape) = resolve_shaped(init, ty, base, max_bytes, what)?;
+    let Some(shape) = shape else {
+        return Ok(init);
+    };
+    let [w, h, d] = desc.size.map(u64::from);
+    let c = desc.format.channels() as u64;
+    let mut want = match desc.dim {
+        TextureDim::D1 => vec![w, c],
+        TextureDim::D2 => vec![h, w, c],
+        TextureDim::D3 => vec![d, h, w, c],
+    };
+    if shape != want && !(c == 1 && shape == want[..want.len() - 1]) {
+        if c == 1 {
+            want.pop();
+        }
+        return Err(format!(
+            "{what}: {shown} has shape {shape:?}; a {} {} texture of {} is {want:?}",
+            desc.format,
+            desc.dim.name(),
+            desc.size_text()
+        ));
+    }
+    Ok(init)
 }
 
 /// Runs the command; `sim` carries the global `--subgroup-size` and `--shuffle-lanes`.
@@ -271,6 +342,19 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
         };
         binds.push(spec);
     }
+    for t in &args.textures {
+        let mut spec = match BindSpec::parse_texture(t) {
+            Ok(s) => s,
+            Err(e) => return usage(e.to_string()),
+        };
+        let what = format!("--texture {t:?}");
+        let desc = spec.texture.expect("a texture spec");
+        spec.init = match resolve_texture_file(spec.init, &desc, Path::new(""), max_bytes, &what) {
+            Ok(i) => i,
+            Err(e) => return usage(e),
+        };
+        binds.push(spec);
+    }
     let immediates = match args.immediates.as_deref().map(|s| {
         let what = format!("--immediates {s:?}");
         let (ty, init) = parse_typed_init(s)
@@ -295,7 +379,9 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
             return usage(format!("--dump {d:?}: expected I or G:I"));
         };
         if !binds.iter().any(|b| (b.group, b.binding) == slot) {
-            return usage(format!("--dump {d}: no --bind {d}=..."));
+            return usage(format!(
+                "--dump {d}: no --bind {d}=... or --texture {d}=..."
+            ));
         }
         dumps.push(slot);
     }

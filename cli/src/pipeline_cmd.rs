@@ -30,7 +30,11 @@
 //! keys are `I` (group 0) or `G:I`; `workgroups` is `[X]`, `[X, Y]`, `[X, Y, Z]` or an indirect
 //! dispatch's buffer and byte offset; `overrides` take numbers or booleans; `immediates` names
 //! the buffer whose first bytes are the pass's immediate data (a `var<immediate>`, at most 256
-//! bytes). `seed` (a number) on a buffer changes its random contents. Unknown keys are errors.
+//! bytes). `seed` (a number) on a buffer changes its random contents. A texture is a buffer
+//! with `format` (a texel format) and `size` (`[W]`, `[W, H]` or `[W, H, D]`) in place of
+//! `type`, its `init` channel words in the format's channel type (`zeros`, `random`, `iota`,
+//! `uninit` need no count; a `.npy` file is shaped `[D,] H, W, C`), bound to texture
+//! variables. Unknown keys are errors.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,11 +44,12 @@ use serde::Deserialize;
 
 use crate::backend::SimSettings;
 use crate::check_cmd::{
-    exit, finding_json, parse_override_value, print_stripped, resolve_file, schedule_names,
-    stripped_json, summary, usage, words_json, words_text, SimOpts,
+    exit, finding_json, parse_override_value, print_stripped, resolve_file, resolve_texture_file,
+    schedule_names, stripped_json, summary, usage, words_json, words_text, SimOpts,
 };
-use wgsimd_sim::check::{parse_slot, ElemType, InitSpec};
+use wgsimd_sim::check::{parse_slot, parse_texture_init, ElemType, InitSpec};
 use wgsimd_sim::pipeline::{self, BindingSpec, BufferSpec, Grid, PassSpec, PipelineRequest};
+use wgsimd_sim::texture::{TexelFormat, TextureDesc};
 
 /// Arguments of `wgsimd pipeline`.
 #[derive(clap::Args, Debug)]
@@ -71,8 +76,13 @@ struct FileSpec {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BufferFile {
+    /// A buffer's element type (absent for a texture, whose format gives it).
     #[serde(rename = "type")]
-    ty: String,
+    ty: Option<String>,
+    /// A texture's texel format.
+    format: Option<String>,
+    /// A texture's size: `[W]`, `[W, H]` or `[W, H, D]`.
+    size: Option<Vec<u32>>,
     /// A string or an array of numbers (read by [`init_spec`], which says what is wrong).
     init: serde_json::Value,
     seed: Option<u64>,
@@ -95,10 +105,30 @@ struct PassFile {
     immediates: Option<String>,
 }
 
-/// A buffer's `init`: `--bind`'s INIT text or an array of numbers of type `ty`.
-fn init_spec(v: &serde_json::Value, ty: ElemType) -> Result<InitSpec, String> {
+/// A texture's shape from its `format` and `size`.
+fn texture_desc(format: &str, size: &[u32]) -> Result<TextureDesc, String> {
+    let format = TexelFormat::from_name(format).ok_or_else(|| {
+        let names: Vec<&str> = TexelFormat::names().collect();
+        format!(
+            "unknown texel format {format:?} (formats: {})",
+            names.join(", ")
+        )
+    })?;
+    let text: Vec<String> = size.iter().map(u32::to_string).collect();
+    if !(1..=3).contains(&size.len()) {
+        return Err("`size` is not [W], [W, H] or [W, H, D]".into());
+    }
+    TextureDesc::parse(format, &text.join("x"))
+}
+
+/// A buffer's `init`: `--bind`'s INIT text or an array of numbers of type `ty`; for a texture
+/// of `words` channel words, also `zeros`, `random`, `iota` or `uninit` without a count.
+fn init_spec(v: &serde_json::Value, ty: ElemType, words: Option<u64>) -> Result<InitSpec, String> {
     match v {
-        serde_json::Value::String(t) => InitSpec::parse(ty, t),
+        serde_json::Value::String(t) => match words {
+            Some(words) => parse_texture_init(ty, t, words),
+            None => InitSpec::parse(ty, t),
+        },
         serde_json::Value::Array(a) => {
             let words: Option<Vec<u32>> = a
                 .iter()
@@ -221,14 +251,33 @@ fn load(
     let mut buffers = Vec::new();
     for (name, b) in &spec.buffers {
         let what = format!("buffer `{name}`");
-        let ty: ElemType = b.ty.parse().map_err(|e| format!("{what}: {e}"))?;
-        let init = init_spec(&b.init, ty).map_err(|e| format!("{what}: {e}"))?;
-        let init = resolve_file(init, ty, base, max_bytes, &what)?;
+        let (ty, texture, init) = match (&b.ty, &b.format, &b.size) {
+            (None, Some(format), Some(size)) => {
+                let what = format!("texture `{name}`");
+                let desc = texture_desc(format, size).map_err(|e| format!("{what}: {e}"))?;
+                let ty = ElemType::of_texels(desc.format);
+                let init = init_spec(&b.init, ty, Some(desc.words()))
+                    .map_err(|e| format!("{what}: {e}"))?;
+                let init = resolve_texture_file(init, &desc, base, max_bytes, &what)?;
+                (ty, Some(desc), init)
+            }
+            (Some(ty), None, None) => {
+                let ty: ElemType = ty.parse().map_err(|e| format!("{what}: {e}"))?;
+                let init = init_spec(&b.init, ty, None).map_err(|e| format!("{what}: {e}"))?;
+                (ty, None, resolve_file(init, ty, base, max_bytes, &what)?)
+            }
+            _ => {
+                return Err(format!(
+                    "{what}: give `type` (a buffer) or `format` and `size` (a texture)"
+                ))
+            }
+        };
         buffers.push(BufferSpec {
             name: name.clone(),
             ty,
             init,
             seed: b.seed.unwrap_or_else(|| name_seed(name)),
+            texture,
         });
     }
     let mut passes = Vec::new();

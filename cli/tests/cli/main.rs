@@ -16,4 +16,5 @@ mod runs;
 mod scan;
 mod select;
 mod sort;
+mod textures;
 mod topk;
