@@ -262,8 +262,14 @@ fn rank_item(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
 // SIMD hardware (and on lavapipe, and the simulator's lockstep). WGSL has no subgroup barrier
 // to say so; the compiler reconverges the subgroup after the leaders' branch (NVIDIA:
 // BSSY/BSYNC around it), so each item starts converged. The emulated subgroups, whose lanes
-// are not one instruction stream, never take this path.
+// are not one instruction stream, never take this path. Outside the subgroup's phase it returns
+// at once (rank_phases keeps no rank from another phase, and the path holds no subgroup
+// operation, so the return may diverge): where subgroups take turns, each ranks its keys once
+// instead of in every phase (subgroups of 4: 6 phases). With one phase the test is a constant.
 fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
+    if RANK_PHASES > 1u && !c.mine {
+        return 0u;
+    }
     let d = digit_of(k);
     let valid = c.full || slot(inv, j) < c.count;
     // set: only keys of this subgroup's phase
@@ -282,8 +288,11 @@ fn rank_item_match(inv: Inv, c: RankItems, k: u32, j: u32) -> u32 {
 // j + 1 on the second set of masks (MATCH_WORDS below), each step issued for both items before
 // the next step, so that their workgroup-memory round trips overlap. Item j's leaders add to
 // the counters before item j + 1's peers read them (program order of the subgroup), which
-// keeps the order.
+// keeps the order. Returns at once outside the subgroup's phase, as rank_item_match.
 fn rank_items_match(inv: Inv, c: RankItems, k0: u32, k1: u32, j: u32) -> vec2<u32> {
+    if RANK_PHASES > 1u && !c.mine {
+        return vec2<u32>(0u);
+    }
     if PAIRS == 0u && c.mine && c.all_lanes.x == 0xffffffffu {
         return rank_items_match_wide(inv, c, k0, k1, j);
     }
