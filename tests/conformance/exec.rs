@@ -115,7 +115,35 @@ fn ulp_distance(a: f32, b: f32, half: bool) -> u64 {
     (ord(a) - ord(b)).unsigned_abs()
 }
 
+/// How far a float word computed by correctly rounded operations may move when a compiler
+/// reassociates and contracts the expression, as WGSL allows (the H200 does, lavapipe does
+/// not): the generated programs' values stay within about ±2^12, where reordering a sum or
+/// fusing a product moves a result by a few units in the last place of its operands, so the
+/// bound is an absolute one (an operand's few ulps, even where the result cancels) or a
+/// relative one (large results).
+pub const REASSOCIATED_F32: Cmp = Cmp::F32Near {
+    ulps: 8,
+    abs: 1.0 / 512.0,
+};
+/// The same for f16 (operands within about ±2^8).
+pub const REASSOCIATED_F16: Cmp = Cmp::F16Near {
+    ulps: 4,
+    abs: 1.0 / 8.0,
+};
+
 impl Cmp {
+    /// This comparison on a device that reassociates and contracts float expressions: an
+    /// exact float comparison becomes [`REASSOCIATED_F32`] or [`REASSOCIATED_F16`]; the others
+    /// are unchanged (integers keep their bits, and a bound of WGSL's accuracy table already
+    /// covers its operation's operands, which the generator keeps exact).
+    pub fn reassociated(self) -> Cmp {
+        match self {
+            Cmp::F32 => REASSOCIATED_F32,
+            Cmp::F16 => REASSOCIATED_F16,
+            c => c,
+        }
+    }
+
     /// Whether `sim` and `gpu` agree under this comparison.
     pub fn agrees(self, sim: u32, gpu: u32) -> bool {
         match self {
@@ -318,12 +346,15 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// Every word on which `sim` and `gpu` disagree under `shape`'s comparisons.
-pub fn compare(shape: &Shape, sim: &Outcome, gpu: &Outcome) -> Vec<Mismatch> {
+/// Every word on which `sim` and `gpu` disagree under `shape`'s comparisons, each
+/// [`Cmp::reassociated`] unless the device evaluates float expressions as written
+/// (`fixed_order`).
+pub fn compare(shape: &Shape, sim: &Outcome, gpu: &Outcome, fixed_order: bool) -> Vec<Mismatch> {
     let per = shape.out.len();
     let mut bad = Vec::new();
     for (i, (&s, &g)) in sim.out.iter().zip(&gpu.out).enumerate() {
         let cmp = shape.out[i % per];
+        let cmp = if fixed_order { cmp } else { cmp.reassociated() };
         if !cmp.agrees(s, g) {
             bad.push(Mismatch {
                 invocation: Some((i / per) as u32),
@@ -346,4 +377,49 @@ pub fn compare(shape: &Shape, sim: &Outcome, gpu: &Outcome) -> Vec<Mismatch> {
         }
     }
     bad
+}
+
+/// Float words compared exactly where the device evaluates as written that differ here but
+/// within [`Cmp::reassociated`]'s bound: how many, their largest distance in ulps of their
+/// format and their largest absolute difference. What a reassociating device moved.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reordered {
+    pub words: usize,
+    pub ulps: u64,
+    pub abs: f32,
+}
+
+impl Reordered {
+    /// `shape`'s exact float words of `sim` and `gpu` that differ within the bound.
+    pub fn of(shape: &Shape, sim: &Outcome, gpu: &Outcome) -> Reordered {
+        let per = shape.out.len();
+        let mut r = Reordered::default();
+        for (i, (&s, &g)) in sim.out.iter().zip(&gpu.out).enumerate() {
+            let cmp = shape.out[i % per];
+            let half = cmp == Cmp::F16;
+            if !matches!(cmp, Cmp::F32 | Cmp::F16)
+                || cmp.agrees(s, g)
+                || !cmp.reassociated().agrees(s, g)
+            {
+                continue;
+            }
+            let (a, b) = (
+                f32::from_bits(canon(s, half)),
+                f32::from_bits(canon(g, half)),
+            );
+            r.add(Reordered {
+                words: 1,
+                ulps: ulp_distance(a, b, half),
+                abs: (a - b).abs(),
+            });
+        }
+        r
+    }
+
+    /// Both counts together.
+    pub fn add(&mut self, o: Reordered) {
+        self.words += o.words;
+        self.ulps = self.ulps.max(o.ulps);
+        self.abs = self.abs.max(o.abs);
+    }
 }

@@ -15,6 +15,8 @@
 //!   where found regressions are written; `WGSIMD_CONFORMANCE_TIMES=1`: each module's time in
 //!   naga, the simulator and on the GPU; `WGSIMD_CONFORMANCE_FIRST=N`: skip the modules before
 //!   program N; `WGSIMD_CONFORMANCE_DUMP=DIR`: write each module there before it runs.
+//! - `WGSIMD_CONFORMANCE_REASSOCIATING=1`: generate and compare as for a GPU that reassociates
+//!   and contracts float expressions (`Features::fixed_order`), on any GPU.
 //! - `WGSIMD_CONFORMANCE_FILE=PATH`: the regression test runs only that file and prints every
 //!   word of its first invocation from both executors.
 //! - `WGSIMD_REQUIRE_GPU=1`: a missing GPU fails the differential tests instead of skipping them.

@@ -187,6 +187,12 @@ pub struct Features {
     /// Whether `/` and `sqrt` of f32 are correctly rounded on the device (compared bit for
     /// bit); otherwise their results are terminal and compared within ulps.
     pub exact_div: bool,
+    /// Whether the device evaluates float expressions as written, unreassociated and unfused
+    /// (lavapipe, a CPU adapter). Elsewhere (WGSL lets a compiler reassociate and contract)
+    /// exact float words are compared within [`crate::exec::Cmp::reassociated`]'s bound, and
+    /// the operations compared within WGSL's accuracy table take inputs as their operands:
+    /// an operand moved by reordering would move their results past the table's bound.
+    pub fixed_order: bool,
 }
 
 /// A scalar type.

@@ -75,11 +75,16 @@ impl G {
             Sc::F32
         };
         let h = s == Sc::F16;
-        let x = self.scalar(s, 2, cx);
-        let x = self.unfold(s, x, &[], cx);
-        let x = self.unmul(s, x);
-        let y = self.scalar(s, 1, cx);
-        let y = self.unmul(s, y);
+        let (x, y) = if self.feat.fixed_order {
+            let x = self.scalar(s, 2, cx);
+            let x = self.unfold(s, x, &[], cx);
+            let x = self.unmul(s, x);
+            let y = self.scalar(s, 1, cx);
+            (x, self.unmul(s, y))
+        } else {
+            // (inputs: see `Features::fixed_order`)
+            (self.input(s), self.input(s))
+        };
         let fs = s.suffix();
         let c = |lo: f32, hi: f32, e: &str| format!("clamp({e}, {lo:?}{fs}, {hi:?}{fs})");
         // 2^-k

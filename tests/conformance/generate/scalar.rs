@@ -216,8 +216,9 @@ impl G {
                         } else {
                             Sc::F32
                         };
-                        let a = self.scalar(f, d - 1, cx);
-                        let a = self.unfold(f, a, &[], cx);
+                        // (an input where the device reorders: a float off by an ulp can
+                        // convert to another integer, `Features::fixed_order`)
+                        let a = self.exact_float(f, d - 1, cx);
                         let fs = f.suffix();
                         let (lo, hi) = match (s, f) {
                             (Sc::I32, Sc::F32) => ("-2147483520.0", "2147483520.0"),
@@ -252,8 +253,7 @@ impl G {
                     }
                     _ if s == Sc::U32 => self.pack(d, cx),
                     _ => {
-                        let a = self.scalar(Sc::F32, d - 1, cx);
-                        let a = self.unfold(Sc::F32, a, &[], cx);
+                        let a = self.exact_float(Sc::F32, d - 1, cx);
                         let part = if self.r.chance(50) {
                             "exp"
                         } else {
@@ -436,14 +436,19 @@ impl G {
                         E::new(format!("({t}({}) + {z})", a.s), &[&a])
                     }
                     2 if self.feat.f16 => {
+                        // where the device reorders, an input: the H200 evaluates an f16
+                        // expression converted to f32 in f32, and drops the rounding of an
+                        // f32 converted to f16 and back (`Features::fixed_order`)
                         if s == Sc::F32 {
-                            let a = self.scalar(Sc::F16, d - 1, cx);
-                            let a = self.unfold(Sc::F16, a, &[], cx);
+                            let a = self.exact_float(Sc::F16, d - 1, cx);
                             E::new(format!("f32({})", a.s), &[&a])
-                        } else {
+                        } else if self.feat.fixed_order {
                             let a = self.scalar(Sc::F32, d - 1, cx);
                             let a = self.unfold(Sc::F32, a, &[], cx);
                             E::new(format!("f16(clamp({}, -65504.0f, 65504.0f))", a.s), &[&a])
+                        } else {
+                            let h = self.input(Sc::F16);
+                            E::new(format!("f16(f32({}))", h.s), &[&h])
                         }
                     }
                     3 if s == Sc::F32 && self.half_ok() => {
@@ -533,6 +538,17 @@ impl G {
                 E::new(format!("({} / {})", a.s, b.s), &[&a, &b]).product()
             }
             _ => E::new(format!("({} {op} {})", a.s, b.s), &[&a, &b]).product(),
+        }
+    }
+
+    /// A float of `s` whose value no reordering moves: any expression of depth `d` where the
+    /// device evaluates as written, an input where it reorders (`Features::fixed_order`).
+    fn exact_float(&mut self, s: Sc, d: u32, cx: Cx) -> E {
+        if self.feat.fixed_order {
+            let a = self.scalar(s, d, cx);
+            self.unfold(s, a, &[], cx)
+        } else {
+            self.input(s)
         }
     }
 

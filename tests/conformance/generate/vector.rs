@@ -6,6 +6,9 @@
 
 use super::{Cx, Sc, Ty, E, G, UZ, XYZW};
 
+/// The longest matrix expression generated, in characters (see `G::matrix`).
+const MAX_MATRIX_TEXT: usize = 4000;
+
 impl G {
     /// An f32 vector of multiples of 1/16 in [-8, 8]: products of two have at most 14
     /// significant bits, sums of four at most 17, so any order of evaluation is exact.
@@ -277,6 +280,19 @@ impl G {
     }
 
     pub(super) fn matrix(&mut self, c: u8, r: u8, d: u32, cx: Cx) -> E {
+        let e = self.matrix_tree(c, r, d, cx);
+        if e.s.len() <= MAX_MATRIX_TEXT {
+            return e;
+        }
+        // nested transposes and products of constructed matrices grow with every level (one
+        // of 128 kB, past the simulator's 4096 operators a statement): an input's columns
+        // instead
+        let x = self.input(Sc::F32);
+        let cols = vec![format!("vec{r}<f32>({})", x.s); c as usize];
+        E::new(format!("mat{c}x{r}<f32>({})", cols.join(", ")), &[&x]).sum_of(&[&x])
+    }
+
+    fn matrix_tree(&mut self, c: u8, r: u8, d: u32, cx: Cx) -> E {
         let ty = Ty::M(c, r);
         if d == 0 || self.r.chance(20) {
             if let Some(p) = self.read_place(&ty, cx, 60) {
