@@ -8,19 +8,23 @@
 //!   puts NaNs above every number. `k` from 1 to the row length.
 //! - **Rows**: the input is `rows` rows of `cols` elements, row-major; row r's results go to
 //!   elements `r·k .. (r+1)·k` of `values` and `indices`, its indices counting from the row's
-//!   start. An array is one row.
-//! - **How**: each row copied to the object's scratch, sorted with its indices (the stable radix
-//!   sort, [`crate::sort`], descending for the largest), and the first k of both copied out;
-//!   the input is left as it was. A sort per row: the cost of the whole row's sort, whatever k
-//!   (a radix select would stop at k).
-//! - Everything is checked before anything is recorded: ranges, their usages (`COPY_SRC` for
-//!   the input, `COPY_DST` for the outputs) and overlaps.
+//!   start. An array is one row. The input is left as it was.
+//! - **How** ([`TopKPolicy`] chooses): for k up to [`TopKPolicy::select_max_k`] a radix select
+//!   (`select.rs`: the k-th largest key found a digit at a time over all rows at once, then
+//!   the k keys that reach it gathered and ranked), its ranges bound as storage (`STORAGE`,
+//!   offsets multiples of the binding alignment, the rows within one binding); past it each
+//!   row sorted whole (`sorted.rs`: copies, `COPY_SRC` for the input and `COPY_DST` for the
+//!   outputs, offsets multiples of 4).
+//! - Everything is checked before anything is recorded: ranges, their usages and overlaps.
 
-use crate::context::{Buffer, BufferRef, Context, EncoderRef};
-use crate::count::Count;
+mod select;
+mod sorted;
+
+use crate::context::{BufferRef, Context, EncoderRef};
 use crate::dtype::{Dtype, Element};
 use crate::error::{Error, Result};
-use crate::sort::{SortConfig, Sorter};
+
+pub use select::MAX_K;
 
 /// What a [`TopK`] is made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +57,51 @@ impl TopKConfig {
     }
 }
 
+/// Tuning of top-k: which path a configuration takes and the wide select's grid. No figure on a
+/// GPU yet: each value is reasoned from the shapes it serves (docs/topk.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopKPolicy {
+    /// The largest k the radix select takes (at most [`MAX_K`]); past it, a sort of each row:
+    /// 1024. The select reads a row about 2 to 9 times (a round per digit until the k-th key's
+    /// bucket is all needed, then the gather) and ranks its k keys in O(k²) comparisons
+    /// spread over a workgroup; a row's sort reads and writes keys and indices 4 times and runs
+    /// a row after another. The select wins wherever it applies, so the bound is the
+    /// workgroup memory of its ranking.
+    pub select_max_k: u32,
+    /// Rows at least this long take the wide select (several workgroups a row, two dispatches a
+    /// round): 16384. Below it a workgroup per row reads its row in 64 steps of 256 or fewer,
+    /// where the wide select's 2 + 2 × rounds dispatches (a few µs each) would cost more than
+    /// the row's reads.
+    pub wide_cols: u32,
+    /// The most rows a wide run takes (its scratch: 1060 bytes a row); more take the
+    /// workgroup per row, which then fills the GPU with rows: 4096 (4.3 MB).
+    pub wide_max_rows: u32,
+    /// Elements a wide workgroup takes a step (8 per invocation): 2048.
+    pub chunk: u32,
+    /// About how many workgroups the wide select's passes over elements dispatch, over all
+    /// rows (each strides over its row's steps): 2048, 15 per SM of the H200's 132, enough
+    /// loads in flight to stream the row.
+    pub wide_workgroups: u32,
+}
+
+impl Default for TopKPolicy {
+    fn default() -> Self {
+        TopKPolicy {
+            select_max_k: MAX_K,
+            wide_cols: 16384,
+            wide_max_rows: 4096,
+            chunk: 2048,
+            wide_workgroups: 2048,
+        }
+    }
+}
+
+/// How a [`TopK`] records.
+enum Path {
+    Select(select::Select),
+    Sort(sorted::Sorted),
+}
+
 /// Top-k made for one configuration (see the module docs).
 ///
 /// The two best scores of each of two rows, with their columns:
@@ -72,16 +121,17 @@ impl TopKConfig {
 /// ```
 pub struct TopK {
     config: TopKConfig,
-    sorter: Sorter,
-    /// A row's keys, sorted in place.
-    keys: Buffer,
-    /// Their indices.
-    indices: Buffer,
+    path: Path,
 }
 
 impl TopK {
     /// Top-k for `config` on `ctx`.
     pub fn new(ctx: &Context, config: TopKConfig) -> Result<TopK> {
+        Self::with_policy(ctx, config, TopKPolicy::default())
+    }
+
+    /// [`TopK::new`] with a policy of the caller's.
+    pub fn with_policy(ctx: &Context, config: TopKConfig, policy: TopKPolicy) -> Result<TopK> {
         if !matches!(config.dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
             return Err(Error::UnsupportedDtype {
                 dtype: config.dtype.to_string(),
@@ -95,15 +145,20 @@ impl TopK {
                 config.k, config.cols
             )));
         }
-        let mut sort = SortConfig::keys(config.dtype, config.cols as u64).with_index();
-        sort.descending = !config.smallest;
-        let bytes = 4 * config.cols as u64;
-        Ok(TopK {
-            config,
-            sorter: Sorter::new(ctx, sort)?,
-            keys: ctx.scratch("top-k keys", bytes)?,
-            indices: ctx.scratch("top-k indices", bytes)?,
-        })
+        // the rows one binding holds (and whose elements a u32 indexes)
+        let max_rows =
+            (ctx.caps().max_storage_binding / 4).min(u32::MAX as u64) / config.cols as u64;
+        let path = if config.k <= policy.select_max_k.min(MAX_K) && max_rows > 0 {
+            Path::Select(select::Select::new(ctx, &config, &policy, max_rows as u32)?)
+        } else {
+            Path::Sort(sorted::Sorted::new(ctx, &config)?)
+        };
+        Ok(TopK { config, path })
+    }
+
+    /// Whether it records the radix select (else a sort of each row).
+    pub fn selects(&self) -> bool {
+        matches!(self.path, Path::Select(_))
     }
 
     /// Its configuration.
@@ -112,9 +167,10 @@ impl TopK {
     }
 
     /// Records the top-k of each of `rows` rows of `input` (`rows · cols` elements) into the
-    /// first `rows · k` elements of `values` and `indices` (see the module docs). Offsets are
-    /// multiples of 4; `input` needs `COPY_SRC`, the outputs `COPY_DST`; the outputs may
-    /// overlap neither the input nor each other.
+    /// first `rows · k` elements of `values` and `indices` (see the module docs: the select
+    /// binds them, at offsets that are multiples of the binding alignment, with `STORAGE`; the
+    /// sort copies, at offsets that are multiples of 4, `COPY_SRC` from the input and
+    /// `COPY_DST` to the outputs); the outputs may overlap neither the input nor each other.
     pub fn record<'a>(
         &self,
         enc: impl Into<EncoderRef<'a>>,
@@ -123,9 +179,8 @@ impl TopK {
         indices: impl Into<BufferRef<'a>>,
         rows: u32,
     ) -> Result<()> {
-        let mut enc = enc.into();
+        let enc = enc.into();
         let (input, values, indices) = (input.into(), values.into(), indices.into());
-        let (k, cols) = (self.config.k as u64 * 4, self.config.cols as u64 * 4);
         for (a, b, what) in [
             (&values, &input, "`values` overlaps `input`"),
             (&indices, &input, "`indices` overlaps `input`"),
@@ -139,37 +194,14 @@ impl TopK {
                 )));
             }
         }
-        let (keys, idx) = (self.keys.slice(0, cols), self.indices.slice(0, cols));
-        // every copy checked before anything is recorded (the last row's ranges hold the rest)
-        if rows > 0 {
-            let r = rows as u64 - 1;
-            let row = |b: BufferRef<'a>, at: u64, len: u64| {
-                if b.len() < at + len {
-                    Err(Error::InvalidInput(format!(
-                        "{rows} rows need {} bytes of {}",
-                        at + len,
-                        b.describe()
-                    )))
-                } else {
-                    Ok(b.range(at, len))
-                }
-            };
-            enc.check_copy(&row(input, r * cols, cols)?, &keys, cols)?;
-            enc.check_copy(&keys, &row(values, r * k, k)?, k)?;
-            enc.check_copy(&idx, &row(indices, r * k, k)?, k)?;
+        if rows == 0 {
+            return Ok(());
         }
-        for r in 0..rows as u64 {
-            enc.copy(&input.range(r * cols, cols), &keys, cols)?;
-            self.sorter.record(
-                enc.reborrow(),
-                keys,
-                Some(idx),
-                Count::Host(self.config.cols),
-            )?;
-            enc.copy(&keys, &values.range(r * k, k), k)?;
-            enc.copy(&idx, &indices.range(r * k, k), k)?;
+        let bufs = [input, values, indices];
+        match &self.path {
+            Path::Select(s) => s.record(enc, bufs, rows),
+            Path::Sort(s) => s.record(&self.config, enc, bufs, rows),
         }
-        Ok(())
     }
 }
 
