@@ -53,10 +53,12 @@ struct SelectArgs {
 impl SelectArgs {
     fn for_count(&self, word: u32) -> HostArgs {
         let r = word.min(self.max_rows).clamp(1, self.max_dim);
-        let x = self.workgroups.div_ceil(r).clamp(1, self.chunks);
+        let g = (self.workgroups.max(r) as u64)
+            .min(r as u64 * self.chunks as u64)
+            .min(self.max_dim as u64) as u32;
         vec![
             (self.control, self.rows_at, [r, 1, 1]),
-            (self.control, self.chunks_at, [x, r, 1]),
+            (self.control, self.chunks_at, [g, 1, 1]),
         ]
     }
 }
@@ -77,7 +79,9 @@ impl Select {
         policy: &TopKPolicy,
         max_rows: u32,
     ) -> Result<Select> {
-        let wide_max_rows = max_rows.min(policy.wide_max_rows.max(1));
+        let wide_max_rows = max_rows
+            .min(policy.wide_max_rows.max(1))
+            .min(ctx.caps().max_workgroups_per_dim.max(1));
         let wide = if config.cols >= policy.wide_cols {
             Some(plan(ctx, config, policy, wide_max_rows, true)?)
         } else {
@@ -299,4 +303,34 @@ fn plan(
         Arg::counted(indices, "rows of indices", 4 * k as u64),
     ];
     Recorder::new(ctx, plan, args, Some(counting))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The host's grids are the prepare stage's at row counts around the grid's steps, for
+    /// both plans, and the plans are taken as the policy says.
+    #[test]
+    fn host_grids_are_the_prepare_stages() {
+        let ctx = Context::simulator(Default::default()).unwrap();
+        let policy = TopKPolicy {
+            wide_cols: 64,
+            wide_max_rows: 100,
+            chunk: 64,
+            wide_workgroups: 5,
+            ..Default::default()
+        };
+        for cols in [1u32, 64, 65, 1000] {
+            let config = TopKConfig::largest(Dtype::F32, 1, cols);
+            let s = Select::new(&ctx, &config, &policy, 200).unwrap();
+            let counts = [0, 1, 2, 3, 4, 5, 6, 15, 16, 17, 99, 100, 101, 200];
+            crate::record::assert_host_grids(&s.row, &counts);
+            assert_eq!(s.wide.is_some(), cols >= 64);
+            if let Some(w) = &s.wide {
+                crate::record::assert_host_grids(w, &counts);
+                assert!(s.is_wide(100) && !s.is_wide(101));
+            }
+        }
+    }
 }

@@ -20,8 +20,7 @@ fn main() {
     control[ROWS_AT] = rows_grid(rows);
     control[ROWS_AT + 1u] = 1u;
     control[ROWS_AT + 2u] = 1u;
-    let g = chunks_grid(rows);
-    control[CHUNKS_AT] = g.x;
-    control[CHUNKS_AT + 1u] = g.y;
+    control[CHUNKS_AT] = chunks_grid(rows);
+    control[CHUNKS_AT + 1u] = 1u;
     control[CHUNKS_AT + 2u] = 1u;
 }

@@ -1,8 +1,7 @@
 // Top-k by radix select over rows too long for one workgroup, a round's first dispatch
 // (topk/lib/wide): the digit ROUND of each candidate key of each row not yet done is counted in
 // workgroup memory, and each workgroup adds its nonzero counts to the row's in `hist`. Grid:
-// (workgroups per row, rows) (topk/lib/keys' chunks_grid); a workgroup strides over its row's
-// chunks of CHUNK elements.
+// topk/lib/keys' chunks_grid; a workgroup strides over its row's chunks of CHUNK elements.
 
 //!include topk/lib/wide
 
@@ -19,8 +18,9 @@ var<workgroup> wg_hist: array<atomic<u32>, RADIX>;
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = wid.y;
-    if row >= run_rows(count_word) {
+    let part = part_of(wid.x, nwg.x, run_rows(count_word));
+    let row = part.x;
+    if row >= run_rows(count_word) || part.y >= chunks_of_row() {
         return;
     }
     // (read-only state: the same for the whole workgroup)
@@ -32,7 +32,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     // barrier: the counts are clear
     workgroupBarrier();
     let base = row * COLS;
-    for (var c = wid.x; c < chunks_of_row(); c += nwg.x) {
+    for (var c = part.y; c < chunks_of_row(); c += part.z) {
         let end = min(COLS, (c + 1u) * CHUNK);
         for (var i = c * CHUNK + lid; i < end; i += WG_SIZE) {
             let h = ord_of(input[base + i]);

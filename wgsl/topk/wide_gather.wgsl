@@ -17,13 +17,14 @@ const WG_SIZE: u32 = 256u;
 @compute @workgroup_size(WG_SIZE)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = wid.y;
-    if row >= run_rows(count_word) {
+    let part = part_of(wid.x, nwg.x, run_rows(count_word));
+    let row = part.x;
+    if row >= run_rows(count_word) || part.y >= chunks_of_row() {
         return;
     }
     let sel = sel_before(row);
     let base = row * COLS;
-    for (var c = wid.x; c < chunks_of_row(); c += nwg.x) {
+    for (var c = part.y; c < chunks_of_row(); c += part.z) {
         let end = min(COLS, (c + 1u) * CHUNK);
         for (var i = c * CHUNK + lid; i < end; i += WG_SIZE) {
             let x = input[base + i];

@@ -48,11 +48,19 @@ fn chunks_of_row() -> u32 {
     return (COLS + CHUNK - 1u) / CHUNK;
 }
 
-// The wide stages' grid over elements: (workgroups per row, rows); each strides over the row's
-// chunks.
-fn chunks_grid(rows: u32) -> vec2<u32> {
+// The wide stages' grid over elements: about WIDE_WORKGROUPS in all, at least one a row and at
+// most one a chunk; never fewer for more rows (a GPU count's limit's grid covers its count's).
+// Workgroup g takes row g % r (part_of) and strides over its chunks.
+fn chunks_grid(rows: u32) -> u32 {
     let r = rows_grid(rows);
-    return vec2<u32>(clamp((WIDE_WORKGROUPS + r - 1u) / r, 1u, chunks_of_row()), r);
+    return min(min(max(WIDE_WORKGROUPS, r), r * chunks_of_row()), MAX_DIM);
+}
+
+// Workgroup g of `groups` over `rows` rows: (row, first chunk, chunk stride).
+fn part_of(g: u32, groups: u32, rows: u32) -> vec3<u32> {
+    let r = rows_grid(rows);
+    let row = g % r;
+    return vec3<u32>(row, g / r, (groups - row + r - 1u) / r);
 }
 
 fn ord_of(x: u32) -> u32 {
