@@ -98,7 +98,7 @@ impl Default for TopKPolicy {
 
 /// How a [`TopK`] records.
 enum Path {
-    Select(select::Select),
+    Select(Box<select::Select>),
     Sort(sorted::Sorted),
 }
 
@@ -149,7 +149,12 @@ impl TopK {
         let max_rows =
             (ctx.caps().max_storage_binding / 4).min(u32::MAX as u64) / config.cols as u64;
         let path = if config.k <= policy.select_max_k.min(MAX_K) && max_rows > 0 {
-            Path::Select(select::Select::new(ctx, &config, &policy, max_rows as u32)?)
+            Path::Select(Box::new(select::Select::new(
+                ctx,
+                &config,
+                &policy,
+                max_rows as u32,
+            )?))
         } else {
             Path::Sort(sorted::Sorted::new(ctx, &config)?)
         };
