@@ -117,12 +117,12 @@ fn ulp_distance(a: f32, b: f32, half: bool) -> u64 {
 
 /// How far a float word computed by correctly rounded operations may move when a compiler
 /// reassociates and contracts the expression, as WGSL allows (the H200 does, lavapipe does
-/// not): the generated programs' values stay within about ±2^12, where reordering a sum or
-/// fusing a product moves a result by a few units in the last place of its operands, so the
-/// bound is an absolute one (an operand's few ulps, even where the result cancels) or a
-/// relative one (large results).
+/// not): reordering a sum or fusing a product moves a result by a few units in the last place
+/// of its operands, so the bound is a relative one, or an absolute one where the result
+/// cancels. On the H200 the largest moves seen in 22,000 programs were 8 ulps and, where a
+/// result cancelled, 3501 ulps of a value below 2^-9 (docs/conformance.md).
 pub const REASSOCIATED_F32: Cmp = Cmp::F32Near {
-    ulps: 8,
+    ulps: 16,
     abs: 1.0 / 512.0,
 };
 /// The same for f16 (operands within about ±2^8).
