@@ -162,6 +162,18 @@ const MATCHES: &[(&str, &str, &str)] = &[
     ),
     ("topk", "f32 k=16", "topk f32 k=16"),
     ("topk", "rows f32 k=50", "topk rows 64x128256 k=50"),
+    ("topk", "f32 k=1024", "topk f32 k=1024"),
+    ("topk", "rows 1x128256 f32 k=50", "topk rows 1x128256 k=50"),
+    (
+        "topk",
+        "rows 256x32000 f32 k=40",
+        "topk rows 256x32000 k=40",
+    ),
+    (
+        "topk",
+        "rows 4096x1024 f32 k=16",
+        "topk rows 4096x1024 k=16",
+    ),
     (
         "histogram",
         "u8 256 bins",

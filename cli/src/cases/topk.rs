@@ -1,6 +1,7 @@
 //! Benchmark cases of top-k, as torch.topk's yardsticks measure them (`torch_prims.py`): the
-//! 16 largest of `n` uniform f32 in [0, 1), and at 2^22 also the 50 largest of each of 64 rows
-//! of 128256 normal-ish f32 (LLM sampling); verified against a CPU selection by (value in the
+//! 16 and the 1024 largest of `n` uniform f32 in [0, 1), and at 2^22 also the rows of
+//! normal-ish f32 torch times (the 50 largest of 1 and of 64 rows of 128256: LLM sampling; 40 of
+//! 256 rows of 32000, 16 of 4096 rows of 1024: retrieval); verified against a CPU selection by (value in the
 //! sort's total order, lower index).
 
 use rand::{Rng, SeedableRng};
@@ -79,17 +80,32 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
     let data: Vec<f32> = (0..n).map(|_| rng.random_range(0.0f32..1.0)).collect();
     let mut cases = vec![case(
         ctx,
-        data,
+        data.clone(),
         1,
         16.min(n as u32).max(1),
         "f32 k=16".into(),
     )?];
+    if n >= 1 << 20 {
+        cases.push(case(ctx, data, 1, 1024, "f32 k=1024".into())?);
+    }
     if n == 1 << 22 {
-        let (rows, cols) = (64, 128_256);
-        let logits: Vec<f32> = (0..rows * cols)
-            .map(|_| (0..4).map(|_| rng.random_range(-1.0f32..1.0)).sum())
-            .collect();
-        cases.push(case(ctx, logits, rows, 50, "rows f32 k=50".into())?);
+        // torch_prims.py's rows: sampling from 128256 logits, scores of retrieval
+        for (rows, cols, k) in [
+            (1, 128_256, 50),
+            (64, 128_256, 50),
+            (256, 32_000, 40),
+            (4096, 1024, 16),
+        ] {
+            let logits: Vec<f32> = (0..rows * cols)
+                .map(|_| (0..4).map(|_| rng.random_range(-1.0f32..1.0)).sum())
+                .collect();
+            let variant = if rows == 64 {
+                "rows f32 k=50".to_string()
+            } else {
+                format!("rows {rows}x{cols} f32 k={k}")
+            };
+            cases.push(case(ctx, logits, rows, k, variant)?);
+        }
     }
     Ok(cases)
 }
