@@ -65,10 +65,40 @@ pub struct MemAccess<'a> {
     pub atomic: bool,
     /// `(lane slot, absolute word address)` for every word touched, lanes in increasing order.
     pub words: &'a [(u32, u32)],
+    /// The part of each word touched (`crate::halves`): 0 the whole word, 1 its low half
+    /// (bytes 0..2), 2 its high half (bytes 2..4); empty when every word is whole.
+    pub parts: &'a [u8],
     /// Source span of the access.
     pub span: Span,
     /// The `Load` expression that read (none for statements: stores, atomics, uniform loads).
     pub expr: Option<ExprRef>,
+}
+
+impl MemAccess<'_> {
+    /// The part of entry `i` of [`MemAccess::words`].
+    pub fn part(&self, i: usize) -> u8 {
+        self.parts.get(i).copied().unwrap_or(0)
+    }
+}
+
+/// The bytes of a word a part covers, as bits: 1 the low half, 2 the high half, 3 both.
+pub fn part_mask(part: u8) -> u8 {
+    match part {
+        1 => 1,
+        2 => 2,
+        _ => 3,
+    }
+}
+
+/// Word `addr` or the half of it `part` names, for messages: `word 5`, `bytes 22..24 of word 5`.
+pub fn part_name(addr: u32, part: u8) -> String {
+    match part {
+        1 | 2 => {
+            let b = addr as u64 * 4 + 2 * (part as u64 - 1);
+            format!("bytes {b}..{} of word {addr}", b + 2)
+        }
+        _ => format!("word {addr}"),
+    }
 }
 
 /// Where the simulator is: the kernel and the workgroup being run.
@@ -115,8 +145,14 @@ pub struct Bound {
     pub buffer: usize,
     /// First word.
     pub base: usize,
-    /// Words.
+    /// Words, or for a halves binding leaves (`crate::halves`).
     pub len: usize,
+    /// A halves binding (its type holds f16): the type, whose leaves `len` counts and each
+    /// access translates to its WGSL place (`crate::halves`).
+    pub halves: Option<Handle<naga::Type>>,
+    /// A binding overlapping a halves binding of the pass in the same buffer: its words are
+    /// reported to the checkers as their two halves.
+    pub split: bool,
     /// Uniform (else storage).
     pub uniform: bool,
     /// A storage binding without write access (`var<storage, read>`), or a texture the shader

@@ -73,6 +73,8 @@ pub struct ReflectedBinding {
     /// array's, or of a struct's runtime-sized tail; a type of neither is one element of its
     /// size).
     pub shape: (u32, u32),
+    /// Its type holds f16 (`crate::halves`: the checkers see its words as halves).
+    pub f16: bool,
 }
 
 /// What the host needs to know about one entry point.
@@ -391,6 +393,7 @@ impl Kernel {
                             name: g.name.clone().unwrap_or_default(),
                             kind,
                             shape,
+                            f16: crate::halves::holds_f16(&module, g.ty),
                         })
                     })
                     .collect();

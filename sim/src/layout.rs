@@ -1,15 +1,19 @@
 //! Type layouts: how a naga type sits in simulator memory and in lane registers.
 //!
 //! Memory is addressed in 32-bit words, using the WGSL layout the IR records (struct member
-//! offsets, array strides), so host buffers need no translation. Registers hold a value packed
-//! (no padding): `reg_words` words, register word `w` coming from memory word `reg_map[w]`.
-//! Every leaf is one word: u32, i32, f32 (bits), bool (0 or 1), and f16 as the **f32 bits of the
-//! f16 value** (exact; every expression of f16 type is rounded to f16 when evaluated, so a word
-//! of kind `F16` always holds a representable half). An f16 leaf therefore takes a whole word,
-//! and so does a bool, which naga sizes as one byte: arrays and structs containing f16 or bool
-//! are laid out word per leaf, not by their WGSL strides and offsets — harmless, since neither
-//! is simulated in host-visible buffers, whose bytes must match the GPU's. [`Layout::bytes`] keeps
-//! the WGSL size, for the workgroup-memory limit.
+//! offsets, array strides), so host buffers of types of 32-bit leaves need no translation.
+//! Registers hold a value packed (no padding): `reg_words` words, register word `w` coming from
+//! memory word `reg_map[w]`. Every leaf is one word: u32, i32, f32 (bits), bool (0 or 1), and
+//! f16 as the **f32 bits of the f16 value** (exact; every expression of f16 type is rounded to
+//! f16 when evaluated, so a word of kind `F16` always holds a representable half). An f16 leaf
+//! therefore takes a whole word, and so does a bool, which naga sizes as one byte: arrays and
+//! structs containing f16 or bool are laid out word per leaf, not by their WGSL strides and
+//! offsets. That is the layout of workgroup, private and function memory and of every pointer
+//! offset. A storage or uniform buffer (or immediate data) must hold the GPU's bytes instead: a
+//! binding whose type holds f16 keeps them, `array<f16>` at stride 2, an f16 member at its
+//! 2-byte offset, and each of its accesses translates the leaf it touches to its WGSL place
+//! (`halves.rs`); bool is not host-shareable. [`Layout::bytes`] keeps the WGSL size, for the
+//! workgroup-memory limit.
 //!
 //! A cooperative matrix (`coop_mat16x16<f16, A>` …) is `rows × columns` leaves, row-major
 //! (element `(r, c)` is word `r·columns + c`), replicated in every lane of its subgroup.

@@ -25,7 +25,8 @@
 //! - **Checkers are plugins**; the core only reports events, and each checker turns the events
 //!   of one bug family into [`Finding`]s ([`CheckOptions`] turns the optional ones on).
 //! - **f16** values are words holding the f32 bits of a half, rounded after every operation;
-//!   never in host-visible buffers. **Cooperative matrices** are one matrix per subgroup, each
+//!   in storage and uniform buffers they keep WGSL's two-byte layout, each access translated
+//!   (`halves.rs`). **Cooperative matrices** are one matrix per subgroup, each
 //!   operation a subgroup operation whose memory elements go through the normal access path;
 //!   offered to plans where the simulated profile offers the shape and the simulator runs it
 //!   ([`SimConfig::coop_shapes`]).
@@ -104,6 +105,7 @@ pub mod error;
 mod events;
 mod filters;
 pub mod finding;
+mod halves;
 #[cfg(any(test, feature = "tools"))]
 mod inputs;
 mod interp;

@@ -200,6 +200,20 @@ impl Pass {
         })
     }
 
+    /// Whether the pass binds `buffer` as a type holding f16 (the entry point's reflected use).
+    pub fn binds_f16(&self, buffer: BufferId) -> bool {
+        let Some(entry) = self.kernel.entry(&self.entry) else {
+            return false;
+        };
+        self.bindings.iter().any(|b| {
+            b.buffer == buffer
+                && entry
+                    .bindings
+                    .iter()
+                    .any(|r| (r.group, r.binding) == (b.group, b.binding) && r.f16)
+        })
+    }
+
     /// Binds only `size` bytes from byte `offset` of the buffer bound to `name` (an
     /// [`Error::Plan`] if the pass binds no such variable).
     pub fn range(&mut self, name: Resource, offset: u64, size: u64) -> Result<&mut Pass> {

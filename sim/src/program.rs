@@ -94,16 +94,6 @@ impl Program {
         let (mut wg_words, mut private_words, mut wg_bytes) = (0u32, 0u32, 0u64);
         for (_, g) in module.global_variables.iter() {
             let l = layouts.get(g.ty);
-            let host = matches!(
-                g.space,
-                AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Immediate
-            );
-            if host && l.has_f16 {
-                return Err(Error::Sim(format!(
-                    "global `{}`: f16 in a storage or uniform buffer or immediate data is not simulated (pass f16 packed in u32 words)",
-                    g.name.as_deref().unwrap_or("?")
-                )));
-            }
             let mut meta = GlobalMeta {
                 space: g.space,
                 binding: g.binding.as_ref().map(|b| (b.group, b.binding)),

@@ -7,6 +7,10 @@
 //! element within its stride) are never unwritten output. A read whose value only a `select`
 //! arm consumes is judged when the select runs ([`Discards`]).
 //!
+//! Storage is tracked per half word (an f16 is one, `crate::halves`): a half never written is
+//! unwritten even where the other half of its word was written, and a read of a whole word
+//! needs both.
+//!
 //! Invocations counted: the lanes of a read that read an unwritten word (one per lane, however
 //! many of its words were unwritten). `unwritten-output` is about a buffer and has no count.
 
@@ -14,23 +18,26 @@ use super::discard::Discards;
 use super::ir::data_words;
 use super::CheckOptions;
 use crate::events::{
-    AccessKind, BufferMeta, Checker, Ctx, ExprEvent, ExprRef, Findings, MemAccess, PassStart, Space,
+    part_mask, part_name, AccessKind, BufferMeta, Checker, Ctx, ExprEvent, ExprRef, Findings,
+    MemAccess, PassStart, Space,
 };
 use crate::finding::FindingKind;
 
 /// Reports `uninitialized-read`, `unwritten-output` and (if asked for) `discarded-read`.
 pub struct Init {
-    /// Per buffer: written bits for poison buffers (and invalidated ones).
-    storage: Vec<Option<Vec<bool>>>,
-    /// Per buffer: the padding words of the types a pass bound it as (poison buffers only).
-    padding: Vec<Option<Vec<bool>>>,
+    /// Per buffer, per word: the halves written ([`part_mask`] bits; 3 the whole word), for
+    /// poison buffers (and invalidated ones).
+    storage: Vec<Option<Vec<u8>>>,
+    /// Per buffer, per word: the halves that are padding of the types a pass bound it as
+    /// (poison buffers only).
+    padding: Vec<Option<Vec<u8>>>,
     labels: Vec<String>,
     words: Vec<usize>,
     /// Per buffer: the pass that last invalidated it.
     invalidated_by: Vec<Option<String>>,
     /// Per resident workgroup, written bits of its workgroup memory (tracked only with
     /// `uninit_workgroup`).
-    wg: Vec<Vec<bool>>,
+    wg: Vec<Vec<u8>>,
     uninit_workgroup: bool,
     discards: Discards,
 }
@@ -61,15 +68,34 @@ impl Init {
             {
                 continue;
             }
+            let words = self.words[b.buffer];
+            if let Some(ty) = b.halves {
+                // the halves no data leaf of the range covers
+                let (module, layouts) = (pass.prog.module(), &pass.prog.layouts);
+                let mut data = vec![0u8; words.saturating_sub(b.base)];
+                let mut end = 0;
+                for i in 0..b.len as u64 {
+                    let p = crate::halves::place(module, layouts, ty, i);
+                    let (w, part) = p.word_part();
+                    if let Some(d) = data.get_mut(w as usize).filter(|_| p.data) {
+                        *d |= part_mask(part);
+                    }
+                    end = end.max(p.end().div_ceil(4) as usize);
+                }
+                let pad = self.padding[b.buffer].get_or_insert_with(|| vec![0; words]);
+                for (w, d) in data.iter().enumerate().take(end) {
+                    pad[b.base + w] |= 3 & !d;
+                }
+                continue;
+            }
             let data = data_words(pass.prog, g.ty);
             if !data.has_padding() {
                 continue;
             }
-            let words = self.words[b.buffer];
-            let pad = self.padding[b.buffer].get_or_insert_with(|| vec![false; words]);
+            let pad = self.padding[b.buffer].get_or_insert_with(|| vec![0; words]);
             for w in 0..b.len.min(words.saturating_sub(b.base)) {
                 if !data.is_data(w) {
-                    pad[b.base + w] = true;
+                    pad[b.base + w] = 3;
                 }
             }
         }
@@ -86,7 +112,7 @@ impl Checker for Init {
     fn run_start(&mut self, buffers: &[BufferMeta]) {
         self.storage = buffers
             .iter()
-            .map(|b| b.poison.then(|| vec![false; b.words]))
+            .map(|b| b.poison.then(|| vec![0; b.words]))
             .collect();
         self.padding = vec![None; buffers.len()];
         self.labels = buffers.iter().map(|b| b.label.clone()).collect();
@@ -96,7 +122,7 @@ impl Checker for Init {
 
     fn invalidate(&mut self, buffer: usize, pass: &str) {
         if let (Some(w), Some(&words)) = (self.storage.get_mut(buffer), self.words.get(buffer)) {
-            *w = Some(vec![false; words]);
+            *w = Some(vec![0; words]);
             self.invalidated_by[buffer] = Some(pass.to_string());
         }
     }
@@ -104,7 +130,7 @@ impl Checker for Init {
     fn host_write(&mut self, buffer: usize, first: usize, words: usize) {
         if let Some(Some(w)) = self.storage.get_mut(buffer) {
             let end = (first + words).min(w.len());
-            w[first.min(end)..end].fill(true);
+            w[first.min(end)..end].fill(3);
         }
     }
 
@@ -124,7 +150,7 @@ impl Checker for Init {
             }
             let wg = &mut self.wg[ctx.resident];
             wg.clear();
-            wg.resize(ctx.wg_words as usize, false);
+            wg.resize(ctx.wg_words as usize, 0);
         }
     }
 
@@ -134,7 +160,7 @@ impl Checker for Init {
 
     fn access(&mut self, ctx: &Ctx, a: &MemAccess, out: &mut Findings) {
         let label = self.labels.get(a.buffer).map(String::as_str).unwrap_or("?");
-        let written: &mut Vec<bool> = match a.space {
+        let written: &mut Vec<u8> = match a.space {
             Space::Workgroup if self.uninit_workgroup => match self.wg.get_mut(ctx.resident) {
                 Some(w) => w,
                 None => return,
@@ -147,11 +173,12 @@ impl Checker for Init {
         };
         // the last lane found reading an unwritten word (a lane's words come together)
         let mut counted = None;
-        for &(slot, addr) in a.words {
+        for (i, &(slot, addr)) in a.words.iter().enumerate() {
             let Some(w) = written.get_mut(addr as usize) else {
                 continue;
             };
-            if a.kind != AccessKind::Store && !*w && counted != Some(slot) {
+            let (part, mask) = (a.part(i), part_mask(a.part(i)));
+            if a.kind != AccessKind::Store && *w & mask != mask && counted != Some(slot) {
                 counted = Some(slot);
                 let kind = FindingKind::UninitializedRead;
                 let what = || {
@@ -161,13 +188,14 @@ impl Checker for Init {
                              (WGSL zero-fills it; Metal and CUDA do not)"
                         )
                     } else {
+                        let at = part_name(addr, part);
                         match self.invalidated_by.get(a.buffer).and_then(Option::as_ref) {
                             Some(pass) => format!(
-                                "word {addr} of buffer {} `{label}` read after pass `{pass}` invalidated it and before any pass wrote it again",
+                                "{at} of buffer {} `{label}` read after pass `{pass}` invalidated it and before any pass wrote it again",
                                 a.buffer
                             ),
                             None => format!(
-                                "word {addr} of host-uninitialized buffer {} `{label}` read before any pass wrote it",
+                                "{at} of host-uninitialized buffer {} `{label}` read before any pass wrote it",
                                 a.buffer
                             ),
                         }
@@ -188,7 +216,7 @@ impl Checker for Init {
                 }
             }
             if a.kind != AccessKind::Load {
-                *w = true;
+                *w |= mask;
             }
         }
     }
@@ -202,9 +230,11 @@ impl Checker for Init {
                 continue;
             }
             let pad = self.padding.get(i).and_then(Option::as_ref);
+            // (a word counts where any byte of it that is not padding was never written)
             let missing: Vec<usize> = (0..w.len())
-                .filter(|&j| !w[j] && !pad.is_some_and(|p| p[j]))
+                .filter(|&j| (w[j] | pad.map_or(0, |p| p[j])) != 3)
                 .collect();
+            let partial = missing.iter().filter(|&&j| w[j] != 0).count();
             if let (Some(&first), Some(&last)) = (missing.first(), missing.last()) {
                 let since = match self.invalidated_by.get(i).and_then(Option::as_ref) {
                     Some(pass) => format!(" since pass `{pass}` invalidated it"),
@@ -213,10 +243,14 @@ impl Checker for Init {
                 out.report_global(
                     FindingKind::UnwrittenOutput,
                     format!(
-                        "buffer {i} `{}`: {} of its {} words never written{since} (words {first}..={last}; 32-bit words)",
+                        "buffer {i} `{}`: {} of its {} words never written{since} (words {first}..={last}; 32-bit words{})",
                         b.label,
                         missing.len(),
-                        w.len()
+                        w.len(),
+                        match partial {
+                            0 => String::new(),
+                            n => format!(", {n} of them written in one f16 half only"),
+                        }
                     ),
                 );
             }

@@ -21,6 +21,10 @@
 //! epoch and words (the storage checker's words are per workgroup too: a race between
 //! workgroups is [`GridRace`]'s).
 //!
+//! A storage word's halves are apart where an access names them ([`MemAccess::parts`], an
+//! f16 of a binding holding f16): two invocations storing the two halves of one word do not
+//! race, two storing one half do.
+//!
 //! Invocations counted: the lanes of an access that race with an earlier access of another
 //! invocation (one per lane, however many of its words race).
 
@@ -28,7 +32,9 @@ use std::collections::HashMap;
 
 use naga::Span;
 
-use crate::events::{AccessKind, BarrierEvent, Checker, Ctx, Findings, MemAccess, Space};
+use crate::events::{
+    part_name, AccessKind, BarrierEvent, Checker, Ctx, Findings, MemAccess, Space,
+};
 use crate::finding::FindingKind;
 
 const NONE: u32 = u32::MAX;
@@ -278,7 +284,7 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-/// (buffer << 32 | word) → the word's accesses in an epoch
+/// (buffer << 34 | word << 2 | part) → the word's (or half's) accesses in an epoch
 type EpochWords = HashMap<u64, Word, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Reports `storage-race`.
@@ -326,9 +332,10 @@ impl Checker for StorageRace {
         let span = self.spans.id(a.span, WORD_SPANS);
         // the last lane reported (a lane's words come together)
         let mut raced = NONE;
-        for &(slot, addr) in a.words {
+        for (i, &(slot, addr)) in a.words.iter().enumerate() {
+            let part = a.part(i);
             let w = words
-                .entry((a.buffer as u64) << 32 | addr as u64)
+                .entry((a.buffer as u64) << 34 | (addr as u64) << 2 | part as u64)
                 .or_insert(BLANK);
             let race = w.touch(epoch, slot, span, plain_write);
             if let Some((other, at)) = race.filter(|_| slot != raced) {
@@ -336,7 +343,8 @@ impl Checker for StorageRace {
                 let other = (other, self.spans.get(at));
                 let what = || {
                     format!(
-                    "storage word {addr} of buffer {} touched by two invocations of a workgroup between storage barriers, one a non-atomic write",
+                    "storage {} of buffer {} touched by two invocations of a workgroup between storage barriers, one a non-atomic write",
+                    part_name(addr, part),
                     a.buffer
                 )
                 };
@@ -394,11 +402,14 @@ const STALE: GridWord = GridWord {
 /// from another workgroup and the first non-atomic write: a race exists once a workgroup other
 /// than the writer's touches the word, or a workgroup writes it that another has touched, and
 /// those three name a party of another workgroup in every such case. Memory: 28 bytes per
-/// word touched through a writable binding (7 times the buffer), kept for the run.
+/// word touched through a writable binding (7 times the buffer), kept for the run, and 56 per
+/// word touched as halves.
 #[derive(Default)]
 pub struct GridRace {
     /// Per plan buffer (grown as buffers are touched): per word, the pass's accesses.
     words: Vec<Vec<GridWord>>,
+    /// Per plan buffer: per half word (word · 2 + high), the pass's accesses of halves.
+    halves: Vec<Vec<GridWord>>,
     /// The source spans of the accesses seen, indexed by `Site::span`.
     spans: SpanIds,
 }
@@ -427,12 +438,19 @@ impl Checker for GridRace {
         let span = self.spans.id(a.span, (1 << (32 - SLOT_BITS)) - 1) << SLOT_BITS;
         if self.words.len() <= a.buffer {
             self.words.resize(a.buffer + 1, Vec::new());
+            self.halves.resize(a.buffer + 1, Vec::new());
         }
-        let words = &mut self.words[a.buffer];
         // the last lane reported (a lane's words come together)
         let mut raced = NONE;
-        for &(slot, addr) in a.words {
-            let addr = addr as usize;
+        for (i, &(slot, word)) in a.words.iter().enumerate() {
+            let part = a.part(i);
+            let (words, addr) = match part {
+                0 => (&mut self.words[a.buffer], word as usize),
+                p => (
+                    &mut self.halves[a.buffer],
+                    word as usize * 2 + p as usize - 1,
+                ),
+            };
             if words.len() <= addr {
                 // grown to what is touched (the bound range's end is the bounds check's)
                 words.resize((addr + 1).next_power_of_two(), STALE);
@@ -475,7 +493,8 @@ impl Checker for GridRace {
             raced = slot;
             let what = || {
                 format!(
-                "storage word {addr} of buffer {} touched by two workgroups of one dispatch, one a non-atomic write",
+                "storage {} of buffer {} touched by two workgroups of one dispatch, one a non-atomic write",
+                part_name(word, part),
                 a.buffer
             )
             };

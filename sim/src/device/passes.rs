@@ -19,11 +19,12 @@ use super::*;
 /// the kernel is made). An error where the pass gives none or too few.
 fn immediates_bound(
     pass: &crate::plan::Pass,
-    module: &naga::Module,
+    prog: &crate::program::Program,
     var: &naga::GlobalVariable,
     at: &[(SimBuffer, usize, usize)],
     slot: &[usize],
 ) -> Result<Bound> {
+    let module = prog.module();
     let name = var.name.as_deref().unwrap_or("?");
     let need = module.types[var.ty].inner.size(module.to_ctx()) as u64;
     let Some(buffer) = pass.immediates else {
@@ -41,14 +42,42 @@ fn immediates_bound(
             len * 4
         )));
     }
+    let halves = prog.layouts.get(var.ty).has_f16.then_some(var.ty);
+    let len = match halves {
+        Some(ty) => crate::halves::leaves(module, &prog.layouts, ty, need) as usize,
+        None => need.div_ceil(4) as usize,
+    };
     Ok(Bound {
         buffer: slot[buffer.0],
         base,
-        len: need.div_ceil(4) as usize,
+        len,
+        halves,
+        split: false,
         uniform: true,
         read_only: true,
         texture: None,
     })
+}
+
+/// Marks the bindings whose range (`ranges`: global, buffer, first word, words) overlaps
+/// another binding's range of the same buffer, either of them a halves binding, as split: they
+/// report whole words as halves, as the halves binding does its f16 (`crate::halves`).
+fn split_overlaps(bound: &mut [Option<Bound>], ranges: &[(usize, usize, usize, usize)]) {
+    let halves = |g: usize| bound[g].is_some_and(|b| b.halves.is_some());
+    let mut split = Vec::new();
+    for (i, &(g, buf, first, words)) in ranges.iter().enumerate() {
+        for &(h, other, start, len) in &ranges[i + 1..] {
+            let overlap = buf == other && first < start + len && start < first + words;
+            if overlap && (halves(g) || halves(h)) {
+                split.extend([g, h]);
+            }
+        }
+    }
+    for g in split {
+        if let Some(b) = &mut bound[g] {
+            b.split = true;
+        }
+    }
 }
 
 impl Simulator {
@@ -196,6 +225,8 @@ impl Simulator {
             let module = &prog.spec.module;
             let used = prog.spec.info.get_entry_point(prog.entry_index);
             let mut bound = vec![None; prog.globals.len()];
+            // (global, buffer, first word, words) of each buffer binding
+            let mut ranges: Vec<(usize, usize, usize, usize)> = Vec::new();
             for ((gi, g), (h, var)) in prog
                 .globals
                 .iter()
@@ -204,7 +235,7 @@ impl Simulator {
             {
                 if g.space == naga::AddressSpace::Immediate {
                     if !used[h].is_empty() {
-                        bound[gi] = Some(immediates_bound(pass, module, var, at, slot)?);
+                        bound[gi] = Some(immediates_bound(pass, &prog, var, at, slot)?);
                     }
                     continue;
                 }
@@ -223,6 +254,8 @@ impl Simulator {
                         buffer: slot[b.buffer.0],
                         base,
                         len: len.min(desc.words() as usize),
+                        halves: None,
+                        split: false,
                         uniform: false,
                         read_only: !writes,
                         texture: Some(desc),
@@ -268,16 +301,29 @@ impl Simulator {
                         ),
                     );
                 }
+                // a type holding f16: its leaves in the range (`crate::halves`)
+                let halves = prog.layouts.get(var.ty).has_f16.then_some(var.ty);
+                let leaves = match halves {
+                    Some(ty) => {
+                        crate::halves::leaves(module, &prog.layouts, ty, words_bound as u64 * 4)
+                            as usize
+                    }
+                    None => words_bound,
+                };
+                ranges.push((gi, slot[b.buffer.0], base + first, words_bound));
                 bound[gi] = Some(Bound {
                     buffer: slot[b.buffer.0],
                     base: base + first,
-                    len: words_bound,
+                    len: leaves,
+                    halves,
+                    split: false,
                     uniform: g.space == naga::AddressSpace::Uniform,
                     read_only: matches!(g.space, naga::AddressSpace::Storage { access }
                         if !access.contains(naga::StorageAccess::STORE)),
                     texture: None,
                 });
             }
+            split_overlaps(&mut bound, &ranges);
             let hooks = Hooks {
                 checkers: &mut *checkers,
                 findings: &mut *findings,

@@ -130,8 +130,9 @@ impl Simulator {
     /// needs, against [`SimConfig::memory_budget`]: its buffers, once more for the starting
     /// contents and once for each other schedule's results where several schedules run, and
     /// per run at once the checkers' records (the cross-workgroup race check's 28 bytes a word
-    /// of a buffer a pass binds read-write, its table grown to a power of two; the
-    /// initialization check's byte a word of an output). Returns how many schedules may run
+    /// of a buffer a pass binds read-write, its table grown to a power of two, three times that
+    /// for a buffer some pass binds as a type holding f16; the initialization check's byte a
+    /// word of an output). Returns how many schedules may run
     /// at once; an `Error::TooLarge` where one run at a time is too many.
     fn memory_plan(
         &self,
@@ -142,10 +143,13 @@ impl Simulator {
     ) -> Result<usize> {
         let buffers: u64 = table.iter().map(|b| b.size()).sum();
         let mut written = vec![false; table.len()];
+        // bound through a type holding f16 somewhere: its words may be touched as halves
+        let mut halves = vec![false; table.len()];
         for (c, s) in commands.iter().zip(slots) {
             if let Command::Run { plan, .. } = c {
                 for (i, &t) in s.iter().enumerate() {
                     written[t] |= plan.passes.iter().any(|p| p.binds_read_write(BufferId(i)));
+                    halves[t] |= plan.passes.iter().any(|p| p.binds_f16(BufferId(i)));
                 }
             }
         }
@@ -153,10 +157,13 @@ impl Simulator {
             .iter()
             .zip(&written)
             .zip(metas)
-            .map(|((b, &w), m)| {
+            .zip(&halves)
+            .map(|(((b, &w), m), &h)| {
                 let words = b.inner.len as u64;
+                // (touched as halves too: a record per half word besides)
+                let tables = if h { 3 } else { 1 };
                 let race = if w {
-                    words.next_power_of_two() * RACE_BYTES_PER_WORD
+                    words.next_power_of_two() * RACE_BYTES_PER_WORD * tables
                 } else {
                     0
                 };
@@ -233,7 +240,10 @@ impl Simulator {
             return Ok(report);
         };
         let writer = |schedule: Schedule| -> Result<Option<(Party, usize)>> {
-            let watch = checks::LastWriter::new(b, i);
+            // (the halves of the word that differ: an f16's writer, not its neighbour's)
+            let diff = words[b][i] ^ v;
+            let mask = (diff & 0xffff != 0) as u8 | ((diff >> 16 != 0) as u8) << 1;
+            let watch = checks::LastWriter::new(b, i, mask);
             let last = watch.last.clone();
             self.run_commands(run, &mut start.clone(), schedule, Some(Box::new(watch)))?;
             let party = last.borrow_mut().take();

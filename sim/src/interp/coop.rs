@@ -26,7 +26,20 @@
 //! - `coopMultiplyAdd(a, b, c)` = `c + a·b`, each sum in f32 in order of k (products of f16 are
 //!   exact in f32); an f16 accumulator is rounded to f16 at the end.
 
+use super::halves;
 use super::*;
+
+/// The memory word and part (`crate::halves`) of element word `a` of a cooperative load or
+/// store: of binding `bound` (`a` from its first word or leaf), else of workgroup memory.
+fn word_of(prog: &Program, bound: Option<&Bound>, a: usize) -> (usize, u8) {
+    match bound {
+        Some(b) => match b.halves {
+            Some(ty) => halves::leaf_at(prog, b, ty, a as u32),
+            None => (b.base + a, 0),
+        },
+        None => (a, 0),
+    }
+}
 
 /// Where the elements of a cooperative load or store go.
 struct Place {
@@ -286,7 +299,8 @@ impl<'a, 'h> Interp<'a, 'h> {
                 data.row_major,
                 span,
             );
-            let (mem, base, space, buffer): (&[u32], usize, Space, usize) = match place.root {
+            let prog = self.prog;
+            let (mem, bound, space): (&[u32], Option<Bound>, Space) = match place.root {
                 Root::Binding(g) => {
                     let b = self.bound[g as usize].expect("bound");
                     let sp = if b.uniform {
@@ -294,21 +308,20 @@ impl<'a, 'h> Interp<'a, 'h> {
                     } else {
                         Space::Storage
                     };
-                    (&self.buffers[b.buffer], b.base, sp, b.buffer)
+                    (&self.buffers[b.buffer], Some(b), sp)
                 }
-                _ => (&self.wg_mem, 0, Space::Workgroup, 0),
+                _ => (&self.wg_mem, None, Space::Workgroup),
             };
             let mut vals = vec![0u32; rows * cols];
-            self.scratch.clear();
+            let mut touched = Vec::new();
             for (e, a) in addrs.iter().enumerate() {
                 if let Some(a) = *a {
-                    vals[e] = mem[base + a];
-                    self.scratch
-                        .push((lanes[e % lanes.len()] as u32, (base + a) as u32));
+                    let (w, part) = word_of(prog, bound.as_ref(), a);
+                    vals[e] = halves::read_leaf(mem, w, part);
+                    touched.push((lanes[e % lanes.len()] as u32, w as u32, part));
                 }
             }
-            self.scratch.sort_by_key(|x| x.0);
-            self.emit_access(space, buffer, AccessKind::Load, false, span);
+            self.emit_coop(touched, bound, space, AccessKind::Load, span);
             let regs = &mut self.regs[fi];
             for &l in &lanes {
                 for (w, &v) in vals.iter().enumerate() {
@@ -355,33 +368,53 @@ impl<'a, 'h> Interp<'a, 'h> {
                 data.row_major,
                 span,
             );
-            let (mem, base, space, buffer): (&mut [u32], usize, Space, usize) = match place.root {
+            let prog = self.prog;
+            let (mem, bound, space): (&mut [u32], Option<Bound>, Space) = match place.root {
                 Root::Binding(g) => {
                     let b = self.bound[g as usize].expect("bound");
                     if b.uniform {
                         return Err(Error::Sim("coopStore to a uniform buffer".into()));
                     }
-                    (
-                        &mut self.buffers[b.buffer],
-                        b.base,
-                        Space::Storage,
-                        b.buffer,
-                    )
+                    (&mut self.buffers[b.buffer], Some(b), Space::Storage)
                 }
-                _ => (&mut self.wg_mem, 0, Space::Workgroup, 0),
+                _ => (&mut self.wg_mem, None, Space::Workgroup),
             };
-            self.scratch.clear();
+            let mut touched = Vec::new();
             for (e, a) in addrs.iter().enumerate() {
                 if let Some(a) = *a {
-                    mem[base + a] = self.regs[fi][vr + e * n + first];
-                    self.scratch
-                        .push((lanes[e % lanes.len()] as u32, (base + a) as u32));
+                    let (w, part) = word_of(prog, bound.as_ref(), a);
+                    halves::write_leaf(mem, w, part, self.regs[fi][vr + e * n + first]);
+                    touched.push((lanes[e % lanes.len()] as u32, w as u32, part));
                 }
             }
-            self.scratch.sort_by_key(|x| x.0);
-            self.emit_access(space, buffer, AccessKind::Store, false, span);
+            self.emit_coop(touched, bound, space, AccessKind::Store, span);
         }
         Ok(())
+    }
+
+    /// Reports the words (lane, word, part) a cooperative load or store touched, by lane.
+    fn emit_coop(
+        &mut self,
+        mut touched: Vec<(u32, u32, u8)>,
+        bound: Option<Bound>,
+        space: Space,
+        kind: AccessKind,
+        span: Span,
+    ) {
+        touched.sort_by_key(|x| x.0);
+        self.scratch.clear();
+        self.parts.clear();
+        let halves = bound.is_some_and(|b| b.halves.is_some());
+        for (l, w, p) in touched {
+            self.scratch.push((l, w));
+            if halves {
+                self.parts.push(p);
+            }
+        }
+        match bound {
+            Some(b) => self.emit_bound(&b, space, kind, false, span),
+            None => self.emit_access(space, 0, kind, false, span),
+        }
     }
 
     pub(super) fn coop_mma(

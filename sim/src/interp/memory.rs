@@ -1,6 +1,7 @@
 //! Memory operations of the interpreter: loads, stores and atomics through pointers (root +
 //! per-lane offset), bound checks, and the access events checkers see.
 
+use super::halves;
 use super::*;
 
 impl<'a, 'h> Interp<'a, 'h> {
@@ -35,6 +36,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         span: Span,
     ) {
         let words = std::mem::take(&mut self.scratch);
+        let parts = std::mem::take(&mut self.parts);
         if !words.is_empty() {
             let a = MemAccess {
                 space,
@@ -43,6 +45,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 kind,
                 atomic,
                 words: &words,
+                parts: &parts,
                 span,
                 expr: self.evaluating,
             };
@@ -53,6 +56,8 @@ impl<'a, 'h> Interp<'a, 'h> {
         }
         self.scratch = words;
         self.scratch.clear();
+        self.parts = parts;
+        self.parts.clear();
     }
 
     /// Validates addresses of a binding access: out-of-range lanes are reported and get BAD.
@@ -112,6 +117,17 @@ impl<'a, 'h> Interp<'a, 'h> {
                     self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
                 self.check_binding(&mut offs, maxw, b, span, active);
                 let track = self.tracking() && !b.uniform && !b.read_only;
+                let space = if b.uniform {
+                    Space::Uniform
+                } else {
+                    Space::Storage
+                };
+                if let Some(ty) = b.halves {
+                    self.load_halves(fi, &offs, map, dr, (&b, ty), track, active);
+                    self.emit_bound(&b, space, AccessKind::Load, atomic, span);
+                    self.offs = offs;
+                    return Ok(());
+                }
                 let key = (b.buffer as u64 + 1) << 32;
                 let buf = &self.buffers[b.buffer];
                 let regs = &mut self.regs[fi];
@@ -132,12 +148,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                         };
                     }
                 });
-                let space = if b.uniform {
-                    Space::Uniform
-                } else {
-                    Space::Storage
-                };
-                self.emit_access(space, b.buffer, AccessKind::Load, atomic, span);
+                self.emit_bound(&b, space, AccessKind::Load, atomic, span);
             }
             Root::Workgroup => {
                 let track = self.tracking();
@@ -226,25 +237,30 @@ impl<'a, 'h> Interp<'a, 'h> {
                 let b =
                     self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
                 self.check_binding(&mut offs, maxw, b, span, active);
-                let buf = &mut self.buffers[b.buffer];
-                let regs = &self.regs[fi];
-                let scratch = &mut self.scratch;
-                let mut changed = false;
-                active.for_each(|l| {
-                    let o = offs[l];
-                    if o != BAD {
-                        for (w, &mw) in map.iter().enumerate() {
-                            let a = b.base + (o + mw) as usize;
-                            scratch.push((l as u32, a as u32));
-                            changed |= buf[a] != regs[vr + w * n + l];
-                            buf[a] = regs[vr + w * n + l];
+                let changed = if let Some(ty) = b.halves {
+                    self.store_halves(fi, &offs, map, vr, (&b, ty), active)
+                } else {
+                    let buf = &mut self.buffers[b.buffer];
+                    let regs = &self.regs[fi];
+                    let scratch = &mut self.scratch;
+                    let mut changed = false;
+                    active.for_each(|l| {
+                        let o = offs[l];
+                        if o != BAD {
+                            for (w, &mw) in map.iter().enumerate() {
+                                let a = b.base + (o + mw) as usize;
+                                scratch.push((l as u32, a as u32));
+                                changed |= buf[a] != regs[vr + w * n + l];
+                                buf[a] = regs[vr + w * n + l];
+                            }
                         }
-                    }
-                });
+                    });
+                    changed
+                };
                 if self.tracking() && changed {
                     self.spin.wrote();
                 }
-                self.emit_access(Space::Storage, b.buffer, AccessKind::Store, atomic, span);
+                self.emit_bound(&b, Space::Storage, AccessKind::Store, atomic, span);
             }
             Root::Workgroup => {
                 let regs = &self.regs[fi];
@@ -352,11 +368,21 @@ impl<'a, 'h> Interp<'a, 'h> {
             _ => None,
         };
         let rr = result.map(|r| t.exprs[r.index()].reg as usize * n);
+        let mut binding = None;
         let (space, buffer, base) = match root {
             Root::Binding(g) => {
                 let b =
                     self.bound[g as usize].ok_or_else(|| Error::Sim("unbound global".into()))?;
                 self.check_binding(&mut offs, 1, b, span, active);
+                if let Some(ty) = b.halves {
+                    // (an atomic is a 32-bit leaf: its word, from the binding's first)
+                    active.for_each(|l| {
+                        if offs[l] != BAD {
+                            offs[l] = (halves::leaf_at(prog, &b, ty, offs[l]).0 - b.base) as u32;
+                        }
+                    });
+                }
+                binding = Some(b);
                 (Space::Storage, b.buffer, b.base)
             }
             Root::Workgroup => (Space::Workgroup, 0, 0),
@@ -430,7 +456,10 @@ impl<'a, 'h> Interp<'a, 'h> {
                 self.ticket = Some((span, l as usize));
             }
         }
-        self.emit_access(space, buffer, AccessKind::Rmw, true, span);
+        match binding {
+            Some(b) => self.emit_bound(&b, space, AccessKind::Rmw, true, span),
+            None => self.emit_access(space, buffer, AccessKind::Rmw, true, span),
+        }
         self.offs = offs;
         Ok(())
     }

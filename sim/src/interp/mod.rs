@@ -85,6 +85,7 @@ macro_rules! ctx {
 mod coop;
 mod eval;
 mod frames;
+mod halves;
 mod math;
 mod memory;
 mod sched;
@@ -182,6 +183,8 @@ pub struct Interp<'a, 'h> {
     wg_id: [u32; 3],
     num_wg: [u32; 3],
     scratch: Vec<(u32, u32)>,
+    /// The part of each word of `scratch` (empty: all whole words; `crate::halves`).
+    parts: Vec<u8>,
     offs: Vec<u32>,
     hooks: Hooks<'h>,
     /// Per function table, per expression: a checker watches its evaluation.
@@ -304,6 +307,7 @@ impl<'a, 'h> Interp<'a, 'h> {
             wg_id: [0; 3],
             num_wg,
             scratch: Vec::new(),
+            parts: Vec::new(),
             offs: Vec::new(),
             hooks,
             watched: prog

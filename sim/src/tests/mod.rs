@@ -8,6 +8,7 @@ mod corpus;
 mod counts;
 mod declared;
 mod findings;
+mod halves;
 mod limits;
 mod pointers;
 mod quiet;
