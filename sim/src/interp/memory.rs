@@ -76,15 +76,15 @@ impl<'a, 'h> Interp<'a, 'h> {
                 bad.push((l, o));
             }
         });
+        // (a halves binding's range counts leaves: an f16 or a 32-bit value each)
+        let what = if b.halves.is_some() {
+            "binding range (f16 and 32-bit values)"
+        } else {
+            "binding range (words)"
+        };
         for (l, o) in bad {
             offs[l] = BAD;
-            self.oob(
-                l,
-                o as u64 + maxw as u64 - 1,
-                b.len as u64,
-                "binding range (words)",
-                span,
-            );
+            self.oob(l, o as u64 + maxw as u64 - 1, b.len as u64, what, span);
         }
     }
 
