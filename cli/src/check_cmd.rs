@@ -33,8 +33,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub workgroups: String,
     /// A binding: `[G:]I=TYPE:INIT` (`@group(G) @binding(I)`, group 0 without `G:`), TYPE
-    /// u32|i32|f32, INIT zeros:N | random:N | iota:N | uninit:N | [v,v,...] | file:PATH (a
-    /// .npy file of that dtype, or raw little-endian 4-byte elements). Repeatable.
+    /// u32|i32|f32|f16 (f16 two bytes an element, as array<f16> holds them), INIT zeros:N |
+    /// random:N | iota:N | uninit:N | [v,v,...] | file:PATH (a .npy file of that dtype, or raw
+    /// little-endian 4-byte words). Repeatable.
     #[arg(long = "bind")]
     pub binds: Vec<String>,
     /// A texture: `[G:]I=FORMAT:SIZE:INIT`, FORMAT a texel format (rgba8unorm, r32float, ...),
@@ -242,6 +243,7 @@ fn read_npy(
         (crate::npy::Array::U32(v), ElemType::U32) => v.clone(),
         (crate::npy::Array::I32(v), ElemType::I32) => v.iter().map(|&x| x as u32).collect(),
         (crate::npy::Array::F32(v), ElemType::F32) => v.iter().map(|x| x.to_bits()).collect(),
+        (crate::npy::Array::F16(v), ElemType::F16) => v.iter().map(|&x| x as u32).collect(),
         (data, _) => {
             return Err(format!(
                 "{what}: {shown} holds {}, not {} ({})",
@@ -251,6 +253,7 @@ fn read_npy(
                     ElemType::U32 => "uint32",
                     ElemType::I32 => "int32",
                     ElemType::F32 => "float32",
+                    ElemType::F16 => "float16",
                 }
             ))
         }
@@ -258,7 +261,10 @@ fn read_npy(
     if words.is_empty() {
         return Err(format!("{what}: {shown} holds no elements"));
     }
-    if words.len() as u64 * 4 > max_bytes {
+    if let Some(why) = ty.odd(words.len() as u64) {
+        return Err(format!("{what}: {shown}: {why}"));
+    }
+    if ty.size_of(words.len() as u64).is_none_or(|b| b > max_bytes) {
         return Err(format!(
             "{what}: {shown} holds {} elements; the simulated device's largest buffer is \
              {max_bytes} bytes",
@@ -358,7 +364,7 @@ pub fn run(args: &CheckArgs, sim: &SimSettings) -> anyhow::Result<ExitCode> {
     let immediates = match args.immediates.as_deref().map(|s| {
         let what = format!("--immediates {s:?}");
         let (ty, init) = parse_typed_init(s)
-            .map_err(|why| format!("{what}: {why} (expected TYPE:INIT, TYPE u32|i32|f32)"))?;
+            .map_err(|why| format!("{what}: {why} (expected TYPE:INIT, TYPE u32|i32|f32|f16)"))?;
         let max = wgsimd_sim::MAX_IMMEDIATE_BYTES;
         Ok::<_, String>((ty, resolve_file(init, ty, Path::new(""), max, &what)?))
     }) {
@@ -487,22 +493,26 @@ pub fn summary(findings: usize, notes: usize, schedules: &[String]) {
     eprintln!("{found}{noted} (schedules: {under})");
 }
 
-/// The words as text, space-separated.
+/// The elements of the words as text, space-separated (two f16 a word, low half first).
 pub fn words_text(ty: ElemType, words: &[u32]) -> String {
-    let vals: Vec<String> = words.iter().map(|&w| ty.format(w)).collect();
+    let vals: Vec<String> = ty
+        .elements_of(words)
+        .iter()
+        .map(|&w| ty.format(w))
+        .collect();
     vals.join(" ")
 }
 
-/// The words as a JSON array of numbers (non-finite floats as strings).
+/// The elements of the words as a JSON array of numbers (non-finite floats as strings).
 pub fn words_json(ty: ElemType, words: &[u32]) -> serde_json::Value {
-    words
+    ty.elements_of(words)
         .iter()
-        .map(|&w| match ty {
-            ElemType::U32 => w.into(),
-            ElemType::I32 => (w as i32).into(),
-            ElemType::F32 => serde_json::Number::from_f64(f32::from_bits(w) as f64)
+        .map(|&w| match (ty, ty.float(w)) {
+            (_, Some(v)) => serde_json::Number::from_f64(v as f64)
                 .map(serde_json::Value::Number)
                 .unwrap_or_else(|| ty.format(w).into()),
+            (ElemType::I32, None) => (w as i32).into(),
+            _ => w.into(),
         })
         .collect::<Vec<_>>()
         .into()

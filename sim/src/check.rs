@@ -3,11 +3,13 @@
 //! pass ([`super::pipeline`]).
 //!
 //! A binding spec is `[G:]I=TYPE:INIT`: `I` the `@binding` in `@group(G)` (group 0 when `G:`
-//! is left out), `TYPE` `u32|i32|f32`, `INIT` one of `zeros:N`, `random:N` (seeded; f32 in
-//! [-1, 1)), `iota:N` (0, 1, 2, ...), `uninit:N` (host-uninitialized: reading it before writing
-//! is `uninitialized-read`, leaving any of it unwritten is `unwritten-output`), a list
-//! `[v,v,...]`, or `file:PATH` (raw little-endian 4-byte elements; the CLI also reads `.npy`),
-//! of at most [`MAX_ELEMENTS`] elements (and what the simulated device's largest buffer holds).
+//! is left out), `TYPE` `u32|i32|f32|f16`, `INIT` one of `zeros:N`, `random:N` (seeded; floats
+//! in [-1, 1)), `iota:N` (0, 1, 2, ...), `uninit:N` (host-uninitialized: reading it before
+//! writing is `uninitialized-read`, leaving any of it unwritten is `unwritten-output`), a list
+//! `[v,v,...]` (an f16 rounded to the nearest), or `file:PATH` (raw little-endian 4-byte words,
+//! two f16 each; the CLI also reads `.npy`), of at most [`MAX_ELEMENTS`] elements (and what the
+//! simulated device's largest buffer holds). f16 elements take two bytes, two to a word, as an
+//! `array<f16>` holds them: an even count.
 //! Whether the binding is storage or uniform comes from the shader.
 //!
 //! A texture spec ([`BindSpec::parse_texture`], `--texture`) is `[G:]I=FORMAT:SIZE:INIT`:
@@ -52,7 +54,7 @@ impl std::str::FromStr for BindSpec {
     fn from_str(s: &str) -> Result<BindSpec> {
         let bad = |why: &str| {
             Error::InvalidInput(format!(
-                "--bind {s:?}: {why} (expected [G:]I=TYPE:INIT, TYPE u32|i32|f32, INIT zeros:N|random:N|iota:N|uninit:N|[v,...]|file:PATH)"
+                "--bind {s:?}: {why} (expected [G:]I=TYPE:INIT, TYPE u32|i32|f32|f16, INIT zeros:N|random:N|iota:N|uninit:N|[v,...]|file:PATH)"
             ))
         };
         let (slot, rest) = s.split_once('=').ok_or_else(|| bad("no `=`"))?;
@@ -107,7 +109,7 @@ impl BindSpec {
 }
 
 impl BindSpec {
-    /// Elements (32-bit words); `None` for a file, whose size is known when it is read.
+    /// Elements; `None` for a file, whose size is known when it is read.
     pub fn elements(&self) -> Option<usize> {
         self.init.elements()
     }
@@ -217,13 +219,15 @@ pub fn check(req: &CheckRequest) -> Result<CheckReport> {
             size: None,
         });
     }
-    if let Some((_, init)) = &req.immediates {
+    if let Some((ty, init)) = &req.immediates {
         let max = crate::kernel::MAX_IMMEDIATE_BYTES;
         let bytes = match init {
             InitSpec::File(path) => std::fs::metadata(path)
                 .map_err(|e| Error::InvalidInput(format!("immediates {}: {e}", path.display())))?
                 .len(),
-            other => other.elements().unwrap_or(0) as u64 * 4,
+            other => ty
+                .size_of(other.elements().unwrap_or(0) as u64)
+                .unwrap_or(u64::MAX),
         };
         if bytes > max {
             return Err(Error::InvalidInput(format!(

@@ -1,5 +1,7 @@
 //! The contents the tools give a kernel's buffers, as the command line spells them: an element
-//! type ([`ElemType`]) and what the buffer starts as ([`InitSpec`]: zeros, seeded random
+//! type ([`ElemType`]: four bytes an element, or two for f16, packed two to a word low half
+//! first, so an even count of them: a buffer is whole 4-byte words, as WebGPU binds storage)
+//! and what the buffer starts as ([`InitSpec`]: zeros, seeded random
 //! values, 0, 1, 2, ..., host-uninitialized, a list, or a file of raw little-endian words), of
 //! at most [`MAX_ELEMENTS`] elements; a texture's contents in the type of its channels
 //! ([`InitSpec::texture_contents`], [`parse_texture_init`]); and how a binding `[G:]I` is spelt
@@ -8,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::ops::{f16_to_f32, f32_to_f16};
 use crate::plan::BufferInit;
 use crate::texture::{SampleType, TexelFormat, TextureDesc};
 
@@ -20,15 +23,27 @@ pub enum ElemType {
     I32,
     /// f32.
     F32,
+    /// f16: two bytes an element.
+    F16,
 }
 
 impl ElemType {
-    /// A word of this type as text.
+    /// An element of this type as text (an f16's bits in the low 16 bits).
     pub fn format(self, w: u32) -> String {
         match self {
             ElemType::U32 => w.to_string(),
             ElemType::I32 => (w as i32).to_string(),
             ElemType::F32 => f32::from_bits(w).to_string(),
+            ElemType::F16 => f16_to_f32(w as u16).to_string(),
+        }
+    }
+
+    /// The value of an element of a float type (`None` for an integer type).
+    pub fn float(self, w: u32) -> Option<f32> {
+        match self {
+            ElemType::F32 => Some(f32::from_bits(w)),
+            ElemType::F16 => Some(f16_to_f32(w as u16)),
+            _ => None,
         }
     }
 
@@ -38,7 +53,52 @@ impl ElemType {
             ElemType::U32 => "u32",
             ElemType::I32 => "i32",
             ElemType::F32 => "f32",
+            ElemType::F16 => "f16",
         }
+    }
+
+    /// Bytes an element takes: 2 for f16, else 4.
+    pub fn bytes(self) -> u64 {
+        match self {
+            ElemType::F16 => 2,
+            _ => 4,
+        }
+    }
+
+    /// The elements buffer words hold: a word each, or two f16 each (low half first, its bits
+    /// in the low 16 bits of the element).
+    pub fn elements_of(self, words: &[u32]) -> Vec<u32> {
+        match self {
+            ElemType::F16 => words.iter().flat_map(|&w| [w & 0xffff, w >> 16]).collect(),
+            _ => words.to_vec(),
+        }
+    }
+
+    /// The bytes of `elements`, padded with zeros to a whole number of words.
+    pub fn bytes_of(self, elements: &[u32]) -> Vec<u8> {
+        let mut bytes: Vec<u8> = match self {
+            ElemType::F16 => elements
+                .iter()
+                .flat_map(|&e| (e as u16).to_le_bytes())
+                .collect(),
+            _ => bytemuck::cast_slice(elements).to_vec(),
+        };
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        bytes
+    }
+
+    /// The bytes of a buffer of `n` elements (a whole number of words).
+    pub fn size_of(self, n: u64) -> Option<u64> {
+        n.checked_mul(self.bytes()).map(|b| b.next_multiple_of(4))
+    }
+
+    /// Why `n` elements do not make whole words (an odd count of f16), if they do not.
+    pub fn odd(self, n: u64) -> Option<String> {
+        (self == ElemType::F16 && n % 2 == 1).then(|| {
+            format!(
+                "{n} f16 elements: they come two to a 4-byte word, so a buffer holds an even                  count"
+            )
+        })
     }
 
     /// The type of a texture's channel words: by the format's sample type.
@@ -57,20 +117,22 @@ impl ElemType {
             ElemType::U32 => s.parse::<u32>().ok(),
             ElemType::I32 => s.parse::<i32>().ok().map(|v| v as u32),
             ElemType::F32 => s.parse::<f32>().ok().map(f32::to_bits),
+            ElemType::F16 => s.parse::<f32>().ok().map(|v| f32_to_f16(v) as u32),
         }
     }
 }
 
 impl std::str::FromStr for ElemType {
     type Err = Error;
-    /// `u32`, `i32` or `f32`.
+    /// `u32`, `i32`, `f32` or `f16`.
     fn from_str(s: &str) -> Result<ElemType> {
         match s.trim() {
             "u32" => Ok(ElemType::U32),
             "i32" => Ok(ElemType::I32),
             "f32" => Ok(ElemType::F32),
+            "f16" => Ok(ElemType::F16),
             other => Err(Error::InvalidInput(format!(
-                "unknown element type {other:?} (u32, i32 or f32)"
+                "unknown element type {other:?} (u32, i32, f32 or f16)"
             ))),
         }
     }
@@ -87,13 +149,14 @@ pub enum InitSpec {
     Iota(usize),
     /// N host-uninitialized elements.
     Uninit(usize),
-    /// These words.
+    /// These elements (an f16's bits in the low 16 bits of each).
     Values(Vec<u32>),
-    /// The raw little-endian contents of a file: 4-byte elements, read when the check runs.
+    /// The raw little-endian contents of a file: whole 4-byte words (two f16 each), read when
+    /// the check runs.
     File(PathBuf),
 }
 
-/// Most elements (32-bit words) a binding may have: 2^30, 4 GiB. The device simulated may
+/// Most elements a binding may have: 2^30, 4 GiB of 32-bit ones. The device simulated may
 /// allow less ([`crate::check`] says so before making the contents).
 pub const MAX_ELEMENTS: u64 = 1 << 30;
 
@@ -140,10 +203,13 @@ impl InitSpec {
         if spec.elements() == Some(0) {
             return Err("a binding needs at least one element".into());
         }
+        if let Some(why) = spec.elements().and_then(|n| ty.odd(n as u64)) {
+            return Err(why);
+        }
         Ok(spec)
     }
 
-    /// Elements (32-bit words); `None` for a file, whose size is known when it is read.
+    /// Elements; `None` for a file, whose size is known when it is read.
     pub fn elements(&self) -> Option<usize> {
         match self {
             InitSpec::Values(v) => Some(v.len()),
@@ -171,8 +237,11 @@ impl InitSpec {
             return Ok((bytes.len() as u64, BufferInit::Bytes(bytes)));
         }
         let n = self.elements().unwrap_or(0);
-        let bytes = (n as u64)
-            .checked_mul(4)
+        if let Some(why) = ty.odd(n as u64) {
+            return Err(Error::InvalidInput(format!("{what}: {why}")));
+        }
+        let bytes = ty
+            .size_of(n as u64)
             .filter(|&b| b > 0 && b <= max_bytes)
             .ok_or_else(|| {
                 if n == 0 {
@@ -191,21 +260,23 @@ impl InitSpec {
                 let v: Vec<u32> = (0..*n as u32)
                     .map(|i| match ty {
                         ElemType::F32 => (i as f32).to_bits(),
+                        ElemType::F16 => f32_to_f16(i as f32) as u32,
                         _ => i,
                     })
                     .collect();
-                BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec())
+                BufferInit::Bytes(ty.bytes_of(&v))
             }
             InitSpec::Random(n) => {
                 let v: Vec<u32> = (0..*n)
                     .map(|_| match ty {
                         ElemType::F32 => rng.next_f32_signed().to_bits(),
+                        ElemType::F16 => f32_to_f16(rng.next_f32_signed()) as u32,
                         _ => rng.next_u32(),
                     })
                     .collect();
-                BufferInit::Bytes(bytemuck::cast_slice(&v).to_vec())
+                BufferInit::Bytes(ty.bytes_of(&v))
             }
-            InitSpec::Values(v) => BufferInit::Bytes(bytemuck::cast_slice(v).to_vec()),
+            InitSpec::Values(v) => BufferInit::Bytes(ty.bytes_of(v)),
             InitSpec::File(_) => unreachable!("read above"),
         };
         Ok((bytes, init))

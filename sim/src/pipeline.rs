@@ -150,7 +150,10 @@ pub fn run(req: &PipelineRequest) -> Result<PipelineReport> {
             ))
         };
         // (one past the device's largest buffer is that error, from `contents`)
-        let known = b.init.elements().map(|n| (n as u64).saturating_mul(4));
+        let known = b
+            .init
+            .elements()
+            .map(|n| b.ty.size_of(n as u64).unwrap_or(u64::MAX));
         if let Some(bytes) = known.filter(|&b| b <= max_bytes) {
             if total.saturating_add(bytes) > budget {
                 return Err(over(total.saturating_add(bytes)));

@@ -5,6 +5,7 @@
 
 mod bench;
 mod check;
+mod check_f16;
 mod common;
 mod gemm;
 mod histogram;
