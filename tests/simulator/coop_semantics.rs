@@ -1,5 +1,5 @@
 //! f16 and cooperative-matrix semantics on small kernels: f16 arithmetic rounds after every
-//! operation; f16 in a host-visible buffer is a clear error; a cooperative multiply-add matches
+//! operation; a cooperative load reads f16 from a storage buffer; a cooperative multiply-add matches
 //! the CPU and is flagged where part of the subgroup skips it; a `vec4<f16>`-staged cooperative
 //! load reads the right halves, and a short array, a missing barrier, and (where unwritten
 //! workgroup memory is reported) an unwritten stage are each found while unwritten padding
@@ -55,21 +55,51 @@ fn f16_arithmetic_rounds_after_every_operation() {
     assert_ne!(out[4], (1000.1f32 + 1.0031f32).to_bits());
 }
 
+/// A and B loaded straight from a storage `array<f16>` (two bytes an element, as the host
+/// gives them): C = A·B, as when staged in workgroup memory.
 #[test]
-fn f16_in_a_host_buffer_is_a_clear_error() {
+fn a_cooperative_load_reads_f16_from_a_storage_buffer() {
     let src = r#"
 enable f16;
-@group(0) @binding(0) var<storage, read_write> out: array<f16>;
-@compute @workgroup_size(4)
-fn main(@builtin(local_invocation_index) lid: u32) { out[lid] = f16(lid); }
+enable wgpu_cooperative_matrix;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var<storage, read> t: array<f16>;
+@compute @workgroup_size(32)
+fn main() {
+    let a = coopLoadT<coop_mat8x8<f16, A>>(&t[0], 8u);
+    let b = coopLoad<coop_mat8x8<f16, B>>(&t[64], 8u);
+    var c = coop_mat8x8<f32, C>();
+    c = coopMultiplyAdd(a, b, c);
+    coopStoreT(c, &out[0], 8u);
+}
 "#;
-    let Err(e) = check_src(src, 4, 4) else {
-        panic!("f16 storage ran");
-    };
-    assert!(
-        e.to_string().contains("f16 in a storage or uniform buffer"),
-        "{e}"
-    );
+    let t: Vec<f32> = (0..128).map(|i| (i % 13) as f32 - 6.0).collect();
+    let list: Vec<String> = t.iter().map(f32::to_string).collect();
+    let r = check(&CheckRequest {
+        name: "inline.wgsl".into(),
+        source: src.into(),
+        entry: "main".into(),
+        workgroups: [1, 1, 1],
+        binds: vec![
+            "0=u32:uninit:64".parse().unwrap(),
+            format!("1=f16:[{}]", list.join(",")).parse().unwrap(),
+        ],
+        overrides: vec![],
+        immediates: None,
+        config: SimConfig {
+            subgroup_size: 32,
+            ..Default::default()
+        },
+    })
+    .unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let out = &r.buffers[&0].1;
+    for i in 0..8 {
+        for j in 0..8 {
+            let want: f32 = (0..8).map(|k| t[i * 8 + k] * t[64 + j * 8 + k]).sum();
+            assert_eq!(f32::from_bits(out[i * 8 + j]), want, "({i}, {j})");
+        }
+    }
 }
 
 /// One subgroup of 32 (at subgroup size 32): C = A·B for 8×8 f16 A, B staged in workgroup
