@@ -1,6 +1,6 @@
-//! f16 in storage and uniform buffers (and immediate data): the interpreter's word-per-leaf
-//! layout of a type holding f16 ([`crate::layout`]) mapped onto the type's WGSL bytes, which
-//! are what the host and the GPU see.
+//! f16 in storage and uniform buffers: the interpreter's word-per-leaf layout of a type holding
+//! f16 ([`crate::layout`]) mapped onto the type's WGSL bytes, which are what the host and the
+//! GPU see.
 //!
 //! Rules:
 //! - A binding whose type holds an f16 leaf is a **halves binding**

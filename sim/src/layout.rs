@@ -9,7 +9,7 @@
 //! therefore takes a whole word, and so does a bool, which naga sizes as one byte: arrays and
 //! structs containing f16 or bool are laid out word per leaf, not by their WGSL strides and
 //! offsets. That is the layout of workgroup, private and function memory and of every pointer
-//! offset. A storage or uniform buffer (or immediate data) must hold the GPU's bytes instead: a
+//! offset. A storage or uniform buffer must hold the GPU's bytes instead: a
 //! binding whose type holds f16 keeps them, `array<f16>` at stride 2, an f16 member at its
 //! 2-byte offset, and each of its accesses translates the leaf it touches to its WGSL place
 //! (`halves.rs`); bool is not host-shareable. [`Layout::bytes`] keeps the WGSL size, for the

@@ -42,6 +42,7 @@ fn immediates_bound(
             len * 4
         )));
     }
+    // (naga 30 refuses f16 in immediate data; were it allowed, it would be laid out as WGSL says)
     let halves = prog.layouts.get(var.ty).has_f16.then_some(var.ty);
     let len = match halves {
         Some(ty) => crate::halves::leaves(module, &prog.layouts, ty, need) as usize,
