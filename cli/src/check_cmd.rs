@@ -33,7 +33,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub workgroups: String,
     /// A binding: `[G:]I=TYPE:INIT` (`@group(G) @binding(I)`, group 0 without `G:`), TYPE
-    /// u32|i32|f32|f16 (f16 two bytes an element, as array<f16> holds them), INIT zeros:N |
+    /// u32|i32|f32|f16 (f16 two bytes an element, as `array<f16>` holds them), INIT zeros:N |
     /// random:N | iota:N | uninit:N | [v,v,...] | file:PATH (a .npy file of that dtype, or raw
     /// little-endian 4-byte words). Repeatable.
     #[arg(long = "bind")]
@@ -41,7 +41,7 @@ pub struct CheckArgs {
     /// A texture: `[G:]I=FORMAT:SIZE:INIT`, FORMAT a texel format (rgba8unorm, r32float, ...),
     /// SIZE W | WxH | WxHxD (1D, 2D, 3D), INIT as a binding's in the channels' type (f32 for
     /// float, unorm and snorm formats, u32, i32), zeros | random | iota | uninit without a count,
-    /// or a .npy file shaped [D,] H, W, C. Repeatable.
+    /// or a .npy file shaped `[D,] H, W, C`. Repeatable.
     #[arg(long = "texture")]
     pub textures: Vec<String>,
     /// A pipeline-overridable constant: NAME=VALUE (by name or @id; VALUE a number, true or
