@@ -63,8 +63,8 @@ impl TopKConfig {
 pub struct TopKPolicy {
     /// The largest k the radix select takes (at most [`MAX_K`]); past it, a sort of each row:
     /// 1024. The select reads a row about 2 to 9 times (a round per digit until the k-th key's
-    /// bucket is all needed, then the gather) and ranks its k keys in O(k²) comparisons
-    /// spread over a workgroup; a row's sort reads and writes keys and indices 4 times and runs
+    /// bucket is all needed, then the gather) and orders its k keys in workgroup memory (a
+    /// bitonic sort past 32 keys); a row's sort reads and writes keys and indices 4 times and runs
     /// a row after another. The select wins wherever it applies, so the bound is the
     /// workgroup memory of its ranking.
     pub select_max_k: u32,
