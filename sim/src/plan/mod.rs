@@ -31,6 +31,8 @@
 //!   variable a buffer. The simulator runs them; the GPU backend refuses a plan that declares
 //!   one.
 
+mod textures;
+
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
@@ -470,7 +472,7 @@ impl Plan {
                 }
             }
             if let Some(desc) = &b.texture {
-                crate::texture::check_decl(b, desc)?;
+                textures::check_decl(b, desc)?;
             }
         }
         for p in &self.passes {
@@ -497,7 +499,7 @@ impl Plan {
                 }
             }
             for binding in &p.bindings {
-                crate::texture::check_binding(p, binding, &self.buffers[binding.buffer.0])?;
+                textures::check_binding(p, binding, &self.buffers[binding.buffer.0])?;
             }
             for used in &reflected.textures {
                 let Some(b) = p
