@@ -311,6 +311,12 @@ impl InitSpec {
             return Err(mismatch(n as u64));
         }
         if let InitSpec::Random(n) = self {
+            if want * 4 > max_bytes {
+                return Err(Error::TooLarge(format!(
+                    "{what}: {want} texel words; the simulated device's largest buffer is \
+                     {max_bytes} bytes"
+                )));
+            }
             let words = desc.random_words(*n, seed);
             return Ok((
                 want * 4,

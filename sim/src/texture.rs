@@ -80,7 +80,8 @@ impl Channel {
             if f.is_nan() {
                 return 0f32.to_bits();
             }
-            let code = (f.clamp(lo, 1.0) * steps).round();
+            // (`+ 0.0`: a code of 0 reads back as +0, whatever the sign of what rounded to it)
+            let code = (f.clamp(lo, 1.0) * steps).round() + 0.0;
             (code / steps).max(-1.0).to_bits()
         };
         let int = |lo: i64, hi: i64| (v as i32 as i64).clamp(lo, hi) as i32 as u32;

@@ -148,16 +148,19 @@ impl TopK {
         // the rows one binding holds (and whose elements a u32 indexes)
         let max_rows =
             (ctx.caps().max_storage_binding / 4).min(u32::MAX as u64) / config.cols as u64;
-        let path = if config.k <= policy.select_max_k.min(MAX_K) && max_rows > 0 {
-            Path::Select(Box::new(select::Select::new(
-                ctx,
-                &config,
-                &policy,
-                max_rows as u32,
-            )?))
-        } else {
-            Path::Sort(sorted::Sorted::new(ctx, &config)?)
-        };
+        // (the select's keys keep an index below 2^31: `topk/lib/rank.wgsl`)
+        let path =
+            if config.k <= policy.select_max_k.min(MAX_K) && max_rows > 0 && config.cols <= 1 << 31
+            {
+                Path::Select(Box::new(select::Select::new(
+                    ctx,
+                    &config,
+                    &policy,
+                    max_rows as u32,
+                )?))
+            } else {
+                Path::Sort(sorted::Sorted::new(ctx, &config)?)
+            };
         Ok(TopK { config, path })
     }
 

@@ -137,7 +137,8 @@ fn plan(
         Dtype::F32 => 2.0,
         _ => 0.0,
     };
-    let chunk = policy.chunk.max(1);
+    // (at most the row: a step past it would wrap the stages' `COLS + CHUNK - 1`)
+    let chunk = policy.chunk.clamp(1, cols.max(1));
     let workgroups = policy.wide_workgroups.max(1);
     let max_dim = caps.max_workgroups_per_dim.max(1);
     let common = [

@@ -290,6 +290,22 @@ fn wide_select(t: &Target) {
             }
         }
     }
+    // a caller's step past the row (u32::MAX would wrap the stages' step count): the row's
+    let huge = TopKPolicy {
+        chunk: u32::MAX,
+        ..policy
+    };
+    let words = mixed_rows(Dtype::U32, 65, 2, 17);
+    check_words(
+        t,
+        Dtype::U32,
+        65,
+        &words,
+        22,
+        false,
+        Some(huge),
+        "a step past the row",
+    );
     // a long row and several on a GPU, the default policy (the wide plan)
     if !t.is_sim() {
         let words = input(Dtype::F32, Dist::Uniform, 3 * 100_003, 14);

@@ -556,7 +556,7 @@ fn wrong_on<'a>(text: &'a str, adapter: &str) -> Option<&'a str> {
     text.lines()
         .filter_map(|l| l.strip_prefix("// @wrong-on "))
         .filter_map(|l| l.split_once(": "))
-        .find(|(gpu, _)| adapter.contains(gpu.trim()))
+        .find(|(gpu, _)| !gpu.trim().is_empty() && adapter.contains(gpu.trim()))
         .map(|(_, why)| why)
 }
 
@@ -787,6 +787,7 @@ fn comparisons(_: &Target) {
     let text = "// @shape wg=1\n// @wrong-on NVIDIA: a miscompiled min\nfn f() {}";
     assert_eq!(wrong_on(text, "NVIDIA H200"), Some("a miscompiled min"));
     assert_eq!(wrong_on(text, "llvmpipe (LLVM 15.0.6, 256 bits)"), None);
+    assert_eq!(wrong_on("// @wrong-on : no name", "NVIDIA H200"), None);
     for c in [Cmp::Bits, Cmp::F32, Cmp::F16, near, abs, h] {
         assert_eq!(c.to_string().parse::<Cmp>().unwrap(), c);
     }

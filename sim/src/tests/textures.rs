@@ -272,6 +272,16 @@ fn main() {
     assert!(m.contains("`src` is a texture_2d<u32>; the texture bound is rgba8unorm, whose texels are read as f32"), "{m}");
     let m = err(&[out], &["0=rgba8unorm:2x2x2:zeros", "1=r32uint:1x1:zeros"]);
     assert!(m.contains("the texture bound is 3d (2x2x2)"), "{m}");
+    // random texels past the device's largest buffer: refused before they are made (2^30
+    // words, 4 GiB)
+    let m = err(
+        &[out],
+        &[
+            "0=rgba8unorm:2x2:zeros",
+            "1=rgba32uint:1024x1024x256:random",
+        ],
+    );
+    assert!(m.contains("largest buffer"), "{m}");
     let m = err(&[out], &["0=rgba8unorm:2x2:zeros"]);
     assert!(
         m.contains("@group(0) @binding(1) `src` (texture_2d<u32>) used by main is not bound"),
@@ -396,6 +406,10 @@ fn formats_convert_as_wgsl_says() {
     assert_eq!(enc("rgba8unorm", -2.0), 0.0);
     assert_eq!(enc("bgra8unorm", f32::NAN), 0.0);
     assert_eq!(enc("rgba8snorm", -1.5), -1.0);
+    // a code of 0 is +0, whatever the sign of what rounded to it
+    assert_eq!(f("rgba8snorm").encode((-0.001f32).to_bits()), 0);
+    assert_eq!(f("rgba8unorm").encode((-0.0f32).to_bits()), 0);
+    assert_eq!(f("r16snorm").encode((-0.0f32).to_bits()), 0);
     assert_eq!(enc("rgba8snorm", 0.5), 64.0 / 127.0);
     assert_eq!(enc("r16unorm", 0.5), 32768.0 / 65535.0);
     assert_eq!(enc("r16float", 1.0 / 3.0), 0.33325195);
