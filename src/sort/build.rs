@@ -11,6 +11,7 @@ use super::{Payload, SortConfig, SortPolicy, Strategy};
 use crate::device::Caps;
 use crate::error::Result;
 use crate::kernel::{Flavor, Kernel};
+use crate::stages::shared::order;
 use crate::stages::sort::lib::{self, control, keys, tile};
 // (the ranking stages, OneSweep's and reduce-then-scan's scatter, declare the same entry point
 // and tile bindings; the plan checks each against the stage it binds)
@@ -511,8 +512,8 @@ pub(super) fn build(
         plan,
         flavor,
         keys: vec![
-            (keys::KEY_TYPE, key_type as f64),
-            (keys::DESCENDING, config.descending as u32 as f64),
+            (order::KEY_TYPE, key_type as f64),
+            (order::DESCENDING, config.descending as u32 as f64),
         ],
         tile: vec![
             (tile::SG_MIN, rank_subgroup_min(caps) as f64),

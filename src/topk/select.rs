@@ -27,6 +27,7 @@ use crate::dtype::Dtype;
 use crate::error::Result;
 use crate::plan::{BufferId, Plan, Workgroups};
 use crate::record::{Arg, Counting, HostArgs, Recorder};
+use crate::stages::shared::order;
 use crate::stages::topk::{
     lib::keys, prepare, row, wide_choose, wide_count, wide_gather, wide_order,
 };
@@ -143,8 +144,8 @@ fn plan(
     let max_dim = caps.max_workgroups_per_dim.max(1);
     let common = [
         (keys::MAX_ROWS, max_rows as f64),
-        (keys::KEY_TYPE, key_type),
-        (keys::SMALLEST, if config.smallest { 1.0 } else { 0.0 }),
+        (order::KEY_TYPE, key_type),
+        (order::DESCENDING, if config.smallest { 1.0 } else { 0.0 }),
         (keys::COLS, cols as f64),
         (keys::K, k as f64),
         (keys::LO_DIGITS, lo_digits as f64),

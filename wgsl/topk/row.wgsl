@@ -34,7 +34,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             // barrier: the counts are clear (and the last row's ranks written)
             workgroupBarrier();
             for (var i = lid; i < COLS; i += WG_SIZE) {
-                let h = ord_of(input[base + i]);
+                let h = to_sortable(input[base + i]);
                 let l = lo_of(i);
                 if is_candidate(sel, h, l) {
                     atomicAdd(&wg_hist[digit_of(j, h, l)], 1u);
@@ -49,7 +49,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             }
         }
         for (var i = lid; i < COLS; i += WG_SIZE) {
-            let h = ord_of(input[base + i]);
+            let h = to_sortable(input[base + i]);
             let l = lo_of(i);
             if is_selected(sel, h, l) {
                 let s = atomicAdd(&wg_taken, 1u);

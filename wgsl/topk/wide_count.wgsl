@@ -35,7 +35,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     for (var c = part.y; c < chunks_of_row(); c += part.z) {
         let end = min(COLS, (c + 1u) * CHUNK);
         for (var i = c * CHUNK + lid; i < end; i += WG_SIZE) {
-            let h = ord_of(input[base + i]);
+            let h = to_sortable(input[base + i]);
             let l = lo_of(i);
             if is_candidate(sel, h, l) {
                 atomicAdd(&wg_hist[digit_of(ROUND, h, l)], 1u);

@@ -28,7 +28,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
         let end = min(COLS, (c + 1u) * CHUNK);
         for (var i = c * CHUNK + lid; i < end; i += WG_SIZE) {
             let x = input[base + i];
-            if is_selected(sel, ord_of(x), lo_of(i)) {
+            if is_selected(sel, to_sortable(x), lo_of(i)) {
                 let s = atomicAdd(&taken[row], 1u);
                 if s < K {
                     values[row * K + s] = x;

@@ -19,7 +19,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
         return;
     }
     for (var s = lid; s < K; s += WG_SIZE) {
-        wg_hi[s] = ord_of(values[row * K + s]);
+        wg_hi[s] = to_sortable(values[row * K + s]);
         wg_lo[s] = lo_of(indices[row * K + s]);
     }
     if lid == 0u {

@@ -2,10 +2,9 @@
 // Top-k by radix select (src/topk/select.rs): the keys, the rounds and the grids, which every
 // stage of it shares (the prepare stage included).
 //
-// - Keys: element i of a row with value bits x has the 64-bit key (ord_of(x), COLS - 1 - i):
-//   ord_of is the sort's order-preserving image of the value (sort/lib/keys: u32 as is, i32
-//   with the sign bit flipped, f32 in f32::total_cmp's order), complemented for SMALLEST. The
-//   k largest keys are the answer: the k largest (smallest) values, ties to the lower index.
+// - Keys: element i of a row with value bits x has the 64-bit key (to_sortable(x),
+//   COLS - 1 - i): the sort's order-preserving image of the value (shared/order), complemented
+//   (DESCENDING) for the smallest. The k largest keys are the answer: the k largest (smallest) values, ties to the lower index.
 //   Keys are unique in a row, so the k-th largest key is one element and exactly k keys reach it.
 // - Rounds: round j fixes one 8-bit digit of the k-th largest key, from the top: rounds 0-3 the
 //   value's (hi), rounds 4.. the index's (lo, LO_DIGITS bytes, enough for COLS - 1). A round
@@ -17,11 +16,9 @@
 // - The head of the control block (shared/count) holds the run's rows.
 
 //!include shared/count
+//!include shared/order
 
 override MAX_ROWS: u32 = 0xffffffffu;
-// values: 0 u32, 1 i32, 2 f32
-override KEY_TYPE: u32 = 0u;
-override SMALLEST: u32 = 0u;
 override COLS: u32 = 1u;
 override K: u32 = 1u;
 // bytes of COLS - 1 (0 for rows of one)
@@ -61,28 +58,6 @@ fn part_of(g: u32, groups: u32, rows: u32) -> vec3<u32> {
     let r = rows_grid(rows);
     let row = g % r;
     return vec3<u32>(row, g / r, (groups - row + r - 1u) / r);
-}
-
-fn ord_of(x: u32) -> u32 {
-    var o = x;
-    if KEY_TYPE == 1u {
-        o = x ^ 0x80000000u;
-    } else if KEY_TYPE == 2u {
-        o = select(x | 0x80000000u, ~x, (x & 0x80000000u) != 0u);
-    }
-    return select(o, ~o, SMALLEST != 0u);
-}
-
-// The value bits whose ord_of is o.
-fn value_of(o: u32) -> u32 {
-    let x = select(o, ~o, SMALLEST != 0u);
-    if KEY_TYPE == 1u {
-        return x ^ 0x80000000u;
-    }
-    if KEY_TYPE == 2u {
-        return select(~x, x & 0x7fffffffu, (x & 0x80000000u) != 0u);
-    }
-    return x;
 }
 
 // The low key word of index i (lower indices larger), and back.

@@ -31,7 +31,7 @@ fn write_ranked(lid: u32, out_at: u32) {
             for (var t = 0u; t < K; t++) {
                 rank += select(0u, 1u, key_above(wg_hi[t], wg_lo[t], h, l));
             }
-            values[out_at + rank] = value_of(h);
+            values[out_at + rank] = from_sortable(h);
             indices[out_at + rank] = lo_of(l);
         }
         return;
@@ -74,7 +74,7 @@ fn write_ranked(lid: u32, out_at: u32) {
         }
     }
     for (var s = lid; s < K; s += WG_SIZE) {
-        values[out_at + s] = value_of(wg_hi[s]);
+        values[out_at + s] = from_sortable(wg_hi[s]);
         indices[out_at + s] = lo_of(wg_lo[s] & 0x7fffffffu);
     }
 }
