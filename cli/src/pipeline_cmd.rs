@@ -107,13 +107,7 @@ struct PassFile {
 
 /// A texture's shape from its `format` and `size`.
 fn texture_desc(format: &str, size: &[u32]) -> Result<TextureDesc, String> {
-    let format = TexelFormat::from_name(format).ok_or_else(|| {
-        let names: Vec<&str> = TexelFormat::names().collect();
-        format!(
-            "unknown texel format {format:?} (formats: {})",
-            names.join(", ")
-        )
-    })?;
+    let format = TexelFormat::parse(format)?;
     let text: Vec<String> = size.iter().map(u32::to_string).collect();
     if !(1..=3).contains(&size.len()) {
         return Err("`size` is not [W], [W, H] or [W, H, D]".into());

@@ -88,13 +88,7 @@ impl BindSpec {
         else {
             return Err(bad("not FORMAT:SIZE:INIT"));
         };
-        let format = TexelFormat::from_name(format).ok_or_else(|| {
-            let names: Vec<&str> = TexelFormat::names().collect();
-            bad(&format!(
-                "unknown texel format {format:?} (formats: {})",
-                names.join(", ")
-            ))
-        })?;
+        let format = TexelFormat::parse(format).map_err(|why| bad(&why))?;
         let desc = TextureDesc::parse(format, size).map_err(|why| bad(&why))?;
         let ty = ElemType::of_texels(format);
         let init = parse_texture_init(ty, init, desc.words()).map_err(|why| bad(&why))?;

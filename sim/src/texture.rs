@@ -169,6 +169,17 @@ impl TexelFormat {
         FORMATS.iter().find(|f| f.name == name.trim()).copied()
     }
 
+    /// The format WGSL names `name`, or a message naming every format held.
+    pub fn parse(name: &str) -> std::result::Result<TexelFormat, String> {
+        TexelFormat::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = TexelFormat::names().collect();
+            format!(
+                "unknown texel format {name:?} (formats: {})",
+                names.join(", ")
+            )
+        })
+    }
+
     /// The format of a storage texture's declaration, if the simulator holds it.
     pub fn from_storage(storage: naga::StorageFormat) -> Option<TexelFormat> {
         FORMATS.iter().find(|f| f.storage == storage).copied()
@@ -361,14 +372,6 @@ impl TextureDesc {
         Ok(())
     }
 
-    /// Converts host contents (channel words in the shader-visible type) to what the format
-    /// holds, in place.
-    pub fn encode_all(&self, words: &mut [u32]) {
-        for w in words {
-            *w = self.format.encode(*w);
-        }
-    }
-
     /// `n` random channel values the format holds exactly (any code of a normalized or
     /// integer channel; floats in [−1, 1)), from `seed`.
     pub fn random_words(&self, n: usize, seed: u64) -> Vec<u32> {
@@ -438,8 +441,7 @@ impl ReflectedTexture {
 
     /// Whether the shader may write it (a storage texture with `write` or `read_write`).
     pub fn writes(&self) -> bool {
-        matches!(self.class, naga::ImageClass::Storage { access, .. }
-            if access.contains(naga::StorageAccess::STORE))
+        class_writes(self.class)
     }
 
     /// The type as WGSL writes it (`texture_2d<f32>`, `texture_storage_2d<rgba8unorm, write>`).
@@ -533,4 +535,10 @@ impl ReflectedTexture {
         }
         Ok(())
     }
+}
+
+/// Whether a texture of `class` may be written (a storage texture with `write` or `read_write`).
+pub(crate) fn class_writes(class: naga::ImageClass) -> bool {
+    matches!(class, naga::ImageClass::Storage { access, .. }
+        if access.contains(naga::StorageAccess::STORE))
 }

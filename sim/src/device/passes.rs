@@ -249,8 +249,7 @@ impl Simulator {
                 // a texture: all of its texels (the plan checked the variable takes it)
                 if let Some(desc) = plan.buffers[b.buffer.0].texture {
                     let writes = matches!(module.types[var.ty].inner,
-                        naga::TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }
-                            if access.contains(naga::StorageAccess::STORE));
+                        naga::TypeInner::Image { class, .. } if crate::texture::class_writes(class));
                     bound[gi] = Some(Bound {
                         buffer: slot[b.buffer.0],
                         base,

@@ -23,7 +23,7 @@ impl<'a, 'h> Interp<'a, 'h> {
     /// Whether the running thread's reads and writes are tracked for spinning: under an
     /// interleaving schedule, in a loop.
     #[inline]
-    fn tracking(&self) -> bool {
+    pub(super) fn tracking(&self) -> bool {
         self.track_spin && self.spin.on
     }
 

@@ -157,7 +157,7 @@ impl<'a, 'h> Interp<'a, 'h> {
         let dm = self.prog.funcs[fi].exprs[h.index()];
         let dr = dm.reg as usize * n;
         let words = (dm.words as usize).min(4);
-        let track = (self.track_spin && self.spin.on) && !b.read_only;
+        let track = self.tracking() && !b.read_only;
         let key = (b.buffer as u64 + 1) << 32;
         let buf = &self.buffers[b.buffer];
         let regs = &mut self.regs[fi];
@@ -220,7 +220,7 @@ impl<'a, 'h> Interp<'a, 'h> {
                 }
             }
         });
-        if (self.track_spin && self.spin.on) && changed {
+        if self.tracking() && changed {
             self.spin.wrote();
         }
         self.emit_access(Space::Storage, b.buffer, AccessKind::Store, false, span);
