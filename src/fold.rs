@@ -367,6 +367,18 @@ pub struct ChunkPolicy {
     pub large_workgroups: u32,
 }
 
+impl ChunkPolicy {
+    /// `items` an invocation and at most `max_workgroups` at every count (no larger bound).
+    pub const fn flat(max_workgroups: u32, items: u32) -> ChunkPolicy {
+        ChunkPolicy {
+            max_workgroups,
+            items,
+            large_count: u32::MAX,
+            large_workgroups: max_workgroups,
+        }
+    }
+}
+
 impl Default for ChunkPolicy {
     fn default() -> Self {
         ChunkPolicy {

@@ -45,7 +45,8 @@ pub const RUNS_POLICY: ChunkPolicy = ChunkPolicy {
     // the stage takes. At 528 workgroups, 2^28: 283 against 242 (8) and 171 (4); 2^24 192
     // against 178 and 137; 2^22 145 against 144 and 116.
     items: 16,
-    // one bound at every count (1024 and 2112 workgroups were no faster at 2^28, above)
+    // one bound at every count (1024 and 2112 workgroups were no faster at 2^28, above), as
+    // ChunkPolicy::flat
     large_count: u32::MAX,
     large_workgroups: 528,
 };

@@ -137,12 +137,7 @@ impl SelectPolicy {
                 small_tile: SELECT_TILE,
                 ..ScanPolicy::for_caps(caps)
             },
-            tail: ChunkPolicy {
-                max_workgroups: 1024,
-                items: 8,
-                large_count: u32::MAX,
-                large_workgroups: 1024,
-            },
+            tail: ChunkPolicy::flat(1024, 8),
         }
     }
 }
@@ -427,12 +422,7 @@ mod tests {
     fn host_grids_are_the_prepare_stages() {
         let ctx = Context::simulator(Default::default()).unwrap();
         let policy = SelectPolicy {
-            tail: ChunkPolicy {
-                max_workgroups: 5,
-                items: 2,
-                large_count: u32::MAX,
-                large_workgroups: 5,
-            },
+            tail: ChunkPolicy::flat(5, 2),
             ..SelectPolicy::for_caps(ctx.caps())
         };
         let c = SelectConfig::flags(Dtype::U32, Dtype::U8, 100_000).partition();

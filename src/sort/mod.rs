@@ -330,9 +330,9 @@ macro_rules! sort_keys {
 }
 sort_keys!(u32 => U32, i32 => I32, f32 => F32, u64 => U64, i64 => I64, f64 => F64);
 
-/// The sort's kernel key type code (`KEY_TYPE` in `wgsl/sort/lib/keys.wgsl` and
-/// `wgsl/sort/lib/wide.wgsl`).
-fn key_type(d: Dtype) -> Result<u32> {
+/// The kernels' key type code (`KEY_TYPE` in `wgsl/shared/order.wgsl`, which the sort and top-k
+/// take, and `wgsl/sort/lib/wide.wgsl`).
+pub(crate) fn key_type(d: Dtype) -> Result<u32> {
     match d {
         Dtype::U32 | Dtype::U64 => Ok(0),
         Dtype::I32 | Dtype::I64 => Ok(1),

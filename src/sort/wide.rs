@@ -453,12 +453,8 @@ impl<'c> Steps<'c> {
         let control = crate::record::control(&mut plan, 32);
         // elementwise stages: a workgroup per 256 × `elementwise_items` keys, as many as a
         // dimension takes
-        let elementwise = crate::fold::ChunkPolicy {
-            max_workgroups: caps.max_workgroups_per_dim,
-            items: policy.elementwise_items,
-            large_count: u32::MAX,
-            large_workgroups: caps.max_workgroups_per_dim,
-        };
+        let elementwise =
+            crate::fold::ChunkPolicy::flat(caps.max_workgroups_per_dim, policy.elementwise_items);
         let grid = ChunkGrid::new((control, 16), max, &elementwise, u32::MAX, caps);
         grid.append_prepare(&mut plan, format!("{label} prepare"))?;
         Ok(Steps {

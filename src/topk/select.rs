@@ -23,7 +23,6 @@
 
 use crate::context::{BufferRef, Context, EncoderRef};
 use crate::count::Count;
-use crate::dtype::Dtype;
 use crate::error::Result;
 use crate::plan::{BufferId, Plan, Workgroups};
 use crate::record::{Arg, Counting, HostArgs, Recorder};
@@ -133,11 +132,7 @@ fn plan(
     } else {
         (32 - (cols - 1).leading_zeros()).div_ceil(8)
     };
-    let key_type = match config.dtype {
-        Dtype::I32 => 1.0,
-        Dtype::F32 => 2.0,
-        _ => 0.0,
-    };
+    let key_type = crate::sort::key_type(config.dtype)? as f64;
     // (at most the row: a step past it would wrap the stages' `COLS + CHUNK - 1`)
     let chunk = policy.chunk.clamp(1, cols.max(1));
     let workgroups = policy.wide_workgroups.max(1);
@@ -310,6 +305,7 @@ fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtype::Dtype;
 
     /// The host's grids are the prepare stage's at row counts around the grid's steps, for
     /// both plans, and the plans are taken as the policy says.

@@ -269,12 +269,7 @@ fn runs_by_key(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
         let label =
             format!("reduce-by-key u32 sum 2^{e} workgroups {max_workgroups} items {items}");
         // (one bound at every count: the sweep's)
-        let policy = ChunkPolicy {
-            max_workgroups,
-            items,
-            large_count: u32::MAX,
-            large_workgroups: max_workgroups,
-        };
+        let policy = ChunkPolicy::flat(max_workgroups, items);
         let config = RunsConfig::reduce(Dtype::U32, ReduceOp::Sum, Dtype::U32, n as u64);
         let r = match Runs::with_policy(ctx, config, policy) {
             Ok(r) => r,
@@ -328,12 +323,7 @@ fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
     let out = ctx.uninit("output", 4 * n as u64).expect("output");
     for &(max_workgroups, items) in grid {
         // (one bound at every count: the sweep's)
-        let policy = ChunkPolicy {
-            max_workgroups,
-            items,
-            large_count: u32::MAX,
-            large_workgroups: max_workgroups,
-        };
+        let policy = ChunkPolicy::flat(max_workgroups, items);
         let tag = format!("2^{e} workgroups {max_workgroups} items {items}");
         let label = format!("inclusive max-scan u32 {tag}");
         match Scanner::with_operator_policy(ctx, &max, true, n as u64, policy) {
