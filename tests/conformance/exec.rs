@@ -144,6 +144,16 @@ impl Cmp {
         }
     }
 
+    /// This comparison on a device that evaluates float expressions as written (`fixed_order`),
+    /// or [`Cmp::reassociated`] on one that may reorder them.
+    pub fn on(self, fixed_order: bool) -> Cmp {
+        if fixed_order {
+            self
+        } else {
+            self.reassociated()
+        }
+    }
+
     /// Whether `sim` and `gpu` agree under this comparison.
     pub fn agrees(self, sim: u32, gpu: u32) -> bool {
         match self {
@@ -353,8 +363,7 @@ pub fn compare(shape: &Shape, sim: &Outcome, gpu: &Outcome, fixed_order: bool) -
     let per = shape.out.len();
     let mut bad = Vec::new();
     for (i, (&s, &g)) in sim.out.iter().zip(&gpu.out).enumerate() {
-        let cmp = shape.out[i % per];
-        let cmp = if fixed_order { cmp } else { cmp.reassociated() };
+        let cmp = shape.out[i % per].on(fixed_order);
         if !cmp.agrees(s, g) {
             bad.push(Mismatch {
                 invocation: Some((i / per) as u32),

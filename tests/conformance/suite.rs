@@ -580,11 +580,7 @@ fn dump(pair: &Pair, name: &str, text: &str, shape: &Shape) {
     }
     for (w, c) in shape.out.iter().enumerate() {
         let (s, g) = (sim.out[w], gpu.out[w]);
-        let c = if pair.feat.fixed_order {
-            *c
-        } else {
-            c.reassociated()
-        };
+        let c = c.on(pair.feat.fixed_order);
         let mark = if c.agrees(s, g) { " " } else { "!" };
         eprintln!(
             "{mark} word {w:3} [{c}]: sim {s:#010x} {:>14e} gpu {g:#010x} {:>14e}",
