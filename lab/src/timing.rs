@@ -9,7 +9,11 @@ pub use wgsimd_timing::{median, poison, run_once, time, Job, TimeSource, Timing}
 /// "scatter"), as `label 0.123 ms, ...`.
 pub fn passes_text(t: &Timing) -> String {
     if t.pass_ns.is_empty() {
-        return "no per-pass times: host clock".into();
+        return match t.source {
+            TimeSource::Host => "no per-pass times: host clock",
+            TimeSource::Timestamps => "no per-pass times: timed whole",
+        }
+        .into();
     }
     let mut agg: Vec<(String, f64)> = Vec::new();
     for (l, ns) in t.pass_labels.iter().zip(t.pass_median_ns()) {

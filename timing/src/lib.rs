@@ -21,6 +21,10 @@
 //! - **Verified on poisoned outputs.** After timing, the caller fills the outputs with poison
 //!   ([`poison`]) and runs once more ([`run_once`]): that run is the one verified, so a word the
 //!   timed runs stopped writing shows.
+//! - **A recording that names no passes** (it records several plans, which take per-pass
+//!   timestamps only, or none) is timed whole by two timestamps the encoder writes around it,
+//!   where the device writes timestamps inside encoders: the host clock over batches counted
+//!   the untimed setup (e.g. a sort's restored input) and the submissions too.
 //! - Without timestamp queries, and on the simulator, the host clock times batches of runs
 //!   (each repeat a batch of about 10 ms, a sample per repeat).
 
@@ -38,8 +42,9 @@ pub type Setup<'a> = Box<dyn Fn(EncoderRef) -> wgsimd::Result<()> + 'a>;
 
 /// What is timed: a recording and its untimed setup.
 pub struct Job<'a> {
-    /// Labels of the recorded passes (two timestamps each); none: timed by the host clock over
-    /// batches of runs in one submission.
+    /// Labels of the recorded passes (two timestamps each); none: timed whole by timestamps
+    /// the encoder writes around the recording, or where the device cannot, by the host clock
+    /// over batches of runs in one submission.
     pub passes: Vec<String>,
     /// Untimed preparation before each run.
     pub setup: Option<Setup<'a>>,
@@ -126,7 +131,8 @@ fn runs_in(secs: f64, per_run_s: f64) -> usize {
 }
 
 /// Records `runs` runs of `c` into `enc`; with `stamps`, run r writes `per_run` timestamps
-/// from `r * per_run`: after the setup (where the encoder can), then the recording's own.
+/// from `r * per_run`: after the setup (where the encoder can), then the recording's own, or
+/// for a job that names no passes, one after the recording.
 fn record_runs(
     job: &Job,
     enc: &mut Encoder,
@@ -148,9 +154,23 @@ fn record_runs(
                 whole,
             }
         });
-        (job.record)(EncoderRef::from(&mut *enc), ts)?;
+        if job.passes.is_empty() {
+            (job.record)(EncoderRef::from(&mut *enc), None)?;
+            if let (Some(ts), Encoder::Gpu(e)) = (ts, &mut *enc) {
+                e.write_timestamp(ts.set, ts.first);
+            }
+        } else {
+            (job.record)(EncoderRef::from(&mut *enc), ts)?;
+        }
     }
     Ok(())
+}
+
+/// Whether the device writes timestamps inside encoders (between passes).
+fn inside_encoders(g: &GpuContext) -> bool {
+    g.device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
 }
 
 /// Submits `runs` runs (one encoder) and waits.
@@ -188,11 +208,11 @@ fn batch(ctx: &Context, job: &Job, runs: usize) -> wgsimd::Result<()> {
 /// # Ok(()) }
 /// ```
 pub fn time(ctx: &Context, job: &Job, warmup: usize, repeats: usize) -> wgsimd::Result<Timing> {
-    // (a case that names no passes records none that take timestamps: timed by the host
-    // clock over batches of runs in one submission)
-    let gpu = ctx
-        .gpu()
-        .filter(|g| g.caps.timestamps && !ctx.is_simulator() && !job.passes.is_empty());
+    // (a case that names no passes records none that take timestamps: timed by the
+    // encoder's timestamps around it, or by the host clock over batches of runs)
+    let gpu = ctx.gpu().filter(|g| {
+        g.caps.timestamps && !ctx.is_simulator() && (!job.passes.is_empty() || inside_encoders(g))
+    });
     let mut per_run_s = {
         let t = Instant::now();
         batch(ctx, job, 1)?;
@@ -266,10 +286,9 @@ pub fn time(ctx: &Context, job: &Job, warmup: usize, repeats: usize) -> wgsimd::
 /// Per-pass and whole-run timestamps of `repeats` runs each, queued back to back.
 fn stamped(g: &GpuContext, ctx: &Context, job: &Job, repeats: usize) -> wgsimd::Result<Timing> {
     let passes = job.passes.len() as u32;
-    let after_setup = job.setup.is_some()
-        && g.device
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS);
+    // (a job without passes is timed from a timestamp the encoder writes before it: `time`
+    // takes it here only where the device writes them)
+    let after_setup = (job.setup.is_some() || passes == 0) && inside_encoders(g);
     let extra = u32::from(after_setup);
     // wgpu caps a query set at 4096 queries
     let per_pass = 2 * passes + extra;
@@ -302,8 +321,14 @@ fn stamped(g: &GpuContext, ctx: &Context, job: &Job, repeats: usize) -> wgsimd::
         set.destroy();
         Ok(bytemuck::pod_collect_to_vec(&bytes))
     };
-    let ticks = read(per_pass, false)?;
-    let whole = read(2 + extra, true)?;
+    let ticks = if passes == 0 {
+        Vec::new()
+    } else {
+        read(per_pass, false)?
+    };
+    // (without passes: the encoder's two, before and after the recording)
+    let per_whole = if passes == 0 { 2 } else { 2 + extra };
+    let whole = read(per_whole, true)?;
     let period = g.queue.get_timestamp_period() as f64;
     let mut pass_ns = Vec::with_capacity(repeats);
     let mut prev_end: Option<u64> = None;
@@ -331,8 +356,8 @@ fn stamped(g: &GpuContext, ctx: &Context, job: &Job, repeats: usize) -> wgsimd::
     }
     let mut total_ns = Vec::with_capacity(repeats);
     let mut prev_end: Option<u64> = None;
-    for run in whole.chunks((2 + extra) as usize) {
-        let (setup_end, s) = if after_setup {
+    for run in whole.chunks(per_whole as usize) {
+        let (setup_end, s) = if after_setup && passes > 0 {
             (Some(run[0]), &run[1..])
         } else {
             (None, run)
