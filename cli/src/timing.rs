@@ -2,8 +2,8 @@
 //! run the case verifies, on poisoned outputs.
 
 use wgsimd::Context;
+use wgsimd_timing::Job;
 pub use wgsimd_timing::{median, TimeSource, Timing};
-use wgsimd_timing::{poison, run_once, Job};
 
 use crate::case::Case;
 
@@ -23,10 +23,6 @@ pub fn time(
             .map(|s| Box::new(move |enc: wgsimd::EncoderRef| s(enc)) as wgsimd_timing::Setup),
         record: Box::new(|enc, stamps| (c.record)(enc, stamps)),
     };
-    let timing = wgsimd_timing::time(ctx, &job, warmup, repeats)?;
-    for out in &c.outputs {
-        poison(ctx, out)?;
-    }
-    let report = run_once(ctx, &job)?;
+    let (timing, report) = wgsimd_timing::time_verified(ctx, &job, &c.outputs, warmup, repeats)?;
     Ok((timing, report.findings))
 }

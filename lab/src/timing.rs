@@ -41,10 +41,8 @@ pub fn time_then_verified_run(
     repeats: usize,
     what: &str,
 ) -> Result<Timing, String> {
-    let t = time(ctx, job, 3, repeats).map_err(|e| format!("run: {e}"))?;
-    let report = poison(ctx, out)
-        .and_then(|()| run_once(ctx, job))
-        .map_err(|e| format!("verified run: {e}"))?;
+    let (t, report) = wgsimd_timing::time_verified(ctx, job, std::slice::from_ref(out), 3, repeats)
+        .map_err(|e| format!("run: {e}"))?;
     report.clean(what).map_err(|e| format!("simulator: {e}"))?;
     Ok(t)
 }

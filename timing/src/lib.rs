@@ -18,9 +18,10 @@
 //!   work (with runs back to back they doubled apparent kernel times), so a pass is timed from
 //!   the end of the pass before it, and a run's first pass from the end of its untimed setup
 //!   (a timestamp written after it) or of the run before.
-//! - **Verified on poisoned outputs.** After timing, the caller fills the outputs with poison
-//!   ([`poison`]) and runs once more ([`run_once`]): that run is the one verified, so a word the
-//!   timed runs stopped writing shows.
+//! - **Verified on poisoned outputs.** After timing, the outputs are filled with poison
+//!   ([`poison`]) and the job runs once more ([`run_once`]; the three steps are
+//!   [`time_verified`]): that run is the one verified, so a word the timed runs stopped writing
+//!   shows.
 //! - **A recording that names no passes** (it records several plans, which take per-pass
 //!   timestamps only, or none) is timed whole by two timestamps the encoder writes around it,
 //!   where the device writes timestamps inside encoders: the host clock over batches counted
@@ -376,6 +377,22 @@ fn stamped(g: &GpuContext, ctx: &Context, job: &Job, repeats: usize) -> wgsimd::
         pass_ns,
         total_ns,
     })
+}
+
+/// Times `job` ([`time`]), then fills `outputs` with poison and records one more run
+/// ([`run_once`]): the timings and that run's report, for the caller to verify the outputs.
+pub fn time_verified(
+    ctx: &Context,
+    job: &Job,
+    outputs: &[Buffer],
+    warmup: usize,
+    repeats: usize,
+) -> wgsimd::Result<(Timing, Report)> {
+    let timing = time(ctx, job, warmup, repeats)?;
+    for out in outputs {
+        poison(ctx, out)?;
+    }
+    Ok((timing, run_once(ctx, job)?))
 }
 
 /// Records and submits one run of `job` (the one the caller verifies), returning its report

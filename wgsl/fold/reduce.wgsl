@@ -51,7 +51,7 @@ fn main(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     if chunk_published(l, wid.x, n, grid) {
         // rank order: group by group, lane by lane, eight workgroup totals a rank
         let w = lanes_size(l);
-        let rank = lanes_rank(l);
+        let rank = inv_rank(l);
         var all = vec2<u32>(0u, 0u);
         for (var base = 0u; base < grid; base += 8u * WG_SIZE) {
             let f = fold_gather8(base + 8u * rank, 1u, grid, vec2<u32>(0u, 0u));

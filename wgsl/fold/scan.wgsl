@@ -86,7 +86,7 @@ fn totals(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     if !chunk_published(l, wid.x, n, grid) {
         return;
     }
-    let rank = lanes_rank(l);
+    let rank = inv_rank(l);
     let tag = fold_tag(fold_run_epoch);
     // every chunk of a nonempty run holds a slot, so every total holds a value
     var carry = vec2<u32>(0u, 0u);
@@ -176,7 +176,7 @@ fn scan_row(l: Inv, r: u32, end: u32, n: u32, slot: Slot, carry: vec2<u32>) -> v
             bitcast<u32>(op(b, p2)),
         );
     }
-    let i = r + lanes_rank(l);
+    let i = r + inv_rank(l);
     if slot.k == 4u {
         output[i] = out;
     } else if slot.k > 0u {
@@ -201,7 +201,7 @@ fn scan(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
         return;
     }
     let chunk = chunk_of(n, grid, wid.x);
-    let rank = lanes_rank(l);
+    let rank = inv_rank(l);
     var carry = chunk_state[wid.x];
     for (var r = chunk.x; r < chunk.y; r += ROWS * WG_SIZE) {
         let s0 = load_slot(r + rank, chunk.y, n);

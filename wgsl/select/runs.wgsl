@@ -146,7 +146,7 @@ fn heads(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: 
 @compute @workgroup_size(WG_SIZE)
 fn chunks(l: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     let lid = l.lid;
-    let rank = lanes_rank(l);
+    let rank = inv_rank(l);
     let n = run_elements(count_word);
     let grid = elements_grid(n);
     if wid.x >= grid {
@@ -238,7 +238,7 @@ fn fixup(l: Inv) {
     }
     let grid = elements_grid(n);
     let per = (grid + WG_SIZE - 1u) / WG_SIZE;
-    let first = min(lanes_rank(l) * per, grid);
+    let first = min(inv_rank(l) * per, grid);
     let last = min(first + per, grid);
     var own = no_part();
     for (var c = first; c < last; c++) {

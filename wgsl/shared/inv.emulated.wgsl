@@ -4,3 +4,8 @@
 struct Inv {
     @builtin(local_invocation_index) lid: u32,
 }
+
+// The position in scan order (inv.subgroup.wgsl): here the index.
+fn inv_rank(inv: Inv) -> u32 {
+    return inv.lid;
+}

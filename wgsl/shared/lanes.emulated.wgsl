@@ -18,7 +18,3 @@ fn lanes_group(l: Inv) -> u32 {
 fn lanes_groups(l: Inv) -> u32 {
     return WG_SIZE;
 }
-
-fn lanes_rank(l: Inv) -> u32 {
-    return l.lid;
-}

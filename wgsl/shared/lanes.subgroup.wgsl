@@ -20,9 +20,3 @@ fn lanes_group(l: Inv) -> u32 {
 fn lanes_groups(l: Inv) -> u32 {
     return l.n_sg;
 }
-
-// The invocation's rank: group by group, lane by lane (the stage's WG_SIZE is a multiple of
-// every subgroup size, so the subgroups are full and the ranks are 0 .. WG_SIZE).
-fn lanes_rank(l: Inv) -> u32 {
-    return l.sg_id * l.sg_size + l.lane;
-}

@@ -29,11 +29,6 @@ fn wg_reduce_u32(inv: Inv, op: u32, x: u32) -> u32 {
     return wg_tree[0];
 }
 
-// Scan order position (see wg_ops.subgroup.wgsl): here simply the local index.
-fn inv_rank(inv: Inv) -> u32 {
-    return inv.lid;
-}
-
 // Exclusive prefix sum in inv_rank order (Hillis-Steele), and the total.
 fn wg_scan_add_u32(inv: Inv, x: u32) -> vec2<u32> {
     // barrier: a previous call's readers of wg_tree must be done before we overwrite it

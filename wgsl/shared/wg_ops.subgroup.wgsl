@@ -41,14 +41,6 @@ fn wg_reduce_u32(inv: Inv, op: u32, x: u32) -> u32 {
     return acc;
 }
 
-// The invocation's position in scan order: subgroup by subgroup, lane by lane. Scans follow this
-// order, not local_invocation_index, so they are right whatever lane layout the device (or the
-// simulator's --shuffle-lanes) uses. A bijection onto 0..WG_SIZE when subgroups are full, which
-// they are for a power-of-two WG_SIZE >= the subgroup size.
-fn inv_rank(inv: Inv) -> u32 {
-    return inv.sg_id * inv.sg_size + inv.lane;
-}
-
 // Exclusive prefix sum of x over the workgroup in inv_rank order, and the total.
 fn wg_scan_add_u32(inv: Inv, x: u32) -> vec2<u32> {
     let incl = subgroupInclusiveAdd(x);
