@@ -19,7 +19,8 @@ use crate::plan::{BufferId, BufferInit, Fills, Pass, Plan, Workgroups};
 use crate::record::{BlocksFn, Counting};
 use crate::stages::sort::onesweep as rank;
 use crate::stages::sort::{
-    histogram, onesweep, onesweep_histogram, onesweep_pairs, onesweep_small, prepare, scatter,
+    histogram, onesweep, onesweep_histogram, onesweep_histogram_wide, onesweep_pairs,
+    onesweep_small, prepare, scatter,
 };
 use crate::stages::util::words;
 use crate::stages::{Override, Resource, Stage};
@@ -99,6 +100,32 @@ fn digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32)> {
         v.push((0, 0));
     }
     v
+}
+
+/// The digit passes of a fused sort of 64-bit keys, least significant first: (shift, bits,
+/// word) with word 0 the low word, 1 the high: the low word's digits of the bit range, then the
+/// high word's, then identity passes (0 bits, in the last pass's word) up to two passes, so
+/// that the first pass, which reads the caller's keys, is never the last, which writes them.
+fn wide_digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32, u32)> {
+    let mut v = Vec::new();
+    for (word, (b, e)) in wide_words(begin_bit, end_bit).into_iter().enumerate() {
+        if b < e {
+            v.extend(digits(b, e).into_iter().map(|(s, n)| (s, n, word as u32)));
+        }
+    }
+    while v.len() < 2 {
+        let word = v.last().map_or(0, |d| d.2);
+        v.push((0, 0, word));
+    }
+    v
+}
+
+/// A bit range of 64-bit keys as the low word's and the high word's ranges.
+fn wide_words(begin_bit: u32, end_bit: u32) -> [(u32, u32); 2] {
+    [
+        (begin_bit.min(32), end_bit.min(32)),
+        (begin_bit.max(32) - 32, end_bit.max(32) - 32),
+    ]
 }
 
 /// The smallest subgroup the ranking runs at (override `SG_MIN` of `wgsl/sort/lib/tile.wgsl`,
@@ -333,6 +360,93 @@ fn route(passes: usize) -> Vec<(usize, usize)> {
     v
 }
 
+/// The buffers and each pass's bindings of a fused sort of 64-bit keys (`passes`:
+/// [`wide_digits`]): the caller's keys (8 bytes a key, read by the first pass, written by the
+/// last, never in between), the caller's values with `pairs`, and scratch words. Pass p < last
+/// writes each key's sorted word and other word to pair a (p even) or b (p odd) of scratch
+/// words; the next pass reads them, swapped where it sorts the other word. The caller's values
+/// ride as second values through scratch of their own (a, b likewise). Returns the keys, the
+/// values (a stand-in without), no second values argument, the passes' bindings and no copies.
+#[allow(clippy::type_complexity)]
+fn wide_buffers(
+    plan: &mut Plan,
+    n: u64,
+    passes: &[(u32, u32, u32)],
+    pairs: bool,
+) -> (
+    BufferId,
+    BufferId,
+    Option<BufferId>,
+    Vec<Io>,
+    Vec<(&'static str, BufferId, BufferId)>,
+) {
+    let count = passes.len();
+    let bytes = 4 * n;
+    // scratch b is written from the second pass on, when it is not the last
+    let b_bytes = if count > 2 { bytes } else { 16 };
+    let keys = plan.arg("keys", 8 * n);
+    let words = [
+        [
+            plan.buffer("sorted words a", bytes, BufferInit::Poison),
+            plan.buffer("other words a", bytes, BufferInit::Poison),
+        ],
+        [
+            plan.buffer("sorted words b", b_bytes, BufferInit::Poison),
+            plan.buffer("other words b", b_bytes, BufferInit::Poison),
+        ],
+    ];
+    // the first pass reads the other words through keys_in and the last writes them through
+    // keys_out: their value bindings get this
+    let no_values = plan.buffer("no values", 16, BufferInit::Zeroed);
+    let (values, v2) = if pairs {
+        let v = plan.arg("values", bytes);
+        let a = plan.buffer("values a", bytes, BufferInit::Poison);
+        let b = plan.buffer("values b", b_bytes, BufferInit::Poison);
+        (v, [v, a, b])
+    } else {
+        let a = plan.buffer("no values2", 16, BufferInit::Zeroed);
+        let b = plan.buffer("no values2 a", 16, BufferInit::Zeroed);
+        (no_values, [a, b, b])
+    };
+    let mut ios = Vec::with_capacity(count);
+    for (p, d) in passes.iter().enumerate() {
+        let (keys_in, vals_in) = if p == 0 {
+            (keys, no_values)
+        } else {
+            let [k, o] = words[(p - 1) % 2];
+            if passes[p - 1].2 == d.2 {
+                (k, o)
+            } else {
+                (o, k)
+            }
+        };
+        let (keys_out, vals_out) = if p + 1 == count {
+            (keys, no_values)
+        } else {
+            (words[p % 2][0], words[p % 2][1])
+        };
+        // second values: the caller's in and out, scratch a and b between
+        let (vals2_in, vals2_out) = if pairs {
+            let mid = |q: usize| v2[1 + q % 2];
+            (
+                if p == 0 { v2[0] } else { mid(p - 1) },
+                if p + 1 == count { v2[0] } else { mid(p) },
+            )
+        } else {
+            (v2[0], v2[1])
+        };
+        ios.push(Io {
+            keys_in,
+            keys_out,
+            vals_in,
+            vals_out,
+            vals2_in,
+            vals2_out,
+        });
+    }
+    (keys, values, None, ios, Vec::new())
+}
+
 pub(super) fn build(
     caps: &Caps,
     config: &SortConfig,
@@ -341,7 +455,18 @@ pub(super) fn build(
     values2: bool,
 ) -> Result<Built> {
     let n = config.max_count.max(1);
-    let pairs = config.payload != Payload::None;
+    // 64-bit keys, fused (OneSweep only; src/sort/wide.rs has the other compositions): each
+    // pass carries the other word of the keys as its values, the caller's values as its second
+    // values
+    let wide = config.key.is_wide();
+    if wide && (strategy != Strategy::OneSweep || values2) {
+        return Err(crate::error::Error::Plan(
+            "a fused sort of 64-bit keys is OneSweep's, with no second values of its own".into(),
+        ));
+    }
+    let caller_pairs = config.payload != Payload::None;
+    let pairs = caller_pairs || wide;
+    let values2 = values2 || (wide && caller_pairs);
     let index = config.payload == Payload::Index;
     let policy = &config.policy;
     let mut plan = Plan::new(format!(
@@ -353,7 +478,12 @@ pub(super) fn build(
         },
         config.key
     ));
-    let digits = digits(config.begin_bit, config.end_bit);
+    let wide_passes = wide_digits(config.begin_bit, config.end_bit);
+    let digits = if wide {
+        wide_passes.iter().map(|d| (d.0, d.1)).collect()
+    } else {
+        digits(config.begin_bit, config.end_bit)
+    };
     let passes = digits.len();
     let stage = stage_for(strategy, pairs, n, policy);
     let max_tiles = n.div_ceil(tile_of(stage)?);
@@ -361,79 +491,98 @@ pub(super) fn build(
     let k_prep = prepare::STAGE.load(flavor)?;
     let c = |name| k_prep.constant(name).map(|v| v as u64);
     let control = crate::record::control(&mut plan, 4 * c(control::CONTROL_WORDS)?);
-    // buffers: the caller's keys (and values), scratch a and b of each
-    let bytes = n * 4;
-    let keys = plan.arg("keys", bytes);
-    let ka = plan.buffer("keys a", bytes, BufferInit::Poison);
-    let kb = plan.buffer(
-        "keys b",
-        if passes % 2 == 1 && passes > 1 {
-            bytes
+    // buffers: the caller's keys (and values), the scratch the passes go through; each pass's
+    // bindings, and the copies back after a one-pass sort
+    let (keys, values, values2_arg, ios, copies) = if wide {
+        wide_buffers(&mut plan, n, &wide_passes, caller_pairs)
+    } else {
+        // buffers: the caller's keys (and values), scratch a and b of each
+        let bytes = n * 4;
+        let keys = plan.arg("keys", bytes);
+        let ka = plan.buffer("keys a", bytes, BufferInit::Poison);
+        let kb = plan.buffer(
+            "keys b",
+            if passes % 2 == 1 && passes > 1 {
+                bytes
+            } else {
+                16
+            },
+            BufferInit::Poison,
+        );
+        let (values, va, vb) = if pairs {
+            (
+                plan.arg("values", bytes),
+                plan.buffer("values a", bytes, BufferInit::Poison),
+                plan.buffer(
+                    "values b",
+                    if passes % 2 == 1 && passes > 1 {
+                        bytes
+                    } else {
+                        16
+                    },
+                    BufferInit::Poison,
+                ),
+            )
         } else {
-            16
-        },
-        BufferInit::Poison,
-    );
-    let (values, va, vb) = if pairs {
-        (
-            plan.arg("values", bytes),
-            plan.buffer("values a", bytes, BufferInit::Poison),
-            plan.buffer(
-                "values b",
-                if passes % 2 == 1 && passes > 1 {
-                    bytes
-                } else {
-                    16
-                },
-                BufferInit::Poison,
-            ),
-        )
-    } else {
-        // keys only: the value bindings still need (distinct) buffers
-        (
-            plan.buffer("no values", 16, BufferInit::Zeroed),
-            plan.buffer("no values a", 16, BufferInit::Zeroed),
-            plan.buffer("no values b", 16, BufferInit::Zeroed),
-        )
-    };
-    // second values: the caller's and scratch as for the values, or distinct stand-ins
-    let (values2_arg, v2a, v2b) = if values2 {
-        (
-            Some(plan.arg("values2", bytes)),
-            plan.buffer("values2 a", bytes, BufferInit::Poison),
-            plan.buffer(
-                "values2 b",
-                if passes % 2 == 1 && passes > 1 {
-                    bytes
-                } else {
-                    16
-                },
-                BufferInit::Poison,
-            ),
-        )
-    } else {
-        (
-            None,
-            plan.buffer("no values2 a", 16, BufferInit::Zeroed),
-            plan.buffer("no values2 b", 16, BufferInit::Zeroed),
-        )
-    };
-    let v2k = match values2_arg {
-        Some(v) => v,
-        None => plan.buffer("no values2", 16, BufferInit::Zeroed),
-    };
-    let io = |src: usize, dst: usize| {
-        let k = [keys, ka, kb];
-        let v = [values, va, vb];
-        let v2 = [v2k, v2a, v2b];
-        Io {
-            keys_in: k[src],
-            keys_out: k[dst],
-            vals_in: v[src],
-            vals_out: v[dst],
-            vals2_in: v2[src],
-            vals2_out: v2[dst],
+            // keys only: the value bindings still need (distinct) buffers
+            (
+                plan.buffer("no values", 16, BufferInit::Zeroed),
+                plan.buffer("no values a", 16, BufferInit::Zeroed),
+                plan.buffer("no values b", 16, BufferInit::Zeroed),
+            )
+        };
+        // second values: the caller's and scratch as for the values, or distinct stand-ins
+        let (values2_arg, v2a, v2b) = if values2 {
+            (
+                Some(plan.arg("values2", bytes)),
+                plan.buffer("values2 a", bytes, BufferInit::Poison),
+                plan.buffer(
+                    "values2 b",
+                    if passes % 2 == 1 && passes > 1 {
+                        bytes
+                    } else {
+                        16
+                    },
+                    BufferInit::Poison,
+                ),
+            )
+        } else {
+            (
+                None,
+                plan.buffer("no values2 a", 16, BufferInit::Zeroed),
+                plan.buffer("no values2 b", 16, BufferInit::Zeroed),
+            )
+        };
+        let v2k = match values2_arg {
+            Some(v) => v,
+            None => plan.buffer("no values2", 16, BufferInit::Zeroed),
+        };
+        let io = |src: usize, dst: usize| {
+            let k = [keys, ka, kb];
+            let v = [values, va, vb];
+            let v2 = [v2k, v2a, v2b];
+            Io {
+                keys_in: k[src],
+                keys_out: k[dst],
+                vals_in: v[src],
+                vals_out: v[dst],
+                vals2_in: v2[src],
+                vals2_out: v2[dst],
+            }
+        };
+        let ios: Vec<Io> = route(passes).into_iter().map(|(s, d)| io(s, d)).collect();
+        let mut copies = Vec::new();
+        if passes == 1 {
+            // the one pass writes scratch a
+            copies.push(("copy back keys", ka, keys));
+            if pairs {
+                copies.push(("copy back values", va, values));
+            }
+            if let Some(v2) = values2_arg {
+                copies.push(("copy back values2", v2a, v2));
+            }
         }
+        (keys, values, values2_arg, ios, copies)
     };
     let onesweep = strategy == Strategy::OneSweep;
 
@@ -525,7 +674,6 @@ pub(super) fn build(
         values2,
         poison_between_passes: policy.poison_between_passes,
     };
-    let route = route(passes);
     // OneSweep's copies are marked: its histogram stage writes the control block
     let mut marks = Vec::new();
     match strategy {
@@ -534,8 +682,7 @@ pub(super) fn build(
             let hist = b.plan.buffer("histogram", hist_bytes, BufferInit::Poison);
             let hist_scan = b.plan.buffer("offsets", hist_bytes, BufferInit::Poison);
             for (p, &d) in digits.iter().enumerate() {
-                let (src, dst) = route[p];
-                b.poison_outputs(&g, io(src, dst))?;
+                b.poison_outputs(&g, ios[p])?;
                 b.rts_pass(
                     &p.to_string(),
                     d,
@@ -545,50 +692,103 @@ pub(super) fn build(
                     max_tiles,
                     hist,
                     hist_scan,
-                    io(src, dst),
+                    ios[p],
                 )?;
             }
         }
         Strategy::OneSweep => {
-            let words = state_status + passes as u64 * max_tiles * radix;
-            // zeroed once: the global counts must be 0 before the first run's histogram (each
-            // run's last pass zeroes them for the next; the histogram zeroes the rest)
-            let state = b
-                .plan
-                .buffer("onesweep state", words * 4, BufferInit::Zeroed);
-            let begin = digits[0].0;
-            let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
-            let mut ov = b.key_overrides(&[
-                (onesweep_histogram::BEGIN_BIT, begin as f64),
-                (onesweep_histogram::END_BIT, end as f64),
-            ]);
-            ov.extend_from_slice(&control_ov);
+            // one state per word of a sort of 64-bit keys (each word's passes count PASS from
+            // 0 in their own), one otherwise
+            let word_of = |p: usize| if wide { wide_passes[p].2 as usize } else { 0 };
+            let word_passes = |w: usize| (0..passes).filter(|&p| word_of(p) == w).count();
+            let mut states = Vec::new();
+            for w in 0..2 {
+                let words = state_status + word_passes(w) as u64 * max_tiles * radix;
+                // zeroed once: the global counts must be 0 before the first run's histogram
+                // (each run's last pass of the state zeroes them for the next; the histogram
+                // zeroes the rest)
+                let (label, bytes) = match (wide, w, word_passes(w)) {
+                    (false, 0, _) => ("onesweep state", words * 4),
+                    (false, _, _) => break,
+                    (true, 0, 0) => ("no low word state", 16),
+                    (true, 0, _) => ("onesweep state, low words", words * 4),
+                    (true, _, 0) => ("no high word state", 16),
+                    (true, _, _) => ("onesweep state, high words", words * 4),
+                };
+                states.push(b.plan.buffer(label, bytes, BufferInit::Zeroed));
+            }
             // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles. On a GPU
             // count this stage also writes the control block (sort/lib/control), and the
             // prepare pass does not run.
-            b.plan.pass(
-                "global histogram",
-                &k_hist,
-                onesweep_histogram::entry::main,
-                &ov,
-                &[
-                    (onesweep_histogram::bind::control, g.control),
-                    (onesweep_histogram::bind::keys_in, keys),
-                    (onesweep_histogram::bind::state, state),
-                    (onesweep_histogram::bind::keys_in4, keys),
-                ],
-                g.hist,
-            )?;
+            if wide {
+                let k_wide = onesweep_histogram_wide::STAGE.load(flavor)?;
+                let [low, high] = wide_words(config.begin_bit, config.end_bit).map(|(b, e)| {
+                    if b < e {
+                        (b, e)
+                    } else {
+                        (0, 0)
+                    }
+                });
+                let mut ov = b.key_overrides(&[
+                    (onesweep_histogram_wide::LOW_BEGIN, low.0 as f64),
+                    (onesweep_histogram_wide::LOW_END, low.1 as f64),
+                    (onesweep_histogram_wide::LOW_PASSES, word_passes(0) as f64),
+                    (onesweep_histogram_wide::HIGH_BEGIN, high.0 as f64),
+                    (onesweep_histogram_wide::HIGH_END, high.1 as f64),
+                    (onesweep_histogram_wide::HIGH_PASSES, word_passes(1) as f64),
+                ]);
+                ov.extend_from_slice(&control_ov);
+                b.plan.pass(
+                    "global histogram",
+                    &k_wide,
+                    onesweep_histogram_wide::entry::main,
+                    &ov,
+                    &[
+                        (onesweep_histogram_wide::bind::control, g.control),
+                        (onesweep_histogram_wide::bind::keys_in, keys),
+                        (onesweep_histogram_wide::bind::state_low, states[0]),
+                        (onesweep_histogram_wide::bind::keys_in4, keys),
+                        (onesweep_histogram_wide::bind::state_high, states[1]),
+                    ],
+                    g.hist,
+                )?;
+            } else {
+                let begin = digits[0].0;
+                let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
+                let mut ov = b.key_overrides(&[
+                    (onesweep_histogram::BEGIN_BIT, begin as f64),
+                    (onesweep_histogram::END_BIT, end as f64),
+                ]);
+                ov.extend_from_slice(&control_ov);
+                b.plan.pass(
+                    "global histogram",
+                    &k_hist,
+                    onesweep_histogram::entry::main,
+                    &ov,
+                    &[
+                        (onesweep_histogram::bind::control, g.control),
+                        (onesweep_histogram::bind::keys_in, keys),
+                        (onesweep_histogram::bind::state, states[0]),
+                        (onesweep_histogram::bind::keys_in4, keys),
+                    ],
+                    g.hist,
+                )?;
+            }
             marks = vec![(4 * c(control::MARK)?, c(control::DERIVE_MARK)? as u32)];
             // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
             let match_ranking = flavor == Flavor::Subgroup;
             for (p, &d) in digits.iter().enumerate() {
-                let ov = b.tile_overrides(&[
+                let (first, last) = (p == 0, p + 1 == passes);
+                // the pass's index among its state's, and whether it is their last
+                let w = word_of(p);
+                let in_word = (0..p).filter(|&q| word_of(q) == w).count();
+                let word_last = !(p + 1..passes).any(|q| word_of(q) == w);
+                let mut ov = b.tile_overrides(&[
                     (keys::SHIFT, d.0 as f64),
                     (keys::BITS, d.1 as f64),
-                    (keys::MAP_IN, (p == 0) as u32 as f64),
-                    (keys::MAP_OUT, (p + 1 == passes) as u32 as f64),
-                    (lib::onesweep::PASS, p as f64),
+                    (keys::MAP_IN, (first && !wide) as u32 as f64),
+                    (keys::MAP_OUT, (last && !wide) as u32 as f64),
+                    (lib::onesweep::PASS, in_word as f64),
                     (lib::onesweep::SPIN, policy.spin as f64),
                     (tile::FULL_TILES, 1.0),
                     (tile::RANK_MATCH, match_ranking as u32 as f64),
@@ -596,33 +796,33 @@ pub(super) fn build(
                         lib::onesweep::TICKETS,
                         policy.onesweep_tickets as u32 as f64,
                     ),
-                    (lib::onesweep::LAST_PASS, (p + 1 == passes) as u32 as f64),
-                    (tile::INDEX_PAYLOAD, (p == 0 && index) as u32 as f64),
+                    (lib::onesweep::LAST_PASS, word_last as u32 as f64),
+                    (tile::INDEX_PAYLOAD, (first && index) as u32 as f64),
                 ]);
-                let (src, dst) = route[p];
-                b.poison_outputs(&g, io(src, dst))?;
+                if wide {
+                    // (32-bit sorts leave them at 0, which compiles their paths out)
+                    ov.extend_from_slice(&[
+                        (keys::WIDE_IN, first as u32 as f64),
+                        (keys::WIDE_OUT, last as u32 as f64),
+                        (keys::WIDE_HALF, w as f64),
+                    ]);
+                }
+                b.poison_outputs(&g, ios[p])?;
                 b.stage(
                     format!("onesweep {p}"),
                     &k_sweep,
                     &ov,
                     &g,
-                    io(src, dst),
-                    &[(onesweep::bind::state, state)],
+                    ios[p],
+                    &[(onesweep::bind::state, states[w])],
                     g.tiles,
                 )?;
             }
         }
     }
-    if passes == 1 {
+    if !copies.is_empty() {
         // the one pass wrote scratch a: copy it back
         let k_words = words::STAGE.load(Flavor::Emulated)?;
-        let mut copies = vec![("copy back keys", ka, keys)];
-        if pairs {
-            copies.push(("copy back values", va, values));
-        }
-        if let Some(v2) = values2_arg {
-            copies.push(("copy back values2", v2a, v2));
-        }
         for (label, src, dst) in copies {
             b.plan
                 .pass(

@@ -231,6 +231,12 @@ pub struct SortPolicy {
     /// their low byte), so the output would not show it. Costs a fill of each scratch buffer
     /// per pass on a device.
     pub poison_between_passes: bool,
+    /// OneSweep sorts of 64-bit keys (not segmented) fuse the split into sortable words and
+    /// the join back into their first and last digit passes, and count both words' digits in
+    /// one histogram pass (`sort/build.rs`, `docs/sort.md`); false composes them of 32-bit
+    /// sorters between a split and a join, as reduce-then-scan and segmented sorts always are
+    /// (`sort/wide.rs`).
+    pub fused_wide: bool,
 }
 
 impl Default for SortPolicy {
@@ -243,6 +249,7 @@ impl Default for SortPolicy {
             elementwise_items: 4,
             onesweep_tickets: true,
             poison_between_passes: false,
+            fused_wide: true,
         }
     }
 }

@@ -83,7 +83,18 @@ impl Sorter {
                 "a segmented sort of at most 0 segments: give at least one".into(),
             ));
         }
-        if config.key.is_wide() || config.max_segments.is_some() {
+        // 64-bit keys: OneSweep's passes read and write the caller's keys themselves (the
+        // fused sort, `sort/build.rs`); other strategies and segmented sorts compose 32-bit
+        // sorters between a split and a join (`sort/wide.rs`). Each pass of either carries the
+        // other word of a 64-bit key as its values: the ranking of pairs.
+        let fused = config.key.is_wide()
+            && config.max_segments.is_none()
+            && config.policy.fused_wide
+            && config
+                .strategy
+                .unwrap_or_else(|| config.policy.choose(caps, n, true))
+                == Strategy::OneSweep;
+        if (config.key.is_wide() && !fused) || config.max_segments.is_some() {
             let wide = Wide::new(ctx, &config, kt)?;
             return Ok(Sorter {
                 config,
@@ -92,25 +103,32 @@ impl Sorter {
             });
         }
         let pairs = config.payload != Payload::None;
+        let ranked_pairs = pairs || fused;
         let strategy = config
             .strategy
-            .unwrap_or_else(|| config.policy.choose(caps, n, pairs));
+            .unwrap_or_else(|| config.policy.choose(caps, n, ranked_pairs));
         if strategy == Strategy::OneSweep && !caps.subgroups {
             return Err(Error::MissingFeature {
                 feature: "SUBGROUP",
                 needed_for: "the onesweep sort".into(),
             });
         }
-        if !fits(caps, strategy, pairs, n, &config.policy) {
+        if !fits(caps, strategy, ranked_pairs, n, &config.policy) {
             return Err(Error::Limit {
                 limit: "max_compute_workgroup_storage_size",
-                needed: workgroup_bytes_for(strategy, pairs, n, &config.policy, caps.flavor())?,
+                needed: workgroup_bytes_for(
+                    strategy,
+                    ranked_pairs,
+                    n,
+                    &config.policy,
+                    caps.flavor(),
+                )?,
                 available: caps.max_workgroup_storage as u64,
                 needed_for: format!("the {strategy} sort"),
             });
         }
         let built = build(caps, &config, kt, strategy, values2 && pairs)?;
-        let mut args = vec![Arg::counted(built.keys, "keys", 4)];
+        let mut args = vec![Arg::counted(built.keys, "keys", u64::from(width / 8))];
         if pairs {
             args.push(Arg::counted(built.values, "values", 4));
         }

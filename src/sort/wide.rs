@@ -31,8 +31,9 @@ use crate::fold::ChunkGrid;
 use crate::plan::{BufferId, Plan};
 use crate::record::{Arg, Recorder, Timestamps};
 // (every elementwise stage of these sorts has the one entry point `main`)
+use crate::stages::shared::order;
 use crate::stages::sort::wide_split::entry;
-use crate::stages::sort::{lib, segment_join, segment_split, wide_iota, wide_join, wide_split};
+use crate::stages::sort::{segment_join, segment_split, wide_iota, wide_join, wide_split};
 use crate::stages::{Override, Resource, Stage};
 
 use super::{Payload, SortConfig, Sorter};
@@ -124,8 +125,8 @@ impl Wide {
         };
         let (first, second) = (half(sorts_low, low_bits)?, half(sorts_high, high_bits)?);
         let key_ov = [
-            (lib::wide::KEY_TYPE, key_type as f64),
-            (lib::wide::DESCENDING, config.descending as u32 as f64),
+            (order::KEY_TYPE, key_type as f64),
+            (order::DESCENDING, config.descending as u32 as f64),
         ];
         let label = match shape {
             Shape::Wide => format!("sort {}", config.key),

@@ -28,6 +28,9 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             recorded_with_counts,
         ),
+        Test::new("sort_wide::fused_passes", On::Every, fused_passes),
+        Test::new("sort_wide::fused_edges", On::Every, fused_edges),
+        Test::new("sort_wide::fused_fallback", On::Once, fused_fallback),
         Test::new("sort_wide::segments", On::Every, segments),
         Test::new(
             "sort_wide::segment_counts_from_the_gpu",
@@ -156,10 +159,16 @@ fn sort_checked(t: &Target, config: SortConfig, with: With, keys: &[u64], what: 
     }
 }
 
-/// The strategy the device's policy picks (the 32-bit sort suite runs both under every
-/// payload; the halves' composition is the same over either).
+/// OneSweep wherever the target has subgroups, whose sorts of 64-bit keys are fused (its
+/// first and last passes read and write the caller's keys), as the policy picks on a GPU;
+/// otherwise what the policy picks (reduce-then-scan, composed of 32-bit sorts between a
+/// split and a join). The 32-bit sort suite runs both strategies under every payload.
 fn strategy(t: &Target, n: usize) -> Strategy {
-    SortPolicy::default().choose(t.caps(), n as u64, true)
+    if t.caps().subgroups {
+        Strategy::OneSweep
+    } else {
+        SortPolicy::default().choose(t.caps(), n as u64, true)
+    }
 }
 
 fn checked() -> SortPolicy {
@@ -218,6 +227,127 @@ fn types_payloads_and_ranges(t: &Target) {
         let keys = wide_keys(4, n, 9);
         let c = config(t, Dtype::I64, 10, With::Values, false);
         sort_checked(t, c, With::Values, &keys, &format!("{n} keys"));
+    }
+}
+
+/// What a recording dispatches: OneSweep sorts of 64-bit keys run no split or join (their
+/// first pass reads the caller's keys, their last writes them), one global histogram for both
+/// words, and at least two digit passes (identity passes pad a range of one digit or none);
+/// reduce-then-scan and `fused_wide: false` keep the split and the join.
+fn fused_passes(t: &Target) {
+    let ctx = &t.ctx;
+    let labels = |c: SortConfig| Sorter::new(ctx, c).unwrap().passes();
+    let has = |p: &[String], what: &str| p.iter().any(|l| l.contains(what));
+    if t.caps().subgroups {
+        for (bits, digit_passes) in [
+            ((0, 64), 8),
+            ((0, 8), 2),
+            ((28, 36), 2),
+            ((60, 64), 2),
+            ((33, 33), 2),
+            ((0, 0), 2),
+            ((4, 44), 6),
+        ] {
+            for with in WITH {
+                let c = config(t, Dtype::F64, 1000, with, false).bits(bits.0, bits.1);
+                let p = labels(c);
+                let what = format!("bits {bits:?} {with:?}: {p:?}");
+                assert!(!has(&p, "split") && !has(&p, "join"), "{what}");
+                assert_eq!(
+                    p.iter().filter(|l| l.contains("histogram")).count(),
+                    1,
+                    "{what}"
+                );
+                let sweeps = p.iter().filter(|l| l.starts_with("onesweep ")).count();
+                assert_eq!(sweeps, digit_passes, "{what}");
+                assert!(!has(&p, "indices") && !has(&p, "copy back"), "{what}");
+            }
+        }
+        let composed = SortPolicy {
+            fused_wide: false,
+            ..checked()
+        };
+        let c = config(t, Dtype::U64, 1000, With::Values, false).policy(composed);
+        let p = labels(c);
+        assert!(has(&p, "split") && has(&p, "join"), "{p:?}");
+    }
+    let c = config(t, Dtype::U64, 1000, With::Keys, false).strategy(Strategy::ReduceThenScan);
+    let p = labels(c);
+    assert!(has(&p, "split") && has(&p, "join"), "{p:?}");
+}
+
+/// The fused sort's edges: counts below one tile and over several (an odd number, the last
+/// partial), bit ranges starting mid-word and reaching one word or both, f64's awkward values
+/// (a negative key's low word is complemented by its high word's sign, in either word's last
+/// pass), every payload; and the composition the fused sort replaces (`fused_wide: false`) at
+/// one size.
+fn fused_edges(t: &Target) {
+    let tiles = if t.is_sim() {
+        vec![1, 2 * 4096 + 5]
+    } else {
+        vec![1, 77, 5 * 8192 + 3, 3 * 8192 - 1]
+    };
+    let mut turn = 0;
+    for &n in &tiles {
+        for (begin, end) in [(4, 12), (28, 36), (60, 64), (36, 40), (0, 64), (33, 33)] {
+            let with = WITH[turn % 3];
+            let descending = turn % 2 == 1;
+            let dtype = [Dtype::F64, Dtype::I64, Dtype::F64, Dtype::U64][turn % 4];
+            turn += 1;
+            let keys = wide_keys(4, n, turn as u64);
+            let mut c = config(t, dtype, n, with, descending).bits(begin, end);
+            if !t.caps().subgroups && t.is_sim() && n > 1000 {
+                // (reduce-then-scan's composition at this size is the sort suite's)
+                continue;
+            }
+            c.max_count = n as u64 + 3;
+            let what = format!("{n} {dtype} keys, bits {begin}..{end} {with:?} desc {descending}");
+            sort_checked(t, c, with, &keys, &what);
+        }
+    }
+    if t.caps().subgroups {
+        let composed = SortPolicy {
+            fused_wide: false,
+            ..checked()
+        };
+        for with in WITH {
+            let n = 500;
+            let keys = wide_keys(4, n, 5);
+            let c = config(t, Dtype::F64, n, with, true).policy(composed);
+            sort_checked(t, c, with, &keys, &format!("composed {with:?}"));
+        }
+    }
+}
+
+/// The decoupled fallback of the fused passes (the first reads the caller's keys for a silent
+/// predecessor's digits): OneSweep without tickets under the simulator's unfair scheduler.
+fn fused_fallback(_: &Target) {
+    use wgsimd::sim::{Scheduler, SimConfig};
+    for starved in [vec![0], vec![1, 3]] {
+        let sim = SimConfig {
+            subgroup_size: 8,
+            scheduler: Scheduler::Unfair {
+                starved: starved.clone(),
+            },
+            ..SimConfig::default()
+        };
+        let t = Target::new("sim-unfair", Context::simulator(sim).unwrap());
+        let n = 3 * 4096 + 5;
+        let policy = SortPolicy {
+            onesweep_tickets: false,
+            ..checked()
+        };
+        for (dtype, with, bits) in [
+            (Dtype::F64, With::Values, (0, 64)),
+            (Dtype::I64, With::Keys, (36, 44)),
+        ] {
+            let keys = wide_keys(4, n, 11);
+            let c = config(&t, dtype, n, with, false)
+                .bits(bits.0, bits.1)
+                .policy(policy);
+            let what = format!("starved {starved:?} {dtype} {with:?} bits {bits:?}");
+            sort_checked(&t, c, with, &keys, &what);
+        }
     }
 }
 

@@ -273,6 +273,10 @@ fn onesweep_pass(inv: Inv, wid: vec3<u32>, nwg: vec3<u32>) {
                     if MAP_IN != 0u {
                         k = to_sortable(k);
                     }
+                    if WIDE_IN != 0u {
+                        // (keys_in holds two words a key: k was not a key)
+                        k = wide_word_in(f * TILE + j * WG_SIZE + inv.lid, WIDE_HALF);
+                    }
                     atomicAdd(&digit_base[digit_of(k)], 1u);
                 }
                 // barrier: the predecessor's counts are complete

@@ -103,7 +103,7 @@ override PAIRS: u32 = 0u;
 // segmented sorts carry the other half of their key and a value (src/sort/wide.rs)
 override VALUES2: u32 = 0u;
 // 1: the values are the keys' indices, made here instead of read (the first pass of a sort
-// with an index payload)
+// with an index payload) (with WIDE_IN, the second values are)
 override INDEX_PAYLOAD: u32 = 0u;
 
 // the staged key at position i of the tile, of digit d, goes to keys_out[digit_base[d] + i]:
@@ -131,6 +131,9 @@ struct TileKeys {
 // pass took 2.30 / 2.38 ms against 2.04 / 2.07 (H100, 2026-11-23, 2^28 keys).
 fn tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
     var t: TileKeys;
+    if WIDE_IN != 0u {
+        return wide_tile_load(inv, start, count);
+    }
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
             t.keys[j] = keys_in[start + slot(inv, j)];
@@ -149,6 +152,66 @@ fn tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
         }
     }
     return t;
+}
+
+// 64-bit keys in the caller's layout (WIDE_IN, WIDE_OUT, WIDE_HALF of sort/lib/keys.wgsl): key
+// i is keys_in[2i] (low) and keys_in[2i + 1] (high). Word `half` of its sortable image (the
+// low word's depends on the high word's sign for f64; the high word's on itself alone).
+fn wide_word_in(i: u32, half: u32) -> u32 {
+    let k = wide_to_sortable(vec2<u32>(keys_in[2u * i], keys_in[2u * i + 1u]));
+    return select(k.x, k.y, half != 0u);
+}
+
+// tile_load of the first pass of a sort of 64-bit keys (WIDE_IN): the sorted word of each key.
+fn wide_tile_load(inv: Inv, start: u32, count: u32) -> TileKeys {
+    var t: TileKeys;
+    if FULL_TILES != 0u && count == TILE {
+        for (var j = 0u; j < KPT; j++) {
+            t.keys[j] = wide_word_in(start + slot(inv, j), WIDE_HALF);
+        }
+    } else {
+        for (var j = 0u; j < KPT; j++) {
+            let s = slot(inv, j);
+            if s < count {
+                t.keys[j] = wide_word_in(start + s, WIDE_HALF);
+            }
+        }
+    }
+    return t;
+}
+
+// WIDE_OUT with WIDE_HALF = 1, f64 keys: bit j says item j's key is negative, so its low word,
+// the value written after the key, is complemented (write_key sets it, write_values_round
+// reads it).
+var<private> wide_negative: u32;
+
+// write_key of the last pass of a sort of 64-bit keys (WIDE_OUT): sortable word `k` raw, as
+// word WIDE_HALF of key `dst`, at tile position i. A low word goes out as if the key were not
+// a negative f64; wide_write_other complements it where it was.
+fn wide_write_key(dst: u32, k: u32, i: u32) {
+    if WIDE_HALF != 0u {
+        keys_out[2u * dst + 1u] = wide_high_from_sortable(k);
+        if wide_low_flipped(k) {
+            wide_negative |= 1u << (i / WG_SIZE);
+        }
+    } else {
+        keys_out[2u * dst] = wide_low_unflipped(k);
+    }
+}
+
+// The carried word `o` (sortable) of the key at place dst and tile position i, raw, into the
+// caller's layout (WIDE_OUT), after wide_write_key wrote the key's sorted word.
+fn wide_write_other(dst: u32, o: u32, i: u32) {
+    if WIDE_HALF != 0u {
+        let x = wide_low_unflipped(o);
+        keys_out[2u * dst] = select(x, ~x, ((wide_negative >> (i / WG_SIZE)) & 1u) != 0u);
+    } else {
+        keys_out[2u * dst + 1u] = wide_high_from_sortable(o);
+        if wide_low_flipped(o) {
+            // (this invocation wrote that word in wide_write_key)
+            keys_out[2u * dst] = ~keys_out[2u * dst];
+        }
+    }
 }
 
 fn popcount4(v: vec4<u32>) -> u32 {
@@ -764,6 +827,10 @@ fn stage_round(inv: Inv, items: array<u32, KPT>, rank: Ranks, count: u32, r: u32
 fn write_key(i: u32, r: u32) -> u32 {
     let k = atomicLoad(&tile_mem[i - r * TILE_MEM]);
     let dst = atomicLoad(&digit_base[digit_of(k)]) + i;
+    if WIDE_OUT != 0u {
+        wide_write_key(dst, k, i);
+        return dst;
+    }
     keys_out[dst] = select(k, from_sortable(k), MAP_OUT != 0u);
     return dst;
 }
@@ -771,6 +838,16 @@ fn write_key(i: u32, r: u32) -> u32 {
 // The tile's values in the keys' layout (items without a key hold 0).
 fn tile_values(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
     var v: array<u32, KPT>;
+    if WIDE_IN != 0u {
+        // the first pass of a sort of 64-bit keys: the other word of each key, from keys_in
+        for (var j = 0u; j < KPT; j++) {
+            let s = slot(inv, j);
+            if s < count {
+                v[j] = wide_word_in(start + s, 1u - WIDE_HALF);
+            }
+        }
+        return v;
+    }
     if INDEX_PAYLOAD != 0u {
         for (var j = 0u; j < KPT; j++) {
             v[j] = start + slot(inv, j);
@@ -840,6 +917,13 @@ fn tile_write(inv: Inv, t: TileKeys, rank: Ranks, start: u32, count: u32) {
 // The tile's second value words in the keys' layout (items without a key hold 0).
 fn tile_values2(inv: Inv, start: u32, count: u32) -> array<u32, KPT> {
     var v: array<u32, KPT>;
+    if WIDE_IN != 0u && INDEX_PAYLOAD != 0u {
+        // the first pass of a sort of 64-bit keys with the index payload: the indices
+        for (var j = 0u; j < KPT; j++) {
+            v[j] = start + slot(inv, j);
+        }
+        return v;
+    }
     for (var j = 0u; j < KPT; j++) {
         let s = slot(inv, j);
         if s < count {
@@ -880,6 +964,16 @@ fn write_round(inv: Inv, dst: ptr<function, array<u32, KPT>>, count: u32, r: u32
 
 // The values of round r's items to the places their keys went (write_round).
 fn write_values_round(inv: Inv, dst: array<u32, KPT>, count: u32, r: u32) {
+    if WIDE_OUT != 0u {
+        // the last pass of a sort of 64-bit keys: the carried word into the caller's keys
+        for (var j = 0u; j < KPT; j++) {
+            let i = j * WG_SIZE + inv.lid;
+            if i < count && (STAGE_ROUNDS == 1u || j / STAGE_KPT == r) {
+                wide_write_other(dst[j], atomicLoad(&tile_mem[i - r * TILE_MEM]), i);
+            }
+        }
+        return;
+    }
     if FULL_TILES != 0u && count == TILE {
         for (var j = 0u; j < KPT; j++) {
             if STAGE_ROUNDS == 1u || j / STAGE_KPT == r {
