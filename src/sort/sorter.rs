@@ -39,9 +39,11 @@ pub struct Sorter {
 }
 
 enum Body {
-    /// 32-bit keys: binds the keys, and the values with a payload (both counted).
+    /// One plan: binds the keys, and the values with a payload (both counted): 32-bit keys,
+    /// and OneSweep's fused sorts of 64-bit keys.
     Narrow(Box<Recorder>),
-    /// 64-bit keys: parts over scratch ([`super::wide`]).
+    /// 64-bit keys composed of 32-bit sorters, and segmented sorts: parts over scratch
+    /// ([`super::wide`]).
     Wide(Box<Wide>),
 }
 
@@ -159,7 +161,8 @@ impl Sorter {
 
     /// The plan it records (its passes, buffers and overrides, for inspection: the lab's
     /// driver statistics compile exactly these passes).
-    /// A sort of 64-bit keys records several plans: this is its first digit passes'.
+    /// A composed sort of 64-bit keys or of segments records several plans: this is its first
+    /// digit passes'.
     pub fn plan(&self) -> &crate::plan::Plan {
         match &self.body {
             Body::Narrow(r) => r.plan(),
@@ -199,8 +202,9 @@ impl Sorter {
         self.record_timed(enc, keys, values, count, None)
     }
 
-    /// [`Sorter::record`], with timestamps around each pass (see [`Sorter::passes`]; a sort
-    /// of 64-bit keys records several plans and takes per-pass timestamps only).
+    /// [`Sorter::record`], with timestamps around each pass (see [`Sorter::passes`]; a
+    /// composed sort of 64-bit keys, `SortPolicy::fused_wide`, records several plans and takes
+    /// per-pass timestamps only).
     pub fn record_timed<'a>(
         &self,
         enc: impl Into<EncoderRef<'a>>,

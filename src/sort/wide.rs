@@ -1,5 +1,8 @@
-//! Sorts of 64-bit keys (u64, i64, f64) and segmented sorts of 32-bit keys, built from the
-//! 32-bit sort's digit passes.
+//! Sorts of 64-bit keys (u64, i64, f64) and segmented sorts of 32-bit keys, composed of 32-bit
+//! sorters between a split and a join: segmented sorts, and sorts of 64-bit keys by
+//! reduce-then-scan or with `SortPolicy::fused_wide` off. (OneSweep sorts of 64-bit keys are
+//! otherwise one plan whose first and last passes read and write the caller's keys themselves:
+//! `sort/build.rs`, `wide_digits`.)
 //!
 //! Rules:
 //! - **Two words, least significant first.** A 64-bit key is two words, low first (the layout
