@@ -131,7 +131,7 @@ fn wide_words(begin_bit: u32, end_bit: u32) -> [(u32, u32); 2] {
 /// The smallest subgroup the ranking runs at (override `SG_MIN` of `wgsl/sort/lib/tile.wgsl`,
 /// which sets its phase count): the device's minimum (1 when it reports none: the most
 /// phases, right at any size), or the emulated flavour's 32-lane virtual subgroups.
-fn rank_subgroup_min(caps: &Caps) -> u32 {
+pub(super) fn rank_subgroup_min(caps: &Caps) -> u32 {
     match caps.flavor() {
         Flavor::Emulated => 32,
         Flavor::Subgroup => caps.subgroup_min.max(1),

@@ -25,6 +25,7 @@
 //!   [`Error`], never a panic.
 
 mod build;
+mod segments;
 mod sorter;
 mod wide;
 
@@ -216,6 +217,19 @@ pub struct SortPolicy {
     /// another (10.04–10.17 Gkeys/s with the restoring copy, host clock; the lab's
     /// `prims_sweep`, H200, 2026-11-29).
     pub elementwise_items: u32,
+    /// The longest segment a segmented sort sorts in one workgroup (its local path,
+    /// `src/sort/segments.rs`: tiles of 3072, 6144, 8192 and 16384 keys): the largest tile within it that fits the device's
+    /// workgroup memory is `L`, and a run with a segment longer than `L` takes the global path
+    /// for all its keys; 0 turns the local path off. `u64::MAX`: not yet measured on a GPU;
+    /// chosen because a segment the local path holds is read and written once where the global
+    /// path makes four or more passes over it.
+    pub segment_local_max: u64,
+    /// Segments of a segmented sort's local path of up to this many keys (at most 32) are
+    /// sorted by one invocation each (`wgsl/sort/segment_tiny.wgsl`: an insertion sort in
+    /// private memory) instead of a workgroup's tile of at least 3072 keys; 0: none. 16: not
+    /// yet measured on a GPU; chosen because an insertion sort of 16 keys makes at most 120
+    /// moves, while the smallest tile ranks 3072 keys four times for them.
+    pub segment_tiny_max: u32,
     /// Verification, not tuning: OneSweep tiles take their index from an atomic ticket in order
     /// of start (true, the only sensible setting on a device); false ties them to workgroup
     /// indices, so the simulator's unfair scheduler can run a tile before its predecessors and
@@ -247,6 +261,8 @@ impl Default for SortPolicy {
             onesweep_small_keys_max: 1 << 20,
             onesweep_small_pairs_max: 1 << 22,
             elementwise_items: 4,
+            segment_local_max: u64::MAX,
+            segment_tiny_max: 16,
             onesweep_tickets: true,
             poison_between_passes: false,
             fused_wide: true,

@@ -179,6 +179,17 @@ impl Sorter {
         }
     }
 
+    /// A segmented sort's local path: the tiles of its buckets, ascending (a segment of up to
+    /// the last, `L`, is sorted by one workgroup; a run with a longer one takes the global path
+    /// for every key). Empty for other sorts, and where no bucket fits the device or the policy
+    /// ([`SortPolicy::segment_local_max`](super::SortPolicy::segment_local_max)).
+    pub fn segment_tiles(&self) -> &[u64] {
+        match &self.body {
+            Body::Narrow(_) => &[],
+            Body::Wide(w) => w.local_tiles(),
+        }
+    }
+
     /// The recorder of a 32-bit sort (a sort of 64-bit keys records its digit passes by it);
     /// of a 64-bit sort, its first part's.
     pub(super) fn recorder(&self) -> &Recorder {

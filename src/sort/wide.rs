@@ -39,6 +39,7 @@ use crate::stages::sort::wide_split::entry;
 use crate::stages::sort::{segment_join, segment_split, wide_iota, wide_join, wide_split};
 use crate::stages::{Override, Resource, Stage};
 
+use super::segments::Local;
 use super::{Payload, SortConfig, Sorter};
 
 /// What the high words hold: the keys' high halves, or their segments' indices.
@@ -82,6 +83,9 @@ struct Segments {
     max: u32,
     word: Buffer,
     all: Buffer,
+    /// The local path (src/sort/segments.rs), recorded first; where it is, the parts here
+    /// take its gate word as their GPU count.
+    local: Option<Local>,
 }
 
 /// One part of a recording: a recorder and the buffers it binds.
@@ -203,6 +207,7 @@ impl Wide {
                     max,
                     word: ctx.scratch("sort segment count", 4)?,
                     all: ctx.upload("sort: every segment the offsets hold", &[u32::MAX])?,
+                    local: Local::new(ctx, config, key_type, n, max)?,
                 }),
                 Shape::Wide => None,
             },
@@ -244,7 +249,11 @@ impl Wide {
 
     /// The passes of a recording, in order.
     pub fn passes(&self) -> Vec<String> {
-        let mut v = self.split.plan().pass_labels();
+        let mut v = match self.local() {
+            Some(l) => l.recorder().plan().pass_labels(),
+            None => Vec::new(),
+        };
+        v.extend(self.split.plan().pass_labels());
         let of_word = |s: &Sorter, word: &'static str| {
             s.passes().into_iter().map(move |p| format!("{word} {p}"))
         };
@@ -256,6 +265,17 @@ impl Wide {
         }
         v.extend(self.finish.plan().pass_labels());
         v
+    }
+
+    /// A segmented sort's local path.
+    pub(super) fn local(&self) -> Option<&Local> {
+        self.segments.as_ref().and_then(|s| s.local.as_ref())
+    }
+
+    /// The buckets' tiles of a segmented sort's local path, ascending (the last is the
+    /// longest segment it sorts); empty where it has none.
+    pub fn local_tiles(&self) -> &[u64] {
+        self.local().map(|l| l.tiles()).unwrap_or(&[])
     }
 
     /// The parts of a recording of the caller's `keys` (and `values`, and a segmented sort's
@@ -371,19 +391,32 @@ impl Wide {
                 }
             }
         }
-        let parts = self.parts(keys, values, offsets, m)?;
-        // every part checked with its buffers before the first is recorded
+        let mut parts = self.parts(keys, values, offsets, m)?;
+        // every part checked with its buffers before the first is recorded (the global parts
+        // with the caller's count too, for its messages)
         for (rec, bufs) in &parts {
             rec.check(bufs, count)?;
         }
+        // the local path first, the global parts then counting the gate word it writes
+        let mut counts = vec![count; parts.len()];
+        if let (Some(l), Some(o), Some(seg)) = (self.local(), offsets, &self.segments) {
+            let bufs = l.bufs(keys, values, o, (&seg.word).into());
+            l.recorder().check(&bufs, count)?;
+            counts = vec![Count::Gpu(l.gate()); parts.len()];
+            for (rec, bufs) in &parts {
+                rec.check(bufs, counts[0])?;
+            }
+            parts.insert(0, (l.recorder(), bufs));
+            counts.insert(0, count);
+        }
         let mut at = 0;
-        for (i, (rec, bufs)) in parts.iter().enumerate() {
+        for (i, ((rec, bufs), c)) in parts.iter().zip(counts).enumerate() {
             let s = stamps.map(|s| Timestamps {
                 first: s.first + 2 * at,
                 ..s
             });
             let pre: Vec<_> = copy.iter().filter(|_| i == 0).copied().collect();
-            rec.record_after(enc.reborrow(), bufs, Some(count), s, &pre)?;
+            rec.record_after(enc.reborrow(), bufs, Some(c), s, &pre)?;
             at += rec.plan().passes.len() as u32;
         }
         Ok(())

@@ -32,6 +32,7 @@ pub fn tests() -> Vec<Test> {
         Test::new("sort_wide::fused_edges", On::Every, fused_edges),
         Test::new("sort_wide::fused_fallback", On::Once, fused_fallback),
         Test::new("sort_wide::segments", On::Every, segments),
+        Test::new("sort_wide::segment_paths", On::Every, segment_paths),
         Test::new(
             "sort_wide::segment_counts_from_the_gpu",
             On::Every,
@@ -536,6 +537,151 @@ fn segments(t: &Target) {
         let offs = offsets(1, n, 1, 1);
         let c = config(t, Dtype::U32, 10, With::Index, false).segmented(4);
         segments_checked(t, c, With::Index, &keys, &offs, &format!("{n} keys"));
+    }
+}
+
+/// Offsets of segments of the given lengths, in order.
+fn offsets_of(lens: &[usize]) -> Vec<u32> {
+    let mut o = vec![0u32];
+    for &l in lens {
+        o.push(o.last().unwrap() + l as u32);
+    }
+    o
+}
+
+/// The local path (src/sort/segments.rs) at each bucket's edges, and the global path where a
+/// segment is longer than the largest bucket, `L` (the sorter's `segment_tiles`): segments of
+/// 0 and 1 keys, each tile and its neighbours, many tiny segments, a run with one segment of
+/// `L + 1` among small ones; over the key types' awkward keys, all-equal and reversed keys,
+/// descending, a bit range, values and indices, host and GPU counts. The simulators cap `L` at
+/// the smallest tile (the policy's `segment_local_max`) but for one bucket each, in turn, so
+/// that every stage runs at every subgroup size without sorting 16384-key tiles four times.
+fn segment_paths(t: &Target) {
+    let ctx = &t.ctx;
+    let probe = Sorter::new(ctx, SortConfig::keys(Dtype::U32, 1).segmented(1)).unwrap();
+    let all = probe.segment_tiles().to_vec();
+    assert!(!all.is_empty(), "{}: no local bucket fits", t.name());
+    let mut policy = checked();
+    if t.is_sim() {
+        // sim-4, sim-32, sim-128 and sim-portable: one bucket above the first each
+        let i = match t.name() {
+            "sim-4" => 1,
+            "sim-32" => 2,
+            "sim-128" => 3,
+            _ => 0,
+        };
+        policy.segment_local_max = all[i.min(all.len() - 1)];
+    }
+    let c = |dtype: Dtype, n: usize, with: With, descending: bool, segs: usize| {
+        config(t, dtype, n, with, descending)
+            .policy(policy)
+            .segmented(segs.max(1) as u32)
+    };
+    let tiles = Sorter::new(ctx, c(Dtype::U32, 1, With::Keys, false, 1))
+        .unwrap()
+        .segment_tiles()
+        .to_vec();
+    let l = *tiles.last().unwrap() as usize;
+    // each bucket's edges (the smallest's whole range on the sims, the largest's elsewhere)
+    let mut edges = vec![0usize, 1, 2];
+    for &tile in &tiles {
+        let tile = tile as usize;
+        if t.is_sim() && tile != l && tile != tiles[0] as usize {
+            continue;
+        }
+        edges.extend([tile - 1, tile]);
+        if tile != l {
+            edges.push(tile + 1);
+        }
+    }
+    let mut turn = 0u64;
+    let mut case = |lens: &[usize], what: &str| {
+        let offs = offsets_of(lens);
+        let n = *offs.last().unwrap() as usize;
+        let with = WITH[turn as usize % 3];
+        let descending = turn % 2 == 1;
+        let what = format!("{what}, {with:?}, descending {descending}");
+        let dtype = [Dtype::F32, Dtype::I32, Dtype::U32, Dtype::U32][turn as usize % 4];
+        let cfg = c(dtype, n, with, descending, lens.len());
+        match turn % 4 {
+            0 => {
+                let keys: Vec<f32> = data::keys(data::Dist::Extremes, n, turn);
+                segments_checked(t, cfg, with, &keys, &offs, &what);
+            }
+            1 => {
+                let keys: Vec<i32> = data::keys(data::Dist::Extremes, n, turn);
+                segments_checked(t, cfg, with, &keys, &offs, &what);
+            }
+            2 => {
+                let keys: Vec<u32> = data::keys(data::Dist::AllEqual, n, turn);
+                segments_checked(t, cfg, with, &keys, &offs, &what);
+            }
+            _ => {
+                let keys: Vec<u32> = data::keys(data::Dist::Reversed, n, turn);
+                segments_checked(t, cfg, with, &keys, &offs, &what);
+            }
+        }
+        turn += 1;
+    };
+    case(&edges, "bucket edges");
+    case(&[3, l + 1, 0, 40, 1], "one segment past L");
+    let tiny: Vec<usize> = (0..if t.is_sim() { 300 } else { 20_000 })
+        .map(|i| i * 7 % 5)
+        .collect();
+    case(&tiny, "tiny segments");
+    case(&[l], "one segment of L");
+    case(&[l + 1], "one segment past L");
+    // a bit range, local and global
+    for lens in [&[5usize, l, 0, 17][..], &[5, l + 1, 17]] {
+        let offs = offsets_of(lens);
+        let n = *offs.last().unwrap() as usize;
+        let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, 9);
+        let cfg = c(Dtype::U32, n, With::Values, true, lens.len()).bits(4, 13);
+        segments_checked(
+            t,
+            cfg,
+            With::Values,
+            &keys,
+            &offs,
+            &format!("bits 4..13, {lens:?}"),
+        );
+    }
+    // GPU counts: the local path and (a longer segment by the count) the global one
+    let lens = [l - 1, 2, 30];
+    let offs = offsets_of(&lens);
+    let n = l + 40;
+    let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, 11);
+    let sorter = Sorter::new(ctx, c(Dtype::U32, n, With::Index, false, 8)).unwrap();
+    let ob = ctx.upload("offsets", &offs).unwrap();
+    for (segs, count) in [(3usize, l + 31), (2, l + 40), (1, l + 1)] {
+        let words = ctx.upload("counts", &[segs as u32, count as u32]).unwrap();
+        let kb = ctx.upload("keys", &keys).unwrap();
+        let vb = ctx.upload("values", &data::values(n)).unwrap();
+        let mut enc = ctx.encoder();
+        sorter
+            .record_segmented(
+                &mut enc,
+                &kb,
+                Some(BufferRef::from(&vb)),
+                &ob,
+                Count::Gpu(words.slice(0, 4)),
+                Count::Gpu(words.slice(4, 4)),
+            )
+            .unwrap();
+        util::submit(t, enc);
+        let (got, gv) = (ctx.read::<u32>(&kb).unwrap(), util::words(t, &vb));
+        let mut o = offs[..segs].to_vec();
+        o.push(count as u32);
+        let iota: Vec<u32> = (0..count as u32).collect();
+        if let Err(e) = check_segments(
+            (&keys[..count], &iota),
+            (&got[..count], &gv[..count]),
+            &o,
+            Order::default(),
+        ) {
+            panic!("GPU counts: {segs} segments, {count} keys: {e}");
+        }
+        assert_eq!(got[count..], keys[count..], "keys past the count moved");
     }
 }
 

@@ -1,0 +1,61 @@
+// Segmented radix sort, the local path's tiny bucket (src/sort/segments.rs): one invocation
+// sorts one segment of at most TINY keys (sort/segment_classify.wgsl lists them as bucket 0),
+// by a stable insertion sort of the keys' sortable images (sort/lib/keys.wgsl) on the bits
+// [BEGIN_BIT, END_BIT), in private memory, written back in place with their payload.
+
+//!include sort/lib/keys
+
+// the longest segment (at most TINY_MAX) and the bits sorted on
+override TINY: u32 = 16u;
+const TINY_MAX: u32 = 32u;
+override BEGIN_BIT: u32 = 0u;
+override END_BIT: u32 = 32u;
+// 0: keys alone; 1: values ride along; 2: the keys' indices ride along
+override PAYLOAD: u32 = 0u;
+override MAX_SEGMENTS: u32 = 1u;
+
+@group(0) @binding(0) var<storage, read_write> keys: array<u32>;
+@group(0) @binding(1) var<storage, read_write> values: array<u32>;
+@group(0) @binding(2) var<storage, read> lists: array<u32>;
+@group(0) @binding(3) var<storage, read> state: array<u32>;
+
+// The bits sorted on of a sortable key.
+fn sort_bits(k: u32) -> u32 {
+    let width = END_BIT - BEGIN_BIT;
+    let mask = select((1u << (width & 31u)) - 1u, 0xffffffffu, width >= 32u);
+    return (k >> (BEGIN_BIT & 31u)) & mask;
+}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = gid.x + gid.y * nwg.x * 256u;
+    if i >= state[0] {
+        return;
+    }
+    let start = lists[2u * i];
+    let m = min(lists[2u * i + 1u] - start, min(TINY, TINY_MAX));
+    var k: array<u32, TINY_MAX>;
+    var v: array<u32, TINY_MAX>;
+    for (var j = 0u; j < m; j++) {
+        let key = to_sortable(keys[start + j]);
+        var val = start + j;
+        if PAYLOAD == 1u {
+            val = values[start + j];
+        }
+        // insert after every key that sorts at or before it (stable)
+        var at = j;
+        while at > 0u && sort_bits(k[at - 1u]) > sort_bits(key) {
+            k[at] = k[at - 1u];
+            v[at] = v[at - 1u];
+            at--;
+        }
+        k[at] = key;
+        v[at] = val;
+    }
+    for (var j = 0u; j < m; j++) {
+        keys[start + j] = from_sortable(k[j]);
+        if PAYLOAD != 0u {
+            values[start + j] = v[j];
+        }
+    }
+}
