@@ -230,6 +230,12 @@ pub struct SortPolicy {
     /// yet measured on a GPU; chosen because an insertion sort of 16 keys makes at most 120
     /// moves, while the smallest tile ranks 3072 keys four times for them.
     pub segment_tiny_max: u32,
+    /// Longer segments of up to this many keys (at most 256) are sorted by a workgroup of 256
+    /// invocations, a key each, by ranking each key against the segment's others
+    /// (`wgsl/sort/segment_rank.wgsl`: m steps a key, no digit passes); 0: none. 256: not yet
+    /// measured on a GPU; chosen because up to there a key's m compares in workgroup memory
+    /// cost about what the smallest tile's four ranking passes over 3072 keys cost it.
+    pub segment_rank_max: u32,
     /// Verification, not tuning: OneSweep tiles take their index from an atomic ticket in order
     /// of start (true, the only sensible setting on a device); false ties them to workgroup
     /// indices, so the simulator's unfair scheduler can run a tile before its predecessors and
@@ -263,6 +269,7 @@ impl Default for SortPolicy {
             elementwise_items: 4,
             segment_local_max: u64::MAX,
             segment_tiny_max: 16,
+            segment_rank_max: 256,
             onesweep_tickets: true,
             poison_between_passes: false,
             fused_wide: true,

@@ -5,7 +5,10 @@
 //! Rules:
 //! - **Buckets.** The local stages (`wgsl/sort/segment_local_*.wgsl`, one
 //!   `wgsl/sort/lib/segment_local.wgsl` at several tiles) sort a segment in a tile of
-//!   `SEGMENT_BUCKETS`' sizes; a segment takes the smallest tile that holds it. `L` is the
+//!   `SEGMENT_BUCKETS`' sizes; a segment takes the smallest bucket that holds it. Below the
+//!   tiles, segments of up to `segment_tiny_max` keys are sorted by an invocation each
+//!   (`wgsl/sort/segment_tiny.wgsl`) and of up to `segment_rank_max` by a workgroup ranking
+//!   each key against the others (`wgsl/sort/segment_rank.wgsl`). `L` is the
 //!   largest tile whose stage fits the device's workgroup memory, capped by
 //!   [`SortPolicy::segment_local_max`](super::SortPolicy::segment_local_max).
 //! - **The route is decided on the GPU.** A classify stage (`wgsl/sort/segment_classify.wgsl`)
@@ -30,7 +33,8 @@ use crate::stages::shared::order;
 use crate::stages::sort::segment_local_3072 as first;
 use crate::stages::sort::{
     segment_classify as classify, segment_dispatch as dispatch, segment_local_16384,
-    segment_local_3072, segment_local_6144, segment_local_8192, segment_tiny as tiny,
+    segment_local_3072, segment_local_6144, segment_local_8192, segment_rank as rank,
+    segment_tiny as tiny,
 };
 use crate::stages::Stage;
 
@@ -98,12 +102,17 @@ impl Local {
         }
         // the tiny bucket first (an invocation a segment), then the tiles
         let tiny_max = config.policy.segment_tiny_max.min(32);
-        let mut bounds: Vec<u64> = (tiny_max > 0)
-            .then_some(tiny_max as u64)
-            .into_iter()
-            .collect();
-        bounds.extend(stages.iter().map(|s| s.1));
+        let rank_max = config.policy.segment_rank_max.min(256);
         let tiny_bucket = tiny_max > 0;
+        let rank_bucket = rank_max > tiny_max;
+        let mut bounds = Vec::new();
+        if tiny_bucket {
+            bounds.push(tiny_max as u64);
+        }
+        if rank_bucket {
+            bounds.push(rank_max as u64);
+        }
+        bounds.extend(stages.iter().map(|s| s.1));
         let label = format!("segmented sort {} local", config.key);
         let mut plan = Plan::new(label.clone());
         let control = crate::record::control(&mut plan, 32);
@@ -161,6 +170,7 @@ impl Local {
             classify::BOUND2,
             classify::BOUND3,
             classify::BOUND4,
+            classify::BOUND5,
         ];
         ov.extend(bound_ov.iter().zip(&bounds).map(|(o, &t)| (*o, t as f64)));
         plan.pass(
@@ -230,7 +240,36 @@ impl Local {
                 },
             )?;
         }
-        let first_tile = tiny_bucket as usize;
+        if rank_bucket {
+            let at = tiny_bucket as u64;
+            let k = rank::STAGE.load(flavor)?;
+            let ov = [
+                (order::KEY_TYPE, key_type as f64),
+                (order::DESCENDING, config.descending as u32 as f64),
+                (rank::BEGIN_BIT, begin as f64),
+                (rank::END_BIT, end as f64),
+                (rank::PAYLOAD, payload),
+                (rank::BUCKET, at as f64),
+                (rank::MAX_SEGMENTS, max_segments as f64),
+            ];
+            plan.pass(
+                format!("local {rank_max}"),
+                &k,
+                rank::entry::main,
+                &ov,
+                &[
+                    (rank::bind::keys, keys_id),
+                    (rank::bind::values, values),
+                    (rank::bind::lists, lists),
+                    (rank::bind::state, state),
+                ],
+                Workgroups::Indirect {
+                    buffer: dispatch_args,
+                    offset: 12 * at,
+                },
+            )?;
+        }
+        let first_tile = tiny_bucket as usize + rank_bucket as usize;
         for (i, (stage, t)) in stages.iter().enumerate() {
             let k = stage.load(flavor)?;
             let ov = [
@@ -369,31 +408,33 @@ mod tests {
         (state, gate, local.tiles().to_vec())
     }
 
-    /// Segments within `L` go to their buckets (the smallest tile that holds each; empty and
+    /// Segments within `L` go to their buckets (the smallest that holds each; empty and
     /// single keys to none) and the global path sorts nothing; one segment past `L` flags the
     /// run, whose global path then sorts every key; the policy's cap moves `L`.
     #[test]
     fn the_route_is_the_gpus() {
         let lavapipe = crate::Caps::lavapipe();
         let p = SortPolicy::default();
-        let lens = [0, 1, 2, 16, 17, 3072, 3073, 8192, 40];
+        let lens = [0, 1, 2, 16, 17, 256, 257, 3072, 3073, 8192, 40];
         let (state, gate, tiles) = route(lavapipe.clone(), p, &lens);
         assert_eq!(
             tiles,
             [3072, 6144, 8192],
             "lavapipe's 32 KiB hold three tiles"
         );
-        // the tiny bucket (2 and 16 keys), the tiles' (17, 40, 3072; 3073; 8192), the flag
-        assert_eq!((state, gate), (vec![2, 3, 1, 1, 0], 0));
+        // the tiny bucket (2, 16), the short one (17, 40, 256), the tiles' (257, 3072; 3073;
+        // 8192), the flag
+        assert_eq!((state, gate), (vec![2, 3, 2, 1, 1, 0], 0));
         let (state, gate, _) = route(lavapipe.clone(), p, &[5, 8193, 7]);
         assert_eq!(
-            (state[4], gate),
+            (state[5], gate),
             (1, 8205),
             "a segment past L: the global path"
         );
         let capped = SortPolicy {
             segment_local_max: 4000,
             segment_tiny_max: 0,
+            segment_rank_max: 0,
             ..p
         };
         let (state, gate, tiles) = route(lavapipe.clone(), capped, &[3072, 3]);

@@ -26,6 +26,10 @@
 //!   ranges hold exactly what the caller's ranges hold, so a GPU count is clamped alike in every
 //!   part. The parts are recorded together or not at all, and their control-block rings move
 //!   in step.
+//! - **Small segments first.** A segmented sort records its local path
+//!   (`src/sort/segments.rs`) before the split; where it has one, the parts here count the
+//!   word its route writes (a GPU count): 0 when it sorted every segment, the run's count when
+//!   a segment was too long for it.
 
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;

@@ -551,26 +551,44 @@ fn offsets_of(lens: &[usize]) -> Vec<u32> {
 
 /// The local path (src/sort/segments.rs) at each bucket's edges, and the global path where a
 /// segment is longer than the largest bucket, `L` (the sorter's `segment_tiles`): segments of
-/// 0 and 1 keys, each tile and its neighbours, many tiny segments, a run with one segment of
-/// `L + 1` among small ones; over the key types' awkward keys, all-equal and reversed keys,
-/// descending, a bit range, values and indices, host and GPU counts. The simulators cap `L` at
-/// the smallest tile (the policy's `segment_local_max`) but for one bucket each, in turn, so
-/// that every stage runs at every subgroup size without sorting 16384-key tiles four times.
+/// 0 and 1 keys, the tiny, short and each tile's buckets' edges, many tiny segments, a run with one
+/// segment of `L + 1` among small ones; over the key types' awkward keys, all-equal and
+/// reversed keys, descending, a bit range, values and indices, host and GPU counts. The
+/// simulators cap `L` at the smallest tile (the policy's `segment_local_max`) and each sorts
+/// one larger bucket's shortest and longest segments, in turn, so that every stage runs at
+/// every subgroup size without sorting 16384-key tiles many times.
 fn segment_paths(t: &Target) {
     let ctx = &t.ctx;
     let probe = Sorter::new(ctx, SortConfig::keys(Dtype::U32, 1).segmented(1)).unwrap();
     let all = probe.segment_tiles().to_vec();
     assert!(!all.is_empty(), "{}: no local bucket fits", t.name());
     let mut policy = checked();
+    let (tiny, short) = (
+        policy.segment_tiny_max as usize,
+        policy.segment_rank_max as usize,
+    );
     if t.is_sim() {
-        // sim-4, sim-32, sim-128 and sim-portable: one bucket above the first each
+        policy.segment_local_max = all[0];
+        // sim-4, sim-32, sim-128: one larger bucket each
         let i = match t.name() {
             "sim-4" => 1,
             "sim-32" => 2,
             "sim-128" => 3,
             _ => 0,
         };
-        policy.segment_local_max = all[i.min(all.len() - 1)];
+        if i > 0 && i < all.len() {
+            let lens = [all[i - 1] as usize + 1, all[i] as usize];
+            let offs = offsets_of(&lens);
+            let n = *offs.last().unwrap() as usize;
+            let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, 3);
+            let mut p = checked();
+            p.segment_local_max = all[i];
+            let cfg = config(t, Dtype::U32, n, With::Values, false)
+                .policy(p)
+                .segmented(2);
+            let what = format!("the {}-key tile's edges", all[i]);
+            segments_checked(t, cfg, With::Values, &keys, &offs, &what);
+        }
     }
     let c = |dtype: Dtype, n: usize, with: With, descending: bool, segs: usize| {
         config(t, dtype, n, with, descending)
@@ -582,13 +600,20 @@ fn segment_paths(t: &Target) {
         .segment_tiles()
         .to_vec();
     let l = *tiles.last().unwrap() as usize;
-    // each bucket's edges (the smallest's whole range on the sims, the largest's elsewhere)
-    let mut edges = vec![0usize, 1, 2];
+    // each bucket's edges
+    let mut edges = vec![
+        0usize,
+        1,
+        2,
+        tiny - 1,
+        tiny,
+        tiny + 1,
+        short - 1,
+        short,
+        short + 1,
+    ];
     for &tile in &tiles {
         let tile = tile as usize;
-        if t.is_sim() && tile != l && tile != tiles[0] as usize {
-            continue;
-        }
         edges.extend([tile - 1, tile]);
         if tile != l {
             edges.push(tile + 1);

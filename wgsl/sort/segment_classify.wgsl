@@ -12,13 +12,14 @@
 //!include shared/grid
 
 override MAX_SEGMENTS: u32 = 1u;
-// the buckets (1..5) and their longest segments, ascending
+// the buckets (1..6) and their longest segments, ascending
 override BUCKETS: u32 = 1u;
 override BOUND0: u32 = 0u;
 override BOUND1: u32 = 0u;
 override BOUND2: u32 = 0u;
 override BOUND3: u32 = 0u;
 override BOUND4: u32 = 0u;
+override BOUND5: u32 = 0u;
 // 2: the keys' indices ride along (sort/lib/segment_local.wgsl)
 override PAYLOAD: u32 = 0u;
 
@@ -37,7 +38,8 @@ fn bound(b: u32) -> u32 {
         case 1u: { return BOUND1; }
         case 2u: { return BOUND2; }
         case 3u: { return BOUND3; }
-        default: { return BOUND4; }
+        case 4u: { return BOUND4; }
+        default: { return BOUND5; }
     }
 }
 
