@@ -54,7 +54,9 @@ fn main(
         }
         sorted_bits[lid] = sort_bits(key);
     }
-    // barrier: every key is read (so the writes below may overwrite them) and its bits shared
+    // barriers: every key and value is read (so the writes below may overwrite them), and the
+    // keys' bits are shared
+    storageBarrier();
     workgroupBarrier();
     if lid < m {
         let mine = sorted_bits[lid];
