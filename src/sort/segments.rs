@@ -221,7 +221,7 @@ impl Local {
                 (tiny::BEGIN_BIT, begin as f64),
                 (tiny::END_BIT, end as f64),
                 (tiny::PAYLOAD, payload),
-                (tiny::MAX_SEGMENTS, max_segments as f64),
+                (tiny::BUCKETS, b as f64),
             ];
             plan.pass(
                 format!("local {tiny_max}"),
@@ -250,7 +250,7 @@ impl Local {
                 (rank::END_BIT, end as f64),
                 (rank::PAYLOAD, payload),
                 (rank::BUCKET, at as f64),
-                (rank::MAX_SEGMENTS, max_segments as f64),
+                (rank::BUCKETS, b as f64),
             ];
             plan.pass(
                 format!("local {rank_max}"),
@@ -285,7 +285,7 @@ impl Local {
                 (local::END_BIT, end as f64),
                 (local::PAYLOAD, payload),
                 (local::BUCKET, (first_tile + i) as f64),
-                (local::MAX_SEGMENTS, max_segments as f64),
+                (local::BUCKETS, b as f64),
             ];
             plan.pass(
                 format!("local {t}"),

@@ -459,9 +459,22 @@ fn segments_checked<T: data::Key>(
     offs: &[u32],
     what: &str,
 ) {
+    let sorter = Sorter::new(&t.ctx, config).unwrap_or_else(|e| panic!("{what}: {e}"));
+    segments_checked_by(t, &sorter, with, keys, offs, what);
+}
+
+/// [`segments_checked`] by a sorter made before (its config's payload is `with`).
+fn segments_checked_by<T: data::Key>(
+    t: &Target,
+    sorter: &Sorter,
+    with: With,
+    keys: &[T],
+    offs: &[u32],
+    what: &str,
+) {
     let ctx = &t.ctx;
     let n = keys.len();
-    let sorter = Sorter::new(ctx, config).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let config = sorter.config();
     let kb = ctx.upload("keys", keys).unwrap();
     let values = data::values(n);
     let vb = ctx.upload("values", &values).unwrap();
@@ -619,43 +632,60 @@ fn segment_paths(t: &Target) {
             edges.push(tile + 1);
         }
     }
-    let mut turn = 0u64;
-    let mut case = |lens: &[usize], what: &str| {
-        let offs = offsets_of(lens);
-        let n = *offs.last().unwrap() as usize;
-        let with = WITH[turn as usize % 3];
-        let descending = turn % 2 == 1;
-        let what = format!("{what}, {with:?}, descending {descending}");
-        let dtype = [Dtype::F32, Dtype::I32, Dtype::U32, Dtype::U32][turn as usize % 4];
-        let cfg = c(dtype, n, with, descending, lens.len());
-        match turn % 4 {
-            0 => {
-                let keys: Vec<f32> = data::keys(data::Dist::Extremes, n, turn);
-                segments_checked(t, cfg, with, &keys, &offs, &what);
-            }
-            1 => {
-                let keys: Vec<i32> = data::keys(data::Dist::Extremes, n, turn);
-                segments_checked(t, cfg, with, &keys, &offs, &what);
-            }
-            2 => {
-                let keys: Vec<u32> = data::keys(data::Dist::AllEqual, n, turn);
-                segments_checked(t, cfg, with, &keys, &offs, &what);
-            }
-            _ => {
-                let keys: Vec<u32> = data::keys(data::Dist::Reversed, n, turn);
-                segments_checked(t, cfg, with, &keys, &offs, &what);
-            }
-        }
-        turn += 1;
-    };
-    case(&edges, "bucket edges");
-    case(&[3, l + 1, 0, 40, 1], "one segment past L");
-    let tiny: Vec<usize> = (0..if t.is_sim() { 300 } else { 20_000 })
+    let tiny_lens: Vec<usize> = (0..if t.is_sim() { 300 } else { 20_000 })
         .map(|i| i * 7 % 5)
         .collect();
-    case(&tiny, "tiny segments");
-    case(&[l], "one segment of L");
-    case(&[l + 1], "one segment past L");
+    let cases: [(&[usize], &str); 5] = [
+        (&edges, "bucket edges"),
+        (&[3, l + 1, 0, 40, 1], "one segment past L"),
+        (&tiny_lens, "tiny segments"),
+        (&[l], "one segment of L"),
+        (&[l + 1], "one segment past L"),
+    ];
+    // four sorters, taking turns: f32 awkward keys alone, i32 awkward keys with values
+    // descending, all-equal u32 keys with indices, reversed u32 keys with values descending
+    let most = cases
+        .iter()
+        .map(|c| c.0.iter().sum::<usize>())
+        .max()
+        .unwrap();
+    let most_segs = cases.iter().map(|c| c.0.len()).max().unwrap();
+    let variants = [
+        (Dtype::F32, With::Keys, false),
+        (Dtype::I32, With::Values, true),
+        (Dtype::U32, With::Index, false),
+        (Dtype::U32, With::Values, true),
+    ];
+    let sorters: Vec<Sorter> = variants
+        .iter()
+        .map(|&(d, w, desc)| Sorter::new(ctx, c(d, most, w, desc, most_segs)).unwrap())
+        .collect();
+    for (turn, (lens, what)) in cases.iter().enumerate() {
+        let offs = offsets_of(lens);
+        let n = *offs.last().unwrap() as usize;
+        let (_, with, descending) = variants[turn % 4];
+        let what = format!("{what}, {with:?}, descending {descending}");
+        let sorter = &sorters[turn % 4];
+        let seed = turn as u64;
+        match turn % 4 {
+            0 => {
+                let keys: Vec<f32> = data::keys(data::Dist::Extremes, n, seed);
+                segments_checked_by(t, sorter, with, &keys, &offs, &what);
+            }
+            1 => {
+                let keys: Vec<i32> = data::keys(data::Dist::Extremes, n, seed);
+                segments_checked_by(t, sorter, with, &keys, &offs, &what);
+            }
+            2 => {
+                let keys: Vec<u32> = data::keys(data::Dist::AllEqual, n, seed);
+                segments_checked_by(t, sorter, with, &keys, &offs, &what);
+            }
+            _ => {
+                let keys: Vec<u32> = data::keys(data::Dist::Reversed, n, seed);
+                segments_checked_by(t, sorter, with, &keys, &offs, &what);
+            }
+        }
+    }
     // a bit range, local and global
     for lens in [&[5usize, l, 0, 17][..], &[5, l + 1, 17]] {
         let offs = offsets_of(lens);

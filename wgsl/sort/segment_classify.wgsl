@@ -29,7 +29,8 @@ override PAYLOAD: u32 = 0u;
 @group(0) @binding(2) var<storage, read> segments: array<u32>;
 // each bucket's segment count, then the global path's flag
 @group(0) @binding(3) var<storage, read_write> state: array<atomic<u32>>;
-// each bucket's segments, (start, end) pairs, MAX_SEGMENTS of them a bucket
+// the buckets' segments, (start, end) pairs: bucket b's i-th at pair i * BUCKETS + b (so
+// that the sorting stages need only the bucket count, not MAX_SEGMENTS, and share pipelines)
 @group(0) @binding(4) var<storage, read_write> lists: array<u32>;
 
 fn bound(b: u32) -> u32 {
@@ -73,7 +74,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             atomicOr(&state[BUCKETS], 1u);
         } else if end - start > select(1u, 0u, PAYLOAD == 2u) {
             let b = bucket_of(end - start);
-            let at = 2u * (b * MAX_SEGMENTS + atomicAdd(&state[b], 1u));
+            let at = 2u * (atomicAdd(&state[b], 1u) * BUCKETS + b);
             lists[at] = start;
             lists[at + 1u] = end;
         }

@@ -12,7 +12,8 @@ override BEGIN_BIT: u32 = 0u;
 override END_BIT: u32 = 32u;
 // 0: keys alone; 1: values ride along; 2: the keys' indices ride along
 override PAYLOAD: u32 = 0u;
-override MAX_SEGMENTS: u32 = 1u;
+// the bucket count (the tiny bucket is bucket 0: its segments are pairs i * BUCKETS of `lists`)
+override BUCKETS: u32 = 1u;
 
 @group(0) @binding(0) var<storage, read_write> keys: array<u32>;
 @group(0) @binding(1) var<storage, read_write> values: array<u32>;
@@ -32,8 +33,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if i >= state[0] {
         return;
     }
-    let start = lists[2u * i];
-    let m = min(lists[2u * i + 1u] - start, min(TINY, TINY_MAX));
+    let at = 2u * i * BUCKETS;
+    let start = lists[at];
+    let m = min(lists[at + 1u] - start, min(TINY, TINY_MAX));
     var k: array<u32, TINY_MAX>;
     var v: array<u32, TINY_MAX>;
     for (var j = 0u; j < m; j++) {

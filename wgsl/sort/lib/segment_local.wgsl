@@ -19,9 +19,9 @@ override END_BIT: u32 = 32u;
 // 0: keys alone; 1: values ride along; 2: the keys' indices ride along
 override PAYLOAD: u32 = 0u;
 // this stage's bucket: its segment count is state[BUCKET], its segments' (start, end) pairs
-// lists[2 * (BUCKET * MAX_SEGMENTS + i)] (sort/segment_classify.wgsl)
+// lists[2 * (i * BUCKETS + BUCKET)] (sort/segment_classify.wgsl)
 override BUCKET: u32 = 0u;
-override MAX_SEGMENTS: u32 = 1u;
+override BUCKETS: u32 = 1u;
 
 const PAD: u32 = 0xffffffffu;
 
@@ -106,7 +106,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if i >= state[BUCKET] {
         return;
     }
-    let at = 2u * (BUCKET * MAX_SEGMENTS + i);
+    let at = 2u * (i * BUCKETS + BUCKET);
     let start = lists[at];
     segment_sort(inv, start, lists[at + 1u] - start);
 }
