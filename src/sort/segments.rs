@@ -58,8 +58,8 @@ pub(super) struct Local {
     rec: Recorder,
     /// The global path's key count (see the module docs).
     gate: Buffer,
-    /// The buckets' tiles, ascending.
-    tiles: Vec<u64>,
+    /// The buckets' longest segments, ascending.
+    buckets: Vec<u64>,
     /// The plan's bucket counters and flag (`state`), which the tests read.
     #[cfg_attr(not(test), allow(dead_code))]
     state: BufferId,
@@ -89,20 +89,21 @@ impl Local {
         let caps = ctx.caps();
         let flavor = caps.flavor();
         let cap = config.policy.segment_local_max;
+        // the tiles need real subgroups: with the emulated ones each item's ranking takes some
+        // 30 workgroup barriers, and lavapipe took 88 s to make one sorter's three tile
+        // pipelines (2-core VM, 2026-11-30)
         let mut stages = Vec::new();
         for s in SEGMENT_BUCKETS {
-            if let Some(t) = bucket(s, flavor, caps.max_workgroup_storage)?
+            if flavor == Flavor::Subgroup
+                && let Some(t) = bucket(s, flavor, caps.max_workgroup_storage)?
                 && t <= cap
             {
                 stages.push((s, t));
             }
         }
-        if stages.is_empty() {
-            return Ok(None);
-        }
-        // the tiny bucket first (an invocation a segment), then the tiles
-        let tiny_max = config.policy.segment_tiny_max.min(32);
-        let rank_max = config.policy.segment_rank_max.min(256);
+        // the tiny bucket first (an invocation a segment), the short one, then the tiles
+        let tiny_max = (config.policy.segment_tiny_max.min(32) as u64).min(cap) as u32;
+        let rank_max = (config.policy.segment_rank_max.min(256) as u64).min(cap) as u32;
         let tiny_bucket = tiny_max > 0;
         let rank_bucket = rank_max > tiny_max;
         let mut bounds = Vec::new();
@@ -113,6 +114,9 @@ impl Local {
             bounds.push(rank_max as u64);
         }
         bounds.extend(stages.iter().map(|s| s.1));
+        if bounds.is_empty() {
+            return Ok(None);
+        }
         let label = format!("segmented sort {} local", config.key);
         let mut plan = Plan::new(label.clone());
         let control = crate::record::control(&mut plan, 32);
@@ -308,7 +312,7 @@ impl Local {
         Ok(Some(Local {
             rec,
             gate: ctx.scratch("sort: the global path's key count", 4)?,
-            tiles: stages.iter().map(|s| s.1).collect(),
+            buckets: bounds.clone(),
             state,
         }))
     }
@@ -338,9 +342,9 @@ impl Local {
         BufferRef::from(&self.gate)
     }
 
-    /// The buckets' tiles, ascending: the largest is `L`.
-    pub fn tiles(&self) -> &[u64] {
-        &self.tiles
+    /// The buckets' longest segments, ascending: the last is `L`.
+    pub fn buckets(&self) -> &[u64] {
+        &self.buckets
     }
 
     /// The bucket counters and the global path's flag of the last run (tests).
@@ -405,7 +409,7 @@ mod tests {
         };
         let state = ctx.read_ref::<u32>(&local.state().unwrap()).unwrap();
         let gate = ctx.read_ref::<u32>(&local.gate()).unwrap()[0];
-        (state, gate, local.tiles().to_vec())
+        (state, gate, local.buckets().to_vec())
     }
 
     /// Segments within `L` go to their buckets (the smallest that holds each; empty and
@@ -419,7 +423,7 @@ mod tests {
         let (state, gate, tiles) = route(lavapipe.clone(), p, &lens);
         assert_eq!(
             tiles,
-            [3072, 6144, 8192],
+            [16, 256, 3072, 6144, 8192],
             "lavapipe's 32 KiB hold three tiles"
         );
         // the tiny bucket (2, 16), the short one (17, 40, 256), the tiles' (257, 3072; 3073;
@@ -447,6 +451,12 @@ mod tests {
         };
         assert_eq!(route(lavapipe, off, &[10, 3]).2, Vec::<u64>::new());
         let (_, _, tiles) = route(crate::Caps::h100(), p, &[1]);
-        assert_eq!(tiles, [3072, 6144, 8192, 16384], "48 KiB hold four");
+        assert_eq!(
+            tiles,
+            [16, 256, 3072, 6144, 8192, 16384],
+            "48 KiB hold four tiles"
+        );
+        let (_, _, tiles) = route(crate::Caps::lavapipe().without_subgroups(), p, &[1]);
+        assert_eq!(tiles, [16, 256], "no subgroups, no tiles");
     }
 }

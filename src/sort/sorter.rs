@@ -179,14 +179,15 @@ impl Sorter {
         }
     }
 
-    /// A segmented sort's local path: the tiles of its buckets, ascending (a segment of up to
-    /// the last, `L`, is sorted by one workgroup; a run with a longer one takes the global path
-    /// for every key). Empty for other sorts, and where no bucket fits the device or the policy
+    /// A segmented sort's local path: the longest segment of each of its buckets, ascending
+    /// (a segment of up to the last, `L`, is sorted where it lies by one invocation or one
+    /// workgroup; a run with a longer one takes the global path for every key). Empty for
+    /// other sorts, and where the policy leaves no bucket
     /// ([`SortPolicy::segment_local_max`](super::SortPolicy::segment_local_max)).
-    pub fn segment_tiles(&self) -> &[u64] {
+    pub fn segment_buckets(&self) -> &[u64] {
         match &self.body {
             Body::Narrow(_) => &[],
-            Body::Wide(w) => w.local_tiles(),
+            Body::Wide(w) => w.local_buckets(),
         }
     }
 

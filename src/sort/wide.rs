@@ -276,10 +276,10 @@ impl Wide {
         self.segments.as_ref().and_then(|s| s.local.as_ref())
     }
 
-    /// The buckets' tiles of a segmented sort's local path, ascending (the last is the
-    /// longest segment it sorts); empty where it has none.
-    pub fn local_tiles(&self) -> &[u64] {
-        self.local().map(|l| l.tiles()).unwrap_or(&[])
+    /// The longest segment of each bucket of a segmented sort's local path, ascending (the
+    /// last is the longest it sorts); empty where it has none.
+    pub fn local_buckets(&self) -> &[u64] {
+        self.local().map(|l| l.buckets()).unwrap_or(&[])
     }
 
     /// The parts of a recording of the caller's `keys` (and `values`, and a segmented sort's

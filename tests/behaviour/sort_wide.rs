@@ -563,43 +563,41 @@ fn offsets_of(lens: &[usize]) -> Vec<u32> {
 }
 
 /// The local path (src/sort/segments.rs) at each bucket's edges, and the global path where a
-/// segment is longer than the largest bucket, `L` (the sorter's `segment_tiles`): segments of
-/// 0 and 1 keys, the tiny, short and each tile's buckets' edges, many tiny segments, a run with one
-/// segment of `L + 1` among small ones; over the key types' awkward keys, all-equal and
-/// reversed keys, descending, a bit range, values and indices, host and GPU counts. The
-/// simulators cap `L` at the smallest tile (the policy's `segment_local_max`) and each sorts
-/// one larger bucket's shortest and longest segments, in turn, so that every stage runs at
-/// every subgroup size without sorting 16384-key tiles many times.
+/// segment is longer than the largest bucket, `L` (the sorter's `segment_buckets`): segments
+/// of 0 and 1 keys, each bucket's edges, many tiny segments, a run with one segment of `L + 1`
+/// among small ones; over the key types' awkward keys, all-equal and reversed keys,
+/// descending, a bit range, values and indices, host and GPU counts. The simulators cap `L` at
+/// the smallest tile (the policy's `segment_local_max`) and each sorts one larger tile's
+/// shortest and longest segments, in turn, so that every stage runs at every subgroup size
+/// without sorting 16384-key tiles many times (without subgroups there are no tiles).
 fn segment_paths(t: &Target) {
     let ctx = &t.ctx;
     let probe = Sorter::new(ctx, SortConfig::keys(Dtype::U32, 1).segmented(1)).unwrap();
-    let all = probe.segment_tiles().to_vec();
-    assert!(!all.is_empty(), "{}: no local bucket fits", t.name());
+    let all = probe.segment_buckets().to_vec();
+    assert!(all.len() >= 2, "{}: buckets {all:?}", t.name());
+    let short = checked().segment_rank_max as u64;
+    let tiles: Vec<u64> = all.iter().copied().filter(|&b| b > short).collect();
     let mut policy = checked();
-    let (tiny, short) = (
-        policy.segment_tiny_max as usize,
-        policy.segment_rank_max as usize,
-    );
-    if t.is_sim() {
-        policy.segment_local_max = all[0];
-        // sim-4, sim-32, sim-128: one larger bucket each
+    if t.is_sim() && !tiles.is_empty() {
+        policy.segment_local_max = tiles[0];
+        // sim-4, sim-32, sim-128: one larger tile each
         let i = match t.name() {
             "sim-4" => 1,
             "sim-32" => 2,
             "sim-128" => 3,
             _ => 0,
         };
-        if i > 0 && i < all.len() {
-            let lens = [all[i - 1] as usize + 1, all[i] as usize];
+        if i > 0 && i < tiles.len() {
+            let lens = [tiles[i - 1] as usize + 1, tiles[i] as usize];
             let offs = offsets_of(&lens);
             let n = *offs.last().unwrap() as usize;
             let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, 3);
             let mut p = checked();
-            p.segment_local_max = all[i];
+            p.segment_local_max = tiles[i];
             let cfg = config(t, Dtype::U32, n, With::Values, false)
                 .policy(p)
                 .segmented(2);
-            let what = format!("the {}-key tile's edges", all[i]);
+            let what = format!("the {}-key tile's edges", tiles[i]);
             segments_checked(t, cfg, With::Values, &keys, &offs, &what);
         }
     }
@@ -608,28 +606,18 @@ fn segment_paths(t: &Target) {
             .policy(policy)
             .segmented(segs.max(1) as u32)
     };
-    let tiles = Sorter::new(ctx, c(Dtype::U32, 1, With::Keys, false, 1))
+    let buckets = Sorter::new(ctx, c(Dtype::U32, 1, With::Keys, false, 1))
         .unwrap()
-        .segment_tiles()
+        .segment_buckets()
         .to_vec();
-    let l = *tiles.last().unwrap() as usize;
+    let l = *buckets.last().unwrap() as usize;
     // each bucket's edges
-    let mut edges = vec![
-        0usize,
-        1,
-        2,
-        tiny - 1,
-        tiny,
-        tiny + 1,
-        short - 1,
-        short,
-        short + 1,
-    ];
-    for &tile in &tiles {
-        let tile = tile as usize;
-        edges.extend([tile - 1, tile]);
-        if tile != l {
-            edges.push(tile + 1);
+    let mut edges = vec![0usize, 1, 2];
+    for &b in &buckets {
+        let b = b as usize;
+        edges.extend([b - 1, b]);
+        if b != l {
+            edges.push(b + 1);
         }
     }
     let tiny_lens: Vec<usize> = (0..if t.is_sim() { 300 } else { 20_000 })
