@@ -148,11 +148,21 @@ impl Local {
         let gate_id = arg(&mut plan, "global count", 0);
         let b = bounds.len();
         let state = plan.buffer("segment buckets", 4 * (b as u64 + 1), BufferInit::Poison);
-        let lists = plan.buffer(
-            "segment lists",
-            8 * b as u64 * max_segments as u64,
-            BufferInit::Poison,
-        );
+        // each bucket's room in the lists: its segments hold at least one more key than the
+        // bucket below takes (the tiny bucket's at least two, or one with the index payload)
+        let mut bases = Vec::with_capacity(b);
+        let mut room = 0u64;
+        for i in 0..b {
+            let shortest = match i {
+                0 if config.payload == Payload::Index => 1,
+                0 => 2,
+                _ => bounds[i - 1] + 1,
+            };
+            bases.push(room as u32);
+            room += (max_segments as u64).min(n / shortest);
+        }
+        let lists = plan.buffer("segment lists", 8 * room.max(1), BufferInit::Poison);
+        let bases = plan.upload("segment list bases", &bases);
         let dispatch_args = plan.buffer("segment grids", 12 * b as u64, BufferInit::Poison);
         let payload = match config.payload {
             Payload::None => 0.0,
@@ -188,6 +198,7 @@ impl Local {
                 (classify::bind::segments, segments),
                 (classify::bind::state, state),
                 (classify::bind::lists, lists),
+                (classify::bind::bases, bases),
             ],
             grid.workgroups(),
         )?
@@ -225,7 +236,6 @@ impl Local {
                 (tiny::BEGIN_BIT, begin as f64),
                 (tiny::END_BIT, end as f64),
                 (tiny::PAYLOAD, payload),
-                (tiny::BUCKETS, b as f64),
             ];
             plan.pass(
                 format!("local {tiny_max}"),
@@ -236,6 +246,7 @@ impl Local {
                     (tiny::bind::keys, keys_id),
                     (tiny::bind::values, values),
                     (tiny::bind::lists, lists),
+                    (tiny::bind::bases, bases),
                     (tiny::bind::state, state),
                 ],
                 Workgroups::Indirect {
@@ -254,7 +265,6 @@ impl Local {
                 (rank::END_BIT, end as f64),
                 (rank::PAYLOAD, payload),
                 (rank::BUCKET, at as f64),
-                (rank::BUCKETS, b as f64),
             ];
             plan.pass(
                 format!("local {rank_max}"),
@@ -265,6 +275,7 @@ impl Local {
                     (rank::bind::keys, keys_id),
                     (rank::bind::values, values),
                     (rank::bind::lists, lists),
+                    (rank::bind::bases, bases),
                     (rank::bind::state, state),
                 ],
                 Workgroups::Indirect {
@@ -289,7 +300,6 @@ impl Local {
                 (local::END_BIT, end as f64),
                 (local::PAYLOAD, payload),
                 (local::BUCKET, (first_tile + i) as f64),
-                (local::BUCKETS, b as f64),
             ];
             plan.pass(
                 format!("local {t}"),
@@ -300,6 +310,7 @@ impl Local {
                     (first::bind::keys, keys_id),
                     (first::bind::values, values),
                     (first::bind::lists, lists),
+                    (first::bind::bases, bases),
                     (first::bind::state, state),
                 ],
                 Workgroups::Indirect {

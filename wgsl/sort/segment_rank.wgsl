@@ -13,14 +13,14 @@ override BEGIN_BIT: u32 = 0u;
 override END_BIT: u32 = 32u;
 // 0: keys alone; 1: values ride along; 2: the keys' indices ride along
 override PAYLOAD: u32 = 0u;
-// this stage's bucket and the bucket count (sort/lib/segment_local.wgsl)
+// this stage's bucket (sort/lib/segment_local.wgsl)
 override BUCKET: u32 = 0u;
-override BUCKETS: u32 = 1u;
 
 @group(0) @binding(0) var<storage, read_write> keys: array<u32>;
 @group(0) @binding(1) var<storage, read_write> values: array<u32>;
 @group(0) @binding(2) var<storage, read> lists: array<u32>;
 @group(0) @binding(3) var<storage, read> state: array<u32>;
+@group(0) @binding(4) var<storage, read> bases: array<u32>;
 
 // the segment's keys, the bits sorted on
 var<workgroup> sorted_bits: array<u32, WG_SIZE>;
@@ -42,7 +42,7 @@ fn main(
     if i >= state[BUCKET] {
         return;
     }
-    let at = 2u * (i * BUCKETS + BUCKET);
+    let at = 2u * (bases[BUCKET] + i);
     let start = lists[at];
     let m = min(lists[at + 1u] - start, WG_SIZE);
     var key = 0u;

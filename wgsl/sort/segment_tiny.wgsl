@@ -12,13 +12,12 @@ override BEGIN_BIT: u32 = 0u;
 override END_BIT: u32 = 32u;
 // 0: keys alone; 1: values ride along; 2: the keys' indices ride along
 override PAYLOAD: u32 = 0u;
-// the bucket count (the tiny bucket is bucket 0: its segments are pairs i * BUCKETS of `lists`)
-override BUCKETS: u32 = 1u;
 
 @group(0) @binding(0) var<storage, read_write> keys: array<u32>;
 @group(0) @binding(1) var<storage, read_write> values: array<u32>;
 @group(0) @binding(2) var<storage, read> lists: array<u32>;
 @group(0) @binding(3) var<storage, read> state: array<u32>;
+@group(0) @binding(4) var<storage, read> bases: array<u32>;
 
 // The bits sorted on of a sortable key.
 fn sort_bits(k: u32) -> u32 {
@@ -33,7 +32,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if i >= state[0] {
         return;
     }
-    let at = 2u * i * BUCKETS;
+    // (the tiny bucket is bucket 0: sort/segment_classify.wgsl)
+    let at = 2u * (bases[0] + i);
     let start = lists[at];
     let m = min(lists[at + 1u] - start, min(TINY, TINY_MAX));
     var k: array<u32, TINY_MAX>;

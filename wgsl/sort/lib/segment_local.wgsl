@@ -19,9 +19,8 @@ override END_BIT: u32 = 32u;
 // 0: keys alone; 1: values ride along; 2: the keys' indices ride along
 override PAYLOAD: u32 = 0u;
 // this stage's bucket: its segment count is state[BUCKET], its segments' (start, end) pairs
-// lists[2 * (i * BUCKETS + BUCKET)] (sort/segment_classify.wgsl)
+// lists[2 * (bases[BUCKET] + i)] (sort/segment_classify.wgsl)
 override BUCKET: u32 = 0u;
-override BUCKETS: u32 = 1u;
 
 const PAD: u32 = 0xffffffffu;
 
@@ -29,6 +28,7 @@ const PAD: u32 = 0xffffffffu;
 @group(0) @binding(1) var<storage, read_write> values: array<u32>;
 @group(0) @binding(2) var<storage, read> lists: array<u32>;
 @group(0) @binding(3) var<storage, read> state: array<u32>;
+@group(0) @binding(4) var<storage, read> bases: array<u32>;
 
 // (tile.wgsl's global scatter, which this path does not call, names these)
 var<private> params: SortParams;
@@ -106,7 +106,7 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if i >= state[BUCKET] {
         return;
     }
-    let at = 2u * (i * BUCKETS + BUCKET);
+    let at = 2u * (bases[BUCKET] + i);
     let start = lists[at];
     segment_sort(inv, start, lists[at + 1u] - start);
 }
