@@ -1,6 +1,6 @@
-//! A segmented sort's local path: each segment of at most `L` keys sorted by one workgroup in
-//! workgroup memory, in one read and one write, where the global path (src/sort/wide.rs) sorts
-//! every key by (segment, key) with digit passes over the whole array.
+//! A segmented sort's local path: each segment of at most `L` keys sorted where it lies by one
+//! invocation or one workgroup, in one read and one write, where the global path
+//! (src/sort/wide.rs) sorts every key by (segment, key) with digit passes over the whole array.
 //!
 //! Rules:
 //! - **Buckets.** The local stages (`wgsl/sort/segment_local_*.wgsl`, one
@@ -8,8 +8,9 @@
 //!   `SEGMENT_BUCKETS`' sizes; a segment takes the smallest bucket that holds it. Below the
 //!   tiles, segments of up to `segment_tiny_max` keys are sorted by an invocation each
 //!   (`wgsl/sort/segment_tiny.wgsl`) and of up to `segment_rank_max` by a workgroup ranking
-//!   each key against the others (`wgsl/sort/segment_rank.wgsl`). `L` is the
-//!   largest tile whose stage fits the device's workgroup memory, capped by
+//!   each key against the others (`wgsl/sort/segment_rank.wgsl`). `L` is the largest tile
+//!   whose stage fits the device's workgroup memory (tiles only with real subgroups; without,
+//!   the short bucket's bound), capped by
 //!   [`SortPolicy::segment_local_max`](super::SortPolicy::segment_local_max).
 //! - **The route is decided on the GPU.** A classify stage (`wgsl/sort/segment_classify.wgsl`)
 //!   lists each segment under its bucket, or flags the run when a segment is longer than `L`
