@@ -220,9 +220,10 @@ pub struct SortPolicy {
     /// The longest segment a segmented sort sorts in one workgroup (its local path,
     /// `src/sort/segments.rs`: tiles of 3072, 6144, 8192 and 16384 keys): the largest tile within it that fits the device's
     /// workgroup memory is `L`, and a run with a segment longer than `L` takes the global path
-    /// for all its keys; 0 turns the local path off. `u64::MAX`: not yet measured on a GPU;
-    /// chosen because a segment the local path holds is read and written once where the global
-    /// path makes four or more passes over it.
+    /// for all its keys; 0 turns the local path off. `u64::MAX`: segments of 1024 and of random
+    /// lengths 1..8191, all on the local path, 1.18–1.54× and 0.86–1.39× CUB's
+    /// `DeviceSegmentedSort` at 2^22–2^28, where the global path alone took 0.87–1.20× and
+    /// 0.57–0.66× (H200, 2026-11-30; the cap itself not swept).
     pub segment_local_max: u64,
     /// Segments of a segmented sort's local path of up to this many keys (at most 32) are
     /// sorted by one invocation each (`wgsl/sort/segment_tiny.wgsl`: an insertion sort in
