@@ -228,13 +228,13 @@ pub struct SortPolicy {
     /// Segments of a segmented sort's local path of up to this many keys (at most 32) are
     /// sorted by one invocation each (`wgsl/sort/segment_tiny.wgsl`: an insertion sort in
     /// private memory) instead of a workgroup's tile of at least 3072 keys; 0: none. 16: not
-    /// yet measured on a GPU; chosen because an insertion sort of 16 keys makes at most 120
+    /// swept on a GPU (the local path as a whole is measured: `segment_local_max`); chosen because an insertion sort of 16 keys makes at most 120
     /// moves, while the smallest tile ranks 3072 keys four times for them.
     pub segment_tiny_max: u32,
     /// Longer segments of up to this many keys (at most 256) are sorted by a workgroup of 256
     /// invocations, a key each, by ranking each key against the segment's others
-    /// (`wgsl/sort/segment_rank.wgsl`: m steps a key, no digit passes); 0: none. 256: not yet
-    /// measured on a GPU; chosen because up to there a key's m compares in workgroup memory
+    /// (`wgsl/sort/segment_rank.wgsl`: m steps a key, no digit passes); 0: none. 256: not swept
+    /// on a GPU; chosen because up to there a key's m compares in workgroup memory
     /// cost about what the smallest tile's four ranking passes over 3072 keys cost it.
     pub segment_rank_max: u32,
     /// Verification, not tuning: OneSweep tiles take their index from an atomic ticket in order
