@@ -42,7 +42,7 @@ pub fn time_then_verified_run(
     what: &str,
 ) -> Result<Timing, String> {
     let (t, report) = wgsimd_timing::time_verified(ctx, job, std::slice::from_ref(out), 3, repeats)
-        .map_err(|e| format!("run: {e}"))?;
+        .map_err(|e| format!("timed or verified run: {e}"))?;
     report.clean(what).map_err(|e| format!("simulator: {e}"))?;
     Ok(t)
 }

@@ -110,6 +110,8 @@ pub struct Caps {
     pub max_workgroups_per_dim: u32,
     /// Workgroup memory, bytes.
     pub max_workgroup_storage: u32,
+    /// Invocations per workgroup.
+    pub max_workgroup_invocations: u32,
     /// Cooperative-matrix shapes offered.
     pub cooperative_matrix: Vec<CoopShape>,
 }
@@ -150,6 +152,7 @@ impl Caps {
             storage_offset_alignment: 16,
             max_workgroups_per_dim: 65535,
             max_workgroup_storage: 48 << 10,
+            max_workgroup_invocations: 1024,
             cooperative_matrix: vec![CoopShape::f16_f32(16)],
         }
     }
@@ -173,6 +176,7 @@ impl Caps {
             storage_offset_alignment: 256,
             max_workgroups_per_dim: 65535,
             max_workgroup_storage: 32 << 10,
+            max_workgroup_invocations: 1024,
             cooperative_matrix: vec![CoopShape::f16_f32(8)],
         }
     }
@@ -196,6 +200,7 @@ impl Caps {
             storage_offset_alignment: 32,
             max_workgroups_per_dim: 65535,
             max_workgroup_storage: 32 << 10,
+            max_workgroup_invocations: 1024,
             cooperative_matrix: Vec::new(),
         }
     }

@@ -226,6 +226,7 @@ pub fn caps_of(adapter: &wgpu::Adapter, device: &wgpu::Device) -> Caps {
         storage_offset_alignment: limits.min_storage_buffer_offset_alignment as u64,
         max_workgroups_per_dim: limits.max_compute_workgroups_per_dimension,
         max_workgroup_storage: limits.max_compute_workgroup_storage_size,
+        max_workgroup_invocations: limits.max_compute_invocations_per_workgroup,
         cooperative_matrix,
     }
 }

@@ -23,6 +23,7 @@
 //!   global path would have sorted.
 
 use crate::context::{Buffer, BufferRef, Context};
+use crate::device::Caps;
 use crate::error::Result;
 use crate::fold::ChunkGrid;
 use crate::kernel::Flavor;
@@ -42,7 +43,8 @@ use crate::stages::Stage;
 use super::{Payload, SortConfig};
 
 /// The local stages, smallest tile first (the tile is the stage's `TILE`: 256 or 512
-/// invocations × its `KPT`). Not yet measured on a GPU; chosen because 3072 is the smallest
+/// invocations × its `KPT`). Not swept on a GPU (the path as a whole is measured:
+/// `SortPolicy::segment_local_max`); chosen because 3072 is the smallest
 /// tile the ranking allows (256 invocations × 12 keys, `wgsl/sort/lib/tile.wgsl`), 6144 and
 /// 8192 take the segments of up to 2^13 keys in 12 and 16 KiB of staging (the reduce-then-scan
 /// scatter's 12 KiB and OneSweep's small stage's 16 KiB), and 16384 (32 KiB of staging) fits
@@ -66,20 +68,24 @@ pub(super) struct Local {
     state: BufferId,
 }
 
-/// The tile of a local stage, and whether it fits `caps`' workgroup memory.
-fn bucket(stage: Stage, flavor: Flavor, limit: u32) -> Result<Option<u64>> {
-    let k = stage.load(flavor)?;
+/// The tile of a local stage, where it fits `caps`' workgroup memory and invocations.
+fn bucket(stage: Stage, caps: &Caps) -> Result<Option<u64>> {
+    let k = stage.load(caps.flavor())?;
     let tile = k.constant(tile::TILE)? as u64;
     let bytes = k
         .workgroup_bytes(first::entry::main.name())
         .ok_or_else(|| crate::error::Error::Plan(format!("{} has no entry point main", k.name)))?;
-    Ok((bytes <= limit as u64).then_some(tile))
+    let invocations = k.invocations(first::entry::main, &[])?;
+    Ok((bytes <= caps.max_workgroup_storage as u64
+        && invocations <= caps.max_workgroup_invocations)
+        .then_some(tile))
 }
 
 impl Local {
     /// The local path of a segmented sort of up to `n` keys in up to `max_segments` segments
     /// of kernel key type `key_type`, or `None` where no bucket fits (the policy's cap, or the
-    /// device's workgroup memory).
+    /// device's workgroup memory and invocations) or the bucket lists would not fit one
+    /// storage binding.
     pub fn new(
         ctx: &Context,
         config: &SortConfig,
@@ -96,7 +102,7 @@ impl Local {
         let mut stages = Vec::new();
         for s in SEGMENT_BUCKETS {
             if flavor == Flavor::Subgroup
-                && let Some(t) = bucket(s, flavor, caps.max_workgroup_storage)?
+                && let Some(t) = bucket(s, caps)?
                 && t <= cap
             {
                 stages.push((s, t));
@@ -150,8 +156,8 @@ impl Local {
         let b = bounds.len();
         let state = plan.buffer("segment buckets", 4 * (b as u64 + 1), BufferInit::Poison);
         // each bucket's room in the lists: its segments hold at least one more key than the
-        // bucket below takes (the tiny bucket's at least two, or one with the index payload)
-        let mut bases = Vec::with_capacity(b);
+        // bucket below takes (the first bucket's at least two, or one with the index payload)
+        let mut bases = Vec::with_capacity(b + 1);
         let mut room = 0u64;
         for i in 0..b {
             let shortest = match i {
@@ -161,6 +167,12 @@ impl Local {
             };
             bases.push(room as u32);
             room += (max_segments as u64).min(n / shortest);
+        }
+        // (the end of the last bucket's room: classify lists nothing past a bucket's room)
+        bases.push(room as u32);
+        // lists past one binding (many segments of nearly every count): the global path only
+        if 8 * room > caps.max_storage_binding.min(caps.max_buffer) {
+            return Ok(None);
         }
         let lists = plan.buffer("segment lists", 8 * room.max(1), BufferInit::Poison);
         let bases = plan.upload("segment list bases", &bases);

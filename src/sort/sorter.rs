@@ -191,8 +191,9 @@ impl Sorter {
         }
     }
 
-    /// The recorder of a 32-bit sort (a sort of 64-bit keys records its digit passes by it);
-    /// of a 64-bit sort, its first part's.
+    /// The recorder of a one-plan sort (32-bit keys, and the fused sort of 64-bit keys; a
+    /// composed sort of 64-bit keys records its digit passes by it); of a composed sort, its
+    /// first part's.
     pub(super) fn recorder(&self) -> &Recorder {
         match &self.body {
             Body::Narrow(r) => r,

@@ -29,7 +29,7 @@
 //! - **Small segments first.** A segmented sort records its local path
 //!   (`src/sort/segments.rs`) before the split; where it has one, the parts here count the
 //!   word its route writes (a GPU count): 0 when it sorted every segment, the run's count when
-//!   a segment was too long for it.
+//!   a segment was too long for it or the offsets decrease.
 
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;

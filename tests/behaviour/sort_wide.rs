@@ -34,6 +34,11 @@ pub fn tests() -> Vec<Test> {
         Test::new("sort_wide::segments", On::Every, segments),
         Test::new("sort_wide::segment_paths", On::Every, segment_paths),
         Test::new(
+            "sort_wide::offsets_that_decrease",
+            On::Every,
+            offsets_that_decrease,
+        ),
+        Test::new(
             "sort_wide::segment_counts_from_the_gpu",
             On::Every,
             segment_counts_from_the_gpu,
@@ -307,6 +312,34 @@ fn fused_edges(t: &Target) {
         }
     }
     if t.caps().subgroups {
+        // the large pairs stage (8192-key tiles staged in two rounds: the last pass's f64 sign
+        // bits of both rounds) around its tile
+        let large = SortPolicy {
+            onesweep_small_pairs_max: 0,
+            ..checked()
+        };
+        let sizes = if t.is_sim() {
+            vec![8192 + 5]
+        } else {
+            vec![3 * 8192 + 1]
+        };
+        for &n in &sizes {
+            for (with, descending) in [
+                (With::Values, true),
+                (With::Keys, false),
+                (With::Index, true),
+            ] {
+                let keys = wide_keys(4, n, 17);
+                let c = config(t, Dtype::F64, n, with, descending).policy(large);
+                sort_checked(
+                    t,
+                    c,
+                    with,
+                    &keys,
+                    &format!("large tiles, {n} {with:?} desc {descending}"),
+                );
+            }
+        }
         let composed = SortPolicy {
             fused_wide: false,
             ..checked()
@@ -891,4 +924,64 @@ fn bad_input(t: &Target) {
     util::submit(t, enc);
     assert_eq!(ctx.read::<u64>(&kb).unwrap(), [7u64; 10]);
     assert_eq!(ctx.read::<u32>(&k32).unwrap(), [7u32; 10]);
+}
+
+/// Offsets that decrease (the recording does not check them; the host-slice functions and the
+/// CLI do): overlapping segments, which the local path's classify stage counts past its
+/// buckets' room, and a decrease inside the count. Each key takes the segment the split's
+/// search finds, so the output is a permutation of the input, and no access leaves its
+/// binding (on the simulator a finding fails the run).
+fn offsets_that_decrease(t: &Target) {
+    let ctx = &t.ctx;
+    let n = 100 * 32;
+    // [0, 50, 0, 50, ...]: 250 segments [0, 50), past the short bucket's room (3200 / 17 =
+    // 188); [0, 2, 0, 2, ...]: 2000 segments [0, 2), past the tiny bucket's (3200 / 2); one
+    // decrease inside the count
+    let shapes: Vec<Vec<u32>> = vec![
+        (0..=500u32)
+            .map(|j| if j == 500 { n as u32 } else { 50 * (j % 2) })
+            .collect(),
+        (0..=4000u32)
+            .map(|j| if j == 4000 { n as u32 } else { 2 * (j % 2) })
+            .collect(),
+        vec![0, 1000, 400, 2000, n as u32],
+    ];
+    let keys: Vec<u32> = data::keys(data::Dist::Uniform, n, 9);
+    let values = data::values(n);
+    for (i, offs) in shapes.iter().enumerate() {
+        let config = SortConfig::keys(Dtype::U32, n as u64)
+            .with_values()
+            .policy(checked())
+            .segmented(offs.len() as u32 - 1);
+        let sorter = Sorter::new(ctx, config).unwrap();
+        let kb = ctx.upload("keys", &keys).unwrap();
+        let vb = ctx.upload("values", &values).unwrap();
+        let ob = ctx.upload("offsets", offs).unwrap();
+        let mut enc = ctx.encoder();
+        sorter
+            .record_segmented(
+                &mut enc,
+                &kb,
+                Some(BufferRef::from(&vb)),
+                &ob,
+                Count::Host(offs.len() as u32 - 1),
+                Count::Host(n as u32),
+            )
+            .unwrap_or_else(|e| panic!("shape {i}: {e}"));
+        util::submit(t, enc);
+        let got: Vec<u32> = ctx.read(&kb).unwrap();
+        let gv = util::words(t, &vb);
+        let mut pairs: Vec<(u32, u32)> = got[..n]
+            .iter()
+            .copied()
+            .zip(gv[..n].iter().copied())
+            .collect();
+        let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+        pairs.sort_unstable();
+        want.sort_unstable();
+        assert!(
+            pairs == want,
+            "shape {i}: not a permutation of the input's (key, value) pairs"
+        );
+    }
 }

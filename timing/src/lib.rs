@@ -56,7 +56,7 @@ pub struct Job<'a> {
 /// How times were measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeSource {
-    /// GPU timestamp queries around each pass.
+    /// GPU timestamp queries: around each pass, or around a recording that names no passes.
     Timestamps,
     /// Host wall clock around submit-and-wait (includes submission overhead).
     Host,
@@ -69,7 +69,8 @@ pub struct Timing {
     pub source: TimeSource,
     /// Labels of the recorded passes.
     pub pass_labels: Vec<String>,
-    /// For each repeat, nanoseconds per pass (empty with host timing).
+    /// For each repeat, nanoseconds per pass (empty with host timing and for a recording that
+    /// names no passes).
     pub pass_ns: Vec<Vec<f64>>,
     /// For each repeat, nanoseconds of the whole run.
     pub total_ns: Vec<f64>,
@@ -293,7 +294,9 @@ fn stamped(g: &GpuContext, ctx: &Context, job: &Job, repeats: usize) -> wgsimd::
     let extra = u32::from(after_setup);
     // wgpu caps a query set at 4096 queries
     let per_pass = 2 * passes + extra;
-    let repeats = repeats.clamp(1, (4096 / per_pass.max(1)) as usize);
+    // (without passes: the encoder's two, before and after the recording)
+    let per_whole = if passes == 0 { 2 } else { 2 + extra };
+    let repeats = repeats.clamp(1, (4096 / per_pass.max(per_whole)) as usize);
     let read = |per_run: u32, whole: bool| -> wgsimd::Result<Vec<u64>> {
         let count = per_run * repeats as u32;
         let set = g.device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -327,8 +330,6 @@ fn stamped(g: &GpuContext, ctx: &Context, job: &Job, repeats: usize) -> wgsimd::
     } else {
         read(per_pass, false)?
     };
-    // (without passes: the encoder's two, before and after the recording)
-    let per_whole = if passes == 0 { 2 } else { 2 + extra };
     let whole = read(per_whole, true)?;
     let period = g.queue.get_timestamp_period() as f64;
     let mut pass_ns = Vec::with_capacity(repeats);

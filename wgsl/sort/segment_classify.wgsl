@@ -29,8 +29,9 @@ override PAYLOAD: u32 = 0u;
 @group(0) @binding(2) var<storage, read> segments: array<u32>;
 // each bucket's segment count, then the global path's flag
 @group(0) @binding(3) var<storage, read_write> state: array<atomic<u32>>;
-// the buckets' segments, (start, end) pairs: bucket b's i-th at pair bases[b] + i (each
-// bucket's room: at most the segments, and the keys over its shortest segment)
+// the buckets' segments, (start, end) pairs: bucket b's i-th at pair bases[b] + i, below
+// bases[b + 1] (each bucket's room: at most the segments, and the keys over its shortest
+// segment; a segment past it sets the flag)
 @group(0) @binding(4) var<storage, read_write> lists: array<u32>;
 @group(0) @binding(5) var<storage, read> bases: array<u32>;
 
@@ -75,9 +76,16 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             atomicOr(&state[BUCKETS], 1u);
         } else if end - start > select(1u, 0u, PAYLOAD == 2u) {
             let b = bucket_of(end - start);
-            let at = 2u * (bases[b] + atomicAdd(&state[b], 1u));
-            lists[at] = start;
-            lists[at + 1u] = end;
+            let i = atomicAdd(&state[b], 1u);
+            if i < bases[b + 1u] - bases[b] {
+                let at = 2u * (bases[b] + i);
+                lists[at] = start;
+                lists[at + 1u] = end;
+            } else {
+                // (past the bucket's room: segments that overlap, which only decreasing
+                // offsets make, and those set the flag too)
+                atomicOr(&state[BUCKETS], 1u);
+            }
         }
     }
 }

@@ -7,3 +7,14 @@ const STAGE_KPT: u32 = 12u;
 const WG_SIZE: u32 = 256u;
 
 //!include sort/lib/segment_local
+
+@group(0) @binding(0) var<storage, read_write> keys: array<u32>;
+@group(0) @binding(1) var<storage, read_write> values: array<u32>;
+@group(0) @binding(2) var<storage, read> lists: array<u32>;
+@group(0) @binding(3) var<storage, read> state: array<u32>;
+@group(0) @binding(4) var<storage, read> bases: array<u32>;
+
+@compute @workgroup_size(WG_SIZE)
+fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    segment_local(inv, wid.x + wid.y * nwg.x);
+}

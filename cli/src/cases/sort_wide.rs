@@ -1,7 +1,7 @@
 //! Benchmark cases of the 64-bit and segmented sorts, as `cub_prims.cu` measures CUB's: random
 //! u64 keys alone and with u32 values (`SortKeys u64`, `SortPairs u64/u32`), and u32 pairs in
 //! segments of 1024, of 65536 and of random lengths 1..8191 (`DeviceSegmentedSort`). Timed whole
-//! (the sorts record several plans, which take per-pass timestamps only): by timestamps the
+//! (the cases name no passes; the composed sorts take per-pass timestamps only): by timestamps the
 //! encoder writes around the recording where the device can, else by the host clock over
 //! batches; each run restores its input first by a copy, outside the timestamps. Verified
 //! against a CPU sort.

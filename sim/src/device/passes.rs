@@ -194,13 +194,20 @@ impl Simulator {
             }
             // (an override may make any size: the product is taken in u64)
             let n = prog.wg_size.iter().map(|&d| d as u64).product::<u64>();
-            let n = usize::try_from(n).unwrap_or(usize::MAX);
-            if n == 0 || n > MAX_LANES {
+            let lanes = usize::try_from(n).unwrap_or(usize::MAX);
+            if lanes == 0 || lanes > MAX_LANES {
                 return Err(Error::Sim(format!(
                     "pass {}: {n} invocations per workgroup (simulator limit {MAX_LANES})",
                     pass.label
                 )));
             }
+            if n > self.caps.max_workgroup_invocations as u64 {
+                return Err(Error::TooLarge(format!(
+                    "pass {}: {n} invocations per workgroup (limit {})",
+                    pass.label, self.caps.max_workgroup_invocations
+                )));
+            }
+            let n = lanes;
             // the interpreter's memories: registers, locals and private memory per invocation
             // and workgroup memory, for each resident workgroup and the image they start from
             let per_lane: u64 = prog

@@ -9,7 +9,9 @@
 // permuted through tile_mem to their ranks; the first m keys are written back in place.
 //
 // The including stage declares `const KPT`, `const STAGE_KPT` and `const WG_SIZE` (the tile
-// is WG_SIZE * KPT keys, staged through tile_mem in up to two rounds).
+// is WG_SIZE * KPT keys, staged through tile_mem in up to two rounds), its bindings (`keys`,
+// `values`: the caller's, sorted in place; `lists`, `state`, `bases`: the classify stage's,
+// sort/segment_classify.wgsl) and an entry point that calls segment_local.
 
 //!include sort/lib/tile
 
@@ -23,12 +25,6 @@ override PAYLOAD: u32 = 0u;
 override BUCKET: u32 = 0u;
 
 const PAD: u32 = 0xffffffffu;
-
-@group(0) @binding(0) var<storage, read_write> keys: array<u32>;
-@group(0) @binding(1) var<storage, read_write> values: array<u32>;
-@group(0) @binding(2) var<storage, read> lists: array<u32>;
-@group(0) @binding(3) var<storage, read> state: array<u32>;
-@group(0) @binding(4) var<storage, read> bases: array<u32>;
 
 // (tile.wgsl's global scatter, which this path does not call, names these)
 var<private> params: SortParams;
@@ -99,10 +95,9 @@ fn segment_sort(inv: Inv, start: u32, m: u32) {
     }
 }
 
-@compute @workgroup_size(WG_SIZE)
-fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    // workgroups of the grid's last row past the bucket's segments leave
-    let i = wid.x + wid.y * nwg.x;
+// The stage's workgroup `i` (its linear index in the grid) sorts its bucket's segment i:
+// workgroups of the grid's last row past the bucket's segments leave.
+fn segment_local(inv: Inv, i: u32) {
     if i >= state[BUCKET] {
         return;
     }
