@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::fused::{wide_buffers, wide_digits, wide_words};
 use super::{Payload, SortConfig, SortPolicy, Strategy};
 use crate::device::Caps;
 use crate::error::Result;
@@ -88,7 +89,7 @@ fn stage_bytes(stage: Stage, flavor: Flavor) -> Result<u64> {
 
 /// The (shift, bits) of each digit pass, least significant first; one 0-bit pass (identity)
 /// for an empty range.
-fn digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32)> {
+pub(super) fn digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32)> {
     let mut v = Vec::new();
     let mut s = begin_bit;
     while s < end_bit {
@@ -100,32 +101,6 @@ fn digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32)> {
         v.push((0, 0));
     }
     v
-}
-
-/// The digit passes of a fused sort of 64-bit keys, least significant first: (shift, bits,
-/// word) with word 0 the low word, 1 the high: the low word's digits of the bit range, then the
-/// high word's, then identity passes (0 bits, in the last pass's word) up to two passes, so
-/// that the first pass, which reads the caller's keys, is never the last, which writes them.
-fn wide_digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32, u32)> {
-    let mut v = Vec::new();
-    for (word, (b, e)) in wide_words(begin_bit, end_bit).into_iter().enumerate() {
-        if b < e {
-            v.extend(digits(b, e).into_iter().map(|(s, n)| (s, n, word as u32)));
-        }
-    }
-    while v.len() < 2 {
-        let word = v.last().map_or(0, |d| d.2);
-        v.push((0, 0, word));
-    }
-    v
-}
-
-/// A bit range of 64-bit keys as the low word's and the high word's ranges.
-fn wide_words(begin_bit: u32, end_bit: u32) -> [(u32, u32); 2] {
-    [
-        (begin_bit.min(32), end_bit.min(32)),
-        (begin_bit.max(32) - 32, end_bit.max(32) - 32),
-    ]
 }
 
 /// The smallest subgroup the ranking runs at (override `SG_MIN` of `wgsl/sort/lib/tile.wgsl`,
@@ -140,13 +115,13 @@ pub(super) fn rank_subgroup_min(caps: &Caps) -> u32 {
 
 /// What one digit pass binds: keys and values in and out.
 #[derive(Clone, Copy)]
-struct Io {
-    keys_in: BufferId,
-    keys_out: BufferId,
-    vals_in: BufferId,
-    vals_out: BufferId,
-    vals2_in: BufferId,
-    vals2_out: BufferId,
+pub(super) struct Io {
+    pub keys_in: BufferId,
+    pub keys_out: BufferId,
+    pub vals_in: BufferId,
+    pub vals_out: BufferId,
+    pub vals2_in: BufferId,
+    pub vals2_out: BufferId,
 }
 
 struct Builder<'a> {
@@ -358,93 +333,6 @@ fn route(passes: usize) -> Vec<(usize, usize)> {
         src = dst;
     }
     v
-}
-
-/// The buffers and each pass's bindings of a fused sort of 64-bit keys (`passes`:
-/// [`wide_digits`]): the caller's keys (8 bytes a key, read by the first pass, written by the
-/// last, never in between), the caller's values with `pairs`, and scratch words. Pass p < last
-/// writes each key's sorted word and other word to pair a (p even) or b (p odd) of scratch
-/// words; the next pass reads them, swapped where it sorts the other word. The caller's values
-/// ride as second values through scratch of their own (a, b likewise). Returns the keys, the
-/// values (a stand-in without), no second values argument, the passes' bindings and no copies.
-#[allow(clippy::type_complexity)]
-fn wide_buffers(
-    plan: &mut Plan,
-    n: u64,
-    passes: &[(u32, u32, u32)],
-    pairs: bool,
-) -> (
-    BufferId,
-    BufferId,
-    Option<BufferId>,
-    Vec<Io>,
-    Vec<(&'static str, BufferId, BufferId)>,
-) {
-    let count = passes.len();
-    let bytes = 4 * n;
-    // scratch b is written from the second pass on, when it is not the last
-    let b_bytes = if count > 2 { bytes } else { 16 };
-    let keys = plan.arg("keys", 8 * n);
-    let words = [
-        [
-            plan.buffer("sorted words a", bytes, BufferInit::Poison),
-            plan.buffer("other words a", bytes, BufferInit::Poison),
-        ],
-        [
-            plan.buffer("sorted words b", b_bytes, BufferInit::Poison),
-            plan.buffer("other words b", b_bytes, BufferInit::Poison),
-        ],
-    ];
-    // the first pass reads the other words through keys_in and the last writes them through
-    // keys_out: their value bindings get this
-    let no_values = plan.buffer("no values", 16, BufferInit::Zeroed);
-    let (values, v2) = if pairs {
-        let v = plan.arg("values", bytes);
-        let a = plan.buffer("values a", bytes, BufferInit::Poison);
-        let b = plan.buffer("values b", b_bytes, BufferInit::Poison);
-        (v, [v, a, b])
-    } else {
-        let a = plan.buffer("no values2", 16, BufferInit::Zeroed);
-        let b = plan.buffer("no values2 a", 16, BufferInit::Zeroed);
-        (no_values, [a, b, b])
-    };
-    let mut ios = Vec::with_capacity(count);
-    for (p, d) in passes.iter().enumerate() {
-        let (keys_in, vals_in) = if p == 0 {
-            (keys, no_values)
-        } else {
-            let [k, o] = words[(p - 1) % 2];
-            if passes[p - 1].2 == d.2 {
-                (k, o)
-            } else {
-                (o, k)
-            }
-        };
-        let (keys_out, vals_out) = if p + 1 == count {
-            (keys, no_values)
-        } else {
-            (words[p % 2][0], words[p % 2][1])
-        };
-        // second values: the caller's in and out, scratch a and b between
-        let (vals2_in, vals2_out) = if pairs {
-            let mid = |q: usize| v2[1 + q % 2];
-            (
-                if p == 0 { v2[0] } else { mid(p - 1) },
-                if p + 1 == count { v2[0] } else { mid(p) },
-            )
-        } else {
-            (v2[0], v2[1])
-        };
-        ios.push(Io {
-            keys_in,
-            keys_out,
-            vals_in,
-            vals_out,
-            vals2_in,
-            vals2_out,
-        });
-    }
-    (keys, values, None, ios, Vec::new())
 }
 
 pub(super) fn build(

@@ -25,6 +25,7 @@
 //!   [`Error`], never a panic.
 
 mod build;
+mod fused;
 mod segments;
 mod sorter;
 mod wide;

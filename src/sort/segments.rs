@@ -29,7 +29,7 @@ use crate::fold::ChunkGrid;
 use crate::kernel::Flavor;
 use crate::plan::{BufferId, BufferInit, Fills, Plan, Workgroups};
 use crate::record::{Arg, Recorder};
-use crate::stages::sort::lib::{keys, segment_local as local, tile};
+use crate::stages::sort::lib::{keys, segment_bits as bits, segment_local as local, tile};
 // (every local stage declares the same entry point and bindings)
 use crate::stages::shared::order;
 use crate::stages::sort::segment_local_3072 as first;
@@ -38,7 +38,7 @@ use crate::stages::sort::{
     segment_local_3072, segment_local_6144, segment_local_8192, segment_rank as rank,
     segment_tiny as tiny,
 };
-use crate::stages::Stage;
+use crate::stages::{Override, Stage};
 
 use super::{Payload, SortConfig};
 
@@ -238,84 +238,20 @@ impl Local {
             Workgroups::Direct([1, 1, 1]),
         )?
         .range(dispatch::bind::count_word, 0, 16)?;
-        // the buckets
-        let (begin, end) = (config.begin_bit, config.end_bit);
-        if tiny_bucket {
-            let k = tiny::STAGE.load(flavor)?;
-            let ov = [
-                (order::KEY_TYPE, key_type as f64),
-                (order::DESCENDING, config.descending as u32 as f64),
-                (tiny::TINY, tiny_max as f64),
-                (tiny::BEGIN_BIT, begin as f64),
-                (tiny::END_BIT, end as f64),
-                (tiny::PAYLOAD, payload),
-            ];
-            plan.pass(
-                format!("local {tiny_max}"),
-                &k,
-                tiny::entry::main,
-                &ov,
-                &[
-                    (tiny::bind::keys, keys_id),
-                    (tiny::bind::values, values),
-                    (tiny::bind::lists, lists),
-                    (tiny::bind::bases, bases),
-                    (tiny::bind::state, state),
-                ],
-                Workgroups::Indirect {
-                    buffer: dispatch_args,
-                    offset: 0,
-                },
-            )?;
-        }
-        if rank_bucket {
-            let at = tiny_bucket as u64;
-            let k = rank::STAGE.load(flavor)?;
-            let ov = [
-                (order::KEY_TYPE, key_type as f64),
-                (order::DESCENDING, config.descending as u32 as f64),
-                (rank::BEGIN_BIT, begin as f64),
-                (rank::END_BIT, end as f64),
-                (rank::PAYLOAD, payload),
-                (rank::BUCKET, at as f64),
-            ];
-            plan.pass(
-                format!("local {rank_max}"),
-                &k,
-                rank::entry::main,
-                &ov,
-                &[
-                    (rank::bind::keys, keys_id),
-                    (rank::bind::values, values),
-                    (rank::bind::lists, lists),
-                    (rank::bind::bases, bases),
-                    (rank::bind::state, state),
-                ],
-                Workgroups::Indirect {
-                    buffer: dispatch_args,
-                    offset: 12 * at,
-                },
-            )?;
-        }
-        let first_tile = tiny_bucket as usize + rank_bucket as usize;
-        for (i, (stage, t)) in stages.iter().enumerate() {
+        // the buckets: each stage sorts its bucket's listed segments in place (the same
+        // bindings by name in every bucket's stage), dispatched by the route's grid `at`
+        let common = [
+            (order::KEY_TYPE, key_type as f64),
+            (order::DESCENDING, config.descending as u32 as f64),
+            (bits::BEGIN_BIT, config.begin_bit as f64),
+            (bits::END_BIT, config.end_bit as f64),
+            (bits::PAYLOAD, payload),
+        ];
+        let mut bucket_pass = |label: String, stage: Stage, own: &[(Override, f64)], at: usize| {
             let k = stage.load(flavor)?;
-            let ov = [
-                (order::KEY_TYPE, key_type as f64),
-                (order::DESCENDING, config.descending as u32 as f64),
-                (keys::SHIFT, 0.0),
-                (keys::BITS, 8.0),
-                (tile::SG_MIN, super::build::rank_subgroup_min(caps) as f64),
-                (tile::FULL_TILES, 1.0),
-                // ballots, as the reduce-then-scan scatter's tile_rank (tile.wgsl, RANK_MATCH)
-                (tile::RANK_MATCH, 0.0),
-                (local::BEGIN_BIT, begin as f64),
-                (local::END_BIT, end as f64),
-                (local::PAYLOAD, payload),
-                (local::BUCKET, (first_tile + i) as f64),
-            ];
+            let ov: Vec<(Override, f64)> = common.iter().chain(own).copied().collect();
             plan.pass(
-                format!("local {t}"),
+                label,
                 &k,
                 first::entry::main,
                 &ov,
@@ -328,9 +264,32 @@ impl Local {
                 ],
                 Workgroups::Indirect {
                     buffer: dispatch_args,
-                    offset: 12 * (first_tile + i) as u64,
+                    offset: 12 * at as u64,
                 },
-            )?;
+            )
+            .map(|_| ())
+        };
+        if tiny_bucket {
+            let own = [(tiny::TINY, tiny_max as f64)];
+            bucket_pass(format!("local {tiny_max}"), tiny::STAGE, &own, 0)?;
+        }
+        if rank_bucket {
+            let at = tiny_bucket as usize;
+            let own = [(rank::BUCKET, at as f64)];
+            bucket_pass(format!("local {rank_max}"), rank::STAGE, &own, at)?;
+        }
+        let first_tile = tiny_bucket as usize + rank_bucket as usize;
+        for (i, (stage, t)) in stages.iter().enumerate() {
+            let own = [
+                (keys::SHIFT, 0.0),
+                (keys::BITS, 8.0),
+                (tile::SG_MIN, super::build::rank_subgroup_min(caps) as f64),
+                (tile::FULL_TILES, 1.0),
+                // ballots, as the reduce-then-scan scatter's tile_rank (tile.wgsl, RANK_MATCH)
+                (tile::RANK_MATCH, 0.0),
+                (local::BUCKET, (first_tile + i) as f64),
+            ];
+            bucket_pass(format!("local {t}"), *stage, &own, first_tile + i)?;
         }
         let rec = Recorder::new(ctx, plan, args, Some(grid.counting()))?;
         Ok(Some(Local {

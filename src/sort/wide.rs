@@ -2,7 +2,7 @@
 //! sorters between a split and a join: segmented sorts, and sorts of 64-bit keys by
 //! reduce-then-scan or with `SortPolicy::fused_wide` off. (OneSweep sorts of 64-bit keys are
 //! otherwise one plan whose first and last passes read and write the caller's keys themselves:
-//! `sort/build.rs`, `wide_digits`.)
+//! `src/sort/fused.rs`.)
 //!
 //! Rules:
 //! - **Two words, least significant first.** A 64-bit key is two words, low first (the layout
@@ -107,11 +107,10 @@ impl Wide {
         };
         let (begin, end) = (config.begin_bit, config.end_bit);
         let (low_bits, high_bits, key_bytes) = match shape {
-            Shape::Wide => (
-                (begin.min(32), end.min(32)),
-                (begin.max(32) - 32, end.max(32) - 32),
-                8,
-            ),
+            Shape::Wide => {
+                let [low, high] = super::fused::wide_words(begin, end);
+                (low, high, 8)
+            }
             // the bits of the largest segment index
             Shape::Segmented(s) => ((begin, end), (0, 32 - (s - 1).leading_zeros()), 4),
         };

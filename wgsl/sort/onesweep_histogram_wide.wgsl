@@ -1,6 +1,6 @@
-// Radix sort of 64-bit keys (src/sort/build.rs, the fused sort), OneSweep stage 1, the sort's first dispatch:
-// sort/onesweep_histogram for keys in the caller's layout (two words a key, low first: a u64
-// slice's). One read of the keys counts every digit pass of both words of their sortable
+// Radix sort of 64-bit keys (the fused sort, src/sort/fused.rs), OneSweep stage 1, the sort's
+// first dispatch: sort/onesweep_histogram for keys in the caller's layout (two words a key,
+// low first: a u64 slice's). One read of the keys counts every digit pass of both words of their sortable
 // images (sort/lib/wide.wgsl): the low word's passes into `state_low`, the high word's into
 // `state_high` (each word's passes keep a OneSweep state of their own, sort/lib/onesweep.wgsl,
 // PASS counting from 0 in each), and makes this run's state of both ready and, in a marked

@@ -6,13 +6,10 @@
 // over at least 3072 keys cost more.
 
 //!include sort/lib/keys
+//!include sort/lib/segment_bits
 
 const WG_SIZE: u32 = 256u;
 
-override BEGIN_BIT: u32 = 0u;
-override END_BIT: u32 = 32u;
-// 0: keys alone; 1: values ride along; 2: the keys' indices ride along
-override PAYLOAD: u32 = 0u;
 // this stage's bucket (sort/lib/segment_local.wgsl)
 override BUCKET: u32 = 0u;
 
@@ -24,13 +21,6 @@ override BUCKET: u32 = 0u;
 
 // the segment's keys, the bits sorted on
 var<workgroup> sorted_bits: array<u32, WG_SIZE>;
-
-// The bits sorted on of a sortable key.
-fn sort_bits(k: u32) -> u32 {
-    let width = END_BIT - BEGIN_BIT;
-    let mask = select((1u << (width & 31u)) - 1u, 0xffffffffu, width >= 32u);
-    return (k >> (BEGIN_BIT & 31u)) & mask;
-}
 
 @compute @workgroup_size(WG_SIZE)
 fn main(

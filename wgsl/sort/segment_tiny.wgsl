@@ -4,27 +4,17 @@
 // [BEGIN_BIT, END_BIT), in private memory, written back in place with their payload.
 
 //!include sort/lib/keys
+//!include sort/lib/segment_bits
 
 // the longest segment (at most TINY_MAX) and the bits sorted on
 override TINY: u32 = 16u;
 const TINY_MAX: u32 = 32u;
-override BEGIN_BIT: u32 = 0u;
-override END_BIT: u32 = 32u;
-// 0: keys alone; 1: values ride along; 2: the keys' indices ride along
-override PAYLOAD: u32 = 0u;
 
 @group(0) @binding(0) var<storage, read_write> keys: array<u32>;
 @group(0) @binding(1) var<storage, read_write> values: array<u32>;
 @group(0) @binding(2) var<storage, read> lists: array<u32>;
 @group(0) @binding(3) var<storage, read> state: array<u32>;
 @group(0) @binding(4) var<storage, read> bases: array<u32>;
-
-// The bits sorted on of a sortable key.
-fn sort_bits(k: u32) -> u32 {
-    let width = END_BIT - BEGIN_BIT;
-    let mask = select((1u << (width & 31u)) - 1u, 0xffffffffu, width >= 32u);
-    return (k >> (BEGIN_BIT & 31u)) & mask;
-}
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {

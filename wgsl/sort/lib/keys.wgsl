@@ -17,9 +17,9 @@ override BITS: u32 = 8u;
 // keys_in holds raw keys (first pass) / keys_out gets raw keys (last pass)
 override MAP_IN: u32 = 0u;
 override MAP_OUT: u32 = 0u;
-// 64-bit keys in the caller's layout (src/sort/build.rs's fused sort; sort/lib/wide.wgsl): a pass sorts
-// word WIDE_HALF (0 low, 1 high) of the keys' sortable images and carries the other word as
-// its value. WIDE_IN: keys_in holds the caller's raw keys, two words a key, low first (the
+// 64-bit keys in the caller's layout (the fused sort, src/sort/fused.rs; sort/lib/wide.wgsl):
+// a pass sorts word WIDE_HALF (0 low, 1 high) of the keys' sortable images and carries the
+// other word as its value. WIDE_IN: keys_in holds the caller's raw keys, two words a key, low first (the
 // sort's first pass, which maps both words itself); WIDE_OUT: the pass writes raw keys into
 // keys_out in that layout, the carried word included (the sort's last pass). 0 in every other
 // pass and every 32-bit sort, which compile these paths out.

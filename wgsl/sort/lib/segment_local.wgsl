@@ -14,12 +14,8 @@
 // sort/segment_classify.wgsl) and an entry point that calls segment_local.
 
 //!include sort/lib/tile
+//!include sort/lib/segment_bits
 
-// the bits sorted on
-override BEGIN_BIT: u32 = 0u;
-override END_BIT: u32 = 32u;
-// 0: keys alone; 1: values ride along; 2: the keys' indices ride along
-override PAYLOAD: u32 = 0u;
 // this stage's bucket: its segment count is state[BUCKET], its segments' (start, end) pairs
 // lists[2 * (bases[BUCKET] + i)] (sort/segment_classify.wgsl)
 override BUCKET: u32 = 0u;
