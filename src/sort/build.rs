@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use super::fused::{wide_buffers, wide_digits, wide_words};
+use super::passes::{digits, Io};
 use super::{Payload, SortConfig, SortPolicy, Strategy};
 use crate::device::Caps;
 use crate::error::Result;
@@ -87,22 +88,6 @@ fn stage_bytes(stage: Stage, flavor: Flavor) -> Result<u64> {
         .ok_or_else(|| crate::error::Error::Plan(format!("{} has no entry point main", k.name)))
 }
 
-/// The (shift, bits) of each digit pass, least significant first; one 0-bit pass (identity)
-/// for an empty range.
-pub(super) fn digits(begin_bit: u32, end_bit: u32) -> Vec<(u32, u32)> {
-    let mut v = Vec::new();
-    let mut s = begin_bit;
-    while s < end_bit {
-        let bits = (end_bit - s).min(8);
-        v.push((s, bits));
-        s += bits;
-    }
-    if v.is_empty() {
-        v.push((0, 0));
-    }
-    v
-}
-
 /// The smallest subgroup the ranking runs at (override `SG_MIN` of `wgsl/sort/lib/tile.wgsl`,
 /// which sets its phase count): the device's minimum (1 when it reports none: the most
 /// phases, right at any size), or the emulated flavour's 32-lane virtual subgroups.
@@ -111,17 +96,6 @@ pub(super) fn rank_subgroup_min(caps: &Caps) -> u32 {
         Flavor::Emulated => 32,
         Flavor::Subgroup => caps.subgroup_min.max(1),
     }
-}
-
-/// What one digit pass binds: keys and values in and out.
-#[derive(Clone, Copy)]
-pub(super) struct Io {
-    pub keys_in: BufferId,
-    pub keys_out: BufferId,
-    pub vals_in: BufferId,
-    pub vals_out: BufferId,
-    pub vals2_in: BufferId,
-    pub vals2_out: BufferId,
 }
 
 struct Builder<'a> {

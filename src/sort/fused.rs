@@ -7,7 +7,7 @@
 //! values. One histogram stage counts every pass of both words
 //! (`wgsl/sort/onesweep_histogram_wide.wgsl`).
 
-use super::build::{digits, Io};
+use super::passes::{digits, Io};
 use crate::plan::{BufferId, BufferInit, Plan};
 
 /// The digit passes of a fused sort of 64-bit keys, least significant first: (shift, bits,

@@ -26,6 +26,7 @@
 
 mod build;
 mod fused;
+mod passes;
 mod segments;
 mod sorter;
 mod wide;
