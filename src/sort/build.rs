@@ -505,7 +505,7 @@ pub(super) fn build(
         (control::STATE_TICKETS, state_tickets as f64),
         (control::STATE_STATUS, state_status as f64),
         (control::PASSES, passes as f64),
-        (control::MAX_DIM, caps.max_workgroups_per_dim.max(1) as f64),
+        (lib::tile_grid::MAX_DIM, caps.max_workgroups_per_dim.max(1) as f64),
     ];
     plan.pass(
         "sort prepare",

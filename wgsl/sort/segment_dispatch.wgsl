@@ -5,11 +5,11 @@
 // path sorts this run's count.
 
 //!include shared/grid
+//!include sort/lib/tile_grid
 
 override BUCKETS: u32 = 1u;
 // 1: bucket 0 is sort/segment_tiny.wgsl's, an invocation (not a workgroup) a segment
 override TINY_BUCKET: u32 = 0u;
-override MAX_DIM: u32 = 65535u;
 
 // the head of this run's control copy (shared/count)
 @group(0) @binding(0) var<uniform> count_word: vec4<u32>;
@@ -17,16 +17,6 @@ override MAX_DIM: u32 = 65535u;
 // each bucket's dispatch arguments, three words a bucket
 @group(0) @binding(2) var<storage, read_write> args: array<u32>;
 @group(0) @binding(3) var<storage, read_write> gate: array<u32>;
-
-// A grid of `groups` workgroups: 1-D up to MAX_DIM, else the fewest rows of equal width
-// (sort/lib/control.wgsl's tile_grid; the local stage lets the few past the last leave).
-fn grid_of(groups: u32) -> vec3<u32> {
-    if groups == 0u {
-        return vec3<u32>(0u, 1u, 1u);
-    }
-    let rows = (groups + MAX_DIM - 1u) / MAX_DIM;
-    return vec3<u32>((groups + rows - 1u) / rows, rows, 1u);
-}
 
 @compute @workgroup_size(1)
 fn main() {
@@ -37,7 +27,7 @@ fn main() {
         if b == 0u && TINY_BUCKET != 0u {
             groups = (groups + 255u) / 256u;
         }
-        let g = grid_of(groups);
+        let g = tile_grid(groups);
         args[3u * b] = g.x;
         args[3u * b + 1u] = g.y;
         args[3u * b + 2u] = g.z;

@@ -1,5 +1,6 @@
 // include-only
 //!include shared/count
+//!include sort/lib/tile_grid
 // The radix sort's control block: what one run's key count (the head, shared/count) makes of
 // the passes' params and workgroup counts, so one prepared plan sorts any count up to its
 // maximum. In OneSweep's blocks, all marked (DERIVE_MARK), the histogram stage, the sort's
@@ -25,7 +26,6 @@ override HIST_GROUP: u32 = 8u;
 override STATE_TICKETS: u32 = 1024u;
 override STATE_STATUS: u32 = 1088u;
 override PASSES: u32 = 4u;
-override MAX_DIM: u32 = 65535u;
 
 // control layout (the host reads these): the count at word 0, DERIVE_MARK at word 1, then the
 // dispatch arguments of the histogram (HIST_ARGS), of the ranking passes (TILE_ARGS) and of
@@ -47,16 +47,6 @@ fn set_args(at: u32, grid: vec3<u32>) {
     control[at] = grid.x;
     control[at + 1u] = grid.y;
     control[at + 2u] = grid.z;
-}
-
-// A grid of `tiles` workgroups: 1-D up to MAX_DIM, else the fewest rows of equal width (the
-// kernels number workgroups row by row and let the few past the last tile leave).
-fn tile_grid(tiles: u32) -> vec3<u32> {
-    if tiles == 0u {
-        return vec3<u32>(0u, 1u, 1u);
-    }
-    let rows = (tiles + MAX_DIM - 1u) / MAX_DIM;
-    return vec3<u32>((tiles + rows - 1u) / rows, rows, 1u);
 }
 
 // A grid-stride grid for `words` words: a workgroup per 256 words, at most 4096.
