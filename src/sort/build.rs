@@ -356,7 +356,9 @@ pub(super) fn build(
     // buffers: the caller's keys (and values), the scratch the passes go through; each pass's
     // bindings, and the copies back after a one-pass sort
     let (keys, values, values2_arg, ios, copies) = if wide {
-        wide_buffers(&mut plan, n, &wide_passes, caller_pairs)
+        // (no second values argument: the caller's values are the second values; no copies)
+        let (keys, values, ios) = wide_buffers(&mut plan, n, &wide_passes, caller_pairs);
+        (keys, values, None, ios, Vec::new())
     } else {
         // buffers: the caller's keys (and values), scratch a and b of each
         let bytes = n * 4;
@@ -505,7 +507,10 @@ pub(super) fn build(
         (control::STATE_TICKETS, state_tickets as f64),
         (control::STATE_STATUS, state_status as f64),
         (control::PASSES, passes as f64),
-        (lib::tile_grid::MAX_DIM, caps.max_workgroups_per_dim.max(1) as f64),
+        (
+            lib::tile_grid::MAX_DIM,
+            caps.max_workgroups_per_dim.max(1) as f64,
+        ),
     ];
     plan.pass(
         "sort prepare",

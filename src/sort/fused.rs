@@ -42,20 +42,13 @@ pub(super) fn wide_words(begin_bit: u32, end_bit: u32) -> [(u32, u32); 2] {
 /// writes each key's sorted word and other word to pair a (p even) or b (p odd) of scratch
 /// words; the next pass reads them, swapped where it sorts the other word. The caller's values
 /// ride as second values through scratch of their own (a, b likewise). Returns the keys, the
-/// values (a stand-in without), no second values argument, the passes' bindings and no copies.
-#[allow(clippy::type_complexity)]
+/// values (a stand-in without) and the passes' bindings.
 pub(super) fn wide_buffers(
     plan: &mut Plan,
     n: u64,
     passes: &[(u32, u32, u32)],
     pairs: bool,
-) -> (
-    BufferId,
-    BufferId,
-    Option<BufferId>,
-    Vec<Io>,
-    Vec<(&'static str, BufferId, BufferId)>,
-) {
+) -> (BufferId, BufferId, Vec<Io>) {
     let count = passes.len();
     let bytes = 4 * n;
     // scratch b is written from the second pass on, when it is not the last
@@ -120,5 +113,5 @@ pub(super) fn wide_buffers(
             vals2_out,
         });
     }
-    (keys, values, None, ios, Vec::new())
+    (keys, values, ios)
 }

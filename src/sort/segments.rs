@@ -295,7 +295,7 @@ impl Local {
         Ok(Some(Local {
             rec,
             gate: ctx.scratch("sort: the global path's key count", 4)?,
-            buckets: bounds.clone(),
+            buckets: bounds,
             state,
         }))
     }

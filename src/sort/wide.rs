@@ -394,26 +394,31 @@ impl Wide {
                 }
             }
         }
-        let mut parts = self.parts(keys, values, offsets, m)?;
+        let parts = self.parts(keys, values, offsets, m)?;
         // every part checked with its buffers before the first is recorded (the global parts
         // with the caller's count too, for its messages)
         for (rec, bufs) in &parts {
             rec.check(bufs, count)?;
         }
-        // the local path first, the global parts then counting the gate word it writes
-        let mut counts = vec![count; parts.len()];
-        if let (Some(l), Some(o), Some(seg)) = (self.local(), offsets, &self.segments) {
-            let bufs = l.bufs(keys, values, o, (&seg.word).into());
-            l.recorder().check(&bufs, count)?;
-            counts = vec![Count::Gpu(l.gate()); parts.len()];
+        // the local path first, with the caller's count; the global parts then count the gate
+        // word it writes
+        let local = match (self.local(), offsets, &self.segments) {
+            (Some(l), Some(o), Some(seg)) => Some((l, l.bufs(keys, values, o, (&seg.word).into()))),
+            _ => None,
+        };
+        let global = local.as_ref().map_or(count, |(l, _)| Count::Gpu(l.gate()));
+        if let Some((l, bufs)) = &local {
+            l.recorder().check(bufs, count)?;
             for (rec, bufs) in &parts {
-                rec.check(bufs, counts[0])?;
+                rec.check(bufs, global)?;
             }
-            parts.insert(0, (l.recorder(), bufs));
-            counts.insert(0, count);
         }
+        let all = local
+            .iter()
+            .map(|(l, bufs)| (l.recorder(), bufs, count))
+            .chain(parts.iter().map(|(rec, bufs)| (*rec, bufs, global)));
         let mut at = 0;
-        for (i, ((rec, bufs), c)) in parts.iter().zip(counts).enumerate() {
+        for (i, (rec, bufs, c)) in all.enumerate() {
             let s = stamps.map(|s| Timestamps {
                 first: s.first + 2 * at,
                 ..s

@@ -508,19 +508,11 @@ fn segments_checked_by<T: data::Key>(
     let ctx = &t.ctx;
     let n = keys.len();
     let config = sorter.config();
-    let kb = ctx.upload("keys", keys).unwrap();
     let values = data::values(n);
-    let vb = ctx.upload("values", &values).unwrap();
     let ob = ctx.upload("offsets", offs).unwrap();
-    let mut enc = ctx.encoder();
-    let v = (with != With::Keys).then(|| BufferRef::from(&vb));
-    let segs = Count::Host(offs.len() as u32 - 1);
-    sorter
-        .record_segmented(&mut enc, &kb, v, &ob, segs, Count::Host(n as u32))
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
-    util::submit(t, enc);
-    let got: Vec<T> = ctx.read(&kb).unwrap();
-    let gv = util::words(t, &vb);
+    let counts = (Count::Host(offs.len() as u32 - 1), Count::Host(n as u32));
+    let v = (with != With::Keys).then_some(&values[..]);
+    let (got, gv) = run_segmented(t, sorter, (keys, v), &ob, counts, what);
     let iota: Vec<u32> = (0..n as u32).collect();
     let (vin, vout): (&[u32], &[u32]) = match with {
         With::Keys => (&[], &[]),
@@ -535,6 +527,29 @@ fn segments_checked_by<T: data::Key>(
     if let Err(e) = check_segments((keys, vin), (&got[..n], vout), offs, order) {
         panic!("{what}: {e}");
     }
+}
+
+/// A segmented sort by `sorter` of `keys`, with `values` riding along where given, in the
+/// segments of `offsets` and these counts, recorded, submitted and read back: the keys and the
+/// values' words (all of them).
+fn run_segmented<T: data::Key>(
+    t: &Target,
+    sorter: &Sorter,
+    (keys, values): (&[T], Option<&[u32]>),
+    offsets: &wgsimd::Buffer,
+    (segments, count): (Count, Count),
+    what: &str,
+) -> (Vec<T>, Vec<u32>) {
+    let ctx = &t.ctx;
+    let kb = ctx.upload("keys", keys).unwrap();
+    let vb = ctx.upload("values", values.unwrap_or(&[0])).unwrap();
+    let v = values.map(|_| BufferRef::from(&vb));
+    let mut enc = ctx.encoder();
+    sorter
+        .record_segmented(&mut enc, &kb, v, offsets, segments, count)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    util::submit(t, enc);
+    (ctx.read(&kb).unwrap(), util::words(t, &vb))
 }
 
 /// Segments of every kind over each key type and payload, directions taking turns; a bit
@@ -731,21 +746,10 @@ fn segment_paths(t: &Target) {
     let ob = ctx.upload("offsets", &offs).unwrap();
     for (segs, count) in [(3usize, l + 31), (2, l + 40), (1, l + 1)] {
         let words = ctx.upload("counts", &[segs as u32, count as u32]).unwrap();
-        let kb = ctx.upload("keys", &keys).unwrap();
-        let vb = ctx.upload("values", &data::values(n)).unwrap();
-        let mut enc = ctx.encoder();
-        sorter
-            .record_segmented(
-                &mut enc,
-                &kb,
-                Some(BufferRef::from(&vb)),
-                &ob,
-                Count::Gpu(words.slice(0, 4)),
-                Count::Gpu(words.slice(4, 4)),
-            )
-            .unwrap();
-        util::submit(t, enc);
-        let (got, gv) = (ctx.read::<u32>(&kb).unwrap(), util::words(t, &vb));
+        let counts = (Count::Gpu(words.slice(0, 4)), Count::Gpu(words.slice(4, 4)));
+        let values = data::values(n);
+        let what = format!("GPU counts: {segs} segments, {count} keys");
+        let (got, gv) = run_segmented(t, &sorter, (&keys, Some(&values)), &ob, counts, &what);
         let mut o = offs[..segs].to_vec();
         o.push(count as u32);
         let iota: Vec<u32> = (0..count as u32).collect();
@@ -954,23 +958,10 @@ fn offsets_that_decrease(t: &Target) {
             .policy(checked())
             .segmented(offs.len() as u32 - 1);
         let sorter = Sorter::new(ctx, config).unwrap();
-        let kb = ctx.upload("keys", &keys).unwrap();
-        let vb = ctx.upload("values", &values).unwrap();
         let ob = ctx.upload("offsets", offs).unwrap();
-        let mut enc = ctx.encoder();
-        sorter
-            .record_segmented(
-                &mut enc,
-                &kb,
-                Some(BufferRef::from(&vb)),
-                &ob,
-                Count::Host(offs.len() as u32 - 1),
-                Count::Host(n as u32),
-            )
-            .unwrap_or_else(|e| panic!("shape {i}: {e}"));
-        util::submit(t, enc);
-        let got: Vec<u32> = ctx.read(&kb).unwrap();
-        let gv = util::words(t, &vb);
+        let counts = (Count::Host(offs.len() as u32 - 1), Count::Host(n as u32));
+        let what = format!("shape {i}");
+        let (got, gv) = run_segmented(t, &sorter, (&keys, Some(&values)), &ob, counts, &what);
         let mut pairs: Vec<(u32, u32)> = got[..n]
             .iter()
             .copied()
