@@ -33,6 +33,7 @@ use crate::kernel::{self, Flavor, Kernel};
 use crate::plan::{BufferId, BufferInit, Plan, Workgroups};
 use crate::record::{Counting, HostArgs};
 use crate::stages::fold::{prepare, reduce, scan};
+use crate::stages::scan::chained;
 use crate::stages::shared::grid;
 use crate::stages::{Override, Stage};
 
@@ -121,12 +122,13 @@ impl Operator {
         };
         let op = Operator {
             dtype,
-            text: format!("alias T = {ty};\n{text}\n{tail}\n"),
+            text: format!("alias T = {ty};\n{text}\n{tail}\n{}", facts(false, false)),
             identity,
             label: format!("operator {:016x} over {ty}", hash(text)),
         };
-        // composed into a stage now, so a clash with the stages' names is an error here
+        // composed into the stages now, so a clash with their names is an error here
         op.kernel(scan::STAGE)?;
+        op.kernel_in(chained::STAGE, Flavor::Subgroup)?;
         Ok(op)
     }
 
@@ -146,7 +148,9 @@ impl Operator {
             dtype,
             text: format!(
                 "alias T = {ty};\n{extra}fn op(a: T, b: T) -> T {{ return {body}; }}\n\
-                 fn identity() -> T {{ return bitcast<T>({id}); }}\n"
+                 fn identity() -> T {{ return bitcast<T>({id}); }}\n{}",
+                // every built-in identity is two-sided; the integer sums wrap
+                facts(name == "sum" && dtype != Dtype::F32, true)
             ),
             identity: true,
             label: format!("{name} over {ty}"),
@@ -219,6 +223,12 @@ impl Operator {
             "{what} needs the operator's identity: define `const IDENTITY: T` in its text"
         )))
     }
+}
+
+/// `shared/operator.wgsl`'s two facts about an operator: whether it is the wrapping sum of
+/// 32-bit integers, and whether its identity is two-sided.
+fn facts(adds: bool, two_sided: bool) -> String {
+    format!("const OPERATOR_ADDS: bool = {adds};\nconst OPERATOR_TWO_SIDED: bool = {two_sided};\n")
 }
 
 fn hash(text: &str) -> u64 {

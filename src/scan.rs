@@ -140,6 +140,30 @@ impl ScanPolicy {
     }
 }
 
+/// How a scan by an operator runs ([`Scanner::with_operator_policy`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperatorPolicy {
+    /// The chained scan of the sums (`wgsl/scan/chained.wgsl`) by the operator, in one pass:
+    /// 8 bytes an element. Subgroups only: elsewhere an error when the scanner is made.
+    Chained(ScanPolicy),
+    /// Two passes over chunks (`wgsl/fold/scan.wgsl`): the chunks' totals, then each chunk
+    /// scanned from its carry; 12 bytes an element, on every device.
+    TwoPass(crate::fold::ChunkPolicy),
+}
+
+impl OperatorPolicy {
+    /// The path [`Scanner::with_operator`] takes on a device with `caps`: chained by the
+    /// device's policy ([`ScanPolicy::for_caps`]) with subgroups, else two passes by the
+    /// default grid.
+    pub fn for_caps(caps: &Caps) -> OperatorPolicy {
+        if caps.flavor() == Flavor::Subgroup {
+            OperatorPolicy::Chained(ScanPolicy::for_caps(caps))
+        } else {
+            OperatorPolicy::TwoPass(Default::default())
+        }
+    }
+}
+
 /// The scan's chain of tiles in a plan (`wgsl/shared/chain.wgsl`): its control block, the
 /// status words, the chunks, the prepare pass, and the overrides every stage on the chain takes.
 /// The scan's chained stage and the single-pass selection's stage are such stages.
@@ -267,6 +291,25 @@ pub fn append(
     tag: &str,
 ) -> Result<BufferId> {
     let k_scan = chained::STAGE.load(caps.flavor())?;
+    append_stage(
+        plan, caps, control, input, output, max_len, inclusive, policy, tag, &k_scan,
+    )
+}
+
+/// [`append`] with the chained stage `k_scan` (composed with an operator).
+#[allow(clippy::too_many_arguments)]
+fn append_stage(
+    plan: &mut Plan,
+    caps: &Caps,
+    control: Option<BufferId>,
+    input: BufferId,
+    output: BufferId,
+    max_len: u64,
+    inclusive: bool,
+    policy: &ScanPolicy,
+    tag: &str,
+    k_scan: &std::sync::Arc<kernel::Kernel>,
+) -> Result<BufferId> {
     let chain = Chain::append(plan, caps, control, max_len, policy, 0, tag)?;
     let mut overrides = chain.overrides.clone();
     overrides.push((chained::INCLUSIVE, inclusive as u32 as f64));
@@ -281,7 +324,7 @@ pub fn append(
         let (params_at, params_bytes) = chain.params_block(i);
         plan.pass(
             label,
-            &k_scan,
+            k_scan,
             chained::entry::main,
             &overrides,
             &[
@@ -473,6 +516,17 @@ impl Scanner {
         max_count: u64,
         policy: ScanPolicy,
     ) -> Result<Scanner> {
+        Self::chained(ctx, None, inclusive, max_count, policy)
+    }
+
+    /// The chained scan: of u32 sums, or by `op` (with subgroups only).
+    fn chained(
+        ctx: &Context,
+        op: Option<&crate::fold::Operator>,
+        inclusive: bool,
+        max_count: u64,
+        policy: ScanPolicy,
+    ) -> Result<Scanner> {
         let caps = ctx.caps();
         let max_count = max_count.max(1);
         if max_count > u32::MAX as u64 {
@@ -483,16 +537,34 @@ impl Scanner {
         caps.check_buffer(padded_bytes(max_count), || {
             format!("a scan of {max_count} elements")
         })?;
-        let mut plan = Plan::new(if inclusive {
-            "scan inclusive u32"
-        } else {
-            "scan exclusive u32"
-        });
+        let direction = if inclusive { "inclusive" } else { "exclusive" };
+        let (name, tag, k_scan) = match op {
+            None => (
+                format!("scan {direction} u32"),
+                "u32".to_string(),
+                chained::STAGE.load(caps.flavor())?,
+            ),
+            Some(op) => {
+                if caps.flavor() != Flavor::Subgroup {
+                    return Err(Error::InvalidInput(
+                        "the chained scan by an operator takes subgroups, which this device \
+                         lacks: scan by OperatorPolicy::TwoPass"
+                            .into(),
+                    ));
+                }
+                (
+                    format!("scan {direction} by {}", op.label()),
+                    format!("by {}", op.label()),
+                    op.kernel_in(chained::STAGE, Flavor::Subgroup)?,
+                )
+            }
+        };
+        let mut plan = Plan::new(name);
         let control = crate::record::control(&mut plan, control_size(caps)?);
         let marks = derive_marks(caps)?;
         let input = plan.arg("input", padded_bytes(max_count));
         let output = plan.arg("output", padded_bytes(max_count));
-        append(
+        append_stage(
             &mut plan,
             caps,
             Some(control),
@@ -501,7 +573,8 @@ impl Scanner {
             max_count,
             inclusive,
             &policy,
-            "u32",
+            &tag,
+            &k_scan,
         )?;
         let grid = ScanArgs::new(caps, max_count, &policy, control)?;
         let counting = Counting {
@@ -549,20 +622,27 @@ impl Scanner {
         inclusive: bool,
         max_count: u64,
     ) -> Result<Scanner> {
-        Self::with_operator_policy(ctx, op, inclusive, max_count, Default::default())
+        let policy = OperatorPolicy::for_caps(ctx.caps());
+        Self::with_operator_policy(ctx, op, inclusive, max_count, policy)
     }
 
-    /// [`Scanner::with_operator`] with a policy of the caller's.
+    /// [`Scanner::with_operator`] by a path and policy of the caller's.
     pub fn with_operator_policy(
         ctx: &Context,
         op: &crate::fold::Operator,
         inclusive: bool,
         max_count: u64,
-        policy: crate::fold::ChunkPolicy,
+        policy: OperatorPolicy,
     ) -> Result<Scanner> {
         if !inclusive {
             op.need_identity("an exclusive scan")?;
         }
+        let policy = match policy {
+            OperatorPolicy::Chained(p) => {
+                return Self::chained(ctx, Some(op), inclusive, max_count, p)
+            }
+            OperatorPolicy::TwoPass(p) => p,
+        };
         let max_count = max_count.max(1);
         if max_count > u32::MAX as u64 {
             return Err(Error::TooLarge(format!(
@@ -775,7 +855,14 @@ mod tests {
             large_workgroups: 9,
         };
         let op = crate::fold::Operator::max(crate::dtype::Dtype::U32).unwrap();
-        let s = Scanner::with_operator_policy(&ctx, &op, true, 100_000, policy).unwrap();
+        let s = Scanner::with_operator_policy(
+            &ctx,
+            &op,
+            true,
+            100_000,
+            OperatorPolicy::TwoPass(policy),
+        )
+        .unwrap();
         let mut counts = vec![0, 1, 511, 512, 513, 3999, 4000, 4001, 100_000];
         for k in 1..11 {
             counts.extend([k * 512 - 1, k * 512 + 1]);

@@ -1,16 +1,19 @@
 //! Scans and reductions by an operator: built-in sums, minima and maxima over u32, i32 and f32,
 //! and two operators of the caller's (the last nonzero element: associative, not commutative;
 //! the larger magnitude of f32), inclusive and exclusive, against references written from the
-//! definition (each prefix folded in order), with host and GPU counts, outputs poisoned;
-//! chunks of many tiles (a policy of 2 workgroups of one element an invocation); what is
-//! refused.
+//! definition (each prefix folded in order), with host and GPU counts, outputs poisoned; both
+//! paths of a scan (chained, where the target has subgroups, and two passes), each also with a
+//! small policy (chained tiles of 4096; two passes over chunks of many tiles, 2 workgroups of
+//! one element an invocation); the chained path's decoupled fallback under schedules that
+//! starve tiles; what is refused.
 
 use wgsimd::dtype::Dtype;
 use wgsimd::fold::{ChunkPolicy, Operator};
 use wgsimd::plan::POISON_WORD;
 use wgsimd::reduce::Reducer;
-use wgsimd::scan::Scanner;
-use wgsimd::{BufferRef, Count};
+use wgsimd::scan::{OperatorPolicy, ScanPolicy, Scanner};
+use wgsimd::sim::{Scheduler, SimConfig};
+use wgsimd::{BufferRef, Caps, Context, Count};
 
 use crate::data::{self, Dist};
 use crate::harness::{On, Test};
@@ -20,6 +23,7 @@ use crate::util;
 pub fn tests() -> Vec<Test> {
     vec![
         Test::new("fold::every_operator", On::Every, every_operator),
+        Test::new("fold::chained_fallback", On::Once, chained_fallback),
         Test::new("fold::bad_input", On::Once, bad_input),
     ]
 }
@@ -27,6 +31,8 @@ pub fn tests() -> Vec<Test> {
 const LAST_NONZERO: &str =
     "fn op(a: T, b: T) -> T { return select(a, b, b != 0u); }\nconst IDENTITY: T = 0u;";
 const ABS_MAX: &str = "fn op(a: T, b: T) -> T { return select(a, b, abs(b) > abs(a)); }";
+// an identity on the left only: put on the right of a value, it shows
+const RIGHT: &str = "fn op(a: T, b: T) -> T { return b; }\nconst IDENTITY: T = 0x1234567u;";
 
 /// An operator under test: its name, the operator, its definition on words, and whether f32
 /// results are compared with a tolerance (sums).
@@ -104,6 +110,13 @@ fn cases() -> Vec<Case> {
             f32_sum: false,
         },
         Case {
+            name: "the right one (WGSL, identity on the left only)",
+            op: Operator::wgsl(Dtype::U32, RIGHT).unwrap(),
+            f: |_, b| b,
+            identity: Some(0x1234567),
+            f32_sum: false,
+        },
+        Case {
             name: "larger magnitude (WGSL, no identity)",
             op: Operator::wgsl(Dtype::F32, ABS_MAX).unwrap(),
             f: |a, b| {
@@ -156,7 +169,17 @@ fn same(case: &Case, got: u32, want: u32, abs_prefix: f64, n: usize) -> bool {
 }
 
 fn check_scan(t: &Target, case: &Case, s: &Scanner, inclusive: bool, input: &[u32]) {
-    let ctx = &t.ctx;
+    check_scan_on(&t.ctx, case, s, inclusive, input, "");
+}
+
+fn check_scan_on(
+    ctx: &Context,
+    case: &Case,
+    s: &Scanner,
+    inclusive: bool,
+    input: &[u32],
+    what: &str,
+) {
     let n = input.len();
     let buf = ctx.upload("input", &util_nonempty(input)).unwrap();
     let count = ctx.upload("count", &[n as u32]).unwrap();
@@ -167,8 +190,11 @@ fn check_scan(t: &Target, case: &Case, s: &Scanner, inclusive: bool, input: &[u3
         let out = ctx.upload("output", &vec![POISON_WORD; n + 1]).unwrap();
         let mut enc = ctx.encoder();
         s.record(&mut enc, &buf, &out, c).unwrap();
-        util::submit(t, enc);
-        let got = util::words(t, &out);
+        let report = ctx.submit(enc).unwrap();
+        if let Some(f) = report.findings.first() {
+            panic!("{what}{}, {how}: {f}", case.name);
+        }
+        let got: Vec<u32> = ctx.read(&out).unwrap();
         let mut acc: Option<u32> = None;
         let mut abs = 0.0f64;
         for i in 0..n {
@@ -178,7 +204,7 @@ fn check_scan(t: &Target, case: &Case, s: &Scanner, inclusive: bool, input: &[u3
             let want = if inclusive { acc } else { before }.unwrap();
             assert!(
                 same(case, got[i], want, abs, n),
-                "{}, {} scan, {n} elements, {how}: element {i} is {:#010x}, want {want:#010x}",
+                "{what}{}, {} scan, {n} elements, {how}: element {i} is {:#010x}, want {want:#010x}",
                 case.name,
                 if inclusive { "inclusive" } else { "exclusive" },
                 got[i]
@@ -233,8 +259,24 @@ fn every_operator(t: &Target) {
         max_workgroups: 2,
         ..ChunkPolicy::default()
     };
+    // the device's scan path (chained where it has subgroups), two passes by the default grid
+    // and by the small one, and the chained path with tiles of 4096
+    let mut policies = vec![
+        (OperatorPolicy::for_caps(t.caps()), ChunkPolicy::default()),
+        (
+            OperatorPolicy::TwoPass(ChunkPolicy::default()),
+            ChunkPolicy::default(),
+        ),
+        (OperatorPolicy::TwoPass(small), small),
+    ];
+    if t.caps().subgroups {
+        policies.push((OperatorPolicy::Chained(small_tiles(t.caps())), small));
+    }
+    policies.dedup_by_key(|p| p.0);
     for (k, case) in cases().iter().enumerate() {
-        for (p, policy) in [ChunkPolicy::default(), small].into_iter().enumerate() {
+        for (policy, grid) in policies.iter().copied() {
+            let small =
+                grid == small || matches!(policy, OperatorPolicy::Chained(p) if p.tile == 4096);
             let mut scans = vec![(
                 true,
                 Scanner::with_operator_policy(ctx, &case.op, true, max, policy).unwrap(),
@@ -245,15 +287,15 @@ fn every_operator(t: &Target) {
                     false,
                     Scanner::with_operator_policy(ctx, &case.op, false, max, policy).unwrap(),
                 ));
-                reducer = Some(Reducer::with_operator_policy(ctx, &case.op, max, policy).unwrap());
+                reducer = Some(Reducer::with_operator_policy(ctx, &case.op, max, grid).unwrap());
             }
             for &n in &sizes {
-                // (the small grid where it gives chunks of many tiles, at the simulator's
-                // sizes; from 2049 a sum, a float minimum and the operator that does not
-                // commute; the GPU's large size for the last alone)
-                if (p == 1 && n < 2049)
-                    || (n >= 2049 && !matches!(k, 0 | 3 | 5))
-                    || (n > 4097 && (p == 1 || k != 5))
+                // (the small policies where they give many tiles, at the simulator's sizes;
+                // from 2049 a sum, a float minimum and the operators that do not commute; the
+                // GPU's large size for the last nonzero alone)
+                if (small && n < 2049)
+                    || (n >= 2049 && !matches!(k, 0 | 3 | 5 | 6))
+                    || (n > 4097 && (small || k != 5))
                 {
                     continue;
                 }
@@ -265,6 +307,69 @@ fn every_operator(t: &Target) {
                     check_reduce(t, case, r, &input);
                 }
             }
+        }
+    }
+}
+
+/// The chained path's policy of `caps` with tiles of 4096 elements.
+fn small_tiles(caps: &Caps) -> ScanPolicy {
+    ScanPolicy {
+        tile: 4096,
+        small_tile: 4096,
+        ..ScanPolicy::for_caps(caps)
+    }
+}
+
+/// The chained scan by an operator that does not commute, its tiles tied to workgroup indices
+/// and workgroups run out of order, the first ones starved: tiles look back before their
+/// predecessors publish and fold those tiles' input themselves, in order (at 4, 32 and 128
+/// lanes, with and without polls first), and one scanner's runs repeated (stale statuses).
+fn chained_fallback(_: &Target) {
+    let schedulers = [
+        Scheduler::Unfair { starved: vec![0] },
+        Scheduler::Unfair {
+            starved: vec![1, 3],
+        },
+    ];
+    let cases = cases();
+    let by = |name: &str| cases.iter().find(|c| c.name.starts_with(name)).unwrap();
+    for (sg, (k, scheduler)) in [4, 32, 128]
+        .into_iter()
+        .zip(schedulers.iter().enumerate().cycle())
+    {
+        let mut config = SimConfig::for_profile(Caps::h100());
+        config.subgroup_size = sg;
+        config.scheduler = scheduler.clone();
+        config.fail_on_step_limit = true;
+        let ctx = Context::simulator(config).unwrap();
+        let policy = ScanPolicy {
+            spin: [0, 3][k],
+            tickets: false,
+            ..small_tiles(ctx.caps())
+        };
+        let what = format!("{sg} lanes, {scheduler:?}: ");
+        let n = 5 * 4096 - 3;
+        for (case, inclusive) in [
+            (by("last"), true),
+            (by("the right"), false),
+            (by("max f32"), false),
+        ] {
+            let s = Scanner::with_operator_policy(
+                &ctx,
+                &case.op,
+                inclusive,
+                n as u64,
+                OperatorPolicy::Chained(policy),
+            )
+            .unwrap();
+            check_scan_on(
+                &ctx,
+                case,
+                &s,
+                inclusive,
+                &input_for(case, n, sg as u64),
+                &what,
+            );
         }
     }
 }
@@ -297,4 +402,18 @@ fn bad_input(t: &Target) {
         );
     }
     util::refused("u8 values", Operator::sum(Dtype::U8).map(|_| ()));
+    let portable = SimConfig::for_profile(Caps::lavapipe().without_subgroups());
+    let portable = Context::simulator(portable).unwrap();
+    let max = Operator::max(Dtype::U32).unwrap();
+    util::refused(
+        "the chained scan by an operator without subgroups",
+        Scanner::with_operator_policy(
+            &portable,
+            &max,
+            true,
+            10,
+            OperatorPolicy::Chained(ScanPolicy::default()),
+        )
+        .map(|_| ()),
+    );
 }

@@ -6,9 +6,16 @@
 // look-back's fallback sums a silent predecessor's tile from the input, `tile_sum`).
 //
 // INCLUSIVE = 1 gives the inclusive scan (scan/lib/tile.wgsl).
+//
+// By an operator: "sum" here is the combination by shared/operator's `op` (scan/lib/by_operator),
+// in input order; the default is the u32 sum, and a Scanner made with an operator composes its
+// text in place of shared/operator (src/scan.rs), with subgroups only (the emulated lane groups
+// add). Where the operator's identity is promised on the left only, each combination says what
+// holds something (shared/chain's chain_join).
 
 //!include shared/wg_ops
 //!include shared/chain_group
+//!include scan/lib/by_operator
 //!include scan/lib/tile
 //!include shared/chain
 
@@ -49,12 +56,42 @@ fn seg_scan_quad(inv: Inv, q: u32, x: Quad, segs: u32, seg: u32) -> vec4<u32> {
     return seg_scan_rows(inv, q, vec4<u32>(hsum(x.r0), hsum(x.r1), hsum(x.r2), hsum(x.r3)), segs, seg);
 }
 
-// Stores quad x, whose first row holds vec4 v, scanned: row j's elements follow run[j].
-fn store_quad(full: bool, n: u32, v: u32, run: vec4<u32>, x: Quad) {
-    let y0 = scan_vec(run.x, x.r0);
-    let y1 = scan_vec(run.y, x.r1);
-    let y2 = scan_vec(run.z, x.r2);
-    let y3 = scan_vec(run.w, x.r3);
+// What comes before this invocation's first element in each of quad q's rows: the tile's
+// prefix (tile g's: nothing for tile 0), the row's start in the tile (row_starts: nothing for
+// the tile's first row of segment 0), the segment's lanes before this one (seg_scan_rows:
+// nothing for its first lane), combined in that order.
+struct Runs {
+    run: vec4<u32>,
+    // (all but the first element of all have something before them)
+    have: vec4<bool>,
+}
+
+fn quad_runs(inv: Inv, g: u32, q: u32, seg: u32, prefix: u32, starts: vec4<u32>, before: vec4<u32>) -> Runs {
+    let p = vec4<u32>(prefix);
+    if CHAIN_TWO_SIDED {
+        // (each "nothing" is the identity)
+        return Runs(chain_op4(chain_op4(p, starts), before), vec4<bool>(true));
+    }
+    let has_p = g > 0u;
+    let has_lane = seg_lane(inv) > 0u;
+    var has_start = vec4<bool>(true);
+    has_start.x = q > 0u || seg > 0u;
+    var run = vec4<u32>();
+    var have = vec4<bool>();
+    for (var j = 0u; j < 4u; j++) {
+        let ps = chain_join(prefix, has_p, starts[j], has_start[j]);
+        run[j] = chain_join(ps, has_p || has_start[j], before[j], has_lane);
+        have[j] = has_p || has_start[j] || has_lane;
+    }
+    return Runs(run, have);
+}
+
+// Stores quad x, whose first row holds vec4 v, scanned: row j's elements follow r.run[j].
+fn store_quad(full: bool, n: u32, v: u32, r: Runs, x: Quad) {
+    let y0 = scan_vec(r.run.x, r.have.x, x.r0);
+    let y1 = scan_vec(r.run.y, r.have.y, x.r1);
+    let y2 = scan_vec(r.run.z, r.have.z, x.r2);
+    let y3 = scan_vec(r.run.w, r.have.w, x.r3);
     if full {
         output[v] = y0;
         output[v + WG_SIZE] = y1;
@@ -69,14 +106,23 @@ fn store_quad(full: bool, n: u32, v: u32, run: vec4<u32>, x: Quad) {
 }
 
 // The sum of tile q of this chunk (a full tile: it has a successor), by the lane group: the
-// look-back's decoupled fallback (shared/chain).
+// look-back's decoupled fallback (shared/chain). The sum's lanes each take every lg_size-th
+// vec4; an operator's take rows of lg_size vec4s in order.
 fn tile_sum(inv: Inv, q: u32) -> u32 {
-    var s = 0u;
+    let first = q * (TILE / 4u);
     // (TILE / 4 is a multiple of the lane group's size: every lane takes as many steps)
-    for (var i = lg_lane(inv); i < TILE / 4u; i += lg_size(inv)) {
-        s += hsum(input[q * (TILE / 4u) + i]);
+    if CHAIN_ADDS {
+        var s = 0u;
+        for (var i = lg_lane(inv); i < TILE / 4u; i += lg_size(inv)) {
+            s += hsum(input[first + i]);
+        }
+        return lg_sum(inv, s);
     }
-    return lg_sum(inv, s);
+    var acc = lg_fold(inv, hsum(input[first + lg_lane(inv)]));
+    for (var r = lg_size(inv); r < TILE / 4u; r += lg_size(inv)) {
+        acc = chain_op(acc, lg_fold(inv, hsum(input[first + r + lg_lane(inv)])));
+    }
+    return acc;
 }
 
 @compute @workgroup_size(WG_SIZE)
@@ -136,14 +182,14 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     workgroupBarrier();
     let prefix = sc_prefix;
     // store: whole vec4s, then (a partial tile) the elements of a last partial one as words
-    store_quad(full, n, v, prefix + row_starts(0u, segs, seg) + b0, x0);
+    store_quad(full, n, v, quad_runs(inv, g, 0u, seg, prefix, row_starts(0u, segs, seg), b0), x0);
     if QUADS > 1u {
-        store_quad(full, n, v + 4u * WG_SIZE, prefix + row_starts(1u, segs, seg) + b1, x1);
+        store_quad(full, n, v + 4u * WG_SIZE, quad_runs(inv, g, 1u, seg, prefix, row_starts(1u, segs, seg), b1), x1);
     }
     if QUADS > 2u {
-        store_quad(full, n, v + 8u * WG_SIZE, prefix + row_starts(2u, segs, seg) + b2, x2);
+        store_quad(full, n, v + 8u * WG_SIZE, quad_runs(inv, g, 2u, seg, prefix, row_starts(2u, segs, seg), b2), x2);
     }
     if QUADS > 3u {
-        store_quad(full, n, v + 12u * WG_SIZE, prefix + row_starts(3u, segs, seg) + b3, x3);
+        store_quad(full, n, v + 12u * WG_SIZE, quad_runs(inv, g, 3u, seg, prefix, row_starts(3u, segs, seg), b3), x3);
     }
 }

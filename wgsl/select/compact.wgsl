@@ -19,6 +19,7 @@
 
 //!include shared/wg_ops
 //!include shared/chain_group
+//!include select/lib/chain_sum
 //!include shared/chain
 //!include select/lib/keep
 

@@ -36,6 +36,14 @@
 //
 // A tile is QUADS quads of rows (4 rows of WG_SIZE vec4s each, scan/lib/tile's layout); each
 // row is scanned within its segment first, and the segments' row totals meet in sc_rows.
+//
+// The operator: "sum" above is the combination by `chain_op` (the including stage takes
+// select/lib/chain_sum or scan/lib/by_operator), always in input order, so it need not commute.
+// Nothing is put on the right of a value as a stand-in for "nothing" unless the identity is
+// two-sided (CHAIN_TWO_SIDED): `chain_join` says what holds something, the look-back folds
+// only the windows' taken tiles, and the lanes past a row's end are never combined into a total
+// that is used. Elements past the count load as 0 whatever the operator: they come after every
+// element stored, so they reach no stored result.
 
 //!include shared/chain_params
 //!include shared/load_vec
@@ -119,6 +127,23 @@ fn chain_enter(inv: Inv, linear: u32) -> u32 {
     return workgroupUniformLoad(&sc_tile);
 }
 
+// chain_op on each of four lanes of a vector
+fn chain_op4(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    return vec4<u32>(chain_op(a.x, b.x), chain_op(a.y, b.y), chain_op(a.z, b.z), chain_op(a.w, b.w));
+}
+
+// a then b, each holding something or nothing (have_a, have_b): the identity where neither does
+fn chain_join(a: u32, have_a: bool, b: u32, have_b: bool) -> u32 {
+    if CHAIN_TWO_SIDED || (have_a && have_b) {
+        // (a two-sided identity stands for nothing on either side)
+        return chain_op(a, b);
+    }
+    if have_a {
+        return a;
+    }
+    return select(chain_identity(), b, have_b);
+}
+
 // The flag of a status read as (lo, hi): 0 where the tile has published nothing or the two words
 // carry different flags (a sum being replaced by the next), so the sum is not taken.
 fn status_flag(lo: u32, hi: u32) -> u32 {
@@ -131,21 +156,22 @@ fn status_sum(lo: u32, hi: u32) -> u32 {
 }
 
 // Scans quad q's four rows within the segment, given this invocation's sum of each row: returns
-// the sums before this invocation in each row, and leaves the segment's row totals in sc_rows.
-// Call from uniform control flow.
+// the sums before this invocation in each row (nothing for the segment's first lane, seg_scan4),
+// and leaves the segment's row totals in sc_rows. Call from uniform control flow.
 fn seg_scan_rows(inv: Inv, q: u32, s: vec4<u32>, segs: u32, seg: u32) -> vec4<u32> {
-    let incl = seg_inclusive4(inv, s);
+    let scanned = seg_scan4(inv, s);
+    let incl = scanned[1];
     if seg_last(inv) {
         sc_rows[(4u * q) * segs + seg] = incl.x;
         sc_rows[(4u * q + 1u) * segs + seg] = incl.y;
         sc_rows[(4u * q + 2u) * segs + seg] = incl.z;
         sc_rows[(4u * q + 3u) * segs + seg] = incl.w;
     }
-    return incl - s;
+    return scanned[0];
 }
 
 // The exclusive prefixes, within the tile, of quad q's four rows of this segment (after
-// chain_prefix's scan of sc_rows).
+// chain_prefix's scan of sc_rows); that of the tile's first row of segment 0 holds nothing.
 fn row_starts(q: u32, segs: u32, seg: u32) -> vec4<u32> {
     return vec4<u32>(
         sc_rows[(4u * q) * segs + seg],
@@ -157,13 +183,15 @@ fn row_starts(q: u32, segs: u32, seg: u32) -> vec4<u32> {
 
 // The sum of tiles 0..g-1 (g > 0), by the lane group: decoupled look-back. Each step reads a
 // window of predecessors, lane l tile pos - l (independent loads: one round trip per window),
-// and adds the aggregates up to the nearest inclusive prefix. A step that stops at a silent
-// predecessor moves the window to it; after SPIN steps that find it still silent, the lane group
-// sums its tile itself and steps past it. Every value here is uniform over the lane group.
+// and adds the aggregates up to the nearest inclusive prefix, each window's before what it has
+// (`acc`, which holds something once `have`). A step that stops at a silent predecessor moves
+// the window to it; after SPIN steps that find it still silent, the lane group sums its tile
+// itself and steps past it. Every value here is uniform over the lane group.
 fn look_back(inv: Inv, status: u32, g: u32) -> u32 {
     let lane = lg_lane(inv);
     let size = lg_size(inv);
-    var acc = 0u;
+    var acc = chain_identity();
+    var have = false;
     // the nearest predecessor not yet taken
     var pos = g - 1u;
     // steps that found predecessor pos silent
@@ -180,8 +208,13 @@ fn look_back(inv: Inv, status: u32, g: u32) -> u32 {
         let stop = lg_first(inv, flag != FLAG_AGGREGATE);
         let first_inclusive = lg_first(inv, flag == FLAG_INCLUSIVE);
         let done = stop < size && first_inclusive == stop;
-        let take = lane < stop || (done && lane == stop);
-        acc += lg_sum(inv, select(0u, status_sum(lo, hi), take));
+        // lanes below `taken` are taken: the aggregates, and the inclusive prefix if done
+        let taken = select(stop, stop + 1u, done);
+        if taken > 0u {
+            let window = lg_fold_down(inv, status_sum(lo, hi), taken);
+            acc = chain_join(window, true, acc, have);
+            have = true;
+        }
         if done {
             break;
         }
@@ -197,7 +230,8 @@ fn look_back(inv: Inv, status: u32, g: u32) -> u32 {
         // are summed, from this chunk's binding)
         if silent > SPIN && pos >= params.tile_base {
             // decoupled fallback
-            acc += tile_sum(inv, pos - params.tile_base);
+            acc = chain_join(tile_sum(inv, pos - params.tile_base), true, acc, have);
+            have = true;
             if pos == 0u {
                 break;
             }
@@ -217,27 +251,29 @@ fn chain_prefix(inv: Inv, g: u32, segs: u32) -> vec2<u32> {
     let status = half_base(sc_half);
     let lane = lg_lane(inv);
     let count = 4u * QUADS * segs;
-    var carry = 0u;
+    // (holds something from the second round on)
+    var carry = chain_identity();
     for (var b = 0u; b < count; b += lg_size(inv)) {
         let i = b + lane;
-        var t = 0u;
+        var t = chain_identity();
         if i < count {
             t = sc_rows[i];
         }
-        let s = lg_scan(inv, t);
+        let s = lg_scan(inv, t, min(count - b, lg_size(inv)));
         if i < count {
-            sc_rows[i] = carry + s.x;
+            sc_rows[i] = chain_join(carry, b > 0u, s.x, lane > 0u);
         }
-        carry += s.y;
+        carry = chain_join(carry, b > 0u, s.y, true);
     }
     if lane == 0u {
         publish(status, g, select(FLAG_AGGREGATE, FLAG_INCLUSIVE, g == 0u), carry);
     }
-    var prefix = 0u;
+    // (tile 0's holds nothing)
+    var prefix = chain_identity();
     if g != 0u {
         prefix = look_back(inv, status, g);
         if lane == 0u {
-            publish(status, g, FLAG_INCLUSIVE, prefix + carry);
+            publish(status, g, FLAG_INCLUSIVE, chain_op(prefix, carry));
         }
     }
     if lane == 0u {

@@ -19,7 +19,7 @@
 
 use wgsimd::dtype::Dtype;
 use wgsimd::histogram::{Histogram, HistogramPolicy};
-use wgsimd::scan::ScanPolicy;
+use wgsimd::scan::{OperatorPolicy, ScanPolicy};
 use wgsimd::select::{Select, SelectConfig, SelectPolicy};
 use wgsimd::{Buffer, Context, Count};
 use wgsimd_lab::timing::{self, Job};
@@ -326,7 +326,13 @@ fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
         let policy = ChunkPolicy::flat(max_workgroups, items);
         let tag = format!("2^{e} workgroups {max_workgroups} items {items}");
         let label = format!("inclusive max-scan u32 {tag}");
-        match Scanner::with_operator_policy(ctx, &max, true, n as u64, policy) {
+        match Scanner::with_operator_policy(
+            ctx,
+            &max,
+            true,
+            n as u64,
+            OperatorPolicy::TwoPass(policy),
+        ) {
             Ok(s) => {
                 let job = Job {
                     passes: s.passes(),

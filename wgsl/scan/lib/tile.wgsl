@@ -8,23 +8,29 @@
 // with the count, inside a vec4, so the last one to three elements are read and written as
 // words. Elements at or past `n` load as 0 and are never stored, so a partial last tile neither
 // reads out of bounds nor writes past the count (the loads are shared/chain's `load_vec`).
-// INCLUSIVE = 1 gives the inclusive scan.
+// INCLUSIVE = 1 gives the inclusive scan. Elements combine by the chain's operator (`chain_op`,
+// shared/chain), in order.
 
 //!include shared/chain_params
 
 override INCLUSIVE: u32 = 0u;
 
+// The vec4's elements combined in order.
 fn hsum(v: vec4<u32>) -> u32 {
-    return v.x + v.y + v.z + v.w;
+    return chain_op(chain_op(chain_op(v.x, v.y), v.z), v.w);
 }
 
-// The scanned vec4 whose elements follow `run` (exclusive or inclusive per INCLUSIVE).
-fn scan_vec(run: u32, x: vec4<u32>) -> vec4<u32> {
-    let ex = vec4<u32>(run, run + x.x, run + x.x + x.y, run + x.x + x.y + x.z);
+// The scanned vec4 whose elements follow `run` (exclusive or inclusive per INCLUSIVE), which
+// holds something where `have` (only the first element of all has nothing before it: an
+// exclusive scan writes the identity there).
+fn scan_vec(run: u32, have: bool, x: vec4<u32>) -> vec4<u32> {
+    let i0 = chain_join(run, have, x.x, true);
+    let i1 = chain_op(i0, x.y);
+    let i2 = chain_op(i1, x.z);
     if INCLUSIVE != 0u {
-        return ex + x;
+        return vec4<u32>(i0, i1, i2, chain_op(i2, x.w));
     }
-    return ex;
+    return vec4<u32>(select(chain_identity(), run, have || CHAIN_TWO_SIDED), i0, i1, i2);
 }
 
 // Stores the scanned vec4 at index v: whole, or its elements below n.
