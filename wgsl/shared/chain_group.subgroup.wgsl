@@ -94,11 +94,9 @@ fn lg_fold(inv: Inv, x: u32) -> u32 {
 }
 
 // The x of lanes below `valid` (uniform, at least 1) combined from the highest lane down: the
-// look-back's window, where lane l holds the tile l places back.
+// look-back's window, where lane l holds the tile l places back (by an operator that does not
+// add: the sum's look-back adds its window itself).
 fn lg_fold_down(inv: Inv, x: u32, valid: u32) -> u32 {
-    if CHAIN_ADDS {
-        return subgroupAdd(select(0u, x, inv.lane < valid));
-    }
     var v = x;
     for (var off = 1u; off < inv.sg_size; off <<= 1u) {
         let right = subgroupShuffleDown(v, off);

@@ -9,7 +9,8 @@
 //! (the sort records several plans) over runs that each restore the keys by a copy first, the
 //! last run's keys compared with a CPU sort. And the `ChunkPolicy` (the histogram's
 //! `--workgroups` and `--items`) of reduce-by-key (`--only runs`, the CUB yardstick's input) and
-//! of the fold (`--only fold`: the inclusive max-scan and the max-reduction of u32).
+//! of the fold (`--only fold`: the inclusive max-scan and the max-reduction of u32; the scan
+//! also chained, by `--tiles`).
 //!
 //! `cargo run --release -p wgsimd-lab --bin prims_sweep -- [--sizes 24,28]
 //! [--workgroups 264,528,1024,2112,4096] [--items 4,8,16] [--tiles 4096,8192,12288,16384]
@@ -305,7 +306,7 @@ fn runs_by_key(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
 /// The fold's `ChunkPolicy` (most workgroups × items): the inclusive max-scan and the
 /// max-reduction of random u32 by the built-in operator (the CUB yardsticks' cases), checked
 /// against the CPU's.
-fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
+fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], tiles: &[u32], repeats: usize) {
     use wgsimd::fold::{ChunkPolicy, Operator};
     use wgsimd::reduce::Reducer;
     use wgsimd::scan::Scanner;
@@ -321,36 +322,45 @@ fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], repeats: usize) {
     let max = Operator::max(Dtype::U32).expect("max");
     let input = ctx.upload("input", &data).expect("input");
     let out = ctx.uninit("output", 4 * n as u64).expect("output");
+    let scan = |label: String, policy: OperatorPolicy| match Scanner::with_operator_policy(
+        ctx, &max, true, n as u64, policy,
+    ) {
+        Ok(s) => {
+            let job = Job {
+                passes: s.passes(),
+                setup: None,
+                record: Box::new(|enc, stamps| {
+                    s.record_timed(enc, &input, &out, Count::Host(n as u32), stamps)
+                }),
+            };
+            let check = |ctx: &Context| {
+                let got = ctx.read::<u32>(&out).map_err(|e| e.to_string())?;
+                (got[..n] == scanned[..])
+                    .then_some(())
+                    .ok_or("not the reference's scan".to_string())
+            };
+            report(ctx, &label, &job, &out, n, repeats, &check);
+        }
+        Err(e) => println!("{label}: skipped: {e}"),
+    };
+    // the chained path by its tiles
+    for &tile in tiles {
+        let policy = ScanPolicy {
+            tile,
+            small_tile: tile,
+            ..ScanPolicy::for_caps(ctx.caps())
+        };
+        let label = format!("inclusive max-scan u32 2^{e} chained tile {tile}");
+        scan(label, OperatorPolicy::Chained(policy));
+    }
     for &(max_workgroups, items) in grid {
         // (one bound at every count: the sweep's)
         let policy = ChunkPolicy::flat(max_workgroups, items);
         let tag = format!("2^{e} workgroups {max_workgroups} items {items}");
-        let label = format!("inclusive max-scan u32 {tag}");
-        match Scanner::with_operator_policy(
-            ctx,
-            &max,
-            true,
-            n as u64,
+        scan(
+            format!("inclusive max-scan u32 {tag} two passes"),
             OperatorPolicy::TwoPass(policy),
-        ) {
-            Ok(s) => {
-                let job = Job {
-                    passes: s.passes(),
-                    setup: None,
-                    record: Box::new(|enc, stamps| {
-                        s.record_timed(enc, &input, &out, Count::Host(n as u32), stamps)
-                    }),
-                };
-                let check = |ctx: &Context| {
-                    let got = ctx.read::<u32>(&out).map_err(|e| e.to_string())?;
-                    (got[..n] == scanned[..])
-                        .then_some(())
-                        .ok_or("not the reference's scan".to_string())
-                };
-                report(ctx, &label, &job, &out, n, repeats, &check);
-            }
-            Err(e) => println!("{label}: skipped: {e}"),
-        }
+        );
         let label = format!("max-reduce u32 {tag}");
         match Reducer::with_operator_policy(ctx, &max, n as u64, policy) {
             Ok(r) => {
@@ -407,7 +417,7 @@ fn main() {
             runs_by_key(&ctx, e, &grid, repeats);
         }
         if runs("fold") {
-            folds(&ctx, e, &grid, repeats);
+            folds(&ctx, e, &grid, &tiles, repeats);
         }
     }
 }

@@ -24,6 +24,15 @@ fn hsum(v: vec4<u32>) -> u32 {
 // holds something where `have` (only the first element of all has nothing before it: an
 // exclusive scan writes the identity there).
 fn scan_vec(run: u32, have: bool, x: vec4<u32>) -> vec4<u32> {
+    if CHAIN_ADDS {
+        // (the sum's prefixes, then the vec4 added for the inclusive scan: the same values as
+        // the chain below, in the form the sum's figures were measured with)
+        let ex = vec4<u32>(run, run + x.x, run + x.x + x.y, run + x.x + x.y + x.z);
+        if INCLUSIVE != 0u {
+            return ex + x;
+        }
+        return ex;
+    }
     let i0 = chain_join(run, have, x.x, true);
     let i1 = chain_op(i0, x.y);
     let i2 = chain_op(i1, x.z);
