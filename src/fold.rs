@@ -18,11 +18,13 @@
 //! - **Stages** (`wgsl/fold/`, on the rows of `fold/lib/rows.wgsl`): a reduction is one pass
 //!   (`fold/reduce.wgsl`): each subgroup combines a contiguous segment of its workgroup's chunk a
 //!   row of vec4s at a time with in-order shuffles, the workgroup its subgroups in order, and
-//!   the workgroup arriving last every workgroup's total. A scan (`fold/scan.wgsl`) is that
-//!   pass with the last workgroup scanning the chunks' totals into carries, then a pass that
-//!   scans each chunk from its carry a workgroup row at a time: input read twice and output
-//!   written once, 12 bytes an element where the u32 sum's chained scan ([`crate::scan`]) moves
-//!   8. Every combination keeps input order, and none puts the identity on the right of a
+//!   the workgroup arriving last every workgroup's total. A scan, where the device has
+//!   subgroups, is the u32 sum's chained pass (`scan/chained.wgsl`, [`crate::scan`]) composed
+//!   with the operator: 8 bytes an element ([`crate::scan::OperatorPolicy`]). Without subgroups
+//!   it is two passes (`fold/scan.wgsl`): the reduction's pass with the last workgroup scanning
+//!   the chunks' totals into carries, then a pass that scans each chunk from its carry a
+//!   workgroup row at a time: input read twice and output written once, 12 bytes an element.
+//!   Every combination keeps input order, and none puts a caller's identity on the right of a
 //!   value.
 
 use std::sync::Arc;
@@ -356,7 +358,7 @@ impl ChunkGrid {
 /// default is the fold's (scans and reductions by an
 /// operator); reduce-by-key has its own ([`crate::runs::RUNS_POLICY`]), and a partition's tail
 /// [`crate::select::SelectPolicy::tail`]. Figures: the lab's `prims_sweep --only fold` on the
-/// H200 (2026-11-30, timestamps, every result checked), the inclusive max-scan / the
+/// H200 (2026-11-30, timestamps, every result checked), the two-pass inclusive max-scan / the
 /// max-reduction of u32, ms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkPolicy {

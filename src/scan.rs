@@ -24,6 +24,10 @@
 //!   boundaries, one dispatch per chunk, the look-back running on across chunks.
 //! - Other algorithms take the scan's passes into their own plans ([`append`]: the sort scans
 //!   its histogram so), writing the count into the scan's control word themselves.
+//! - **By an operator** ([`Scanner::with_operator`], [`crate::fold`]): the same chained stage
+//!   composed with the operator's text where the device has subgroups
+//!   ([`OperatorPolicy::Chained`]), its combinations in input order; elsewhere two passes
+//!   ([`OperatorPolicy::TwoPass`]).
 
 use std::sync::Mutex;
 

@@ -1,5 +1,7 @@
 // Scan by an associative operator (shared/operator: the caller's WGSL or a built-in one), applied
-// in input order, so the operator need not commute; inclusive scans need no identity. Two
+// in input order, so the operator need not commute; inclusive scans need no identity. The path
+// of devices without subgroups (src/scan.rs, OperatorPolicy::TwoPass); with them the chained
+// pass (scan/chained.wgsl) runs by the operator in one pass. Two
 // dispatches over one contiguous chunk of vec4 slots per workgroup (fold/lib/rows; the grid the
 // count gives, shared/grid, its prepare stage fold/prepare):
 //
