@@ -184,6 +184,103 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The copies back to the caller's buffers after a one-pass sort, which wrote scratch a
+    /// (`copies`: label, scratch, the caller's).
+    fn copy_back(
+        &mut self,
+        g: &Grids,
+        copies: &[(&'static str, BufferId, BufferId)],
+    ) -> Result<()> {
+        if copies.is_empty() {
+            return Ok(());
+        }
+        let k_words = words::STAGE.load(Flavor::Emulated)?;
+        for &(label, src, dst) in copies {
+            self.plan
+                .pass(
+                    label,
+                    &k_words,
+                    words::entry::copy,
+                    &[],
+                    &[
+                        (words::bind::params, g.control),
+                        (words::bind::src, src),
+                        (words::bind::dst, dst),
+                    ],
+                    g.copy,
+                )?
+                .range(words::bind::params, g.copy_params, 16)?;
+        }
+        Ok(())
+    }
+
+    /// OneSweep's global histogram pass over the caller's `keys` into `states` (one per key
+    /// word): every digit pass's counts in one read (`digits`), or for 64-bit keys (`words`:
+    /// each word's bit range and passes) both words'. On a GPU count it also writes the control
+    /// block (sort/lib/control), and the prepare pass does not run.
+    fn onesweep_histogram(
+        &mut self,
+        g: &Grids,
+        keys: BufferId,
+        states: &[BufferId],
+        digits: &[(u32, u32)],
+        words: Option<[((u32, u32), usize); 2]>,
+        control_ov: &[(Override, f64)],
+    ) -> Result<()> {
+        // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles
+        if let Some([(low, low_passes), (high, high_passes)]) = words {
+            let k_wide = onesweep_histogram_wide::STAGE.load(self.flavor)?;
+            // (a word without bits: an empty range)
+            let [low, high] = [low, high].map(|(b, e)| if b < e { (b, e) } else { (0, 0) });
+            let mut ov = self.key_overrides(&[
+                (onesweep_histogram_wide::LOW_BEGIN, low.0 as f64),
+                (onesweep_histogram_wide::LOW_END, low.1 as f64),
+                (onesweep_histogram_wide::LOW_PASSES, low_passes as f64),
+                (onesweep_histogram_wide::HIGH_BEGIN, high.0 as f64),
+                (onesweep_histogram_wide::HIGH_END, high.1 as f64),
+                (onesweep_histogram_wide::HIGH_PASSES, high_passes as f64),
+            ]);
+            ov.extend_from_slice(control_ov);
+            self.plan.pass(
+                "global histogram",
+                &k_wide,
+                onesweep_histogram_wide::entry::main,
+                &ov,
+                &[
+                    (onesweep_histogram_wide::bind::control, g.control),
+                    (onesweep_histogram_wide::bind::keys_in, keys),
+                    (onesweep_histogram_wide::bind::state_low, states[0]),
+                    (onesweep_histogram_wide::bind::keys_in4, keys),
+                    (onesweep_histogram_wide::bind::state_high, states[1]),
+                ],
+                g.hist,
+            )?;
+            return Ok(());
+        }
+        let k_hist = onesweep_histogram::STAGE.load(self.flavor)?;
+        let begin = digits[0].0;
+        let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
+        let mut ov = self.key_overrides(&[
+            (onesweep_histogram::BEGIN_BIT, begin as f64),
+            (onesweep_histogram::END_BIT, end as f64),
+        ]);
+        ov.extend_from_slice(control_ov);
+        self.plan.pass(
+            "global histogram",
+            &k_hist,
+            onesweep_histogram::entry::main,
+            &ov,
+            &[
+                (onesweep_histogram::bind::control, g.control),
+                (onesweep_histogram::bind::keys_in, keys),
+                (onesweep_histogram::bind::state, states[0]),
+                (onesweep_histogram::bind::keys_in4, keys),
+            ],
+            g.hist,
+        )?;
+        Ok(())
+    }
+
     /// One reduce-then-scan digit pass: histogram, scan of the histogram (the scan's own passes,
     /// [`crate::scan::append`]), scatter. Grids are the prepare pass's (`g`).
     #[allow(clippy::too_many_arguments)]
@@ -309,6 +406,77 @@ fn route(passes: usize) -> Vec<(usize, usize)> {
     v
 }
 
+/// A sort's buffers: the caller's keys and values (and second values), what each digit pass
+/// binds, and the copies back to the caller's buffers after a one-pass sort.
+struct Buffers {
+    keys: BufferId,
+    values: BufferId,
+    values2: Option<BufferId>,
+    ios: Vec<Io>,
+    copies: Vec<(&'static str, BufferId, BufferId)>,
+}
+
+/// The buffers of a sort of 32-bit keys of up to `n` in `passes` digit passes: the caller's
+/// keys, values (`pairs`) and second values (`values2`), each with scratch a and b, or
+/// distinct stand-ins where there are none (every binding needs a buffer of its own).
+fn narrow_buffers(plan: &mut Plan, n: u64, passes: usize, pairs: bool, values2: bool) -> Buffers {
+    let bytes = n * 4;
+    // scratch b holds a pass's output only in an odd route of more than one pass (`route`)
+    let b_bytes = if passes % 2 == 1 && passes > 1 {
+        bytes
+    } else {
+        16
+    };
+    // an operand's caller's buffer, scratch a and scratch b, or stand-ins without it
+    let mut operand = |name: &str, real: bool| -> [BufferId; 3] {
+        if real {
+            [
+                plan.arg(name, bytes),
+                plan.buffer(format!("{name} a"), bytes, BufferInit::Poison),
+                plan.buffer(format!("{name} b"), b_bytes, BufferInit::Poison),
+            ]
+        } else {
+            [
+                plan.buffer(format!("no {name}"), 16, BufferInit::Zeroed),
+                plan.buffer(format!("no {name} a"), 16, BufferInit::Zeroed),
+                plan.buffer(format!("no {name} b"), 16, BufferInit::Zeroed),
+            ]
+        }
+    };
+    let k = operand("keys", true);
+    let v = operand("values", pairs);
+    let v2 = operand("values2", values2);
+    let ios = route(passes)
+        .into_iter()
+        .map(|(src, dst)| Io {
+            keys_in: k[src],
+            keys_out: k[dst],
+            vals_in: v[src],
+            vals_out: v[dst],
+            vals2_in: v2[src],
+            vals2_out: v2[dst],
+        })
+        .collect();
+    let mut copies = Vec::new();
+    if passes == 1 {
+        // the one pass writes scratch a
+        copies.push(("copy back keys", k[1], k[0]));
+        if pairs {
+            copies.push(("copy back values", v[1], v[0]));
+        }
+        if values2 {
+            copies.push(("copy back values2", v2[1], v2[0]));
+        }
+    }
+    Buffers {
+        keys: k[0],
+        values: v[0],
+        values2: values2.then_some(v2[0]),
+        ios,
+        copies,
+    }
+}
+
 pub(super) fn build(
     caps: &Caps,
     config: &SortConfig,
@@ -355,98 +523,24 @@ pub(super) fn build(
     let control = crate::record::control(&mut plan, 4 * c(control::CONTROL_WORDS)?);
     // buffers: the caller's keys (and values), the scratch the passes go through; each pass's
     // bindings, and the copies back after a one-pass sort
-    let (keys, values, values2_arg, ios, copies) = if wide {
+    let Buffers {
+        keys,
+        values,
+        values2: values2_arg,
+        ios,
+        copies,
+    } = if wide {
         // (no second values argument: the caller's values are the second values; no copies)
         let (keys, values, ios) = wide_buffers(&mut plan, n, &wide_passes, caller_pairs);
-        (keys, values, None, ios, Vec::new())
-    } else {
-        // buffers: the caller's keys (and values), scratch a and b of each
-        let bytes = n * 4;
-        let keys = plan.arg("keys", bytes);
-        let ka = plan.buffer("keys a", bytes, BufferInit::Poison);
-        let kb = plan.buffer(
-            "keys b",
-            if passes % 2 == 1 && passes > 1 {
-                bytes
-            } else {
-                16
-            },
-            BufferInit::Poison,
-        );
-        let (values, va, vb) = if pairs {
-            (
-                plan.arg("values", bytes),
-                plan.buffer("values a", bytes, BufferInit::Poison),
-                plan.buffer(
-                    "values b",
-                    if passes % 2 == 1 && passes > 1 {
-                        bytes
-                    } else {
-                        16
-                    },
-                    BufferInit::Poison,
-                ),
-            )
-        } else {
-            // keys only: the value bindings still need (distinct) buffers
-            (
-                plan.buffer("no values", 16, BufferInit::Zeroed),
-                plan.buffer("no values a", 16, BufferInit::Zeroed),
-                plan.buffer("no values b", 16, BufferInit::Zeroed),
-            )
-        };
-        // second values: the caller's and scratch as for the values, or distinct stand-ins
-        let (values2_arg, v2a, v2b) = if values2 {
-            (
-                Some(plan.arg("values2", bytes)),
-                plan.buffer("values2 a", bytes, BufferInit::Poison),
-                plan.buffer(
-                    "values2 b",
-                    if passes % 2 == 1 && passes > 1 {
-                        bytes
-                    } else {
-                        16
-                    },
-                    BufferInit::Poison,
-                ),
-            )
-        } else {
-            (
-                None,
-                plan.buffer("no values2 a", 16, BufferInit::Zeroed),
-                plan.buffer("no values2 b", 16, BufferInit::Zeroed),
-            )
-        };
-        let v2k = match values2_arg {
-            Some(v) => v,
-            None => plan.buffer("no values2", 16, BufferInit::Zeroed),
-        };
-        let io = |src: usize, dst: usize| {
-            let k = [keys, ka, kb];
-            let v = [values, va, vb];
-            let v2 = [v2k, v2a, v2b];
-            Io {
-                keys_in: k[src],
-                keys_out: k[dst],
-                vals_in: v[src],
-                vals_out: v[dst],
-                vals2_in: v2[src],
-                vals2_out: v2[dst],
-            }
-        };
-        let ios: Vec<Io> = route(passes).into_iter().map(|(s, d)| io(s, d)).collect();
-        let mut copies = Vec::new();
-        if passes == 1 {
-            // the one pass writes scratch a
-            copies.push(("copy back keys", ka, keys));
-            if pairs {
-                copies.push(("copy back values", va, values));
-            }
-            if let Some(v2) = values2_arg {
-                copies.push(("copy back values2", v2a, v2));
-            }
+        Buffers {
+            keys,
+            values,
+            values2: None,
+            ios,
+            copies: Vec::new(),
         }
-        (keys, values, values2_arg, ios, copies)
+    } else {
+        narrow_buffers(&mut plan, n, passes, pairs, values2)
     };
     let onesweep = strategy == Strategy::OneSweep;
 
@@ -584,63 +678,10 @@ pub(super) fn build(
                 };
                 states.push(b.plan.buffer(label, bytes, BufferInit::Zeroed));
             }
-            // `keys_in4`: the keys again, read as vec4s in the histogram's full tiles. On a GPU
-            // count this stage also writes the control block (sort/lib/control), and the
-            // prepare pass does not run.
-            if wide {
-                let k_wide = onesweep_histogram_wide::STAGE.load(flavor)?;
-                let [low, high] = wide_words(config.begin_bit, config.end_bit).map(|(b, e)| {
-                    if b < e {
-                        (b, e)
-                    } else {
-                        (0, 0)
-                    }
-                });
-                let mut ov = b.key_overrides(&[
-                    (onesweep_histogram_wide::LOW_BEGIN, low.0 as f64),
-                    (onesweep_histogram_wide::LOW_END, low.1 as f64),
-                    (onesweep_histogram_wide::LOW_PASSES, word_passes(0) as f64),
-                    (onesweep_histogram_wide::HIGH_BEGIN, high.0 as f64),
-                    (onesweep_histogram_wide::HIGH_END, high.1 as f64),
-                    (onesweep_histogram_wide::HIGH_PASSES, word_passes(1) as f64),
-                ]);
-                ov.extend_from_slice(&control_ov);
-                b.plan.pass(
-                    "global histogram",
-                    &k_wide,
-                    onesweep_histogram_wide::entry::main,
-                    &ov,
-                    &[
-                        (onesweep_histogram_wide::bind::control, g.control),
-                        (onesweep_histogram_wide::bind::keys_in, keys),
-                        (onesweep_histogram_wide::bind::state_low, states[0]),
-                        (onesweep_histogram_wide::bind::keys_in4, keys),
-                        (onesweep_histogram_wide::bind::state_high, states[1]),
-                    ],
-                    g.hist,
-                )?;
-            } else {
-                let begin = digits[0].0;
-                let end = begin + digits.iter().map(|d| d.1).sum::<u32>();
-                let mut ov = b.key_overrides(&[
-                    (onesweep_histogram::BEGIN_BIT, begin as f64),
-                    (onesweep_histogram::END_BIT, end as f64),
-                ]);
-                ov.extend_from_slice(&control_ov);
-                b.plan.pass(
-                    "global histogram",
-                    &k_hist,
-                    onesweep_histogram::entry::main,
-                    &ov,
-                    &[
-                        (onesweep_histogram::bind::control, g.control),
-                        (onesweep_histogram::bind::keys_in, keys),
-                        (onesweep_histogram::bind::state, states[0]),
-                        (onesweep_histogram::bind::keys_in4, keys),
-                    ],
-                    g.hist,
-                )?;
-            }
+            // (64-bit keys: each word's bit range and passes)
+            let [low, high] = wide_words(config.begin_bit, config.end_bit);
+            let words = wide.then_some([(low, word_passes(0)), (high, word_passes(1))]);
+            b.onesweep_histogram(&g, keys, &states, &digits, words, &control_ov)?;
             marks = vec![(4 * c(control::MARK)?, c(control::DERIVE_MARK)? as u32)];
             // the match-mask ranking needs real subgroups (RANK_MATCH, wgsl/sort/lib/tile.wgsl)
             let match_ranking = flavor == Flavor::Subgroup;
@@ -687,26 +728,7 @@ pub(super) fn build(
             }
         }
     }
-    if !copies.is_empty() {
-        // the one pass wrote scratch a: copy it back
-        let k_words = words::STAGE.load(Flavor::Emulated)?;
-        for (label, src, dst) in copies {
-            b.plan
-                .pass(
-                    label,
-                    &k_words,
-                    words::entry::copy,
-                    &[],
-                    &[
-                        (words::bind::params, g.control),
-                        (words::bind::src, src),
-                        (words::bind::dst, dst),
-                    ],
-                    g.copy,
-                )?
-                .range(words::bind::params, g.copy_params, 16)?;
-        }
-    }
+    b.copy_back(&g, &copies)?;
     // the control block for a count (sort/lib/control), restated for the host: OneSweep's
     // grids, and reduce-then-scan's grids and blocks (its scans' too)
     let scan = match scan_control {
