@@ -115,13 +115,8 @@ fn lg_scan(inv: Inv, x: u32, valid: u32) -> vec2<u32> {
         let incl = subgroupInclusiveAdd(x);
         return vec2<u32>(incl - x, subgroupShuffle(incl, valid - 1u));
     }
-    var s = x;
-    for (var off = 1u; off < inv.sg_size; off <<= 1u) {
-        let left = subgroupShuffleUp(s, off);
-        if inv.lane >= off {
-            s = chain_op(left, s);
-        }
-    }
-    let before = subgroupShuffleUp(s, 1u);
-    return vec2<u32>(select(before, chain_identity(), inv.lane == 0u), subgroupShuffle(s, valid - 1u));
+    // (the segment's scan of four lanes, one used: the lane group is a segment, and this runs
+    // once a tile)
+    let scanned = seg_scan4(inv, vec4<u32>(x));
+    return vec2<u32>(scanned[0].x, subgroupShuffle(scanned[1].x, valid - 1u));
 }
