@@ -161,7 +161,11 @@ impl Recorder {
             })
             .collect();
         let limit_at = match plan.passes.iter().find(|p| p.is_prepare()) {
-            Some(p) => 4 * p.kernel.const_u32("COUNT_LIMIT")? as u64,
+            Some(p) => {
+                4 * p
+                    .kernel
+                    .constant(crate::stages::shared::count::COUNT_LIMIT)? as u64
+            }
             None if counting.is_some() => {
                 return Err(Error::Plan(format!(
                     "{}: a count but no prepare pass",

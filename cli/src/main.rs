@@ -142,7 +142,8 @@ enum Command {
     /// Run every compute dispatch of a wgpu API trace folder on the simulator; findings against
     /// the application's shaders (exit 0 clean, 1 findings, 2 error).
     Replay(replay_cmd::ReplayArgs),
-    /// Sort a .npy array (uint32, int32, float32), optionally with uint32 values; stable.
+    /// Sort a .npy array (uint32, int32, float32, uint64, int64, float64), optionally with uint32
+    /// values, or each segment of it by uint32 offsets (32-bit keys); stable.
     Sort(sort_cmd::SortArgs),
     /// Multiply two .npy matrices: C (M,N) = A (M,K) · B (K,N), float32 or float16; C float32 (or float16 with --out-dtype).
     Gemm(gemm_cmd::GemmArgs),
@@ -242,7 +243,15 @@ fn info(exec: &ExecArgs) -> anyhow::Result<ExitCode> {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
+        Err(e)
+            if e.use_stderr()
+                && e.kind() != clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            eprintln!("wgsimd: error: {}", usage_line(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
         Err(e) => {
+            // --help and --version (exit 0), or the help where no subcommand is given (2)
             let _ = e.print();
             return if e.use_stderr() {
                 ExitCode::from(2)
@@ -258,4 +267,23 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// clap's usage error on one line: its message (with any tip) and the usage, without the
+/// "error: " it starts with and the pointer to `--help`.
+fn usage_line(rendered: &str) -> String {
+    let mut parts = Vec::new();
+    for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("For more information") {
+            continue;
+        }
+        if let Some(u) = line.strip_prefix("Usage: ") {
+            parts.push(format!("(usage: {u})"));
+        } else if line.starts_with("tip: ") {
+            parts.push(format!("({line})"));
+        } else {
+            parts.push(line.strip_prefix("error: ").unwrap_or(line).to_string());
+        }
+    }
+    parts.join(" ")
 }

@@ -354,10 +354,11 @@ pub fn sort_segments<T: SortKey>(
 /// Checks CSR offsets of segments over `n` keys: at least one entry, rising from 0 to `n`.
 pub fn check_offsets(offsets: &[u32], n: usize) -> Result<()> {
     if offsets.first() != Some(&0) || offsets.last().map(|&o| o as usize) != Some(n) {
+        let end = |o: Option<&u32>| o.map_or("nothing (no offsets)".to_string(), u32::to_string);
         return Err(Error::InvalidInput(format!(
-            "segment offsets must run from 0 to the key count {n}; they run from {:?} to {:?}",
-            offsets.first(),
-            offsets.last()
+            "segment offsets must run from 0 to the key count {n}; they run from {} to {}",
+            end(offsets.first()),
+            end(offsets.last())
         )));
     }
     if let Some(i) = offsets.windows(2).position(|w| w[0] > w[1]) {

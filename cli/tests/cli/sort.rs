@@ -225,9 +225,18 @@ fn sort_bad_input_leaves_no_output() {
         "unsupported dtype float16 for sort keys",
     );
     assert!(!out.exists() && !vout.exists());
-    // --values without --values-out is a usage error (clap: exit 2)
+    // --values without --values-out is a usage error (clap: exit 2), on one line that names
+    // what is missing and the usage
     let o = sort(&[s(&k), "-o", s(&out), "--values", s(&k)]);
     assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("wgsimd: error: ")
+            && err.contains("--values-out")
+            && err.contains("(usage: wgsimd sort"),
+        "{err}"
+    );
     assert!(!out.exists());
 }
 
