@@ -279,7 +279,9 @@ impl Simulator {
                     bytes = crate::plan::arg_binding_bytes(avail as u64 * 4, b.size, shape);
                     bytes == 0
                 };
-                let words_bound = (bytes / 4) as usize;
+                // (a uniform binding may end inside a word: only storage bindings are whole
+                // words; that word's halves below the end are in range)
+                let words_bound = bytes.div_ceil(4) as usize;
                 // WebGPU's minimum binding size: the type's (a runtime-sized array counting
                 // one element), for a variable the entry point uses
                 let need = module.types[var.ty].inner.try_size(module.to_ctx());
@@ -311,11 +313,8 @@ impl Simulator {
                 // a type holding f16: its leaves in the range (`crate::halves`)
                 let halves = prog.layouts.get(var.ty).has_f16.then_some(var.ty);
                 let leaves = match halves {
-                    Some(ty) => {
-                        crate::halves::leaves(module, &prog.layouts, ty, words_bound as u64 * 4)
-                            as usize
-                    }
-                    None => words_bound,
+                    Some(ty) => crate::halves::leaves(module, &prog.layouts, ty, bytes) as usize,
+                    None => (bytes / 4) as usize,
                 };
                 ranges.push((gi, slot[b.buffer.0], base + first, words_bound));
                 bound[gi] = Some(Bound {

@@ -326,3 +326,54 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert!(case("1u", "1u")?.is_empty());
     Ok(())
 }
+
+/// A uniform `vec3<f16>` bound to its 6 bytes (WebGPU takes a uniform binding of any size at
+/// least the type's; only storage bindings are whole words): its third half, in the word the
+/// binding ends inside, is read, not reported out of bounds.
+#[test]
+fn a_uniform_binding_may_end_inside_a_word() -> crate::Result<()> {
+    let src = "enable f16;
+@group(0) @binding(0) var<uniform> u: vec3<f16>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(1)
+fn main() {
+    out[0] = f32(u.x);
+    out[1] = f32(u.y);
+    out[2] = f32(u.z);
+}";
+    let kernel = Arc::new(Kernel::from_source(
+        "six bytes",
+        Flavor::Subgroup,
+        src.into(),
+    )?);
+    let mut plan = Plan::new("six bytes");
+    let h = f32_to_f16;
+    let u = plan.upload(
+        "u",
+        &[
+            h(1.5) as u32 | (h(-2.0) as u32) << 16,
+            h(0.25) as u32 | 0xabcd << 16,
+        ],
+    );
+    let out = plan.buffer("out", 12, BufferInit::Zeroed);
+    plan.read_back(out);
+    plan.pass_named(
+        "six bytes",
+        &kernel,
+        "main",
+        &[],
+        &[("u", u), ("out", out)],
+        Workgroups::Direct([1, 1, 1]),
+    )?
+    .range_named("u", 0, 6)?;
+    let (words, report) = Simulator::new(SimConfig::default())?.run_plan(&plan)?;
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let got: Vec<f32> = words[&out].iter().map(|&w| f32::from_bits(w)).collect();
+    assert_eq!(got, [1.5, -2.0, 0.25]);
+    // one half short of the type: refused as WebGPU refuses it
+    plan.passes[0].range_named("u", 0, 4)?;
+    let (_, report) = Simulator::new(SimConfig::default())?.run_plan(&plan)?;
+    let kinds: Vec<&str> = report.findings.iter().map(|f| f.kind.name()).collect();
+    assert!(kinds.contains(&"binding-too-small"), "{kinds:?}");
+    Ok(())
+}
