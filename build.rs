@@ -202,15 +202,20 @@ fn stage_module(path: &str, d: &Decls, stage: bool) -> String {
     s.push_str(&format!("pub mod {} {{\n", ident(stem)));
     s.push_str("    #![allow(non_upper_case_globals, missing_docs)]\n");
     s.push_str("    use crate::stages::*;\n");
+    let own = if stage { "STAGE" } else { "HELPER" };
+    for name in d.overrides.iter().chain(&d.constants) {
+        assert!(
+            name != own,
+            "wgsl/{path}.wgsl: `{own}` is the descriptor's name"
+        );
+    }
     if stage {
-        for name in d.overrides.iter().chain(&d.constants) {
-            assert!(
-                name != "STAGE",
-                "wgsl/{path}.wgsl: `STAGE` is the descriptor's name"
-            );
-        }
         s.push_str(&format!(
             "    /// The stage.\n    pub const STAGE: Stage = Stage::new({path:?});\n"
+        ));
+    } else {
+        s.push_str(&format!(
+            "    /// The helper.\n    pub const HELPER: Helper = Helper::new({path:?});\n"
         ));
     }
     consts(&mut s, "    ", "Override", &d.overrides);
@@ -251,8 +256,8 @@ fn main() {
     fs::write(out.join("wgsl_files.rs"), src).unwrap();
 
     // Descriptors: a module per algorithm folder, in it one per stage file, and one per helper
-    // (under `shared/` or the folder's `lib/`) that declares overrides or constants: the names
-    // generic host code sets on every stage that includes the helper.
+    // (under `shared/` or the folder's `lib/`): the helper itself and the overrides and
+    // constants it declares, the names generic host code sets on every stage that includes it.
     let mut by_folder: BTreeMap<String, (Vec<String>, Vec<String>)> = BTreeMap::new();
     for f in &files {
         let path = f.trim_end_matches(".wgsl");
@@ -270,10 +275,7 @@ fn main() {
             reach(f, &decls, &mut BTreeSet::new(), &mut d);
             entry.0.push(stage_module(path, &d, true));
         } else {
-            let d = &decls[f];
-            if !(d.overrides.is_empty() && d.constants.is_empty()) {
-                entry.1.push(stage_module(path, d, false));
-            }
+            entry.1.push(stage_module(path, &decls[f], false));
         }
     }
     let mut descs = String::new();

@@ -213,7 +213,12 @@ impl Operator {
 
     /// `stage` of `flavor` composed with this operator.
     pub(crate) fn kernel_in(&self, stage: Stage, flavor: Flavor) -> Result<Arc<Kernel>> {
-        kernel::compose_replacing(stage.name(), flavor, "shared/operator", &self.text)
+        kernel::compose_replacing(
+            stage.name(),
+            flavor,
+            crate::stages::shared::operator::HELPER,
+            &self.text,
+        )
     }
 
     /// An error unless it has an identity, which `what` needs.

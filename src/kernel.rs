@@ -144,9 +144,10 @@ pub fn load(name: &str, flavor: Flavor) -> Result<Arc<Kernel>> {
 pub(crate) fn compose_replacing(
     stage: &str,
     flavor: Flavor,
-    lib: &str,
+    lib: crate::names::Helper,
     text: &str,
 ) -> Result<Arc<Kernel>> {
+    let lib = lib.name();
     type Cache = Mutex<HashMap<(String, Flavor), Arc<Kernel>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let source = compose(stage, flavor, "")?;

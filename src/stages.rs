@@ -5,9 +5,10 @@
 //!   holding `STAGE` (the [`Stage`] to load), a constant per `override` ([`Override`]) and per
 //!   module-scope `const` ([`Constant`]) it declares or includes, `bind::NAME` per resource
 //!   variable ([`Resource`], the WGSL name) and `entry::NAME` per entry point ([`Entry`]). A
-//!   helper under `wgsl/shared/` that declares overrides or constants has a module of its own
-//!   (`stages::shared::grid::ITEMS`): the names generic host code sets on every stage including
-//!   it.
+//!   helper under `wgsl/shared/` or an algorithm's `lib/` has a module of its own holding
+//!   `HELPER` ([`Helper`], to compose a stage with other text in its place) and the overrides and
+//!   constants it declares (`stages::shared::grid::ITEMS`): the names generic host code sets on
+//!   every stage including it.
 //! - Host code names stages and their parts only through these items, so a misspelt or removed
 //!   name fails to compile, not to record. Which stage a name is set on is checked when a plan
 //!   is built ([`crate::plan::Plan::pass`]: an override or resource the kernel does not declare
@@ -19,7 +20,7 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::kernel::{self, Flavor, Kernel};
-pub use crate::names::Stage;
+pub use crate::names::{Helper, Stage};
 pub use wgsimd_sim::names::{Constant, Entry, Override, Resource};
 
 impl Stage {

@@ -103,7 +103,7 @@ fn predicate_kernel(
     kernel::compose_replacing(
         compact::STAGE.name(),
         flavor,
-        "select/lib/keep",
+        crate::stages::select::lib::keep::HELPER,
         &format!("alias Element = {ty};\n{text}\n"),
     )
 }
