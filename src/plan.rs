@@ -22,14 +22,16 @@ pub trait Fills {
     /// reports such words as `uninitialized-read` or `unwritten-output`.
     fn invalidate(&mut self, label: impl Into<String>, buffer: BufferId) -> Result<&mut Pass>;
 
-    /// [`Fills::invalidate`] of only the first `words` of `buffer`, that count read when the pass
-    /// runs from the `WordsParams` block at byte `params_at` of `params` (which a prepare pass
-    /// wrote), dispatched as `workgroups`: for a caller's buffer, whose words past the count
-    /// belong to the caller.
+    /// [`Fills::invalidate`] of only the first `per` × `words` of `buffer`, that count read when
+    /// the pass runs from the `WordsParams` block at byte `params_at` of `params` (which a
+    /// prepare pass wrote), dispatched as `workgroups`: for a caller's buffer, whose words past
+    /// the count belong to the caller (`per` words an element).
+    #[allow(clippy::too_many_arguments)]
     fn invalidate_first(
         &mut self,
         label: impl Into<String>,
         buffer: BufferId,
+        per: u32,
         params: BufferId,
         params_at: u64,
         workgroups: Workgroups,
@@ -67,6 +69,7 @@ impl Fills for Plan {
         &mut self,
         label: impl Into<String>,
         buffer: BufferId,
+        per: u32,
         params: BufferId,
         params_at: u64,
         workgroups: Workgroups,
@@ -77,7 +80,7 @@ impl Fills for Plan {
                 label,
                 &k,
                 words::entry::fill,
-                &[(words::VALUE, POISON_WORD as f64)],
+                &[(words::VALUE, POISON_WORD as f64), (words::PER, per as f64)],
                 &[(words::bind::params, params), (words::bind::dst, buffer)],
                 workgroups,
             )?

@@ -114,6 +114,8 @@ struct Builder<'a> {
     values2: bool,
     /// `SortPolicy::poison_between_passes`.
     poison_between_passes: bool,
+    /// The most keys a run sorts.
+    max_count: u64,
 }
 
 impl Builder<'_> {
@@ -174,9 +176,12 @@ impl Builder<'_> {
         };
         for buf in outs {
             let label = format!("invalidate {}", self.plan.buffers[buf.0].label);
-            if self.plan.buffers[buf.0].init == BufferInit::Arg {
+            let b = &self.plan.buffers[buf.0];
+            if b.init == BufferInit::Arg {
+                // (words an element: a caller's 64-bit keys hold two)
+                let per = (b.size / (4 * self.max_count)).max(1) as u32;
                 self.plan
-                    .invalidate_first(label, buf, g.control, g.copy_params, g.copy)?;
+                    .invalidate_first(label, buf, per, g.control, g.copy_params, g.copy)?;
             } else {
                 self.plan.invalidate(label, buf)?;
             }
@@ -634,6 +639,7 @@ pub(super) fn build(
         index,
         values2,
         poison_between_passes: policy.poison_between_passes,
+        max_count: n,
     };
     // OneSweep's copies are marked: its histogram stage writes the control block
     let mut marks = Vec::new();

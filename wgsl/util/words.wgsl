@@ -1,10 +1,12 @@
 // Word-wise buffer operations whose length is known only on the device (`params.words`,
 // written by an algorithm's prepare pass): `fill` sets dst[0 .. words) to VALUE, `copy` copies
-// src[0 .. words) to dst. Grid-stride loops over the (indirect or capped) grid; words past
+// src[0 .. words) to dst (`fill` sets words * PER). Grid-stride loops over the (indirect or capped) grid; words past
 // either buffer's end are left alone. A plan's fills (Plan::fill, Plan::invalidate) are this
 // with `words` covering the whole buffer.
 
 override VALUE: u32 = 0u;
+// `fill`'s words for each one `params.words` counts (a caller's 64-bit keys: 2)
+override PER: u32 = 1u;
 
 struct WordsParams {
     words: u32,
@@ -19,7 +21,7 @@ struct WordsParams {
 
 @compute @workgroup_size(256)
 fn fill(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let n = min(params.words, arrayLength(&dst));
+    let n = min(params.words * PER, arrayLength(&dst));
     let stride = nwg.x * 256u;
     for (var i = gid.x; i < n; i += stride) {
         dst[i] = VALUE;
