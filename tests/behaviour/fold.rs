@@ -323,7 +323,8 @@ fn small_tiles(caps: &Caps) -> ScanPolicy {
 /// The chained scan by an operator that does not commute, its tiles tied to workgroup indices
 /// and workgroups run out of order, the first ones starved: tiles look back before their
 /// predecessors publish and fold those tiles' input themselves, in order (at 4, 32 and 128
-/// lanes, with and without polls first), and one scanner's runs repeated (stale statuses).
+/// lanes, with and without polls first), and one scanner's runs repeated (stale statuses);
+/// then input in chunks of 32 KiB bindings, the look-back running on across dispatches.
 fn chained_fallback(_: &Target) {
     let schedulers = [
         Scheduler::Unfair { starved: vec![0] },
@@ -371,6 +372,23 @@ fn chained_fallback(_: &Target) {
                 &what,
             );
         }
+    }
+    let mut config = SimConfig::for_profile(Caps::h100());
+    config.profile.max_storage_binding = 32 << 10;
+    let ctx = Context::simulator(config).unwrap();
+    let policy = OperatorPolicy::Chained(small_tiles(ctx.caps()));
+    let n = 20_001;
+    for (case, inclusive) in [(by("last"), true), (by("the right"), false)] {
+        let s = Scanner::with_operator_policy(&ctx, &case.op, inclusive, n as u64, policy).unwrap();
+        assert!(s.passes().len() > 2, "{:?}", s.passes());
+        check_scan_on(
+            &ctx,
+            case,
+            &s,
+            inclusive,
+            &input_for(case, n, 7),
+            "32 KiB chunks: ",
+        );
     }
 }
 
