@@ -51,11 +51,12 @@ fn lg_sum(inv: Inv, x: u32) -> u32 {
     return wg_reduce_u32(inv, OP_ADD, x);
 }
 
+// (these two never run: they serve operators that do not add, which take subgroups; the sum's
+// fallback and look-back add with lg_sum)
 fn lg_fold(inv: Inv, x: u32) -> u32 {
     return lg_sum(inv, x);
 }
 
-// (never called: the sum's look-back adds its window itself)
 fn lg_fold_down(inv: Inv, x: u32, valid: u32) -> u32 {
     return lg_sum(inv, select(0u, x, inv.lid < valid));
 }

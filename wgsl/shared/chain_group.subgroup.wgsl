@@ -78,11 +78,9 @@ fn lg_sum(inv: Inv, x: u32) -> u32 {
     return subgroupAdd(x);
 }
 
-// The lanes' x combined in lane order.
+// The lanes' x combined in lane order (by an operator that does not add: the sum's fallback
+// adds with lg_sum).
 fn lg_fold(inv: Inv, x: u32) -> u32 {
-    if CHAIN_ADDS {
-        return subgroupAdd(x);
-    }
     var v = x;
     for (var off = 1u; off < inv.sg_size; off <<= 1u) {
         let right = subgroupShuffleDown(v, off);

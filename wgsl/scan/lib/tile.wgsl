@@ -21,8 +21,8 @@ fn hsum(v: vec4<u32>) -> u32 {
 }
 
 // The scanned vec4 whose elements follow `run` (exclusive or inclusive per INCLUSIVE), which
-// holds something where `have` (only the first element of all has nothing before it: an
-// exclusive scan writes the identity there).
+// holds something where `have` (only the first element of all has nothing before it, and there
+// `run` is the identity, chain_join's "neither", which an exclusive scan writes).
 fn scan_vec(run: u32, have: bool, x: vec4<u32>) -> vec4<u32> {
     if CHAIN_ADDS {
         // (the sum's prefixes, then the vec4 added for the inclusive scan: the same values as
@@ -39,7 +39,7 @@ fn scan_vec(run: u32, have: bool, x: vec4<u32>) -> vec4<u32> {
     if INCLUSIVE != 0u {
         return vec4<u32>(i0, i1, i2, chain_op(i2, x.w));
     }
-    return vec4<u32>(select(chain_identity(), run, have || CHAIN_TWO_SIDED), i0, i1, i2);
+    return vec4<u32>(run, i0, i1, i2);
 }
 
 // Stores the scanned vec4 at index v: whole, or its elements below n.
