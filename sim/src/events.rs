@@ -326,9 +326,10 @@ pub struct BufferMeta {
 pub trait Checker {
     /// A run (plan) starts.
     fn run_start(&mut self, _buffers: &[BufferMeta]) {}
-    /// Pass `pass` invalidated buffer `buffer` (`Plan::invalidate`): its contents are undefined
-    /// until written again.
-    fn invalidate(&mut self, _buffer: usize, _pass: &str) {}
+    /// Pass `pass` invalidated `words` words of buffer `buffer` from word `first`
+    /// (`Plan::invalidate`, all of it; a counted fill, the first count): their contents are
+    /// undefined until written again.
+    fn invalidate(&mut self, _buffer: usize, _first: usize, _words: usize, _pass: &str) {}
     /// `words` words of buffer `buffer` from word `first` were written outside any kernel (a
     /// buffer copy).
     fn host_write(&mut self, _buffer: usize, _first: usize, _words: usize) {}

@@ -251,6 +251,84 @@ fn invalidated_buffer_must_be_written_again() {
     assert!(e.contains("does not bind all of it"), "{e}");
 }
 
+/// `Fills::invalidate_first`: only the first `count × PER` words (the count read from the
+/// params block when the pass runs) are invalidated. A buffer not tracked before (written by
+/// the host), a pass rewriting exactly those words and a reader of all of it: no finding, and
+/// the words past them keep their values (looks bad, is fine: nothing rewrote them); one word
+/// fewer rewritten is an `uninitialized-read` of that word, which reads `POISON_WORD`.
+#[test]
+fn counted_invalidation_covers_its_count() {
+    let write = kernel(
+        "override LIMIT: u32 = 64u;
+         @group(0) @binding(0) var<storage, read_write> data: array<u32>;
+         @compute @workgroup_size(64)
+         fn main(@builtin(local_invocation_index) lid: u32) {
+             if lid < LIMIT {
+                 data[lid] = lid + 7u;
+             }
+         }",
+    );
+    let double = kernel(
+        "@group(0) @binding(0) var<storage, read> data: array<u32>;
+         @group(0) @binding(1) var<storage, read_write> twice: array<u32>;
+         @compute @workgroup_size(64)
+         fn main(@builtin(local_invocation_index) lid: u32) {
+             twice[lid] = data[lid] * 2u;
+         }",
+    );
+    let sim = Simulator::new(SimConfig::default()).unwrap();
+    let one = Workgroups::Direct([1, 1, 1]);
+    // 10 elements of 2 words: words 0..20
+    for (rewritten, finding) in [(20.0, false), (19.0, true)] {
+        let mut plan = Plan::new("t");
+        let data = plan.buffer(
+            "data",
+            256,
+            BufferInit::Bytes(bytemuck::cast_slice(&[1u32; 64]).to_vec()),
+        );
+        let twice = plan.buffer("twice", 256, BufferInit::Zeroed);
+        let params = plan.buffer(
+            "params",
+            16,
+            BufferInit::Bytes(bytemuck::cast_slice(&[10u32, 0, 0, 0]).to_vec()),
+        );
+        plan.read_back(data);
+        plan.read_back(twice);
+        plan.invalidate_first("forget the first", data, 2, params, 0, one)
+            .unwrap();
+        let bind = [("data", data)];
+        plan.pass_named("again", &write, "main", &[("LIMIT", rewritten)], &bind, one)
+            .unwrap();
+        let bind2 = [("data", data), ("twice", twice)];
+        plan.pass_named("double", &double, "main", &[], &bind2, one)
+            .unwrap();
+        let (read, report) = sim.run_plan(&plan).unwrap();
+        let what = format!("{rewritten} words rewritten");
+        for (i, &w) in read[&data].iter().enumerate() {
+            let want = match i {
+                _ if i < rewritten as usize => i as u32 + 7,
+                _ if i < 20 => POISON_WORD,
+                _ => 1,
+            };
+            assert_eq!(w, want, "{what}: word {i}");
+        }
+        if finding {
+            assert_eq!(
+                kinds(&report.findings),
+                [FindingKind::UninitializedRead],
+                "{what}"
+            );
+            let f = report.findings[0].to_string();
+            assert!(
+                f.contains("word 19 ") && f.contains("`forget the first`"),
+                "{what}: {f}"
+            );
+        } else {
+            assert!(report.findings.is_empty(), "{what}: {:#?}", report.findings);
+        }
+    }
+}
+
 /// Submissions from several threads on one simulator: each recording's queue writes (its
 /// control block's head) are applied by whichever submission comes next, so two submissions
 /// may share a buffer; they wait for each other instead of finding its words taken (this

@@ -120,9 +120,13 @@ impl Checker for Init {
         self.invalidated_by = vec![None; buffers.len()];
     }
 
-    fn invalidate(&mut self, buffer: usize, pass: &str) {
-        if let (Some(w), Some(&words)) = (self.storage.get_mut(buffer), self.words.get(buffer)) {
-            *w = Some(vec![0; words]);
+    fn invalidate(&mut self, buffer: usize, first: usize, words: usize, pass: &str) {
+        if let (Some(w), Some(&all)) = (self.storage.get_mut(buffer), self.words.get(buffer)) {
+            // (a buffer the checker did not track was written in full: the words past the
+            // invalidated ones keep that)
+            let w = w.get_or_insert_with(|| vec![3; all]);
+            let end = first.saturating_add(words).min(w.len());
+            w[first.min(end)..end].fill(0);
             self.invalidated_by[buffer] = Some(pass.to_string());
         }
     }

@@ -117,20 +117,27 @@ impl Simulator {
             // fill, and let the checkers forget what was written to it
             if let Some(target) = pass.invalidates {
                 let (_, base, len) = at[target.0];
-                // the fill's `words` (util/words.wgsl): all of the buffer, or the count a
-                // prepare pass left in its params
+                // the fill's words (util/words.wgsl): all of the buffer, or the count a
+                // prepare pass left in its params times the words an element (`PER`)
+                let per = pass
+                    .overrides
+                    .iter()
+                    .find(|(name, _)| name == "PER")
+                    .map_or(1, |&(_, v)| v as usize);
                 let count = pass
                     .bindings
                     .iter()
                     .find(|b| b.name == "params")
                     .map(|b| {
                         let (_, pbase, _) = at[b.buffer.0];
-                        words[slot[b.buffer.0]][pbase + (b.offset / 4) as usize] as usize
+                        let n = words[slot[b.buffer.0]][pbase + (b.offset / 4) as usize];
+                        (n as usize).saturating_mul(per)
                     })
-                    .unwrap_or(len);
-                words[slot[target.0]][base..base + count.min(len)].fill(POISON_WORD);
+                    .unwrap_or(len)
+                    .min(len);
+                words[slot[target.0]][base..base + count].fill(POISON_WORD);
                 for c in checkers.iter_mut() {
-                    c.invalidate(slot[target.0], &pass.label);
+                    c.invalidate(slot[target.0], base, count, &pass.label);
                 }
                 continue;
             }

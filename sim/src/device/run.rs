@@ -414,8 +414,10 @@ impl Simulator {
                     for (i, decl) in plan.buffers.iter().enumerate() {
                         if decl.init == BufferInit::Poison {
                             words[s[i]].fill(POISON_WORD);
+                            let (all, label) =
+                                (words[s[i]].len(), format!("the start of `{}`", plan.label));
                             for ch in checkers.iter_mut() {
-                                ch.invalidate(s[i], &format!("the start of `{}`", plan.label));
+                                ch.invalidate(s[i], 0, all, &label);
                             }
                         }
                     }
