@@ -143,7 +143,7 @@ enum Command {
     /// the application's shaders (exit 0 clean, 1 findings, 2 error).
     Replay(replay_cmd::ReplayArgs),
     /// Sort a .npy array (uint32, int32, float32, uint64, int64, float64), optionally with uint32
-    /// values, or each segment of it by uint32 offsets (32-bit keys); stable.
+    /// values, or each segment of it by uint32 offsets; stable.
     Sort(sort_cmd::SortArgs),
     /// Multiply two .npy matrices: C (M,N) = A (M,K) · B (K,N), float32 or float16; C float32 (or float16 with --out-dtype).
     Gemm(gemm_cmd::GemmArgs),

@@ -38,7 +38,7 @@ pub struct SortArgs {
     #[arg(long)]
     pub strategy: Option<String>,
     /// Sort within segments: a 1-D uint32 .npy of S + 1 CSR offsets rising from 0 to the key
-    /// count (segment j is keys `[offsets[j], offsets[j + 1])`); 32-bit keys.
+    /// count (segment j is keys `[offsets[j], offsets[j + 1])`).
     #[arg(long)]
     pub segments: Option<PathBuf>,
 }
@@ -132,12 +132,6 @@ pub fn run(ctx: &Context, args: &SortArgs) -> anyhow::Result<ExitCode> {
                 "{}: segment offsets must be 1-D, found shape {:?}",
                 path.display(),
                 o.shape
-            );
-            ensure!(
-                !matches!(keys.data, Array::U64(_) | Array::I64(_) | Array::F64(_)),
-                "{}: a segmented sort takes 32-bit keys (uint32, int32, float32), not {}",
-                args.keys.display(),
-                keys.data.dtype()
             );
             check_offsets(&data, keys.data.len())
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

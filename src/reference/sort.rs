@@ -228,6 +228,41 @@ pub fn check_segments<T: Element>(
     Ok(())
 }
 
+/// Checks a segmented sort of 64-bit keys (their bits, of `dtype`): [`check_wide`] within each
+/// segment of the CSR `offsets`, which must rise from 0 to the key count.
+pub fn check_wide_segments(
+    dtype: Dtype,
+    (keys, values): (&[u64], &[u32]),
+    (out_keys, out_values): (&[u64], &[u32]),
+    offsets: &[u32],
+    order: Order,
+) -> Result<(), String> {
+    same_lengths(
+        (keys.len(), values.len()),
+        (out_keys.len(), out_values.len()),
+    )?;
+    if offsets.first() != Some(&0)
+        || offsets.last().map(|&o| o as usize) != Some(keys.len())
+        || offsets.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(format!(
+            "offsets do not rise from 0 to the key count {}",
+            keys.len()
+        ));
+    }
+    for (j, w) in offsets.windows(2).enumerate() {
+        let (a, b) = (w[0] as usize, w[1] as usize);
+        let (vin, vout) = if values.is_empty() {
+            (values, out_values)
+        } else {
+            (&values[a..b], &out_values[a..b])
+        };
+        check_wide(dtype, (&keys[a..b], vin), (&out_keys[a..b], vout), order)
+            .map_err(|e| format!("segment {j} ([{a}, {b})): {e}"))?;
+    }
+    Ok(())
+}
+
 /// The order-preserving u64 image of a 64-bit key's bits (`wgsl/sort/lib/wide.wgsl`'s
 /// `wide_to_sortable` without the descending complement): u64 as is, i64 sign-flipped, f64 in
 /// `f64::total_cmp` order.

@@ -1,4 +1,5 @@
-//! Radix sort of u32, i32 and f32 keys, alone, with u32 values, or with an index payload.
+//! Radix sort of u32, i32, f32, u64, i64 and f64 keys, alone, with u32 values, or with an index
+//! payload; whole, or within segments given by CSR offsets.
 //!
 //! Rules:
 //! - **Recorded once, run for any count.** A [`Sorter`] is made for one configuration
@@ -30,6 +31,7 @@ mod passes;
 mod segments;
 mod sorter;
 mod wide;
+mod wide_segments;
 
 pub use build::{tile_keys, tile_keys_for, workgroup_bytes, workgroup_bytes_for};
 pub use sorter::{
@@ -106,7 +108,7 @@ pub struct SortConfig {
     pub strategy: Option<Strategy>,
     /// Tuning (and verification switches).
     pub policy: SortPolicy,
-    /// A segmented sort of up to this many segments (32-bit keys; [`Sorter::record_segmented`]);
+    /// A segmented sort of up to this many segments (any key type; [`Sorter::record_segmented`]);
     /// `None`: one array.
     pub max_segments: Option<u32>,
 }

@@ -7,7 +7,8 @@ use crate::error::{Error, Result};
 use crate::record::{Arg, Recorder, Timestamps};
 
 use super::build::{build, workgroup_bytes_for};
-use super::wide::Wide;
+use super::wide::{Step, Wide};
+use super::wide_segments::WideSegments;
 use super::{
     check_size, fits, key_type, Payload, SortConfig, SortKey, SortOptions, SortPolicy, Strategy,
 };
@@ -45,6 +46,9 @@ enum Body {
     /// 64-bit keys composed of 32-bit sorters, and segmented sorts: parts over scratch
     /// ([`super::wide`]).
     Wide(Box<Wide>),
+    /// Segmented sorts of 64-bit keys: two segmented sorts of 32-bit words
+    /// ([`super::wide_segments`]).
+    WideSegments(Box<WideSegments>),
 }
 
 impl Sorter {
@@ -73,17 +77,18 @@ impl Sorter {
         }
         let n = config.max_count.max(1);
         check_size(caps, n, width / 8)?;
-        if config.key.is_wide() && config.max_segments.is_some() {
-            return Err(Error::UnsupportedDtype {
-                dtype: config.key.to_string(),
-                op: "a segmented sort",
-                supported: "u32, i32, f32",
-            });
-        }
         if config.max_segments == Some(0) {
             return Err(Error::InvalidInput(
                 "a segmented sort of at most 0 segments: give at least one".into(),
             ));
+        }
+        if config.key.is_wide() && config.max_segments.is_some() {
+            let ws = WideSegments::new(ctx, &config, kt)?;
+            return Ok(Sorter {
+                config,
+                strategy: ws.strategy(),
+                body: Body::WideSegments(Box::new(ws)),
+            });
         }
         // 64-bit keys: OneSweep's passes read and write the caller's keys themselves (the
         // fused sort, `sort/build.rs`); other strategies and segmented sorts compose 32-bit
@@ -167,6 +172,7 @@ impl Sorter {
         match &self.body {
             Body::Narrow(r) => r.plan(),
             Body::Wide(w) => w.plan(),
+            Body::WideSegments(w) => w.plan(),
         }
     }
 
@@ -176,6 +182,7 @@ impl Sorter {
         match &self.body {
             Body::Narrow(r) => r.plan().pass_labels(),
             Body::Wide(w) => w.passes(),
+            Body::WideSegments(w) => w.passes(),
         }
     }
 
@@ -188,6 +195,7 @@ impl Sorter {
         match &self.body {
             Body::Narrow(_) => &[],
             Body::Wide(w) => w.local_buckets(),
+            Body::WideSegments(w) => w.local_buckets(),
         }
     }
 
@@ -198,6 +206,7 @@ impl Sorter {
         match &self.body {
             Body::Narrow(r) => r,
             Body::Wide(w) => w.split(),
+            Body::WideSegments(w) => w.split(),
         }
     }
 
@@ -231,6 +240,11 @@ impl Sorter {
         let rec = match &self.body {
             Body::Narrow(r) => r,
             Body::Wide(w) => return w.record(enc.into(), keys, values, None, count, stamps),
+            Body::WideSegments(_) => {
+                return Err(Error::InvalidInput(
+                    "a segmented sorter records with Sorter::record_segmented".into(),
+                ));
+            }
         };
         match (pairs, values) {
             (true, Some(v)) => rec.record(enc.into(), &[keys, v], Some(count), stamps),
@@ -288,8 +302,38 @@ impl Sorter {
                 count,
                 None,
             ),
+            Body::WideSegments(w) => w.record(
+                enc.into(),
+                keys.into(),
+                values,
+                offsets.into(),
+                segments,
+                count,
+                None,
+            ),
             _ => Err(Error::InvalidInput(
                 "this sorter is not segmented (SortConfig::segmented)".into(),
+            )),
+        }
+    }
+
+    /// The checked recordings of a segmented sort of 32-bit keys ([`Sorter::record_segmented`]),
+    /// nothing recorded: a part of a composed sort.
+    pub(super) fn segmented_steps<'a>(
+        &'a self,
+        enc: &EncoderRef<'a>,
+        keys: BufferRef<'a>,
+        values: Option<BufferRef<'a>>,
+        offsets: BufferRef<'a>,
+        segments: Count<'a>,
+        count: Count<'a>,
+    ) -> Result<Vec<Step<'a>>> {
+        match &self.body {
+            Body::Wide(w) if self.config.max_segments.is_some() => {
+                w.steps(enc, keys, values, Some((offsets, segments)), count)
+            }
+            _ => Err(Error::Plan(
+                "a composed sort's part is a segmented sort of 32-bit keys".into(),
             )),
         }
     }

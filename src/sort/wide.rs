@@ -26,6 +26,9 @@
 //!   ranges hold exactly what the caller's ranges hold, so a GPU count is clamped alike in every
 //!   part. The parts are recorded together or not at all, and their control-block rings move
 //!   in step.
+//! - **Segmented sorts of 64-bit keys** are two segmented sorts of this kind, one a word, with
+//!   gathers between (`src/sort/wide_segments.rs`); they take a recording's parts from
+//!   [`Wide::steps`], which checks and records nothing.
 //! - **Small segments first.** A segmented sort records its local path
 //!   (`src/sort/segments.rs`) before the split; where it has one, the parts here count the
 //!   word its route writes (a GPU count): 0 when it sorted every segment, the run's count when
@@ -94,6 +97,81 @@ struct Segments {
 
 /// One part of a recording: a recorder and the buffers it binds.
 type Part<'p, 'a> = (&'p Recorder, Vec<BufferRef<'a>>);
+
+/// One recording of a composed sort: a recorder, the buffers it binds, its count and the
+/// copies recorded before it.
+pub(super) struct Step<'a> {
+    rec: &'a Recorder,
+    bufs: Vec<BufferRef<'a>>,
+    count: Count<'a>,
+    pre: Vec<(BufferRef<'a>, BufferRef<'a>, u64)>,
+}
+
+impl<'a> Step<'a> {
+    pub(super) fn new(rec: &'a Recorder, bufs: Vec<BufferRef<'a>>, count: Count<'a>) -> Self {
+        Step {
+            rec,
+            bufs,
+            count,
+            pre: Vec::new(),
+        }
+    }
+
+    /// Checks it as its recording would, recording nothing.
+    pub(super) fn check(&self) -> Result<()> {
+        self.rec.check(&self.bufs, self.count)
+    }
+}
+
+/// Records `steps` in order (each checked already), per-pass timestamps in their passes'
+/// order.
+pub(super) fn record_steps<'a>(
+    mut enc: EncoderRef<'a>,
+    steps: &[Step<'a>],
+    stamps: Option<Timestamps>,
+) -> Result<()> {
+    let mut at = 0;
+    for st in steps {
+        let s = stamps.map(|s| Timestamps {
+            first: s.first + 2 * at,
+            ..s
+        });
+        st.rec
+            .record_after(enc.reborrow(), &st.bufs, Some(st.count), s, &st.pre)?;
+        at += st.rec.plan().passes.len() as u32;
+    }
+    Ok(())
+}
+
+/// Refuses whole-run timestamps for a sort that records several plans.
+pub(super) fn refuse_whole(stamps: Option<Timestamps>) -> Result<()> {
+    if stamps.is_some_and(|s| s.whole) {
+        return Err(Error::InvalidInput(
+            "a sort of 64-bit keys or of segments records several plans: ask for per-pass \
+             timestamps (two per pass of Sorter::passes)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that none of the caller's named ranges overlaps another.
+pub(super) fn check_disjoint(named: &[(&str, Option<BufferRef>)]) -> Result<()> {
+    for (i, (a, ra)) in named.iter().enumerate() {
+        for (b, rb) in &named[i + 1..] {
+            if let (Some(ra), Some(rb)) = (ra, rb)
+                && ra.overlaps(rb)
+            {
+                return Err(Error::InvalidInput(format!(
+                    "`{a}` ({}) overlaps `{b}` ({})",
+                    ra.describe(),
+                    rb.describe()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
 
 impl Wide {
     /// A sort of 64-bit keys (`config.key` u64, i64 or f64), or with `config.max_segments` a
@@ -352,20 +430,28 @@ impl Wide {
     /// [`Wide::passes`]; whole-run ones are refused (the parts are separate recordings).
     pub fn record<'a>(
         &'a self,
-        mut enc: EncoderRef<'a>,
+        enc: EncoderRef<'a>,
         keys: BufferRef<'a>,
         values: Option<BufferRef<'a>>,
         segments: Option<(BufferRef<'a>, Count<'a>)>,
         count: Count<'a>,
         stamps: Option<Timestamps>,
     ) -> Result<()> {
-        if stamps.is_some_and(|s| s.whole) {
-            return Err(Error::InvalidInput(
-                "a sort of 64-bit keys or of segments records several plans: ask for per-pass \
-                 timestamps (two per pass of Sorter::passes)"
-                    .into(),
-            ));
-        }
+        refuse_whole(stamps)?;
+        let steps = self.steps(&enc, keys, values, segments, count)?;
+        record_steps(enc, &steps, stamps)
+    }
+
+    /// The recordings of a sort, in order, each checked with its buffers and count; nothing
+    /// recorded (see [`Wide::record`]).
+    pub(super) fn steps<'a>(
+        &'a self,
+        enc: &EncoderRef<'a>,
+        keys: BufferRef<'a>,
+        values: Option<BufferRef<'a>>,
+        segments: Option<(BufferRef<'a>, Count<'a>)>,
+        count: Count<'a>,
+    ) -> Result<Vec<Step<'a>>> {
         let m = [
             Some(keys.len() / self.key_bytes),
             values.map(|v| v.len() / 4),
@@ -373,27 +459,14 @@ impl Wide {
         .into_iter()
         .flatten()
         .fold(self.max, u64::min);
-        let (offsets, copy) = self.segment_count(&enc, segments)?;
+        let (offsets, copy) = self.segment_count(enc, segments)?;
         // (no part binds two of the caller's ranges together, so their overlaps are checked
         // here: the keys and values are written, the offsets read throughout)
-        let named = [
+        check_disjoint(&[
             ("keys", Some(keys)),
             ("values", values),
             ("offsets", offsets),
-        ];
-        for (i, (a, ra)) in named.iter().enumerate() {
-            for (b, rb) in &named[i + 1..] {
-                if let (Some(ra), Some(rb)) = (ra, rb)
-                    && ra.overlaps(rb)
-                {
-                    return Err(Error::InvalidInput(format!(
-                        "`{a}` ({}) overlaps `{b}` ({})",
-                        ra.describe(),
-                        rb.describe()
-                    )));
-                }
-            }
-        }
+        ])?;
         let parts = self.parts(keys, values, offsets, m)?;
         // every part checked with its buffers before the first is recorded (the global parts
         // with the caller's count too, for its messages)
@@ -413,21 +486,17 @@ impl Wide {
                 rec.check(bufs, global)?;
             }
         }
-        let all = local
-            .iter()
-            .map(|(l, bufs)| (l.recorder(), bufs, count))
-            .chain(parts.iter().map(|(rec, bufs)| (*rec, bufs, global)));
-        let mut at = 0;
-        for (i, (rec, bufs, c)) in all.enumerate() {
-            let s = stamps.map(|s| Timestamps {
-                first: s.first + 2 * at,
-                ..s
-            });
-            let pre: Vec<_> = copy.iter().filter(|_| i == 0).copied().collect();
-            rec.record_after(enc.reborrow(), bufs, Some(c), s, &pre)?;
-            at += rec.plan().passes.len() as u32;
-        }
-        Ok(())
+        let mut steps: Vec<Step<'a>> = local
+            .into_iter()
+            .map(|(l, bufs)| Step::new(l.recorder(), bufs, count))
+            .chain(
+                parts
+                    .into_iter()
+                    .map(|(rec, bufs)| Step::new(rec, bufs, global)),
+            )
+            .collect();
+        steps[0].pre.extend(copy);
+        Ok(steps)
     }
 
     /// A segmented sort's offsets as the split binds them and the copy of its segment count
@@ -480,7 +549,7 @@ impl Wide {
 
 /// An elementwise plan over the count: its control block, grid and prepare pass, the
 /// caller's buffers it binds, and its passes.
-struct Steps<'c> {
+pub(super) struct Steps<'c> {
     caps: &'c crate::device::Caps,
     plan: Plan,
     grid: ChunkGrid,
@@ -488,7 +557,7 @@ struct Steps<'c> {
 }
 
 impl<'c> Steps<'c> {
-    fn new(
+    pub(super) fn new(
         caps: &'c crate::device::Caps,
         label: String,
         max: u64,
@@ -511,14 +580,14 @@ impl<'c> Steps<'c> {
     }
 
     /// A caller's buffer of `bytes` per key.
-    fn arg(&mut self, label: &'static str, bytes: u64) -> BufferId {
+    pub(super) fn arg(&mut self, label: &'static str, bytes: u64) -> BufferId {
         let id = self.plan.arg(label, bytes * self.grid.max_count);
         self.args.push(Arg::counted(id, label, bytes));
         id
     }
 
     /// A caller's buffer the count does not size.
-    fn fixed(&mut self, label: &'static str) -> BufferId {
+    pub(super) fn fixed(&mut self, label: &'static str) -> BufferId {
         let id = self.plan.arg(label, 4);
         self.args.push(Arg::fixed(id));
         id
@@ -526,7 +595,7 @@ impl<'c> Steps<'c> {
 
     /// A pass of `stage` over the count, binding `binds` and the control block's head to its
     /// variable `head`.
-    fn pass(
+    pub(super) fn pass(
         &mut self,
         label: &str,
         stage: Stage,
@@ -545,7 +614,7 @@ impl<'c> Steps<'c> {
         Ok(())
     }
 
-    fn recorder(self, ctx: &Context) -> Result<Recorder> {
+    pub(super) fn recorder(self, ctx: &Context) -> Result<Recorder> {
         Recorder::new(ctx, self.plan, self.args, Some(self.grid.counting()))
     }
 }

@@ -7,7 +7,7 @@
 //! covers what the 64-bit sort adds: the words' order, the second value word, the joins.
 
 use wgsimd::dtype::Dtype;
-use wgsimd::reference::sort::{check_segments, check_wide, Order};
+use wgsimd::reference::sort::{check_segments, check_wide, check_wide_segments, Order};
 use wgsimd::sort::{SortConfig, SortPolicy, Sorter, Strategy};
 use wgsimd::{BufferRef, Context, Count};
 
@@ -43,6 +43,7 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             segment_counts_from_the_gpu,
         ),
+        Test::new("sort_wide::wide_segments", On::Every, wide_segments),
         Test::new("sort_wide::bad_input", On::Once, bad_input),
     ]
 }
@@ -909,9 +910,40 @@ fn bad_input(t: &Target) {
         "offsets for a plain sorter",
         keys_only.record_segmented(&mut enc, &kb, None, &ob, Count::Host(2), Count::Host(10)),
     );
+    let wide_seg = Sorter::new(ctx, SortConfig::keys(Dtype::U64, 10).segmented(2)).unwrap();
     util::refused(
-        "64-bit segmented",
-        Sorter::new(ctx, SortConfig::keys(Dtype::U64, 10).segmented(2)).map(|_| ()),
+        "64-bit segmented sorter without offsets",
+        wide_seg.record(&mut enc, &kb, None, Count::Host(10)),
+    );
+    util::refused(
+        "64-bit segmented sorter with values it does not carry",
+        wide_seg.record_segmented(
+            &mut enc,
+            &kb,
+            Some(BufferRef::from(&vb)),
+            &ob,
+            Count::Host(2),
+            Count::Host(10),
+        ),
+    );
+    util::refused(
+        "64-bit keys over the offsets",
+        wide_seg.record_segmented(
+            &mut enc,
+            &kb,
+            None,
+            kb.slice(0, 12),
+            Count::Host(2),
+            Count::Host(10),
+        ),
+    );
+    util::refused(
+        "64-bit segmented, 3 segments of 2",
+        wide_seg.record_segmented(&mut enc, &kb, None, &ob, Count::Host(3), Count::Host(10)),
+    );
+    util::refused(
+        "64-bit segmented, 11 keys of 10",
+        wide_seg.record_segmented(&mut enc, &kb, None, &ob, Count::Host(2), Count::Host(11)),
     );
     util::refused(
         "0 segments",
@@ -974,5 +1006,180 @@ fn offsets_that_decrease(t: &Target) {
             pairs == want,
             "shape {i}: not a permutation of the input's (key, value) pairs"
         );
+    }
+}
+
+/// A segmented sort of 64-bit keys (`src/sort/wide_segments.rs`), checked by
+/// [`check_wide_segments`]: the composed sorts of each 32-bit word, and the gathers between.
+fn wide_segments_checked(
+    t: &Target,
+    sorter: &Sorter,
+    with: With,
+    keys: &[u64],
+    offs: &[u32],
+    counts: (Count, Count),
+    what: &str,
+) {
+    let ctx = &t.ctx;
+    let n = keys.len();
+    let config = sorter.config();
+    let values = data::values(n);
+    let ob = ctx.upload("offsets", offs).unwrap();
+    let kb = ctx
+        .upload("keys", &[keys, &[0x5e5e_5e5e_5e5e_5e5e]].concat())
+        .unwrap();
+    let poison = vec![0x7a7a_7a7au32; n + 1];
+    let vb = match with {
+        With::Values => ctx.upload("values", &[&values[..], &[0x7a7a_7a7a]].concat()),
+        _ => ctx.upload("values", &poison),
+    }
+    .unwrap();
+    let v = (with != With::Keys).then(|| vb.slice(0, 4 * n.max(1) as u64));
+    let mut enc = ctx.encoder();
+    sorter
+        .record_segmented(
+            &mut enc,
+            kb.slice(0, 8 * n.max(1) as u64),
+            v,
+            &ob,
+            counts.0,
+            counts.1,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    util::submit(t, enc);
+    let got: Vec<u64> = ctx.read(&kb).unwrap();
+    let gv = util::words(t, &vb);
+    assert_eq!(
+        got[n], 0x5e5e_5e5e_5e5e_5e5e,
+        "{what}: past the keys written"
+    );
+    assert_eq!(gv[n], 0x7a7a_7a7a, "{what}: past the values written");
+    let iota: Vec<u32> = (0..n as u32).collect();
+    let (vin, vout): (&[u32], &[u32]) = match with {
+        With::Keys => (&[], &[]),
+        With::Values => (&values, &gv[..n]),
+        With::Index => (&iota, &gv[..n]),
+    };
+    let order = Order {
+        descending: config.descending,
+        begin_bit: config.begin_bit,
+        end_bit: config.end_bit,
+    };
+    if let Err(e) = check_wide_segments(config.key, (keys, vin), (&got[..n], vout), offs, order) {
+        panic!("{what}: {e}");
+    }
+}
+
+/// Segmented sorts of u64, i64 and f64 keys: each type over key kinds whose order lies in the
+/// low words, the high words or both, the segment kinds, payloads and directions taking turns;
+/// the global path (a policy without the local one); bit ranges in the low half, across both,
+/// the high half alone and empty; sizes 0 and 1; segment and key counts from GPU words.
+fn wide_segments(t: &Target) {
+    let ctx = &t.ctx;
+    let n = if t.is_sim() { 700 } else { 40_001 };
+    let mut turn = 0usize;
+    for (dtype, kinds) in [
+        (Dtype::U64, &[0u32, 1][..]),
+        (Dtype::I64, &[2, 4][..]),
+        (Dtype::F64, &[4, 3, 1][..]),
+    ] {
+        for &kind in kinds {
+            let with = WITH[turn % 3];
+            let descending = turn % 2 == 1;
+            let offs = offsets(turn as u32 % 5, n, [3, 40][turn % 2], turn as u64);
+            let keys = wide_keys(kind, n, turn as u64);
+            let mut c = config(t, dtype, n, with, descending).segmented(offs.len() as u32 + 7);
+            if turn == 2 {
+                c.policy.segment_local_max = 0;
+            }
+            let what = format!(
+                "{dtype} keys kind {kind}, offsets kind {}, {with:?}, descending {descending}",
+                turn % 5
+            );
+            let sorter = Sorter::new(ctx, c).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let counts = (Count::Host(offs.len() as u32 - 1), Count::Host(n as u32));
+            wide_segments_checked(t, &sorter, with, &keys, &offs, counts, &what);
+            turn += 1;
+        }
+    }
+    let offs = offsets(0, n, 10, 5);
+    for (i, (begin, end)) in [(0, 20), (16, 48), (32, 64), (33, 33)]
+        .into_iter()
+        .enumerate()
+    {
+        let with = WITH[i % 3];
+        let keys = wide_keys(i as u32 % 3, n, 3);
+        let c = config(t, Dtype::F64, n, with, i == 1)
+            .bits(begin, end)
+            .segmented(offs.len() as u32);
+        let sorter = Sorter::new(ctx, c).unwrap();
+        let counts = (Count::Host(offs.len() as u32 - 1), Count::Host(n as u32));
+        let what = format!("bits {begin}..{end}, {with:?}");
+        wide_segments_checked(t, &sorter, with, &keys, &offs, counts, &what);
+    }
+    for m in [0usize, 1] {
+        let keys = wide_keys(4, m, 9);
+        let offs = offsets(1, m, 1, 1);
+        let c = config(t, Dtype::I64, 10, With::Index, false).segmented(4);
+        let sorter = Sorter::new(ctx, c).unwrap();
+        let counts = (Count::Host(offs.len() as u32 - 1), Count::Host(m as u32));
+        wide_segments_checked(
+            t,
+            &sorter,
+            With::Index,
+            &keys,
+            &offs,
+            counts,
+            &format!("{m} keys"),
+        );
+    }
+    // GPU counts: the segment count and the key count from words the GPU holds; the keys past
+    // the count are a segment of their own, untouched
+    let offs = offsets(0, n, 30, 11);
+    let keys = wide_keys(0, n + 90, 11);
+    let mut offs_more = offs.clone();
+    offs_more.push(n as u32 + 90);
+    let words = ctx
+        .upload("counts", &[offs.len() as u32 - 1, n as u32, 0, 0])
+        .unwrap();
+    let c = config(t, Dtype::U64, n + 90, With::Values, true).segmented(offs.len() as u32 + 3);
+    let sorter = Sorter::new(ctx, c).unwrap();
+    let counts = (Count::Gpu(words.slice(0, 4)), Count::Gpu(words.slice(4, 4)));
+    let what = "GPU counts";
+    let values = data::values(n + 90);
+    let ob = ctx.upload("offsets", &offs_more).unwrap();
+    let kb = ctx.upload("keys", &keys).unwrap();
+    let vb = ctx.upload("values", &values).unwrap();
+    let mut enc = ctx.encoder();
+    sorter
+        .record_segmented(
+            &mut enc,
+            &kb,
+            Some(BufferRef::from(&vb)),
+            &ob,
+            counts.0,
+            counts.1,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    util::submit(t, enc);
+    let got: Vec<u64> = ctx.read(&kb).unwrap();
+    let gv = util::words(t, &vb);
+    assert!(
+        got[n..] == keys[n..] && gv[n..] == values[n..],
+        "{what}: keys or values past the count changed"
+    );
+    let order = Order {
+        descending: true,
+        begin_bit: 0,
+        end_bit: 64,
+    };
+    if let Err(e) = check_wide_segments(
+        Dtype::U64,
+        (&keys[..n], &values[..n]),
+        (&got[..n], &gv[..n]),
+        &offs,
+        order,
+    ) {
+        panic!("{what}: {e}");
     }
 }

@@ -60,8 +60,8 @@ fn sort_writes_sorted_npy_of_the_input_dtype() {
     }
 }
 
-/// 64-bit keys (float64 in `total_cmp` order, int64 with values, descending) and a segmented
-/// sort with an empty segment, on the simulator and on the GPU.
+/// 64-bit keys (float64 in `total_cmp` order, int64 with values, descending) and segmented
+/// sorts of 32- and 64-bit keys with an empty segment, on the simulator and on the GPU.
 #[test]
 fn sort_takes_64_bit_keys_and_segments() {
     let dir = tempfile::tempdir().unwrap();
@@ -92,6 +92,12 @@ fn sort_takes_64_bit_keys_and_segments() {
     idx.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
     let want_k: Vec<i64> = idx.iter().map(|&i| keys[i]).collect();
     let want_v: Vec<u32> = idx.iter().map(|&i| vals[i]).collect();
+    // float64 keys in segments, one empty, with values: -0.0 before 0.0, NaN last
+    let seg64 = [2.5f64, -0.0, 0.0, f64::NAN, 1.0, -3.0, 0.5];
+    let (sk64, sv64) = (
+        common::write_npy(d, "sk64.npy", &seg64),
+        common::write_npy(d, "sv64.npy", &[0u32, 1, 2, 3, 4, 5, 6]),
+    );
     let seg_keys = [5u32, 3, 9, 1, 7, 2, 8];
     let sk = common::write_npy(d, "sk.npy", &seg_keys);
     let so = common::write_npy(d, "so.npy", &[0u32, 3, 3, 7]);
@@ -143,6 +149,32 @@ fn sort_takes_64_bit_keys_and_segments() {
             [3, 5, 9, 1, 2, 7, 8],
             "{backend}"
         );
+        let svo = d.join("svo.npy");
+        assert_success(&common::wgsimd(&[
+            "sort",
+            s(&sk64),
+            "-o",
+            s(&so_out),
+            "--values",
+            s(&sv64),
+            "--values-out",
+            s(&svo),
+            "--segments",
+            s(&so),
+            "--backend",
+            backend,
+        ]));
+        let got: Vec<u64> = read_npy::<f64>(&so_out)
+            .1
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        let want: Vec<u64> = [-0.0f64, 0.0, 2.5, -3.0, 0.5, 1.0, f64::NAN]
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        assert_eq!(got, want, "{backend}");
+        assert_eq!(read_npy::<u32>(&svo).1, [1, 2, 0, 5, 6, 4, 3], "{backend}");
     }
 }
 
@@ -178,10 +210,10 @@ fn sort_bad_input_leaves_no_output() {
         "unsupported dtype int32 for segment offsets",
     );
     let k64 = common::write_npy(d, "k64.npy", &[3u64, 1, 2]);
-    let o = common::write_npy(d, "o.npy", &[0u32, 3]);
+    let o = common::write_npy(d, "o.npy", &[0u32, 2]);
     assert_clean_error(
         &sort(&[s(&k64), "-o", s(&out), "--segments", s(&o)]),
-        "takes 32-bit keys",
+        "from 0 to the key count 3",
     );
     let short = common::write_npy(d, "short.npy", &[1u32, 2]);
     assert_clean_error(
