@@ -10,12 +10,15 @@
 //! last run's keys compared with a CPU sort. And the `ChunkPolicy` (the histogram's
 //! `--workgroups` and `--items`) of reduce-by-key (`--only runs`, the CUB yardstick's input) and
 //! of the fold (`--only fold`: the inclusive max-scan and the max-reduction of u32; the scan
-//! also chained, by `--tiles`).
+//! also chained, by `--tiles`). And the segmented sort's local path bounds (`--only segments`:
+//! `SortPolicy::segment_tiny_max`, `segment_rank_max`, `segment_local_max` over u32 pairs in
+//! segments of random lengths 1..32, 1..256, 257..3072 and 1..16384). And top-k's
+//! `TopKPolicy` (`--only topk`) over the bench's one-row and many-row shapes.
 //!
 //! `cargo run --release -p wgsimd-lab --bin prims_sweep -- [--sizes 24,28]
 //! [--workgroups 264,528,1024,2112,4096] [--items 4,8,16] [--tiles 4096,8192,12288,16384]
 //! [--wide-items 1,2,4,8,16]
-//! [--only histogram|select|wide|runs|fold] [--repeats N]` (sizes are exponents). `LAB_SIM=h100` runs on the simulator (host-timed;
+//! [--only histogram|select|wide|runs|fold|segments|topk] [--repeats N]` (sizes are exponents). `LAB_SIM=h100` runs on the simulator (host-timed;
 //! `--sizes 14`).
 
 use wgsimd::dtype::Dtype;
@@ -384,6 +387,206 @@ fn folds(ctx: &Context, e: f64, grid: &[(u32, u32)], tiles: &[u32], repeats: usi
     }
 }
 
+/// Offsets of `n` keys in segments of lengths drawn uniformly from `lens` (seeded).
+fn segment_offsets(n: usize, lens: (u32, u32), seed: u64) -> Vec<u32> {
+    let r = wgsimd_lab::random_u32(n, seed);
+    let mut o = vec![0u32];
+    let mut i = 0;
+    while (*o.last().expect("an offset") as usize) < n {
+        let l = lens.0 + r[i % n] % (lens.1 - lens.0 + 1);
+        i += 1;
+        o.push((*o.last().expect("an offset") as usize + l as usize).min(n) as u32);
+    }
+    o
+}
+
+/// The segmented sort's local path bounds (`SortPolicy::segment_tiny_max`, `segment_rank_max`,
+/// `segment_local_max`) over u32 pairs in segments of random lengths in a few ranges, each
+/// variant timed whole (encoder timestamps around the recording, after an untimed restoring
+/// copy) and its keys and values compared with each segment's stable sort.
+fn segments(ctx: &Context, e: f64, repeats: usize) {
+    use wgsimd::sort::{SortConfig, SortPolicy, Sorter};
+    let n = wgsimd_lab::pow2(e) as usize;
+    let keys = wgsimd_lab::random_u32(n, 21);
+    let values: Vec<u32> = (0..n as u32).collect();
+    let src = (
+        ctx.upload("keys", &keys).expect("keys"),
+        ctx.upload("values", &values).expect("values"),
+    );
+    let out = (
+        ctx.uninit("sorted keys", 4 * n as u64).expect("keys"),
+        ctx.uninit("sorted values", 4 * n as u64).expect("values"),
+    );
+    let d = SortPolicy::default();
+    let tiny = |t: u32| SortPolicy {
+        segment_tiny_max: t,
+        ..d
+    };
+    let rank = |r: u32| SortPolicy {
+        segment_rank_max: r,
+        ..d
+    };
+    let local = |l: u64| SortPolicy {
+        segment_local_max: l,
+        ..d
+    };
+    let shapes: [((u32, u32), Vec<(String, SortPolicy)>); 4] = [
+        (
+            (1, 32),
+            [0, 8, 16, 32]
+                .map(|t| (format!("tiny {t}"), tiny(t)))
+                .to_vec(),
+        ),
+        (
+            (1, 256),
+            [0, 8, 16, 32]
+                .map(|t| (format!("tiny {t}"), tiny(t)))
+                .into_iter()
+                .chain([0, 64, 128].map(|r| (format!("rank {r}"), rank(r))))
+                .collect(),
+        ),
+        (
+            (257, 3072),
+            [0, 3072, 8192, u64::MAX]
+                .map(|l| (format!("local {l}"), local(l)))
+                .to_vec(),
+        ),
+        (
+            (1, 16384),
+            [0, 3072, 8192, u64::MAX]
+                .map(|l| (format!("local {l}"), local(l)))
+                .to_vec(),
+        ),
+    ];
+    for (lens, variants) in shapes {
+        let offsets = segment_offsets(n, lens, 22);
+        let mut want: Vec<(u32, u32)> = Vec::with_capacity(n);
+        for w in offsets.windows(2) {
+            let mut part: Vec<(u32, u32)> = (w[0]..w[1]).map(|i| (keys[i as usize], i)).collect();
+            part.sort_by_key(|p| p.0);
+            want.extend(part);
+        }
+        let ob = ctx.upload("offsets", &offsets).expect("offsets");
+        let segs = offsets.len() as u32 - 1;
+        for (name, policy) in variants {
+            let label = format!(
+                "segmented pairs u32 2^{e} lengths {}..{} {name}",
+                lens.0, lens.1
+            );
+            let config = SortConfig::keys(Dtype::U32, n as u64)
+                .with_values()
+                .segmented(segs)
+                .policy(policy);
+            let sorter = match Sorter::new(ctx, config) {
+                Ok(s) => s,
+                Err(e) => {
+                    println!("{label}: skipped: {e}");
+                    continue;
+                }
+            };
+            let job = Job {
+                passes: Vec::new(),
+                setup: Some(Box::new(|mut enc: wgsimd::EncoderRef| {
+                    enc.copy(&(&src.0).into(), &(&out.0).into(), 4 * n as u64)?;
+                    enc.copy(&(&src.1).into(), &(&out.1).into(), 4 * n as u64)
+                })),
+                record: Box::new(|enc, _| {
+                    let c = (Count::Host(segs), Count::Host(n as u32));
+                    let v = Some((&out.1).into());
+                    sorter.record_segmented(enc, &out.0, v, &ob, c.0, c.1)
+                }),
+            };
+            let check = |ctx: &Context| {
+                let k = ctx.read::<u32>(&out.0).map_err(|e| e.to_string())?;
+                let v = ctx.read::<u32>(&out.1).map_err(|e| e.to_string())?;
+                let same = k
+                    .iter()
+                    .zip(&v)
+                    .map(|(&a, &b)| (a, b))
+                    .eq(want.iter().copied());
+                same.then_some(())
+                    .ok_or("not each segment's stable sort".to_string())
+            };
+            report(ctx, &label, &job, &out.0, n, repeats, &check);
+        }
+    }
+}
+
+/// Top-k's `TopKPolicy` (`wide_cols`, `wide_workgroups`, `chunk`) over the bench's shapes: the
+/// 16 and 1024 largest of 2^e uniform f32 (one row), and at the first size the rows torch's
+/// yardsticks time (50 of 64 × 128256, 40 of 256 × 32000, 16 of 4096 × 1024); each variant
+/// timed whole and its indices compared with a CPU selection (value in the sort's order, then
+/// the lower index).
+fn topks(ctx: &Context, e: f64, first: bool, repeats: usize) {
+    use wgsimd::reference::sort::Order;
+    use wgsimd::topk::{TopK, TopKConfig, TopKPolicy};
+    let n = wgsimd_lab::pow2(e) as usize;
+    let mut shapes: Vec<(usize, usize, u32)> = vec![(1, n, 16), (1, n, 1024)];
+    if first {
+        shapes.extend([(64, 128256, 50), (256, 32000, 40), (4096, 1024, 16)]);
+    }
+    let d = TopKPolicy::default();
+    let mut variants: Vec<(String, TopKPolicy)> = vec![("default".into(), d)];
+    for w in [4096, 8192, 32768, u32::MAX] {
+        variants.push((format!("wide_cols {w}"), TopKPolicy { wide_cols: w, ..d }));
+    }
+    for w in [512, 1024, 4096, 8192] {
+        let p = TopKPolicy {
+            wide_workgroups: w,
+            ..d
+        };
+        variants.push((format!("wide_workgroups {w}"), p));
+    }
+    for c in [1024, 4096] {
+        variants.push((format!("chunk {c}"), TopKPolicy { chunk: c, ..d }));
+    }
+    for (rows, cols, k) in shapes {
+        let data = wgsimd_lab::random_f32(rows * cols, 31);
+        let order = Order::default();
+        let want: Vec<u32> = (0..rows)
+            .flat_map(|r| {
+                let row = &data[r * cols..(r + 1) * cols];
+                let mut idx: Vec<(std::cmp::Reverse<u32>, u32)> = row
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| (std::cmp::Reverse(order.rank(x)), i as u32))
+                    .collect();
+                idx.select_nth_unstable(k as usize - 1);
+                idx.truncate(k as usize);
+                idx.sort_unstable();
+                idx.into_iter().map(|(_, i)| i)
+            })
+            .collect();
+        let input = ctx.upload("input", &data).expect("input");
+        let out = 4 * (rows * k as usize) as u64;
+        let values = ctx.uninit("values", out).expect("values");
+        let indices = ctx.uninit("indices", out).expect("indices");
+        for (name, policy) in &variants {
+            let label = format!("topk {rows}x{cols} k {k} {name}");
+            let config = TopKConfig::largest(Dtype::F32, k, cols as u32);
+            let t = match TopK::with_policy(ctx, config, *policy) {
+                Ok(t) => t,
+                Err(e) => {
+                    println!("{label}: skipped: {e}");
+                    continue;
+                }
+            };
+            let job = Job {
+                passes: Vec::new(),
+                setup: None,
+                record: Box::new(|enc, _| t.record(enc, &input, &values, &indices, rows as u32)),
+            };
+            let check = |ctx: &Context| {
+                let got = ctx.read::<u32>(&indices).map_err(|e| e.to_string())?;
+                (got == want)
+                    .then_some(())
+                    .ok_or("not the reference's indices".to_string())
+            };
+            report(ctx, &label, &job, &indices, rows * cols, repeats, &check);
+        }
+    }
+}
+
 fn main() {
     let args = wgsimd_lab::args();
     let sizes: Vec<f64> = wgsimd_lab::list_flag(&args, "--sizes", &[24.0, 28.0]);
@@ -403,7 +606,10 @@ fn main() {
     let ctx = wgsimd_lab::open().expect("a device");
     println!("# {}", wgsimd_lab::describe(&ctx));
     let runs = |what: &str| only.as_deref().is_none_or(|o| o == what);
-    for e in sizes {
+    for (i, &e) in sizes.iter().enumerate() {
+        if runs("topk") {
+            topks(&ctx, e, i == 0, repeats);
+        }
         if runs("histogram") {
             histograms(&ctx, e, &grid, repeats);
         }
@@ -418,6 +624,9 @@ fn main() {
         }
         if runs("fold") {
             folds(&ctx, e, &grid, &tiles, repeats);
+        }
+        if runs("segments") {
+            segments(&ctx, e, repeats);
         }
     }
 }
