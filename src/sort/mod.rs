@@ -224,22 +224,24 @@ pub struct SortPolicy {
     /// The longest segment a segmented sort sorts in one workgroup (its local path,
     /// `src/sort/segments.rs`: tiles of 3072, 6144, 8192 and 16384 keys): the largest tile within it that fits the device's
     /// workgroup memory is `L`, and a run with a segment longer than `L` takes the global path
-    /// for all its keys; 0 turns the local path off. `u64::MAX`: segments of 1024 and of random
-    /// lengths 1..8191, all on the local path, 1.18–1.54× and 0.86–1.39× CUB's
-    /// `DeviceSegmentedSort` at 2^22–2^28, where the global path alone took 0.87–1.20× and
-    /// 0.57–0.66× (H200, 2026-11-30; the cap itself not swept).
+    /// for all its keys; 0 turns the local path off. `u64::MAX`: u32 pairs in segments of
+    /// random lengths 1..16384 take 0.920 ms at 2^24 uncapped, 1.581 capped at 3072 or 8192 (a
+    /// longer segment sends the run to the global path) and 1.538 without the local path
+    /// (H200, lab `prims_sweep --only segments`, 2026-11-30; docs/sort.md).
     pub segment_local_max: u64,
     /// Segments of a segmented sort's local path of up to this many keys (at most 32) are
     /// sorted by one invocation each (`wgsl/sort/segment_tiny.wgsl`: an insertion sort in
-    /// private memory) instead of a workgroup's tile of at least 3072 keys; 0: none. 16: not
-    /// swept on a GPU (the local path as a whole is measured: `segment_local_max`); chosen because an insertion sort of 16 keys makes at most 120
-    /// moves, while the smallest tile ranks 3072 keys four times for them.
+    /// private memory) instead of a workgroup each; 0: none. 16: u32 pairs in segments of 1..8
+    /// keys take 1.01 ms at 2^24 against 5.16 with none and 4.79 with 4; of 1..16, 1.24 against
+    /// 2.93 (8) and 3.01 (none); of 1..32, 1.90 against 1.71 (none) and 2.19 (32) (H200, lab
+    /// `prims_sweep --only segments`, 2026-11-30).
     pub segment_tiny_max: u32,
     /// Longer segments of up to this many keys (at most 256) are sorted by a workgroup of 256
     /// invocations, a key each, by ranking each key against the segment's others
-    /// (`wgsl/sort/segment_rank.wgsl`: m steps a key, no digit passes); 0: none. 256: not swept
-    /// on a GPU; chosen because up to there a key's m compares in workgroup memory
-    /// cost about what the smallest tile's four ranking passes over 3072 keys cost it.
+    /// (`wgsl/sort/segment_rank.wgsl`: m steps a key, no digit passes); 0: none. 256: u32 pairs
+    /// in segments of 1..256 keys take 1.47 ms at 2^24 against 4.32 (128), 6.13 (64) and 7.53
+    /// (none: the smallest tile for each) (H200, lab `prims_sweep --only segments`,
+    /// 2026-11-30).
     pub segment_rank_max: u32,
     /// Verification, not tuning: OneSweep tiles take their index from an atomic ticket in order
     /// of start (true, the only sensible setting on a device); false ties them to workgroup

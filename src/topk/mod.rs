@@ -57,8 +57,9 @@ impl TopKConfig {
     }
 }
 
-/// Tuning of top-k: which path a configuration takes and the wide select's grid. No figure on a
-/// GPU yet: each value is reasoned from the shapes it serves (docs/topk.md).
+/// Tuning of top-k: which path a configuration takes and the wide select's grid (docs/topk.md
+/// has the table; the lab's `prims_sweep --only topk` times each field over the bench's shapes,
+/// H200, 2026-11-30).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopKPolicy {
     /// The largest k the radix select takes (at most [`MAX_K`]); past it, a sort of each row:
@@ -69,18 +70,20 @@ pub struct TopKPolicy {
     /// workgroup memory of its ranking.
     pub select_max_k: u32,
     /// Rows at least this long take the wide select (several workgroups a row, two dispatches a
-    /// round): 16384. Below it a workgroup per row reads its row in 64 steps of 256 or fewer,
-    /// where the wide select's 2 + 2 × rounds dispatches (a few µs each) would cost more than
-    /// the row's reads.
+    /// round): 16384. 4096 and 8192 time the same (within 1%); 32768 or never leaves rows of
+    /// 32000 to a workgroup each, 0.114 against 0.104 ms for 256 of them (k = 40), and one row of
+    /// 2^22 takes 13 ms.
     pub wide_cols: u32,
     /// The most rows a wide run takes (its scratch: 1060 bytes a row); more take the
     /// workgroup per row, which then fills the GPU with rows: 4096 (4.3 MB).
     pub wide_max_rows: u32,
-    /// Elements a wide workgroup takes a step (8 per invocation): 2048.
+    /// Elements a wide workgroup takes a step (8 per invocation): 2048. 4096 is within 2% either
+    /// way with 1024 workgroups (faster at one row of 2^22, slower at 64 × 128256).
     pub chunk: u32,
     /// About how many workgroups the wide select's passes over elements dispatch, over all
-    /// rows (each strides over its row's steps): 2048, 15 per SM of the H200's 132, enough
-    /// loads in flight to stream the row.
+    /// rows (each strides over its row's steps): 1024, about 8 per SM of the H200's 132. Against
+    /// 2048: 0.078 / 0.209 ms at one row of 2^22 / 2^24 (k = 16; 0.084 / 0.214), 0.101 ms at 64 ×
+    /// 128256 (0.110), 0.096 at 256 × 32000 (0.105); 768 and 1536 lose at 2^24 (0.249, 0.239).
     pub wide_workgroups: u32,
 }
 
@@ -91,7 +94,7 @@ impl Default for TopKPolicy {
             wide_cols: 16384,
             wide_max_rows: 4096,
             chunk: 2048,
-            wide_workgroups: 2048,
+            wide_workgroups: 1024,
         }
     }
 }

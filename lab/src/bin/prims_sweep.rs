@@ -12,8 +12,9 @@
 //! of the fold (`--only fold`: the inclusive max-scan and the max-reduction of u32; the scan
 //! also chained, by `--tiles`). And the segmented sort's local path bounds (`--only segments`:
 //! `SortPolicy::segment_tiny_max`, `segment_rank_max`, `segment_local_max` over u32 pairs in
-//! segments of random lengths 1..32, 1..256, 257..3072 and 1..16384). And top-k's
-//! `TopKPolicy` (`--only topk`) over the bench's one-row and many-row shapes.
+//! segments of random lengths 1..2 up to 1..16384; `--tiny-only` the lengths up to 32). And
+//! top-k's `TopKPolicy` (`--only topk`) over the bench's one-row and many-row shapes
+//! (`--topk-grid`: the wide select's workgroups × chunk).
 //!
 //! `cargo run --release -p wgsimd-lab --bin prims_sweep -- [--sizes 24,28]
 //! [--workgroups 264,528,1024,2112,4096] [--items 4,8,16] [--tiles 4096,8192,12288,16384]
@@ -430,35 +431,47 @@ fn segments(ctx: &Context, e: f64, repeats: usize) {
         segment_local_max: l,
         ..d
     };
-    let shapes: [((u32, u32), Vec<(String, SortPolicy)>); 4] = [
-        (
-            (1, 32),
-            [0, 8, 16, 32]
-                .map(|t| (format!("tiny {t}"), tiny(t)))
-                .to_vec(),
-        ),
+    let tinies = |ts: &[u32]| -> Vec<(String, SortPolicy)> {
+        ts.iter().map(|&t| (format!("tiny {t}"), tiny(t))).collect()
+    };
+    let locals = || -> Vec<(String, SortPolicy)> {
+        [0, 3072, 8192, u64::MAX]
+            .map(|l| {
+                (
+                    format!(
+                        "local {}",
+                        if l == u64::MAX {
+                            "max".into()
+                        } else {
+                            l.to_string()
+                        }
+                    ),
+                    local(l),
+                )
+            })
+            .to_vec()
+    };
+    let shapes: Vec<((u32, u32), Vec<(String, SortPolicy)>)> = vec![
+        ((1, 2), tinies(&[0, 4, 8, 16])),
+        ((1, 4), tinies(&[0, 4, 8, 16])),
+        ((1, 8), tinies(&[0, 4, 8, 16])),
+        ((1, 16), tinies(&[0, 4, 8, 16])),
+        ((1, 32), tinies(&[0, 8, 16, 32])),
         (
             (1, 256),
-            [0, 8, 16, 32]
-                .map(|t| (format!("tiny {t}"), tiny(t)))
+            tinies(&[0, 8, 16, 32])
                 .into_iter()
                 .chain([0, 64, 128].map(|r| (format!("rank {r}"), rank(r))))
                 .collect(),
         ),
-        (
-            (257, 3072),
-            [0, 3072, 8192, u64::MAX]
-                .map(|l| (format!("local {l}"), local(l)))
-                .to_vec(),
-        ),
-        (
-            (1, 16384),
-            [0, 3072, 8192, u64::MAX]
-                .map(|l| (format!("local {l}"), local(l)))
-                .to_vec(),
-        ),
+        ((257, 3072), locals()),
+        ((1, 16384), locals()),
     ];
+    let only_tiny = wgsimd_lab::has_flag(&wgsimd_lab::args(), "--tiny-only");
     for (lens, variants) in shapes {
+        if only_tiny && lens.1 > 32 {
+            continue;
+        }
         let offsets = segment_offsets(n, lens, 22);
         let mut want: Vec<(u32, u32)> = Vec::with_capacity(n);
         for w in offsets.windows(2) {
@@ -527,18 +540,32 @@ fn topks(ctx: &Context, e: f64, first: bool, repeats: usize) {
     }
     let d = TopKPolicy::default();
     let mut variants: Vec<(String, TopKPolicy)> = vec![("default".into(), d)];
-    for w in [4096, 8192, 32768, u32::MAX] {
-        variants.push((format!("wide_cols {w}"), TopKPolicy { wide_cols: w, ..d }));
-    }
-    for w in [512, 1024, 4096, 8192] {
-        let p = TopKPolicy {
-            wide_workgroups: w,
-            ..d
-        };
-        variants.push((format!("wide_workgroups {w}"), p));
-    }
-    for c in [1024, 4096] {
-        variants.push((format!("chunk {c}"), TopKPolicy { chunk: c, ..d }));
+    let grid = wgsimd_lab::has_flag(&wgsimd_lab::args(), "--topk-grid");
+    if grid {
+        for w in [768, 1024, 1536, 2048] {
+            for c in [2048, 4096] {
+                let p = TopKPolicy {
+                    wide_workgroups: w,
+                    chunk: c,
+                    ..d
+                };
+                variants.push((format!("wide_workgroups {w} chunk {c}"), p));
+            }
+        }
+    } else {
+        for w in [4096, 8192, 32768, u32::MAX] {
+            variants.push((format!("wide_cols {w}"), TopKPolicy { wide_cols: w, ..d }));
+        }
+        for w in [512, 1024, 4096, 8192] {
+            let p = TopKPolicy {
+                wide_workgroups: w,
+                ..d
+            };
+            variants.push((format!("wide_workgroups {w}"), p));
+        }
+        for c in [1024, 4096] {
+            variants.push((format!("chunk {c}"), TopKPolicy { chunk: c, ..d }));
+        }
     }
     for (rows, cols, k) in shapes {
         let data = wgsimd_lab::random_f32(rows * cols, 31);
