@@ -4,8 +4,9 @@
 //! and add the rounding of C to f16 where no pass of the product rounds it.
 //!
 //! Rules: `PathChoice::Auto` takes the few-rows kernel up to [`GEMV_MAX_M`] rows (int4
-//! weights: [`GEMV_MAX_M_INT4`]) and cooperative matrices for f16 from [`COOP_MIN_M`] rows
-//! where the adapter offers them and the product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
+//! weights: [`GEMV_MAX_M_INT4`]) and cooperative matrices for f16 from [`COOP_MIN_M`](super::COOP_MIN_M) rows
+//! ([`coop_min_m`]: from 9 for weights of 2^25 elements or more, which the few-rows kernel
+//! streams once a block of 8 rows) where the adapter offers them and the product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
 //! cooperative variant keeps the kernels that cannot take it out. Int4 weights have no
 //! cooperative kernel.
 
@@ -15,7 +16,7 @@ use super::gemm_plan::{shape_label, GemmPlan};
 use super::gemv::gemv_pass;
 use super::layout::{int4_bytes, resolve, GemmShape};
 use super::limits::check_dims;
-use super::policy::{GemmPolicy, COOP_MIN_M, GEMV_MAX_M, GEMV_MAX_M_INT4};
+use super::policy::{coop_min_m, GemmPolicy, GEMV_MAX_M, GEMV_MAX_M_INT4};
 use super::tiled::tiled_pass;
 use crate::device::Caps;
 use crate::error::{Error, Result};
@@ -25,8 +26,8 @@ use crate::plan::{BufferInit, Plan};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathChoice {
     /// The few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights: [`GEMV_MAX_M_INT4`]),
-    /// cooperative matrices when offered (f16 inputs, M ≥ [`COOP_MIN_M`]), else the
-    /// register-tiled kernel.
+    /// cooperative matrices when offered (f16 inputs, M ≥ [`coop_min_m`]: [`COOP_MIN_M`](super::COOP_MIN_M), or 9
+    /// for large weights), else the register-tiled kernel.
     #[default]
     Auto,
     /// The register-tiled portable kernel.
@@ -54,7 +55,7 @@ pub struct GemmOptions {
     /// `PathChoice::Auto` off the cooperative kernel (it does not split K).
     pub split: Option<u32>,
     /// Cooperative-matrix kernel and tile; `None` picks [`coop::usable`]'s default. With
-    /// `Some`, `PathChoice::Auto` takes it for f16 inputs from [`COOP_MIN_M`] rows when it runs
+    /// `Some`, `PathChoice::Auto` takes it for f16 inputs from [`COOP_MIN_M`](super::COOP_MIN_M) rows when it runs
     /// on the adapter (else, and for f32 or fewer rows, the register-tiled kernel: a named
     /// variant also keeps the few-rows kernel out), `PathChoice::Coop` requires it.
     pub coop: Option<coop::CoopVariant>,
@@ -112,7 +113,7 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
         // (where the cooperative kernel cannot take this shape, the portable one may; a
         // forced split or portable policy asks for the portable kernels, as in `takes_gemv`)
         PathChoice::Auto
-            if f16 && m >= COOP_MIN_M && opts.split.is_none() && opts.policy.is_none() =>
+            if f16 && m >= coop_min_m(n, k) && opts.split.is_none() && opts.policy.is_none() =>
         {
             choose()
                 .ok()
@@ -353,5 +354,29 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(path(policy), Path::Tiled);
+    }
+
+    /// Large weights take cooperative matrices from 9 rows, smaller ones from `COOP_MIN_M`;
+    /// the few-rows kernel below (plans only: nothing runs).
+    #[test]
+    fn large_weights_take_cooperative_matrices_from_fewer_rows() {
+        use crate::gemm::COOP_MIN_M;
+        let mut caps = Caps::h100();
+        (caps.f16, caps.subgroups) = (true, true);
+        (caps.subgroup_min, caps.subgroup_max) = (32, 32);
+        caps.max_workgroup_storage = 48 << 10;
+        caps.cooperative_matrix = vec![coop::CoopKernel::K16.shape()];
+        let path = |m, n, k| {
+            plan(&caps, Format::F16, m, n, k, GemmOptions::default())
+                .unwrap()
+                .path
+        };
+        assert_eq!(path(9, 14336, 4096), Path::Coop16);
+        assert_eq!(path(9, 4096, 14336), Path::Coop16);
+        assert_eq!(path(8, 14336, 4096), Path::Gemv);
+        assert_eq!(path(16, 4096, 4096), Path::Gemv);
+        assert_eq!(path(COOP_MIN_M, 4096, 4096), Path::Coop16);
+        assert_eq!(coop_min_m(8192, 4096), 9);
+        assert_eq!(coop_min_m(8192, 4095), COOP_MIN_M);
     }
 }

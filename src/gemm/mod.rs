@@ -10,7 +10,7 @@
 //!   [`GEMV_MAX_M_INT4`]).
 //!   `gemm/coop16` and `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
-//!   [`COOP_MIN_M`] rows only when the adapter offers that shape, has one subgroup size, and
+//!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 9 for large weights) only when the adapter offers that shape, has one subgroup size, and
 //!   the tile fits its workgroup memory ([`coop::usable`]); otherwise the portable kernel runs.
 //! - **Coverage is proven, not mirrored.** Policies are checked against the rules the kernels
 //!   declare ([`GemmPolicy::check`], [`coop::check`]: divisibility, register and workgroup-memory
@@ -72,7 +72,10 @@ pub use format::{Format, OutFormat};
 pub use gemm_plan::{GemmPlan, Path};
 pub use int4::Int4Weights;
 pub use layout::{GemmShape, MatrixLayout};
-pub use policy::{GemmPolicy, COOP_MIN_M, GEMV_MAX_M, GEMV_MAX_M_INT4, SPLIT_TARGET_INVOCATIONS};
+pub use policy::{
+    coop_min_m, GemmPolicy, COOP_LARGE_B_ELEMENTS, COOP_MIN_M, COOP_MIN_M_LARGE_B, GEMV_MAX_M,
+    GEMV_MAX_M_INT4, SPLIT_TARGET_INVOCATIONS,
+};
 pub use split::split_k;
 
 use limits::check_dims;

@@ -23,7 +23,8 @@ use crate::stages::Override;
 
 // The tuning table: every measured value the GEMM's plans choose by, with its evidence.
 
-// Which kernel: the few-rows kernel below GEMV_MAX_M rows, cooperative matrices from COOP_MIN_M.
+// Which kernel: the few-rows kernel below GEMV_MAX_M rows, cooperative matrices from COOP_MIN_M
+// (from COOP_MIN_M_LARGE_B for large weights).
 
 /// Cooperative matrices are chosen (when offered) from this many rows of C up: below it the
 /// portable kernels are faster. 17: H100 (`wgsimd bench --gemm-shapes`, 2026-11-23, f16
@@ -31,6 +32,29 @@ use crate::stages::Override;
 /// register-tiled kernel 0.063 / 0.071 / 0.112 / 0.107, the few-rows kernel 0.061 at 16 and
 /// 0.090 at 32.
 pub const COOP_MIN_M: usize = 17;
+
+/// Weights (B) of at least this many elements take cooperative matrices from
+/// [`COOP_MIN_M_LARGE_B`] rows: past L2, the few-rows kernel's blocks of rows each stream B,
+/// while one row of cooperative tiles (M ≤ 128) streams it once. 2^25 (the 4096² weights below
+/// it, the 14336 × 4096 ones above). H200 (the lab's few-rows sweep, 2026-11-30, f16, µs, the
+/// few-rows kernel against coop16's 128×128×64 tile): M×14336×4096 at M = 1 / 4 / 8 / 12 / 16
+/// 37 / 70 / 92 / 138 / 145 against 84–85 at every M; M×4096×14336 42 / 80 / 110 / 149 / 157
+/// against 113–114; M×4096×4096 at M = 9 / 12 / 16 33 / 33 / 34 against 48.
+pub const COOP_LARGE_B_ELEMENTS: u64 = 1 << 25;
+
+/// The fewest rows that take cooperative matrices for weights of at least
+/// [`COOP_LARGE_B_ELEMENTS`]: 9 (at 8 rows the few-rows kernel is level, above).
+pub const COOP_MIN_M_LARGE_B: usize = 9;
+
+/// The fewest rows of C from which `PathChoice::Auto` takes cooperative matrices for a product
+/// whose B is `k × n` ([`COOP_MIN_M`], or [`COOP_MIN_M_LARGE_B`] for large weights).
+pub fn coop_min_m(n: usize, k: usize) -> usize {
+    if (n as u64).saturating_mul(k as u64) >= COOP_LARGE_B_ELEMENTS {
+        COOP_MIN_M_LARGE_B
+    } else {
+        COOP_MIN_M
+    }
+}
 
 /// Products of at most this many rows take `gemm/gemv` when neither a path, a tile policy, a
 /// split count nor a cooperative variant is forced, whatever B's format. H100 (`wgsimd bench

@@ -431,10 +431,9 @@ fn segments(ctx: &Context, e: f64, repeats: usize) {
         segment_local_max: l,
         ..d
     };
-    let tinies = |ts: &[u32]| -> Vec<(String, SortPolicy)> {
-        ts.iter().map(|&t| (format!("tiny {t}"), tiny(t))).collect()
-    };
-    let locals = || -> Vec<(String, SortPolicy)> {
+    let tinies =
+        |ts: &[u32]| -> Variants { ts.iter().map(|&t| (format!("tiny {t}"), tiny(t))).collect() };
+    let locals = || -> Variants {
         [0, 3072, 8192, u64::MAX]
             .map(|l| {
                 (
@@ -451,7 +450,8 @@ fn segments(ctx: &Context, e: f64, repeats: usize) {
             })
             .to_vec()
     };
-    let shapes: Vec<((u32, u32), Vec<(String, SortPolicy)>)> = vec![
+    type Variants = Vec<(String, SortPolicy)>;
+    let shapes: Vec<((u32, u32), Variants)> = vec![
         ((1, 2), tinies(&[0, 4, 8, 16])),
         ((1, 4), tinies(&[0, 4, 8, 16])),
         ((1, 8), tinies(&[0, 4, 8, 16])),
