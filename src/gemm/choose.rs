@@ -5,7 +5,7 @@
 //!
 //! Rules: `PathChoice::Auto` takes the few-rows kernel up to [`GEMV_MAX_M`] rows (int4
 //! weights: [`GEMV_MAX_M_INT4`]) and cooperative matrices for f16 from [`COOP_MIN_M`](super::COOP_MIN_M) rows
-//! ([`coop_min_m`]: from 9 for weights of 2^25 elements or more, which the few-rows kernel
+//! ([`coop_min_m`]: from 8 for weights of 2^24 elements or more, which the few-rows kernel
 //! streams once a block of 8 rows) where the adapter offers them and the product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
 //! cooperative variant keeps the kernels that cannot take it out. Int4 weights have no
 //! cooperative kernel.
@@ -26,7 +26,7 @@ use crate::plan::{BufferInit, Plan};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathChoice {
     /// The few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights: [`GEMV_MAX_M_INT4`]),
-    /// cooperative matrices when offered (f16 inputs, M ≥ [`coop_min_m`]: [`COOP_MIN_M`](super::COOP_MIN_M), or 9
+    /// cooperative matrices when offered (f16 inputs, M ≥ [`coop_min_m`]: [`COOP_MIN_M`](super::COOP_MIN_M), or 8
     /// for large weights), else the register-tiled kernel.
     #[default]
     Auto,
@@ -356,7 +356,7 @@ mod tests {
         assert_eq!(path(policy), Path::Tiled);
     }
 
-    /// Large weights take cooperative matrices from 9 rows, smaller ones from `COOP_MIN_M`;
+    /// Large weights take cooperative matrices from 8 rows, smaller ones from `COOP_MIN_M`;
     /// the few-rows kernel below (plans only: nothing runs).
     #[test]
     fn large_weights_take_cooperative_matrices_from_fewer_rows() {
@@ -371,12 +371,12 @@ mod tests {
                 .unwrap()
                 .path
         };
-        assert_eq!(path(9, 14336, 4096), Path::Coop16);
-        assert_eq!(path(9, 4096, 14336), Path::Coop16);
-        assert_eq!(path(8, 14336, 4096), Path::Gemv);
-        assert_eq!(path(16, 4096, 4096), Path::Gemv);
-        assert_eq!(path(COOP_MIN_M, 4096, 4096), Path::Coop16);
-        assert_eq!(coop_min_m(8192, 4096), 9);
-        assert_eq!(coop_min_m(8192, 4095), COOP_MIN_M);
+        assert_eq!(path(8, 14336, 4096), Path::Coop16);
+        assert_eq!(path(16, 4096, 4096), Path::Coop16);
+        assert_eq!(path(7, 4096, 4096), Path::Gemv);
+        assert_eq!(path(16, 4096, 4095), Path::Gemv);
+        assert_eq!(path(COOP_MIN_M, 4096, 4095), Path::Coop16);
+        assert_eq!(coop_min_m(4096, 4096), 8);
+        assert_eq!(coop_min_m(4096, 4095), COOP_MIN_M);
     }
 }

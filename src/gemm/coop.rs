@@ -172,7 +172,7 @@ impl CoopVariant {
     /// Invocations per workgroup at subgroup size `sg`, reflected from the kernel.
     pub fn invocations(&self, sg: u32) -> Result<u32> {
         let k = self.kernel.stage().load(crate::kernel::Flavor::Subgroup)?;
-        Ok(k.workgroup_size(entry::main, &overrides(&self.policy, sg, true))?[0])
+        Ok(k.workgroup_size(entry::main, &overrides(&k, &self.policy, sg, true)?)?[0])
     }
 
     /// Workgroup memory it declares, in bytes (at any subgroup size), for a C with tiles across
@@ -232,7 +232,7 @@ pub fn padded_rows(p: &CoopPolicy, m: usize) -> usize {
 fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let pad = k.constant(coop16::PAD)? as u64;
     let (wm, wn, frag) = (
-        k.constant(coop16::WM)?,
+        block_rows(k, p)?,
         k.constant(coop16::WN)?,
         k.constant(coop16::FRAG)? as u64,
     );
@@ -321,9 +321,21 @@ pub fn deep_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 128, 64).one_buf()
 }
 
-/// The variant of `kind` for an `m × n` C: coop16 takes [`large_tile`] (or, where that does not
-/// fit, [`large_tile_edges`]) when that gives at least [`LARGE_TILE_MIN_WORKGROUPS`]
-/// workgroups, else [`deep_tile`], each where it fits `caps`, else `kind`'s default.
+/// coop16's tile for C of at most 16 rows (decode-sized products): 16×256×32, two staging
+/// buffers, one fragment row a subgroup (override `FM` = 1: 8 subgroups of 32 each own 16×32 of
+/// C), where the other tiles stage and multiply 112 rows of padding for every 16 of C. K is split
+/// over about `COOP_SPLIT_TARGET_WORKGROUPS` workgroups as for every cooperative tile, and its
+/// partial products are an eighth of the deep tile's. H200 (the lab's few-rows sweep,
+/// 2026-11-30, f16, µs, against [`deep_tile`]): M×4096×4096 24.0–24.3 against 48.0–48.3 at M =
+/// 4–16, M×4096×14336 71–72 against 113–114, M×14336×4096 82–83 against 84–85.
+pub fn rows_tile() -> CoopVariant {
+    CoopVariant::new(CoopKernel::K16, 16, 256, 32)
+}
+
+/// The variant of `kind` for an `m × n` C: coop16 takes [`rows_tile`] for at most 16 rows, else
+/// [`large_tile`] (or, where that does not fit, [`large_tile_edges`]) when that gives at least
+/// [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits `caps`,
+/// else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
     variant_for_edges(caps, kind, m, n, &|p: &CoopPolicy| has_edges(p, n))
 }
@@ -338,6 +350,10 @@ pub(crate) fn variant_for_edges(
 ) -> CoopVariant {
     let fits = |v: &CoopVariant| variant_fits(caps, v, edges(&v.policy)).is_ok();
     if kind == CoopKernel::K16 {
+        let rows = rows_tile();
+        if m <= rows.policy.bm as usize && fits(&rows) {
+            return rows;
+        }
         let large = large_tile();
         let tiles = m.div_ceil(large.policy.bm as usize) * n.div_ceil(large.policy.bn as usize);
         if tiles >= LARGE_TILE_MIN_WORKGROUPS {
@@ -417,9 +433,22 @@ fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
     layout_fits(&k, &v.policy, sg).map_err(|e| no(&format!("{name}: {e}")))
 }
 
-/// The policy's overrides at subgroup size `sg`, with or without the edge path.
-fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(Override, f64); 7] {
-    [
+/// Rows of C each subgroup owns under `p`: the kernel's `WM`, or one fragment where the tile is
+/// one fragment row ([`rows_tile`]: override `FM` = 1).
+fn block_rows(k: &Kernel, p: &CoopPolicy) -> Result<u32> {
+    let frag = k.constant(coop16::FRAG)?;
+    Ok(if p.bm == frag {
+        frag
+    } else {
+        k.constant(coop16::WM)?
+    })
+}
+
+/// The policy's overrides for kernel `k` at subgroup size `sg`, with or without the edge path.
+fn overrides(k: &Kernel, p: &CoopPolicy, sg: u32, edges: bool) -> Result<[(Override, f64); 8]> {
+    let fm = block_rows(k, p)? / k.constant(coop16::FRAG)?;
+    Ok([
+        (coop16::FM, fm as f64),
         (coop16::BM, p.bm as f64),
         (coop16::BN, p.bn as f64),
         (coop16::BK, p.bk as f64),
@@ -427,12 +456,12 @@ fn overrides(p: &CoopPolicy, sg: u32, edges: bool) -> [(Override, f64); 7] {
         (coop16::NBUF, p.bufs as f64),
         (coop16::NBUF_B, p.b_bufs as f64),
         (coop16::EDGES, if edges { 1.0 } else { 0.0 }),
-    ]
+    ])
 }
 
 /// [`check`] against the workgroup size reflected from `k` specialised for `p` at `sg`.
 fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
-    let reflected = k.workgroup_size(entry::main, &overrides(p, sg, true))?;
+    let reflected = k.workgroup_size(entry::main, &overrides(k, p, sg, true)?)?;
     check(k, p, reflected)
 }
 
@@ -442,7 +471,7 @@ fn layout_fits(k: &Kernel, p: &CoopPolicy, sg: u32) -> Result<()> {
 /// workgroup size.
 pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
     let bad = |m: String| Err(Error::InvalidInput(format!("coop policy {p:?}: {m}")));
-    let wm = k.constant(coop16::WM)?;
+    let wm = block_rows(k, p)?;
     let wn = k.constant(coop16::WN)?;
     let frag = k.constant(coop16::FRAG)?;
     let max_fetch = k.constant(coop16::MAX_FETCH)?;
@@ -630,7 +659,7 @@ pub(crate) fn plan(
     } else {
         plan.buffer("no f16 output", 16, BufferInit::Zeroed)
     };
-    let mut ov = overrides(&p, sg, edges).to_vec();
+    let mut ov = overrides(&kern, &p, sg, edges)?.to_vec();
     ov.push((coop16::OUT_F16, if fused { 1.0 } else { 0.0 }));
     // the exit of workgroups without a tile only where the grid was folded (it costs a barrier)
     ov.push((

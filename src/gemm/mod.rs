@@ -10,7 +10,7 @@
 //!   [`GEMV_MAX_M_INT4`]).
 //!   `gemm/coop16` and `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
-//!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 9 for large weights) only when the adapter offers that shape, has one subgroup size, and
+//!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 8 for large weights) only when the adapter offers that shape, has one subgroup size, and
 //!   the tile fits its workgroup memory ([`coop::usable`]); otherwise the portable kernel runs.
 //! - **Coverage is proven, not mirrored.** Policies are checked against the rules the kernels
 //!   declare ([`GemmPolicy::check`], [`coop::check`]: divisibility, register and workgroup-memory

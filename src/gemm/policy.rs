@@ -34,17 +34,17 @@ use crate::stages::Override;
 pub const COOP_MIN_M: usize = 17;
 
 /// Weights (B) of at least this many elements take cooperative matrices from
-/// [`COOP_MIN_M_LARGE_B`] rows: past L2, the few-rows kernel's blocks of rows each stream B,
-/// while one row of cooperative tiles (M ≤ 128) streams it once. 2^25 (the 4096² weights below
-/// it, the 14336 × 4096 ones above). H200 (the lab's few-rows sweep, 2026-11-30, f16, µs, the
-/// few-rows kernel against coop16's 128×128×64 tile): M×14336×4096 at M = 1 / 4 / 8 / 12 / 16
-/// 37 / 70 / 92 / 138 / 145 against 84–85 at every M; M×4096×14336 42 / 80 / 110 / 149 / 157
-/// against 113–114; M×4096×4096 at M = 9 / 12 / 16 33 / 33 / 34 against 48.
-pub const COOP_LARGE_B_ELEMENTS: u64 = 1 << 25;
+/// [`COOP_MIN_M_LARGE_B`] rows, on coop16's one-fragment-row tile (`coop::rows_tile`): the
+/// few-rows kernel streams B once for each block of 8 rows and its time grows with M, the tile's
+/// does not. 2^24 (4096² weights). H200 (the lab's few-rows sweep, 2026-11-30, f16, µs, the
+/// few-rows kernel against the rows tile): M×4096×4096 at M = 4 / 8 / 16 17.3 / 24.7 / 33.8
+/// against 23.9 / 24.0 / 24.3; M×14336×4096 at M = 1 / 4 / 8 / 16 37 / 71 / 93 / 145 against
+/// 82–83; M×4096×14336 at M = 1 / 8 / 16 42 / 111 / 157 against 71–72.
+pub const COOP_LARGE_B_ELEMENTS: u64 = 1 << 24;
 
 /// The fewest rows that take cooperative matrices for weights of at least
-/// [`COOP_LARGE_B_ELEMENTS`]: 9 (at 8 rows the few-rows kernel is level, above).
-pub const COOP_MIN_M_LARGE_B: usize = 9;
+/// [`COOP_LARGE_B_ELEMENTS`]: 8 (at 4 rows the few-rows kernel leads at every shape, above).
+pub const COOP_MIN_M_LARGE_B: usize = 8;
 
 /// The fewest rows of C from which `PathChoice::Auto` takes cooperative matrices for a product
 /// whose B is `k × n` ([`COOP_MIN_M`], or [`COOP_MIN_M_LARGE_B`] for large weights).

@@ -3,7 +3,8 @@
 // The tensor-core tiling of CUTLASS / "Marlin" reduced to what WGSL's experimental
 // `wgpu_cooperative_matrix` offers (subgroup-scoped 16×16×16 f16 → f32 multiply-add, Vulkan
 // VK_KHR_cooperative_matrix): a workgroup owns a BM×BN tile of C; each subgroup owns a WM×WN =
-// 64×32 block of it, held as 4×2 accumulator fragments. Each K step stages BM×BK of A and BK×BN
+// 64×32 block of it, held as 4×2 accumulator fragments (a tile of one fragment row, BM = 16 for
+// C of at most 16 rows: 16×32, 1×2 fragments, override FM = 1). Each K step stages BM×BK of A and BK×BN
 // of B in workgroup memory as f16 (two buffers, register prefetch as in tiled.wgsl: one barrier
 // per step; or, with the override NBUF = 1, one buffer and two barriers per step), then each
 // subgroup loads 4 A and 2 B fragments per 16 of K and does 8 multiply-adds. Loads outside M, N,
@@ -12,7 +13,7 @@
 //
 // Layout (checked in Rust, src/gemm/coop.rs, against the reflected workgroup size and the
 // adapter's subgroup size): subgroup s = (wm, wn) = (s / SG_X, s % SG_X), SG_X = BN/WN,
-// SG_Y = BM/WM, WG = SG_X·SG_Y·SG invocations. A's and B's rows are whole loads of 8 f16 (the
+// SG_Y = BM/(FM·FRAG), WG = SG_X·SG_Y·SG invocations. A's and B's rows are whole loads of 8 f16 (the
 // GEMM's own layout pads them with zeros; a caller's layout, gemm/lib/layout.wgsl, gives row
 // strides, offsets, a batch in workgroup_id.z and B stored transposed, B_T).
 //

@@ -58,6 +58,7 @@ fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
         CoopKernel::K8.variant(),
         large_tile(),
         deep_tile(),
+        rows_tile(),
     ] {
         let k = v
             .kernel
@@ -65,7 +66,8 @@ fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
             .load(crate::kernel::Flavor::Subgroup)
             .unwrap();
         for edges in [true, false] {
-            let o: Vec<(String, f64)> = overrides(&v.policy, 32, edges)
+            let o: Vec<(String, f64)> = overrides(&k, &v.policy, 32, edges)
+                .unwrap()
                 .iter()
                 .map(|(n, x)| (n.to_string(), *x))
                 .collect();

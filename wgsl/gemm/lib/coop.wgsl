@@ -15,8 +15,11 @@
 const PAD: u32 = 8u;
 const MAX_FETCH: u32 = 4u;
 
+// Fragment rows of C a subgroup owns: WM / FRAG, or 1 for a tile of one fragment row (BM =
+// FRAG: the few-rows tile, src/gemm/coop.rs `rows_tile`, where the other rows would be padding)
+override FM: u32 = WM / FRAG;
 override SG_X: u32 = BN / WN;
-override SG_Y: u32 = BM / WM;
+override SG_Y: u32 = BM / (FM * FRAG);
 override WG: u32 = SG_X * SG_Y * SG;
 override A_STRIDE: u32 = BK + PAD;
 override B_STRIDE: u32 = BN + PAD;
@@ -319,31 +322,33 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         // merged the loads into `pre` with moves right after them, so each step waited for its
         // global loads before its first multiply-add (as its SASS shows).
         pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
-        // multiply: 4×2 fragments per FRAG of K
+        // multiply: FM×2 fragments per FRAG of K (FM is 4, or 1 for the few-rows tile)
         for (var ks = 0u; ks < BK / FRAG; ks++) {
-            let abase = cur * BM * A_STRIDE + wm * WM * A_STRIDE + ks * FRAG;
-            let a0 = frag_a(abase);
-            let a1 = frag_a(abase + FRAG * A_STRIDE);
-            let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
-            let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
+            let abase = cur * BM * A_STRIDE + wm * FM * FRAG * A_STRIDE + ks * FRAG;
             let bbase = cur_b * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
+            let a0 = frag_a(abase);
             let b0 = frag_b(bbase);
             let b1 = frag_b(bbase + FRAG);
             c00 = coopMultiplyAdd(a0, b0, c00);
             c01 = coopMultiplyAdd(a0, b1, c01);
-            c10 = coopMultiplyAdd(a1, b0, c10);
-            c11 = coopMultiplyAdd(a1, b1, c11);
-            c20 = coopMultiplyAdd(a2, b0, c20);
-            c21 = coopMultiplyAdd(a2, b1, c21);
-            c30 = coopMultiplyAdd(a3, b0, c30);
-            c31 = coopMultiplyAdd(a3, b1, c31);
+            if FM > 1u {
+                let a1 = frag_a(abase + FRAG * A_STRIDE);
+                let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
+                let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
+                c10 = coopMultiplyAdd(a1, b0, c10);
+                c11 = coopMultiplyAdd(a1, b1, c11);
+                c20 = coopMultiplyAdd(a2, b0, c20);
+                c21 = coopMultiplyAdd(a2, b1, c21);
+                c30 = coopMultiplyAdd(a3, b0, c30);
+                c31 = coopMultiplyAdd(a3, b1, c31);
+            }
         }
         // stash tile t+1 and barrier(s)
         stage_next(lid, t, more, pre, fa, fb);
     }
 
     // store
-    let r0 = m0 + wm * WM;
+    let r0 = m0 + wm * FM * FRAG;
     let q0 = n0 + wn * WN;
     // (the GEMM's own C has rows up to whole tiles: there only the right edge needs the edge
     // path; a caller's C (MASK_M) has none, so the bottom edge takes it too. Rows 16-byte
@@ -355,22 +360,26 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         let at = c_base + r0 * ld + q0;
         store_c(c00, at, ld);
         store_c(c01, at + FRAG, ld);
-        store_c(c10, at + FRAG * ld, ld);
-        store_c(c11, at + FRAG * ld + FRAG, ld);
-        store_c(c20, at + 2u * FRAG * ld, ld);
-        store_c(c21, at + 2u * FRAG * ld + FRAG, ld);
-        store_c(c30, at + 3u * FRAG * ld, ld);
-        store_c(c31, at + 3u * FRAG * ld + FRAG, ld);
+        if FM > 1u {
+            store_c(c10, at + FRAG * ld, ld);
+            store_c(c11, at + FRAG * ld + FRAG, ld);
+            store_c(c20, at + 2u * FRAG * ld, ld);
+            store_c(c21, at + 2u * FRAG * ld + FRAG, ld);
+            store_c(c30, at + 3u * FRAG * ld, ld);
+            store_c(c31, at + 3u * FRAG * ld + FRAG, ld);
+        }
     } else {
         // edge tile (uniform over the workgroup): each fragment staged, then copied lane by lane
         edge_store(c00, sg_id, lane, r0, q0);
         edge_store(c01, sg_id, lane, r0, q0 + FRAG);
-        edge_store(c10, sg_id, lane, r0 + FRAG, q0);
-        edge_store(c11, sg_id, lane, r0 + FRAG, q0 + FRAG);
-        edge_store(c20, sg_id, lane, r0 + 2u * FRAG, q0);
-        edge_store(c21, sg_id, lane, r0 + 2u * FRAG, q0 + FRAG);
-        edge_store(c30, sg_id, lane, r0 + 3u * FRAG, q0);
-        edge_store(c31, sg_id, lane, r0 + 3u * FRAG, q0 + FRAG);
+        if FM > 1u {
+            edge_store(c10, sg_id, lane, r0 + FRAG, q0);
+            edge_store(c11, sg_id, lane, r0 + FRAG, q0 + FRAG);
+            edge_store(c20, sg_id, lane, r0 + 2u * FRAG, q0);
+            edge_store(c21, sg_id, lane, r0 + 2u * FRAG, q0 + FRAG);
+            edge_store(c30, sg_id, lane, r0 + 3u * FRAG, q0);
+            edge_store(c31, sg_id, lane, r0 + 3u * FRAG, q0 + FRAG);
+        }
     }
     // round: f16 output
     if OUT_F16 != 0u {
