@@ -150,17 +150,9 @@ fn sort_checked(t: &Target, config: SortConfig, with: With, keys: &[u64], what: 
         "{what}: values' neighbours written"
     );
     let out: Vec<u64> = bytemuck::pod_collect_to_vec(&kw[a..a + 2 * n]);
-    let order = Order {
-        descending: config.descending,
-        begin_bit: config.begin_bit,
-        end_bit: config.end_bit,
-    };
+    let order = order_of(&config);
     let iota: Vec<u32> = (0..n as u32).collect();
-    let (vin, vout): (&[u32], &[u32]) = match with {
-        With::Keys => (&[], &[]),
-        With::Values => (&values, &vw[2 * a..2 * a + n]),
-        With::Index => (&iota, &vw[2 * a..2 * a + n]),
-    };
+    let (vin, vout) = payloads(with, &values, &iota, &vw[2 * a..2 * a + n]);
     if let Err(e) = check_wide(config.key, (keys, vin), (&out, vout), order) {
         panic!("{what}: {e}");
     }
@@ -199,6 +191,30 @@ fn config(t: &Target, dtype: Dtype, n: usize, with: With, descending: bool) -> S
 }
 
 const WITH: [With; 3] = [With::Keys, With::Values, With::Index];
+
+/// The order `c` sorts by, as the reference checks take it.
+fn order_of(c: &SortConfig) -> Order {
+    Order {
+        descending: c.descending,
+        begin_bit: c.begin_bit,
+        end_bit: c.end_bit,
+    }
+}
+
+/// The payload in and out as the reference checks take them: none for keys alone, else the
+/// values given (or the indices, `iota`) beside the words read back (`out`).
+fn payloads<'a>(
+    with: With,
+    values: &'a [u32],
+    iota: &'a [u32],
+    out: &'a [u32],
+) -> (&'a [u32], &'a [u32]) {
+    match with {
+        With::Keys => (&[], &[]),
+        With::Values => (values, out),
+        With::Index => (iota, out),
+    }
+}
 
 /// Each type over its key kinds, the payloads and directions taking turns; bit ranges; sizes
 /// 0, 1 and 2.
@@ -426,11 +442,7 @@ fn recorded_with_counts(t: &Target) {
         util::submit(t, enc);
         let got: Vec<u64> = ctx.read(&kb).unwrap();
         let gv = util::words(t, &vb);
-        let order = Order {
-            descending: true,
-            begin_bit: 0,
-            end_bit: 64,
-        };
+        let order = order_of(sorter.config());
         if let Err(e) = check_wide(
             Dtype::U64,
             (&keys[..sorted], &values[..sorted]),
@@ -515,16 +527,8 @@ fn segments_checked_by<T: data::Key>(
     let v = (with != With::Keys).then_some(&values[..]);
     let (got, gv) = run_segmented(t, sorter, (keys, v), &ob, counts, what);
     let iota: Vec<u32> = (0..n as u32).collect();
-    let (vin, vout): (&[u32], &[u32]) = match with {
-        With::Keys => (&[], &[]),
-        With::Values => (&values, &gv[..n]),
-        With::Index => (&iota, &gv[..n]),
-    };
-    let order = Order {
-        descending: config.descending,
-        begin_bit: config.begin_bit,
-        end_bit: config.end_bit,
-    };
+    let (vin, vout) = payloads(with, &values, &iota, gv.get(..n).unwrap_or(&[]));
+    let order = order_of(config);
     if let Err(e) = check_segments((keys, vin), (&got[..n], vout), offs, order) {
         panic!("{what}: {e}");
     }
@@ -1055,16 +1059,8 @@ fn wide_segments_checked(
     );
     assert_eq!(gv[n], 0x7a7a_7a7a, "{what}: past the values written");
     let iota: Vec<u32> = (0..n as u32).collect();
-    let (vin, vout): (&[u32], &[u32]) = match with {
-        With::Keys => (&[], &[]),
-        With::Values => (&values, &gv[..n]),
-        With::Index => (&iota, &gv[..n]),
-    };
-    let order = Order {
-        descending: config.descending,
-        begin_bit: config.begin_bit,
-        end_bit: config.end_bit,
-    };
+    let (vin, vout) = payloads(with, &values, &iota, gv.get(..n).unwrap_or(&[]));
+    let order = order_of(config);
     if let Err(e) = check_wide_segments(config.key, (keys, vin), (&got[..n], vout), offs, order) {
         panic!("{what}: {e}");
     }
@@ -1168,11 +1164,7 @@ fn wide_segments(t: &Target) {
         got[n..] == keys[n..] && gv[n..] == values[n..],
         "{what}: keys or values past the count changed"
     );
-    let order = Order {
-        descending: true,
-        begin_bit: 0,
-        end_bit: 64,
-    };
+    let order = order_of(sorter.config());
     if let Err(e) = check_wide_segments(
         Dtype::U64,
         (&keys[..n], &values[..n]),
