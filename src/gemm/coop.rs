@@ -374,10 +374,11 @@ fn block_rows(k: &Kernel, p: &CoopPolicy) -> Result<u32> {
 }
 
 /// The policy's overrides for kernel `k` at subgroup size `sg`, with or without the edge path.
-fn overrides(k: &Kernel, p: &CoopPolicy, sg: u32, edges: bool) -> Result<[(Override, f64); 8]> {
+fn overrides(k: &Kernel, p: &CoopPolicy, sg: u32, edges: bool) -> Result<[(Override, f64); 9]> {
     let fm = block_rows(k, p)? / k.constant(coop16::FRAG)?;
     Ok([
         (coop16::FM, fm as f64),
+        (coop16::PREFETCH, if fm == 1 { 2.0 } else { 1.0 }),
         (coop16::BM, p.bm as f64),
         (coop16::BN, p.bn as f64),
         (coop16::BK, p.bk as f64),

@@ -41,7 +41,8 @@ pub fn deep_tile() -> CoopVariant {
 /// over about `COOP_SPLIT_TARGET_WORKGROUPS` workgroups as for every cooperative tile, and its
 /// partial products are an eighth of the deep tile's. H200 (the lab's few-rows sweep,
 /// 2026-11-30, f16, µs, against [`deep_tile`]): M×4096×4096 24.0–24.3 against 48.0–48.3 at M =
-/// 4–16, M×4096×14336 71–72 against 113–114, M×14336×4096 82–83 against 84–85.
+/// 4–16, M×4096×14336 71–72 against 113–114, M×14336×4096 82–83 against 84–85; with two tiles
+/// in flight (override `PREFETCH` 2, which it takes) 23.7, 62.5 and 71.7 at 16 rows.
 pub fn rows_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 16, 256, 32)
 }

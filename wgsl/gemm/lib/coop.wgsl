@@ -26,6 +26,13 @@ override B_STRIDE: u32 = BN + PAD;
 // Staged tile buffers: 2 (one barrier per K step: tile t+1 is stashed into the other buffer
 // while tile t is read) or 1 (two barriers per K step, half the memory, so twice the BK fits).
 override NBUF: u32 = 2u;
+// Tiles in flight in registers: 1 (tile t+1 fetched at the start of step t, stashed at its end)
+// or 2 (tile t+2 fetched at the start of step t, stashed a step later: a step's loads have two
+// steps' time to land; one more set of prefetch registers). 2 for the one-fragment-row tile
+// (src/gemm/coop.rs, `overrides`), whose steps are short and wait on their loads: 16×14336×4096
+// 71.7 against 82.3 µs, 16×4096×14336 62.5 against 70.5, 8×4096² 23.7 against 24.7 (H200,
+// alternating builds, 2026-11-30); the other tiles keep 1 (their steps are long).
+override PREFETCH: u32 = 1u;
 // Staged B buffers: NBUF, or 2 with NBUF = 1 (src/gemm/coop.rs checks NBUF ≤ NBUF_B ≤ 2): then
 // B of tile t+1 is stashed before step t's first barrier, overlapping the other subgroups'
 // multiply-adds, and only A between the two barriers (stage_next).
@@ -305,9 +312,12 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
     var c21 = FragC();
     var c30 = FragC();
     var c31 = FragC();
-    // load: tile 0 into buffer 0 (`pre` holds the prefetch registers)
+    // load: tile 0 into buffer 0 (`pre` holds the prefetch registers: with PREFETCH 2, tile 1)
     var pre = fetch_tile(lid, m0, n0, k0, fa, fb);
     stash_tile(lid, 0u, pre, fa, fb);
+    if PREFETCH == 2u {
+        pre = fetch_tile(lid, m0, n0, k0 + BK, fa, fb);
+    }
     // barrier: tile 0 is staged before any fragment load
     workgroupBarrier();
 
@@ -315,13 +325,12 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         let cur = t % NBUF;
         let cur_b = t % NBUF_B;
         let more = t + 1u < k_tiles;
-        let k_next = k0 + (t + 1u) * BK;
-        // prefetch tile t+1 into registers, unconditionally: after the last tile of K the
+        // prefetch tile t+PREFETCH into registers, unconditionally: after the last tile of K the
         // fetch's bounds checks give zeros without loading (after a slice's last, the next
-        // slice's first tile is loaded and not stashed). Under `if more`, NVIDIA's compiler
+        // slice's first tiles are loaded and not stashed). Under `if more`, NVIDIA's compiler
         // merged the loads into `pre` with moves right after them, so each step waited for its
         // global loads before its first multiply-add (as its SASS shows).
-        pre = fetch_tile(lid, m0, n0, k_next, fa, fb);
+        let ahead = fetch_tile(lid, m0, n0, k0 + (t + PREFETCH) * BK, fa, fb);
         // multiply: FM×2 fragments per FRAG of K (FM is 4, or 1 for the few-rows tile)
         for (var ks = 0u; ks < BK / FRAG; ks++) {
             let abase = cur * BM * A_STRIDE + wm * FM * FRAG * A_STRIDE + ks * FRAG;
@@ -343,8 +352,13 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
                 c31 = coopMultiplyAdd(a3, b1, c31);
             }
         }
-        // stash tile t+1 and barrier(s)
-        stage_next(lid, t, more, pre, fa, fb);
+        // stash tile t+1 and barrier(s): fetched a step ago with PREFETCH 2, this step otherwise
+        if PREFETCH == 2u {
+            stage_next(lid, t, more, pre, fa, fb);
+            pre = ahead;
+        } else {
+            stage_next(lid, t, more, ahead, fa, fb);
+        }
     }
 
     // store
