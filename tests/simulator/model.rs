@@ -7,6 +7,10 @@ use wgsimd::plan::{BufferInit, Fills, Plan, Workgroups, POISON_WORD};
 use wgsimd::sim::{Scheduler, SimConfig, Simulator};
 use wgsimd::{Caps, Context};
 
+use std::sync::Arc;
+
+use wgsimd::kernel::Kernel;
+
 use super::{kernel, kinds};
 
 /// Runs `main` of `src` in `wg` workgroups, binding `out` to a zeroed read-back buffer of
@@ -169,6 +173,34 @@ fn a_simulator_runs_one_subgroup_size() {
     }
 }
 
+/// The invalidation tests' writer: `data[lid] = lid + 7` for the invocations `lid` of one
+/// workgroup of 64 with `lid % EVERY == 0` and `lid < LIMIT` (overrides).
+fn rewriter() -> Arc<Kernel> {
+    kernel(
+        "override EVERY: u32 = 1u;
+         override LIMIT: u32 = 64u;
+         @group(0) @binding(0) var<storage, read_write> data: array<u32>;
+         @compute @workgroup_size(64)
+         fn main(@builtin(local_invocation_index) lid: u32) {
+             if lid % EVERY == 0u && lid < LIMIT {
+                 data[lid] = lid + 7u;
+             }
+         }",
+    )
+}
+
+/// The invalidation tests' reader: `twice[lid] = data[lid] * 2` over 64 words.
+fn doubler() -> Arc<Kernel> {
+    kernel(
+        "@group(0) @binding(0) var<storage, read> data: array<u32>;
+         @group(0) @binding(1) var<storage, read_write> twice: array<u32>;
+         @compute @workgroup_size(64)
+         fn main(@builtin(local_invocation_index) lid: u32) {
+             twice[lid] = data[lid] * 2u;
+         }",
+    )
+}
+
 /// `Plan::invalidate`: a buffer written in full, invalidated, then rewritten by a pass that
 /// misses its odd words and read by a third pass. The missed words read as `POISON_WORD` (as
 /// after the GPU's fill) and are findings: an `uninitialized-read` in the reading pass and an
@@ -177,24 +209,7 @@ fn a_simulator_runs_one_subgroup_size() {
 /// keep the first pass's values and nothing can tell (what invalidation is for).
 #[test]
 fn invalidated_buffer_must_be_written_again() {
-    let write = kernel(
-        "override EVERY: u32 = 1u;
-         @group(0) @binding(0) var<storage, read_write> data: array<u32>;
-         @compute @workgroup_size(64)
-         fn main(@builtin(local_invocation_index) lid: u32) {
-             if lid % EVERY == 0u {
-                 data[lid] = lid + 7u;
-             }
-         }",
-    );
-    let double = kernel(
-        "@group(0) @binding(0) var<storage, read> data: array<u32>;
-         @group(0) @binding(1) var<storage, read_write> twice: array<u32>;
-         @compute @workgroup_size(64)
-         fn main(@builtin(local_invocation_index) lid: u32) {
-             twice[lid] = data[lid] * 2u;
-         }",
-    );
+    let (write, double) = (rewriter(), doubler());
     let sim = Simulator::new(SimConfig::default()).unwrap();
     let one = Workgroups::Direct([1, 1, 1]);
     for (invalidate, every) in [(true, 1.0), (true, 2.0), (false, 2.0)] {
@@ -258,24 +273,7 @@ fn invalidated_buffer_must_be_written_again() {
 /// fewer rewritten is an `uninitialized-read` of that word, which reads `POISON_WORD`.
 #[test]
 fn counted_invalidation_covers_its_count() {
-    let write = kernel(
-        "override LIMIT: u32 = 64u;
-         @group(0) @binding(0) var<storage, read_write> data: array<u32>;
-         @compute @workgroup_size(64)
-         fn main(@builtin(local_invocation_index) lid: u32) {
-             if lid < LIMIT {
-                 data[lid] = lid + 7u;
-             }
-         }",
-    );
-    let double = kernel(
-        "@group(0) @binding(0) var<storage, read> data: array<u32>;
-         @group(0) @binding(1) var<storage, read_write> twice: array<u32>;
-         @compute @workgroup_size(64)
-         fn main(@builtin(local_invocation_index) lid: u32) {
-             twice[lid] = data[lid] * 2u;
-         }",
-    );
+    let (write, double) = (rewriter(), doubler());
     let sim = Simulator::new(SimConfig::default()).unwrap();
     let one = Workgroups::Direct([1, 1, 1]);
     // 10 elements of 2 words: words 0..20
