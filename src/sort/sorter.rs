@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::record::{Arg, Recorder, Timestamps};
 
 use super::build::{build, workgroup_bytes_for};
-use super::wide::{Step, Wide};
+use super::wide::{checked_values, Step, Wide};
 use super::wide_segments::WideSegments;
 use super::{
     check_size, fits, key_type, Payload, SortConfig, SortKey, SortOptions, SortPolicy, Strategy,
@@ -246,15 +246,9 @@ impl Sorter {
                 ));
             }
         };
-        match (pairs, values) {
-            (true, Some(v)) => rec.record(enc.into(), &[keys, v], Some(count), stamps),
-            (false, None) => rec.record(enc.into(), &[keys], Some(count), stamps),
-            (true, None) => Err(Error::InvalidInput(
-                "this sorter carries values (or indices): give a values buffer".into(),
-            )),
-            (false, Some(_)) => Err(Error::InvalidInput(
-                "this sorter sorts keys alone: give no values buffer".into(),
-            )),
+        match checked_values(pairs, values)? {
+            Some(v) => rec.record(enc.into(), &[keys, v], Some(count), stamps),
+            None => rec.record(enc.into(), &[keys], Some(count), stamps),
         }
     }
 }

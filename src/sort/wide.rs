@@ -155,6 +155,32 @@ pub(super) fn refuse_whole(stamps: Option<Timestamps>) -> Result<()> {
     Ok(())
 }
 
+/// The caller's values buffer of a recording: given exactly when the sorter `carries` values or
+/// indices, else an error saying which the sorter wants.
+pub(super) fn checked_values(
+    carries: bool,
+    values: Option<BufferRef<'_>>,
+) -> Result<Option<BufferRef<'_>>> {
+    match (carries, values) {
+        (true, None) => Err(Error::InvalidInput(
+            "this sorter carries values (or indices): give a values buffer".into(),
+        )),
+        (false, Some(_)) => Err(Error::InvalidInput(
+            "this sorter sorts keys alone: give no values buffer".into(),
+        )),
+        (_, v) => Ok(v),
+    }
+}
+
+/// What every one of the caller's ranges holds (keys of `key_bytes`, u32 values), at most `max`:
+/// the count a GPU count is clamped to, which the scratch ranges of a composed sort hold too.
+pub(super) fn held(max: u64, keys: BufferRef, key_bytes: u64, values: Option<BufferRef>) -> u64 {
+    [Some(keys.len() / key_bytes), values.map(|v| v.len() / 4)]
+        .into_iter()
+        .flatten()
+        .fold(max, u64::min)
+}
+
 /// Checks that none of the caller's named ranges overlaps another.
 pub(super) fn check_disjoint(named: &[(&str, Option<BufferRef>)]) -> Result<()> {
     for (i, (a, ra)) in named.iter().enumerate() {
@@ -390,25 +416,12 @@ impl Wide {
         };
         // each word's passes carry the other word, and the values as second values
         let (mut low_bufs, mut high_bufs) = (vec![lo, hi], vec![hi, lo]);
-        match (self.pairs, values) {
-            (true, Some(v)) => {
-                if self.indices {
-                    split.push(v);
-                }
-                low_bufs.push(v);
-                high_bufs.push(v);
+        if let Some(v) = checked_values(self.pairs, values)? {
+            if self.indices {
+                split.push(v);
             }
-            (false, None) => {}
-            (true, None) => {
-                return Err(Error::InvalidInput(
-                    "this sorter carries values (or indices): give a values buffer".into(),
-                ));
-            }
-            (false, Some(_)) => {
-                return Err(Error::InvalidInput(
-                    "this sorter sorts keys alone: give no values buffer".into(),
-                ));
-            }
+            low_bufs.push(v);
+            high_bufs.push(v);
         }
         let mut parts: Vec<Part<'p, 'a>> = vec![(&self.split, split)];
         if let Some(s) = &self.first {
@@ -452,13 +465,7 @@ impl Wide {
         segments: Option<(BufferRef<'a>, Count<'a>)>,
         count: Count<'a>,
     ) -> Result<Vec<Step<'a>>> {
-        let m = [
-            Some(keys.len() / self.key_bytes),
-            values.map(|v| v.len() / 4),
-        ]
-        .into_iter()
-        .flatten()
-        .fold(self.max, u64::min);
+        let m = held(self.max, keys, self.key_bytes, values);
         let (offsets, copy) = self.segment_count(enc, segments)?;
         // (no part binds two of the caller's ranges together, so their overlaps are checked
         // here: the keys and values are written, the offsets read throughout)
@@ -587,7 +594,7 @@ impl<'c> Steps<'c> {
     }
 
     /// A caller's buffer the count does not size.
-    pub(super) fn fixed(&mut self, label: &'static str) -> BufferId {
+    fn fixed(&mut self, label: &'static str) -> BufferId {
         let id = self.plan.arg(label, 4);
         self.args.push(Arg::fixed(id));
         id

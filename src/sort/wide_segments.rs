@@ -26,13 +26,13 @@
 use crate::context::{Buffer, BufferRef, Context, EncoderRef};
 use crate::count::Count;
 use crate::dtype::Dtype;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::plan::BufferId;
 use crate::record::{Recorder, Timestamps};
 use crate::stages::shared::order as key_order;
 use crate::stages::sort::{wide_iota, wide_join, wide_permute, wide_split};
 
-use super::wide::{check_disjoint, record_steps, refuse_whole, Step, Steps};
+use super::wide::{check_disjoint, checked_values, held, record_steps, refuse_whole, Step, Steps};
 use super::{Payload, SortConfig, Sorter};
 
 /// A segmented sort of 64-bit keys (see the module docs).
@@ -225,30 +225,14 @@ impl WideSegments {
         stamps: Option<Timestamps>,
     ) -> Result<()> {
         refuse_whole(stamps)?;
-        let values = match (self.payload != Payload::None, values) {
-            (true, Some(v)) => Some(v),
-            (false, None) => None,
-            (true, None) => {
-                return Err(Error::InvalidInput(
-                    "this sorter carries values (or indices): give a values buffer".into(),
-                ));
-            }
-            (false, Some(_)) => {
-                return Err(Error::InvalidInput(
-                    "this sorter sorts keys alone: give no values buffer".into(),
-                ));
-            }
-        };
+        let values = checked_values(self.payload != Payload::None, values)?;
         check_disjoint(&[
             ("keys", Some(keys)),
             ("values", values),
             ("offsets", Some(offsets)),
         ])?;
         // what every range holds, so the scratch ranges clamp a GPU count alike
-        let m = [Some(keys.len() / 8), values.map(|v| v.len() / 4)]
-            .into_iter()
-            .flatten()
-            .fold(self.max, u64::min);
+        let m = held(self.max, keys, 8, values);
         let w = |b: &'a Buffer| b.slice(0, 4 * m.max(1));
         let (low, high, index, gathered, order) = (
             w(&self.low),
