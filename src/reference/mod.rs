@@ -9,3 +9,4 @@ pub mod runs;
 pub mod scan;
 pub mod select;
 pub mod sort;
+pub mod topk;

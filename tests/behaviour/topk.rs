@@ -11,7 +11,7 @@
 use rand::Rng;
 use wgsimd::dtype::Dtype;
 use wgsimd::plan::POISON_WORD;
-use wgsimd::reference::sort::Order;
+use wgsimd::reference::topk::topk_indices;
 use wgsimd::topk::{TopK, TopKConfig, TopKPolicy};
 
 use crate::data::{self, Dist};
@@ -32,24 +32,13 @@ pub fn tests() -> Vec<Test> {
     ]
 }
 
-/// The reference: each row's indices stably sorted by the total order of `dtype`, the first k.
+/// The reference (`wgsimd::reference::topk`) of a row of `dtype` words.
 fn reference(dtype: Dtype, row: &[u32], k: usize, smallest: bool) -> Vec<u32> {
-    let order = Order::default();
-    let rank = |w: u32| -> u32 {
-        match dtype {
-            Dtype::U32 => order.rank(w),
-            Dtype::I32 => order.rank(w as i32),
-            _ => order.rank(f32::from_bits(w)),
-        }
-    };
-    let mut idx: Vec<u32> = (0..row.len() as u32).collect();
-    if smallest {
-        idx.sort_by_key(|&i| rank(row[i as usize]));
-    } else {
-        idx.sort_by_key(|&i| std::cmp::Reverse(rank(row[i as usize])));
+    match dtype {
+        Dtype::U32 => topk_indices(row, k, smallest),
+        Dtype::I32 => topk_indices::<i32>(bytemuck::cast_slice(row), k, smallest),
+        _ => topk_indices::<f32>(bytemuck::cast_slice(row), k, smallest),
     }
-    idx.truncate(k);
-    idx
 }
 
 /// `n` words of `dtype` values of `dist`.

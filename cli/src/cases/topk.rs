@@ -7,33 +7,17 @@
 use rand::{Rng, SeedableRng};
 
 use wgsimd::dtype::Dtype;
-use wgsimd::reference::sort::Order;
+use wgsimd::reference::topk::topk_indices;
 use wgsimd::topk::{TopK, TopKConfig};
 use wgsimd::{Context, Result};
 
 use crate::case::{first_difference, size_label, Case, Work};
 
-/// The indices of the `k` largest of `row`, largest first, ties by the lower index.
-fn largest(row: &[f32], k: usize) -> Vec<u32> {
-    let order = Order::default();
-    let mut idx: Vec<(std::cmp::Reverse<u32>, u32)> = row
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| (std::cmp::Reverse(order.rank(x)), i as u32))
-        .collect();
-    if k < idx.len() {
-        idx.select_nth_unstable(k);
-        idx.truncate(k);
-    }
-    idx.sort_unstable();
-    idx.into_iter().map(|(_, i)| i).collect()
-}
-
 fn case(ctx: &Context, data: Vec<f32>, rows: usize, k: u32, variant: String) -> Result<Case> {
     let n = data.len();
     let cols = n / rows;
     let want: Vec<u32> = (0..rows)
-        .flat_map(|r| largest(&data[r * cols..(r + 1) * cols], k as usize))
+        .flat_map(|r| topk_indices(&data[r * cols..(r + 1) * cols], k as usize, false))
         .collect();
     let t = TopK::new(ctx, TopKConfig::largest(Dtype::F32, k, cols as u32))?;
     let input = ctx.upload("input", &data)?;

@@ -531,7 +531,7 @@ fn segments(ctx: &Context, e: f64, repeats: usize) {
 /// timed whole and its indices compared with a CPU selection (value in the sort's order, then
 /// the lower index).
 fn topks(ctx: &Context, e: f64, first: bool, repeats: usize) {
-    use wgsimd::reference::sort::Order;
+    use wgsimd::reference::topk::topk_indices;
     use wgsimd::topk::{TopK, TopKConfig, TopKPolicy};
     let n = wgsimd_lab::pow2(e) as usize;
     let mut shapes: Vec<(usize, usize, u32)> = vec![(1, n, 16), (1, n, 1024)];
@@ -569,20 +569,8 @@ fn topks(ctx: &Context, e: f64, first: bool, repeats: usize) {
     }
     for (rows, cols, k) in shapes {
         let data = wgsimd_lab::random_f32(rows * cols, 31);
-        let order = Order::default();
         let want: Vec<u32> = (0..rows)
-            .flat_map(|r| {
-                let row = &data[r * cols..(r + 1) * cols];
-                let mut idx: Vec<(std::cmp::Reverse<u32>, u32)> = row
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &x)| (std::cmp::Reverse(order.rank(x)), i as u32))
-                    .collect();
-                idx.select_nth_unstable(k as usize - 1);
-                idx.truncate(k as usize);
-                idx.sort_unstable();
-                idx.into_iter().map(|(_, i)| i)
-            })
+            .flat_map(|r| topk_indices(&data[r * cols..(r + 1) * cols], k as usize, false))
             .collect();
         let input = ctx.upload("input", &data).expect("input");
         let out = 4 * (rows * k as usize) as u64;
