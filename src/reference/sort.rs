@@ -184,6 +184,19 @@ fn same_lengths(input: (usize, usize), output: (usize, usize)) -> Result<(), Str
     ))
 }
 
+/// The stable sort of `keys` (by `Ord`: unsigned keys, or sortable images) within each
+/// segment of the CSR `offsets` (rising from 0 to the key count), as the input index of each
+/// output position.
+pub fn segmented_order<K: Ord>(keys: &[K], offsets: &[u32]) -> Vec<u32> {
+    let mut order = Vec::with_capacity(keys.len());
+    for w in offsets.windows(2) {
+        let mut part: Vec<u32> = (w[0]..w[1]).collect();
+        part.sort_by_key(|&i| &keys[i as usize]);
+        order.extend(part);
+    }
+    order
+}
+
 /// Checks a segmented sort: keys (and `values`, empty for keys alone) sorted stably within
 /// each segment of the CSR `offsets` (rising from 0 to the key count) and nowhere else; the
 /// first difference from the stable sort of each segment names its segment.

@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use wgsimd::dtype::Dtype;
+use wgsimd::reference::sort::segmented_order;
 use wgsimd::sort::{SortConfig, Sorter};
 use wgsimd::{BufferRef, Context, Count, Result};
 
@@ -141,12 +142,7 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
         let offsets: Vec<u32> = (0..=n.div_ceil(len))
             .map(|j| (j * len).min(n) as u32)
             .collect();
-        let mut seg_order: Vec<u32> = Vec::with_capacity(n as usize);
-        for w in offsets.windows(2) {
-            let mut part: Vec<u32> = (w[0]..w[1]).collect();
-            part.sort_by_key(|&i| keys[i as usize]);
-            seg_order.extend(part);
-        }
+        let seg_order = segmented_order(&keys, &offsets);
         drop(keys);
         let seg_want: Vec<u32> = seg_order
             .iter()
@@ -204,12 +200,7 @@ pub fn bench_cases(ctx: &Context, n: u64, seed: u64) -> Result<Vec<Case>> {
                 o
             }
         };
-        let mut order: Vec<u32> = Vec::with_capacity(n as usize);
-        for w in offsets.windows(2) {
-            let mut part: Vec<u32> = (w[0]..w[1]).collect();
-            part.sort_by_key(|&i| keys[i as usize]);
-            order.extend(part);
-        }
+        let order = segmented_order(&keys, &offsets);
         let want = order.iter().map(|&i| keys[i as usize]).collect();
         let segments = offsets.len() as u32 - 1;
         let config = SortConfig::keys(Dtype::U32, n)

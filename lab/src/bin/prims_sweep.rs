@@ -473,12 +473,10 @@ fn segments(ctx: &Context, e: f64, repeats: usize) {
             continue;
         }
         let offsets = segment_offsets(n, lens, 22);
-        let mut want: Vec<(u32, u32)> = Vec::with_capacity(n);
-        for w in offsets.windows(2) {
-            let mut part: Vec<(u32, u32)> = (w[0]..w[1]).map(|i| (keys[i as usize], i)).collect();
-            part.sort_by_key(|p| p.0);
-            want.extend(part);
-        }
+        let want: Vec<(u32, u32)> = wgsimd::reference::sort::segmented_order(&keys, &offsets)
+            .into_iter()
+            .map(|i| (keys[i as usize], i))
+            .collect();
         let ob = ctx.upload("offsets", &offsets).expect("offsets");
         let segs = offsets.len() as u32 - 1;
         for (name, policy) in variants {
