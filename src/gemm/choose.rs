@@ -333,15 +333,21 @@ mod tests {
         assert!(matches!(r, Err(Error::InvalidInput(_))), "{:?}", r.err());
     }
 
-    /// Where the cooperative kernel is offered, `Auto` takes it for f16, unless a split or a
-    /// portable policy is forced: those ask for the portable kernel.
-    #[test]
-    fn a_forced_split_or_policy_keeps_the_cooperative_kernel_out() {
+    /// The simulator's H100 profile offering coop16 (f16, subgroups of 32, 48 KiB).
+    fn coop_caps() -> Caps {
         let mut caps = Caps::h100();
         (caps.f16, caps.subgroups) = (true, true);
         (caps.subgroup_min, caps.subgroup_max) = (32, 32);
         caps.max_workgroup_storage = 48 << 10;
         caps.cooperative_matrix = vec![coop::CoopKernel::K16.shape()];
+        caps
+    }
+
+    /// Where the cooperative kernel is offered, `Auto` takes it for f16, unless a split or a
+    /// portable policy is forced: those ask for the portable kernel.
+    #[test]
+    fn a_forced_split_or_policy_keeps_the_cooperative_kernel_out() {
+        let caps = coop_caps();
         let path = |opts| plan(&caps, Format::F16, 64, 64, 64, opts).unwrap().path;
         assert_eq!(path(GemmOptions::default()), Path::Coop16);
         let split = GemmOptions {
@@ -361,11 +367,7 @@ mod tests {
     #[test]
     fn large_weights_take_cooperative_matrices_from_fewer_rows() {
         use crate::gemm::COOP_MIN_M;
-        let mut caps = Caps::h100();
-        (caps.f16, caps.subgroups) = (true, true);
-        (caps.subgroup_min, caps.subgroup_max) = (32, 32);
-        caps.max_workgroup_storage = 48 << 10;
-        caps.cooperative_matrix = vec![coop::CoopKernel::K16.shape()];
+        let caps = coop_caps();
         let path = |m, n, k| {
             plan(&caps, Format::F16, m, n, k, GemmOptions::default())
                 .unwrap()
