@@ -33,7 +33,7 @@ use super::split::{coop_splits, kernel_may_round, sum_pass};
 
 pub use super::policy::LARGE_TILE_MIN_WORKGROUPS;
 pub(crate) use tiles::variant_for_edges;
-pub use tiles::{deep_tile, large_tile, large_tile_edges, rows_tile, variant_for};
+pub use tiles::{deep_tile, large_tile, large_tile_edges, rows_tile, variant_for, ROWS_TILES};
 
 mod tiles;
 
@@ -54,6 +54,10 @@ pub struct CoopPolicy {
     /// is staged before the step's first barrier and only A between the two
     /// ([`CoopVariant::two_b_bufs`]).
     pub b_bufs: u32,
+    /// K tiles in flight in registers (override `PREFETCH`): 1, tile t+1 fetched at the start
+    /// of step t; or 2, tile t+2, so a step's loads have two steps' time to land
+    /// ([`CoopVariant::prefetch`]; the few-rows tiles, whose steps are short).
+    pub prefetch: u32,
 }
 
 /// The cooperative-matrix kernels.
@@ -103,6 +107,7 @@ impl CoopKernel {
                 bk: 32,
                 bufs: 2,
                 b_bufs: 2,
+                prefetch: 1,
             },
             // 64×64×32: 8 subgroups of 32 on Apple GPUs, 21 KiB. Not measured (no Apple GPU
             // here); validated by naga (MSL 2.4, SPIR-V) and on the simulator.
@@ -112,6 +117,7 @@ impl CoopKernel {
                 bk: 32,
                 bufs: 2,
                 b_bufs: 2,
+                prefetch: 1,
             },
         }
     }
@@ -154,6 +160,7 @@ impl CoopVariant {
                 bk,
                 bufs: 2,
                 b_bufs: 2,
+                prefetch: 1,
             },
         }
     }
@@ -170,6 +177,12 @@ impl CoopVariant {
     pub fn two_b_bufs(mut self) -> Self {
         self.policy.bufs = 1;
         self.policy.b_bufs = 2;
+        self
+    }
+
+    /// The same with `tiles` K tiles in flight in registers (1 or 2).
+    pub fn prefetch(mut self, tiles: u32) -> Self {
+        self.policy.prefetch = tiles;
         self
     }
 
@@ -362,12 +375,13 @@ fn variant_fits(caps: &Caps, v: &CoopVariant, edges: bool) -> Result<()> {
     layout_fits(&k, &v.policy, sg).map_err(|e| no(&format!("{name}: {e}")))
 }
 
-/// Rows of C each subgroup owns under `p`: the kernel's `WM`, or one fragment where the tile is
-/// one fragment row ([`rows_tile`]: override `FM` = 1).
+/// Rows of C each subgroup owns under `p`: the kernel's `WM`, or the whole tile where it is one
+/// or two fragment rows (the few-rows tiles of 16 and 32 rows, [`rows_tile`]: override `FM` = 1
+/// or 2).
 fn block_rows(k: &Kernel, p: &CoopPolicy) -> Result<u32> {
     let frag = k.constant(coop16::FRAG)?;
-    Ok(if p.bm == frag {
-        frag
+    Ok(if p.bm == frag || p.bm == 2 * frag {
+        p.bm
     } else {
         k.constant(coop16::WM)?
     })
@@ -378,7 +392,7 @@ fn overrides(k: &Kernel, p: &CoopPolicy, sg: u32, edges: bool) -> Result<[(Overr
     let fm = block_rows(k, p)? / k.constant(coop16::FRAG)?;
     Ok([
         (coop16::FM, fm as f64),
-        (coop16::PREFETCH, if fm == 1 { 2.0 } else { 1.0 }),
+        (coop16::PREFETCH, p.prefetch as f64),
         (coop16::BM, p.bm as f64),
         (coop16::BN, p.bn as f64),
         (coop16::BK, p.bk as f64),
@@ -414,9 +428,14 @@ pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
             "BM, BN, BK must be multiples of {wm}, {wn}, {frag}"
         ));
     }
-    if !(1..=2).contains(&p.bufs) || !(p.bufs..=2).contains(&p.b_bufs) || !p.bn.is_multiple_of(8) {
+    if !(1..=2).contains(&p.bufs)
+        || !(p.bufs..=2).contains(&p.b_bufs)
+        || !(1..=2).contains(&p.prefetch)
+        || !p.bn.is_multiple_of(8)
+    {
         return bad(
-            "one or two staging buffers, as many or more for B (at most 2), BN a multiple of 8"
+            "one or two staging buffers, as many or more for B (at most 2), one or two tiles \
+             in flight, BN a multiple of 8"
                 .into(),
         );
     }

@@ -34,7 +34,7 @@ use crate::stages::Override;
 pub const COOP_MIN_M: usize = 17;
 
 /// Weights (B) of at least this many elements take cooperative matrices from
-/// [`COOP_MIN_M_LARGE_B`] rows, on coop16's one-fragment-row tile (`coop::rows_tile`): the
+/// [`COOP_MIN_M_LARGE_B`] rows, on coop16's 16-row tile (`coop::rows_tile(16)`): the
 /// few-rows kernel streams B once for each block of 8 rows and its time grows with M, the tile's
 /// does not. 2^24 (4096² weights). H200 (the lab's few-rows sweep, 2026-11-30, f16, µs, the
 /// few-rows kernel against the rows tile): M×4096×4096 at M = 4 / 8 / 16 17.3 / 24.7 / 33.8

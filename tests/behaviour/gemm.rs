@@ -169,11 +169,13 @@ fn every_path(t: &Target) {
         }
         // few tiles and a long K: K in slices, their partial products (C's rows padded to
         // whole tiles) summed by the split-K sum
-        // (16 rows: coop16's one-fragment-row tile, `coop::rows_tile`)
+        // (coop16's few-rows tiles, `coop::rows_tile`: 16 rows, 32 rows across C's right edge
+        // and not, 64 rows)
         for s in [
             (20, 130, 1000),
             (gemm::COOP_MIN_M, 64, 1024),
             (16, 264, 1024),
+            (40, 256, 1024),
         ] {
             let built = gemm::plan(caps, Format::F16, s.0, s.1, s.2, coop).unwrap();
             assert_eq!(

@@ -3,8 +3,9 @@
 // The tensor-core tiling of CUTLASS / "Marlin" reduced to what WGSL's experimental
 // `wgpu_cooperative_matrix` offers (subgroup-scoped 16×16×16 f16 → f32 multiply-add, Vulkan
 // VK_KHR_cooperative_matrix): a workgroup owns a BM×BN tile of C; each subgroup owns a WM×WN =
-// 64×32 block of it, held as 4×2 accumulator fragments (a tile of one fragment row, BM = 16 for
-// C of at most 16 rows: 16×32, 1×2 fragments, override FM = 1). Each K step stages BM×BK of A and BK×BN
+// 64×32 block of it, held as 4×2 accumulator fragments (the few-rows tiles of one or two fragment
+// rows, BM = 16 or 32 for C of at most that many rows: 16×32 or 32×32, 1×2 or 2×2 fragments,
+// override FM = 1 or 2). Each K step stages BM×BK of A and BK×BN
 // of B in workgroup memory as f16 (two buffers, register prefetch as in tiled.wgsl: one barrier
 // per step; or, with the override NBUF = 1, one buffer and two barriers per step), then each
 // subgroup loads 4 A and 2 B fragments per 16 of K and does 8 multiply-adds. Loads outside M, N,

@@ -226,20 +226,28 @@ fn main() {
         "--formats",
         &["f32", "f16", "int4"].map(String::from),
     );
-    // cooperative tiles BMxBNxBK (coop16, one staging buffer with a `1` suffix: 64x64x32,128x128x64-1)
+    // cooperative tiles BMxBNxBK (coop16), with suffixes `-1` (one staging buffer) and `-p2`
+    // (two K tiles in flight): 64x64x32,128x128x64-1,32x256x32-p2
     let coops: Vec<String> = wgsimd_lab::list_flag(&args, "--coop", &[]);
     let coops: Vec<(String, CoopVariant)> = coops
         .iter()
         .map(|t| {
-            let (tile, one) = t
-                .strip_suffix("-1")
-                .map_or((t.as_str(), false), |s| (s, true));
-            let d: Vec<u32> = tile
+            let mut parts = t.split('-');
+            let d: Vec<u32> = parts
+                .next()
+                .unwrap_or_default()
                 .split('x')
-                .map(|x| x.parse().expect("--coop BMxBNxBK"))
+                .map(|x| x.parse().expect("--coop BMxBNxBK[-1][-p2]"))
                 .collect();
-            let v = CoopVariant::new(CoopKernel::K16, d[0], d[1], d[2]);
-            (format!("coop {t}"), if one { v.one_buf() } else { v })
+            let mut v = CoopVariant::new(CoopKernel::K16, d[0], d[1], d[2]);
+            for suffix in parts {
+                v = match suffix {
+                    "1" => v.one_buf(),
+                    "p2" => v.prefetch(2),
+                    other => panic!("--coop suffix {other}: 1 or p2"),
+                };
+            }
+            (format!("coop {t}"), v)
         })
         .collect();
     let repeats: usize = wgsimd_lab::flag_value(&args, "--repeats")

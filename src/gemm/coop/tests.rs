@@ -24,6 +24,9 @@ fn shipped_tiles_hold_the_kernel_rules() {
         large_tile(),
         large_tile_edges(),
         deep_tile(),
+        rows_tile(16),
+        rows_tile(32),
+        rows_tile(64),
     ] {
         let k = v
             .kernel
@@ -58,7 +61,9 @@ fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
         CoopKernel::K8.variant(),
         large_tile(),
         deep_tile(),
-        rows_tile(),
+        rows_tile(16),
+        rows_tile(32),
+        rows_tile(64),
     ] {
         let k = v
             .kernel
@@ -138,6 +143,26 @@ fn the_offered_shape_picks_the_kernel() {
         deep_tile(),
         "16 × 4 = 64 workgroups"
     );
+    // few rows take the smallest few-rows tile that holds them; from 33 rows the deep tile
+    // keeps a C wide enough for it to run with K unsplit; the 64-row tile does not fit beside
+    // the edge path's squares
+    for (m, n, want) in [
+        (1, 4096, rows_tile(16)),
+        (16, 4096, rows_tile(16)),
+        (17, 4096, rows_tile(32)),
+        (32, 14336, rows_tile(32)),
+        (33, 4096, rows_tile(64)),
+        (64, 4096, rows_tile(64)),
+        (64, 86 * 128, rows_tile(64)),
+        (64, 88 * 128, deep_tile()),
+        (64, 14336, deep_tile()),
+        (64, 4096 + 128, deep_tile()),
+        (65, 4096, deep_tile()),
+    ] {
+        assert_eq!(variant_for(&caps, CoopKernel::K16, m, n), want, "{m}×{n}");
+    }
+    assert!(rows_tile(64).workgroup_bytes(true).unwrap() > 48 << 10);
+    assert!(rows_tile(32).workgroup_bytes(true).unwrap() <= 48 << 10);
     // at subgroups of 16 the deep tile does not fit: the default
     caps.subgroup_min = 16;
     caps.subgroup_max = 16;

@@ -1,11 +1,12 @@
 //! coop16's tiles, and which one a product takes ([`variant_for`]): the large tile for products
-//! of many tiles, the deep one below them, the one-fragment-row tile for C of at most 16 rows.
+//! of many tiles, the deep one below them, the few-rows tiles for C of at most 64 rows.
 //! Each is taken only where it fits the device (`variant_fits`); else the kernel's default.
 
 use crate::device::Caps;
 
 use super::{
-    has_edges, variant_fits, CoopKernel, CoopPolicy, CoopVariant, LARGE_TILE_MIN_WORKGROUPS,
+    coop_splits, has_edges, tiles, variant_fits, CoopKernel, CoopPolicy, CoopVariant,
+    LARGE_TILE_MIN_WORKGROUPS,
 };
 
 /// coop16's tile for large products: 128×256×32 with one A buffer and two B buffers (16
@@ -35,20 +36,33 @@ pub fn deep_tile() -> CoopVariant {
     CoopVariant::new(CoopKernel::K16, 128, 128, 64).one_buf()
 }
 
-/// coop16's tile for C of at most 16 rows (decode-sized products): 16×256×32, two staging
-/// buffers, one fragment row a subgroup (override `FM` = 1: 8 subgroups of 32 each own 16×32 of
-/// C), where the other tiles stage and multiply 112 rows of padding for every 16 of C. K is split
-/// over about `COOP_SPLIT_TARGET_WORKGROUPS` workgroups as for every cooperative tile, and its
-/// partial products are an eighth of the deep tile's. H200 (the lab's few-rows sweep,
-/// 2026-11-30, f16, µs, against [`deep_tile`]): M×4096×4096 24.0–24.3 against 48.0–48.3 at M =
-/// 4–16, M×4096×14336 71–72 against 113–114, M×14336×4096 82–83 against 84–85; with two tiles
-/// in flight (override `PREFETCH` 2, which it takes) 23.7, 62.5 and 71.7 at 16 rows.
-pub fn rows_tile() -> CoopVariant {
-    CoopVariant::new(CoopKernel::K16, 16, 256, 32)
+/// coop16's tile for C of at most `rows` rows (decode-sized products; `rows` 16, 32 or 64):
+/// `rows`×256×32, two staging buffers, two K tiles in flight (`PREFETCH` 2: the steps are short
+/// and wait on their loads), one, two or four fragment rows a subgroup (override `FM`: 8
+/// subgroups of 32 each own `rows`×32 of C), where the other tiles stage and multiply padding
+/// rows: 112 for every 16 of C in the deep tile. K is split over about
+/// `COOP_SPLIT_TARGET_WORKGROUPS` workgroups as for every cooperative tile, and the partial
+/// products are `rows`/128 of the deep tile's. H200, f16, µs (the lab's few-rows sweep,
+/// 2026-11-30, against [`deep_tile`]): 16 rows (M = 4–16) of 4096² 24.0–24.3 against 48.0–48.3,
+/// of 4096×14336 71–72 against 113–114, of 14336×4096 82–83 against 84–85, and with two tiles
+/// in flight 23.7, 62.5 and 71.7; the 32-row tile at M = 32 30.6, 69.6 and 80.1 against 48.3,
+/// 115.2 and 85.8 (M = 17 of 4096²: 30.2 against 48.4); the 64-row tile at M = 64 43.3 and 83.5
+/// against 48.4 and 117.0 for 4096² and 4096×14336, but 93.3 against the deep tile's 87.0 on
+/// 14336×4096, where the deep tile runs unsplit ([`variant_for`]). Two tiles in flight against
+/// one: 30.6 / 80.1 / 69.6 against 31.5 / 90.7 / 78.1 (32 rows), 43.3 / 93.3 / 83.5 against
+/// 44.8 / 105.3 / 90.8 (64 rows). Two 16-row tiles for 32 rows: 69.8, 93.5 and 292.8 (no K
+/// slices past one row of tiles).
+pub fn rows_tile(rows: u32) -> CoopVariant {
+    CoopVariant::new(CoopKernel::K16, rows, 256, 32).prefetch(2)
 }
 
-/// The variant of `kind` for an `m × n` C: coop16 takes [`rows_tile`] for at most 16 rows, else
-/// [`large_tile`] (or, where that does not fit, [`large_tile_edges`]) when that gives at least
+/// The row counts of [`rows_tile`], smallest first.
+pub const ROWS_TILES: [u32; 3] = [16, 32, 64];
+
+/// The variant of `kind` for an `m × n` C: coop16 takes the smallest [`rows_tile`] that holds
+/// the rows, except that from 33 rows the [`deep_tile`] keeps a C wide enough for it to run with
+/// K unsplit (88 or more of its column tiles: `coop_splits`); else [`large_tile`] (or, where
+/// that does not fit, [`large_tile_edges`]) when that gives at least
 /// [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits `caps`,
 /// else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
@@ -65,9 +79,16 @@ pub(crate) fn variant_for_edges(
 ) -> CoopVariant {
     let fits = |v: &CoopVariant| variant_fits(caps, v, edges(&v.policy)).is_ok();
     if kind == CoopKernel::K16 {
-        let rows = rows_tile();
-        if m <= rows.policy.bm as usize && fits(&rows) {
-            return rows;
+        let deep = deep_tile();
+        let [nx, ny] = tiles(&deep.policy, m, n);
+        let deep_unsplit = coop_splits(nx * ny, u32::MAX) == 1;
+        let rows = ROWS_TILES
+            .into_iter()
+            .find(|&r| m <= r as usize)
+            .map(rows_tile)
+            .filter(|v| v.policy.bm <= 32 || !deep_unsplit);
+        if let Some(v) = rows.filter(fits) {
+            return v;
         }
         let large = large_tile();
         let tiles = m.div_ceil(large.policy.bm as usize) * n.div_ceil(large.policy.bn as usize);
@@ -76,7 +97,6 @@ pub(crate) fn variant_for_edges(
                 return v;
             }
         }
-        let deep = deep_tile();
         if fits(&deep) {
             return deep;
         }

@@ -15,8 +15,9 @@
 const PAD: u32 = 8u;
 const MAX_FETCH: u32 = 4u;
 
-// Fragment rows of C a subgroup owns: WM / FRAG, or 1 for a tile of one fragment row (BM =
-// FRAG: the few-rows tile, src/gemm/coop.rs `rows_tile`, where the other rows would be padding)
+// Fragment rows of C a subgroup owns: WM / FRAG, or 1 or 2 for a tile of that many fragment rows
+// (BM = FM · FRAG: the few-rows tiles, src/gemm/coop.rs `rows_tile`, where the other rows would
+// be padding)
 override FM: u32 = WM / FRAG;
 override SG_X: u32 = BN / WN;
 override SG_Y: u32 = BM / (FM * FRAG);
@@ -28,10 +29,11 @@ override B_STRIDE: u32 = BN + PAD;
 override NBUF: u32 = 2u;
 // Tiles in flight in registers: 1 (tile t+1 fetched at the start of step t, stashed at its end)
 // or 2 (tile t+2 fetched at the start of step t, stashed a step later: a step's loads have two
-// steps' time to land; one more set of prefetch registers). 2 for the one-fragment-row tile
-// (src/gemm/coop.rs, `overrides`), whose steps are short and wait on their loads: 16×14336×4096
-// 71.7 against 82.3 µs, 16×4096×14336 62.5 against 70.5, 8×4096² 23.7 against 24.7 (H200,
-// alternating builds, 2026-11-30); the other tiles keep 1 (their steps are long).
+// steps' time to land; one more set of prefetch registers). 2 for the few-rows tiles (the
+// policy's `prefetch`, src/gemm/coop/tiles.rs `rows_tile`), whose steps are short and wait on
+// their loads: 16×14336×4096 71.7 against 82.3 µs, 16×4096×14336 62.5 against 70.5, 8×4096²
+// 23.7 against 24.7; 32 rows 80.1 / 69.6 against 90.7 / 78.1 at 32×14336×4096 / 32×4096×14336
+// (H200, 2026-11-30); the other tiles keep 1 (their steps are long).
 override PREFETCH: u32 = 1u;
 // Staged B buffers: NBUF, or 2 with NBUF = 1 (src/gemm/coop.rs checks NBUF ≤ NBUF_B ≤ 2): then
 // B of tile t+1 is stashed before step t's first barrier, overlapping the other subgroups'
@@ -331,7 +333,7 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         // merged the loads into `pre` with moves right after them, so each step waited for its
         // global loads before its first multiply-add (as its SASS shows).
         let ahead = fetch_tile(lid, m0, n0, k0 + (t + PREFETCH) * BK, fa, fb);
-        // multiply: FM×2 fragments per FRAG of K (FM is 4, or 1 for the few-rows tile)
+        // multiply: FM×2 fragments per FRAG of K (FM is 4, or 1 or 2 for the few-rows tiles)
         for (var ks = 0u; ks < BK / FRAG; ks++) {
             let abase = cur * BM * A_STRIDE + wm * FM * FRAG * A_STRIDE + ks * FRAG;
             let bbase = cur_b * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
@@ -342,10 +344,12 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
             c01 = coopMultiplyAdd(a0, b1, c01);
             if FM > 1u {
                 let a1 = frag_a(abase + FRAG * A_STRIDE);
-                let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
-                let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
                 c10 = coopMultiplyAdd(a1, b0, c10);
                 c11 = coopMultiplyAdd(a1, b1, c11);
+            }
+            if FM > 2u {
+                let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
+                let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
                 c20 = coopMultiplyAdd(a2, b0, c20);
                 c21 = coopMultiplyAdd(a2, b1, c21);
                 c30 = coopMultiplyAdd(a3, b0, c30);
@@ -377,6 +381,8 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         if FM > 1u {
             store_c(c10, at + FRAG * ld, ld);
             store_c(c11, at + FRAG * ld + FRAG, ld);
+        }
+        if FM > 2u {
             store_c(c20, at + 2u * FRAG * ld, ld);
             store_c(c21, at + 2u * FRAG * ld + FRAG, ld);
             store_c(c30, at + 3u * FRAG * ld, ld);
@@ -389,6 +395,8 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
         if FM > 1u {
             edge_store(c10, sg_id, lane, r0 + FRAG, q0);
             edge_store(c11, sg_id, lane, r0 + FRAG, q0 + FRAG);
+        }
+        if FM > 2u {
             edge_store(c20, sg_id, lane, r0 + 2u * FRAG, q0);
             edge_store(c21, sg_id, lane, r0 + 2u * FRAG, q0 + FRAG);
             edge_store(c30, sg_id, lane, r0 + 3u * FRAG, q0);

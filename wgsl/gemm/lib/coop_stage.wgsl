@@ -1,7 +1,6 @@
 // include-only
 // Staging of the cooperative-matrix GEMMs in f16 arrays (read gemm/lib/coop.wgsl): each
-// fetched vec4<u32> (8 f16) is unpacked and written as 8 scalar f16 stores (coop16, coop16w,
-// coop8; shared/gemm_coop_stage_v.wgsl stages with 8-byte stores).
+// fetched vec4<u32> (8 f16) is unpacked and written as 8 scalar f16 stores (coop16, coop8).
 
 // Array lengths are named overrides (naga 30 note in gemm/lib/tiled.wgsl).
 override AS_LEN: u32 = NBUF * BM * A_STRIDE;
