@@ -7,16 +7,16 @@
 //! weights: [`GEMV_MAX_M_INT4`]) and cooperative matrices for f16 from [`COOP_MIN_M`](super::COOP_MIN_M) rows
 //! ([`coop_min_m`]: from 8 for weights of 2^24 elements or more, which the few-rows kernel
 //! streams once a block of 8 rows) where the adapter offers them and the product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
-//! cooperative variant keeps the kernels that cannot take it out. Int4 weights have no
-//! cooperative kernel.
+//! cooperative variant keeps the kernels that cannot take it out. Int4 weights take coop16
+//! (dequantized to f16 as they are staged) from [`COOP_MIN_M_INT4`] rows where it is offered.
 
-use super::coop;
+use super::coop::{self, CoopB};
 use super::format::{Format, OutFormat};
 use super::gemm_plan::{shape_label, GemmPlan};
 use super::gemv::gemv_pass;
-use super::layout::{int4_bytes, resolve, GemmShape};
+use super::layout::{int4_bytes, resolve, GemmShape, Resolved};
 use super::limits::check_dims;
-use super::policy::{coop_min_m, GemmPolicy, GEMV_MAX_M, GEMV_MAX_M_INT4};
+use super::policy::{coop_min_m, GemmPolicy, COOP_MIN_M_INT4, GEMV_MAX_M, GEMV_MAX_M_INT4};
 use super::tiled::tiled_pass;
 use crate::device::Caps;
 use crate::error::{Error, Result};
@@ -25,15 +25,16 @@ use crate::plan::{BufferInit, Plan};
 /// How to choose the kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathChoice {
-    /// The few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights: [`GEMV_MAX_M_INT4`]),
-    /// cooperative matrices when offered (f16 inputs, M ≥ [`coop_min_m`]: [`COOP_MIN_M`](super::COOP_MIN_M), or 8
-    /// for large weights), else the register-tiled kernel.
+    /// Cooperative matrices when offered (f16 inputs from [`coop_min_m`] rows:
+    /// [`COOP_MIN_M`](super::COOP_MIN_M), or 8 for large weights; int4 weights from
+    /// [`COOP_MIN_M_INT4`]), else the few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights:
+    /// [`GEMV_MAX_M_INT4`]), else the register-tiled kernel.
     #[default]
     Auto,
     /// The register-tiled portable kernel.
     Tiled,
-    /// Cooperative matrices, or an error when the adapter does not offer them (or the product
-    /// does not fit them, and for int4 weights, which have no cooperative kernel).
+    /// Cooperative matrices, or an error when the adapter does not offer them or the product
+    /// does not fit them (int4 weights: coop16's tiles only).
     Coop,
     /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of its `MAX_ROWS` (8) rows (its
     /// workgroups, row blocks × column blocks, fold into rows of the dispatch where they are
@@ -103,34 +104,14 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
     }
     let res = resolve(shape, fmt, fmt, opts.out)?;
     let f16 = fmt == Format::F16;
-    let edges = |p: &coop::CoopPolicy| coop::edges_for(p, &res, opts.out);
-    let choose = || match opts.coop {
-        Some(v) => coop::usable_variant_edges(caps, &v, edges(&v.policy)).map(|_| v),
-        None => coop::usable(caps).map(|kind| coop::variant_for_edges(caps, kind, m, n, &edges)),
-    };
-    let coop = match opts.path {
-        PathChoice::Tiled | PathChoice::Gemv => None,
-        // (where the cooperative kernel cannot take this shape, the portable one may; a
-        // forced split or portable policy asks for the portable kernels, as in `takes_gemv`)
-        PathChoice::Auto
-            if f16 && m >= coop_min_m(n, k) && opts.split.is_none() && opts.policy.is_none() =>
-        {
-            choose()
-                .ok()
-                .filter(|v| coop::fits_layout(caps, v, &res, opts.out).is_ok())
-        }
-        PathChoice::Auto => None,
-        PathChoice::Coop => {
-            if !f16 {
-                return Err(Error::InvalidInput(
-                    "the cooperative-matrix GEMM takes f16 inputs".into(),
-                ));
-            }
-            Some(choose()?)
-        }
-    };
-    if let Some(v) = coop {
-        return coop::plan(caps, v, opts.out, &res);
+    if opts.path == PathChoice::Coop && !f16 {
+        return Err(Error::InvalidInput(
+            "the cooperative-matrix GEMM takes f16 inputs".into(),
+        ));
+    }
+    let auto = f16 && m >= coop_min_m(n, k);
+    if let Some(v) = coop_choice(caps, &res, opts, CoopB::F16, auto)? {
+        return coop::plan(caps, v, (CoopB::F16, opts.out), &res);
     }
     let gemv = takes_gemv(&opts, m, GEMV_MAX_M);
     let kind = if gemv { "gemv" } else { "tiled" };
@@ -162,6 +143,40 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
         0,
     )
     .map(|p| p.with_inputs(vec![a_buf, b_buf]))
+}
+
+/// The cooperative variant a product of `res`'s shape with B in `b` takes, if any: the one
+/// `opts` forces or the shape's (`coop::variant_for`) under `PathChoice::Coop` (an error where
+/// it cannot run), and under `Auto` where `auto` (the rows rule of B's format) and no split or
+/// portable policy is asked for, where it runs (else `None`: the portable kernels may take the
+/// shape).
+fn coop_choice(
+    caps: &Caps,
+    res: &Resolved,
+    opts: GemmOptions,
+    b: CoopB,
+    auto: bool,
+) -> Result<Option<coop::CoopVariant>> {
+    let edges = |p: &coop::CoopPolicy| coop::edges_for(p, res, opts.out);
+    let choose = || -> Result<coop::CoopVariant> {
+        let v = match opts.coop {
+            Some(v) => coop::usable_variant_edges(caps, &v, edges(&v.policy)).map(|_| v)?,
+            None => {
+                let kind = coop::usable(caps)?;
+                coop::variant_for_edges(caps, kind, res.m, res.n, &edges)
+            }
+        };
+        b.stage(&v)?;
+        Ok(v)
+    };
+    Ok(match opts.path {
+        PathChoice::Tiled | PathChoice::Gemv => None,
+        PathChoice::Auto if auto && opts.split.is_none() && opts.policy.is_none() => choose()
+            .ok()
+            .filter(|v| coop::fits_layout(caps, v, res, opts.out).is_ok()),
+        PathChoice::Auto => None,
+        PathChoice::Coop => Some(choose()?),
+    })
 }
 
 /// Whether a product of `m` rows with `opts` takes the few-rows kernel (`max_m`: its rows at
@@ -210,12 +225,11 @@ fn product_int4(
 ) -> Result<GemmPlan> {
     let (m, n, k) = (shape.m, shape.n, shape.k);
     check_dims(m, n, k)?;
-    if opts.path == PathChoice::Coop {
-        return Err(Error::InvalidInput(
-            "int4 weights have no cooperative-matrix kernel (Auto, Tiled or Gemv)".into(),
-        ));
-    }
     let res = resolve(shape, Format::F16, Format::Int4, opts.out)?;
+    let b = CoopB::Int4 { zeros: has_zeros };
+    if let Some(v) = coop_choice(caps, &res, opts, b, m >= COOP_MIN_M_INT4)? {
+        return coop::plan(caps, v, (b, opts.out), &res);
+    }
     let (w_bytes, s_bytes) = int4_bytes(k, n);
     let gemv = takes_gemv(&opts, m, GEMV_MAX_M_INT4);
     let kind = if gemv { "gemv" } else { "tiled" };
@@ -380,5 +394,38 @@ mod tests {
         assert_eq!(path(COOP_MIN_M, 4096, 4095), Path::Coop16);
         assert_eq!(coop_min_m(4096, 4096), 8);
         assert_eq!(coop_min_m(4096, 4095), COOP_MIN_M);
+    }
+
+    /// int4 weights take coop16 from `COOP_MIN_M_INT4` rows where it is offered (its tiles
+    /// and the deep tile, whose K steps divide the quantization group), the few-rows kernel
+    /// below; coop8 has no int4 kernel: `Coop` is refused there and `Auto` stays portable.
+    #[test]
+    fn int4_weights_take_coop16_from_their_rows() {
+        use crate::gemm::coop::{CoopKernel, CoopVariant};
+        let caps = coop_caps();
+        let path =
+            |caps: &Caps, m, opts| plan_int4(caps, m, 4096, 4096, false, opts).map(|p| p.path);
+        let auto = GemmOptions::default();
+        assert_eq!(path(&caps, COOP_MIN_M_INT4, auto).unwrap(), Path::Coop16);
+        assert_eq!(path(&caps, 64, auto).unwrap(), Path::Coop16);
+        assert_eq!(path(&caps, COOP_MIN_M_INT4 - 1, auto).unwrap(), Path::Gemv);
+        let coop = GemmOptions {
+            path: PathChoice::Coop,
+            ..Default::default()
+        };
+        assert_eq!(path(&caps, 1, coop).unwrap(), Path::Coop16);
+        // a K step that is not a whole part of the group of 128: fine for f16, not for int4
+        let odd = GemmOptions {
+            coop: Some(CoopVariant::new(CoopKernel::K16, 128, 128, 48).one_buf()),
+            ..coop
+        };
+        let f16 = plan(&caps, Format::F16, 16, 4096, 4096, odd).unwrap();
+        assert_eq!(f16.path, Path::Coop16);
+        let e = path(&caps, 16, odd).unwrap_err();
+        assert!(e.to_string().contains("group of 128"), "{e}");
+        let mut k8 = caps.clone();
+        k8.cooperative_matrix = vec![CoopKernel::K8.shape()];
+        assert!(matches!(path(&k8, 16, coop), Err(Error::InvalidInput(_))));
+        assert_eq!(path(&k8, 16, auto).unwrap(), Path::Gemv);
     }
 }

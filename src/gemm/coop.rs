@@ -22,12 +22,13 @@ use crate::kernel::Kernel;
 // variables; the plan checks each against the stage it binds)
 use crate::plan::{BufferInit, Plan, Workgroups};
 use crate::stages::gemm::coop16::{self, bind, entry};
+use crate::stages::gemm::coop16_int4;
 use crate::stages::gemm::coop8;
 use crate::stages::{Override, Stage};
 
 use super::format::OutFormat;
 use super::gemm_plan::{shape_label, GemmPlan, Path};
-use super::layout::{CTarget, Resolved};
+use super::layout::{int4_bytes, CTarget, Resolved};
 use super::limits::{check_limits, check_z, tile_dispatch};
 use super::split::{coop_splits, kernel_may_round, sum_pass};
 
@@ -279,6 +280,42 @@ pub fn planned_subgroup(caps: &Caps) -> Option<u32> {
     .then_some(apple)
 }
 
+/// B's format on the cooperative path: f16 (`gemm/coop16`, `gemm/coop8`), or int4 weights
+/// dequantized to f16 as they are staged (`gemm/coop16_int4`, coop16's tiles only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoopB {
+    /// f16, K×N or stored transposed.
+    F16,
+    /// int4 weights ([`Int4Weights`](super::int4::Int4Weights)), with or without zero points.
+    Int4 {
+        /// The weights have zero points.
+        zeros: bool,
+    },
+}
+
+impl CoopB {
+    /// The stage that multiplies by this B on `kind`'s tiles; `Error::InvalidInput` for int4
+    /// weights on a tile whose K step is not a whole part of a quantization group (each step
+    /// takes one group's scales) or on coop8.
+    pub fn stage(self, v: &CoopVariant) -> Result<Stage> {
+        match self {
+            CoopB::F16 => Ok(v.kernel.stage()),
+            CoopB::Int4 { .. } => {
+                let group = super::int4::GROUP as u32;
+                if v.kernel != CoopKernel::K16 || !group.is_multiple_of(v.policy.bk) {
+                    return Err(Error::InvalidInput(format!(
+                        "cooperative-matrix GEMM of int4 weights: coop16 tiles whose K step \
+                         divides the group of {group}, not {} {:?}",
+                        v.kernel.name(),
+                        v.policy
+                    )));
+                }
+                Ok(coop16_int4::STAGE)
+            }
+        }
+    }
+}
+
 /// The cooperative kernel to use on `caps` (16×16 preferred), or why there is none.
 pub fn usable(caps: &Caps) -> Result<CoopKernel> {
     let no = |m: &str| Error::InvalidInput(format!("cooperative-matrix GEMM: {m}"));
@@ -528,27 +565,49 @@ pub(crate) fn fits_layout(
 pub(crate) fn plan(
     caps: &Caps,
     v: CoopVariant,
-    out: OutFormat,
+    (b_fmt, out): (CoopB, OutFormat),
     res: &Resolved,
 ) -> Result<GemmPlan> {
     let kind = v.kernel;
     let p = v.policy;
     let (m, n, k) = (res.m, res.n, res.k);
-    let kern = kind.stage().load(caps.flavor())?;
+    let stage = b_fmt.stage(&v)?;
+    let kern = stage.load(caps.flavor())?;
     let (grid, c_bytes) = fits_layout(caps, &v, res, out)?;
     let sg = planned_subgroup(caps).expect("fits checked it");
     let edges = edges_for(&p, res, out);
     check_limits(caps, &[("A", res.a_bytes), ("B", res.b_bytes)], grid)?;
     let mut plan = Plan::new(format!(
-        "gemm {} f16 {} {}x{}x{}",
+        "gemm {} {} {} {}x{}x{}",
         shape_label(res),
+        if b_fmt == CoopB::F16 { "f16" } else { "int4" },
         kind.name(),
         p.bm,
         p.bn,
         p.bk
     ));
     let a = plan.arg("a", res.a_bytes);
-    let b = plan.arg("b", res.b_bytes);
+    // B, or the int4 weights, their scales and zero points (a stand-in without)
+    let (b, int4) = match b_fmt {
+        CoopB::F16 => (plan.arg("b", res.b_bytes), None),
+        CoopB::Int4 { zeros } => {
+            let (w_bytes, s_bytes) = int4_bytes(k, n);
+            let w = plan.arg("w", w_bytes);
+            let s = plan.arg("scales", s_bytes);
+            let z = if zeros {
+                plan.arg("zeros", s_bytes)
+            } else {
+                plan.buffer("no zeros", 16, BufferInit::Zeroed)
+            };
+            check_limits(caps, &[("scales", s_bytes)], grid)?;
+            (w, Some((s, z, zeros)))
+        }
+    };
+    let b_rows = match b_fmt {
+        CoopB::F16 => 0,
+        CoopB::Int4 { .. } => u32::try_from(k.div_ceil(8))
+            .map_err(|_| Error::TooLarge(format!("int4 weights of K = {k}")))?,
+    };
     let k_tiles = (k as u32).div_ceil(p.bk);
     // K slices where the tiles are too few to keep the GPU's loads in flight: decode-sized
     // products (C one row of tiles, where it was measured), in the GEMM's own layout with one
@@ -575,7 +634,10 @@ pub(crate) fn plan(
     } else {
         target(res, out)
     };
-    let params = plan.upload("params", &res.params([k_tiles, 0, per_split, splits], at)?);
+    let params = plan.upload(
+        "params",
+        &res.params([k_tiles, b_rows, per_split, splits], at)?,
+    );
     // f16 output rounded by the kernel (OUT_F16): C's f32 buffer stays, as the kernel's scratch
     // (at C's element layout); the binding the kernel does not write gets a stand-in. C is the
     // caller's where this pass leaves it in the dtype asked for. With K slices the sum rounds.
@@ -624,19 +686,32 @@ pub(crate) fn plan(
     // the subgroup width a workgroup met, where it was not `sg` (0: none)
     let guard = plan.buffer("subgroup guard", 4, BufferInit::Zeroed);
     plan.read_back(guard);
+    let mut binds = vec![
+        (bind::params, params),
+        (bind::a, a),
+        (bind::b, b),
+        (bind::c, c),
+        (bind::c16, c16),
+        (bind::sg_guard, guard),
+    ];
+    let mut inputs = vec![a, b];
+    if let Some((s, z, zeros)) = int4 {
+        binds.extend([
+            (coop16_int4::bind::scales, s),
+            (coop16_int4::bind::zeros, z),
+        ]);
+        ov.push((coop16_int4::HAS_ZEROS, if zeros { 1.0 } else { 0.0 }));
+        inputs.push(s);
+        if zeros {
+            inputs.push(z);
+        }
+    }
     plan.pass(
-        kind.name(),
+        stage.name(),
         &kern,
         entry::main,
         &ov,
-        &[
-            (bind::params, params),
-            (bind::a, a),
-            (bind::b, b),
-            (bind::c, c),
-            (bind::c16, c16),
-            (bind::sg_guard, guard),
-        ],
+        &binds,
         Workgroups::Direct([grid[0] as u32, grid[1] as u32, res.batch as u32 * splits]),
     )?;
     let (c, out) = if let Some(caller_c) = caller_c {
@@ -663,7 +738,7 @@ pub(crate) fn plan(
         n,
         path: kind.path(),
         guard: Some(guard),
-        inputs: vec![a, b],
+        inputs,
         layout: *res,
     })
 }

@@ -73,8 +73,8 @@ pub use gemm_plan::{GemmPlan, Path};
 pub use int4::Int4Weights;
 pub use layout::{GemmShape, MatrixLayout};
 pub use policy::{
-    coop_min_m, GemmPolicy, COOP_LARGE_B_ELEMENTS, COOP_MIN_M, COOP_MIN_M_LARGE_B, GEMV_MAX_M,
-    GEMV_MAX_M_INT4, SPLIT_TARGET_INVOCATIONS,
+    coop_min_m, GemmPolicy, COOP_LARGE_B_ELEMENTS, COOP_MIN_M, COOP_MIN_M_INT4, COOP_MIN_M_LARGE_B,
+    GEMV_MAX_M, GEMV_MAX_M_INT4, SPLIT_TARGET_INVOCATIONS,
 };
 pub use split::split_k;
 

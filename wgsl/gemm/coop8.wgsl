@@ -26,6 +26,7 @@ alias FragB = coop_mat8x8<f16, B>;
 alias FragC = coop_mat8x8<f32, C>;
 
 //!include gemm/lib/coop_stage
+//!include gemm/lib/coop_b
 //!include gemm/lib/coop
 
 @group(0) @binding(0) var<uniform> params: Params;

@@ -297,11 +297,26 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
     let wd = Arc::new(w.dequantize()?);
+    // (coop16 stages each weight rounded to f16: its reference multiplies by those, within the
+    // f16 bound, as a conversion may round either way)
+    let wd16 = Arc::new(f16_to_f32(&f32_to_f16(&wd)));
     let a16 = f32_to_f16(&a16f);
-    for (path, kind) in [(PathChoice::Tiled, "tiled")].into_iter().chain(gemv) {
+    let coop = wgsimd::gemm::coop::usable(caps)
+        .is_ok_and(|k| k == wgsimd::gemm::coop::CoopKernel::K16)
+        .then_some((PathChoice::Coop, "coop16"));
+    for (path, kind) in [(PathChoice::Tiled, "tiled")]
+        .into_iter()
+        .chain(gemv)
+        .chain(coop)
+    {
         let opts = GemmOptions {
             path,
             ..Default::default()
+        };
+        let (weights, tol) = if path == PathChoice::Coop {
+            (wd16.clone(), tol16_out)
+        } else {
+            (wd.clone(), tol16_in)
         };
         let Some(g) = unless_too_large(Gemm::new_int4(ctx, m, k, n, false, opts))? else {
             continue;
@@ -319,8 +334,8 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
             inputs,
             format!("int4 {kind}"),
             shape,
-            (a16f.clone(), wd.clone()),
-            (tol16_in, seed),
+            (a16f.clone(), weights),
+            (tol, seed),
         )?);
     }
     if cases.is_empty() {

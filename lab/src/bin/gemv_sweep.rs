@@ -127,7 +127,7 @@ fn run(ctx: &Context, x: &Inputs, fmt: &str, split: Option<u32>, path: PathChoic
     run_with(ctx, x, fmt, (split, None), path, reps)
 }
 
-/// [`run`] with a cooperative tile forced (`coop`, f16 only; `PathChoice::Coop`).
+/// [`run`] with a cooperative tile forced (`coop`, f16 and int4; `PathChoice::Coop`).
 fn run_with(
     ctx: &Context,
     x: &Inputs,
@@ -284,7 +284,7 @@ fn main() {
             }
             run(&ctx, &x, fmt, None, PathChoice::Tiled, repeats);
             run(&ctx, &x, fmt, None, PathChoice::Auto, repeats);
-            if fmt == "f16" {
+            if fmt != "f32" {
                 for c in &coops {
                     run_with(
                         &ctx,

@@ -4,6 +4,7 @@ use super::*;
 fn gemm_kernels_are_built_without_runtime_checks() {
     let coop = CoopKernel::ALL.map(|k| k.stage());
     let portable = [
+        crate::stages::gemm::coop16_int4::STAGE,
         crate::stages::gemm::tiled::STAGE,
         crate::stages::gemm::gemv::STAGE,
     ];

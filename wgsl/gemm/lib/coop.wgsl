@@ -3,10 +3,11 @@
 // tiles, the C store helpers, the grouped tile order and the kernel itself (`coop_main`, 4×2
 // accumulator fragments per subgroup; gemm/coop16.wgsl's header has the design). The stage file
 // enables f16 and wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG, the fragment
-// types FragA, FragB, FragC and the bindings `params: Params`, `a`, `b` (`array<vec4<u32>>`),
+// types FragA, FragB, FragC and the bindings `params: Params`, `a` (`array<vec4<u32>>`), B's,
 // `c` (`array<f32>`), `c16` (`array<u32>`) and `sg_guard` (`array<atomic<u32>>`), and includes
-// gemm/lib/coop_stage.wgsl (the staging in f16 arrays: As, Bs, stash_a, stash_b and the fragment
-// loads frag_a, frag_b) before this.
+// gemm/lib/coop_stage.wgsl (the staging in f16 arrays: As, Bs, stash_a and the fragment loads
+// frag_a, frag_b) and B's operand file (`b_items`, `fetch_b`, `stash_b`: gemm/lib/coop_b.wgsl
+// for f16 B, gemm/lib/coop_b_int4.wgsl for int4 weights) before this.
 
 //!include gemm/lib/staged
 //!include gemm/lib/f16_round
@@ -107,10 +108,6 @@ fn a_items() -> u32 {
     return BM * BK / 8u;
 }
 
-fn b_items() -> u32 {
-    return BK * BN / 8u;
-}
-
 fn fetch_a(li: u32, m0: u32, k0: u32) -> vec4<u32> {
     let per_row = BK / 8u;
     let row = m0 + li / per_row;
@@ -121,29 +118,8 @@ fn fetch_a(li: u32, m0: u32, k0: u32) -> vec4<u32> {
     return vec4<u32>(0u);
 }
 
-fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
-    if B_T {
-        // B stored N×K: column n0 + li / per_row of the tile, 8 of K per load (stash_b writes
-        // them down the tile's rows)
-        let per_row = BK / 8u;
-        let col = n0 + li / per_row;
-        let kv = k0 / 8u + li % per_row;
-        if li < b_items() && col < params.n && kv < params.b_vecs {
-            return k_tail(b[b_base + col * params.b_row_vecs + kv], kv, 8u);
-        }
-        return vec4<u32>(0u);
-    }
-    let per_row = BN / 8u;
-    let kr = k0 + li / per_row;
-    let nv = n0 / 8u + li % per_row;
-    if li < b_items() && kr < params.k && nv < params.b_vecs {
-        return b[b_base + kr * params.b_row_vecs + nv];
-    }
-    return vec4<u32>(0u);
-}
-
-// stash: a fetched tile's A into A buffer `buf`, its B into B buffer `buf` (stash_a, stash_b:
-// the staging file)
+// stash: a fetched tile's A into A buffer `buf` (stash_a: the staging file), its B into B
+// buffer `buf` (stash_b: the B operand's file)
 fn stash_a_tile(lid: u32, buf: u32, s: Staged, fa: u32) {
     stash_a(lid, buf, s.a0);
     if fa > 1u { stash_a(lid + WG, buf, s.a1); }

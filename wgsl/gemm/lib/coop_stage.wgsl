@@ -30,44 +30,6 @@ fn stash_a(li: u32, buf: u32, v: vec4<u32>) {
     As[at + 7u] = p3.y;
 }
 
-fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
-    if li >= b_items() {
-        return;
-    }
-    if B_T {
-        // 8 of K of one column (fetch_b), down the tile's rows
-        let per_row = BK / 8u;
-        let at = buf * BK * B_STRIDE + (li % per_row) * 8u * B_STRIDE + li / per_row;
-        let p0 = vec2<f16>(unpack2x16float(v.x));
-        let p1 = vec2<f16>(unpack2x16float(v.y));
-        let p2 = vec2<f16>(unpack2x16float(v.z));
-        let p3 = vec2<f16>(unpack2x16float(v.w));
-        Bs[at] = p0.x;
-        Bs[at + B_STRIDE] = p0.y;
-        Bs[at + 2u * B_STRIDE] = p1.x;
-        Bs[at + 3u * B_STRIDE] = p1.y;
-        Bs[at + 4u * B_STRIDE] = p2.x;
-        Bs[at + 5u * B_STRIDE] = p2.y;
-        Bs[at + 6u * B_STRIDE] = p3.x;
-        Bs[at + 7u * B_STRIDE] = p3.y;
-        return;
-    }
-    let per_row = BN / 8u;
-    let at = buf * BK * B_STRIDE + (li / per_row) * B_STRIDE + (li % per_row) * 8u;
-    let p0 = vec2<f16>(unpack2x16float(v.x));
-    let p1 = vec2<f16>(unpack2x16float(v.y));
-    let p2 = vec2<f16>(unpack2x16float(v.z));
-    let p3 = vec2<f16>(unpack2x16float(v.w));
-    Bs[at] = p0.x;
-    Bs[at + 1u] = p0.y;
-    Bs[at + 2u] = p1.x;
-    Bs[at + 3u] = p1.y;
-    Bs[at + 4u] = p2.x;
-    Bs[at + 5u] = p2.y;
-    Bs[at + 6u] = p3.x;
-    Bs[at + 7u] = p3.y;
-}
-
 // The A fragment at f16 element `at` of As (row stride A_STRIDE), and the B fragment at `at`
 // of Bs (row stride B_STRIDE).
 fn frag_a(at: u32) -> FragA {

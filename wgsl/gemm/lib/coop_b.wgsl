@@ -1,0 +1,68 @@
+// include-only
+// B of the cooperative-matrix GEMMs (gemm/coop16, gemm/coop8) as f16 (read gemm/lib/coop.wgsl):
+// a tile item is one vec4<u32> of 8 f16, along N (B stored K×N) or along K (B_T, stored N×K),
+// staged into Bs as 8 scalar f16 stores (gemm/lib/coop_stage.wgsl declares Bs). The stage
+// declares the binding `b` (`array<vec4<u32>>`).
+
+fn b_items() -> u32 {
+    return BK * BN / 8u;
+}
+
+fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
+    if B_T {
+        // B stored N×K: column n0 + li / per_row of the tile, 8 of K per load (stash_b writes
+        // them down the tile's rows)
+        let per_row = BK / 8u;
+        let col = n0 + li / per_row;
+        let kv = k0 / 8u + li % per_row;
+        if li < b_items() && col < params.n && kv < params.b_vecs {
+            return k_tail(b[b_base + col * params.b_row_vecs + kv], kv, 8u);
+        }
+        return vec4<u32>(0u);
+    }
+    let per_row = BN / 8u;
+    let kr = k0 + li / per_row;
+    let nv = n0 / 8u + li % per_row;
+    if li < b_items() && kr < params.k && nv < params.b_vecs {
+        return b[b_base + kr * params.b_row_vecs + nv];
+    }
+    return vec4<u32>(0u);
+}
+
+fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
+    if li >= b_items() {
+        return;
+    }
+    if B_T {
+        // 8 of K of one column (fetch_b), down the tile's rows
+        let per_row = BK / 8u;
+        let at = buf * BK * B_STRIDE + (li % per_row) * 8u * B_STRIDE + li / per_row;
+        let p0 = vec2<f16>(unpack2x16float(v.x));
+        let p1 = vec2<f16>(unpack2x16float(v.y));
+        let p2 = vec2<f16>(unpack2x16float(v.z));
+        let p3 = vec2<f16>(unpack2x16float(v.w));
+        Bs[at] = p0.x;
+        Bs[at + B_STRIDE] = p0.y;
+        Bs[at + 2u * B_STRIDE] = p1.x;
+        Bs[at + 3u * B_STRIDE] = p1.y;
+        Bs[at + 4u * B_STRIDE] = p2.x;
+        Bs[at + 5u * B_STRIDE] = p2.y;
+        Bs[at + 6u * B_STRIDE] = p3.x;
+        Bs[at + 7u * B_STRIDE] = p3.y;
+        return;
+    }
+    let per_row = BN / 8u;
+    let at = buf * BK * B_STRIDE + (li / per_row) * B_STRIDE + (li % per_row) * 8u;
+    let p0 = vec2<f16>(unpack2x16float(v.x));
+    let p1 = vec2<f16>(unpack2x16float(v.y));
+    let p2 = vec2<f16>(unpack2x16float(v.z));
+    let p3 = vec2<f16>(unpack2x16float(v.w));
+    Bs[at] = p0.x;
+    Bs[at + 1u] = p0.y;
+    Bs[at + 2u] = p1.x;
+    Bs[at + 3u] = p1.y;
+    Bs[at + 4u] = p2.x;
+    Bs[at + 5u] = p2.y;
+    Bs[at + 6u] = p3.x;
+    Bs[at + 7u] = p3.y;
+}

@@ -1,0 +1,75 @@
+// include-only
+// B of the cooperative-matrix GEMM as int4 weights (gemm/coop16_int4; read gemm/lib/coop.wgsl
+// and src/gemm/int4.rs for the format): a tile item is one packed word, 8 of K of one column,
+// fetched with its group's scale and zero point as raw f16 bits, `vec4(word, scale, zero, 0)`,
+// and dequantized at the stash, `(q − zero) · scale` in f32 rounded once to f16 (the tensor
+// cores' input; Marlin's dequantization in registers), 8 scalar f16 stores down the column. A
+// K step lies inside one quantization group (BK divides GROUP: src/gemm/coop.rs checks it), so
+// an item's scale is its group's. The weights have the GEMM's own layout, one matrix shared by
+// a batch (no offset). The stage declares the bindings `b` (`array<u32>`, the packed words),
+// `scales` and `zeros` (`array<u32>`, f16 pairs, element 2i in the low half of word i) and the
+// override HAS_ZEROS (without zero points the zero is 8).
+
+// int4 quantization group along K
+const GROUP: u32 = 128u;
+
+fn b_items() -> u32 {
+    return BK / 8u * BN;
+}
+
+// The raw f16 bits of element `idx` of the scales (`of_scales`) or the zero points.
+fn group_bits(of_scales: bool, idx: u32) -> u32 {
+    var w: u32;
+    if of_scales {
+        w = scales[idx / 2u];
+    } else {
+        w = zeros[idx / 2u];
+    }
+    return (w >> (16u * (idx & 1u))) & 0xFFFFu;
+}
+
+// load: item li of the tile at (k0, n0): packed row k0 / 8 + li / BN, column n0 + li % BN
+// (consecutive invocations, consecutive columns); zero past B's packed rows or columns (scale 0:
+// every weight 0)
+fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
+    let row = k0 / 8u + li / BN;
+    let n = n0 + li % BN;
+    if li < b_items() && row < params.b_rows && n < params.n {
+        let g = k0 / GROUP * params.n + n;
+        var z = 0u;
+        if HAS_ZEROS {
+            z = group_bits(false, g);
+        }
+        return vec4<u32>(b[row * params.n + n], group_bits(true, g), z, 0u);
+    }
+    return vec4<u32>(0u);
+}
+
+// Nibble e of `word` as (q − zero) · scale, rounded to f16. The nibble ORed into the mantissa
+// of 2^23 is the float 2^23 + q (no integer-to-float conversion); the subtractions are exact
+// for an integer zero point, and the product of a 5-bit integer and an f16 scale is exact in
+// f32, so the weight is rounded once, at the f16 conversion.
+fn dequant(word: u32, e: u32, zero: f32, scale: f32) -> f16 {
+    let bits = ((word >> (4u * e)) & 15u) | 0x4B000000u;
+    return f16(((bitcast<f32>(bits) - 8388608.0) - zero) * scale);
+}
+
+fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
+    if li >= b_items() {
+        return;
+    }
+    let at = buf * BK * B_STRIDE + (li / BN) * 8u * B_STRIDE + li % BN;
+    let scale = unpack2x16float(v.y).x;
+    var zero = 8.0;
+    if HAS_ZEROS {
+        zero = unpack2x16float(v.z).x;
+    }
+    Bs[at] = dequant(v.x, 0u, zero, scale);
+    Bs[at + B_STRIDE] = dequant(v.x, 1u, zero, scale);
+    Bs[at + 2u * B_STRIDE] = dequant(v.x, 2u, zero, scale);
+    Bs[at + 3u * B_STRIDE] = dequant(v.x, 3u, zero, scale);
+    Bs[at + 4u * B_STRIDE] = dequant(v.x, 4u, zero, scale);
+    Bs[at + 5u * B_STRIDE] = dequant(v.x, 5u, zero, scale);
+    Bs[at + 6u * B_STRIDE] = dequant(v.x, 6u, zero, scale);
+    Bs[at + 7u * B_STRIDE] = dequant(v.x, 7u, zero, scale);
+}
