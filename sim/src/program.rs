@@ -212,7 +212,8 @@ fn sizes(module: &Module) -> Vec<Size> {
                     (stride as u64 / 4).max(1)
                 };
                 Size {
-                    bytes: n * stride as u64,
+                    // (of matrices held across the subgroup's lanes: none of an invocation's)
+                    bytes: if b.bytes == 0 { 0 } else { n * stride as u64 },
                     mem: (n * sw).max(1),
                     reg: n * b.reg,
                     narrow: b.narrow,
@@ -227,8 +228,17 @@ fn sizes(module: &Module) -> Vec<Size> {
                     let base = if narrow { seq } else { m.offset as u64 / 4 };
                     seq = base + list[m.ty.index()].mem;
                 }
+                // (members held across the subgroup's lanes, cooperative matrices, take none
+                // of an invocation's bytes, as alone)
+                let held: u64 = members
+                    .iter()
+                    .map(|m| {
+                        let laid = module.types[m.ty].inner.size(module.to_ctx()) as u64;
+                        laid.saturating_sub(list[m.ty.index()].bytes)
+                    })
+                    .sum();
                 Size {
-                    bytes: span as u64,
+                    bytes: span as u64 - held.min(span as u64),
                     mem: if narrow {
                         seq
                     } else {

@@ -3,7 +3,8 @@
 //! the CPU and is flagged where part of the subgroup skips it; a `vec4<f16>`-staged cooperative
 //! load reads the right halves, and a short array, a missing barrier, and (where unwritten
 //! workgroup memory is reported) an unwritten stage are each found while unwritten padding
-//! between rows is fine.
+//! between rows is fine; accumulators kept in a struct are held across the subgroup, outside
+//! an invocation's 8 KiB of function variables.
 
 use wgsimd::finding::FindingKind;
 use wgsimd::sim::SimConfig;
@@ -252,4 +253,65 @@ fn a_vec4_staged_cooperative_load_reads_the_right_halves_and_is_checked() {
     // no barrier between the staging stores of other lanes and the subgroup's load
     let r = check_src(&vec4_kernel(40, 99, false), 64, 32).unwrap();
     assert_finds(&r.findings, FindingKind::WorkgroupRace);
+}
+
+/// A struct of cooperative accumulators (8 KiB as laid out) in a function's variables, passed
+/// by value through a helper that adds to two of them: two products C += A·B of 16×16
+/// fragments; with `extra` words of a per-invocation array beside them in the helper.
+fn acc_kernel(extra: u32) -> String {
+    format!(
+        r#"
+enable f16;
+enable wgpu_cooperative_matrix;
+alias F = coop_mat16x16<f32, C>;
+struct Acc {{ c0: F, c1: F, c2: F, c3: F, c4: F, c5: F, c6: F, c7: F }}
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+var<workgroup> t: array<f16, 512>;
+fn add(acc_in: Acc, n: u32) -> Acc {{
+    var acc = acc_in;
+    var spare: array<u32, {extra}>;
+    for (var i = 0u; i < n; i++) {{
+        let a = coopLoadT<coop_mat16x16<f16, A>>(&t[0], 16u);
+        let b = coopLoad<coop_mat16x16<f16, B>>(&t[256], 16u);
+        acc.c0 = coopMultiplyAdd(a, b, acc.c0);
+        acc.c7 = coopMultiplyAdd(a, b, acc.c7);
+        spare[i % {extra}u] = i;
+    }}
+    return acc;
+}}
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) lid: u32) {{
+    for (var i = lid; i < 512u; i += 32u) {{ t[i] = f16(f32(i % 13u) - 6.0); }}
+    workgroupBarrier();
+    var acc: Acc;
+    acc = add(acc, 2u);
+    coopStoreT(acc.c0, &out[0], 16u);
+    coopStoreT(acc.c7, &out[256], 16u);
+}}
+"#
+    )
+}
+
+#[test]
+fn accumulators_in_a_struct_are_the_subgroups_not_an_invocations() {
+    // looks bad but is fine: the struct spans 8 KiB, which with the helper's other variables
+    // is past WGSL's 8 KiB of a function's variables, but its matrices are held across the
+    // subgroup's lanes
+    let r = check_src(&acc_kernel(1), 512, 32).unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let out = &r.buffers[&0].1;
+    let t = |i: usize| (i % 13) as f32 - 6.0;
+    for (i, j) in (0..16).flat_map(|i| (0..16).map(move |j| (i, j))) {
+        let want: f32 = 2.0
+            * (0..16)
+                .map(|k| t(i * 16 + k) * t(256 + j * 16 + k))
+                .sum::<f32>();
+        assert_eq!(f32::from_bits(out[i * 16 + j]), want, "({i}, {j})");
+        assert_eq!(f32::from_bits(out[256 + i * 16 + j]), want, "({i}, {j})");
+    }
+    // what an invocation holds still counts: 8200 bytes beside the struct
+    match check_src(&acc_kernel(2049), 512, 32) {
+        Err(e) => assert!(e.to_string().contains("function `add`: 8200 bytes"), "{e}"),
+        Ok(r) => panic!("ran: {:?}", r.findings),
+    }
 }

@@ -9,8 +9,8 @@
 // of B in workgroup memory as f16 (two buffers, register prefetch as in tiled.wgsl: one barrier
 // per step; or, with the override NBUF = 1, one buffer and two barriers per step), then each
 // subgroup loads 4 A and 2 B fragments per 16 of K and does 8 multiply-adds. Loads outside M, N,
-// K stage zeros, so any shape is exact. The tiles are staged in f16 arrays
-// (gemm/lib/coop_stage.wgsl).
+// K stage zeros, so any shape is exact. The tiles are staged in vec4<f16> arrays, two 8-byte
+// stores per 8 halves (gemm/lib/coop_stage.wgsl).
 //
 // Layout (checked in Rust, src/gemm/coop.rs, against the reflected workgroup size and the
 // adapter's subgroup size): subgroup s = (wm, wn) = (s / SG_X, s % SG_X), SG_X = BN/WN,

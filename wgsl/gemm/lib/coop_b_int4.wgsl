@@ -3,7 +3,7 @@
 // and src/gemm/int4.rs for the format): a tile item is one packed word, 8 of K of one column,
 // fetched with its group's scale and zero point as raw f16 bits, `vec4(word, scale, zero, 0)`,
 // and dequantized at the stash, `(q − zero) · scale` in f32 rounded once to f16 (the tensor
-// cores' input; Marlin's dequantization in registers), 8 scalar f16 stores down the column. A
+// cores' input; Marlin's dequantization in registers), 8 f16 stores down the column. A
 // K step lies inside one quantization group (BK divides GROUP: src/gemm/coop.rs checks it), so
 // an item's scale is its group's. The weights have the GEMM's own layout, one matrix shared by
 // a batch (no offset). The stage declares the bindings `b` (`array<u32>`, the packed words),
@@ -59,17 +59,20 @@ fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
         return;
     }
     let at = buf * BK * B_STRIDE + (li / BN) * 8u * B_STRIDE + li % BN;
+    let c = at % 4u;
+    let q = at / 4u;
+    let rows = B_STRIDE / 4u;
     let scale = unpack2x16float(v.y).x;
     var zero = 8.0;
     if HAS_ZEROS {
         zero = unpack2x16float(v.z).x;
     }
-    Bs[at] = dequant(v.x, 0u, zero, scale);
-    Bs[at + B_STRIDE] = dequant(v.x, 1u, zero, scale);
-    Bs[at + 2u * B_STRIDE] = dequant(v.x, 2u, zero, scale);
-    Bs[at + 3u * B_STRIDE] = dequant(v.x, 3u, zero, scale);
-    Bs[at + 4u * B_STRIDE] = dequant(v.x, 4u, zero, scale);
-    Bs[at + 5u * B_STRIDE] = dequant(v.x, 5u, zero, scale);
-    Bs[at + 6u * B_STRIDE] = dequant(v.x, 6u, zero, scale);
-    Bs[at + 7u * B_STRIDE] = dequant(v.x, 7u, zero, scale);
+    Bs[q][c] = dequant(v.x, 0u, zero, scale);
+    Bs[q + rows][c] = dequant(v.x, 1u, zero, scale);
+    Bs[q + 2u * rows][c] = dequant(v.x, 2u, zero, scale);
+    Bs[q + 3u * rows][c] = dequant(v.x, 3u, zero, scale);
+    Bs[q + 4u * rows][c] = dequant(v.x, 4u, zero, scale);
+    Bs[q + 5u * rows][c] = dequant(v.x, 5u, zero, scale);
+    Bs[q + 6u * rows][c] = dequant(v.x, 6u, zero, scale);
+    Bs[q + 7u * rows][c] = dequant(v.x, 7u, zero, scale);
 }
