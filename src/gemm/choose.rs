@@ -14,7 +14,7 @@ use super::coop::{self, CoopB};
 use super::format::{Format, OutFormat};
 use super::gemm_plan::{shape_label, GemmPlan};
 use super::gemv::gemv_pass;
-use super::layout::{int4_bytes, resolve, GemmShape, Resolved};
+use super::layout::{int4_args, resolve, GemmShape, Resolved};
 use super::limits::check_dims;
 use super::policy::{coop_min_m, GemmPolicy, COOP_MIN_M_INT4, GEMV_MAX_M, GEMV_MAX_M_INT4};
 use super::tiled::tiled_pass;
@@ -230,26 +230,15 @@ fn product_int4(
     if let Some(v) = coop_choice(caps, &res, opts, b, m >= COOP_MIN_M_INT4)? {
         return coop::plan(caps, v, (b, opts.out), &res);
     }
-    let (w_bytes, s_bytes) = int4_bytes(k, n);
     let gemv = takes_gemv(&opts, m, GEMV_MAX_M_INT4);
     let kind = if gemv { "gemv" } else { "tiled" };
     let mut plan = Plan::new(format!("gemm {} int4 {kind}", shape_label(&res)));
     let a_buf = plan.arg("a", res.a_bytes);
-    let b_buf = plan.arg("w", w_bytes);
-    let s_buf = plan.arg("scales", s_bytes);
-    let z_buf = if has_zeros {
-        plan.arg("zeros", s_bytes)
-    } else {
-        plan.buffer("no zeros", 16, BufferInit::Zeroed)
-    };
-    let inputs = if has_zeros {
-        vec![a_buf, b_buf, s_buf, z_buf]
-    } else {
-        vec![a_buf, b_buf, s_buf]
-    };
+    let w = int4_args(&mut plan, k, n, has_zeros)?;
+    let [b_buf, s_buf, z_buf] = w.bufs;
+    let inputs = [vec![a_buf], w.inputs].concat();
     let bufs = [a_buf, b_buf, s_buf, z_buf];
-    let b_rows = u32::try_from(k.div_ceil(8))
-        .map_err(|_| Error::TooLarge(format!("int4 weights of K = {k}")))?;
+    let b_rows = w.rows;
     let built = if gemv {
         gemv_pass(
             caps,

@@ -8,6 +8,7 @@
 use super::format::{Format, OutFormat};
 use super::int4::GROUP;
 use crate::error::{Error, Result};
+use crate::plan::{BufferId, BufferInit, Plan};
 
 /// Where one operand's matrices lie in the buffer range bound for it, in elements of the
 /// operand (f32 or f16; for f16 C, f16). The default is the GEMM's own layout (rows padded to
@@ -333,6 +334,41 @@ pub(crate) fn int4_bytes(k: usize, n: usize) -> (u64, u64) {
         words.div_ceil(4).max(1) * 16,
         groups.div_ceil(8).max(1) * 16,
     )
+}
+
+/// The int4 operands as a plan's arguments, in the order a recording binds them after A: the
+/// packed weights ("w"), the scales, and the zero points ("zeros", or with `zeros` false a
+/// 16-byte stand-in that is not an input); with the scales' bytes and B's packed rows
+/// (`Params::b_rows`, ceil(K/8)).
+pub(crate) fn int4_args(plan: &mut Plan, k: usize, n: usize, zeros: bool) -> Result<Int4Args> {
+    let (w_bytes, s_bytes) = int4_bytes(k, n);
+    let w = plan.arg("w", w_bytes);
+    let s = plan.arg("scales", s_bytes);
+    let z = if zeros {
+        plan.arg("zeros", s_bytes)
+    } else {
+        plan.buffer("no zeros", 16, BufferInit::Zeroed)
+    };
+    let rows = u32::try_from(k.div_ceil(8))
+        .map_err(|_| Error::TooLarge(format!("int4 weights of K = {k}")))?;
+    Ok(Int4Args {
+        bufs: [w, s, z],
+        inputs: if zeros { vec![w, s, z] } else { vec![w, s] },
+        scale_bytes: s_bytes,
+        rows,
+    })
+}
+
+/// What [`int4_args`] made.
+pub(crate) struct Int4Args {
+    /// The weights, the scales, the zero points (or their stand-in).
+    pub bufs: [BufferId; 3],
+    /// The ones the caller binds.
+    pub inputs: Vec<BufferId>,
+    /// Bytes of the scales (and of the zero points).
+    pub scale_bytes: u64,
+    /// B's packed rows, ceil(K/8).
+    pub rows: u32,
 }
 
 fn fb_bytes(f: Format) -> u64 {

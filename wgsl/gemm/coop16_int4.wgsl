@@ -1,6 +1,6 @@
 // Cooperative-matrix GEMM of f16 activations and int4 weights: C (M×N) = A (M×K) · W (K×N),
 // W in the int4 weight format (src/gemm/int4.rs: 8 of K a word, an f16 scale and optional zero
-// point per group of 128 along K and column), C in f32.
+// point per group of 128 along K and column), C in f32 or rounded to f16 as gemm/coop16's.
 //
 // gemm/coop16 (read its header: the tiles, the layout, the store) with B's tile items read
 // as packed words and dequantized as they are staged (gemm/lib/coop_b_int4.wgsl): each weight
@@ -15,23 +15,10 @@
 enable f16;
 enable wgpu_cooperative_matrix;
 
-// the block of C each subgroup owns
-const WM: u32 = 64u;
-const WN: u32 = 32u;
+//!include gemm/lib/coop16_tile
 
-// the tile (the plan always sets BM, BN, BK and SG: src/gemm/coop.rs)
-override BM: u32 = 128u;
-override BN: u32 = 128u;
-override BK: u32 = 32u;
-// The subgroup size the plan requires (the adapter's minimum = maximum).
-override SG: u32 = 32u;
 // 1: the weights have zero points (`zeros`); 0: the zero point is 8 (`zeros` a stand-in)
 override HAS_ZEROS: bool = false;
-
-const FRAG: u32 = 16u;
-alias FragA = coop_mat16x16<f16, A>;
-alias FragB = coop_mat16x16<f16, B>;
-alias FragC = coop_mat16x16<f32, C>;
 
 //!include gemm/lib/coop_stage
 //!include gemm/lib/coop_b_int4

@@ -7,7 +7,7 @@
 //! checked before anything is planned.
 
 use crate::device::Caps;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::plan::{BufferInit, Plan, Workgroups};
 // (the cooperative stages declare the same overrides, constants, entry point and resource
 // variables, coop16_int4 its scales and zero points besides; the plan checks each against the
@@ -17,7 +17,7 @@ use crate::stages::gemm::coop16_int4;
 
 use super::super::format::OutFormat;
 use super::super::gemm_plan::{shape_label, GemmPlan};
-use super::super::layout::{int4_bytes, CTarget, Resolved};
+use super::super::layout::{int4_args, CTarget, Resolved};
 use super::super::limits::check_limits;
 use super::super::split::{coop_splits, sum_pass};
 use super::{
@@ -59,23 +59,12 @@ pub(crate) fn plan(
     let (b, int4) = match b_fmt {
         CoopB::F16 => (plan.arg("b", res.b_bytes), None),
         CoopB::Int4 { zeros } => {
-            let (w_bytes, s_bytes) = int4_bytes(k, n);
-            let w = plan.arg("w", w_bytes);
-            let s = plan.arg("scales", s_bytes);
-            let z = if zeros {
-                plan.arg("zeros", s_bytes)
-            } else {
-                plan.buffer("no zeros", 16, BufferInit::Zeroed)
-            };
-            check_limits(caps, &[("scales", s_bytes)], grid)?;
-            (w, Some((s, z, zeros)))
+            let w = int4_args(&mut plan, k, n, zeros)?;
+            check_limits(caps, &[("scales", w.scale_bytes)], grid)?;
+            (w.bufs[0], Some((w, zeros)))
         }
     };
-    let b_rows = match b_fmt {
-        CoopB::F16 => 0,
-        CoopB::Int4 { .. } => u32::try_from(k.div_ceil(8))
-            .map_err(|_| Error::TooLarge(format!("int4 weights of K = {k}")))?,
-    };
+    let b_rows = int4.as_ref().map_or(0, |(w, _)| w.rows);
     let k_tiles = (k as u32).div_ceil(p.bk);
     // K slices where the tiles are too few to keep the GPU's loads in flight: decode-sized
     // products (C one row of tiles, where it was measured), in the GEMM's own layout with one
@@ -163,16 +152,14 @@ pub(crate) fn plan(
         (bind::sg_guard, guard),
     ];
     let mut inputs = vec![a, b];
-    if let Some((s, z, zeros)) = int4 {
+    if let Some((w, zeros)) = int4 {
+        let [_, s, z] = w.bufs;
         binds.extend([
             (coop16_int4::bind::scales, s),
             (coop16_int4::bind::zeros, z),
         ]);
         ov.push((coop16_int4::HAS_ZEROS, if zeros { 1.0 } else { 0.0 }));
-        inputs.push(s);
-        if zeros {
-            inputs.push(z);
-        }
+        inputs = [vec![a], w.inputs].concat();
     }
     plan.pass(
         stage.name(),

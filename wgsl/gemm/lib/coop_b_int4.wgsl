@@ -10,22 +10,10 @@
 // `scales` and `zeros` (`array<u32>`, f16 pairs, element 2i in the low half of word i) and the
 // override HAS_ZEROS (without zero points the zero is 8).
 
-// int4 quantization group along K
-const GROUP: u32 = 128u;
+//!include gemm/lib/int4_groups
 
 fn b_items() -> u32 {
     return BK / 8u * BN;
-}
-
-// The raw f16 bits of element `idx` of the scales (`of_scales`) or the zero points.
-fn group_bits(of_scales: bool, idx: u32) -> u32 {
-    var w: u32;
-    if of_scales {
-        w = scales[idx / 2u];
-    } else {
-        w = zeros[idx / 2u];
-    }
-    return (w >> (16u * (idx & 1u))) & 0xFFFFu;
 }
 
 // load: item li of the tile at (k0, n0): packed row k0 / 8 + li / BN, column n0 + li % BN
@@ -38,9 +26,9 @@ fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
         let g = k0 / GROUP * params.n + n;
         var z = 0u;
         if HAS_ZEROS {
-            z = group_bits(false, g);
+            z = f16_bits(false, g) & 0xFFFFu;
         }
-        return vec4<u32>(b[row * params.n + n], group_bits(true, g), z, 0u);
+        return vec4<u32>(b[row * params.n + n], f16_bits(true, g) & 0xFFFFu, z, 0u);
     }
     return vec4<u32>(0u);
 }

@@ -6,9 +6,6 @@
 // K-split partial products) and `c16` (`array<u32>`, f16 C two per word, written with
 // OUT_F16), and the override HAS_ZEROS.
 
-// int4 quantization group along K
-const GROUP: u32 = 128u;
-
 //!include gemm/lib/layout
 
 //!include gemm/lib/f16_round
@@ -19,22 +16,7 @@ const GROUP: u32 = 128u;
 // (gemm/lib/f16_round.wgsl). With N even a word never straddles two rows.
 override OUT_F16: bool = false;
 
-// The bits of f16 element `idx` of the scales (or, `of_scales` false, the zero points) in the
-// low half (the high half is the word's other element, or zero).
-fn f16_bits(of_scales: bool, idx: u32) -> u32 {
-    var w: u32;
-    if of_scales {
-        w = scales[idx / 2u];
-    } else {
-        w = zeros[idx / 2u];
-    }
-    return w >> (16u * (idx & 1u));
-}
-
-// f16 element `idx` of the scales (or the zero points), as f32.
-fn f16_word(of_scales: bool, idx: u32) -> f32 {
-    return unpack2x16float(f16_bits(of_scales, idx)).x;
-}
+//!include gemm/lib/int4_groups
 
 // One packed int4 word of B (8 of K at packed row `row` < b_rows, column n < N) with its group's
 // scale and zero point (8 without zero points). The includer declares the override HAS_ZEROS.
