@@ -28,6 +28,7 @@ alias FragB = coop_mat16x16<f16, B>;
 alias FragC = coop_mat16x16<f32, C>;
 
 //!include gemm/lib/coop_stage
+//!include gemm/lib/coop_b
 //!include gemm/lib/coop
 
 @group(0) @binding(0) var<uniform> params: Params;
