@@ -3,12 +3,14 @@
 //! choose the path (few-rows, cooperative matrices, else register-tiled), build its passes,
 //! and add the rounding of C to f16 where no pass of the product rounds it.
 //!
-//! Rules: `PathChoice::Auto` takes the few-rows kernel up to [`GEMV_MAX_M`] rows (int4
-//! weights: [`GEMV_MAX_M_INT4`]) and cooperative matrices for f16 from [`COOP_MIN_M`](super::COOP_MIN_M) rows
-//! ([`coop_min_m`]: from 8 for weights of 2^24 elements or more, which the few-rows kernel
-//! streams once a block of 8 rows) where the adapter offers them and the product fits them ([`coop::usable`], [`coop::fits_layout`]); a forced split, tile policy or
-//! cooperative variant keeps the kernels that cannot take it out. Int4 weights take coop16
-//! (dequantized to f16 as they are staged) from [`COOP_MIN_M_INT4`] rows where it is offered.
+//! Rules: `PathChoice::Auto` takes cooperative matrices first, where the adapter offers them
+//! and the product fits them ([`coop::usable`], [`coop::fits_layout`]): for f16 from
+//! [`COOP_MIN_M`](super::COOP_MIN_M) rows ([`coop_min_m`]: from 8 for weights of 2^24 elements
+//! or more, which the few-rows kernel streams once a block of 8 rows), for int4 weights (coop16,
+//! dequantized to f16 as they are staged) from [`COOP_MIN_M_INT4`]; else the few-rows kernel
+//! up to [`GEMV_MAX_M`] rows (int4 weights: [`GEMV_MAX_M_INT4`]); else the register-tiled
+//! kernel. A forced split, tile policy or cooperative variant keeps the kernels that cannot
+//! take it out.
 
 use super::coop::{self, CoopB};
 use super::format::{Format, OutFormat};
@@ -55,10 +57,11 @@ pub struct GemmOptions {
     /// own rule). Values are clamped to the number of K tiles (steps). `Some` keeps
     /// `PathChoice::Auto` off the cooperative kernel (it does not split K).
     pub split: Option<u32>,
-    /// Cooperative-matrix kernel and tile; `None` picks [`coop::usable`]'s default. With
-    /// `Some`, `PathChoice::Auto` takes it for f16 inputs from [`COOP_MIN_M`](super::COOP_MIN_M) rows when it runs
-    /// on the adapter (else, and for f32 or fewer rows, the register-tiled kernel: a named
-    /// variant also keeps the few-rows kernel out), `PathChoice::Coop` requires it.
+    /// Cooperative-matrix kernel and tile; `None` picks [`coop::variant_for`]'s. With `Some`,
+    /// `PathChoice::Auto` takes it for f16 inputs from [`coop_min_m`] rows and int4 weights
+    /// from [`COOP_MIN_M_INT4`] when it runs on the adapter (else, and for f32 or fewer rows,
+    /// the register-tiled kernel: a named variant also keeps the few-rows kernel out),
+    /// `PathChoice::Coop` requires it.
     pub coop: Option<coop::CoopVariant>,
     /// The dtype of C.
     pub out: OutFormat,

@@ -297,7 +297,7 @@ pub enum CoopB {
 }
 
 impl CoopB {
-    /// The stage that multiplies by this B on `kind`'s tiles; `Error::InvalidInput` for int4
+    /// The stage that multiplies by this B on `v`'s tile; `Error::InvalidInput` for int4
     /// weights on a tile whose K step is not a whole part of a quantization group (each step
     /// takes one group's scales) or on coop8.
     pub fn stage(self, v: &CoopVariant) -> Result<Stage> {

@@ -147,6 +147,30 @@ impl Int4Weights {
         })
     }
 
+    /// The first weight past f16's range (65504) that a code of a group can dequantize to, as
+    /// (group, column, the weight): `(q − zero) · scale` for q = 0 or 15, the extremes, whether
+    /// or not the group holds those codes (the codes past K in its last word are 0). `None` where
+    /// every code of every group fits: the condition for cooperative matrices, which take the
+    /// weights as f16 (`gemm/coop16_int4`).
+    pub fn beyond_f16(&self) -> Option<(usize, usize, f32)> {
+        let f16_max = f16::MAX.to_f32();
+        (0..self.groups()).find_map(|g| {
+            (0..self.n).find_map(|c| {
+                let i = g * self.n + c;
+                let s = f16::from_bits(*self.scales.get(i)?).to_f32();
+                let z = self
+                    .zeros
+                    .as_ref()
+                    .map_or(Some(8.0), |z| z.get(i).map(|&b| f16::from_bits(b).to_f32()))?;
+                [0.0 - z, 15.0 - z]
+                    .map(|d| d * s)
+                    .into_iter()
+                    .find(|w| !w.is_finite() || w.abs() > f16_max)
+                    .map(|w| (g, c, w))
+            })
+        })
+    }
+
     /// The whole dequantized matrix, row-major K×N; `Error::InvalidInput` where the weights
     /// do not [`validate`](Self::validate).
     pub fn dequantize(&self) -> Result<Vec<f32>> {
@@ -164,6 +188,23 @@ impl Int4Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A group whose extreme codes dequantize past 65504 is found (by its code 0 with the
+    /// default zero point 8, or by code 15 with a zero point of its own); small ones are not.
+    #[test]
+    fn weights_past_f16_are_found() {
+        let q = Int4Weights::quantize(&[1.0, -2.0, 0.5, 3.0], 2, 2).unwrap();
+        assert_eq!(q.beyond_f16(), None);
+        // max |w| = 70000: scale 10000, code 0 → −80000
+        let big = Int4Weights::quantize(&[1.0, 70_000.0, 0.5, -3.0], 2, 2).unwrap();
+        let (g, c, w) = big.beyond_f16().unwrap();
+        assert_eq!((g, c), (0, 1));
+        assert!(w < -65504.0, "{w}");
+        let mut zeros = q.clone();
+        zeros.scales = vec![f16::from_f32(10_000.0).to_bits(), q.scales[1]];
+        zeros.zeros = Some(vec![f16::from_f32(1.0).to_bits(); 2]);
+        assert_eq!(zeros.beyond_f16().map(|(g, c, _)| (g, c)), Some((0, 0)));
+    }
 
     /// Weights whose lengths do not match K and N are an error, not an index panic.
     #[test]

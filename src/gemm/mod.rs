@@ -10,8 +10,13 @@
 //!   [`GEMV_MAX_M_INT4`]).
 //!   `gemm/coop16` and `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
-//!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 8 for large weights) only when the adapter offers that shape, has one subgroup size, and
-//!   the tile fits its workgroup memory ([`coop::usable`]); otherwise the portable kernel runs.
+//!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 8 for large weights), `gemm/coop16_int4` for int4
+//!   weights from [`COOP_MIN_M_INT4`] rows, only when the adapter offers that shape, has one
+//!   subgroup size, and the tile fits its workgroup memory ([`coop::usable`]); otherwise the
+//!   portable kernel runs. Cooperative matrices take int4 weights as f16: a weight past 65504
+//!   would be inf there, so [`execute_int4`] routes such weights
+//!   ([`Int4Weights::beyond_f16`](int4::Int4Weights::beyond_f16)) to the portable kernels, and a
+//!   recorded [`Gemm`] of such weights must ask for them (`PathChoice::Tiled` or `Gemv`).
 //! - **Coverage is proven, not mirrored.** Policies are checked against the rules the kernels
 //!   declare ([`GemmPolicy::check`], [`coop::check`]: divisibility, register and workgroup-memory
 //!   budgets read from the module); that every element of C is written exactly once at every
@@ -552,6 +557,29 @@ pub fn execute_int4(
     w.validate()?;
     let (n, k) = (w.n, w.k);
     check_shape(m, n, k, a.len(), k.saturating_mul(n))?;
+    // cooperative matrices take each weight as f16: weights past its range take the portable
+    // kernels under `Auto`, and are an error where `Coop` is asked for
+    let opts = match (w.beyond_f16(), opts.path) {
+        (None, _) => opts,
+        (Some(_), PathChoice::Auto) => GemmOptions {
+            // (`Auto`'s portable rule)
+            path: if m <= GEMV_MAX_M_INT4 && opts.policy.is_none() && opts.split.is_none() {
+                PathChoice::Gemv
+            } else {
+                PathChoice::Tiled
+            },
+            coop: None,
+            ..opts
+        },
+        (Some((g, c, x)), PathChoice::Coop) => {
+            return Err(Error::InvalidInput(format!(
+                "int4 weights: group {g} of column {c} dequantizes to {x}, beyond f16's \
+                 65504, and cooperative matrices take the weights as f16 (Tiled or Gemv \
+                 multiply in f32)"
+            )))
+        }
+        (Some(_), _) => opts,
+    };
     let g = Gemm::new_int4(ctx, m, k, n, w.zeros.is_some(), opts)?;
     let (a_bytes, _) = pack(Operand::F16(a), m, k);
     let halves = |h: &[u16]| bytemuck::cast_slice::<u16, u8>(h).to_vec();

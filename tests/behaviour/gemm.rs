@@ -29,6 +29,11 @@ pub fn tests() -> Vec<Test> {
             f16_output,
         ),
         Test::new("gemm::int4_weights", On::Every, int4_weights),
+        Test::new(
+            "gemm::int4_weights_past_f16",
+            On::Every,
+            int4_weights_past_f16,
+        ),
         Test::new("gemm::recorded_on_caller_buffers", On::Every, recorded),
         Test::new("gemm::caller_layouts", On::Every, layouts),
         Test::new("gemm::int4_caller_layouts", On::Every, int4_layouts),
@@ -273,6 +278,17 @@ fn f16_output(t: &Target) {
     }
 }
 
+/// The paths int4 weights take on `t`: the portable ones, and cooperative matrices where coop16
+/// is offered (coop8, Apple's shape, has no int4 kernel: `Coop` is refused there,
+/// `gemm::choose`'s unit tests).
+fn int4_paths(t: &Target) -> Vec<PathChoice> {
+    let mut paths = vec![PathChoice::Auto, PathChoice::Tiled, PathChoice::Gemv];
+    if gemm::coop::usable(t.caps()).is_ok_and(|k| k == gemm::coop::CoopKernel::K16) {
+        paths.push(PathChoice::Coop);
+    }
+    paths
+}
+
 fn int4_weights(t: &Target) {
     let pinned = t.with_schedules(&SCHEDULES);
     let t = &pinned;
@@ -304,11 +320,7 @@ fn int4_weights(t: &Target) {
             // (the cooperative path's reference: every weight rounded to f16)
             let w16 = f16_to_f32(&f32_to_f16(&weights.dequantize().unwrap()));
             let want16 = tiled(&f16_to_f32(&a16), &w16, m, n, k);
-            let mut paths = vec![PathChoice::Auto, PathChoice::Tiled, PathChoice::Gemv];
-            if coop_offered(t.caps()) {
-                paths.push(PathChoice::Coop);
-            }
-            for path in paths {
+            for path in int4_paths(t) {
                 let opts = GemmOptions {
                     path,
                     ..GemmOptions::default()
@@ -329,6 +341,41 @@ fn int4_weights(t: &Target) {
                 }
             }
         }
+    }
+}
+
+/// int4 weights whose codes dequantize past f16's 65504 (a group of max |w| 300000: scale
+/// about 43000): `Auto` multiplies them in f32 on the portable kernels where cooperative
+/// matrices would take them as f16 (inf), and a forced `Coop` is a typed error.
+fn int4_weights_past_f16(t: &Target) {
+    let (m, n, k) = (20, 16, 256);
+    let (a, mut w) = operands(m, n, k, 11);
+    w[3 * n + 5] = 300_000.0;
+    let a16 = f32_to_f16(&a);
+    let weights = Int4Weights::quantize(&w, k, n).unwrap();
+    assert!(weights.beyond_f16().is_some());
+    let oracle = Int4 {
+        k,
+        n,
+        packed: &weights.packed,
+        scales: &weights.scales,
+        zeros: None,
+    };
+    let want = wgsimd::reference::gemm::int4(&a16, &oracle, m);
+    let (c, ran) = execute_int4(&t.ctx, &a16, &weights, m, GemmOptions::default())
+        .unwrap_or_else(|e| panic!("Auto: {e}"));
+    assert_ne!(ran, Path::Coop16);
+    let e = rel_frobenius(&f32_of(c), &want);
+    assert!(e <= TOL_F16_IN, "Auto ran {ran:?}: error {e:e}");
+    if int4_paths(t).contains(&PathChoice::Coop) {
+        let coop = GemmOptions {
+            path: PathChoice::Coop,
+            ..GemmOptions::default()
+        };
+        util::refused(
+            "int4 weights past f16 on cooperative matrices",
+            execute_int4(&t.ctx, &a16, &weights, m, coop),
+        );
     }
 }
 
@@ -888,11 +935,7 @@ fn int4_layouts(t: &Target) {
             t.ctx.upload("w", &packed).unwrap(),
             half(&weights.scales),
         );
-        let mut paths = vec![PathChoice::Auto, PathChoice::Tiled, PathChoice::Gemv];
-        if coop_offered(t.caps()) {
-            paths.push(PathChoice::Coop);
-        }
-        for path in paths {
+        for path in int4_paths(t) {
             let opts = GemmOptions {
                 path,
                 out,

@@ -5,8 +5,10 @@
 // gemm/coop16 (read its header: the tiles, the layout, the store) with B's tile items read
 // as packed words and dequantized as they are staged (gemm/lib/coop_b_int4.wgsl): each weight
 // becomes (q − zero) · scale rounded to f16, the tensor cores' input, so a product differs from
-// the portable kernels' (which multiply in f32) by that rounding. A K step reads a quarter of
-// f16 weights' bytes, which is what decode-sized products are bound by.
+// the portable kernels' (which multiply in f32) by that rounding, and a weight past f16's range
+// would be inf (the host routes such weights to the portable kernels: Int4Weights::beyond_f16).
+// A K step reads a quarter of f16 weights' bytes, yet takes their time on the H200: the
+// few-rows tiles are bound by their K steps' latency, not by bytes (docs/benchmarks.md).
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
 // bounds by the simulator tests (tests/behaviour/gemm.rs, int4 weights on every path).

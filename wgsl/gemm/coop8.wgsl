@@ -3,7 +3,9 @@
 // The same structure as coop16.wgsl (read that header: staging, double buffering, edge tiles,
 // the naga store workaround) with 8×8 fragments: each subgroup owns WM×WN = 32×16 of C as 4×2
 // accumulators; defaults BM = BN = 64, BK = 32 (8 subgroups of 32 on Apple GPUs, 21 KiB of
-// workgroup memory). Layout checked in Rust (src/gemm/coop.rs) like coop16.
+// workgroup memory). Layout checked in Rust (src/gemm/coop.rs) like coop16. Staged in f16 arrays
+// (gemm/lib/coop_stage_h.wgsl), not coop16's vec4<f16> ones: naga 30's MSL writer types a
+// cooperative load's pointer as `half*`.
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
 // bounds by the simulator tests (tests/behaviour/gemm.rs, edge tiles at several subgroup sizes).
@@ -25,7 +27,7 @@ alias FragA = coop_mat8x8<f16, A>;
 alias FragB = coop_mat8x8<f16, B>;
 alias FragC = coop_mat8x8<f32, C>;
 
-//!include gemm/lib/coop_stage
+//!include gemm/lib/coop_stage_h
 //!include gemm/lib/coop_b
 //!include gemm/lib/coop
 

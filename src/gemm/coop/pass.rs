@@ -25,8 +25,8 @@ use super::{
     CoopB, CoopVariant,
 };
 
-/// The plan for f16 A and B (f16, or int4 weights: `b_fmt`) laid out as `res` says, on variant `v` (checked with
-/// [`usable_variant`] by the caller), with C in f32, or in f16 where the kernel can round it
+/// The plan for f16 A and B (f16, or int4 weights: `b_fmt`) laid out as `res` says, on variant
+/// `v` (checked with `usable_variant` by the caller), with C in f32, or in f16 where the kernel can round it
 /// itself (`out` = F16 and N even: [`rounds_itself`]; else the caller adds the rounding pass).
 /// In the GEMM's own layout C has rows up to a whole tile ([`padded_rows`]); a caller's C has
 /// none past M (`MASK_M`).

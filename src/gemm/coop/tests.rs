@@ -184,3 +184,35 @@ fn the_offered_shape_picks_the_kernel() {
         "coop16's tile needs 45 KiB"
     );
 }
+
+/// coop8 runs on Metal, where naga 30's MSL writer types a cooperative load's pointer as a
+/// scalar `half*` and Metal counts the stride in halves: its staged tiles are arrays of f16
+/// (gemm/lib/coop_stage_h.wgsl), while coop16's, for Vulkan, are `vec4<f16>` arrays.
+#[test]
+fn coop8_stages_in_scalars_for_metal() {
+    let element = |stage: crate::stages::Stage, name: &str| {
+        let k = stage.load(crate::kernel::Flavor::Subgroup).unwrap();
+        let m = &k.module;
+        let (_, g) = m
+            .global_variables
+            .iter()
+            .find(|(_, g)| g.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("{stage}: no {name}"));
+        match m.types[g.ty].inner {
+            naga::TypeInner::Array { base, .. } => m.types[base].inner.clone(),
+            ref other => panic!("{stage} {name}: {other:?}"),
+        }
+    };
+    for name in ["As", "Bs"] {
+        assert!(
+            matches!(element(coop8::STAGE, name), naga::TypeInner::Scalar(_)),
+            "coop8 {name}"
+        );
+        for stage in [coop16::STAGE, coop16_int4::STAGE] {
+            assert!(
+                matches!(element(stage, name), naga::TypeInner::Vector { .. }),
+                "{stage} {name}"
+            );
+        }
+    }
+}

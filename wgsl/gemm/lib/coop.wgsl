@@ -1,12 +1,13 @@
 // include-only
-// The cooperative-matrix GEMM (gemm/coop16, gemm/coop8): params, the global fetch of the staged
+// The cooperative-matrix GEMM (gemm/coop16, gemm/coop16_int4, gemm/coop8): params, A's fetch and stash, the global fetch of the staged
 // tiles, the C store helpers, the grouped tile order and the kernel itself (`coop_main`, 4×2
 // accumulator fragments per subgroup; gemm/coop16.wgsl's header has the design). The stage file
 // enables f16 and wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG, the fragment
 // types FragA, FragB, FragC and the bindings `params: Params`, `a` (`array<vec4<u32>>`), B's,
 // `c` (`array<f32>`), `c16` (`array<u32>`) and `sg_guard` (`array<atomic<u32>>`), and includes
-// gemm/lib/coop_stage.wgsl (the staging in f16 arrays: As, Bs, stash_a and the fragment loads
-// frag_a, frag_b) and B's operand file (`b_items`, `fetch_b`, `stash_b`: gemm/lib/coop_b.wgsl
+// a staging file (As, Bs, stage_a8, stage_b8, stage_b1 and the fragment loads frag_a, frag_b:
+// gemm/lib/coop_stage.wgsl in vec4<f16> arrays, gemm/lib/coop_stage_h.wgsl in f16 ones for
+// coop8) and B's operand file (`b_items`, `fetch_b`, `stash_b`: gemm/lib/coop_b.wgsl
 // for f16 B, gemm/lib/coop_b_int4.wgsl for int4 weights) before this.
 
 //!include gemm/lib/staged
@@ -17,8 +18,8 @@ const PAD: u32 = 8u;
 const MAX_FETCH: u32 = 4u;
 
 // Fragment rows of C a subgroup owns: WM / FRAG, or 1 or 2 for a tile of that many fragment rows
-// (BM = FM · FRAG: the few-rows tiles, src/gemm/coop.rs `rows_tile`, where the other rows would
-// be padding)
+// (BM = FM · FRAG: the few-rows tiles, src/gemm/coop/tiles.rs `rows_tile`, where the other rows
+// would be padding)
 override FM: u32 = WM / FRAG;
 override SG_X: u32 = BN / WN;
 override SG_Y: u32 = BM / (FM * FRAG);
@@ -44,15 +45,15 @@ override PREFETCH: u32 = 1u;
 // multiply-adds, and only A between the two barriers (stage_next).
 override NBUF_B: u32 = NBUF;
 
-// (params: gemm/lib/layout.wgsl; b_rows unused. workgroup_id.z = matrix · splits + K slice:
+// (params: gemm/lib/layout.wgsl; b_rows for int4 weights only. workgroup_id.z = matrix · splits + K slice:
 // slice z takes K tiles [z · tiles_per_split, (z + 1) · tiles_per_split) and stores its partial
 // product, rows padded to whole tiles like the GEMM's own C, at c_base + z · c_split for the
 // split-K sum; one slice stores C itself. The host splits K only in the GEMM's own layout, one
-// matrix: src/gemm/coop.rs, `splits`.)
+// matrix: src/gemm/coop/pass.rs, `splits`.)
 //!include gemm/lib/layout
 
 // 1: f16 output rounded by this kernel (round_tile) into c16; 0: C in f32 only. The plan
-// (src/gemm/coop.rs) sets it only with N even, so a word of two f16 never straddles two rows,
+// (src/gemm/coop/pass.rs) sets it only with N even, so a word of two f16 never straddles two rows,
 // nor two workgroups' tiles; otherwise the gemm/to_f16 pass rounds C afterwards.
 override OUT_F16: u32 = 0u;
 // (c16: f16 C with OUT_F16, two per word, element 2i in the low half of word i, rows padded like
@@ -121,8 +122,17 @@ fn fetch_a(li: u32, m0: u32, k0: u32) -> vec4<u32> {
     return vec4<u32>(0u);
 }
 
-// stash: a fetched tile's A into A buffer `buf` (stash_a: the staging file), its B into B
-// buffer `buf` (stash_b: the B operand's file)
+// A's item li (8 of K of one row) into A buffer `buf`
+fn stash_a(li: u32, buf: u32, v: vec4<u32>) {
+    if li >= a_items() {
+        return;
+    }
+    let per_row = BK / 8u;
+    stage_a8(buf * BM * A_STRIDE + (li / per_row) * A_STRIDE + (li % per_row) * 8u, v);
+}
+
+// stash: a fetched tile's A into A buffer `buf`, its B into B buffer `buf` (stash_b: the B
+// operand's file)
 fn stash_a_tile(lid: u32, buf: u32, s: Staged, fa: u32) {
     stash_a(lid, buf, s.a0);
     if fa > 1u { stash_a(lid + WG, buf, s.a1); }

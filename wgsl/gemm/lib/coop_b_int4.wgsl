@@ -47,20 +47,17 @@ fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
         return;
     }
     let at = buf * BK * B_STRIDE + (li / BN) * 8u * B_STRIDE + li % BN;
-    let c = at % 4u;
-    let q = at / 4u;
-    let rows = B_STRIDE / 4u;
     let scale = unpack2x16float(v.y).x;
     var zero = 8.0;
     if HAS_ZEROS {
         zero = unpack2x16float(v.z).x;
     }
-    Bs[q][c] = dequant(v.x, 0u, zero, scale);
-    Bs[q + rows][c] = dequant(v.x, 1u, zero, scale);
-    Bs[q + 2u * rows][c] = dequant(v.x, 2u, zero, scale);
-    Bs[q + 3u * rows][c] = dequant(v.x, 3u, zero, scale);
-    Bs[q + 4u * rows][c] = dequant(v.x, 4u, zero, scale);
-    Bs[q + 5u * rows][c] = dequant(v.x, 5u, zero, scale);
-    Bs[q + 6u * rows][c] = dequant(v.x, 6u, zero, scale);
-    Bs[q + 7u * rows][c] = dequant(v.x, 7u, zero, scale);
+    stage_b1(at, dequant(v.x, 0u, zero, scale));
+    stage_b1(at + B_STRIDE, dequant(v.x, 1u, zero, scale));
+    stage_b1(at + 2u * B_STRIDE, dequant(v.x, 2u, zero, scale));
+    stage_b1(at + 3u * B_STRIDE, dequant(v.x, 3u, zero, scale));
+    stage_b1(at + 4u * B_STRIDE, dequant(v.x, 4u, zero, scale));
+    stage_b1(at + 5u * B_STRIDE, dequant(v.x, 5u, zero, scale));
+    stage_b1(at + 6u * B_STRIDE, dequant(v.x, 6u, zero, scale));
+    stage_b1(at + 7u * B_STRIDE, dequant(v.x, 7u, zero, scale));
 }

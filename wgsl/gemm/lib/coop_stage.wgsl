@@ -1,12 +1,15 @@
 // include-only
-// Staging of the cooperative-matrix GEMMs in `vec4<f16>` arrays (read gemm/lib/coop.wgsl): a
-// fetched vec4<u32> of 8 consecutive f16 is written as two 8-byte stores (gemm/coop16,
-// coop16_int4, coop8): 255.1 / 275.1 TFLOP/s at 4096³ / 8192³ against 223.4 / 237.7 with 8
-// scalar 16-bit stores (H200, f32 C, 2026-11-30). The fragment loads take a `vec4<f16>` pointer
-// with the row stride in vec4s (rows of BK + PAD and BN + PAD halves, multiples of 4; every
-// fragment starts at a multiple of 4 halves). 16-byte stores are out of reach in naga 30: it types a cooperative
-// load by its pointer's scalar, refuses a store through another element type, and its
-// `bitcast` keeps the width. Element `e` of a staged row is component `e % 4` of vec4 `e / 4`.
+// Staging of the 16×16×16 cooperative-matrix GEMMs (gemm/coop16, gemm/coop16_int4; read
+// gemm/lib/coop.wgsl) in `vec4<f16>` arrays: 8 fetched halves are two 8-byte stores. 255.1 /
+// 275.1 TFLOP/s at 4096³ / 8192³ against 223.4 / 237.7 with 8 scalar 16-bit stores (H200, f32
+// C, 2026-11-30). The fragment loads take a `vec4<f16>` pointer with the row stride in vec4s
+// (rows of BK + PAD and BN + PAD halves, multiples of 4; every fragment starts at a multiple of
+// 4 halves), which SPIR-V's cooperative loads allow (Vulkan, where these kernels run). naga 30's
+// MSL writer types a cooperative load's pointer as `half*` and Metal counts the stride in
+// halves, so coop8 (Apple) stages in scalars (gemm/lib/coop_stage_h.wgsl, the same functions).
+// 16-byte stores are out of reach in naga 30: it types a cooperative load by its pointer's
+// scalar, refuses a store through another element type, and its `bitcast` keeps the width.
+// Element `e` of a staged row is component `e % 4` of vec4 `e / 4`.
 
 // Array lengths are named overrides (naga 30 note in gemm/lib/tiled.wgsl), in vec4s.
 override AS_LEN: u32 = NBUF * BM * A_STRIDE / 4u;
@@ -25,14 +28,20 @@ fn halves_hi(v: vec4<u32>) -> vec4<f16> {
     return vec4<f16>(vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
 }
 
-fn stash_a(li: u32, buf: u32, v: vec4<u32>) {
-    if li >= a_items() {
-        return;
-    }
-    let per_row = BK / 8u;
-    let at = (buf * BM * A_STRIDE + (li / per_row) * A_STRIDE + (li % per_row) * 8u) / 4u;
-    As[at] = halves_lo(v);
-    As[at + 1u] = halves_hi(v);
+// the 8 halves of `v` at f16 element `at` (a multiple of 8) of As, of Bs
+fn stage_a8(at: u32, v: vec4<u32>) {
+    As[at / 4u] = halves_lo(v);
+    As[at / 4u + 1u] = halves_hi(v);
+}
+
+fn stage_b8(at: u32, v: vec4<u32>) {
+    Bs[at / 4u] = halves_lo(v);
+    Bs[at / 4u + 1u] = halves_hi(v);
+}
+
+// one half at f16 element `at` of Bs
+fn stage_b1(at: u32, h: f16) {
+    Bs[at / 4u][at % 4u] = h;
 }
 
 // The A fragment at f16 element `at` of As (row stride A_STRIDE), and the B fragment at `at`
