@@ -34,26 +34,14 @@
 enable f16;
 enable wgpu_cooperative_matrix;
 
-// the block of C each subgroup owns
-const WM: u32 = 64u;
-const WN: u32 = 32u;
 // how many K steps ahead the loads run (1..3)
 const DIST: u32 = 2u;
 
-// The tile (the plan sets BM, BN, BK and SG: src/gemm/coop.rs), the fragment shape, then
-// gemm/coop16's helpers (gemm/lib/coop_stage.wgsl, gemm/lib/coop.wgsl: params, fetch, stash,
-// stage_next, the C store, the tile order) and the bindings they expect, as gemm/coop16.wgsl
-// declares them. (gemm/lib/coop.wgsl also brings coop16's own kernel, coop_main, unused here.)
-override BM: u32 = 128u;
-override BN: u32 = 128u;
-override BK: u32 = 32u;
-override SG: u32 = 32u;
-
-const FRAG: u32 = 16u;
-alias FragA = coop_mat16x16<f16, A>;
-alias FragB = coop_mat16x16<f16, B>;
-alias FragC = coop_mat16x16<f32, C>;
-
+// The tile, the fragment shape (gemm/lib/coop16_tile.wgsl), then gemm/coop16's helpers
+// (gemm/lib/coop_stage.wgsl, coop_b.wgsl, coop.wgsl: params, fetch, stash, stage_next, the C
+// store, the tile order) and the bindings they expect, as gemm/coop16.wgsl declares them.
+// (gemm/lib/coop.wgsl also brings coop16's own kernel, coop_main, unused here.)
+//!include gemm/lib/coop16_tile
 //!include gemm/lib/coop_stage
 //!include gemm/lib/coop_b
 //!include gemm/lib/coop
