@@ -292,7 +292,9 @@ fn int4_paths(t: &Target) -> Vec<PathChoice> {
 fn int4_weights(t: &Target) {
     let pinned = t.with_schedules(&SCHEDULES);
     let t = &pinned;
-    for &(m, n, k) in &[(1, 64, 128), (3, 33, 300), (17, 48, 129), (70, 40, 256)] {
+    // (16×66×1024 on coop16: K in slices, the partial products summed)
+    let shapes = [(1, 64, 128), (3, 33, 300), (17, 48, 129), (70, 40, 256), (16, 66, 1024)];
+    for &(m, n, k) in &shapes {
         let (a, w) = operands(m, n, k, 5);
         let a16 = f32_to_f16(&a);
         let mut weights = Int4Weights::quantize(&w, k, n).unwrap();
@@ -338,6 +340,14 @@ fn int4_weights(t: &Target) {
                 );
                 if path == PathChoice::Coop {
                     assert_eq!(ran, Path::Coop16, "int4 {m}x{n}x{k}");
+                    let built = gemm::plan_int4(t.caps(), m, k, n, zeros, opts).unwrap();
+                    let last = built.plan.pass_labels().last().cloned();
+                    assert_eq!(
+                        last.as_deref() == Some("split-k sum"),
+                        k == 1024,
+                        "int4 {m}x{n}x{k}: passes {:?}",
+                        built.plan.pass_labels()
+                    );
                 }
             }
         }
