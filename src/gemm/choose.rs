@@ -36,7 +36,7 @@ pub enum PathChoice {
     /// The register-tiled portable kernel.
     Tiled,
     /// Cooperative matrices, or an error when the adapter does not offer them or the product
-    /// does not fit them (int4 weights: coop16's tiles only).
+    /// does not fit them.
     Coop,
     /// The few-rows kernel (`gemm/gemv`) at any M, in blocks of its `MAX_ROWS` (8) rows (its
     /// workgroups, row blocks × column blocks, fold into rows of the dispatch where they are
@@ -388,9 +388,9 @@ mod tests {
         assert_eq!(coop_min_m(4096, 4095), COOP_MIN_M);
     }
 
-    /// int4 weights take coop16 from `COOP_MIN_M_INT4` rows where it is offered (its tiles
-    /// and the deep tile, whose K steps divide the quantization group), the few-rows kernel
-    /// below; coop8 has no int4 kernel: `Coop` is refused there and `Auto` stays portable.
+    /// int4 weights take cooperative matrices from `COOP_MIN_M_INT4` rows where they are
+    /// offered (coop16's tiles and coop8's, whose K steps divide the quantization group), the
+    /// few-rows kernel below; a tile whose K step does not divide the group is refused.
     #[test]
     fn int4_weights_take_coop16_from_their_rows() {
         use crate::gemm::coop::{CoopKernel, CoopVariant};
@@ -417,7 +417,7 @@ mod tests {
         assert!(e.to_string().contains("group of 128"), "{e}");
         let mut k8 = caps.clone();
         k8.cooperative_matrix = vec![CoopKernel::K8.shape()];
-        assert!(matches!(path(&k8, 16, coop), Err(Error::InvalidInput(_))));
-        assert_eq!(path(&k8, 16, auto).unwrap(), Path::Gemv);
+        assert_eq!(path(&k8, 16, coop).unwrap(), Path::Coop8);
+        assert_eq!(path(&k8, 16, auto).unwrap(), Path::Coop8);
     }
 }

@@ -1,8 +1,8 @@
 //! The cooperative-matrix paths: f16 × f16 → f32 on subgroup-scoped matrices, for adapters that
 //! offer the shape. `wgsl/gemm/coop16.wgsl` uses 16×16×16 fragments (the H100 under Vulkan);
 //! `wgsl/gemm/coop8.wgsl` the same structure on 8×8×8 (Apple GPUs under Metal);
-//! `wgsl/gemm/coop16_int4.wgsl` coop16 with int4 weights dequantized as they are staged
-//! ([`CoopB`]). Every tile may use one staging buffer instead of two ([`CoopPolicy::bufs`],
+//! `wgsl/gemm/coop16_int4.wgsl` and `coop8_int4.wgsl` the same with int4 weights dequantized
+//! as they are staged ([`CoopB`]). Every tile may use one staging buffer instead of two ([`CoopPolicy::bufs`],
 //! override `NBUF`: two barriers per K step, twice the BK in the same memory). Here: the
 //! variants and the checks; `coop/tiles.rs` the shipped tiles and which one a product takes;
 //! `coop/pass.rs` the product pass (`plan`).
@@ -24,6 +24,7 @@ use crate::kernel::Kernel;
 use crate::stages::gemm::coop16::{self, entry};
 use crate::stages::gemm::coop16_int4;
 use crate::stages::gemm::coop8;
+use crate::stages::gemm::coop8_int4;
 use crate::stages::{Override, Stage};
 
 use super::format::OutFormat;
@@ -284,7 +285,7 @@ pub fn planned_subgroup(caps: &Caps) -> Option<u32> {
 }
 
 /// B's format on the cooperative path: f16 (`gemm/coop16`, `gemm/coop8`), or int4 weights
-/// dequantized to f16 as they are staged (`gemm/coop16_int4`, coop16's tiles only).
+/// dequantized to f16 as they are staged (`gemm/coop16_int4`, `gemm/coop8_int4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoopB {
     /// f16, K×N or stored transposed.
@@ -299,21 +300,24 @@ pub enum CoopB {
 impl CoopB {
     /// The stage that multiplies by this B on `v`'s tile; `Error::InvalidInput` for int4
     /// weights on a tile whose K step is not a whole part of a quantization group (each step
-    /// takes one group's scales) or on coop8.
+    /// takes one group's scales).
     pub fn stage(self, v: &CoopVariant) -> Result<Stage> {
         match self {
             CoopB::F16 => Ok(v.kernel.stage()),
             CoopB::Int4 { .. } => {
                 let group = super::int4::GROUP as u32;
-                if v.kernel != CoopKernel::K16 || !group.is_multiple_of(v.policy.bk) {
+                if !group.is_multiple_of(v.policy.bk) {
                     return Err(Error::InvalidInput(format!(
-                        "cooperative-matrix GEMM of int4 weights: coop16 tiles whose K step \
-                         divides the group of {group}, not {} {:?}",
+                        "cooperative-matrix GEMM of int4 weights: a tile whose K step divides \
+                         the group of {group}, not {} {:?}",
                         v.kernel.name(),
                         v.policy
                     )));
                 }
-                Ok(coop16_int4::STAGE)
+                Ok(match v.kernel {
+                    CoopKernel::K16 => coop16_int4::STAGE,
+                    CoopKernel::K8 => coop8_int4::STAGE,
+                })
             }
         }
     }

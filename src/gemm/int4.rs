@@ -151,7 +151,7 @@ impl Int4Weights {
     /// (group, column, the weight): `(q − zero) · scale` for q = 0 or 15, the extremes, whether
     /// or not the group holds those codes (the codes past K in its last word are 0). `None` where
     /// every code of every group fits: the condition for cooperative matrices, which take the
-    /// weights as f16 (`gemm/coop16_int4`).
+    /// weights as f16 (`gemm/coop16_int4`, `gemm/coop8_int4`).
     pub fn beyond_f16(&self) -> Option<(usize, usize, f32)> {
         let f16_max = f16::MAX.to_f32();
         (0..self.groups()).find_map(|g| {

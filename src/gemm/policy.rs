@@ -72,13 +72,14 @@ pub const GEMV_MAX_M: usize = 16;
 /// 64×4096×4096 100.2 against 90.6, 64×14336×4096 339.2 against 236.9.
 pub const GEMV_MAX_M_INT4: usize = 32;
 
-/// The fewest rows that take coop16 for int4 weights (`gemm/coop16_int4`, where the adapter
-/// offers it; below, the few-rows kernel), which streams the weights once for each block of 8
-/// rows while the cooperative tile streams them once. H200 (the lab's few-rows sweep,
+/// The fewest rows that take cooperative matrices for int4 weights (`gemm/coop16_int4`, or
+/// `gemm/coop8_int4` on Apple GPUs, where the adapter offers them; below, the few-rows kernel,
+/// which streams the weights once for each block of 8
+/// rows while the cooperative tile streams them once). H200 (the lab's few-rows sweep,
 /// 2026-11-30, int4, µs, the few-rows kernel against coop16 on the tile `Auto` takes) at
 /// 4096×4096 / 14336×4096 / 4096×14336: 8 rows 25.1 / 61.6 / 72.2 against 26.7 / 76.7 / 63.6;
 /// 16 rows 34.9 / 102.9 / 109.4 against 26.8 / 76.5 / 63.5; 32 rows 54.5 / 196.2 / 194.1
-/// against 32.3 / 89.3 / 75.6.
+/// against 32.3 / 89.3 / 75.6. coop8 follows coop16's rule, not measured (no Apple GPU here).
 pub const COOP_MIN_M_INT4: usize = 9;
 
 // Split-K of the register-tiled kernel (`split_k`).

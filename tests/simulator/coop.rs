@@ -1,7 +1,7 @@
-//! The cooperative-matrix GEMM kernels (`gemm/coop16`, `gemm/coop8`) on the simulator at the
-//! subgroup sizes the behaviour suite does not run, edge tiles and whole tiles: zero findings and
-//! the f64 reference's product; and the race-free early B stage of the large tile, with the race
-//! the simulator reports when it goes into the wrong buffer.
+//! The cooperative-matrix GEMM kernels (`gemm/coop16`, `gemm/coop8`, `gemm/coop8_int4`) on the
+//! simulator at the subgroup sizes the behaviour suite does not run, edge tiles and whole tiles:
+//! zero findings and the f64 reference's product; and the race-free early B stage of the large
+//! tile, with the race the simulator reports when it goes into the wrong buffer.
 
 use wgsimd::device::CoopShape;
 use wgsimd::finding::{Finding, FindingKind};
@@ -136,6 +136,44 @@ fn coop8_at_every_subgroup_size() {
         let ctx = sim(sg, &[8], shuffle);
         for mnk in [(65, 40, 48), (64, 64, 16)] {
             product(&ctx, Path::Coop8, COOP, mnk);
+        }
+    }
+}
+
+/// int4 weights on coop8 (`gemm/coop8_int4`, which no simulated profile of the behaviour suite
+/// offers), with and without zero points, at every subgroup size its tile fits: partial tiles
+/// (N odd, K past a group and not a whole packed word) and whole ones, against the product
+/// with every weight rounded to f16 (the kernel stages them as f16; a conversion may round
+/// either way: 1e-3, as the behaviour suite).
+#[test]
+fn int4_weights_on_coop8() {
+    use wgsimd::gemm::{execute_int4, Int4Weights};
+    for (sg, shuffle) in [(8, Some(5)), (32, None), (64, Some(2))] {
+        let ctx = sim(sg, &[8], shuffle);
+        for (m, n, k) in [(65, 41, 300), (64, 64, 128)] {
+            let (a, b) = operands(m, n, k, (m * 7 + n + k) as u64);
+            let mut w = Int4Weights::quantize(&f16_to_f32(&b), k, n).unwrap();
+            for zeros in [false, true] {
+                if zeros {
+                    let g = w.groups() * n;
+                    w.zeros = Some(
+                        (0..g)
+                            .map(|j| half::f16::from_f32((j % 7) as f32 + 5.0).to_bits())
+                            .collect(),
+                    );
+                }
+                let what = format!("coop8 int4 sg{sg} {m}x{n}x{k} zeros {zeros}");
+                let (c, path) =
+                    execute_int4(&ctx, &a, &w, m, COOP).unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert_eq!(path, Path::Coop8, "{what}");
+                let GemmOutput::F32(c) = c else {
+                    panic!("{what}: f16 C")
+                };
+                let w16 = f16_to_f32(&f32_to_f16(&w.dequantize().unwrap()));
+                let want = tiled(&f16_to_f32(&a), &w16, m, n, k);
+                let e = rel_frobenius(&c, &want);
+                assert!(e <= 1e-3, "{what}: relative error {e:.3e}");
+            }
         }
     }
 }

@@ -28,6 +28,11 @@ const UNSUPPORTED: &[(&str, &str, &str)] = &[
         "HLSL",
         "naga 30's HLSL writer has no cooperative matrices",
     ),
+    (
+        "gemm/coop8_int4",
+        "HLSL",
+        "naga 30's HLSL writer has no cooperative matrices",
+    ),
 ];
 
 const BACKENDS: [&str; 3] = ["MSL", "HLSL", "SPIR-V"];

@@ -14,18 +14,7 @@
 enable f16;
 enable wgpu_cooperative_matrix;
 
-override BM: u32 = 64u;
-override BN: u32 = 64u;
-override BK: u32 = 32u;
-// The subgroup size the plan requires (the adapter's minimum = maximum).
-override SG: u32 = 32u;
-
-const WM: u32 = 32u;
-const WN: u32 = 16u;
-const FRAG: u32 = 8u;
-alias FragA = coop_mat8x8<f16, A>;
-alias FragB = coop_mat8x8<f16, B>;
-alias FragC = coop_mat8x8<f32, C>;
+//!include gemm/lib/coop8_tile
 
 //!include gemm/lib/coop_stage_h
 //!include gemm/lib/coop_b

@@ -297,13 +297,13 @@ pub fn bench_cases_shape(ctx: &Context, m: u64, n: u64, k: u64, seed: u64) -> Re
     // int4 weights: B quantized, the reference multiplies by the dequantized matrix
     let w = Int4Weights::quantize(&b16f, k, n)?;
     let wd = Arc::new(w.dequantize()?);
-    // (coop16 stages each weight rounded to f16: its reference multiplies by those, within the
-    // f16 bound, as a conversion may round either way)
+    // (cooperative matrices stage each weight rounded to f16: their reference multiplies by
+    // those, within the f16 bound, as a conversion may round either way)
     let wd16 = Arc::new(f16_to_f32(&f32_to_f16(&wd)));
     let a16 = f32_to_f16(&a16f);
     let coop = wgsimd::gemm::coop::usable(caps)
-        .is_ok_and(|k| k == wgsimd::gemm::coop::CoopKernel::K16)
-        .then_some((PathChoice::Coop, "coop16"));
+        .ok()
+        .map(|k| (PathChoice::Coop, k.name().trim_start_matches("gemm/")));
     for (path, kind) in [(PathChoice::Tiled, "tiled")]
         .into_iter()
         .chain(gemv)

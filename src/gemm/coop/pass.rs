@@ -10,7 +10,7 @@ use crate::device::Caps;
 use crate::error::Result;
 use crate::plan::{BufferInit, Plan, Workgroups};
 // (the cooperative stages declare the same overrides, constants, entry point and resource
-// variables, coop16_int4 its scales and zero points besides; the plan checks each against the
+// variables, the int4 ones their scales and zero points besides; the plan checks each against the
 // stage it binds)
 use crate::stages::gemm::coop16::{self, bind, entry};
 use crate::stages::gemm::coop16_int4;

@@ -5,6 +5,7 @@ fn gemm_kernels_are_built_without_runtime_checks() {
     let coop = CoopKernel::ALL.map(|k| k.stage());
     let portable = [
         crate::stages::gemm::coop16_int4::STAGE,
+        crate::stages::gemm::coop8_int4::STAGE,
         crate::stages::gemm::tiled::STAGE,
         crate::stages::gemm::gemv::STAGE,
     ];
@@ -185,9 +186,10 @@ fn the_offered_shape_picks_the_kernel() {
     );
 }
 
-/// coop8 runs on Metal, where naga 30's MSL writer types a cooperative load's pointer as a
-/// scalar `half*` and Metal counts the stride in halves: its staged tiles are arrays of f16
-/// (gemm/lib/coop_stage_h.wgsl), while coop16's, for Vulkan, are `vec4<f16>` arrays.
+/// coop8 (and coop8_int4) runs on Metal, where naga 30's MSL writer types a cooperative load's
+/// pointer as a scalar `half*` and Metal counts the stride in halves: its staged tiles are
+/// arrays of f16 (gemm/lib/coop_stage_h.wgsl), while coop16's, for Vulkan, are `vec4<f16>`
+/// arrays.
 #[test]
 fn coop8_stages_in_scalars_for_metal() {
     let element = |stage: crate::stages::Stage, name: &str| {
@@ -204,10 +206,12 @@ fn coop8_stages_in_scalars_for_metal() {
         }
     };
     for name in ["As", "Bs"] {
-        assert!(
-            matches!(element(coop8::STAGE, name), naga::TypeInner::Scalar(_)),
-            "coop8 {name}"
-        );
+        for stage in [coop8::STAGE, coop8_int4::STAGE] {
+            assert!(
+                matches!(element(stage, name), naga::TypeInner::Scalar(_)),
+                "{stage} {name}"
+            );
+        }
         for stage in [coop16::STAGE, coop16_int4::STAGE] {
             assert!(
                 matches!(element(stage, name), naga::TypeInner::Vector { .. }),

@@ -1,6 +1,6 @@
 // include-only
-// The cooperative-matrix GEMM (gemm/coop16, gemm/coop16_int4, gemm/coop8): params, A's fetch and stash, the global fetch of the staged
-// tiles, the C store helpers, the grouped tile order and the kernel itself (`coop_main`, 4×2
+// The cooperative-matrix GEMM (gemm/coop16, coop16_int4, coop8, coop8_int4): params, A's fetch
+// and stash, the C store helpers, the grouped tile order and the kernel itself (`coop_main`, 4×2
 // accumulator fragments per subgroup; gemm/coop16.wgsl's header has the design). The stage file
 // enables f16 and wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG, the fragment
 // types FragA, FragB, FragC and the bindings `params: Params`, `a` (`array<vec4<u32>>`), B's,

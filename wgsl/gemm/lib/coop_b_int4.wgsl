@@ -1,6 +1,6 @@
 // include-only
-// B of the cooperative-matrix GEMM as int4 weights (gemm/coop16_int4; read gemm/lib/coop.wgsl
-// and src/gemm/int4.rs for the format): a tile item is one packed word, 8 of K of one column,
+// B of the cooperative-matrix GEMMs as int4 weights (gemm/coop16_int4, coop8_int4; read
+// gemm/lib/coop.wgsl and src/gemm/int4.rs for the format): a tile item is one packed word, 8 of K of one column,
 // fetched with its group's scale and zero point as raw f16 bits, `vec4(word, scale, zero, 0)`,
 // and dequantized at the stash, `(q − zero) · scale` in f32 rounded once to f16 (the tensor
 // cores' input; Marlin's dequantization in registers), 8 f16 stores down the column. A

@@ -1,7 +1,7 @@
 // include-only
 // The int4 weights' quantization groups (src/gemm/int4.rs has the format), for the kernels that
 // read int4 weights (gemm/lib/operands.wgsl: the register-tiled and few-rows kernels;
-// gemm/lib/coop_b_int4.wgsl: coop16_int4). The includer declares the bindings `scales` and
+// gemm/lib/coop_b_int4.wgsl: coop16_int4, coop8_int4). The includer declares the bindings `scales` and
 // `zeros` (`array<u32>`, f16 pairs, element 2i in the low half of word i).
 
 // int4 quantization group along K
