@@ -13,9 +13,6 @@ enable wgpu_cooperative_matrix;
 
 //!include gemm/lib/coop8_tile
 
-// 1: the weights have zero points (`zeros`); 0: the zero point is 8 (`zeros` a stand-in)
-override HAS_ZEROS: bool = false;
-
 //!include gemm/lib/coop_stage_h
 //!include gemm/lib/coop_b_int4
 //!include gemm/lib/coop

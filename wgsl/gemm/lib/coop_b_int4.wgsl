@@ -1,14 +1,16 @@
 // include-only
 // B of the cooperative-matrix GEMMs as int4 weights (gemm/coop16_int4, coop8_int4; read
-// gemm/lib/coop.wgsl and src/gemm/int4.rs for the format): a tile item is one packed word, 8 of K of one column,
-// fetched with its group's scale and zero point as raw f16 bits, `vec4(word, scale, zero, 0)`,
-// and dequantized at the stash, `(q − zero) · scale` in f32 rounded once to f16 (the tensor
-// cores' input; Marlin's dequantization in registers), 8 f16 stores down the column. A
-// K step lies inside one quantization group (BK divides GROUP: src/gemm/coop.rs checks it), so
-// an item's scale is its group's. The weights have the GEMM's own layout, one matrix shared by
+// gemm/lib/coop.wgsl and src/gemm/int4.rs for the format): a tile item is one packed word, 8 of
+// K of one column, fetched with its group's scale and zero point as raw f16 bits, `vec4(word,
+// scale, zero, 0)`, and dequantized at the stash, `(q − zero) · scale` in f32 rounded once to
+// f16 (the tensor cores' input; Marlin's dequantization in registers), 8 f16 stores down the
+// column. A K step lies inside one quantization group (BK divides GROUP: src/gemm/coop.rs,
+// `CoopB::stage`, checks it), so an item's scale is its group's. The weights have the GEMM's own layout, one matrix shared by
 // a batch (no offset). The stage declares the bindings `b` (`array<u32>`, the packed words),
-// `scales` and `zeros` (`array<u32>`, f16 pairs, element 2i in the low half of word i) and the
-// override HAS_ZEROS (without zero points the zero is 8).
+// `scales` and `zeros` (`array<u32>`, f16 pairs, element 2i in the low half of word i).
+
+// 1: the weights have zero points (`zeros`); 0: the zero point is 8 (`zeros` a stand-in)
+override HAS_ZEROS: bool = false;
 
 //!include gemm/lib/int4_groups
 
