@@ -184,6 +184,15 @@ fn same_lengths(input: (usize, usize), output: (usize, usize)) -> Result<(), Str
     ))
 }
 
+/// Values `a..b` of a segmented sort's `values`, or none where it has none (keys alone).
+fn segment_of(values: &[u32], a: usize, b: usize) -> &[u32] {
+    if values.is_empty() {
+        values
+    } else {
+        &values[a..b]
+    }
+}
+
 /// The stable sort of `keys` (by `Ord`: unsigned keys, or sortable images) within each
 /// segment of the CSR `offsets` (rising from 0 to the key count), as the input index of each
 /// output position.
@@ -212,19 +221,12 @@ pub fn check_segments<T: Element>(
     )?;
     for (j, w) in offsets.windows(2).enumerate() {
         let (a, b) = (w[0] as usize, w[1] as usize);
-        let v = |x: &[u32]| {
-            if x.is_empty() {
-                Vec::new()
-            } else {
-                x[a..b].to_vec()
-            }
-        };
         let (rk, rv) = if values.is_empty() {
             (sort_keys(&keys[a..b], order), Vec::new())
         } else {
             sort_pairs(&keys[a..b], &values[a..b], order)
         };
-        let (ok, ov) = (bits(&out_keys[a..b]), v(out_values));
+        let (ok, ov) = (bits(&out_keys[a..b]), segment_of(out_values, a, b));
         let rk = bits(&rk);
         if let Some(i) = (0..rk.len()).find(|&i| rk[i] != ok[i] || rv.get(i) != ov.get(i)) {
             return Err(format!(
@@ -265,11 +267,7 @@ pub fn check_wide_segments(
     }
     for (j, w) in offsets.windows(2).enumerate() {
         let (a, b) = (w[0] as usize, w[1] as usize);
-        let (vin, vout) = if values.is_empty() {
-            (values, out_values)
-        } else {
-            (&values[a..b], &out_values[a..b])
-        };
+        let (vin, vout) = (segment_of(values, a, b), segment_of(out_values, a, b));
         check_wide(dtype, (&keys[a..b], vin), (&out_keys[a..b], vout), order)
             .map_err(|e| format!("segment {j} ([{a}, {b})): {e}"))?;
     }
