@@ -73,14 +73,56 @@ pub(super) struct Wide {
     /// writes them (the indices).
     pairs: bool,
     indices: bool,
-    /// The split stage: keys → low, high (and the indices).
-    split: Recorder,
-    /// The low words' passes and the high words' (each absent where the bit range does not
-    /// reach its word; the low one stands for both where the range is empty).
-    first: Option<Sorter>,
-    second: Option<Sorter>,
+    /// The split stage (keys → low, high, and the indices) and the low words' passes and the
+    /// high words' (the low ones stand for both where the range is empty).
+    words: WordSorts,
     /// The join stage: low, high → keys.
     finish: Recorder,
+}
+
+/// The split stage and the two 32-bit word sorts of a 64-bit sort, each sort absent where the
+/// bit range does not reach its word: what [`Wide`] and the segmented 64-bit sort
+/// (`wide_segments.rs`) both hold and report from.
+pub(super) struct WordSorts {
+    /// keys → their sortable low and high words.
+    pub split: Recorder,
+    /// The low words' sort and the high words'.
+    pub first: Option<Sorter>,
+    pub second: Option<Sorter>,
+}
+
+impl WordSorts {
+    /// The word sorts that run, low first.
+    pub fn iter(&self) -> impl Iterator<Item = &Sorter> {
+        self.first.iter().chain(self.second.iter())
+    }
+
+    /// The strategy of the first word sort's digit passes.
+    pub fn strategy(&self) -> super::Strategy {
+        self.iter()
+            .next()
+            .map(|s| s.strategy())
+            .unwrap_or(super::Strategy::ReduceThenScan)
+    }
+
+    /// The plan of the first word sort (the split's where neither runs).
+    pub fn plan(&self) -> &Plan {
+        self.iter()
+            .next()
+            .map(|s| s.plan())
+            .unwrap_or(self.split.plan())
+    }
+
+    /// The low and the high word sort's passes, each labelled by its word.
+    pub fn passes(&self) -> [Vec<String>; 2] {
+        let of_word = |s: &Option<Sorter>, word: &str| -> Vec<String> {
+            s.iter()
+                .flat_map(|s| s.passes())
+                .map(|p| format!("{word} {p}"))
+                .collect()
+        };
+        [of_word(&self.first, "low"), of_word(&self.second, "high")]
+    }
 }
 
 /// A segmented sort's most segments, and its segment count as its split stage reads it
@@ -322,36 +364,28 @@ impl Wide {
             high: words("sort high words")?,
             pairs,
             indices: config.payload == Payload::Index,
-            split,
-            first,
-            second,
+            words: WordSorts {
+                split,
+                first,
+                second,
+            },
             finish,
         })
     }
 
     /// The strategy of its digit passes.
     pub fn strategy(&self) -> super::Strategy {
-        self.sorts()
-            .next()
-            .map(|s| s.strategy())
-            .unwrap_or(super::Strategy::ReduceThenScan)
-    }
-
-    fn sorts(&self) -> impl Iterator<Item = &Sorter> {
-        self.first.iter().chain(self.second.iter())
+        self.words.strategy()
     }
 
     /// The plan of its first digit passes.
     pub fn plan(&self) -> &Plan {
-        self.sorts()
-            .next()
-            .map(|s| s.plan())
-            .unwrap_or(self.split.plan())
+        self.words.plan()
     }
 
     /// Its first part: the split stage's recorder.
     pub fn split(&self) -> &Recorder {
-        &self.split
+        &self.words.split
     }
 
     /// The passes of a recording, in order.
@@ -360,16 +394,10 @@ impl Wide {
             Some(l) => l.recorder().plan().pass_labels(),
             None => Vec::new(),
         };
-        v.extend(self.split.plan().pass_labels());
-        let of_word = |s: &Sorter, word: &'static str| {
-            s.passes().into_iter().map(move |p| format!("{word} {p}"))
-        };
-        if let Some(s) = &self.first {
-            v.extend(of_word(s, "low"));
-        }
-        if let Some(s) = &self.second {
-            v.extend(of_word(s, "high"));
-        }
+        v.extend(self.words.split.plan().pass_labels());
+        let [low, high] = self.words.passes();
+        v.extend(low);
+        v.extend(high);
         v.extend(self.finish.plan().pass_labels());
         v
     }
@@ -423,11 +451,11 @@ impl Wide {
             low_bufs.push(v);
             high_bufs.push(v);
         }
-        let mut parts: Vec<Part<'p, 'a>> = vec![(&self.split, split)];
-        if let Some(s) = &self.first {
+        let mut parts: Vec<Part<'p, 'a>> = vec![(&self.words.split, split)];
+        if let Some(s) = &self.words.first {
             parts.push((s.recorder(), low_bufs));
         }
-        if let Some(s) = &self.second {
+        if let Some(s) = &self.words.second {
             parts.push((s.recorder(), high_bufs));
         }
         let finish = match self.segments {

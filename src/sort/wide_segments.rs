@@ -32,7 +32,9 @@ use crate::record::{Recorder, Timestamps};
 use crate::stages::shared::order as key_order;
 use crate::stages::sort::{wide_iota, wide_join, wide_permute, wide_split};
 
-use super::wide::{check_disjoint, checked_values, held, record_steps, refuse_whole, Step, Steps};
+use super::wide::{
+    check_disjoint, checked_values, held, record_steps, refuse_whole, Step, Steps, WordSorts,
+};
 use super::{Payload, SortConfig, Sorter};
 
 /// A segmented sort of 64-bit keys (see the module docs).
@@ -49,12 +51,9 @@ pub(super) struct WideSegments {
     gathered: Buffer,
     order: Buffer,
     values: Option<Buffer>,
-    /// keys → low, high (and `index` as the identity where the low word is not sorted).
-    split: Recorder,
-    /// The low words' sort and the high words', each absent where the bit range does not
-    /// reach its word.
-    first: Option<Sorter>,
-    second: Option<Sorter>,
+    /// The split (keys → low, high, and `index` as the identity where the low word is not
+    /// sorted), and the low words' sort and the high words'.
+    words: WordSorts,
     /// high[index] → gathered (values[index] → scratch; `order` as the identity where the
     /// high word is not sorted).
     middle: Recorder,
@@ -152,42 +151,35 @@ impl WideSegments {
             gathered: words("sort gathered high words")?,
             order: words("sort high order")?,
             values: values.then(|| words("sort values scratch")).transpose()?,
-            split,
-            first,
-            second,
+            words: WordSorts {
+                split,
+                first,
+                second,
+            },
             middle,
             finish,
         })
     }
 
-    fn sorts(&self) -> impl Iterator<Item = &Sorter> {
-        self.first.iter().chain(self.second.iter())
-    }
-
     /// The strategy of its word sorts' digit passes.
     pub fn strategy(&self) -> super::Strategy {
-        self.sorts()
-            .next()
-            .map(|s| s.strategy())
-            .unwrap_or(super::Strategy::ReduceThenScan)
+        self.words.strategy()
     }
 
     /// The plan of its first word sort's digit passes.
     pub fn plan(&self) -> &crate::plan::Plan {
-        self.sorts()
-            .next()
-            .map(|s| s.plan())
-            .unwrap_or(self.split.plan())
+        self.words.plan()
     }
 
     /// Its first part: the split's recorder.
     pub fn split(&self) -> &Recorder {
-        &self.split
+        &self.words.split
     }
 
     /// The word sorts' local path buckets (those of the first).
     pub fn local_buckets(&self) -> &[u64] {
-        self.sorts()
+        self.words
+            .iter()
             .next()
             .map(|s| s.segment_buckets())
             .unwrap_or(&[])
@@ -195,17 +187,11 @@ impl WideSegments {
 
     /// The passes of a recording, in order.
     pub fn passes(&self) -> Vec<String> {
-        let mut v = self.split.plan().pass_labels();
-        let of_word = |s: &Sorter, word: &'static str| {
-            s.passes().into_iter().map(move |p| format!("{word} {p}"))
-        };
-        if let Some(s) = &self.first {
-            v.extend(of_word(s, "low"));
-        }
+        let mut v = self.words.split.plan().pass_labels();
+        let [low, high] = self.words.passes();
+        v.extend(low);
         v.extend(self.middle.plan().pass_labels());
-        if let Some(s) = &self.second {
-            v.extend(of_word(s, "high"));
-        }
+        v.extend(high);
         v.extend(self.finish.plan().pass_labels());
         v
     }
@@ -242,14 +228,14 @@ impl WideSegments {
             w(&self.order),
         );
         let mut split = vec![keys, low, high];
-        if self.first.is_none() {
+        if self.words.first.is_none() {
             split.push(index);
         }
         let mut middle = vec![index, high, gathered];
         if let (Some(v), Some(scratch)) = (values, &self.values) {
             middle.extend([v, w(scratch)]);
         }
-        if self.second.is_none() {
+        if self.words.second.is_none() {
             middle.push(order);
         }
         let mut finish = vec![order, low, high, gathered, keys];
@@ -258,7 +244,7 @@ impl WideSegments {
             finish.extend([carried, v]);
         }
         let (split, middle, finish) = (
-            Step::new(&self.split, split, count),
+            Step::new(&self.words.split, split, count),
             Step::new(&self.middle, middle, count),
             Step::new(&self.finish, finish, count),
         );
@@ -273,9 +259,9 @@ impl WideSegments {
             }
         };
         let mut steps = vec![split];
-        steps.extend(word_sort(&self.first, low, Some(index))?);
+        steps.extend(word_sort(&self.words.first, low, Some(index))?);
         steps.push(middle);
-        steps.extend(word_sort(&self.second, gathered, Some(order))?);
+        steps.extend(word_sort(&self.words.second, gathered, Some(order))?);
         steps.push(finish);
         record_steps(enc, &steps, stamps)
     }
