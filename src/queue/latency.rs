@@ -16,8 +16,8 @@
 //!   ([`Latency::with_run_ns`]). Events are not evenly spaced in time (a burst of starts at a
 //!   dispatch boundary, idle polling at the end), so the ns figures are an average-rate conversion,
 //!   not a measured time per task; the tick figures are exact. The run time is that of the
-//!   passes up to the last round that ticked ([`active_ns`], from the clock marks `child_args`
-//!   leaves after each round's persistent pass), so idle trailing rounds do not inflate it.
+//!   passes up to the last round that ticked ([`active_ns`], from the clock marks each round's
+//!   persistent pass leaves as it starts), so idle trailing rounds do not inflate it.
 //!
 //! [`Latency::from_state`] checks all of the above (it is what the tests assert; nothing in the
 //! tests is timed). Ordering caveat: WGSL atomics are relaxed, so in principle a consumer's start
@@ -118,16 +118,18 @@ impl Latency {
 }
 
 /// GPU time of one submission up to the last round that advanced the clock: `pass_ns` are the
-/// submission's pass times in plan order (persistent r, child args r, child r, for `rounds`
-/// rounds). The first round `r` after whose persistent pass the clock already stood at its final
-/// value ends the window (its persistent pass included); without one (the last round's child
-/// pass ticked, or more rounds than the layout marks) the window is every pass. `None` if `pass_ns` does not
-/// have 3 finite pass times per round (host timing has none: the caller then uses the total).
+/// submission's pass times in plan order (persistent r, child r, for `rounds` rounds, then the
+/// pass that zeroes the child arguments). The first round `r` whose mark (the clock as its
+/// persistent pass started) is the clock's final value ends the window (that persistent pass
+/// included: its other workgroups may have ticked before the mark); without one (a later round
+/// ticked, or more rounds than the layout marks) the window is every pass. `None` if `pass_ns`
+/// does not have 2 finite pass times per round and the last (host timing has none: the caller
+/// then uses the total).
 pub fn active_ns(state: &QueueState, rounds: u32, pass_ns: &[f64]) -> Option<f64> {
     let timed = pass_ns.iter().all(|ns| ns.is_finite());
     let l = &state.layout;
     if !timed
-        || pass_ns.len() != 3 * rounds as usize
+        || pass_ns.len() != 2 * rounds as usize + 1
         || state.ctl.len() < l.ctl_marks + l.ctl_marks_len
     {
         return None;
@@ -136,7 +138,7 @@ pub fn active_ns(state: &QueueState, rounds: u32, pass_ns: &[f64]) -> Option<f64
     let marked = (rounds as usize).min(l.ctl_marks_len);
     let last = (0..marked)
         .find(|&r| state.ctl[l.ctl_marks + r] == end)
-        .map_or(pass_ns.len(), |r| 3 * r + 1);
+        .map_or(pass_ns.len(), |r| 2 * r + 1);
     Some(pass_ns[..last].iter().sum())
 }
 

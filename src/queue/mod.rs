@@ -12,8 +12,9 @@
 //!   [`check`] demands exactly 1 for every id, so a lost or duplicated task shows.
 //! - **No inter-workgroup forward-progress assumption.** Persistent workgroups poll a bounded
 //!   number of times and exit; children that do not fit the ring are spilled and run by a child
-//!   dispatch (indirect, arguments written on the GPU) in the same submission. One submission is
-//!   `rounds` × (persistent, child args, child). While tasks remain the host submits again,
+//!   dispatch (indirect, its arguments written by the persistent pass) in the same submission.
+//!   One submission is `rounds` × (persistent, child), then a pass that zeroes the child
+//!   arguments for the next. While tasks remain the host submits again,
 //!   carrying every state buffer over (`QueueState`): each submission runs at least one task
 //!   (docs/queue.md), so the loop ends.
 //! - **Two flavours, one kernel text.** Tasks run on *teams* (`wgsl/queue/lib/team.*.wgsl`):
@@ -39,8 +40,8 @@ use crate::context::{Context, Prepared};
 use crate::device::Caps;
 use crate::error::{Error, Result};
 use crate::kernel::{self, Kernel};
-use crate::plan::{BufferId, BufferInit, Plan, Workgroups, POISON_WORD};
-use crate::stages::queue::{aba_probe, child, child_args, persistent};
+use crate::plan::{BufferId, BufferInit, Fills, Plan, Workgroups, POISON_WORD};
+use crate::stages::queue::{aba_probe, child, persistent};
 use crate::stages::Resource;
 
 pub mod latency;
@@ -65,18 +66,23 @@ pub struct QueueLayout {
     pub ctl_done: usize,
     /// `ctl[ctl_spill]`: tasks spilled so far (the used length of `spill`).
     pub ctl_spill: usize,
+    /// `ctl[ctl_end + p]`: the spill list's end as the child dispatch of the last round of
+    /// parity `p` took it.
+    pub ctl_end: usize,
     /// `ctl[ctl_clock]`: the latency clock.
     pub ctl_clock: usize,
     /// `ctl[ctl_round]`: rounds of the current submission so far (zeroed by the host).
     pub ctl_round: usize,
-    /// `ctl[ctl_marks + r]`: the clock after round `r`'s persistent pass, for the first
+    /// `ctl[ctl_marks + r]`: the clock as round `r`'s persistent pass starts, for the first
     /// `ctl_marks_len` rounds.
     pub ctl_marks: usize,
     /// See `ctl_marks`.
     pub ctl_marks_len: usize,
     /// Attempts at enqueueing a child before it is spilled.
     pub enq_tries: u32,
-    /// Most spilled tasks one child-kernel team runs.
+    /// Spilled tasks per child-dispatch workgroup (a block).
+    pub child_block: u32,
+    /// Most spilled tasks one child-kernel team runs of a block.
     pub child_team_tasks: u32,
 }
 
@@ -92,11 +98,13 @@ impl QueueLayout {
             ctl_words: c(persistent::CTL_WORDS)? as usize,
             ctl_done: c(persistent::CTL_DONE)? as usize,
             ctl_spill: c(persistent::CTL_SPILL)? as usize,
+            ctl_end: c(persistent::CTL_END)? as usize,
             ctl_clock: c(persistent::CTL_CLOCK)? as usize,
             ctl_round: c(persistent::CTL_ROUND)? as usize,
             ctl_marks: c(persistent::CTL_MARKS)? as usize,
             ctl_marks_len: c(persistent::CTL_MARKS_LEN)? as usize,
             enq_tries: c(persistent::ENQ_TRIES)?,
+            child_block: c(persistent::CHILD_BLOCK)?,
             child_team_tasks: c(persistent::CHILD_TEAM_TASKS)?,
         })
     }
@@ -135,7 +143,7 @@ pub struct QueuePolicy {
     /// Ring slots, a power of two up to [`QueueLayout::max_capacity`] (4096). Small on purpose in
     /// tests (contention, spills); not tuned.
     pub capacity: u32,
-    /// (persistent, child args, child) rounds per submission.
+    /// (persistent, child) rounds per submission.
     pub rounds: u32,
     /// Most submissions before giving up with an error (each runs at least one task).
     pub max_submissions: u32,
@@ -149,6 +157,9 @@ pub struct QueuePolicy {
     /// Spill every child to the child dispatch, none through the ring: each child is a child
     /// launch (the bench times one on an otherwise idle queue). Not for speed.
     pub spill_all: bool,
+    /// Most workgroups of a child dispatch (1..=65535, the API's limit per dimension); with more
+    /// spilled tasks each workgroup runs several blocks of them. The tests lower it.
+    pub child_workgroups: u32,
 }
 
 impl Default for QueuePolicy {
@@ -161,6 +172,7 @@ impl Default for QueuePolicy {
             latency: false,
             device_clock: false,
             spill_all: false,
+            child_workgroups: 65535,
         }
     }
 }
@@ -256,11 +268,21 @@ impl QueueProblem {
         if !c.is_power_of_two() || !(2..=max).contains(&c) {
             return bad(format!("capacity {c} not a power of two in 2..={max}"));
         }
+        let widest = caps.max_workgroups_per_dim.min(65535);
+        if policy.child_workgroups == 0 || policy.child_workgroups > widest {
+            return bad(format!(
+                "{} child workgroups: want 1..={widest}",
+                policy.child_workgroups
+            ));
+        }
         if let Some(budget) = loop_budget(caps) {
             // the persistent kernel needs one poll (three tasks' loops), a child team
-            // child_team_tasks tasks' (+ 1 each for its own loop)
+            // child_team_tasks tasks' (+ 1 each for its own loop) for each block its workgroup
+            // strides over (+ 1 for that loop)
             let steps = task_steps(self, &layout);
-            let per_team = layout.child_team_tasks as u64 + 1;
+            let block = layout.child_block as u64 * policy.child_workgroups as u64;
+            let strides = (self.n_tasks as u64).div_ceil(block).max(1);
+            let per_team = (layout.child_team_tasks as u64 + 1) * strides + strides;
             if per_team * (steps + 1) > budget as u64 {
                 return bad(format!(
                     "a task of {} words and fanout {} takes {steps} loop steps: more than this \
@@ -287,7 +309,8 @@ pub struct QueueState {
     pub runs: Vec<u32>,
     /// Packed head, packed tail, then the slots.
     pub ring: Vec<u32>,
-    /// done, spill count, child lo, child hi.
+    /// done, spill count, the spill list's ends per round parity, the clock, the round count and
+    /// marks (the words `QueueLayout` names).
     pub ctl: Vec<u32>,
     /// Spilled task ids.
     pub spill: Vec<u32>,
@@ -414,10 +437,14 @@ impl QueuePlan {
 }
 
 /// `state`'s words in the order of the state buffers (results, runs, ring, ctl, spill, ticks),
-/// the round marks cleared: they count one submission's rounds.
+/// the round marks cleared: they count one submission's rounds. Both parities' ends become the
+/// later one: the submission's first round (even) takes the odd word as what was launched, and
+/// the last round before may have been either.
 fn submission_words(state: &QueueState, layout: &QueueLayout) -> [Vec<u32>; 6] {
     let mut ctl = state.ctl.clone();
     ctl[layout.ctl_round] = 0;
+    let end = ctl[layout.ctl_end].max(ctl[layout.ctl_end + 1]);
+    ctl[layout.ctl_end..layout.ctl_end + 2].fill(end);
     [
         state.results.clone(),
         state.runs.clone(),
@@ -428,14 +455,10 @@ fn submission_words(state: &QueueState, layout: &QueueLayout) -> [Vec<u32>; 6] {
     ]
 }
 
-fn kernels(caps: &Caps) -> Result<[Arc<Kernel>; 3]> {
+fn kernels(caps: &Caps) -> Result<[Arc<Kernel>; 2]> {
     // one text per kernel; the team helpers (shared/queue_team) carry the flavour
     let f = caps.flavor();
-    Ok([
-        persistent::STAGE.load(f)?,
-        child_args::STAGE.load(f)?,
-        child::STAGE.load(f)?,
-    ])
+    Ok([persistent::STAGE.load(f)?, child::STAGE.load(f)?])
 }
 
 /// Builds one submission starting from `state`.
@@ -478,17 +501,25 @@ pub fn build(
         n,
         if policy.latency { 2 * n } else { 0 },
     ];
-    let [persistent, child_args, child] = kernels(caps)?;
+    let [persistent, child] = kernels(caps)?;
     let mut plan = Plan::new("queue");
-    let params = plan.upload(
-        "params",
-        &[
-            problem.n_tasks,
-            problem.words_per_task,
-            problem.fanout,
-            policy.capacity,
-        ],
-    );
+    // one Params for the even rounds and one for the odd (its `parity`; padded to 32 bytes, a
+    // uniform struct's size)
+    let params = [0, 1].map(|parity| {
+        plan.upload(
+            ["params (even rounds)", "params (odd rounds)"][parity as usize],
+            &[
+                problem.n_tasks,
+                problem.words_per_task,
+                problem.fanout,
+                policy.capacity,
+                parity,
+                0,
+                0,
+                0,
+            ],
+        )
+    });
     let input = plan.upload("input", &problem.input);
     let state_buf = |plan: &mut Plan, i: usize, label: &str, data: Option<&[u32]>| match data {
         Some(d) => plan.upload(label, d),
@@ -512,69 +543,70 @@ pub fn build(
     for b in [ring, ctl, spill, ticks] {
         plan.order_dependent(b);
     }
-    let args = plan.buffer("child args", 12, BufferInit::Zeroed);
+    // the child dispatches' arguments, a triple and a spare word per round parity (16 bytes, so
+    // an indirect offset); how many blocks spilled depends on timing
+    let args = plan.buffer("child args", 32, BufferInit::Zeroed);
+    plan.order_dependent(args);
     let all = [
-        (persistent::bind::params, params),
         (persistent::bind::input, input),
         (persistent::bind::results, results),
         (persistent::bind::runs, runs),
         (persistent::bind::ring, ring),
         (persistent::bind::ctl, ctl),
         (persistent::bind::spill, spill),
-        (child_args::bind::args, args),
+        (persistent::bind::args, args),
         (persistent::bind::ticks, ticks),
     ];
-    // each stage binds what it declares (`args` is the child-args stage's alone)
-    let binds = |k: &Kernel| -> Vec<(Resource, BufferId)> {
+    // each stage binds what it declares (`args` is the persistent stage's alone), and the
+    // round's Params
+    let binds = |k: &Kernel, parity: usize| -> Vec<(Resource, BufferId)> {
         all.iter()
             .copied()
+            .chain([(persistent::bind::params, params[parity])])
             .filter(|(name, _)| k.binding_of(name.name()).is_some())
             .collect()
     };
     let flag = |on: bool| if on { 1.0 } else { 0.0 };
-    let lat = [(persistent::LATENCY, flag(policy.latency))];
-    // the child-args stage reads no clock: only the stages that run tasks take the device's
     let clocked = [
-        lat[0],
+        (child::LATENCY, flag(policy.latency)),
         (child::DEVICE_CLOCK, flag(policy.device_clock)),
         (child::SPILL_ALL, flag(policy.spill_all)),
     ];
     let budget = loop_budget(caps).unwrap_or(u32::MAX) as f64;
     let persistent_overrides = [
-        lat[0],
+        (persistent::LATENCY, flag(policy.latency)),
         (persistent::DEVICE_CLOCK, flag(policy.device_clock)),
         (persistent::SPILL_ALL, flag(policy.spill_all)),
         (persistent::LOOP_BUDGET, budget),
+        (
+            persistent::MAX_CHILD_WORKGROUPS,
+            policy.child_workgroups as f64,
+        ),
     ];
     for r in 0..policy.rounds.max(1) {
+        let parity = r as usize % 2;
         plan.pass(
             format!("persistent {r}"),
             &persistent,
             persistent::entry::main,
             &persistent_overrides,
-            &binds(&persistent),
+            &binds(&persistent, parity),
             Workgroups::Direct([policy.workgroups, 1, 1]),
-        )?;
-        plan.pass(
-            format!("child args {r}"),
-            &child_args,
-            child_args::entry::main,
-            &lat,
-            &binds(&child_args),
-            Workgroups::Direct([1, 1, 1]),
         )?;
         plan.pass(
             format!("child {r}"),
             &child,
             child::entry::main,
             &clocked,
-            &binds(&child),
+            &binds(&child, parity),
             Workgroups::Indirect {
                 buffer: args,
-                offset: 0,
+                offset: 16 * parity as u64,
             },
         )?;
     }
+    // the next run of this plan starts from zeroed counts (the last round leaves its own)
+    plan.fill("child args for the next run", args, 0)?;
     let ids = [results, runs, ring, ctl, spill];
     let ticks = policy.latency.then_some(ticks);
     plan.validate()?;
@@ -734,7 +766,8 @@ pub fn aba_probe(ctx: &Context, capacity: u32) -> Result<AbaProbe> {
     problem.validate(ctx.caps(), &policy)?;
     let k = aba_probe::STAGE.load(ctx.caps().flavor())?;
     let mut plan = Plan::new("queue aba probe");
-    let params = plan.upload("params", &[0u32, 0, 1, capacity]);
+    // Params padded to 32 bytes, a uniform struct's size (the probe has no rounds: parity 0)
+    let params = plan.upload("params", &[0u32, 0, 1, capacity, 0, 0, 0, 0]);
     let layout = QueueLayout::of(ctx.caps().flavor())?;
     let ring = plan.upload(
         "ring",

@@ -29,6 +29,11 @@ pub fn tests() -> Vec<Test> {
         ),
         Test::new("queue::zero_tasks", On::Every, zero_tasks),
         Test::new("queue::spill_all", On::Every, spill_all),
+        Test::new(
+            "queue::narrow_child_dispatches",
+            On::Every,
+            narrow_child_dispatches,
+        ),
         Test::new("queue::latency_clock", On::Every, latency_clock),
         Test::new(
             "queue::aba_probe_rejects_the_stale_reader",
@@ -184,6 +189,34 @@ fn spill_all(t: &Target) {
     assert_eq!(spilled[1..], (1..60).collect::<Vec<u32>>()[..]);
 }
 
+/// Child dispatches narrower than their spilled blocks (one and three workgroups): each
+/// workgroup strides over several blocks, and every task still runs once. A tree of fanout 4
+/// with every child spilled puts 256 tasks in one level, 32 blocks of 8 (4 of 64 with
+/// one-invocation teams); a round of a few persistent polls leaves the levels to the child
+/// dispatches. A last submission's second parity is covered by three rounds a submission.
+fn narrow_child_dispatches(t: &Target) {
+    let problem = QueueProblem::random(341, 3, 4, 9);
+    for child_workgroups in [1, 3] {
+        let policy = QueuePolicy {
+            spill_all: true,
+            workgroups: 2,
+            capacity: 8,
+            rounds: 3,
+            child_workgroups,
+            ..QueuePolicy::default()
+        };
+        let out = queue::run(&t.ctx, &problem, &policy)
+            .unwrap_or_else(|e| panic!("{child_workgroups} child workgroups: {e}"));
+        if let Some(f) = out.findings.first() {
+            panic!("{child_workgroups} child workgroups: {f}");
+        }
+        queue::check(&problem, &out.state)
+            .unwrap_or_else(|e| panic!("{child_workgroups} child workgroups: {e}"));
+        let s = &out.state;
+        assert_eq!(s.ctl[s.layout.ctl_spill], 340, "every child spilled");
+    }
+}
+
 /// The logical clock: every enqueue and start ticks once, starts follow their enqueues.
 fn latency_clock(t: &Target) {
     let problem = if t.is_sim() {
@@ -336,6 +369,18 @@ fn bad_input(t: &Target) {
             QueuePolicy { workgroups: 0, ..d },
         ),
     );
+    for child_workgroups in [0, 65536] {
+        util::refused(
+            &format!("{child_workgroups} child workgroups"),
+            run(
+                QueueProblem::random(4, 2, 1, 1),
+                QueuePolicy {
+                    child_workgroups,
+                    ..d
+                },
+            ),
+        );
+    }
     let mut short = QueueProblem::random(4, 2, 1, 1);
     short.input.pop();
     util::refused("input of the wrong length", run(short, d));

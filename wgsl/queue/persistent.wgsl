@@ -23,14 +23,18 @@
 // per task id: how many times it was executed (must end at exactly 1)
 @group(0) @binding(3) var<storage, read_write> runs: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> ring: array<atomic<u32>>;
-// ctl: 0 = tasks done, 1 = spill count (append index), 2 = child lo, 3 = child hi,
-// 32 = the latency clock (a word of its own 128-byte line, away from the done counter),
-// 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock after each round's persistent pass
+// ctl: 0 = tasks done, 1 = spill count (append index), 2 and 3 = the spill list's end per round
+// parity (CTL_END), 32 = the latency clock (a word of its own 128-byte line, away from the done
+// counter), 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock as
+// each round's persistent pass starts
 @group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, CTL_WORDS>;
 // spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
 @group(0) @binding(6) var<storage, read_write> spill: array<u32>;
 // per task: enqueue tick, start tick (written only when LATENCY)
 @group(0) @binding(9) var<storage, read_write> ticks: array<u32>;
+// the child dispatches' indirect arguments, a triple (and a spare word) per round parity: x is
+// raised by this round's spills, y and z are 1; the host zeroes all eight before the first round
+@group(0) @binding(7) var<storage, read_write> args: array<atomic<u32>, 8>;
 
 // polls per team before giving up; a poll is one dequeue attempt (scheduler) or one look at the
 // mailbox (worker)
@@ -52,12 +56,14 @@ const CLOSED: u32 = 0xffffffffu;
 // teams take 24 back-edges per task, and a row ran thousands of tasks). The poll bound below
 // keeps the whole kernel within the budget.
 override LOOP_BUDGET: u32 = 60000u;
+// widest child dispatch (the API's limit per dimension; the tests lower it so workgroups stride)
+override MAX_CHILD_WORKGROUPS: u32 = 65535u;
 
 // mailbox[s]: 0 = empty, else task + 1, for worker team s (one-invocation teams: QUEUE_WG of them)
 var<workgroup> mailbox: array<atomic<u32>, QUEUE_WG>;
 
 // Whether no task is in flight, given the done count and the spilled tasks the child dispatches
-// have taken (`hi`): every task started is a dequeue (counted by the head's version, modulo 2^20)
+// have taken (`hi`, launched()): every task started is a dequeue (counted by the head's version, modulo 2^20)
 // or one of those, so nothing runs when the two add up to the done count. Relaxed loads may see
 // a stale picture; a wrong answer only ends a pass early (the next round goes on) or late.
 // The ring must be empty too (a worker's empty polls are of its mailbox, not the ring): the
@@ -71,9 +77,43 @@ fn queue_quiet(done: u32, hi: u32) -> bool {
     return enqueues % versions == dequeues && (dequeues + hi) % versions == done % versions;
 }
 
+// Child-dispatch workgroups for the spill entries below `end`: those from launched() on, a
+// block of CHILD_BLOCK each.
+fn child_blocks(end: u32) -> u32 {
+    return min((end - launched() + CHILD_BLOCK - 1u) / CHILD_BLOCK, MAX_CHILD_WORKGROUPS);
+}
+
+// A child went to spill[at]: this round's child dispatch runs it (relaxed atomics suffice, the
+// dispatch boundary orders them before the child pass reads either word).
+fn spilled(at: u32) {
+    atomicMax(&ctl[CTL_END + params.parity], at + 1u);
+    atomicMax(&args[4u * params.parity], child_blocks(at + 1u));
+}
+
 @compute @workgroup_size(QUEUE_WG)
-fn main(inv: Inv) {
+fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>) {
     let tm = team_of(inv);
+    if wid.x == 0u && inv.lid == 0u {
+        let p = params.parity;
+        // this round's child arguments: y and z; x only ever rises in this pass (from 0: the
+        // round before zeroed it, or the host)
+        atomicStore(&args[4u * p + 1u], 1u);
+        atomicStore(&args[4u * p + 2u], 1u);
+        // the other parity's x: its dispatch (the last round's) has run; the next round raises it
+        atomicStore(&args[4u * (1u - p)], 0u);
+        // entries the last child dispatch spilled are this round's to launch too
+        let end = atomicLoad(&ctl[CTL_SPILL]);
+        atomicMax(&ctl[CTL_END + p], end);
+        atomicMax(&args[4u * p], child_blocks(end));
+        // count the round (the bench checks that a timed run started from the restored state),
+        // and with the latency clock mark where it stands as the round starts (the host finds
+        // the first round after which it stood still, so trailing idle rounds do not dilute the
+        // ns per tick)
+        let r = atomicAdd(&ctl[CTL_ROUND], 1u);
+        if LATENCY && r < CTL_MARKS_LEN {
+            atomicStore(&ctl[CTL_MARKS + r], atomicLoad(&ctl[CTL_CLOCK]));
+        }
+    }
     // init: empty mailboxes (explicitly: Metal/CUDA would not zero-fill workgroup memory)
     atomicStore(&mailbox[inv.lid], 0u);
     // barrier: no scheduler may hand out a task before every mailbox is initialised
@@ -96,7 +136,7 @@ fn main(inv: Inv) {
             let done = atomicLoad(&ctl[CTL_DONE]);
             stop = done >= params.n_tasks;
             if idle >= SPILL_IDLE_POLLS && !stop {
-                let hi = atomicLoad(&ctl[CTL_HI]);
+                let hi = launched();
                 stop = atomicLoad(&ctl[CTL_SPILL]) > hi && queue_quiet(done, hi);
             }
         }

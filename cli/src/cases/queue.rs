@@ -102,15 +102,23 @@ impl Runner {
         self.read(ctx)
     }
 
-    /// [`Runner::run`] on a wgpu device, with the device's timestamp time line read from the host
-    /// just before `queue.submit` (the command buffer finished): the host's enqueue; and how long
-    /// the `queue.submit` call took on the host, ns.
+    /// [`Runner::run`] on a wgpu device, the restore submitted and finished first, with the
+    /// device's timestamp time line read from the host just before the run's `queue.submit` (its
+    /// command buffer finished): the host's enqueue; and how long the `queue.submit` call took on
+    /// the host, ns.
     fn run_from_submit(
         &self,
         ctx: &Context,
         gpu: &GpuContext,
     ) -> std::result::Result<(QueueState, u64, f64), String> {
-        let Encoder::Gpu(enc) = self.recorded(ctx)? else {
+        let mut restore = ctx.encoder();
+        self.restore((&mut restore).into())
+            .map_err(|e| e.to_string())?;
+        ctx.submit(restore).map_err(|e| e.to_string())?;
+        let mut run = ctx.encoder();
+        self.record((&mut run).into(), None)
+            .map_err(|e| e.to_string())?;
+        let Encoder::Gpu(enc) = run else {
             return Err("not a wgpu device".into());
         };
         let commands = enc.finish();
@@ -302,12 +310,12 @@ const SAMPLES: u32 = 1024;
 /// - **from a running task**: a chain (each task pushes one child, 4 words each), so one task is
 ///   in flight and the rest of the persistent kernel polls an empty ring;
 /// - **child launch**: the same chain with every child spilled (`QueuePolicy::spill_all`): a
-///   hop is the persistent pass ending, the child-args pass and the child dispatch's first
-///   instruction; 129 tasks a run (a round per hop), 8 runs;
-/// - **from the host**: a queue of one task, submitted 1024 times: the device's timestamp time
-///   line read from the host just before `queue.submit` (the command buffer finished), to the
-///   task's first instruction on the device's clock (only where the two are one time line:
-///   `ClockProbe::same_timeline`).
+///   hop is the persistent pass ending and the child dispatch's first instruction; 129 tasks a
+///   run (a round per hop), 8 runs;
+/// - **from the host**: a queue of one task, submitted 1024 times (each after a submission of its
+///   own that restored the state): the device's timestamp time line read from the host just
+///   before `queue.submit` (the command buffer finished), to the task's first instruction on the
+///   device's clock (only where the two are one time line: `ClockProbe::same_timeline`).
 pub fn latency_cases(ctx: &Context, seed: u64) -> Result<Vec<Case>> {
     let Some(gpu) = ctx.gpu().filter(|g| g.has_clock() && g.caps.timestamps) else {
         return Ok(Vec::new());

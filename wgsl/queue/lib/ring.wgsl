@@ -22,7 +22,8 @@
 // Tasks run on *teams* (queue/lib/team: a subgroup, or one invocation without subgroups).
 // Source: Vyukov's bounded MPMC queue (per-slot state) with IBM-style versioned (tagged) CAS.
 // The including stage declares the bindings params, input, results, runs, ring, ctl, spill and
-// ticks (as every stage of wgsl/queue/ does).
+// ticks (as every stage of wgsl/queue/ does), and `fn spilled(at: u32)`, which push_child calls
+// after it appended a child at spill[at] (the persistent kernel counts the child launch there).
 
 // invocations per workgroup of the persistent and child kernels
 const QUEUE_WG: u32 = 64u;
@@ -34,6 +35,9 @@ struct Params {
     words_per_task: u32,
     fanout: u32,
     cap: u32,
+    // the round's parity (the host binds one Params for even rounds, one for odd): which of the
+    // two CTL_END words and child-argument triples this round's passes use
+    parity: u32,
 }
 
 // record enqueue and start ticks (the host sets it per plan; off = no clock traffic at all)
@@ -50,8 +54,9 @@ const NONE: u32 = 0xffffffffu;
 const CTL_WORDS: u32 = 64u;
 const CTL_DONE: u32 = 0u;
 const CTL_SPILL: u32 = 1u;
-const CTL_LO: u32 = 2u;
-const CTL_HI: u32 = 3u;
+// ctl[CTL_END + p]: the spill list's end as the child dispatch of the last round of parity p
+// took it (the persistent pass of that round raises it to every entry appended before it ended)
+const CTL_END: u32 = 2u;
 const CTL_CLOCK: u32 = 32u;
 const CTL_ROUND: u32 = 33u;
 const CTL_MARKS: u32 = 48u;
@@ -131,6 +136,14 @@ fn push_child(child: u32) {
     }
     let at = atomicAdd(&ctl[CTL_SPILL], 1u);
     spill[at] = child;
+    spilled(at);
+}
+
+// The spill entries that child dispatches before this round's have taken: the last round's end
+// (the other parity's word, which no pass of this round writes). Each entry below it has run or
+// is running; the child dispatch of this round takes those from here to CTL_END + parity.
+fn launched() -> u32 {
+    return atomicLoad(&ctl[CTL_END + 1u - params.parity]);
 }
 
 // Upper bound on the loop back-edges one invocation takes in run_task: the sum loop (one per
