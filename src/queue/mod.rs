@@ -276,13 +276,13 @@ impl QueueProblem {
             ));
         }
         if let Some(budget) = loop_budget(caps) {
-            // the persistent kernel needs one poll (three tasks' loops), a child team
+            // a persistent team needs one poll and the drain (three tasks' loops), a child team
             // child_team_tasks tasks' (+ 1 each for its own loop) for each block its workgroup
             // strides over (+ 1 for that loop)
             let steps = task_steps(self, &layout);
             let block = layout.child_block as u64 * policy.child_workgroups as u64;
             let strides = (self.n_tasks as u64).div_ceil(block).max(1);
-            let per_team = (layout.child_team_tasks as u64 + 1) * strides + strides;
+            let per_team = ((layout.child_team_tasks as u64 + 1) * strides + strides).max(3);
             if per_team * (steps + 1) > budget as u64 {
                 return bad(format!(
                     "a task of {} words and fanout {} takes {steps} loop steps: more than this \

@@ -319,6 +319,12 @@ fn long_tasks(_: &Target) {
         "tasks past the loop budget",
         queue::run(&t.ctx, &QueueProblem::random(2, 40_000, 1, 9), &policy).map(|o| o.submissions),
     );
+    // a persistent team's one poll runs two tasks and its drain a third: 3 × 20 004 loop steps
+    // pass the budget of 60 000 where a child team's two would not
+    util::refused(
+        "three tasks past the loop budget",
+        queue::run(&t.ctx, &QueueProblem::random(2, 19_995, 1, 9), &policy).map(|o| o.submissions),
+    );
 }
 
 fn policy_for_each_profile(_: &Target) {
