@@ -15,10 +15,10 @@
 // per task id: how many times it was executed (must end at exactly 1)
 @group(0) @binding(3) var<storage, read_write> runs: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> ring: array<atomic<u32>>;
-// ctl: 0 = tasks done, 1 = spill count (append index), 2 and 3 = the spill list's end per round
-// parity (CTL_END), 32 = the latency clock (a word of its own 128-byte line, away from the done
-// counter), 33 = rounds of this submission so far (the host zeroes it), 48..64 = the clock as
-// each round's persistent pass starts
+// ctl: 0 = tasks done, 1 = spill count (append index), 32 = the latency clock (on a 128-byte
+// line away from the done counter), 33 = rounds of this submission so far (the host zeroes it),
+// 34 and 35 = the spill list's end per round parity (CTL_END), 48..64 = the clock as each
+// round's persistent pass starts
 @group(0) @binding(5) var<storage, read_write> ctl: array<atomic<u32>, CTL_WORDS>;
 // spilled (child-launch) task ids, appended at ctl[1]; at most n_tasks ever
 @group(0) @binding(6) var<storage, read_write> spill: array<u32>;

@@ -55,8 +55,9 @@ const CTL_WORDS: u32 = 64u;
 const CTL_DONE: u32 = 0u;
 const CTL_SPILL: u32 = 1u;
 // ctl[CTL_END + p]: the spill list's end as the child dispatch of the last round of parity p
-// took it (the persistent pass of that round raises it to every entry appended before it ended)
-const CTL_END: u32 = 2u;
+// took it (the persistent pass of that round raises it to every entry appended before it ended;
+// on the clock's line, away from the done counter's, which every task's end hits)
+const CTL_END: u32 = 34u;
 const CTL_CLOCK: u32 = 32u;
 const CTL_ROUND: u32 = 33u;
 const CTL_MARKS: u32 = 48u;
