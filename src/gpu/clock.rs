@@ -483,53 +483,15 @@ impl GpuContext {
     /// which one invocation reads the clock until ten million units have passed, timed by a
     /// timestamp at its start and its end. Needs the clock and `TIMESTAMP_QUERY`.
     pub fn probe_clock(&self) -> Result<ClockProbe> {
-        use crate::stages::util::clock_probe as probe;
-        if self.clock.is_none() {
-            return Err(missing_clock("the clock's probe"));
-        }
         if !self.caps.timestamps {
             return Err(Error::MissingFeature {
                 feature: "TIMESTAMP_QUERY",
                 needed_for: "the clock's probe".into(),
             });
         }
-        let k = probe::STAGE.load(self.caps.flavor())?;
-        let overrides = [(probe::DEVICE_CLOCK.name().to_string(), 1.0)];
-        let pipeline = self.pipeline(&k, probe::entry::main.name(), &overrides, &[])?;
-        let reads = self.create_buffer("clock probe", 32, wgpu::BufferUsages::empty())?;
-        let stamps =
-            self.create_buffer("clock probe stamps", 16, wgpu::BufferUsages::QUERY_RESOLVE)?;
-        let (set, group) = self.scoped(|| {
-            let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("clock probe"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            });
-            let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("clock probe"),
-                layout: &pipeline.get_bind_group_layout(0),
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: reads.as_entire_binding(),
-                }],
-            });
-            (set, group)
-        })?;
-        let mut enc = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("clock probe"),
-                timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
-                    query_set: &set,
-                    beginning_of_pass_write_index: Some(0),
-                    end_of_pass_write_index: Some(1),
-                }),
-            });
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(1, 1, 1);
-        }
-        enc.resolve_query_set(&set, 0..2, &stamps, 0);
+        let probe = self.probe_pass(None, true)?;
+        let (enc, reads, stamps) = (probe.encoder, probe.reads, probe.stamps);
+        let stamps = stamps.ok_or_else(|| Error::Gpu("the probe kept no timestamps".into()))?;
         self.submit_and_wait(enc)?;
         let r: Vec<u32> = bytemuck::pod_collect_to_vec(&self.download(&reads, 0, 32)?);
         let t: Vec<u64> = bytemuck::pod_collect_to_vec(&self.download(&stamps, 0, 16)?);
@@ -554,6 +516,96 @@ impl GpuContext {
             clock: [first, last],
         })
     }
+
+    /// The floor under any kernel's latency from the host: a pass of one invocation that reads
+    /// the clock once (`util/clock_probe` with `SPIN` 0), submitted alone on an otherwise idle
+    /// device. Returns the host's moment just before `queue.submit` (the command buffer
+    /// finished; [`GpuContext::device_now`]) and the pass's first clock read, both in ns where
+    /// the clock is on the timestamps' time line ([`ClockProbe::same_timeline`]), and how long
+    /// the `queue.submit` call took on the host, ns. Needs the clock and calibrated timestamps.
+    pub fn bare_submit(&self) -> Result<(u64, u64, f64)> {
+        let probe = self.probe_pass(Some(0), false)?;
+        let commands = probe.encoder.finish();
+        let submitted = self.device_now().ok_or_else(|| Error::MissingFeature {
+            feature: "VK_KHR_calibrated_timestamps",
+            needed_for: "the host's moment on the device's time line (GpuContext::bare_submit)"
+                .into(),
+        })?;
+        let call = std::time::Instant::now();
+        self.queue.submit([commands]);
+        let call_ns = call.elapsed().as_nanos() as f64;
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Gpu(e.to_string()))?;
+        let r: Vec<u32> = bytemuck::pod_collect_to_vec(&self.download(&probe.reads, 0, 32)?);
+        Ok((submitted, (r[1] as u64) << 32 | r[0] as u64, call_ns))
+    }
+
+    /// The probe's pass, recorded: `util/clock_probe` with `SPIN` where given, and with
+    /// `timestamps` a timestamp at its start and end, resolved into `stamps`.
+    fn probe_pass(&self, spin: Option<u32>, timestamps: bool) -> Result<ProbePass> {
+        use crate::stages::util::clock_probe as probe;
+        if self.clock.is_none() {
+            return Err(missing_clock("the clock's probe"));
+        }
+        let k = probe::STAGE.load(self.caps.flavor())?;
+        let mut overrides = vec![(probe::DEVICE_CLOCK.name().to_string(), 1.0)];
+        overrides.extend(spin.map(|n| (probe::SPIN.name().to_string(), n as f64)));
+        let pipeline = self.pipeline(&k, probe::entry::main.name(), &overrides, &[])?;
+        let reads = self.create_buffer("clock probe", 32, wgpu::BufferUsages::empty())?;
+        let stamps = if timestamps {
+            Some(self.create_buffer("clock probe stamps", 16, wgpu::BufferUsages::QUERY_RESOLVE)?)
+        } else {
+            None
+        };
+        let (set, group) = self.scoped(|| {
+            let set = timestamps.then(|| {
+                self.device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("clock probe"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2,
+                })
+            });
+            let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("clock probe"),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: reads.as_entire_binding(),
+                }],
+            });
+            (set, group)
+        })?;
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("clock probe"),
+                timestamp_writes: set.as_ref().map(|set| wgpu::ComputePassTimestampWrites {
+                    query_set: set,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                }),
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
+        if let (Some(set), Some(stamps)) = (&set, &stamps) {
+            encoder.resolve_query_set(set, 0..2, stamps, 0);
+        }
+        Ok(ProbePass {
+            encoder,
+            reads,
+            stamps,
+        })
+    }
+}
+
+/// [`GpuContext::probe_pass`]'s recording and buffers.
+struct ProbePass {
+    encoder: wgpu::CommandEncoder,
+    reads: wgpu::Buffer,
+    stamps: Option<wgpu::Buffer>,
 }
 
 #[cfg(test)]

@@ -436,6 +436,22 @@ fn device_clock(t: &Target) {
     }
     let probe = gpu.probe_clock().unwrap();
     assert!(probe.units_per_ns > 0.0 && probe.pass_ns > 0.0, "{probe:?}");
+    // the floor of a latency from the host: a bare pass reads the clock (not the stand-in's
+    // all-ones), after the host's moment where the two are one time line
+    match (gpu.device_now(), gpu.bare_submit()) {
+        (Some(_), Ok((host, start, call_ns))) => {
+            assert_ne!(start, u64::MAX, "the clock was not read");
+            assert!(call_ns > 0.0);
+            if probe.same_timeline {
+                assert!(
+                    start > host,
+                    "first instruction {start} before the host's {host}"
+                );
+            }
+        }
+        (None, Err(e)) => assert!(e.to_string().contains("calibrated"), "{e}"),
+        (now, r) => panic!("device_now {now:?}, bare_submit {r:?}"),
+    }
     let ctx = Context::Gpu(std::sync::Arc::new(gpu));
     let ctx = if t.caps().subgroups {
         ctx

@@ -315,7 +315,9 @@ const SAMPLES: u32 = 1024;
 /// - **from the host**: a queue of one task, submitted 1024 times (each after a submission of its
 ///   own that restored the state): the device's timestamp time line read from the host just
 ///   before `queue.submit` (the command buffer finished), to the task's first instruction on the
-///   device's clock (only where the two are one time line: `ClockProbe::same_timeline`).
+///   device's clock (only where the two are one time line: `ClockProbe::same_timeline`); beside
+///   it the same for a bare pass of one invocation that reads the clock (the floor under any
+///   kernel's), alternated with the queue's runs.
 pub fn latency_cases(ctx: &Context, seed: u64) -> Result<Vec<Case>> {
     let Some(gpu) = ctx.gpu().filter(|g| g.has_clock() && g.caps.timestamps) else {
         return Ok(Vec::new());
@@ -370,13 +372,20 @@ pub fn latency_cases(ctx: &Context, seed: u64) -> Result<Vec<Case>> {
 }
 
 /// The host's enqueue (see [`latency_cases`]): a one-task queue submitted [`SAMPLES`] times,
-/// each from the restored state.
+/// each from the restored state; after each, the floor: a bare pass of one invocation that reads
+/// the clock, submitted alone (`GpuContext::bare_submit`), from the host's moment to its first
+/// instruction.
 fn host_figures(runner: &Runner, ctx: &Context) -> Vec<(String, f64)> {
     let Some(gpu) = ctx.gpu() else {
         return Vec::new();
     };
-    let mut samples = Vec::new();
-    let mut calls = Vec::new();
+    // the host's moment on the clock (one time line in ns) to a start, low words; None if the
+    // start is not after it
+    let after = |host: u64, start: u32| {
+        let d = start.wrapping_sub(host as u32);
+        (d < 1 << 31).then_some(d)
+    };
+    let (mut samples, mut bare, mut calls, mut bare_calls) = (vec![], vec![], vec![], vec![]);
     for _ in 0..SAMPLES {
         let Ok((state, host_ns, call_ns)) = runner.run_from_submit(ctx, gpu) else {
             return Vec::new();
@@ -384,17 +393,29 @@ fn host_figures(runner: &Runner, ctx: &Context) -> Vec<(String, f64)> {
         let Ok(c) = ClockLatency::from_state(&state) else {
             return Vec::new();
         };
-        // the host's moment on the clock (one time line in ns), low word as the task's
-        let host = host_ns as u32;
-        let d = c.root_start.wrapping_sub(host);
-        if d >= 1 << 31 {
+        let Ok((host, start, call)) = gpu.bare_submit() else {
             return Vec::new();
-        }
+        };
+        let (Some(d), Some(b)) = (after(host_ns, c.root_start), after(host, start as u32)) else {
+            return Vec::new();
+        };
         samples.push(d);
         calls.push(call_ns);
+        bare.push(b);
+        bare_calls.push(call);
     }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let floor = Spread::of(bare);
     let mut f = spread_ns(Spread::of(samples), 1.0);
-    calls.sort_by(f64::total_cmp);
-    f.push(("queue.submit call p50 ns".into(), calls[calls.len() / 2]));
+    f.push(("queue.submit call p50 ns".into(), median(calls)));
+    f.push(("bare pass p50 ns".into(), floor.p50 as f64));
+    f.push(("bare pass p99 ns".into(), floor.p99 as f64));
+    f.push((
+        "bare pass's queue.submit call p50 ns".into(),
+        median(bare_calls),
+    ));
     f
 }
