@@ -1,7 +1,7 @@
 // include-only
 // B of the cooperative-matrix GEMMs (gemm/coop16, gemm/coop8) as f16 (read gemm/lib/coop.wgsl):
 // a tile item is one vec4<u32> of 8 f16, along N (B stored K×N) or along K (B_T, stored N×K),
-// staged into Bs along its row (stage_b8) or down a column (B_T, stage_b1: the staging file).
+// staged into Bs along its row (stage_b8) or down a column (B_T, stage_b_col8: the staging file).
 // The stage declares the binding `b` (`array<vec4<u32>>`).
 
 fn b_items() -> u32 {
@@ -37,18 +37,7 @@ fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
         // 8 of K of one column (fetch_b), down the tile's rows
         let per_row = BK / 8u;
         let at = buf * BK * B_STRIDE + (li % per_row) * 8u * B_STRIDE + li / per_row;
-        let p0 = vec2<f16>(unpack2x16float(v.x));
-        let p1 = vec2<f16>(unpack2x16float(v.y));
-        let p2 = vec2<f16>(unpack2x16float(v.z));
-        let p3 = vec2<f16>(unpack2x16float(v.w));
-        stage_b1(at, p0.x);
-        stage_b1(at + B_STRIDE, p0.y);
-        stage_b1(at + 2u * B_STRIDE, p1.x);
-        stage_b1(at + 3u * B_STRIDE, p1.y);
-        stage_b1(at + 4u * B_STRIDE, p2.x);
-        stage_b1(at + 5u * B_STRIDE, p2.y);
-        stage_b1(at + 6u * B_STRIDE, p3.x);
-        stage_b1(at + 7u * B_STRIDE, p3.y);
+        stage_b_col8(at, halves_lo(v), halves_hi(v));
         return;
     }
     let per_row = BN / 8u;

@@ -54,12 +54,18 @@ fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
     if HAS_ZEROS {
         zero = unpack2x16float(v.z).x;
     }
-    stage_b1(at, dequant(v.x, 0u, zero, scale));
-    stage_b1(at + B_STRIDE, dequant(v.x, 1u, zero, scale));
-    stage_b1(at + 2u * B_STRIDE, dequant(v.x, 2u, zero, scale));
-    stage_b1(at + 3u * B_STRIDE, dequant(v.x, 3u, zero, scale));
-    stage_b1(at + 4u * B_STRIDE, dequant(v.x, 4u, zero, scale));
-    stage_b1(at + 5u * B_STRIDE, dequant(v.x, 5u, zero, scale));
-    stage_b1(at + 6u * B_STRIDE, dequant(v.x, 6u, zero, scale));
-    stage_b1(at + 7u * B_STRIDE, dequant(v.x, 7u, zero, scale));
+    let w = v.x;
+    let lo = vec4<f16>(
+        dequant(w, 0u, zero, scale),
+        dequant(w, 1u, zero, scale),
+        dequant(w, 2u, zero, scale),
+        dequant(w, 3u, zero, scale),
+    );
+    let hi = vec4<f16>(
+        dequant(w, 4u, zero, scale),
+        dequant(w, 5u, zero, scale),
+        dequant(w, 6u, zero, scale),
+        dequant(w, 7u, zero, scale),
+    );
+    stage_b_col8(at, lo, hi);
 }

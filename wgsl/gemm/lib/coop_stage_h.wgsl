@@ -13,19 +13,18 @@ var<workgroup> As: array<f16, AS_LEN>;
 // [buffer][BK][B_STRIDE]
 var<workgroup> Bs: array<f16, BS_LEN>;
 
+//!include gemm/lib/halves
+
 // the 8 halves of `v` at f16 element `at` of `*to` (As or Bs)
 fn stage8(at: u32, v: vec4<u32>, to_b: bool) {
-    let p0 = vec2<f16>(unpack2x16float(v.x));
-    let p1 = vec2<f16>(unpack2x16float(v.y));
-    let p2 = vec2<f16>(unpack2x16float(v.z));
-    let p3 = vec2<f16>(unpack2x16float(v.w));
-    let h = array<f16, 8>(p0.x, p0.y, p1.x, p1.y, p2.x, p2.y, p3.x, p3.y);
+    let lo = halves_lo(v);
+    let hi = halves_hi(v);
     if to_b {
-        Bs[at] = h[0]; Bs[at + 1u] = h[1]; Bs[at + 2u] = h[2]; Bs[at + 3u] = h[3];
-        Bs[at + 4u] = h[4]; Bs[at + 5u] = h[5]; Bs[at + 6u] = h[6]; Bs[at + 7u] = h[7];
+        Bs[at] = lo.x; Bs[at + 1u] = lo.y; Bs[at + 2u] = lo.z; Bs[at + 3u] = lo.w;
+        Bs[at + 4u] = hi.x; Bs[at + 5u] = hi.y; Bs[at + 6u] = hi.z; Bs[at + 7u] = hi.w;
     } else {
-        As[at] = h[0]; As[at + 1u] = h[1]; As[at + 2u] = h[2]; As[at + 3u] = h[3];
-        As[at + 4u] = h[4]; As[at + 5u] = h[5]; As[at + 6u] = h[6]; As[at + 7u] = h[7];
+        As[at] = lo.x; As[at + 1u] = lo.y; As[at + 2u] = lo.z; As[at + 3u] = lo.w;
+        As[at + 4u] = hi.x; As[at + 5u] = hi.y; As[at + 6u] = hi.z; As[at + 7u] = hi.w;
     }
 }
 
@@ -38,9 +37,16 @@ fn stage_b8(at: u32, v: vec4<u32>) {
     stage8(at, v, true);
 }
 
-// one half at f16 element `at` of Bs
-fn stage_b1(at: u32, h: f16) {
-    Bs[at] = h;
+// 8 halves down a column of Bs from f16 element `at`, a row (B_STRIDE) apart: `lo` then `hi`
+fn stage_b_col8(at: u32, lo: vec4<f16>, hi: vec4<f16>) {
+    Bs[at] = lo.x;
+    Bs[at + B_STRIDE] = lo.y;
+    Bs[at + 2u * B_STRIDE] = lo.z;
+    Bs[at + 3u * B_STRIDE] = lo.w;
+    Bs[at + 4u * B_STRIDE] = hi.x;
+    Bs[at + 5u * B_STRIDE] = hi.y;
+    Bs[at + 6u * B_STRIDE] = hi.z;
+    Bs[at + 7u * B_STRIDE] = hi.w;
 }
 
 // The A fragment at f16 element `at` of As (row stride A_STRIDE), and the B fragment at `at`
