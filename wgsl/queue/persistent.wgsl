@@ -14,6 +14,10 @@
 // when a spilled child waits for the child dispatch, which starts only when this pass has
 // ended), after which the workgroup simply exits. The host then re-dispatches while tasks remain
 // (docs/queue.md, forward progress).
+// This pass also writes the indirect arguments of the round's child dispatch, which runs right
+// after it (no pass of their own: a spilled child waits for one dispatch boundary less): the
+// first invocation covers what the last child dispatch spilled as the pass starts, and each
+// block's first spill raises the block count (`spilled`).
 //!include queue/lib/ring
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -33,7 +37,8 @@
 // per task: enqueue tick, start tick (written only when LATENCY)
 @group(0) @binding(9) var<storage, read_write> ticks: array<u32>;
 // the child dispatches' indirect arguments, a triple (and a spare word) per round parity: x is
-// raised by this round's spills, y and z are 1; the host zeroes all eight before the first round
+// raised by this round's spills, y and z are 1; all eight are zero when the plan's buffer is
+// made, and a fill pass after the last round zeroes them for the next run
 @group(0) @binding(7) var<storage, read_write> args: array<atomic<u32>, 8>;
 
 // polls per team before giving up; a poll is one dequeue attempt (scheduler) or one look at the
