@@ -276,13 +276,13 @@ impl QueueProblem {
             ));
         }
         if let Some(budget) = loop_budget(caps) {
-            // a persistent team needs one poll and the drain (three tasks' loops), a child team
-            // child_team_tasks tasks' (+ 1 each for its own loop) for each block its workgroup
-            // strides over (+ 1 for that loop)
+            // a child team needs child_team_tasks tasks' loops (+ 1 each for its own loop) for
+            // each block its workgroup strides over (+ 1 for that loop): at least three, which
+            // is what a persistent team's one poll (two tasks) and drain (a third) need
             let steps = task_steps(self, &layout);
             let block = layout.child_block as u64 * policy.child_workgroups as u64;
             let strides = (self.n_tasks as u64).div_ceil(block).max(1);
-            let per_team = ((layout.child_team_tasks as u64 + 1) * strides + strides).max(3);
+            let per_team = (layout.child_team_tasks as u64 + 1) * strides + strides;
             if per_team * (steps + 1) > budget as u64 {
                 return bad(format!(
                     "a task of {} words and fanout {} takes {steps} loop steps: more than this \
@@ -473,7 +473,10 @@ pub fn plan(
 
 /// [`plan`]; with `state` `None`, the state buffers are the caller's instead (`Arg`s, in the
 /// order of [`QueuePlan::state_args`], each [`QueuePlan::state_lens`] words), so a benchmark
-/// can restore them between runs of one prepared plan.
+/// can restore them between runs of one prepared plan. Fill them from
+/// [`QueuePlan::state_words`] before each run: a run leaves the spill list's two round-parity
+/// ends as it left them, and after an odd number of rounds the next run's first round would read
+/// the older one as what was launched and run the last round's spilled children again.
 pub fn build(
     caps: &Caps,
     problem: &QueueProblem,

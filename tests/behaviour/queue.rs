@@ -34,6 +34,11 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             narrow_child_dispatches,
         ),
+        Test::new(
+            "queue::spills_from_a_launched_end_off_a_block",
+            On::Every,
+            spills_from_a_launched_end_off_a_block,
+        ),
         Test::new("queue::latency_clock", On::Every, latency_clock),
         Test::new(
             "queue::aba_probe_rejects_the_stale_reader",
@@ -217,6 +222,55 @@ fn narrow_child_dispatches(t: &Target) {
     }
 }
 
+/// A persistent pass whose spills start where the launched part of the spill list ends, off a
+/// block boundary: the child dispatch's blocks count from there, so the first spill of the pass
+/// opens a block whatever its index. The state is made by hand: one entry already launched (the
+/// id of a task that runs later from the ring, never read again: the list holds one word a task,
+/// so one is all a tree leaves room for), task 0 in the ring, every child spilled; a block count
+/// kept by the list's own indices would launch none of task 0's children (from index 1), and
+/// they would never run.
+fn spills_from_a_launched_end_off_a_block(t: &Target) {
+    // a tree of 7 (two children in the block) and a chain of 4 (one: the block's first entry
+    // alone)
+    for (n, fanout) in [(7, 2), (4, 1)] {
+        let problem = QueueProblem::random(n, 3, fanout, 11);
+        let policy = QueuePolicy {
+            spill_all: true,
+            workgroups: 1,
+            capacity: 4,
+            rounds: 2,
+            ..QueuePolicy::default()
+        };
+        let layout = QueueLayout::of(t.caps().flavor()).unwrap();
+        let mut state = QueueState::initial(&layout, n, policy.capacity, false);
+        state.ctl[layout.ctl_spill] = 1;
+        state.ctl[layout.ctl_end] = 1;
+        state.ctl[layout.ctl_end + 1] = 1;
+        for submission in 0.. {
+            if state.done() == n {
+                break;
+            }
+            assert!(
+                submission < 20,
+                "{} of {n} tasks after 20 submissions",
+                state.done()
+            );
+            let qp = queue::plan(t.caps(), &problem, &policy, &state).unwrap();
+            let prepared = t.ctx.prepare(qp.plan.clone()).unwrap();
+            let mut enc = t.ctx.encoder();
+            prepared.record((&mut enc).into(), &[], None).unwrap();
+            let findings = t.ctx.submit(enc).unwrap().findings;
+            assert!(findings.is_empty(), "{}", findings[0]);
+            state = qp.read_state(&t.ctx, &prepared).unwrap();
+        }
+        queue::check(&problem, &state).unwrap();
+        assert_eq!(
+            state.ctl[layout.ctl_spill], n,
+            "every child spilled, after the one entry"
+        );
+    }
+}
+
 /// The logical clock: every enqueue and start ticks once, starts follow their enqueues.
 fn latency_clock(t: &Target) {
     let problem = if t.is_sim() {
@@ -319,8 +373,8 @@ fn long_tasks(_: &Target) {
         "tasks past the loop budget",
         queue::run(&t.ctx, &QueueProblem::random(2, 40_000, 1, 9), &policy).map(|o| o.submissions),
     );
-    // a persistent team's one poll runs two tasks and its drain a third: 3 × 20 004 loop steps
-    // pass the budget of 60 000 where a child team's two would not
+    // three tasks' loops (a child team's task, its own loop and its block loop; a persistent
+    // team's one poll and drain): 3 × 20 004 loop steps pass the budget of 60 000, two would not
     util::refused(
         "three tasks past the loop budget",
         queue::run(&t.ctx, &QueueProblem::random(2, 19_995, 1, 9), &policy).map(|o| o.submissions),
