@@ -25,7 +25,7 @@
 //! one word, the hand-off on another); that would show as a task with `start <= enqueue`, which
 //! `from_state` reports as an error rather than hide.
 
-use super::QueueState;
+use super::state::QueueState;
 
 /// Enqueue-to-start latency percentiles of one run (nearest-rank percentiles over all tasks).
 #[derive(Clone, Copy, Debug, PartialEq)]
