@@ -20,7 +20,8 @@
 //! - **Two flavours, one kernel text.** Tasks run on *teams* (`wgsl/queue/lib/team.*.wgsl`):
 //!   a subgroup with subgroup operations, or, without `Caps::subgroups`, one invocation (every
 //!   invocation its own scheduler or worker, the broadcast and the sum identities). The
-//!   persistent, child and ABA-probe kernels are the same files in both; [`Caps::flavor`](crate::Caps::flavor) picks.
+//!   persistent, child and ABA-probe kernels are the same files in both;
+//!   [`Caps::flavor`](crate::Caps::flavor) picks.
 //! - **Latency is counted, or timed by the device's clock** ([`latency`]): with
 //!   [`QueuePolicy::latency`] a logical clock ticks on every push and every start; the host turns
 //!   ticks into percentiles, and into ns only by the run's average rate. Off by default: the clock

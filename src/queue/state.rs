@@ -146,8 +146,8 @@ impl QueuePolicy {
     ///   in well under a second with it;
     /// - a big discrete GPU (a storage binding of 1 GiB or more, as on the H100's 2 GiB): 264
     ///   workgroups (2 per SM of a 132-SM H100) and the largest ring, 4096 slots. Not swept: on
-    ///   the H200 it drains a tree of 2^20 tasks in 9.2–9.7 ms (2026-11-30, docs/queue.md); CUDA's seed used one
-    ///   block per SM;
+    ///   the H200 it drains a tree of 2^20 tasks in 9.2–9.7 ms (2026-11-30, docs/queue.md);
+    ///   CUDA's seed used one block per SM;
     /// - anything else (integrated GPUs): 32 workgroups, 1024 slots, unmeasured.
     pub fn for_caps(caps: &Caps) -> QueuePolicy {
         let (workgroups, capacity) = if caps.is_cpu() {
