@@ -15,7 +15,7 @@
 // ended), after which the workgroup simply exits. The host then re-dispatches while tasks remain
 // (docs/queue.md, forward progress).
 // This pass also writes the indirect arguments of the round's child dispatch, which runs right
-// after it (no pass of their own: a spilled child waits for one dispatch boundary less): the
+// after it (no pass of their own, so a spilled child waits for this pass to end, no more): the
 // first invocation covers what the last child dispatch spilled as the pass starts, and each
 // block's first spill raises the block count (`spilled`).
 //!include queue/lib/ring
