@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Issue 46's H200 table in one device call: the yardsticks (CUB's cub_bench and cub_more, torch's
-# cuda_anchors.py and lab/yardsticks/torch_decode.py) and wgsimd's figures (the queue, OneSweep
-# keys and pairs, large GEMM, the decode shapes on the lab's few-rows sweep), each step under its
+# The H200 table of sort, decode products, GEMM and the queue's latency in one device call:
+# the yardsticks (CUB's cub_bench and cub_more, torch's cuda_anchors.py and
+# lab/yardsticks/torch_decode.py) and wgsimd's figures (the queue, OneSweep keys and pairs, large
+# GEMM, the decode shapes on the lab's few-rows sweep), each step under its
 # own timeout so the whole fits one 600-second command. Every log goes into one tarball,
 # $OUT/table.tar (the device returns a few files only), beside $OUT/steps.log (each step's start).
 # Needs .yardstick/ (prepare.sh) with bin/wgsimd and bin/gemv_sweep built from this tree:
