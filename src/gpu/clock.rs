@@ -525,20 +525,32 @@ impl GpuContext {
     /// the `queue.submit` call took on the host, ns. Needs the clock and calibrated timestamps.
     pub fn bare_submit(&self) -> Result<(u64, u64, f64)> {
         let probe = self.probe_pass(Some(0), false)?;
-        let commands = probe.encoder.finish();
-        let submitted = self.device_now().ok_or_else(|| Error::MissingFeature {
-            feature: "VK_KHR_calibrated_timestamps",
-            needed_for: "the host's moment on the device's time line (GpuContext::bare_submit)"
-                .into(),
-        })?;
-        let call = std::time::Instant::now();
-        self.queue.submit([commands]);
-        let call_ns = call.elapsed().as_nanos() as f64;
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(e.to_string()))?;
+        let (submitted, call_ns) = self.submit_timed(probe.encoder)?;
         let r: Vec<u32> = bytemuck::pod_collect_to_vec(&self.download(&probe.reads, 0, 32)?);
         Ok((submitted, (r[1] as u64) << 32 | r[0] as u64, call_ns))
+    }
+
+    /// [`GpuContext::submit_and_wait`] of `enc`, with the host's moment on the device's
+    /// timestamp time line read just before `queue.submit` (the command buffer finished;
+    /// [`GpuContext::device_now`]) and how long that call took on the host, ns: where a
+    /// latency from the host starts. Needs calibrated timestamps.
+    pub fn submit_timed(&self, enc: wgpu::CommandEncoder) -> Result<(u64, f64)> {
+        let commands = enc.finish();
+        let (submitted, call_ns) = self.scoped(|| {
+            let submitted = self.device_now();
+            let call = std::time::Instant::now();
+            self.queue.submit([commands]);
+            (submitted, call.elapsed().as_nanos() as f64)
+        })?;
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Gpu(format!("waiting for the GPU: {e}")))?;
+        self.scoped(|| ())?;
+        let submitted = submitted.ok_or_else(|| Error::MissingFeature {
+            feature: "VK_KHR_calibrated_timestamps",
+            needed_for: "the host's moment on the device's time line".into(),
+        })?;
+        Ok((submitted, call_ns))
     }
 
     /// The probe's pass, recorded: `util/clock_probe` with `SPIN` where given, and with

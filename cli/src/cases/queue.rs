@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use crate::case::{size_label, Case, Work};
+use crate::timing::median;
 use wgsimd::context::Prepared;
 use wgsimd::gpu::clock::ClockProbe;
 use wgsimd::gpu::GpuContext;
@@ -121,14 +122,7 @@ impl Runner {
         let Encoder::Gpu(enc) = run else {
             return Err("not a wgpu device".into());
         };
-        let commands = enc.finish();
-        let submitted = gpu.device_now().ok_or("no calibrated timestamps")?;
-        let call = std::time::Instant::now();
-        gpu.queue.submit([commands]);
-        let call_ns = call.elapsed().as_nanos() as f64;
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| e.to_string())?;
+        let (submitted, call_ns) = gpu.submit_timed(enc).map_err(|e| e.to_string())?;
         Ok((self.read(ctx)?, submitted, call_ns))
     }
 }
@@ -404,18 +398,14 @@ fn host_figures(runner: &Runner, ctx: &Context) -> Vec<(String, f64)> {
         bare.push(b);
         bare_calls.push(call);
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
     let floor = Spread::of(bare);
     let mut f = spread_ns(Spread::of(samples), 1.0);
-    f.push(("queue.submit call p50 ns".into(), median(calls)));
+    f.push(("queue.submit call p50 ns".into(), median(&calls)));
     f.push(("bare pass p50 ns".into(), floor.p50 as f64));
     f.push(("bare pass p99 ns".into(), floor.p99 as f64));
     f.push((
         "bare pass's queue.submit call p50 ns".into(),
-        median(bare_calls),
+        median(&bare_calls),
     ));
     f
 }
