@@ -184,7 +184,7 @@ fn coop_choice(
 
 /// Whether a product of `m` rows with `opts` takes the few-rows kernel (`max_m`: its rows at
 /// most under `Auto`, [`GEMV_MAX_M`] or, for int4 weights, [`GEMV_MAX_M_INT4`]).
-fn takes_gemv(opts: &GemmOptions, m: usize, max_m: usize) -> bool {
+pub(super) fn takes_gemv(opts: &GemmOptions, m: usize, max_m: usize) -> bool {
     match opts.path {
         PathChoice::Gemv => true,
         PathChoice::Auto => {

@@ -561,16 +561,17 @@ pub fn execute_int4(
     // kernels under `Auto`, and are an error where `Coop` is asked for
     let opts = match (w.beyond_f16(), opts.path) {
         (None, _) => opts,
-        (Some(_), PathChoice::Auto) => GemmOptions {
-            // (`Auto`'s portable rule)
-            path: if m <= GEMV_MAX_M_INT4 && opts.policy.is_none() && opts.split.is_none() {
-                PathChoice::Gemv
-            } else {
-                PathChoice::Tiled
-            },
-            coop: None,
-            ..opts
-        },
+        (Some(_), PathChoice::Auto) => {
+            let portable = GemmOptions { coop: None, ..opts };
+            GemmOptions {
+                path: if choose::takes_gemv(&portable, m, GEMV_MAX_M_INT4) {
+                    PathChoice::Gemv
+                } else {
+                    PathChoice::Tiled
+                },
+                ..portable
+            }
+        }
         (Some((g, c, x)), PathChoice::Coop) => {
             return Err(Error::InvalidInput(format!(
                 "int4 weights: group {g} of column {c} dequantizes to {x}, beyond f16's \
