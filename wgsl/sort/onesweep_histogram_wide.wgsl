@@ -60,21 +60,6 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     if wid.x == 0u && inv.lid == 0u && control[MARK] == DERIVE_MARK {
         write_blocks(n);
     }
-    // state: every word of this run's but the global counts, of each word's passes
-    let status = STATE_STATUS + tiles_of(n) * RADIX * vec2<u32>(LOW_PASSES, HIGH_PASSES);
-    let first = STATE_TICKETS + wid.x * WG_SIZE + inv.lid;
-    if LOW_PASSES != 0u {
-        let words = min(status.x, arrayLength(&state_low));
-        for (var i = first; i < words; i += nwg.x * WG_SIZE) {
-            atomicStore(&state_low[i], 0u);
-        }
-    }
-    if HIGH_PASSES != 0u {
-        let words = min(status.y, arrayLength(&state_high));
-        for (var i = first; i < words; i += nwg.x * WG_SIZE) {
-            atomicStore(&state_high[i], 0u);
-        }
-    }
     for (var p = 0u; p < 8u; p++) {
         atomicStore(&counts[p * RADIX + inv.lid], 0u);
     }
@@ -100,6 +85,22 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             if i < n {
                 count_key(vec2<u32>(keys_in[2u * i], keys_in[2u * i + 1u]));
             }
+        }
+    }
+    // state: every word of this run's but the global counts, of each word's passes, zeroed
+    // once the keys are counted, as sort/onesweep_histogram does (not timed for 64-bit keys)
+    let status = STATE_STATUS + tiles_of(n) * RADIX * vec2<u32>(LOW_PASSES, HIGH_PASSES);
+    let first = STATE_TICKETS + wid.x * WG_SIZE + inv.lid;
+    if LOW_PASSES != 0u {
+        let words = min(status.x, arrayLength(&state_low));
+        for (var i = first; i < words; i += nwg.x * WG_SIZE) {
+            atomicStore(&state_low[i], 0u);
+        }
+    }
+    if HIGH_PASSES != 0u {
+        let words = min(status.y, arrayLength(&state_high));
+        for (var i = first; i < words; i += nwg.x * WG_SIZE) {
+            atomicStore(&state_high[i], 0u);
         }
     }
     // barrier: this workgroup's counts are complete
