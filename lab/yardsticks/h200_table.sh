@@ -4,14 +4,19 @@
 # lab/yardsticks/torch_decode.py) and wgsimd's figures (the queue, OneSweep keys and pairs, large
 # GEMM, the decode shapes on the lab's few-rows sweep), each step under its
 # own timeout so the whole fits one 600-second command. Every log goes into one tarball,
-# $OUT/table.tar (the device returns a few files only), beside $OUT/steps.log (each step's start).
+# $OUT/table.tar (the device returns a few files only), beside $OUT/steps.log (each step's start);
+# the tarball is rewritten as each step starts, so a command cut short still returns the steps
+# before.
 # Needs .yardstick/ (prepare.sh) with bin/wgsimd and bin/gemv_sweep built from this tree:
 #   run: bash .yardstick/remote.sh bash lab/yardsticks/h200_table.sh   (carry .gl, .yardstick)
 set -u
 B=.yardstick/bin
 L=$(mktemp -d)
 T0=$(date +%s)
-step() { echo "## $1 at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/steps.log"; }
+step() {
+  echo "## $1 at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/steps.log"
+  tar -C "$L" -cf "$OUT/table.tar" .
+}
 left() { [ $(( $(date +%s) - T0 )) -lt "$1" ]; }
 
 step queue
@@ -48,4 +53,3 @@ if left 520; then
     && timeout 40 /tmp/cub_more > $L/cub_more.log 2>&1
 fi
 step end
-tar -C "$L" -cf "$OUT/table.tar" .
