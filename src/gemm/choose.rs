@@ -388,6 +388,33 @@ mod tests {
         assert_eq!(coop_min_m(4096, 4095), COOP_MIN_M);
     }
 
+    /// The few-rows kernel's K slices for int4 weights: all of K (to 16384) in one pass for 2
+    /// or more rows of weights up to 8192 columns wide, slices of 4096 and the split-K sum for
+    /// one row or wider weights (plans only: nothing runs).
+    #[test]
+    fn int4_few_rows_take_long_k_slices_where_measured_faster() {
+        let caps = coop_caps();
+        let passes = |m, n, k| {
+            // (plan_int4 takes K before N)
+            let p = plan_int4(&caps, m, k, n, false, GemmOptions::default()).unwrap();
+            assert_eq!(p.path, Path::Gemv, "{m}x{n}x{k}");
+            p.plan.pass_labels().len()
+        };
+        for (m, n, k) in [
+            (2, 4096, 14336),
+            (8, 4096, 14336),
+            (2, 8192, 8192),
+            (4, 4096, 16384),
+        ] {
+            assert_eq!(passes(m, n, k), 1, "{m}x{n}x{k}");
+        }
+        for (m, n, k) in [(1, 4096, 14336), (2, 14336, 14336), (2, 4096, 32768)] {
+            assert_eq!(passes(m, n, k), 2, "{m}x{n}x{k}");
+        }
+        // K within one slice of 4096 stays one pass either way
+        assert_eq!(passes(2, 4096, 4096), 1);
+    }
+
     /// int4 weights take cooperative matrices from `COOP_MIN_M_INT4` rows where they are
     /// offered (coop16's tiles and coop8's, whose K steps divide the quantization group), the
     /// few-rows kernel below; a tile whose K step does not divide the group is refused.

@@ -14,8 +14,9 @@ use super::gemm_plan::{GemmPlan, Path};
 use super::layout::Resolved;
 use super::limits::{binding_limit, check_z, tile_dispatch};
 use super::policy::{
-    GEMV_MAX_KSLICE, GEMV_MAX_SPLITS, GEMV_TARGET_WORKGROUPS, GEMV_WHOLE_K_WORKGROUPS,
-    GEMV_WHOLE_K_WORKGROUPS_F32, GEMV_WIDE_F32_KSLICE, GEMV_WIDE_F32_ROWS,
+    GEMV_INT4_LONG_SLICE, GEMV_INT4_LONG_SLICE_MAX_N, GEMV_MAX_KSLICE, GEMV_MAX_SPLITS,
+    GEMV_TARGET_WORKGROUPS, GEMV_WHOLE_K_WORKGROUPS, GEMV_WHOLE_K_WORKGROUPS_F32,
+    GEMV_WIDE_F32_KSLICE, GEMV_WIDE_F32_ROWS,
 };
 use super::split::{finish_split_k, kernel_may_round, output_bindings, product_buffers, rounded_c};
 use super::tiled::portable_bindings;
@@ -99,14 +100,21 @@ pub(super) fn gemv_pass(
     let step = step_of(cv);
     // the chunk of K staged at once: whole steps, its f32 copy of A within workgroup memory
     let fits = free / (4 * rows) / step * step;
-    // K slices: one when the column blocks fill the GPU, else enough workgroups to keep B's
-    // loads in flight; whole steps, partial products within a binding
+    // K slices: one when the column blocks fill the GPU (up to GEMV_MAX_KSLICE of K each;
+    // int4 weights of few columns with 2 or more rows: GEMV_INT4_LONG_SLICE), else enough
+    // workgroups to keep B's loads in flight; whole steps, partial products within a binding
+    let long = fb == Format::Int4 && rows >= 2 && n as u64 <= GEMV_INT4_LONG_SLICE_MAX_N;
+    let max_kslice = if long {
+        GEMV_INT4_LONG_SLICE
+    } else {
+        GEMV_MAX_KSLICE
+    };
     let want = match split {
         Some(s) => s.max(1) as u64,
         None if wide => (k as u64)
             .div_ceil(GEMV_WIDE_F32_KSLICE)
             .clamp(1, GEMV_MAX_SPLITS),
-        None if blocks >= whole => (k as u64).div_ceil(GEMV_MAX_KSLICE),
+        None if blocks >= whole => (k as u64).div_ceil(max_kslice),
         None => GEMV_TARGET_WORKGROUPS
             .div_ceil(blocks)
             .clamp(1, GEMV_MAX_SPLITS),

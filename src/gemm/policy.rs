@@ -120,6 +120,18 @@ pub(super) const GEMV_WIDE_F32_KSLICE: u64 = 512;
 /// / 0.053 ms (f32 / f16 / int4) in one slice and 0.108 / 0.067 / 0.047 in two.
 pub(super) const GEMV_MAX_KSLICE: u64 = 4096;
 
+/// int4 weights of at most GEMV_INT4_LONG_SLICE_MAX_N columns, with 2 or more rows, take up
+/// to this much of K per workgroup instead (one pass, no split-K sum). H200 (the lab's
+/// few-rows sweep, 2026-11-30, µs, one slice against slices of 4096, alternated in one call):
+/// 2 / 4 / 8×4096×14336 31.6 / 39.2 / 59.8 against 38.9 / 46.7 / 70.9, 2 / 4×8192×8192 31.6 /
+/// 39.4 against 37.0 / 46.8, 2×4096×16384 35.0 against 43.6. Not at one row, where it won at
+/// 4096 columns (1×4096×14336 24.5 against 26.7) and lost from 8192 (1×8192×16384 56.1 against
+/// 51.6, 1×16384×16384 97.2 against 86.2), nor on wider weights (2×14336×14336 119.7 against
+/// 111.3, 4×16384×16384 154.4 against 151.6; 2×16384×16384 120.0 against 126.0, and
+/// 2×16384×8192 66.2 against 71.1, won but are left to the general rule).
+pub(super) const GEMV_INT4_LONG_SLICE: u64 = 16384;
+pub(super) const GEMV_INT4_LONG_SLICE_MAX_N: u64 = 8192;
+
 /// Below that, workgroups the few-rows kernel aims for (its K slices times its column blocks):
 /// 4 per SM of a 132-SM H100, so that enough loads of B are in flight...
 pub(super) const GEMV_TARGET_WORKGROUPS: u64 = 528;

@@ -34,6 +34,11 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             int4_weights_past_f16,
         ),
+        Test::new(
+            "gemm::int4_few_rows_in_one_long_k_slice",
+            On::Gpu,
+            int4_long_k_slice,
+        ),
         Test::new("gemm::recorded_on_caller_buffers", On::Every, recorded),
         Test::new("gemm::caller_layouts", On::Every, layouts),
         Test::new("gemm::int4_caller_layouts", On::Every, int4_layouts),
@@ -359,6 +364,44 @@ fn int4_weights(t: &Target) {
                 }
             }
         }
+    }
+}
+
+/// Two rows of int4 weights 4096 wide with K = 9000: the few-rows kernel takes all of K in one
+/// workgroup slice (policy `GEMV_INT4_LONG_SLICE`: K in chunks of workgroup memory, the last
+/// ragged), no split-K sum, with and without zero points (GPU only: the simulator is too slow
+/// for 74 M products).
+fn int4_long_k_slice(t: &Target) {
+    let (m, n, k) = (2, 4096, 9000);
+    let (a, w) = operands(m, n, k, 11);
+    let a16 = f32_to_f16(&a);
+    let mut weights = Int4Weights::quantize(&w, k, n).unwrap();
+    for zeros in [false, true] {
+        if zeros {
+            let g = weights.groups() * n;
+            weights.zeros = Some(
+                (0..g)
+                    .map(|j| half::f16::from_f32((j % 7) as f32 + 5.0).to_bits())
+                    .collect(),
+            );
+        }
+        let built = gemm::plan_int4(t.caps(), m, k, n, zeros, GemmOptions::default()).unwrap();
+        assert_eq!(built.plan.pass_labels(), ["gemv"], "int4 {m}x{n}x{k}");
+        let oracle = Int4 {
+            k,
+            n,
+            packed: &weights.packed,
+            scales: &weights.scales,
+            zeros: weights.zeros.as_deref(),
+        };
+        let want = wgsimd::reference::gemm::int4(&a16, &oracle, m);
+        let (c, ran) = execute_int4(&t.ctx, &a16, &weights, m, GemmOptions::default()).unwrap();
+        assert_eq!(ran, Path::Gemv);
+        let e = rel_frobenius(&f32_of(c), &want);
+        assert!(
+            e <= TOL_F16_IN,
+            "int4 {m}x{n}x{k}, zeros {zeros}: error {e:e}"
+        );
     }
 }
 
