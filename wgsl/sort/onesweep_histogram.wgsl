@@ -15,7 +15,8 @@
 //   (shared/count), as the prepare stage reads it: the params block is written here.
 
 // keys per invocation of this pass's own tiles (5120 keys): counting needs no particular
-// tiling, and the vec4 loads want KPT % 4 == 0
+// tiling, and the vec4 loads want KPT % 4 == 0; 32 timed level (this pass 50.6 against 50.3 µs
+// at 2^24, 0.500 against 0.504 ms at 2^28, H200, 2026-11-30)
 const KPT: u32 = 20u;
 const WG_SIZE: u32 = 256u;
 const COUNT_TILE: u32 = WG_SIZE * KPT;
@@ -41,7 +42,9 @@ const VEC4_LOADS: bool = true;
 const_assert KPT % 4u == 0u && COUNT_TILE % 4u == 0u;
 
 // one copy per workgroup: 4 or 8 copies by lane took 0.482 / 0.561 ms against 0.472-0.474 at
-// 2^28 (H100, 2026-11-26), so the shared atomics' contention is not what bounds this pass
+// 2^28 (H100, 2026-11-26), so contention on a counter is not what bounds this pass. The atomics
+// themselves are (a warp's 32 land on random banks): without them the pass took 0.294 against
+// 0.504 ms at 2^28 and 37.2 against 50.7 µs at 2^24 (H200, 2026-11-30; docs/sort.md)
 var<workgroup> counts: array<atomic<u32>, 4u * RADIX>;
 
 // One raw key into every pass's counts.
@@ -98,7 +101,8 @@ fn main(inv: Inv, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     }
     // state: every word of this run's but the global counts (only the digit passes, later
     // dispatches, read them), zeroed once the keys are counted, so the keys' loads start first:
-    // this pass 0.482 against 0.504 ms at 2^28, level at 2^22 and 2^24 (H200, 2026-11-30)
+    // the sort 6.123 against 6.153 ms at 2^28 (this pass 0.482 against 0.504), 0.4756 against
+    // 0.4759 at 2^24, 0.1695 against 0.1687 at 2^22 (H200, 2026-11-30)
     let words = min(state_words(tiles_of(n)), arrayLength(&state));
     for (var i = STATE_TICKETS + wid.x * WG_SIZE + inv.lid; i < words; i += nwg.x * WG_SIZE) {
         atomicStore(&state[i], 0u);
