@@ -310,16 +310,7 @@ fn int4_weights(t: &Target) {
         let mut weights = Int4Weights::quantize(&w, k, n).unwrap();
         for zeros in [false, true] {
             if zeros {
-                // zero points 5..=11, varying along K as well as across columns
-                let g = weights.groups() * n;
-                weights.zeros = Some(
-                    (0..g as u64)
-                        .map(|j| {
-                            let z = ((j.wrapping_mul(2_654_435_761) >> 13) % 7) as f32 + 5.0;
-                            half::f16::from_f32(z).to_bits()
-                        })
-                        .collect(),
-                );
+                set_zero_points(&mut weights, n);
             }
             let oracle = Int4 {
                 k,
@@ -367,6 +358,19 @@ fn int4_weights(t: &Target) {
     }
 }
 
+/// Zero points 5..=11 for `n`-column weights, varying along K as well as across columns.
+fn set_zero_points(weights: &mut Int4Weights, n: usize) {
+    let g = weights.groups() * n;
+    weights.zeros = Some(
+        (0..g as u64)
+            .map(|j| {
+                let z = ((j.wrapping_mul(2_654_435_761) >> 13) % 7) as f32 + 5.0;
+                half::f16::from_f32(z).to_bits()
+            })
+            .collect(),
+    );
+}
+
 /// Two rows of int4 weights 4096 wide with K = 9000: the few-rows kernel takes all of K in one
 /// workgroup slice (policy `GEMV_INT4_LONG_SLICE`: K in chunks of workgroup memory, the last
 /// ragged), no split-K sum, with and without zero points (GPU only: the simulator is too slow
@@ -378,12 +382,7 @@ fn int4_long_k_slice(t: &Target) {
     let mut weights = Int4Weights::quantize(&w, k, n).unwrap();
     for zeros in [false, true] {
         if zeros {
-            let g = weights.groups() * n;
-            weights.zeros = Some(
-                (0..g)
-                    .map(|j| half::f16::from_f32((j % 7) as f32 + 5.0).to_bits())
-                    .collect(),
-            );
+            set_zero_points(&mut weights, n);
         }
         let built = gemm::plan_int4(t.caps(), m, k, n, zeros, GemmOptions::default()).unwrap();
         assert_eq!(built.plan.pass_labels(), ["gemv"], "int4 {m}x{n}x{k}");
