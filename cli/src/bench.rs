@@ -12,7 +12,7 @@
 use std::io::IsTerminal;
 
 use anyhow::Context as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -80,41 +80,88 @@ impl Default for BenchArgs {
     }
 }
 
-/// `wgsimd plot`: draws a saved `wgsimd bench --json` report again.
+/// `wgsimd plot`: draws saved `wgsimd bench --json` reports again, several as one picture
+/// (a process per case or size, each with its report).
 #[derive(clap::Args, Debug)]
 pub struct PlotArgs {
-    /// A report written by `wgsimd bench --json`.
-    pub json: PathBuf,
+    /// Reports written by `wgsimd bench --json`, of one adapter; their rows drawn together.
+    #[arg(required = true)]
+    pub json: Vec<PathBuf>,
     /// The image to write (.svg or .png).
     #[arg(short, long)]
     pub output: PathBuf,
 }
 
-/// Runs `wgsimd plot`.
+/// Runs `wgsimd plot`: every report's rows in one picture; reports of different adapters, or
+/// a case (algorithm, variant, unit, size) in two of them, are errors.
 pub fn replot(args: &PlotArgs) -> anyhow::Result<std::process::ExitCode> {
-    #[derive(serde::Deserialize)]
-    struct Saved {
-        adapter: String,
-        rows: Vec<Row>,
+    let mut adapter: Option<(String, &Path)> = None;
+    let mut rows: Vec<Row> = Vec::new();
+    // each case's report (a report may repeat a case of its own: the bench's rows as written)
+    let mut seen: std::collections::HashMap<(String, String, String, u64), (usize, &Path)> =
+        std::collections::HashMap::new();
+    for (i, path) in args.json.iter().enumerate() {
+        let saved = read_report(path)?;
+        match &adapter {
+            Some((a, first)) => anyhow::ensure!(
+                *a == saved.adapter,
+                "{} is a report of {:?}, {} of {:?}: one picture draws one adapter",
+                first.display(),
+                a,
+                path.display(),
+                saved.adapter
+            ),
+            None => adapter = Some((saved.adapter.clone(), path)),
+        }
+        for row in saved.rows {
+            let case = (
+                row.algorithm.clone(),
+                row.variant.clone(),
+                row.unit.clone(),
+                row.size,
+            );
+            let (at, first) = *seen.entry(case).or_insert((i, path));
+            anyhow::ensure!(
+                at == i,
+                "{} {} at {} is in both {} and {}",
+                row.algorithm,
+                row.variant,
+                row.size_label,
+                first.display(),
+                path.display()
+            );
+            rows.push(row);
+        }
     }
-    // (no further than 64 MiB: a report is a few KiB, and a device never ends)
+    let title = adapter.map(|(a, _)| a).unwrap_or_default();
+    plot::write(&args.output, &rows, &title)?;
+    println!("wrote {}", args.output.display());
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// A saved report: its adapter and rows.
+#[derive(serde::Deserialize)]
+struct Saved {
+    adapter: String,
+    rows: Vec<Row>,
+}
+
+/// Reads the report at `path` (at most 64 MiB: a report is a few KiB).
+fn read_report(path: &Path) -> anyhow::Result<Saved> {
     const MAX_REPORT: u64 = 64 << 20;
     let mut bytes = Vec::new();
-    std::fs::File::open(&args.json)
+    std::fs::File::open(path)
         .and_then(|f| {
             std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_REPORT + 1), &mut bytes)
         })
-        .with_context(|| format!("reading {}", args.json.display()))?;
+        .with_context(|| format!("reading {}", path.display()))?;
     anyhow::ensure!(
         bytes.len() as u64 <= MAX_REPORT,
         "{}: more than {MAX_REPORT} bytes; not a wgsimd bench report",
-        args.json.display()
+        path.display()
     );
-    let saved: Saved = serde_json::from_slice(&bytes)
-        .with_context(|| format!("{} is not a wgsimd bench report", args.json.display()))?;
-    plot::write(&args.output, &saved.rows, &saved.adapter)?;
-    println!("wrote {}", args.output.display());
-    Ok(std::process::ExitCode::SUCCESS)
+    serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not a wgsimd bench report", path.display()))
 }
 
 #[derive(Serialize)]

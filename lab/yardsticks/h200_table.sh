@@ -29,9 +29,12 @@ step sort
 # verify for about half a minute on the host
 for c in 2 3; do
   for s in 2^20 2^24 2^26 2^28; do
-    timeout 60 $B/wgsimd bench --only sort --sizes $s --case $c --compare $L/cub.log >> $L/sort.txt 2>&1
+    timeout 60 $B/wgsimd bench --only sort --sizes $s --case $c --compare $L/cub.log \
+      --json "$L/sort_${c}_${s/^/_}.json" >> $L/sort.txt 2>&1
   done
 done
+# the picture of keys and pairs against CUB, drawn from the processes' reports together
+$B/wgsimd plot $L/sort_*.json -o $L/sort.svg >> $L/sort.txt 2>&1
 step torch_decode
 timeout 60 python3 lab/yardsticks/torch_decode.py > $L/torch_decode.log 2>&1
 step decode

@@ -206,6 +206,65 @@ fn saved_row(variant: &str, size: u64, throughput: f64, extra: &str) -> String {
     )
 }
 
+/// `plot` of several reports (a process per size, as the H200 table runs the sort): their rows
+/// drawn as one picture; reports of two adapters, or a row in two reports, are clear errors.
+#[test]
+fn plot_draws_several_reports_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = |name: &str, adapter: &str, rows: &[String]| {
+        let json = dir.path().join(name);
+        std::fs::write(
+            &json,
+            format!(
+                r#"{{"adapter": "{adapter}", "rows": [{}]}}"#,
+                rows.join(",")
+            ),
+        )
+        .unwrap();
+        json
+    };
+    let plain = r#", "yardstick": null, "ratio": null"#;
+    let a = report(
+        "a.json",
+        "H200",
+        &[saved_row("keys u32", 1 << 20, 10.0, plain)],
+    );
+    let b = report(
+        "b.json",
+        "H200",
+        &[saved_row("keys u32", 1 << 24, 30.0, plain)],
+    );
+    let svg = dir.path().join("r.svg");
+    let o = common::wgsimd(&["plot", s(&a), s(&b), "-o", s(&svg)]);
+    assert_success(&o);
+    let both = std::fs::read_to_string(&svg).unwrap();
+    let one = dir.path().join("one.svg");
+    assert_success(&common::wgsimd(&["plot", s(&a), "-o", s(&one)]));
+    let one = std::fs::read_to_string(&one).unwrap();
+    assert!(both.contains("2^24") && !one.contains("2^24"), "{both}");
+    let other = report(
+        "c.json",
+        "M2",
+        &[saved_row("keys u32", 1 << 22, 20.0, plain)],
+    );
+    let o = common::wgsimd(&["plot", s(&a), s(&other), "-o", s(&svg)]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("H200") && err.contains("M2"), "{err}");
+    let again = report(
+        "d.json",
+        "H200",
+        &[saved_row("keys u32", 1 << 20, 11.0, plain)],
+    );
+    let o = common::wgsimd(&["plot", s(&a), s(&again), "-o", s(&svg)]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("keys u32") && err.contains("d.json"), "{err}");
+    // one report named twice is a case in two reports too
+    let o = common::wgsimd(&["plot", s(&a), s(&a), "-o", s(&svg)]);
+    assert!(!o.status.success());
+}
+
 /// `plot` of a saved report: without yardsticks one panel per unit and no ratios (a report
 /// from before `yardstick_value` reads as before); with them, each yardstick's line and the
 /// ratios' panel, the yardstick's figure taken from the ratio where the report has only that.
