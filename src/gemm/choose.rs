@@ -390,9 +390,10 @@ mod tests {
 
     /// The few-rows kernel's K slices for int4 weights: all of K (to 16384) in one pass for 2
     /// or more rows of weights up to 8192 columns wide, slices of 4096 and the split-K sum for
-    /// one row or wider weights (plans only: nothing runs).
+    /// one row or wider weights; K past 16384 in slices and the sum again (plans only: nothing
+    /// runs).
     #[test]
-    fn int4_few_rows_take_long_k_slices_where_measured_faster() {
+    fn int4_few_rows_take_long_k_slices_on_narrow_weights() {
         let caps = coop_caps();
         let passes = |m, n, k| {
             // (plan_int4 takes K before N)

@@ -122,13 +122,14 @@ pub(super) const GEMV_MAX_KSLICE: u64 = 4096;
 
 /// int4 weights of at most GEMV_INT4_LONG_SLICE_MAX_N columns, with 2 or more rows, take up
 /// to this much of K per workgroup instead (one pass, no split-K sum). H200 (the lab's
-/// few-rows sweep, 2026-11-30, µs, one slice against slices of 4096, alternated in one call):
-/// 2 / 4 / 8×4096×14336 31.6 / 39.2 / 59.8 against 38.9 / 46.7 / 70.9, 2 / 4×8192×8192 31.6 /
-/// 39.4 against 37.0 / 46.8, 2×4096×16384 35.0 against 43.6. Not at one row, where it won at
-/// 4096 columns (1×4096×14336 24.5 against 26.7) and lost from 8192 (1×8192×16384 56.1 against
-/// 51.6, 1×16384×16384 97.2 against 86.2), nor on wider weights (2×14336×14336 119.7 against
-/// 111.3, 4×16384×16384 154.4 against 151.6; 2×16384×16384 120.0 against 126.0, and
-/// 2×16384×8192 66.2 against 71.1, won but are left to the general rule).
+/// few-rows sweep, 2026-11-30, µs, one slice against the slices of the rule above, the two
+/// builds alternated within each of three calls): 2 / 4 / 8×4096×14336 31.6 / 39.2 / 59.8
+/// against 38.9 / 46.7 / 70.9, 2 / 4×8192×8192 31.6 / 39.4 against 37.0 / 46.8, 2×4096×16384
+/// 35.0 against 43.6. Not at one row, where it was mixed (1×4096×14336 24.5 against 26.7,
+/// 1×8192×8192 25.5 against 26.2; 1×8192×16384 56.1 against 51.6, 1×16384×8192 53.7 against
+/// 50.4, 1×16384×16384 97.2 against 86.2), nor on wider weights (2×14336×14336 119.7 against
+/// 111.3 in slices of 3584, 4×16384×16384 154.4 against 151.6; 2×16384×16384 120.0 against
+/// 126.0 and 2×16384×8192 66.2 against 71.1 won, and are left to the rule above).
 pub(super) const GEMV_INT4_LONG_SLICE: u64 = 16384;
 pub(super) const GEMV_INT4_LONG_SLICE_MAX_N: u64 = 8192;
 
