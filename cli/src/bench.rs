@@ -97,8 +97,9 @@ pub struct PlotArgs {
 pub fn replot(args: &PlotArgs) -> anyhow::Result<std::process::ExitCode> {
     let mut adapter: Option<(String, &Path)> = None;
     let mut rows: Vec<Row> = Vec::new();
-    // each case's report (a report may repeat a case of its own: the bench's rows as written)
-    let mut seen: std::collections::HashMap<(String, String, String, u64), (usize, &Path)> =
+    // each case's report, by its place in `args.json` (a report may repeat a case of its own:
+    // the bench's rows as written)
+    let mut seen: std::collections::HashMap<(String, String, String, u64), usize> =
         std::collections::HashMap::new();
     for (i, path) in args.json.iter().enumerate() {
         let saved = read_report(path)?;
@@ -120,14 +121,14 @@ pub fn replot(args: &PlotArgs) -> anyhow::Result<std::process::ExitCode> {
                 row.unit.clone(),
                 row.size,
             );
-            let (at, first) = *seen.entry(case).or_insert((i, path));
+            let first = *seen.entry(case).or_insert(i);
             anyhow::ensure!(
-                at == i,
+                first == i,
                 "{} {} at {} is in both {} and {}",
                 row.algorithm,
                 row.variant,
                 row.size_label,
-                first.display(),
+                args.json[first].display(),
                 path.display()
             );
             rows.push(row);

@@ -356,6 +356,11 @@ impl GpuContext {
     }
 }
 
+/// The clock read the probe left at words `at` (low) and `at + 1` (high) of its reads.
+fn clock_read(reads: &[u32], at: usize) -> u64 {
+    (reads[at + 1] as u64) << 32 | reads[at] as u64
+}
+
 /// Timestamp ticks in ns: exact where a tick is 1 ns (f64 keeps only 53 bits of a time line that
 /// may count from the epoch).
 fn ticks_ns(ticks: u64, period: f32) -> u64 {
@@ -497,8 +502,7 @@ impl GpuContext {
         let t: Vec<u64> = bytemuck::pod_collect_to_vec(&self.download(&stamps, 0, 16)?);
         let period = self.queue.get_timestamp_period();
         let (t0, t1) = (ticks_ns(t[0], period), ticks_ns(t[1], period));
-        let first = (r[1] as u64) << 32 | r[0] as u64;
-        let last = (r[3] as u64) << 32 | r[2] as u64;
+        let (first, last) = (clock_read(&r, 0), clock_read(&r, 2));
         if last <= first || t1 <= t0 {
             return Err(Error::Gpu(format!(
                 "the device clock did not advance over a {} ns pass ({} reads)",
@@ -527,7 +531,7 @@ impl GpuContext {
         let probe = self.probe_pass(Some(0), false)?;
         let (submitted, call_ns) = self.submit_timed(probe.encoder)?;
         let r: Vec<u32> = bytemuck::pod_collect_to_vec(&self.download(&probe.reads, 0, 32)?);
-        Ok((submitted, (r[1] as u64) << 32 | r[0] as u64, call_ns))
+        Ok((submitted, clock_read(&r, 0), call_ns))
     }
 
     /// [`GpuContext::submit_and_wait`] of `enc`, with the host's moment on the device's
