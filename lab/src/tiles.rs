@@ -61,6 +61,9 @@ pub fn coop() -> Vec<(String, CoopVariant)> {
         ("coop16 256x128x48 1buf", k(256, 128, 48).one_buf()),
         ("coop16 128x192x64 1buf", k(128, 192, 64).one_buf()),
         ("coop16 128x128x32 1buf", k(128, 128, 32).one_buf()),
+        // the 16-row tile with two staging buffers (one resident on an H200 SM, where the
+        // shipped tile's one buffer lets two be)
+        ("coop16 16x256x32 2buf p2", k(16, 256, 32).prefetch(2)),
         ("coop8 64x64x32", CoopKernel::K8.variant()),
     ];
     let mut out: Vec<(String, CoopVariant)> =
@@ -70,6 +73,9 @@ pub fn coop() -> Vec<(String, CoopVariant)> {
         ("large_tile", coop::large_tile()),
         ("large_tile_edges", coop::large_tile_edges()),
         ("deep_tile", coop::deep_tile()),
+        ("rows_tile 16", coop::rows_tile(16)),
+        ("rows_tile 32", coop::rows_tile(32)),
+        ("rows_tile 64", coop::rows_tile(64)),
     ] {
         if let Some(x) = out.iter_mut().find(|(_, c)| *c == v) {
             x.0 = format!("{} ({what})", x.0);

@@ -20,6 +20,8 @@
 //! `LAB_EDIT='FROM=>TO;;;FROM=>TO'` (`\n` for a line break) edits the composed text of every
 //! pass whose kernel contains FROM (compose, replace, `Kernel::from_source`), e.g. to remove
 //! `// wgsimd: runtime checks off` and time a kernel with wgpu's bounds checks.
+//! `--shapes MxNxK,...` times those shapes instead of the cubes of `--sizes` (decode-sized products:
+//! `--shapes 16x14336x4096`), and `--split S` gives the cooperative tiles S slices of K.
 //! `LAB_SIM=h100` runs on the simulator (host-timed; small sizes: `--sizes 256`).
 
 use std::cell::Cell;
@@ -50,13 +52,13 @@ struct Variant {
 }
 
 impl Variant {
-    fn line(&self, n: usize) -> String {
+    fn line(&self, [m, n, k]: [usize; 3]) -> String {
         let fmt = if matches!(self.kind, Kind::Tiled(_)) {
             "f32"
         } else {
             "f16"
         };
-        format!("{fmt} {} {n}x{n}x{n}", self.name)
+        format!("{fmt} {} {m}x{n}x{k}", self.name)
     }
 
     fn same_kind(&self, other: &Variant) -> bool {
@@ -88,7 +90,9 @@ fn variants(cands: &[Candidate]) -> Vec<Variant> {
 }
 
 struct Inputs {
+    m: usize,
     n: usize,
+    k: usize,
     a32: Vec<f32>,
     b32: Vec<f32>,
     a16: Vec<u16>,
@@ -97,14 +101,16 @@ struct Inputs {
     b16f: Vec<f32>,
 }
 
-fn inputs(n: usize) -> Inputs {
-    let a32 = wgsimd_lab::random_f32(n * n, 1 + n as u64);
-    let b32 = wgsimd_lab::random_f32(n * n, 2 + n as u64);
+fn inputs([m, n, k]: [usize; 3]) -> Inputs {
+    let a32 = wgsimd_lab::random_f32(m * k, 1 + n as u64);
+    let b32 = wgsimd_lab::random_f32(k * n, 2 + n as u64);
     let a16 = f32_to_f16(&a32);
     let b16 = f32_to_f16(&b32);
     let (a16f, b16f) = (f16_to_f32(&a16), f16_to_f32(&b16));
     Inputs {
+        m,
         n,
+        k,
         a32,
         b32,
         a16,
@@ -117,18 +123,18 @@ fn inputs(n: usize) -> Inputs {
 /// Relative Frobenius error of C against `wgsimd::reference::gemm`: every entry (`tiled`) up to
 /// 512³, else `SAMPLES` seeded entries (`entry`); infinity if any entry is not finite (poison
 /// reads as −6.3e18, so an unwritten entry fails too) or C is short.
-fn error(c: &[f32], a: &[f32], b: &[f32], n: usize, seed: u64) -> f64 {
-    if c.len() != n * n || c.iter().any(|v| !v.is_finite() || v.abs() > 1e12) {
+fn error(c: &[f32], a: &[f32], b: &[f32], [m, n, k]: [usize; 3], seed: u64) -> f64 {
+    if c.len() != m * n || c.iter().any(|v| !v.is_finite() || v.abs() > 1e12) {
         return f64::INFINITY;
     }
-    if n <= 512 {
-        return rel_frobenius(c, &tiled(a, b, n, n, n));
+    if m * n * k <= 1 << 27 {
+        return rel_frobenius(c, &tiled(a, b, m, n, k));
     }
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     let (mut num, mut den) = (0.0f64, 0.0f64);
     for _ in 0..SAMPLES {
-        let (i, j) = (r.random_range(0..n), r.random_range(0..n));
-        let want = entry(a, b, n, n, i, j);
+        let (i, j) = (r.random_range(0..m), r.random_range(0..n));
+        let want = entry(a, b, n, k, i, j);
         let got = c[i * n + j] as f64;
         num += (got - want) * (got - want);
         den += want * want;
@@ -156,13 +162,14 @@ fn run_one(
     v: &Variant,
     cands: &[Candidate],
     x: &Inputs,
-    repeats: usize,
+    (repeats, split): (usize, Option<u32>),
     tag: &str,
     self_checked: &Cell<bool>,
 ) {
-    let n = x.n;
+    let (m, n, k) = (x.m, x.n, x.k);
+    let dims = [m, n, k];
     let name = format!("{}{tag}", v.name);
-    let shape = format!("{n}x{n}x{n}");
+    let shape = format!("{m}x{n}x{k}");
     let fail = |what: &str, e: &dyn std::fmt::Display| {
         println!("{name:<44} {shape:>15}  FAIL {what}: {e}");
     };
@@ -182,11 +189,12 @@ fn run_one(
             GemmOptions {
                 path: PathChoice::Coop,
                 coop: Some(*c),
+                split,
                 ..Default::default()
             },
         ),
     };
-    let mut built = match gemm::plan(ctx.caps(), fmt, n, n, n, opts) {
+    let mut built = match gemm::plan(ctx.caps(), fmt, m, n, k, opts) {
         Ok(p) => p,
         Err(e) => {
             println!("{name:<44} {shape:>15}  skipped: {e}");
@@ -195,7 +203,7 @@ fn run_one(
     };
     if let Kind::Cand(i, c) = &v.kind {
         let cand = &cands[*i];
-        if !cand.takes(c, [n, n, n]) {
+        if !cand.takes(c, dims) {
             println!("{name:<44} {shape:>15}  skipped: full tiles only");
             return;
         }
@@ -226,15 +234,15 @@ fn run_one(
     };
     // operands: n is a multiple of the load width here (4 f32, 8 f16), so rows need no padding
     let per = fmt.per_load() as usize;
-    let row = n.div_ceil(per) * per;
-    let bytes = |a32: &[f32], a16: &[u16]| match fmt {
-        Format::F16 => wgsimd_lab::pad_rows(a16, n, n, row),
-        _ => wgsimd_lab::pad_rows(a32, n, n, row),
+    let row = |cols: usize| cols.div_ceil(per) * per;
+    let bytes = |a32: &[f32], a16: &[u16], rows: usize, cols: usize| match fmt {
+        Format::F16 => wgsimd_lab::pad_rows(a16, rows, cols, row(cols)),
+        _ => wgsimd_lab::pad_rows(a32, rows, cols, row(cols)),
     };
     let upload = |label, data: Vec<u8>| ctx.upload(label, &data);
     let (a, b, c) = match (
-        upload("a", bytes(&x.a32, &x.a16)),
-        upload("b", bytes(&x.b32, &x.b16)),
+        upload("a", bytes(&x.a32, &x.a16, m, k)),
+        upload("b", bytes(&x.b32, &x.b16, k, n)),
         ctx.uninit("c", c_bytes),
     ) {
         (Ok(a), Ok(b), Ok(c)) => (a, b, c),
@@ -265,18 +273,19 @@ fn run_one(
         Ok(v) => v,
         Err(e) => return fail("read", &e),
     };
-    out.truncate(n * n);
+    out.truncate(m * n);
     let (ra, rb, tol) = match v.kind {
-        Kind::Tiled(_) => (&x.a32, &x.b32, 1e-5 * (n as f64 / 1024.0).sqrt()),
+        Kind::Tiled(_) => (&x.a32, &x.b32, 1e-5 * (k as f64 / 1024.0).sqrt()),
         _ => (&x.a16f, &x.b16f, 2e-3),
     };
-    let err = error(&out, ra, rb, n, 99);
+    let err = error(&out, ra, rb, dims, 99);
     if !self_checked.get() && err <= tol {
         self_checked.set(true);
         let scaled: Vec<f32> = out.iter().map(|v| v * 1.01).collect();
         let mut poisoned = out.clone();
-        poisoned[n * n / 2 + 7] = f32::from_bits(wgsimd::plan::POISON_WORD);
-        let caught = error(&scaled, ra, rb, n, 99) > tol && error(&poisoned, ra, rb, n, 99) > tol;
+        poisoned[m * n / 2 + 7] = f32::from_bits(wgsimd::plan::POISON_WORD);
+        let caught =
+            error(&scaled, ra, rb, dims, 99) > tol && error(&poisoned, ra, rb, dims, 99) > tol;
         println!(
             "# verifier self-check (1% off everywhere; one poison entry): {}",
             if caught { "both caught" } else { "NOT CAUGHT" }
@@ -286,7 +295,7 @@ fn run_one(
         // (the time too: a LAB_EDIT that removes work gives a wrong C and a bound)
         return println!(
             "{name:<44} {shape:>15}  FAIL err {err:.2e} > {tol:.1e} (median {:.2} TFLOP/s)",
-            2.0 * (n as f64).powi(3) / t.median_ns() / 1e3
+            2.0 * (m * n * k) as f64 / t.median_ns() / 1e3
         );
     }
     if let Some(f) = findings.first() {
@@ -295,9 +304,9 @@ fn run_one(
             findings.len()
         );
     }
-    let flops = 2.0 * (n as f64).powi(3);
+    let flops = 2.0 * (m * n * k) as f64;
     println!(
-        "{name:<44} {shape:>15}  median {:7.2} TFLOP/s  best {:7.2}  ({:.3} ms median, err {err:.1e}, {:?}, {:.1}s)  ok",
+        "{name:<44} {shape:>15}  median {:7.2} TFLOP/s  best {:7.2}  ({:.4} ms median, err {err:.1e}, {:?}, {:.1}s)  ok",
         flops / t.median_ns() / 1e3,
         flops / t.min_ns() / 1e3,
         t.median_ns() / 1e6,
@@ -341,7 +350,8 @@ fn list(ctx: &Context, all: &[Variant], cands: &[Candidate]) {
 
 fn main() {
     let args = wgsimd_lab::args();
-    let mut sizes = vec![4096usize, 8192];
+    let mut shapes: Vec<[usize; 3]> = vec![[4096; 3], [8192; 3]];
+    let mut split = None;
     let mut repeats = 0usize;
     let mut show_list = false;
     let mut filters: Vec<String> = Vec::new();
@@ -349,13 +359,28 @@ fn main() {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--sizes" => {
-                sizes = it
+                shapes = it
                     .next()
                     .expect("--sizes 4096,8192")
                     .split(',')
-                    .map(|s| s.trim().parse().expect("a size"))
+                    .map(|s| [s.trim().parse().expect("a size"); 3])
                     .collect()
             }
+            "--shapes" => {
+                shapes = it
+                    .next()
+                    .expect("--shapes 16x14336x4096,...")
+                    .split(',')
+                    .map(|s| {
+                        let d: Vec<usize> = s
+                            .split('x')
+                            .map(|x| x.trim().parse().expect("MxNxK"))
+                            .collect();
+                        [d[0], d[1], d[2]]
+                    })
+                    .collect()
+            }
+            "--split" => split = Some(it.next().and_then(|s| s.parse().ok()).expect("--split S")),
             "--repeats" => repeats = it.next().and_then(|s| s.parse().ok()).expect("a count"),
             "--list" => show_list = true,
             f => filters.push(f.to_string()),
@@ -369,34 +394,35 @@ fn main() {
         return list(&ctx, &all, &cands);
     }
     println!("# {}", wgsimd_lab::describe(&ctx));
-    let wanted = |v: &Variant, n: usize| {
+    let wanted = |v: &Variant, dims: [usize; 3]| {
         filters.is_empty()
             || filters.iter().any(|f| match f.strip_prefix('=') {
                 // (the name, or the name without its "(large_tile)"-like mark)
                 Some(exact) => v.name == exact || v.name.split(" (").next() == Some(exact),
-                None => v.line(n).contains(f.as_str()),
+                None => v.line(dims).contains(f.as_str()),
             })
     };
     let self_checked = Cell::new(false);
     let done = Cell::new(true);
-    for &n in &sizes {
+    for &dims in &shapes {
         let t = Instant::now();
-        let x = inputs(n);
-        println!("# {n}^3: inputs in {:.1}s", t.elapsed().as_secs_f64());
+        let x = inputs(dims);
+        let [m, n, k] = dims;
+        println!("# {m}x{n}x{k}: inputs in {:.1}s", t.elapsed().as_secs_f64());
         let reps = match (repeats, n >= 8192) {
             (r, _) if r > 0 => r,
             (_, true) => 5,
             _ => 10,
         };
         let mut firsts: Vec<&Variant> = Vec::new();
-        for v in all.iter().filter(|v| wanted(v, n)) {
+        for v in all.iter().filter(|v| wanted(v, dims)) {
             if !firsts.iter().any(|f| f.same_kind(v)) {
                 firsts.push(v);
             }
-            run_one(&ctx, v, &cands, &x, reps, "", &self_checked);
+            run_one(&ctx, v, &cands, &x, (reps, split), "", &self_checked);
         }
         for v in firsts {
-            run_one(&ctx, v, &cands, &x, reps, " (again)", &done);
+            run_one(&ctx, v, &cands, &x, (reps, split), " (again)", &done);
         }
     }
     println!("# total {:.1}s", started.elapsed().as_secs_f64());

@@ -8,12 +8,14 @@
 //! plan's choices (`CV` column groups, `CHUNK`, `KSLICE` of K per workgroup).
 //!
 //! `cargo run --release -p wgsimd-lab --bin gemv_sweep -- [--rows 1,2,4,8,16,32] [--nk 4096]
-//! [--splits auto,1,2,4,8,16,32] [--formats f32,f16,int4] [--repeats N] [MxNxK ...]`: the
+//! [--splits auto,1,2,4,8,16,32] [--formats f32,f16,int4] [--coop 16x256x32-p2,...]
+//! [--coop-splits auto,4,8] [--repeats N] [MxNxK ...]`: the
 //! shapes are `--rows` × `--nk` × `--nk` plus 1×8192×8192, or the ones given.
 //! `LAB_SIM=h100` runs on the simulator (host-timed; small shapes: `4x256x256`).
 
 use wgsimd::gemm::coop::{CoopKernel, CoopVariant};
 use wgsimd::gemm::{self, Format, Gemm, GemmOptions, Int4Weights, PathChoice};
+use wgsimd::plan::Workgroups;
 use wgsimd::reference::gemm::{f16_to_f32, f32_to_f16, int4, rel_frobenius, tiled, Int4};
 use wgsimd::{Buffer, BufferRef, Context};
 use wgsimd_lab::timing::{self, Job};
@@ -109,15 +111,21 @@ fn choices(ctx: &Context, fmt: &str, x: &Inputs, opts: GemmOptions) -> String {
         _ => gemm::plan_int4(caps, x.m, x.k, x.n, false, opts),
     };
     match built {
-        Ok(p) => p
-            .plan
-            .passes
-            .iter()
-            .flat_map(|pass| pass.overrides.iter())
-            .filter(|o| ["CV", "CHUNK", "KSLICE"].contains(&o.0.as_str()))
-            .map(|o| format!("{}={}", o.0, o.1))
-            .collect::<Vec<_>>()
-            .join(" "),
+        Ok(p) => {
+            let knobs = p
+                .plan
+                .passes
+                .iter()
+                .flat_map(|pass| pass.overrides.iter())
+                .filter(|o| ["CV", "CHUNK", "KSLICE"].contains(&o.0.as_str()))
+                .map(|o| format!("{}={}", o.0, o.1));
+            // the first pass's grid (the product's: K slices in z)
+            let grid = p.plan.passes.first().map(|pass| match pass.workgroups {
+                Workgroups::Direct(g) => format!("grid={}x{}x{}", g[0], g[1], g[2]),
+                _ => "grid=indirect".to_string(),
+            });
+            knobs.chain(grid).collect::<Vec<_>>().join(" ")
+        }
         Err(e) => e.to_string(),
     }
 }
@@ -138,7 +146,10 @@ fn run_with(
 ) {
     let (m, n, k) = (x.m, x.n, x.k);
     let what = match (path, split) {
-        _ if coop.is_some() => coop.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
+        (_, s) if coop.is_some() => {
+            let tile = coop.as_ref().map(|c| c.0.clone()).unwrap_or_default();
+            s.map_or(tile.clone(), |s| format!("{tile} s{s}"))
+        }
         (PathChoice::Tiled, _) => "tiled".to_string(),
         (PathChoice::Auto, _) => "auto".to_string(),
         (_, None) => "split auto".to_string(),
@@ -250,6 +261,15 @@ fn main() {
             (format!("coop {t}"), v)
         })
         .collect();
+    // K slices of the cooperative tiles: their own rule ("auto") and forced counts
+    let coop_splits: Vec<Option<u32>> =
+        wgsimd_lab::list_flag(&args, "--coop-splits", &["auto".to_string()])
+            .iter()
+            .map(|s| match s.as_str() {
+                "auto" => None,
+                s => Some(s.parse().expect("--coop-splits auto,1,2,...")),
+            })
+            .collect();
     let repeats: usize = wgsimd_lab::flag_value(&args, "--repeats")
         .map(|r| r.parse().expect("--repeats N"))
         .unwrap_or(20);
@@ -286,14 +306,16 @@ fn main() {
             run(&ctx, &x, fmt, None, PathChoice::Auto, repeats);
             if fmt != "f32" {
                 for c in &coops {
-                    run_with(
-                        &ctx,
-                        &x,
-                        fmt,
-                        (None, Some(c.clone())),
-                        PathChoice::Coop,
-                        repeats,
-                    );
+                    for s in &coop_splits {
+                        run_with(
+                            &ctx,
+                            &x,
+                            fmt,
+                            (*s, Some(c.clone())),
+                            PathChoice::Coop,
+                            repeats,
+                        );
+                    }
                 }
             }
         }

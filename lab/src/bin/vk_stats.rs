@@ -4,7 +4,8 @@
 //! overrides) among:
 //!
 //! - the passes of the GEMM plans (`wgsimd::gemm::plan`, public): f16 8192³ and 2048³, f32
-//!   4096³, the few-rows kernel at 1, 8 and 16 rows (f32, f16, int4 B), every cooperative tile
+//!   4096³, the few-rows kernel at 1, 8 and 16 rows (f32, f16, int4 B), the decode-sized
+//!   cooperative tiles at 16, 32 and 64 rows of 14336×4096 (f16, int4), every cooperative tile
 //!   of the lab's list (`lab/src/tiles.rs`) at 8192³, and the candidate kernels of `lab/wgsl/`
 //!   on their tiles;
 //! - the passes of the sort plans (`Sorter::plan`, made on a simulator of this device's caps):
@@ -271,6 +272,18 @@ fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Vec<Target>, String>)> {
         add(
             format!("gemm int4 {m}x{n}x{n}"),
             gemm::plan_int4(caps, m, n, n, false, auto),
+        );
+    }
+    // the decode-sized products' cooperative tiles (coop::rows_tile) as the plan chooses them
+    for m in [16, 32, 64] {
+        let (dn, dk) = (14336, 4096);
+        add(
+            format!("gemm f16 {m}x{dn}x{dk}"),
+            gemm::plan(caps, Format::F16, m, dn, dk, auto),
+        );
+        add(
+            format!("gemm int4 {m}x{dn}x{dk}"),
+            gemm::plan_int4(caps, m, dk, dn, false, auto),
         );
     }
     let big = 8192;
