@@ -6,11 +6,11 @@
 //! Rules: `PathChoice::Auto` takes cooperative matrices first, where the adapter offers them
 //! and the product fits them ([`coop::usable`], [`coop::fits_layout`]): for f16 from
 //! [`COOP_MIN_M`](super::COOP_MIN_M) rows ([`coop_min_m`]: from 8 for weights of 2^24 elements
-//! or more, which the few-rows kernel streams once a block of 8 rows), for int4 weights (coop16,
-//! dequantized to f16 as they are staged) from [`COOP_MIN_M_INT4`]; else the few-rows kernel
-//! up to [`GEMV_MAX_M`] rows (int4 weights: [`GEMV_MAX_M_INT4`]); else the register-tiled
-//! kernel. A forced split, tile policy or cooperative variant keeps the kernels that cannot
-//! take it out.
+//! or more, which the few-rows kernel streams once a block of 8 rows, from 2 for 3 · 2^24 or
+//! more), for int4 weights (coop16, dequantized to f16 as they are staged) from
+//! [`COOP_MIN_M_INT4`]; else the few-rows kernel up to [`GEMV_MAX_M`] rows (int4 weights:
+//! [`GEMV_MAX_M_INT4`]); else the register-tiled kernel. A forced split, tile policy or
+//! cooperative variant keeps the kernels that cannot take it out.
 
 use super::coop::{self, CoopB};
 use super::format::{Format, OutFormat};
@@ -28,7 +28,7 @@ use crate::plan::{BufferInit, Plan};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathChoice {
     /// Cooperative matrices when offered (f16 inputs from [`coop_min_m`] rows:
-    /// [`COOP_MIN_M`](super::COOP_MIN_M), or 8 for large weights; int4 weights from
+    /// [`COOP_MIN_M`](super::COOP_MIN_M), or 8 or 2 for large weights; int4 weights from
     /// [`COOP_MIN_M_INT4`]), else the few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights:
     /// [`GEMV_MAX_M_INT4`]), else the register-tiled kernel.
     #[default]
@@ -52,10 +52,13 @@ pub struct GemmOptions {
     /// Portable-kernel policy; `None` picks [`GemmPolicy::for_m`]. `Some` keeps
     /// `PathChoice::Auto` on the register-tiled kernel (no few-rows or cooperative kernel).
     pub policy: Option<GemmPolicy>,
-    /// Portable kernels: split K over this many workgroups per tile (the few-rows kernel: per
-    /// column block); `None` picks [`split_k`](super::split::split_k) (the few-rows kernel: its
-    /// own rule). Values are clamped to the number of K tiles (steps). `Some` keeps
-    /// `PathChoice::Auto` off the cooperative kernel (it does not split K).
+    /// Split K over this many workgroups per tile (the few-rows kernel: per column block; a
+    /// forced cooperative kernel: its K slices, evened out so that there may be fewer, where C is
+    /// one row of its tiles in the GEMM's own layout, one matrix, in f32 or f16 with N even;
+    /// elsewhere more than one is `Error::InvalidInput`); `None` picks
+    /// [`split_k`](super::split::split_k) (the few-rows and cooperative kernels: their own
+    /// rules). Values are clamped to the number of K tiles (steps). `Some` keeps
+    /// `PathChoice::Auto` off the cooperative kernels.
     pub split: Option<u32>,
     /// Cooperative-matrix kernel and tile; `None` picks [`coop::variant_for`]'s. With `Some`,
     /// `PathChoice::Auto` takes it for f16 inputs from [`coop_min_m`] rows and int4 weights
@@ -114,7 +117,7 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
     }
     let auto = f16 && m >= coop_min_m(n, k);
     if let Some(v) = coop_choice(caps, &res, opts, CoopB::F16, auto)? {
-        return coop::plan(caps, v, (CoopB::F16, opts.out), &res);
+        return coop::plan(caps, v, (CoopB::F16, opts.out), &res, opts.split);
     }
     let gemv = takes_gemv(&opts, m, GEMV_MAX_M);
     let kind = if gemv { "gemv" } else { "tiled" };
@@ -231,7 +234,7 @@ fn product_int4(
     let res = resolve(shape, Format::F16, Format::Int4, opts.out)?;
     let b = CoopB::Int4 { zeros: has_zeros };
     if let Some(v) = coop_choice(caps, &res, opts, b, m >= COOP_MIN_M_INT4)? {
-        return coop::plan(caps, v, (b, opts.out), &res);
+        return coop::plan(caps, v, (b, opts.out), &res, opts.split);
     }
     let gemv = takes_gemv(&opts, m, GEMV_MAX_M_INT4);
     let kind = if gemv { "gemv" } else { "tiled" };
@@ -368,8 +371,8 @@ mod tests {
         assert_eq!(path(policy), Path::Tiled);
     }
 
-    /// Large weights take cooperative matrices from 8 rows, smaller ones from `COOP_MIN_M`;
-    /// the few-rows kernel below (plans only: nothing runs).
+    /// Large weights take cooperative matrices from 8 rows, huge ones (3 · 2^24 elements) from
+    /// 2, smaller ones from `COOP_MIN_M`; the few-rows kernel below (plans only: nothing runs).
     #[test]
     fn large_weights_take_cooperative_matrices_from_fewer_rows() {
         use crate::gemm::COOP_MIN_M;
@@ -384,7 +387,14 @@ mod tests {
         assert_eq!(path(7, 4096, 4096), Path::Gemv);
         assert_eq!(path(16, 4096, 4095), Path::Gemv);
         assert_eq!(path(COOP_MIN_M, 4096, 4095), Path::Coop16);
+        assert_eq!(path(2, 14336, 4096), Path::Coop16);
+        assert_eq!(path(2, 4096, 14336), Path::Coop16);
+        assert_eq!(path(1, 14336, 4096), Path::Gemv);
+        assert_eq!(path(2, 4096, 4096), Path::Gemv);
         assert_eq!(coop_min_m(4096, 4096), 8);
+        assert_eq!(coop_min_m(14336, 4096), 2);
+        assert_eq!(coop_min_m(3 << 12, 1 << 12), 2);
+        assert_eq!(coop_min_m((3 << 12) - 1, 1 << 12), 8);
         assert_eq!(coop_min_m(4096, 4095), COOP_MIN_M);
     }
 

@@ -24,7 +24,7 @@ use crate::stages::Override;
 // The tuning table: every measured value the GEMM's plans choose by, with its evidence.
 
 // Which kernel: the few-rows kernel below GEMV_MAX_M rows, cooperative matrices from COOP_MIN_M
-// (from COOP_MIN_M_LARGE_B for large weights).
+// (from COOP_MIN_M_LARGE_B for large weights, COOP_MIN_M_HUGE_B for huge ones).
 
 /// Cooperative matrices are chosen (when offered) from this many rows of C up: below it the
 /// portable kernels are faster. 17: H100 (`wgsimd bench --gemm-shapes`, 2026-11-23, f16
@@ -37,19 +37,35 @@ pub const COOP_MIN_M: usize = 17;
 /// [`COOP_MIN_M_LARGE_B`] rows, on coop16's 16-row tile (`coop::rows_tile(16)`): the
 /// few-rows kernel streams B once for each block of 8 rows and its time grows with M, the tile's
 /// does not. 2^24 (4096² weights). H200 (the lab's few-rows sweep, 2026-11-30, f16, µs, the
-/// few-rows kernel against the rows tile): M×4096×4096 at M = 4 / 8 / 16 17.3 / 24.7 / 33.8
-/// against 23.9 / 24.0 / 24.3; M×14336×4096 at M = 1 / 4 / 8 / 16 37 / 71 / 93 / 145 against
-/// 82–83; M×4096×14336 at M = 1 / 8 / 16 42 / 111 / 157 against 71–72.
+/// few-rows kernel against the tile): M×4096×4096 at M = 2 / 4 13.1 / 17.1 against 18.1 / 18.7
+/// (one call), at M = 8 / 16 24.7 / 33.8 against 18.7 / 18.9 (two calls).
 pub const COOP_LARGE_B_ELEMENTS: u64 = 1 << 24;
 
 /// The fewest rows that take cooperative matrices for weights of at least
-/// [`COOP_LARGE_B_ELEMENTS`]: 8 (at 4 rows the few-rows kernel leads at every shape, above).
+/// [`COOP_LARGE_B_ELEMENTS`]: 8 (at 4 rows of 4096² the few-rows kernel leads, above).
 pub const COOP_MIN_M_LARGE_B: usize = 8;
 
+/// Weights of at least this many elements take cooperative matrices from
+/// [`COOP_MIN_M_HUGE_B`] rows: 3 · 2^24 (a Llama-3-8B MLP's 14336×4096 weights are 3.5 · 2^24).
+/// H200 (the lab's few-rows sweep, one call, 2026-11-30, f16, µs, the few-rows kernel against
+/// the 16-row tile): 2 / 4 rows of 14336×4096 57.8 / 70.0 against 44.4 / 44.4, of 4096×14336
+/// 63.2 / 79.8 against 43.3 / 44.0. One row stays on the few-rows kernel (37.3 / 41.7; the
+/// tile was not timed at one row, and took 43–44 at two). Weights between 2^24 and 3.5 · 2^24
+/// were not measured.
+pub const COOP_HUGE_B_ELEMENTS: u64 = 3 << 24;
+
+/// The fewest rows that take cooperative matrices for weights of at least
+/// [`COOP_HUGE_B_ELEMENTS`]: 2.
+pub const COOP_MIN_M_HUGE_B: usize = 2;
+
 /// The fewest rows of C from which `PathChoice::Auto` takes cooperative matrices for a product
-/// whose B is `k × n` ([`COOP_MIN_M`], or [`COOP_MIN_M_LARGE_B`] for large weights).
+/// whose B is `k × n` ([`COOP_MIN_M`], [`COOP_MIN_M_LARGE_B`] for large weights,
+/// [`COOP_MIN_M_HUGE_B`] for huge ones).
 pub fn coop_min_m(n: usize, k: usize) -> usize {
-    if (n as u64).saturating_mul(k as u64) >= COOP_LARGE_B_ELEMENTS {
+    let elements = (n as u64).saturating_mul(k as u64);
+    if elements >= COOP_HUGE_B_ELEMENTS {
+        COOP_MIN_M_HUGE_B
+    } else if elements >= COOP_LARGE_B_ELEMENTS {
         COOP_MIN_M_LARGE_B
     } else {
         COOP_MIN_M
@@ -155,6 +171,20 @@ pub(super) const COOP_SPLIT_TARGET_WORKGROUPS: u64 = 264;
 pub(super) const COOP_MIN_SLICES: u32 = 4;
 /// K steps per slice at least.
 pub(super) const COOP_MIN_SLICE_TILES: u32 = 4;
+/// The few-rows tiles' slices (`coop::rows_tile`, by its rows: 16, 32, 64) aim instead for the
+/// workgroups resident at once on a 132-SM H200, and never more: `target / tiles` slices, rounded
+/// down, from 2 slices (the 4 of [`COOP_MIN_SLICES`] were measured on the deep tile; where the two
+/// minimums differ, 67–132 column tiles of the 16- and 32-row tiles and 34–66 of the 64-row one,
+/// nothing was measured). Two 16-row workgroups are resident on an SM with one staging buffer (17.8
+/// KiB), one with two (35.5 KiB): with every global load and stash of the kernel removed (the lab's
+/// `gemm_sweep`), 16×4096×14336 took 20.7 µs in 16 slices against 18.1 in 8 with two buffers, 17.7
+/// against 19.2 with one. The 32-row tile (one buffer, 19.0 KiB) takes the same target by its times
+/// (below); the 64-row tile's 132 is one an SM (one buffer was no faster there overall). A second,
+/// partial wave of workgroups costs a whole slice's steps: f16, µs, 16×14336×4096 (56 tiles) in 4 /
+/// 5 / 8 slices 44.5 / 56.2 / 51.3, 16×4096×14336 (16 tiles) in 8 / 16 / 17 53.5 / 42.8 / 46.9,
+/// 32×14336×4096 4 / 5 slices 50.0 / 63.6; the 64-row tile at 64×4096×4096 in 8 / 16 slices 31.6 /
+/// 42.8, 64×4096×14336 64.8 / 75.0 (H200, the lab's few-rows sweep, 2026-11-30).
+pub(super) const COOP_ROWS_SPLIT_TARGET: [(u32, u64); 3] = [(16, 264), (32, 264), (64, 132)];
 
 // The cooperative kernels' tile (`coop::variant_for`).
 

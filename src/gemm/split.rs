@@ -37,13 +37,25 @@ pub fn split_k(tiles: u64, invocations: u64, k_tiles: u64) -> u32 {
 }
 
 /// The cooperative kernels' K slices for `tiles` output tiles of `k_tiles` K steps: enough to
-/// give [`COOP_SPLIT_TARGET_WORKGROUPS`] workgroups, with [`COOP_MIN_SLICE_TILES`] steps or
-/// more in each but the last; none unless that makes [`COOP_MIN_SLICES`] or more. (The caller
-/// evens the slices out, which may leave fewer: `k_tiles.div_ceil(k_tiles.div_ceil(s))`.)
-pub(super) fn coop_splits(tiles: u64, k_tiles: u32) -> u32 {
-    let want = COOP_SPLIT_TARGET_WORKGROUPS.div_ceil(tiles.max(1));
+/// give [`COOP_SPLIT_TARGET_WORKGROUPS`] workgroups, none unless that makes [`COOP_MIN_SLICES`]
+/// or more (measured on the deep tile); for the few-rows tiles as many as give `resident`
+/// workgroups, never more, from 2 slices
+/// ([`COOP_ROWS_SPLIT_TARGET`](super::policy::COOP_ROWS_SPLIT_TARGET)); with
+/// [`COOP_MIN_SLICE_TILES`] steps or more in each but the last. (The caller evens the slices
+/// out, which may leave fewer: `k_tiles.div_ceil(k_tiles.div_ceil(s))`.)
+pub(super) fn coop_splits(tiles: u64, k_tiles: u32, resident: Option<u64>) -> u32 {
+    let tiles = tiles.max(1);
+    let want = match resident {
+        Some(r) => r / tiles,
+        None => COOP_SPLIT_TARGET_WORKGROUPS.div_ceil(tiles),
+    };
     let s = want.min((k_tiles / COOP_MIN_SLICE_TILES) as u64) as u32;
-    if s < COOP_MIN_SLICES {
+    let least = if resident.is_some() {
+        2
+    } else {
+        COOP_MIN_SLICES
+    };
+    if s < least {
         return 1;
     }
     s

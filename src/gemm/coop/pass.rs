@@ -7,7 +7,7 @@
 //! checked before anything is planned.
 
 use crate::device::Caps;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::plan::{BufferInit, Plan, Workgroups};
 // (the cooperative stages declare the same overrides, constants, entry point and resource
 // variables, the int4 ones their scales and zero points besides; the plan checks each against the
@@ -29,12 +29,15 @@ use super::{
 /// `v` (checked with `usable_variant` by the caller), with C in f32, or in f16 where the kernel can round it
 /// itself (`out` = F16 and N even: [`rounds_itself`]; else the caller adds the rounding pass).
 /// In the GEMM's own layout C has rows up to a whole tile ([`padded_rows`]); a caller's C has
-/// none past M (`MASK_M`).
+/// none past M (`MASK_M`). `split` asks for that many K slices, at most one a K step, evened out
+/// (each but the last the same number of steps, so there may be fewer); more than one where the
+/// product cannot be split is `Error::InvalidInput` (`None`: [`coop_splits`]).
 pub(crate) fn plan(
     caps: &Caps,
     v: CoopVariant,
     (b_fmt, out): (CoopB, OutFormat),
     res: &Resolved,
+    split: Option<u32>,
 ) -> Result<GemmPlan> {
     let kind = v.kernel;
     let p = v.policy;
@@ -72,10 +75,20 @@ pub(crate) fn plan(
     let [nx, ny] = tiles(&p, m, n);
     let splitable =
         ny == 1 && res.own && res.batch == 1 && (out == OutFormat::F32 || rounds_itself(out, n));
-    let splits = if splitable {
-        coop_splits(nx * ny, k_tiles)
-    } else {
-        1
+    let splits = match split {
+        Some(s) if s > 1 && !splitable => {
+            return Err(Error::InvalidInput(format!(
+                "{} K slices asked of the cooperative-matrix GEMM {}: it splits K only where C \
+                 is one row of its {}-row tiles in the GEMM's own layout, one matrix, in f32 or \
+                 f16 with N even",
+                s,
+                shape_label(res),
+                p.bm
+            )))
+        }
+        _ if !splitable => 1,
+        Some(s) => s.clamp(1, k_tiles),
+        None => coop_splits(nx * ny, k_tiles, tiles::rows_resident(&p)),
     };
     let per_split = k_tiles.div_ceil(splits);
     let splits = k_tiles.div_ceil(per_split);

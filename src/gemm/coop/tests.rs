@@ -220,3 +220,116 @@ fn coop8_stages_in_scalars_for_metal() {
         }
     }
 }
+
+/// The few-rows tiles split K into as many workgroups as are resident at once on the H200 (two
+/// of the 16- and 32-row tiles an SM, with one staging buffer; one of the 64-row tile), never
+/// more: a second, partial wave costs a whole slice's steps. A split asked for is taken at most
+/// one slice a K step, evened out; where C cannot be split, more than one is refused.
+#[test]
+fn rows_tiles_split_k_into_the_resident_workgroups() {
+    use crate::gemm::{plan, plan_int4, Format, GemmOptions, PathChoice};
+    use crate::plan::Workgroups;
+    let caps = Caps::h100();
+    assert_eq!(
+        (rows_tile(16).policy.bufs, rows_tile(16).policy.b_bufs),
+        (1, 1)
+    );
+    assert_eq!(
+        (rows_tile(32).policy.bufs, rows_tile(32).policy.b_bufs),
+        (1, 1)
+    );
+    assert_eq!(
+        (rows_tile(64).policy.bufs, rows_tile(64).policy.b_bufs),
+        (2, 2)
+    );
+    let slices = |built: crate::Result<crate::gemm::GemmPlan>| {
+        let built = built.unwrap();
+        let pass = &built.plan.passes[0];
+        assert!(
+            pass.kernel.name.starts_with("gemm/coop16"),
+            "{}",
+            pass.label
+        );
+        match pass.workgroups {
+            Workgroups::Direct([_, _, z]) => z,
+            ref other => panic!("{other:?}"),
+        }
+    };
+    let coop = |split| GemmOptions {
+        path: PathChoice::Coop,
+        split,
+        ..GemmOptions::default()
+    };
+    // (M, N, K, slices): 56 column tiles of 128 K steps: 4 (264 / 56, rounded down); 16 of 448:
+    // 16; the 64-row tile, one resident an SM: 132 / 16 = 8
+    for (m, n, k, want) in [
+        (16, 14336, 4096, 4),
+        (8, 14336, 4096, 4),
+        (16, 4096, 14336, 16),
+        (16, 4096, 4096, 16),
+        (32, 14336, 4096, 4),
+        (32, 4096, 14336, 16),
+        (64, 4096, 4096, 8),
+        (64, 4096, 14336, 8),
+    ] {
+        assert_eq!(
+            slices(plan(&caps, Format::F16, m, n, k, coop(None))),
+            want,
+            "{m}×{n}×{k}"
+        );
+    }
+    assert_eq!(
+        slices(plan_int4(&caps, 16, 4096, 14336, false, coop(None))),
+        4
+    );
+    // from 2 slices: 74 column tiles (N = 18944) take 3 (264 / 74), 132 take 2; the 64-row
+    // tile's 43 (N = 11008) 3 (132 / 43), 67 none
+    for (m, n, want) in [
+        (16, 18944, 3),
+        (16, 132 * 256, 2),
+        (64, 11008, 3),
+        (64, 67 * 256, 1),
+    ] {
+        assert_eq!(
+            slices(plan(&caps, Format::F16, m, n, 4096, coop(None))),
+            want,
+            "{m}×{n}"
+        );
+    }
+    // forced: at most one slice a K step (128 of 32), evened out
+    assert_eq!(
+        slices(plan(&caps, Format::F16, 16, 4096, 4096, coop(Some(5)))),
+        5
+    );
+    assert_eq!(
+        slices(plan(&caps, Format::F16, 16, 4096, 4096, coop(Some(1000)))),
+        128
+    );
+    assert_eq!(
+        slices(plan(&caps, Format::F16, 16, 4096, 4096, coop(Some(1)))),
+        1
+    );
+    // evened: 100 slices of 128 steps are 64 of 2
+    assert_eq!(
+        slices(plan(&caps, Format::F16, 16, 4096, 4096, coop(Some(100)))),
+        64
+    );
+    // C of two rows of tiles, or f16 C with N odd: not split, and a split asked for is refused
+    let f16_odd = GemmOptions {
+        out: crate::gemm::OutFormat::F16,
+        ..coop(Some(4))
+    };
+    for (m, n, opts) in [(200, 4096, coop(Some(4))), (16, 4095, f16_odd)] {
+        let r = plan(&caps, Format::F16, m, n, 4096, opts);
+        assert!(matches!(r, Err(crate::Error::InvalidInput(_))), "{m}×{n}");
+        let unsplit = GemmOptions {
+            split: Some(1),
+            ..opts
+        };
+        assert_eq!(
+            slices(plan(&caps, Format::F16, m, n, 4096, unsplit)),
+            1,
+            "{m}×{n}"
+        );
+    }
+}

@@ -35,10 +35,14 @@ override NBUF: u32 = 2u;
 // policy's `prefetch`, src/gemm/coop/tiles.rs `rows_tile`), whose steps are short and wait on
 // their loads: 16×14336×4096 71.7 against 82.3 µs, 16×4096×14336 62.5 against 70.5, 8×4096²
 // 23.7 against 24.7; 32 rows 80.1 / 69.6 against 90.7 / 78.1 at 32×14336×4096 / 32×4096×14336
-// (H200, 2026-11-30); the other tiles keep 1 (their steps are long). The K loop copies tile
-// t+2's registers into the prefetch set at each step's end; two steps an iteration with two
-// named sets, never copied, ran slower: 24.8 / 75.5 / 64.6 against 23.7 / 71.5 / 62.6 µs at 16
-// rows of 4096² / 14336×4096 / 4096×14336 (H200, 2026-11-30).
+// (H200, 2026-11-30, two staging buffers; with one, 16×4096×14336 43.0 against 45.9); the other
+// tiles keep 1 (their steps are long). The K loop copies tile t+2's registers into the prefetch
+// set at each step's end, and NVIDIA's compiler makes that copy wait for the loads. Two steps
+// an iteration with two named sets ran level or slower (24.8 / 75.5 / 64.6 against 23.7 / 71.5 /
+// 62.6 µs at 16 rows of 4096² / 14336×4096 / 4096×14336; in another form 71.6 against 71.0 at
+// 16×14336×4096 and 82.2 against 79.1 at 32×14336×4096), and its SASS still copied the second
+// set; choosing the set by a branch on the step's parity put the copies right after the loads
+// (95 against 72 µs) (H200, 2026-11-30).
 override PREFETCH: u32 = 1u;
 // Staged B buffers: NBUF, or 2 with NBUF = 1 (src/gemm/coop.rs checks NBUF ≤ NBUF_B ≤ 2): then
 // B of tile t+1 is stashed before step t's first barrier, overlapping the other subgroups'
