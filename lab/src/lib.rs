@@ -83,6 +83,22 @@ where
     }
 }
 
+/// A product's shape written `MxNxK` (`16x14336x4096`), as `[m, n, k]`.
+pub fn shape(s: &str) -> [usize; 3] {
+    let d: Vec<usize> = s
+        .split('x')
+        .map(|x| {
+            x.trim()
+                .parse()
+                .unwrap_or_else(|e| panic!("shape {s}: {e:?}"))
+        })
+        .collect();
+    match d[..] {
+        [m, n, k] => [m, n, k],
+        _ => panic!("shape {s}: MxNxK"),
+    }
+}
+
 /// `len` seeded f32 in [-1, 1).
 pub fn random_f32(len: usize, seed: u64) -> Vec<f32> {
     let mut r = ChaCha8Rng::seed_from_u64(seed);

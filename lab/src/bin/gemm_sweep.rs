@@ -371,13 +371,7 @@ fn main() {
                     .next()
                     .expect("--shapes 16x14336x4096,...")
                     .split(',')
-                    .map(|s| {
-                        let d: Vec<usize> = s
-                            .split('x')
-                            .map(|x| x.trim().parse().expect("MxNxK"))
-                            .collect();
-                        [d[0], d[1], d[2]]
-                    })
+                    .map(wgsimd_lab::shape)
                     .collect()
             }
             "--split" => split = Some(it.next().and_then(|s| s.parse().ok()).expect("--split S")),

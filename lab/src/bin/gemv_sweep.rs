@@ -148,7 +148,10 @@ fn run_with(
     let what = match (path, split) {
         (_, s) if coop.is_some() => {
             let tile = coop.as_ref().map(|c| c.0.clone()).unwrap_or_default();
-            s.map_or(tile.clone(), |s| format!("{tile} s{s}"))
+            match s {
+                Some(s) => format!("{tile} s{s}"),
+                None => tile,
+            }
         }
         (PathChoice::Tiled, _) => "tiled".to_string(),
         (PathChoice::Auto, _) => "auto".to_string(),
@@ -221,6 +224,14 @@ fn run_with(
     );
 }
 
+/// A K split of `--splits` or `--coop-splits`: "auto" (the plan's own rule) or a count.
+fn split_of(s: &str) -> Option<u32> {
+    match s {
+        "auto" => None,
+        s => Some(s.parse().expect("a split: auto or a count")),
+    }
+}
+
 fn main() {
     let args = wgsimd_lab::args();
     let rows: Vec<usize> = wgsimd_lab::list_flag(&args, "--rows", &[1, 2, 4, 8, 16, 32]);
@@ -265,10 +276,7 @@ fn main() {
     let coop_splits: Vec<Option<u32>> =
         wgsimd_lab::list_flag(&args, "--coop-splits", &["auto".to_string()])
             .iter()
-            .map(|s| match s.as_str() {
-                "auto" => None,
-                s => Some(s.parse().expect("--coop-splits auto,1,2,...")),
-            })
+            .map(|s| split_of(s))
             .collect();
     let repeats: usize = wgsimd_lab::flag_value(&args, "--repeats")
         .map(|r| r.parse().expect("--repeats N"))
@@ -279,11 +287,8 @@ fn main() {
         .enumerate()
         .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || !args[i - 1].starts_with("--")))
         .map(|(_, s)| {
-            let d: Vec<usize> = s
-                .split('x')
-                .map(|x| x.parse().expect("a shape MxNxK"))
-                .collect();
-            (d[0], d[1], d[2])
+            let [m, n, k] = wgsimd_lab::shape(s);
+            (m, n, k)
         })
         .collect();
     if shapes.is_empty() {
@@ -296,11 +301,7 @@ fn main() {
         let x = inputs(m, n, k, formats.iter().any(|f| f == "f32"));
         for fmt in &formats {
             for s in &splits {
-                let split = match s.as_str() {
-                    "auto" => None,
-                    s => Some(s.parse().expect("--splits auto,1,2,...")),
-                };
-                run(&ctx, &x, fmt, split, PathChoice::Gemv, repeats);
+                run(&ctx, &x, fmt, split_of(s), PathChoice::Gemv, repeats);
             }
             run(&ctx, &x, fmt, None, PathChoice::Tiled, repeats);
             run(&ctx, &x, fmt, None, PathChoice::Auto, repeats);
