@@ -41,26 +41,25 @@ pub fn deep_tile() -> CoopVariant {
 /// coop16's tile for C of at most `rows` rows (decode-sized products; `rows` 16, 32 or 64):
 /// `rows`×256×32, two K tiles in flight (`PREFETCH` 2: the steps are short and wait on their
 /// loads), one, two or four fragment rows a subgroup (override `FM`: 8 subgroups of 32 each own
-/// `rows`×32 of C), where the other tiles stage and multiply padding rows: 112 for every 16 of C
-/// in the deep tile. The 16- and 32-row tiles stage in one buffer (two barriers a step; 17.8 /
-/// 19.0 KiB against 35.5 / 38.0 with two): with two buffers one 16-row workgroup was resident on
-/// an H200 SM, with one two are (`COOP_ROWS_SPLIT_TARGET` has the measurement; the 32-row tile
-/// gains as much, its residency not measured). The 64-row tile keeps two buffers (with one,
-/// 64×4096×4096 f16 4% faster, int4 4% slower; 64×4096×14336 level). K is split into as many workgroups as are resident, never more
-/// (`COOP_ROWS_SPLIT_TARGET`). H200, µs, one buffer against two, each at its best
-/// slices (the lab's few-rows sweep, 2026-11-30): f16 16×4096×4096 18.5 against 18.9,
-/// 16×14336×4096 44.5 against 62.5, 16×4096×14336 42.8 against 53.5, 32×14336×4096 50.0
-/// against 68.0, 32×4096×14336 48.8 against 57.2; int4 16×14336×4096 51.5 against 63.9,
-/// 16×4096×14336 47.4 against 53.9, 32×14336×4096 61.4 against 76.6. Against the deep tile
-/// (the same sweep in an earlier call that day, two staging buffers, K slices for 264
-/// workgroups rounded up): 16 rows of 4096² 24.0–24.3 against 48.0–48.3,
-/// of 4096×14336 71–72 against 113–114, of 14336×4096 82–83 against 84–85; the 64-row tile at
-/// M = 64 43.3 and 83.5 against 48.4 and 117.0 for 4096² and 4096×14336, but 93.3 against the
-/// deep tile's 87.0 on 14336×4096, where the deep tile runs unsplit ([`variant_for`]). Two tiles
-/// in flight against one, with two buffers: 30.6 / 80.1 / 69.6 against 31.5 / 90.7 / 78.1 (32
-/// rows of 4096² / 14336×4096 / 4096×14336), 43.3 / 93.3 / 83.5 against 44.8 / 105.3 / 90.8 (64
-/// rows). Two 16-row tiles for 32 rows: 69.8, 93.5 and 292.8 (no K slices past one row of
-/// tiles).
+/// `rows`×32 of C), where the other tiles stage and multiply padding rows: 112 for every 16 of C in
+/// the deep tile. The 16- and 32-row tiles stage in one buffer (two barriers a step; 17.8 / 19.0
+/// KiB against 35.5 / 38.0 with two): with two buffers one 16-row workgroup was resident on an H200
+/// SM, with one two are (`COOP_ROWS_SPLIT_TARGET` has the measurement; the 32-row tile gains as
+/// much, its residency not measured). The 64-row tile keeps two buffers (with one, 64×4096×4096 f16
+/// 4% faster, int4 4% slower; 64×4096×14336 level). K is split into as many workgroups as are
+/// resident, never more (`COOP_ROWS_SPLIT_TARGET`). H200, µs, one buffer against two, each at its
+/// best slices (the lab's few-rows sweep, 2026-11-30): f16 16×4096×4096 18.5 against 18.9,
+/// 16×14336×4096 44.5 against 62.5, 16×4096×14336 42.8 against 53.5, 32×14336×4096 50.0 against
+/// 68.0, 32×4096×14336 48.8 against 57.2; int4 16×14336×4096 51.5 against 63.9, 16×4096×14336 47.4
+/// against 53.9, 32×14336×4096 61.4 against 76.6. Against the deep tile (the same sweep in an
+/// earlier call that day, two staging buffers, K slices for 264 workgroups rounded up): 16 rows of
+/// 4096² 24.0–24.3 against 48.0–48.3, of 4096×14336 71–72 against 113–114, of 14336×4096 82–83
+/// against 84–85; the 64-row tile at M = 64 43.3 and 83.5 against 48.4 and 117.0 for 4096² and
+/// 4096×14336, but 93.3 against the deep tile's 87.0 on 14336×4096, where the deep tile runs
+/// unsplit ([`variant_for`]). Two tiles in flight against one, with two buffers: 30.6 / 80.1 / 69.6
+/// against 31.5 / 90.7 / 78.1 (32 rows of 4096² / 14336×4096 / 4096×14336), 43.3 / 93.3 / 83.5
+/// against 44.8 / 105.3 / 90.8 (64 rows). Two 16-row tiles for 32 rows: 69.8, 93.5 and 292.8 (no K
+/// slices past one row of tiles).
 pub fn rows_tile(rows: u32) -> CoopVariant {
     let v = CoopVariant::new(CoopKernel::K16, rows, 256, 32).prefetch(2);
     if rows <= 32 {
