@@ -373,13 +373,18 @@ fn int4_weights(t: &Target) {
     }
 }
 
-/// Zero points 5..=11 for `n`-column weights, varying along K as well as across columns.
+/// Zero points from 5 to below 12, integers and fractions (exact in f16), for `n`-column
+/// weights, varying along K as well as across columns.
 fn set_zero_points(weights: &mut Int4Weights, n: usize) {
     let g = weights.groups() * n;
     weights.zeros = Some(
         (0..g as u64)
             .map(|j| {
-                let z = ((j.wrapping_mul(2_654_435_761) >> 13) % 7) as f32 + 5.0;
+                // (fractions down to the f16 step there, 2^-7: the few-rows kernel subtracts
+                // them exactly)
+                let h = j.wrapping_mul(2_654_435_761) >> 13;
+                let frac = [0.0, 0.3125, 0.6875, 0.0078125][(h / 7 % 4) as usize];
+                let z = (h % 7) as f32 + 5.0 + frac;
                 half::f16::from_f32(z).to_bits()
             })
             .collect(),

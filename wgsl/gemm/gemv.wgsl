@@ -5,11 +5,11 @@
 // groups × KT lanes of K (CV · KT = 256): invocation (cv, kt) owns a few consecutive columns
 // for all rows of its block (one vec4 of a B row per k, f32: 4 columns, f16: 8; or four packed
 // words per 8 k, int4: 4 columns) and every KT-th k (word) of the workgroup's K range, four loads
-// issued before their multiply-adds; the KT partial sums of a column are added in workgroup
-// memory at the end. A subgroup's invocations are CV consecutive column groups of one k, then
-// the next k: each B row is read in runs of CV column groups (the host keeps a run at least one
-// 32-byte sector). The register-tiled kernel (tiled.wgsl) spent 31 of every 32 rows of its tile
-// on nothing here, with a barrier per 8 of K.
+// a step, issued a step ahead of their multiply-adds; the KT partial sums of a column are added
+// in workgroup memory at the end. A subgroup's invocations are CV consecutive column groups of
+// one k, then the next k: each B row is read in runs of CV column groups (the host keeps a run
+// at least one 32-byte sector). The register-tiled kernel (tiled.wgsl) spent 31 of every 32
+// rows of its tile on nothing here, with a barrier per 8 of K.
 //
 // Layout: workgroup w = x + y · (the grid's width) of K slice z owns rows [rb·ROWS, (rb+1)·ROWS)
 // for rb = w % ROW_BLOCKS, column groups [cb·CV, (cb+1)·CV) for cb = w / ROW_BLOCKS, and
@@ -118,7 +118,12 @@ fn stage_a(at: u32, x: vec4<u32>) {
         As[at + 2u] = f.z;
         As[at + 3u] = f.w;
     } else {
-        let h = halves(x);
+        // (int4: element j of the 8 times 16^-place(j), exactly: see nibble)
+        var h = halves(x);
+        if B_FMT == 2u {
+            h[0] *= vec4<f32>(1.0, 0.0625, 0.00390625, 0.000244140625);
+            h[1] *= vec4<f32>(0.0000152587890625, 1.0, 0.0625, 0.00390625);
+        }
         As[at] = h[0].x;
         As[at + 1u] = h[0].y;
         As[at + 2u] = h[0].z;
@@ -182,6 +187,13 @@ fn halves(w: vec4<u32>) -> array<vec4<f32>, 2> {
     let lo = vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));
     let hi = vec4<f32>(unpack2x16float(w.z), unpack2x16float(w.w));
     return array<vec4<f32>, 2>(lo, hi);
+}
+
+// f32 / f16: one step's four vectors of B, as loaded (k, k + KT, k + 2·KT, k + 3·KT, each
+// index capped at `last`, like int4_step).
+fn b_step(k: u32, last: u32, v: u32) -> BtStep {
+    return BtStep(b_vec(min(k, last), v), b_vec(min(k + KT, last), v),
+        b_vec(min(k + 2u * KT, last), v), b_vec(min(k + 3u * KT, last), v));
 }
 
 // B's four vectors of one step as f32 columns: lo holds columns 0..3 of each (f32: all of
@@ -258,13 +270,28 @@ struct Int4Quad {
     scale: vec4<f32>,
 }
 
-// Nibble j of each word minus its zero point, exactly: the nibble ORed into the mantissa of
-// 2^23 is the float 2^23 + q, so q needs no integer-to-float conversion (a quarter-rate
-// instruction on NVIDIA); the first subtraction is exact (integers below 2^24), and so is the
-// second for an integer zero point (the default 8).
+// The place of nibble j (j < 8, a constant at each call) in the word it is masked from:
+// nibbles 0..4 in the word itself (bits 0..19 of the 23 of an f32 mantissa), 5..7 in the word
+// shifted right by 20.
+fn place(j: u32) -> u32 {
+    return select(j, j - 5u, j >= 5u);
+}
+
+// Nibble j of each word minus its zero point, times 16^place(j), exactly: the nibble masked in
+// place and ORed into the mantissa of 2^23 is the float 2^23 + q·16^p, so q needs neither a
+// shift nor an integer-to-float conversion (a quarter-rate instruction on NVIDIA); 2^23 (with
+// the default zero point, 2^23 + 8·16^p, one subtraction) comes off exactly (multiples of 16^p
+// below 2^24), and 16^p·(q − zero) rounds as q − zero does. A's staged elements carry 16^-p
+// (stage_a), so each product is A's element times q − zero, as rounded before.
 fn nibble(x: Int4Raw, j: u32, zero: vec4<f32>) -> vec4<f32> {
-    let bits = ((x.words >> vec4<u32>(4u * j)) & vec4<u32>(15u)) | vec4<u32>(0x4B000000u);
-    return (bitcast<vec4<f32>>(bits) - 8388608.0) - zero;
+    let p = place(j);
+    let w = select(x.words, x.words >> vec4<u32>(20u), j >= 5u);
+    let bits = (w & vec4<u32>(15u << (4u * p))) | vec4<u32>(0x4B000000u);
+    let scale = f32(1u << (4u * p));
+    if !HAS_ZEROS {
+        return bitcast<vec4<f32>>(bits) - (8388608.0 + 8.0 * scale);
+    }
+    return (bitcast<vec4<f32>>(bits) - 8388608.0) - zero * scale;
 }
 
 fn int4_quad(x: Int4Raw) -> Int4Quad {
@@ -289,11 +316,27 @@ fn int4_terms(r: u32, kw: u32, q: Int4Quad) -> vec4<f32> {
     return q.scale * dot;
 }
 
+// int4: one step's four packed rows, as loaded.
+struct Int4Step {
+    r0: Int4Raw,
+    r1: Int4Raw,
+    r2: Int4Raw,
+    r3: Int4Raw,
+}
+
+// The step of packed rows `row`, row + KT, row + 2·KT, row + 3·KT, each index capped at `last`
+// (a prefetch past the slice's end reads its last row again: a cached line, never used).
+fn int4_step(row: u32, last: u32, n0: u32) -> Int4Step {
+    return Int4Step(int4_raw(min(row, last), n0), int4_raw(min(row + KT, last), n0),
+        int4_raw(min(row + 2u * KT, last), n0), int4_raw(min(row + 3u * KT, last), n0));
+}
+
 // Every row's terms of one packed row at kw, added to the row sums (literal indices, each row
 // under `if ROWS > r`, a constant: see main). One packed row is dequantized at a time, the
-// scales and zero points kept as f16 pairs until then: 73 registers at one row, 113 at eight on
-// the H200 (four rows dequantized at once held 97 and 123 and ran 2–7% slower at 1–16 rows; the
-// scale applied per element, half a row at a time, 1–3% slower still; 2026-11-29).
+// scales and zero points kept as f16 pairs until then: 87 registers at one row, 146 at eight on
+// the H200 with the next step's loads in flight (before those: four rows dequantized at once
+// held 97 and 123 registers against 73 and 113 and ran 2–7% slower at 1–16 rows; the scale
+// applied per element, half a row at a time, 1–3% slower still; 2026-11-29).
 fn int4_rows(lo: ptr<function, array<vec4<f32>, MAX_ROWS>>, kw: u32, x: Int4Raw) {
     let q = int4_quad(x);
     (*lo)[0] += int4_terms(0u, kw, q);
@@ -401,6 +444,22 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let cv = lid % CV;
     let kt = lid / CV;
     let g = block * CV + cv;
+    // prefetch: each step's loads of B are issued a step ahead, before the previous step's
+    // multiply-adds (and across the chunks' barriers: a lane's steps advance by STEP_LOADS·KT
+    // rows of K through the whole slice, CHUNK being whole steps), so their latency overlaps
+    // that arithmetic; the step after the slice's last reads its last row again (never used).
+    // f32 / f16: rows of B; int4: packed rows.
+    let n0 = g * COLS_INT4;
+    var k_next = slice * KSLICE + kt;
+    let k_last = (slice + 1u) * KSLICE - 1u;
+    var b_next: BtStep;
+    var q_next: Int4Step;
+    if B_FMT == 2u {
+        k_next = slice * (KSLICE / 8u) + kt;
+        q_next = int4_step(k_next, k_last / 8u, n0);
+    } else if !B_T {
+        b_next = b_step(k_next, k_last, g);
+    }
     // the slice, chunk by chunk (bounds uniform in the workgroup: the barriers are too)
     let k_end = min((slice + 1u) * KSLICE, params.k);
     for (var k0 = slice * KSLICE; k0 < k_end; k0 += CHUNK) {
@@ -424,18 +483,15 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
         workgroupBarrier();
         if B_FMT == 2u {
             // int4: columns 4g .. 4g + 3, every KT-th packed row (8 of K) of the chunk, four
-            // per step, loads first; dequantized once for all rows
-            let n0 = g * COLS_INT4;
+            // per step, loaded a step ahead; dequantized once for all rows
             for (var kb = kt; kb < CHUNK / 8u; kb += STEP_LOADS * KT) {
-                let row = k0 / 8u + kb;
-                let r0 = int4_raw(row, n0);
-                let r1 = int4_raw(row + KT, n0);
-                let r2 = int4_raw(row + 2u * KT, n0);
-                let r3 = int4_raw(row + 3u * KT, n0);
-                int4_rows(&lo, kb, r0);
-                int4_rows(&lo, kb + KT, r1);
-                int4_rows(&lo, kb + 2u * KT, r2);
-                int4_rows(&lo, kb + 3u * KT, r3);
+                let q = q_next;
+                k_next += STEP_LOADS * KT;
+                q_next = int4_step(k_next, k_last / 8u, n0);
+                int4_rows(&lo, kb, q.r0);
+                int4_rows(&lo, kb + KT, q.r1);
+                int4_rows(&lo, kb + 2u * KT, q.r2);
+                int4_rows(&lo, kb + 3u * KT, q.r3);
             }
         } else if B_T {
             // transposed B: column n's row, every KT-th load (4 f32 or 8 f16 of K) of the
@@ -456,15 +512,15 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
                 if ROWS > 7u { lo[7].x += bt_terms(7u, kv, st); }
             }
         } else {
-            // f32 / f16: column vec v of B's rows, k = kt, kt + KT, ... of the chunk, four per
-            // step, loads first
-            let v = g;
+            // f32 / f16: column vec g of B's rows, k = kt, kt + KT, ... of the chunk, four per
+            // step, loaded a step ahead
             for (var kk = kt; kk < CHUNK; kk += STEP_LOADS * KT) {
-                let k = k0 + kk;
-                let b0 = b_vec(k, v);
-                let b1 = b_vec(k + KT, v);
-                let b2 = b_vec(k + 2u * KT, v);
-                let b3 = b_vec(k + 3u * KT, v);
+                let b0 = b_next.q0;
+                let b1 = b_next.q1;
+                let b2 = b_next.q2;
+                let b3 = b_next.q3;
+                k_next += STEP_LOADS * KT;
+                b_next = b_step(k_next, k_last, g);
                 var st: Step;
                 if B_FMT == 0u {
                     st.lo = array<vec4<f32>, 4>(bitcast<vec4<f32>>(b0), bitcast<vec4<f32>>(b1),
