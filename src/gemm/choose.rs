@@ -398,10 +398,9 @@ mod tests {
         assert_eq!(coop_min_m(4096, 4095), COOP_MIN_M);
     }
 
-    /// The few-rows kernel's K slices for int4 weights: all of K (to 16384) in one pass for 2
-    /// or more rows of weights up to 8192 columns wide, slices of 4096 and the split-K sum for
-    /// one row or wider weights; K past 16384 in slices and the sum again (plans only: nothing
-    /// runs).
+    /// The few-rows kernel's K slices for int4 weights: all of K (to 16384) in one pass for
+    /// weights up to 8192 columns wide, slices of 4096 and the split-K sum for wider weights; K
+    /// past 16384 in slices and the sum again (plans only: nothing runs).
     #[test]
     fn int4_few_rows_take_long_k_slices_on_narrow_weights() {
         let caps = coop_caps();
@@ -412,14 +411,21 @@ mod tests {
             p.plan.pass_labels().len()
         };
         for (m, n, k) in [
+            (1, 4096, 14336),
             (2, 4096, 14336),
-            (8, 4096, 14336),
+            (7, 4096, 14336),
+            (1, 8192, 8192),
             (2, 8192, 8192),
             (4, 4096, 16384),
         ] {
             assert_eq!(passes(m, n, k), 1, "{m}x{n}x{k}");
         }
-        for (m, n, k) in [(1, 4096, 14336), (2, 14336, 14336), (2, 4096, 32768)] {
+        for (m, n, k) in [
+            (1, 14336, 14336),
+            (2, 14336, 14336),
+            (1, 4096, 32768),
+            (2, 4096, 32768),
+        ] {
             assert_eq!(passes(m, n, k), 2, "{m}x{n}x{k}");
         }
         // K within one slice of 4096 stays one pass either way

@@ -101,9 +101,9 @@ pub(super) fn gemv_pass(
     // the chunk of K staged at once: whole steps, its f32 copy of A within workgroup memory
     let fits = free / (4 * rows) / step * step;
     // K slices: one when the column blocks fill the GPU (up to GEMV_MAX_KSLICE of K each;
-    // int4 weights of few columns with 2 or more rows: GEMV_INT4_LONG_SLICE), else enough
+    // int4 weights of few columns: GEMV_INT4_LONG_SLICE), else enough
     // workgroups to keep B's loads in flight; whole steps, partial products within a binding
-    let long = fb == Format::Int4 && rows >= 2 && n as u64 <= GEMV_INT4_LONG_SLICE_MAX_N;
+    let long = fb == Format::Int4 && n as u64 <= GEMV_INT4_LONG_SLICE_MAX_N;
     let max_kslice = if long {
         GEMV_INT4_LONG_SLICE
     } else {
