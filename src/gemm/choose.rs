@@ -432,6 +432,29 @@ mod tests {
         assert_eq!(passes(2, 4096, 4096), 1);
     }
 
+    /// The few-rows kernel's int4 dequantization takes K's bit 31 as 0 (gemm/gemv.wgsl,
+    /// `float_2p23`): K = 2^31 is refused, A's f16 row past what a binding holds, even on an
+    /// adapter that binds more (plans only: nothing runs).
+    #[test]
+    fn int4_k_stays_below_2_to_the_31() {
+        let mut caps = coop_caps();
+        caps.max_storage_binding = u64::MAX;
+        let plan = |k| plan_int4(&caps, 1, k, 1, false, GemmOptions::default());
+        let refused = plan(1 << 31).err().map(|e| e.to_string());
+        assert!(
+            refused
+                .as_deref()
+                .is_some_and(|e| e.contains("gemm A needs")),
+            "{refused:?}"
+        );
+        let p = plan(1 << 30);
+        assert!(
+            p.as_ref().is_ok_and(|p| p.path == Path::Gemv),
+            "{:?}",
+            p.err()
+        );
+    }
+
     /// int4 weights take cooperative matrices from `COOP_MIN_M_INT4` rows where they are
     /// offered (coop16's tiles and coop8's, whose K steps divide the quantization group), the
     /// few-rows kernel below; a tile whose K step does not divide the group is refused.

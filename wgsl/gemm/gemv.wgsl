@@ -92,6 +92,13 @@ var<workgroup> As: array<f32, AS_LEN>;
 // [kt][cv][column of the group]: one row's partial sums, to be added over kt (then the sums of
 // the columns' parts)
 var<workgroup> red: array<f32, WG * RED_WORDS>;
+// The bits of the float 2^23 (0x4B000000), for int4's dequantization (nibble), set at the start
+// of main from an expression NVIDIA's compiler cannot fold: held in a register, a nibble's mask
+// and OR are one instruction; as a literal they took two (int4 1 / 2 / 4×14336×4096 18.3 / 26.0
+// / 35.6 µs against 21.4 / 29.2 / 39.0, H200, 2026-11-30; read from the params' constant bank
+// directly, no faster). The expression's second term is K's bit 31, always 0: the int4 path's
+// A holds K f16 in one binding below 4 GiB (src/gemm/limits.rs, binding_limit).
+var<private> float_2p23: u32;
 
 // Columns per invocation.
 fn cols() -> u32 {
@@ -278,15 +285,16 @@ fn place(j: u32) -> u32 {
 }
 
 // Nibble j of each word minus its zero point, times 16^place(j), exactly: the nibble masked in
-// place and ORed into the mantissa of 2^23 is the float 2^23 + q·16^p, so q needs neither a
-// shift nor an integer-to-float conversion (a quarter-rate instruction on NVIDIA); 2^23 (with
-// the default zero point, 2^23 + 8·16^p, one subtraction) comes off exactly (multiples of 16^p
-// below 2^24), and 16^p·(q − zero) rounds as q − zero does. A's staged elements carry 16^-p
-// (stage_a), so each product is A's element times q − zero, as rounded before.
+// place and ORed into the mantissa of 2^23 (`float_2p23`: one instruction) is the float
+// 2^23 + q·16^p, so q needs neither a shift nor an integer-to-float conversion (a quarter-rate
+// instruction on NVIDIA); 2^23 (with the default zero point, 2^23 + 8·16^p, one subtraction)
+// comes off exactly (multiples of 16^p below 2^24), and 16^p·(q − zero) rounds as q − zero
+// does. A's staged elements carry 16^-p (stage_a), so each product is A's element times
+// q − zero, as rounded before.
 fn nibble(x: Int4Raw, j: u32, zero: vec4<f32>) -> vec4<f32> {
     let p = place(j);
     let w = select(x.words, x.words >> vec4<u32>(20u), j >= 5u);
-    let bits = (w & vec4<u32>(15u << (4u * p))) | vec4<u32>(0x4B000000u);
+    let bits = (w & vec4<u32>(15u << (4u * p))) | vec4<u32>(float_2p23);
     let scale = f32(1u << (4u * p));
     if !HAS_ZEROS {
         return bitcast<vec4<f32>>(bits) - (8388608.0 + 8.0 * scale);
@@ -424,6 +432,7 @@ fn store_row(o: Out, r: u32, lo: vec4<f32>, hi: vec4<f32>) {
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
+    float_2p23 = 0x4B000000u | (params.k & 0x80000000u);
     let w = wid.x + wid.y * nwg.x;
     if w >= BLOCKS {
         return;
