@@ -90,12 +90,13 @@ pub const GEMV_MAX_M_INT4: usize = 32;
 
 /// The fewest rows that take cooperative matrices for int4 weights (`gemm/coop16_int4`, or
 /// `gemm/coop8_int4` on Apple GPUs, where the adapter offers them; below, the few-rows kernel,
-/// which streams the weights once for each block of 8
-/// rows while the cooperative tile streams them once). H200 (the lab's few-rows sweep,
-/// 2026-11-30, int4, µs, the few-rows kernel against coop16's 16-row tile, `coop::rows_tile`)
-/// at 4096×4096 / 14336×4096 / 4096×14336: 8 rows 24.8 / 58.4 / 58.0 against 23.3 / 52.0 /
-/// 47.5; 4 rows 17.1 / 38.9 / 37.8 against 23.1 / 51.4 / 47.4 (the tile takes the same time at
-/// any row count to 16: 23.0–23.2 / 51.4–51.8 / 47.3–47.6). coop8 follows coop16's rule, not
+/// which streams the weights once for each block of 8 rows while the cooperative tile streams
+/// them once). H200 (the lab's few-rows sweep, 2026-11-30, int4, µs, the few-rows kernel
+/// against coop16's 16-row tile, `coop::rows_tile`) at 4096×4096 / 14336×4096 / 4096×14336:
+/// 8 rows 24.8 / 58.4 / 58.0 against 23.3 / 52.0 / 47.5; 4 rows 17.1 / 38.9 / 37.8 against
+/// 23.1 / 51.4 / 47.4. The tile takes about the same at any row count to 16 (23.0–23.3 /
+/// 51.4–52.0 / 47.2–47.6 at 2–16 rows, two calls). The 8-row figures predate `float_2p23` in
+/// gemm/gemv.wgsl (5–15% off at 1–4 rows, not timed at 8). coop8 follows coop16's rule, not
 /// measured (no Apple GPU here).
 pub const COOP_MIN_M_INT4: usize = 8;
 
@@ -142,9 +143,10 @@ pub(super) const GEMV_MAX_KSLICE: u64 = 4096;
 /// µs, one slice against the slices of the rule above, the two builds alternated within each
 /// of three calls): 2 / 4 / 8×4096×14336 31.6 / 39.2 / 59.8 against 38.9 / 46.7 / 70.9, 2 /
 /// 4×8192×8192 31.6 / 39.4 against 37.0 / 46.8, 2×4096×16384 35.0 against 43.6. At one row,
-/// with B's loads issued a step ahead (another call, two rounds): 1×4096×14336 21.6 against
-/// 25.6, 1×8192×8192 22.6–22.8 against 24.2, 1×2048×8192 11.8 against 13.2, 1×4096×8192 15.4
-/// against 16.8, 1×4096×16384 23.5–23.7 against 26.3, 1×8192×16384 46.0 against 46.1. Not on
+/// with B's loads issued a step ahead (another call, two rounds; a round's outliers left out):
+/// 1×4096×14336 21.6 against 25.6, 1×8192×8192 22.6–22.8 against 24.2, 1×2048×8192 11.8
+/// against 13.2, 1×4096×8192 15.4 against 16.8, 1×4096×16384 23.5–23.7 against 26.3,
+/// 1×8192×16384 46.0 against 46.1. Not on
 /// wider weights (2×14336×14336 119.7 against 111.3 in slices of 3584, 4×16384×16384 154.4
 /// against 151.6; 2×16384×16384 120.0 against 126.0 and 2×16384×8192 66.2 against 71.1 won,
 /// and are left to the rule above).

@@ -380,7 +380,7 @@ fn set_zero_points(weights: &mut Int4Weights, n: usize) {
     weights.zeros = Some(
         (0..g as u64)
             .map(|j| {
-                // (fractions down to the f16 step there, 2^-7: the few-rows kernel subtracts
+                // (fractions down to the f16 step at 8..12, 2^-7: the few-rows kernel subtracts
                 // them exactly)
                 let h = j.wrapping_mul(2_654_435_761) >> 13;
                 let frac = [0.0, 0.3125, 0.6875, 0.0078125][(h / 7 % 4) as usize];

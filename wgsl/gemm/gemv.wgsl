@@ -5,11 +5,11 @@
 // groups × KT lanes of K (CV · KT = 256): invocation (cv, kt) owns a few consecutive columns
 // for all rows of its block (one vec4 of a B row per k, f32: 4 columns, f16: 8; or four packed
 // words per 8 k, int4: 4 columns) and every KT-th k (word) of the workgroup's K range, four loads
-// a step, issued a step ahead of their multiply-adds; the KT partial sums of a column are added
-// in workgroup memory at the end. A subgroup's invocations are CV consecutive column groups of
-// one k, then the next k: each B row is read in runs of CV column groups (the host keeps a run
-// at least one 32-byte sector). The register-tiled kernel (tiled.wgsl) spent 31 of every 32
-// rows of its tile on nothing here, with a barrier per 8 of K.
+// a step, issued a step ahead of their multiply-adds (transposed B: as the step begins); the KT
+// partial sums of a column are added in workgroup memory at the end. A subgroup's invocations
+// are CV consecutive column groups of one k, then the next k: each B row is read in runs of CV
+// column groups (the host keeps a run at least one 32-byte sector). The register-tiled kernel
+// (tiled.wgsl) spent 31 of every 32 rows of its tile on nothing here, with a barrier per 8 of K.
 //
 // Layout: workgroup w = x + y · (the grid's width) of K slice z owns rows [rb·ROWS, (rb+1)·ROWS)
 // for rb = w % ROW_BLOCKS, column groups [cb·CV, (cb+1)·CV) for cb = w / ROW_BLOCKS, and
@@ -290,7 +290,7 @@ fn place(j: u32) -> u32 {
 // instruction on NVIDIA); 2^23 (with the default zero point, 2^23 + 8·16^p, one subtraction)
 // comes off exactly (multiples of 16^p below 2^24), and 16^p·(q − zero) rounds as q − zero
 // does. A's staged elements carry 16^-p (stage_a), so each product is A's element times
-// q − zero, as rounded before.
+// q − zero, rounded exactly as q − zero is.
 fn nibble(x: Int4Raw, j: u32, zero: vec4<f32>) -> vec4<f32> {
     let p = place(j);
     let w = select(x.words, x.words >> vec4<u32>(20u), j >= 5u);
@@ -341,10 +341,11 @@ fn int4_step(row: u32, last: u32, n0: u32) -> Int4Step {
 
 // Every row's terms of one packed row at kw, added to the row sums (literal indices, each row
 // under `if ROWS > r`, a constant: see main). One packed row is dequantized at a time, the
-// scales and zero points kept as f16 pairs until then: 87 registers at one row, 146 at eight on
-// the H200 with the next step's loads in flight (before those: four rows dequantized at once
-// held 97 and 123 registers against 73 and 113 and ran 2–7% slower at 1–16 rows; the scale
-// applied per element, half a row at a time, 1–3% slower still; 2026-11-29).
+// scales and zero points kept as f16 pairs until then: 88 registers at one row, 146 at eight on
+// the H200 with the next step's loads in flight (eight read without float_2p23). Without the
+// prefetch, four rows dequantized at once held 97 and 123 registers against 73 and 113 and ran
+// 2–7% slower at 1–16 rows; the scale applied per element, half a row at a time, 1–3% slower
+// still (2026-11-29).
 fn int4_rows(lo: ptr<function, array<vec4<f32>, MAX_ROWS>>, kw: u32, x: Int4Raw) {
     let q = int4_quad(x);
     (*lo)[0] += int4_terms(0u, kw, q);
