@@ -4,7 +4,7 @@
 //! overrides) among:
 //!
 //! - the passes of the GEMM plans (`wgsimd::gemm::plan`, public): f16 8192³ and 2048³, f32
-//!   4096³, the few-rows kernel at 1, 8 and 16 rows (f32, f16, int4 B), the decode-sized
+//!   4096³, the few-rows kernel (forced) at 1, 8 and 16 rows (f32, f16, int4 B), the decode-sized
 //!   cooperative tiles at 16, 32 and 64 rows of 14336×4096 (f16, int4), every cooperative tile
 //!   of the lab's list (`lab/src/tiles.rs`) at 8192³, and the candidate kernels of `lab/wgsl/`
 //!   on their tiles;
@@ -260,18 +260,23 @@ fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Vec<Target>, String>)> {
         format!("gemm f32 {n}³"),
         gemm::plan(caps, Format::F32, n, n, n, auto),
     );
-    // the few-rows kernel: one pipeline per B format and row count (1, its 8-row block, the
-    // most the product sends it)
+    // the few-rows kernel, forced (where the adapter has cooperative matrices, `Auto` takes
+    // them from 8 rows for int4): one pipeline per B format and row count (1, its 8-row block,
+    // the most the product sends it)
+    let gemv = GemmOptions {
+        path: PathChoice::Gemv,
+        ..Default::default()
+    };
     for m in [1, 8, gemm::GEMV_MAX_M] {
         for fmt in [Format::F32, Format::F16] {
             add(
                 format!("gemm {fmt:?} {m}x{n}x{n}").to_lowercase(),
-                gemm::plan(caps, fmt, m, n, n, auto),
+                gemm::plan(caps, fmt, m, n, n, gemv),
             );
         }
         add(
             format!("gemm int4 {m}x{n}x{n}"),
-            gemm::plan_int4(caps, m, n, n, false, auto),
+            gemm::plan_int4(caps, m, n, n, false, gemv),
         );
     }
     // the decode-sized products' cooperative tiles (coop::rows_tile) as the plan chooses them
