@@ -162,8 +162,9 @@ fn bt_vec(n: u32, kv: u32) -> vec4<u32> {
     return select(vec4<u32>(0u), k_tail(x, kv, bt_epl()), kv < params.b_vecs);
 }
 
-// Transposed B: one step's four loads of a column.
-struct BtStep {
+// One step's four loads of B, as loaded: of a column's row along K (transposed B), or
+// vectors of B's rows (b_step).
+struct Loads {
     q0: vec4<u32>,
     q1: vec4<u32>,
     q2: vec4<u32>,
@@ -184,7 +185,7 @@ fn bt_term(r: u32, kv: u32, q: vec4<u32>) -> f32 {
 }
 
 // Row r's terms of a step of transposed B at kv: loads kv, kv + KT, kv + 2·KT, kv + 3·KT.
-fn bt_terms(r: u32, kv: u32, st: BtStep) -> f32 {
+fn bt_terms(r: u32, kv: u32, st: Loads) -> f32 {
     return bt_term(r, kv, st.q0) + bt_term(r, kv + KT, st.q1) + bt_term(r, kv + 2u * KT, st.q2)
         + bt_term(r, kv + 3u * KT, st.q3);
 }
@@ -198,8 +199,8 @@ fn halves(w: vec4<u32>) -> array<vec4<f32>, 2> {
 
 // f32 / f16: one step's four vectors of B, as loaded (k, k + KT, k + 2·KT, k + 3·KT, each
 // index capped at `last`, like int4_step).
-fn b_step(k: u32, last: u32, v: u32) -> BtStep {
-    return BtStep(b_vec(min(k, last), v), b_vec(min(k + KT, last), v),
+fn b_step(k: u32, last: u32, v: u32) -> Loads {
+    return Loads(b_vec(min(k, last), v), b_vec(min(k + KT, last), v),
         b_vec(min(k + 2u * KT, last), v), b_vec(min(k + 3u * KT, last), v));
 }
 
@@ -462,7 +463,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let n0 = g * COLS_INT4;
     var k_next = slice * KSLICE + kt;
     let k_last = (slice + 1u) * KSLICE - 1u;
-    var b_next: BtStep;
+    var b_next: Loads;
     var q_next: Int4Step;
     if B_FMT == 2u {
         k_next = slice * (KSLICE / 8u) + kt;
@@ -510,7 +511,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
             let e = bt_epl();
             for (var kv = kt; kv < CHUNK / e; kv += STEP_LOADS * KT) {
                 let kv0 = k0 / e + kv;
-                let st = BtStep(bt_vec(n, kv0), bt_vec(n, kv0 + KT), bt_vec(n, kv0 + 2u * KT),
+                let st = Loads(bt_vec(n, kv0), bt_vec(n, kv0 + KT), bt_vec(n, kv0 + 2u * KT),
                     bt_vec(n, kv0 + 3u * KT));
                 lo[0].x += bt_terms(0u, kv, st);
                 if ROWS > 1u { lo[1].x += bt_terms(1u, kv, st); }
