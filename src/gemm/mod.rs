@@ -10,7 +10,8 @@
 //!   [`GEMV_MAX_M_INT4`]).
 //!   `gemm/coop16` and `gemm/coop8` use cooperative matrices (f16 16×16×16 or 8×8×8 → f32,
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
-//!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 8 for large weights, 2 for huge ones), `gemm/coop16_int4` and `coop8_int4` for int4
+//!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 8 for large weights, 2 for huge ones),
+//!   `gemm/coop16_int4` and `coop8_int4` for int4
 //!   weights from [`COOP_MIN_M_INT4`] rows, only when the adapter offers that shape, has one
 //!   subgroup size, and the tile fits its workgroup memory ([`coop::usable`]); otherwise the
 //!   portable kernel runs. Cooperative matrices take int4 weights as f16: a weight past 65504
