@@ -432,27 +432,34 @@ mod tests {
         assert_eq!(passes(2, 4096, 4096), 1);
     }
 
-    /// The few-rows kernel's int4 dequantization takes K's bit 31 as 0 (gemm/gemv.wgsl,
-    /// `float_2p23`): K = 2^31 is refused, A's f16 row past what a binding holds, even on an
-    /// adapter that binds more (plans only: nothing runs).
+    /// The int4 dequantization takes K's bit 31 as 0 (`float_2p23` in gemm/gemv.wgsl and
+    /// gemm/lib/coop_b_int4.wgsl): K = 2^31 is refused on both paths, A's f16 row past what a
+    /// binding holds, even on an adapter that binds more (plans only: nothing runs).
     #[test]
     fn int4_k_stays_below_2_to_the_31() {
         let mut caps = coop_caps();
         caps.max_storage_binding = u64::MAX;
-        let plan = |k| plan_int4(&caps, 1, k, 1, false, GemmOptions::default());
-        let refused = plan(1 << 31).err().map(|e| e.to_string());
-        assert!(
-            refused
-                .as_deref()
-                .is_some_and(|e| e.contains("gemm A needs")),
-            "{refused:?}"
-        );
-        let p = plan(1 << 30);
-        assert!(
-            p.as_ref().is_ok_and(|p| p.path == Path::Gemv),
-            "{:?}",
-            p.err()
-        );
+        // one row takes the few-rows kernel, COOP_MIN_M_INT4 rows coop16's stash (K within
+        // 4 GiB of A's rows)
+        for (m, path, fits) in [
+            (1, Path::Gemv, 1 << 30),
+            (COOP_MIN_M_INT4, Path::Coop16, 1 << 27),
+        ] {
+            let plan = |k| plan_int4(&caps, m, k, 1, false, GemmOptions::default());
+            let refused = plan(1 << 31).err().map(|e| e.to_string());
+            assert!(
+                refused
+                    .as_deref()
+                    .is_some_and(|e| e.contains("gemm A needs")),
+                "{m} rows: {refused:?}"
+            );
+            let p = plan(fits);
+            assert!(
+                p.as_ref().is_ok_and(|p| p.path == path),
+                "{m} rows: {:?}",
+                p.as_ref().map(|p| p.path)
+            );
+        }
     }
 
     /// int4 weights take cooperative matrices from `COOP_MIN_M_INT4` rows where they are

@@ -35,5 +35,6 @@ fn main(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
+    int4_setup();
     coop_main(lid, sg_id, lane, width, wid, nwg);
 }

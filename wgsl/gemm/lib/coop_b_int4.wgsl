@@ -35,13 +35,24 @@ fn fetch_b(li: u32, k0: u32, n0: u32) -> vec4<u32> {
     return vec4<u32>(0u);
 }
 
-// Nibble e of `word` as (q − zero) · scale, rounded to f16. The nibble ORed into the mantissa
-// of 2^23 is the float 2^23 + q (no integer-to-float conversion); the subtractions are exact
-// for an integer zero point, and the product of a 5-bit integer and an f16 scale is exact in
-// f32, so the weight is rounded once, at the f16 conversion.
-fn dequant(word: u32, e: u32, zero: f32, scale: f32) -> f16 {
-    let bits = ((word >> (4u * e)) & 15u) | 0x4B000000u;
-    return f16(((bitcast<f32>(bits) - 8388608.0) - zero) * scale);
+// 2^23's bits, set by the stage's main from a uniform (`int4_setup`), so the compiler keeps them
+// in a register and a nibble's mask and OR are one instruction (gemm/gemv's `float_2p23`).
+var<private> float_2p23: u32;
+
+fn int4_setup() {
+    float_2p23 = 0x4B000000u | (params.k & 0x80000000u);
+}
+
+// Nibble j of `word` as (q − zero) · scale, rounded to f16. The nibble masked in its place p
+// (j for j < 5; j − 5 in the word shifted right by 20) and ORed into the mantissa of 2^23 is the
+// float 2^23 + q·16^p; 2^23 comes off exactly, and times scale·16^-p (`sp`, exact: a power of
+// two) it is q·scale, exact in f32 (4 bits times an f16's 11), as is zero·scale (`zs`, two
+// f16), so q·scale − zero·scale is rounded once in f32 and once to f16, fused or not.
+fn dequant(word: u32, j: u32, sp: f32, zs: f32) -> f16 {
+    let p = select(j, j - 5u, j >= 5u);
+    let w = select(word, word >> 20u, j >= 5u);
+    let bits = (w & (15u << (4u * p))) | float_2p23;
+    return f16(fma(bitcast<f32>(bits) - 8388608.0, sp, -zs));
 }
 
 fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
@@ -55,17 +66,15 @@ fn stash_b(li: u32, buf: u32, v: vec4<u32>) {
         zero = unpack2x16float(v.z).x;
     }
     let w = v.x;
-    let lo = vec4<f16>(
-        dequant(w, 0u, zero, scale),
-        dequant(w, 1u, zero, scale),
-        dequant(w, 2u, zero, scale),
-        dequant(w, 3u, zero, scale),
-    );
-    let hi = vec4<f16>(
-        dequant(w, 4u, zero, scale),
-        dequant(w, 5u, zero, scale),
-        dequant(w, 6u, zero, scale),
-        dequant(w, 7u, zero, scale),
-    );
+    // scale·16^-p for places 0..4
+    let s1 = scale * 0.0625;
+    let s2 = scale * 0.00390625;
+    let s3 = scale * 0.000244140625;
+    let s4 = scale * 0.0000152587890625;
+    let zs = zero * scale;
+    let lo = vec4<f16>(dequant(w, 0u, scale, zs), dequant(w, 1u, s1, zs), dequant(w, 2u, s2, zs),
+        dequant(w, 3u, s3, zs));
+    let hi = vec4<f16>(dequant(w, 4u, s4, zs), dequant(w, 5u, scale, zs), dequant(w, 6u, s1, zs),
+        dequant(w, 7u, s2, zs));
     stage_b_col8(at, lo, hi);
 }
