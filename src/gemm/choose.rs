@@ -169,7 +169,7 @@ fn coop_choice(
             Some(v) => coop::usable_variant_edges(caps, &v, edges(&v.policy)).map(|_| v)?,
             None => {
                 let kind = coop::usable(caps)?;
-                coop::variant_for_edges(caps, kind, res.m, res.n, &edges)
+                coop::variant_for_edges(caps, kind, b, res.m, res.n, &edges)
             }
         };
         b.stage(&v)?;

@@ -35,7 +35,10 @@ use super::split::{coop_splits, kernel_may_round};
 
 pub use super::policy::LARGE_TILE_MIN_WORKGROUPS;
 pub(crate) use tiles::variant_for_edges;
-pub use tiles::{deep_tile, large_tile, large_tile_edges, rows_tile, variant_for, ROWS_TILES};
+pub use tiles::{
+    deep_tile, large_tile, large_tile_edges, rows_tile, rows_tile_int4, variant_for, variant_for_b,
+    ROWS_TILES,
+};
 
 mod pass;
 mod tiles;
@@ -63,6 +66,10 @@ pub struct CoopPolicy {
     /// of step t; or 2, tile t+2, so a step's loads have two steps' time to land
     /// ([`CoopVariant::prefetch`]; the few-rows tiles, whose steps are short).
     pub prefetch: u32,
+    /// Sub-steps of B in a K step (override `B_SUB`; int4 weights only): 1; or `bk` / 32, B's
+    /// packed words held in registers through the step and dequantized 32 rows at a time into
+    /// one staged buffer ([`CoopVariant::sub_steps`]).
+    pub b_sub: u32,
 }
 
 /// The cooperative-matrix kernels.
@@ -113,6 +120,7 @@ impl CoopKernel {
                 bufs: 2,
                 b_bufs: 2,
                 prefetch: 1,
+                b_sub: 1,
             },
             // 64×64×32: 8 subgroups of 32 on Apple GPUs, 21 KiB. Not measured (no Apple GPU
             // here); validated by naga (MSL 2.4, SPIR-V) and on the simulator.
@@ -123,6 +131,7 @@ impl CoopKernel {
                 bufs: 2,
                 b_bufs: 2,
                 prefetch: 1,
+                b_sub: 1,
             },
         }
     }
@@ -166,6 +175,7 @@ impl CoopVariant {
                 bufs: 2,
                 b_bufs: 2,
                 prefetch: 1,
+                b_sub: 1,
             },
         }
     }
@@ -188,6 +198,13 @@ impl CoopVariant {
     /// The same with `tiles` K tiles in flight in registers (1 or 2).
     pub fn prefetch(mut self, tiles: u32) -> Self {
         self.policy.prefetch = tiles;
+        self
+    }
+
+    /// The same with B staged in `n` sub-steps of 32 rows a K step (int4 weights; one staging
+    /// buffer, one tile in flight).
+    pub fn sub_steps(mut self, n: u32) -> Self {
+        self.policy.b_sub = n;
         self
     }
 
@@ -261,8 +278,9 @@ fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
     let subgroups = ((p.bm / wm) * (p.bn / wn)) as u64;
     let (bm, bn, bk) = (p.bm as u64, p.bn as u64, p.bk as u64);
     let (bufs, b_bufs) = (p.bufs as u64, p.b_bufs as u64);
+    let b_rows = bk / p.b_sub.max(1) as u64;
     let squares = if edges { subgroups * frag * frag } else { 0 };
-    Ok((bufs * bm * (bk + pad) + b_bufs * bk * (bn + pad)) * 2 + (squares + 4) * 4 + 32)
+    Ok((bufs * bm * (bk + pad) + b_bufs * b_rows * (bn + pad)) * 2 + (squares + 4) * 4 + 32)
 }
 
 /// The subgroup size the cooperative kernels are planned for on `caps`: the adapter's one size,
@@ -303,6 +321,11 @@ impl CoopB {
     /// takes one group's scales).
     pub fn stage(self, v: &CoopVariant) -> Result<Stage> {
         match self {
+            CoopB::F16 if v.policy.b_sub != 1 => Err(Error::InvalidInput(format!(
+                "cooperative-matrix GEMM: sub-steps of B are for int4 weights, not f16 B ({} {:?})",
+                v.kernel.name(),
+                v.policy
+            ))),
             CoopB::F16 => Ok(v.kernel.stage()),
             CoopB::Int4 { .. } => {
                 let group = super::int4::GROUP as u32;
@@ -432,7 +455,7 @@ fn block_rows(k: &Kernel, p: &CoopPolicy) -> Result<u32> {
 }
 
 /// The policy's overrides for kernel `k` at subgroup size `sg`, with or without the edge path.
-fn overrides(k: &Kernel, p: &CoopPolicy, sg: u32, edges: bool) -> Result<[(Override, f64); 9]> {
+fn overrides(k: &Kernel, p: &CoopPolicy, sg: u32, edges: bool) -> Result<[(Override, f64); 10]> {
     let fm = block_rows(k, p)? / k.constant(coop16::FRAG)?;
     Ok([
         (coop16::FM, fm as f64),
@@ -444,6 +467,7 @@ fn overrides(k: &Kernel, p: &CoopPolicy, sg: u32, edges: bool) -> Result<[(Overr
         (coop16::NBUF, p.bufs as f64),
         (coop16::NBUF_B, p.b_bufs as f64),
         (coop16::EDGES, if edges { 1.0 } else { 0.0 }),
+        (coop16::B_SUB, p.b_sub as f64),
     ])
 }
 
@@ -483,9 +507,29 @@ pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
                 .into(),
         );
     }
-    // vec4 loads of 8 f16 per invocation, per operand
+    // vec4 loads of 8 f16 per invocation, per operand (with sub-steps, B's of 4 packed words)
     let inv = reflected.iter().product::<u32>();
-    for (what, items) in [("A", p.bm * p.bk / 8), ("B", p.bk * p.bn / 8)] {
+    if p.b_sub != 1 {
+        let fm = wm / frag;
+        if !(2..=max_fetch).contains(&p.b_sub)
+            || p.bk != 32 * p.b_sub
+            || (p.bufs, p.b_bufs, p.prefetch) != (1, 1, 1)
+            || inv != p.bn
+            || fm > 2
+        {
+            return bad(format!(
+                "sub-steps of B: 2 to {max_fetch} of 32 rows (BK = 32 · sub-steps), one staging \
+                 buffer, one tile in flight, an invocation a column of the tile (BN = {inv}), at \
+                 most two fragment rows a subgroup"
+            ));
+        }
+    }
+    let b_items = if p.b_sub == 1 {
+        p.bk * p.bn / 8
+    } else {
+        p.b_sub * p.bn
+    };
+    for (what, items) in [("A", p.bm * p.bk / 8), ("B", b_items)] {
         if items.div_ceil(inv) > max_fetch {
             return bad(format!(
                 "{what} needs more than {max_fetch} loads per invocation"

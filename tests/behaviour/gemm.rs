@@ -309,10 +309,11 @@ fn int4_paths(t: &Target) -> Vec<PathChoice> {
 fn int4_weights(t: &Target) {
     let pinned = t.with_schedules(&SCHEDULES);
     let t = &pinned;
-    // (3×33×300 and 16×66×1024 on coop16: K in slices, the partial products summed)
+    // (3×33×520 and 16×66×1024 on coop16: K in slices, the partial products summed; 520 ends
+    // in a part of a K step and of a group)
     let shapes = [
         (1, 64, 128),
-        (3, 33, 300),
+        (3, 33, 520),
         (17, 48, 129),
         (70, 40, 256),
         (16, 66, 1024),
@@ -357,13 +358,14 @@ fn int4_weights(t: &Target) {
                         matches!(ran, Path::Coop16 | Path::Coop8),
                         "int4 {m}x{n}x{k}"
                     );
-                    // (K split where it has 2 slices of 4 steps or more: K = 300 and 1024
-                    // on the few-rows tiles; 129 and 256 are 5 and 4 steps)
+                    // (K split where it has 2 slices of 4 steps or more: K = 520 and 1024
+                    // on the few-rows tiles, steps of 64 (int4's 16-row tile) or 32; 129 and
+                    // 256 are 5 and 4 steps of 32)
                     let built = gemm::plan_int4(t.caps(), m, k, n, zeros, opts).unwrap();
                     let last = built.plan.pass_labels().last().cloned();
                     assert_eq!(
                         last.as_deref() == Some("split-k sum"),
-                        k >= 300,
+                        k >= 520,
                         "int4 {m}x{n}x{k}: passes {:?}",
                         built.plan.pass_labels()
                     );

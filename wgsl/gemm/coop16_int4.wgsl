@@ -7,8 +7,10 @@
 // becomes (q − zero) · scale rounded to f16, the tensor cores' input, so a product differs from
 // the portable kernels' (which multiply in f32) by that rounding, and a weight past f16's range
 // would be inf (the host routes such weights to the portable kernels: Int4Weights::beyond_f16).
-// A K step reads a quarter of f16 weights' bytes, yet takes their time on the H200: the
-// few-rows tiles are bound by their K steps' latency, not by bytes (docs/benchmarks.md).
+// A K step reads a quarter of f16 weights' bytes, yet takes about their time on the H200: the
+// few-rows tiles are bound by the stash, the dequantization and its stores (docs/gemm.md). In
+// at most 16 rows the tile stages B in sub-steps from registers, two columns an invocation, into
+// `vec2<f16>` rows (gemm/lib/coop_stage_b2.wgsl; src/gemm/coop/tiles.rs, `rows_tile_int4`).
 //
 // Built without runtime checks (src/gpu/mod.rs, runtime_checks): every access is proven in
 // bounds by the simulator tests (tests/behaviour/gemm.rs, int4 weights on every path).
@@ -19,7 +21,7 @@ enable wgpu_cooperative_matrix;
 
 //!include gemm/lib/coop16_tile
 
-//!include gemm/lib/coop_stage
+//!include gemm/lib/coop_stage_b2
 //!include gemm/lib/coop_b_int4
 //!include gemm/lib/coop
 

@@ -212,7 +212,10 @@ fn run_with(
     };
     let err = rel_frobenius(&got, want);
     if err > tol {
-        return println!("{label} FAIL err {err:.2e} > {tol:.0e}");
+        return println!(
+            "{label} FAIL err {err:.2e} > {tol:.0e} ({:.4} ms median)",
+            t.median_ns() / 1e6
+        );
     }
     println!(
         "{label} {:.4} ms median (best {:.4}, {:?}) passes {} [{}] err {err:.1e} ok",
@@ -248,8 +251,9 @@ fn main() {
         "--formats",
         &["f32", "f16", "int4"].map(String::from),
     );
-    // cooperative tiles BMxBNxBK (coop16), with suffixes `-1` (one staging buffer) and `-p2`
-    // (two K tiles in flight): 64x64x32,128x128x64-1,32x256x32-p2
+    // cooperative tiles BMxBNxBK (coop16), with suffixes `-1` (one staging buffer), `-p2`
+    // (two K tiles in flight) and `-s2` / `-s4` (B in sub-steps, int4): 64x64x32,128x128x64-1,
+    // 32x256x32-p2,16x256x128-1-s4
     let coops: Vec<String> = wgsimd_lab::list_flag(&args, "--coop", &[]);
     let coops: Vec<(String, CoopVariant)> = coops
         .iter()
@@ -266,7 +270,9 @@ fn main() {
                 v = match suffix {
                     "1" => v.one_buf(),
                     "p2" => v.prefetch(2),
-                    other => panic!("--coop suffix {other}: 1 or p2"),
+                    "s2" => v.sub_steps(2),
+                    "s4" => v.sub_steps(4),
+                    other => panic!("--coop suffix {other}: 1, p2, s2 or s4"),
                 };
             }
             (format!("coop {t}"), v)

@@ -29,6 +29,7 @@ fn shipped_tiles_hold_the_kernel_rules() {
         rows_tile(16),
         rows_tile(32),
         rows_tile(64),
+        rows_tile_int4(),
     ] {
         let k = v
             .kernel
@@ -66,6 +67,7 @@ fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
         rows_tile(16),
         rows_tile(32),
         rows_tile(64),
+        rows_tile_int4(),
     ] {
         let k = v
             .kernel
@@ -94,6 +96,71 @@ fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
             );
         }
     }
+}
+
+/// Sub-steps of B (int4's 16-row tile): the tile the policy takes holds their rules; f16 B,
+/// two buffers, two tiles in flight, a K step other than 32 a sub-step, more sub-steps than
+/// prefetch registers, an invocation count other than BN and more than two fragment rows a
+/// subgroup are refused.
+#[test]
+fn sub_steps_of_b_hold_their_rules() {
+    let k16 = coop16::STAGE.load(crate::kernel::Flavor::Subgroup).unwrap();
+    let v = rows_tile_int4();
+    let ok = v.policy;
+    assert_eq!((ok.b_sub, ok.bk, ok.bufs, ok.prefetch), (2, 64, 1, 1));
+    check(&k16, &ok, [256, 1, 1]).unwrap();
+    assert!(CoopB::Int4 { zeros: true }.stage(&v).is_ok());
+    let f16 = CoopB::F16.stage(&v).err().map(|e| e.to_string());
+    assert!(
+        f16.as_deref().is_some_and(|e| e.contains("int4 weights")),
+        "{f16:?}"
+    );
+    for bad in [
+        CoopPolicy { bk: 32, ..ok },
+        CoopPolicy {
+            bufs: 2,
+            b_bufs: 2,
+            ..ok
+        },
+        CoopPolicy { prefetch: 2, ..ok },
+        CoopPolicy {
+            b_sub: 5,
+            bk: 160,
+            ..ok
+        },
+        CoopPolicy { bm: 64, ..ok },
+    ] {
+        assert!(check(&k16, &bad, [256, 1, 1]).is_err(), "{bad:?}");
+    }
+    // subgroups of 16: 128 invocations for 256 columns
+    assert!(check(&k16, &ok, [128, 1, 1]).is_err());
+}
+
+/// int4 weights in C of at most 16 rows take the sub-step tile where subgroups are 32 wide (an
+/// invocation a column), f16 B the 16-row tile, and more rows the tiles of f16.
+#[test]
+fn int4_few_rows_take_the_sub_step_tile() {
+    let mut caps = Caps::h100();
+    let int4 = CoopB::Int4 { zeros: false };
+    for (m, b, want) in [
+        (1, int4, rows_tile_int4()),
+        (16, int4, rows_tile_int4()),
+        (16, CoopB::F16, rows_tile(16)),
+        (17, int4, rows_tile(32)),
+    ] {
+        assert_eq!(
+            variant_for_b(&caps, CoopKernel::K16, b, m, 4096),
+            want,
+            "{m} {b:?}"
+        );
+    }
+    assert_eq!(tiles::rows_resident(&rows_tile_int4().policy), Some(264));
+    caps.subgroup_min = 16;
+    caps.subgroup_max = 16;
+    assert_ne!(
+        variant_for_b(&caps, CoopKernel::K16, int4, 16, 4096),
+        rows_tile_int4()
+    );
 }
 
 #[test]

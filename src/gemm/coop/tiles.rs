@@ -7,7 +7,7 @@ use crate::device::Caps;
 use super::super::policy::COOP_ROWS_SPLIT_TARGET;
 
 use super::{
-    coop_splits, has_edges, tiles, variant_fits, CoopKernel, CoopPolicy, CoopVariant,
+    coop_splits, has_edges, tiles, variant_fits, CoopB, CoopKernel, CoopPolicy, CoopVariant,
     LARGE_TILE_MIN_WORKGROUPS,
 };
 
@@ -69,32 +69,67 @@ pub fn rows_tile(rows: u32) -> CoopVariant {
     }
 }
 
+/// coop16's tile for int4 weights in C of at most 16 rows: 16×256×64 with B in two sub-steps
+/// of 32 rows (`B_SUB`, wgsl/gemm/lib/coop.wgsl): a K step's packed weights, one load a column
+/// for each 32 of K and one for the group's scale and zero point, stay in registers through the
+/// step and are dequantized a sub-step at a time into one staged buffer, so its loads have the
+/// whole step to land. 17.8 KiB of workgroup memory, as [`rows_tile`]`(16)`. H200, µs, against
+/// that tile (16×256×32, two tiles in flight), each in its best K slices, one call (the lab's
+/// few-rows sweep, 2026-11-30): 16 rows of 14336×4096 44.0 against 48.8, of 4096×14336 41.0
+/// against 45.7, of 4096² 21.0 against 22.0; 8 rows 44.0 / 40.9 / 21.0 against 48.8 / 44.8 /
+/// 22.0. Four sub-steps (16×256×128) ran level (44.1–44.8 / 40.6 / 21.5); at 32 rows the
+/// 32×256×128 tile in four ran slower on 14336×4096 (65.5 against 58.9), so 32 rows keep
+/// [`rows_tile`].
+pub fn rows_tile_int4() -> CoopVariant {
+    CoopVariant::new(CoopKernel::K16, 16, 256, 64)
+        .one_buf()
+        .sub_steps(2)
+}
+
 /// The row counts of [`rows_tile`], smallest first.
 pub const ROWS_TILES: [u32; 3] = [16, 32, 64];
 
-/// Where `p` is a [`rows_tile`]'s policy, the workgroups its K slices aim for
-/// (`COOP_ROWS_SPLIT_TARGET`: those resident at once).
+/// The tiles for C of at most `rows` rows (one of [`ROWS_TILES`]) with B in `b`, the first
+/// that fits taken: int4 weights' sub-steps need an invocation a column of the tile (subgroups
+/// of 32), else [`rows_tile`].
+fn rows_tiles_for(rows: u32, b: CoopB) -> Vec<CoopVariant> {
+    match b {
+        CoopB::Int4 { .. } if rows == 16 => vec![rows_tile_int4(), rows_tile(rows)],
+        _ => vec![rows_tile(rows)],
+    }
+}
+
+/// Where `p` is the policy of a tile for C of few rows ([`rows_tile`], [`rows_tile_int4`]),
+/// the workgroups its K slices aim for (`COOP_ROWS_SPLIT_TARGET`: those resident at once).
 pub(crate) fn rows_resident(p: &CoopPolicy) -> Option<u64> {
+    let int4 = CoopB::Int4 { zeros: false };
     COOP_ROWS_SPLIT_TARGET
         .into_iter()
-        .find(|&(rows, _)| rows_tile(rows).policy == *p)
+        .find(|&(rows, _)| rows_tiles_for(rows, int4).iter().any(|v| v.policy == *p))
         .map(|(_, target)| target)
 }
 
-/// The variant of `kind` for an `m × n` C: coop16 takes the smallest [`rows_tile`] that holds
+/// The variant of `kind` for an `m × n` C of f16 B: coop16 takes the smallest [`rows_tile`] that holds
 /// the rows, except that from 33 rows the [`deep_tile`] keeps a C wide enough for it to run with
 /// K unsplit (88 or more of its column tiles: `coop_splits`); else [`large_tile`] (or, where
 /// that does not fit, [`large_tile_edges`]) when that gives at least
 /// [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits `caps`,
 /// else `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
-    variant_for_edges(caps, kind, m, n, &|p: &CoopPolicy| has_edges(p, n))
+    variant_for_b(caps, kind, CoopB::F16, m, n)
 }
 
-/// [`variant_for`] where `edges` says whether a tile needs the edge path.
+/// [`variant_for`] with B in `b`: int4 weights take [`rows_tile_int4`] where C has at most 16
+/// rows.
+pub fn variant_for_b(caps: &Caps, kind: CoopKernel, b: CoopB, m: usize, n: usize) -> CoopVariant {
+    variant_for_edges(caps, kind, b, m, n, &|p: &CoopPolicy| has_edges(p, n))
+}
+
+/// [`variant_for_b`] where `edges` says whether a tile needs the edge path.
 pub(crate) fn variant_for_edges(
     caps: &Caps,
     kind: CoopKernel,
+    b: CoopB,
     m: usize,
     n: usize,
     edges: &dyn Fn(&CoopPolicy) -> bool,
@@ -104,12 +139,13 @@ pub(crate) fn variant_for_edges(
         let deep = deep_tile();
         let [nx, ny] = tiles(&deep.policy, m, n);
         let deep_unsplit = coop_splits(nx * ny, u32::MAX, None) == 1;
-        let rows = ROWS_TILES
+        let rows = ROWS_TILES.into_iter().find(|&r| m <= r as usize);
+        let rows = rows.map_or(vec![], |r| rows_tiles_for(r, b));
+        if let Some(v) = rows
             .into_iter()
-            .find(|&r| m <= r as usize)
-            .map(rows_tile)
-            .filter(|v| v.policy.bm <= 32 || !deep_unsplit);
-        if let Some(v) = rows.filter(fits) {
+            .filter(|v| v.policy.bm <= 32 || !deep_unsplit)
+            .find(fits)
+        {
             return v;
         }
         let large = large_tile();

@@ -48,6 +48,15 @@ override PREFETCH: u32 = 1u;
 // B of tile t+1 is stashed before step t's first barrier, overlapping the other subgroups'
 // multiply-adds, and only A between the two barriers (stage_next).
 override NBUF_B: u32 = NBUF;
+// Sub-steps of B in a K step (int4 weights: gemm/lib/coop_b_int4.wgsl): 1, B's BK rows staged
+// with A at the end of the step before; or BK / 32 (2 to 4): a step's A is staged whole and its
+// B stays in registers, packed, and is dequantized 32 rows at a time into one B buffer, each
+// sub-step between two barriers (`B_ROWS` rows of Bs). A step's loads then have all its
+// sub-steps' time to land, and a K step of 128 is one quantization group: its scales and zero
+// points load once a column (`fetch_groups`). The plan sets it with NBUF = NBUF_B = 1, PREFETCH
+// 1 and WG = BN (src/gemm/coop.rs, `check`), so item j of an invocation is sub-step j's.
+override B_SUB: u32 = 1u;
+override B_ROWS: u32 = BK / B_SUB;
 
 // (params: gemm/lib/layout.wgsl; b_rows for int4 weights only. workgroup_id.z = matrix · splits + K slice:
 // slice z takes K tiles [z · tiles_per_split, (z + 1) · tiles_per_split) and stores its partial
@@ -307,54 +316,94 @@ fn coop_main(lid: u32, sg_id: u32, lane: u32, width: u32, wid: vec3<u32>, nwg: v
     var c21 = FragC();
     var c30 = FragC();
     var c31 = FragC();
-    // load: tile 0 into buffer 0 (`pre` holds the prefetch registers: with PREFETCH 2, tile 1)
-    var pre = fetch_tile(lid, m0, n0, k0, fa, fb);
-    stash_tile(lid, 0u, pre, fa, fb);
-    if PREFETCH == 2u {
-        pre = fetch_tile(lid, m0, n0, k0 + BK, fa, fb);
-    }
-    // barrier: tile 0 is staged before any fragment load
-    workgroupBarrier();
-
-    for (var t = 0u; t < k_tiles; t++) {
-        let cur = t % NBUF;
-        let cur_b = t % NBUF_B;
-        let more = t + 1u < k_tiles;
-        // prefetch tile t+PREFETCH into registers, unconditionally: after the last tile of K the
-        // fetch's bounds checks give zeros without loading (after a slice's last, the next
-        // slice's first tiles are loaded and not stashed). Under `if more`, NVIDIA's compiler
-        // merged the loads into `pre` with moves right after them, so each step waited for its
-        // global loads before its first multiply-add (as its SASS shows).
-        let ahead = fetch_tile(lid, m0, n0, k0 + (t + PREFETCH) * BK, fa, fb);
-        // multiply: FM×2 fragments per FRAG of K (FM is 4, or 1 or 2 for the few-rows tiles)
-        for (var ks = 0u; ks < BK / FRAG; ks++) {
-            let abase = cur * BM * A_STRIDE + wm * FM * FRAG * A_STRIDE + ks * FRAG;
-            let bbase = cur_b * BK * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
-            let a0 = frag_a(abase);
-            let b0 = frag_b(bbase);
-            let b1 = frag_b(bbase + FRAG);
-            c00 = coopMultiplyAdd(a0, b0, c00);
-            c01 = coopMultiplyAdd(a0, b1, c01);
-            if FM > 1u {
-                let a1 = frag_a(abase + FRAG * A_STRIDE);
-                c10 = coopMultiplyAdd(a1, b0, c10);
-                c11 = coopMultiplyAdd(a1, b1, c11);
+    if B_SUB > 1u {
+        // load: tile 0, its A staged, its B kept in registers for its sub-steps
+        var cur = fetch_tile(lid, m0, n0, k0, fa, fb);
+        var groups = fetch_groups(lid, k0, n0);
+        stash_a_tile(lid, 0u, cur, fa);
+        for (var t = 0u; t < k_tiles; t++) {
+            // prefetch tile t+1, unconditionally (as below)
+            let ahead = fetch_tile(lid, m0, n0, k0 + (t + 1u) * BK, fa, fb);
+            let ahead_groups = fetch_groups(lid, k0 + (t + 1u) * BK, n0);
+            for (var s = 0u; s < B_SUB; s++) {
+                stash_b_sub(lid, s, cur, groups);
+                // barrier: sub-step s of B is staged (at s = 0, the step's A too)
+                workgroupBarrier();
+                // multiply: FM×2 fragments per FRAG of the sub-step's K (FM is 1 or 2)
+                for (var ks = 0u; ks < B_ROWS / FRAG; ks++) {
+                    let abase = wm * FM * FRAG * A_STRIDE + s * B_ROWS + ks * FRAG;
+                    let bbase = ks * FRAG * B_STRIDE + wn * WN;
+                    let a0 = frag_a(abase);
+                    let b0 = frag_b(bbase);
+                    let b1 = frag_b(bbase + FRAG);
+                    c00 = coopMultiplyAdd(a0, b0, c00);
+                    c01 = coopMultiplyAdd(a0, b1, c01);
+                    if FM > 1u {
+                        let a1 = frag_a(abase + FRAG * A_STRIDE);
+                        c10 = coopMultiplyAdd(a1, b0, c10);
+                        c11 = coopMultiplyAdd(a1, b1, c11);
+                    }
+                }
+                // barrier: every subgroup has read sub-step s (at the last, the step's A)
+                workgroupBarrier();
             }
-            if FM > 2u {
-                let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
-                let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
-                c20 = coopMultiplyAdd(a2, b0, c20);
-                c21 = coopMultiplyAdd(a2, b1, c21);
-                c30 = coopMultiplyAdd(a3, b0, c30);
-                c31 = coopMultiplyAdd(a3, b1, c31);
+            // stash: tile t+1's A (its B stays in registers)
+            if t + 1u < k_tiles {
+                stash_a_tile(lid, 0u, ahead, fa);
             }
+            cur = ahead;
+            groups = ahead_groups;
         }
-        // stash tile t+1 and barrier(s): fetched a step ago with PREFETCH 2, this step otherwise
+    } else {
+        // load: tile 0 into buffer 0 (`pre` holds the prefetch registers: with PREFETCH 2, tile 1)
+        var pre = fetch_tile(lid, m0, n0, k0, fa, fb);
+        stash_tile(lid, 0u, pre, fa, fb);
         if PREFETCH == 2u {
-            stage_next(lid, t, more, pre, fa, fb);
-            pre = ahead;
-        } else {
-            stage_next(lid, t, more, ahead, fa, fb);
+            pre = fetch_tile(lid, m0, n0, k0 + BK, fa, fb);
+        }
+        // barrier: tile 0 is staged before any fragment load
+        workgroupBarrier();
+
+        for (var t = 0u; t < k_tiles; t++) {
+            let cur = t % NBUF;
+            let cur_b = t % NBUF_B;
+            let more = t + 1u < k_tiles;
+            // prefetch tile t+PREFETCH into registers, unconditionally: after the last tile of K the
+            // fetch's bounds checks give zeros without loading (after a slice's last, the next
+            // slice's first tiles are loaded and not stashed). Under `if more`, NVIDIA's compiler
+            // merged the loads into `pre` with moves right after them, so each step waited for its
+            // global loads before its first multiply-add (as its SASS shows).
+            let ahead = fetch_tile(lid, m0, n0, k0 + (t + PREFETCH) * BK, fa, fb);
+            // multiply: FM×2 fragments per FRAG of K (FM is 4, or 1 or 2 for the few-rows tiles)
+            for (var ks = 0u; ks < BK / FRAG; ks++) {
+                let abase = cur * BM * A_STRIDE + wm * FM * FRAG * A_STRIDE + ks * FRAG;
+                let bbase = cur_b * B_ROWS * B_STRIDE + ks * FRAG * B_STRIDE + wn * WN;
+                let a0 = frag_a(abase);
+                let b0 = frag_b(bbase);
+                let b1 = frag_b(bbase + FRAG);
+                c00 = coopMultiplyAdd(a0, b0, c00);
+                c01 = coopMultiplyAdd(a0, b1, c01);
+                if FM > 1u {
+                    let a1 = frag_a(abase + FRAG * A_STRIDE);
+                    c10 = coopMultiplyAdd(a1, b0, c10);
+                    c11 = coopMultiplyAdd(a1, b1, c11);
+                }
+                if FM > 2u {
+                    let a2 = frag_a(abase + 2u * FRAG * A_STRIDE);
+                    let a3 = frag_a(abase + 3u * FRAG * A_STRIDE);
+                    c20 = coopMultiplyAdd(a2, b0, c20);
+                    c21 = coopMultiplyAdd(a2, b1, c21);
+                    c30 = coopMultiplyAdd(a3, b0, c30);
+                    c31 = coopMultiplyAdd(a3, b1, c31);
+                }
+            }
+            // stash tile t+1 and barrier(s): fetched a step ago with PREFETCH 2, this step otherwise
+            if PREFETCH == 2u {
+                stage_next(lid, t, more, pre, fa, fb);
+                pre = ahead;
+            } else {
+                stage_next(lid, t, more, ahead, fa, fb);
+            }
         }
     }
 

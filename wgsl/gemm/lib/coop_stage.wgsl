@@ -11,22 +11,13 @@
 // scalar, refuses a store through another element type, and its `bitcast` keeps the width.
 // Element `e` of a staged row is component `e % 4` of vec4 `e / 4`.
 
-// Array lengths are named overrides (naga 30 note in gemm/lib/tiled.wgsl), in vec4s.
-override AS_LEN: u32 = NBUF * BM * A_STRIDE / 4u;
-override BS_LEN: u32 = NBUF_B * BK * B_STRIDE / 4u;
-// [buffer][BM][A_STRIDE / 4]
-var<workgroup> As: array<vec4<f16>, AS_LEN>;
-// [buffer][BK][B_STRIDE / 4]
+//!include gemm/lib/coop_stage_a
+
+override BS_LEN: u32 = NBUF_B * B_ROWS * B_STRIDE / 4u;
+// [buffer][B_ROWS][B_STRIDE / 4]
 var<workgroup> Bs: array<vec4<f16>, BS_LEN>;
 
-//!include gemm/lib/halves
-
-// the 8 halves of `v` at f16 element `at` (a multiple of 8) of As, of Bs
-fn stage_a8(at: u32, v: vec4<u32>) {
-    As[at / 4u] = halves_lo(v);
-    As[at / 4u + 1u] = halves_hi(v);
-}
-
+// the 8 halves of `v` at f16 element `at` (a multiple of 8) of Bs
 fn stage_b8(at: u32, v: vec4<u32>) {
     Bs[at / 4u] = halves_lo(v);
     Bs[at / 4u + 1u] = halves_hi(v);
@@ -50,12 +41,7 @@ fn stage_b_col8(at: u32, lo: vec4<f16>, hi: vec4<f16>) {
     Bs[q + 7u * row][c] = hi.w;
 }
 
-// The A fragment at f16 element `at` of As (row stride A_STRIDE), and the B fragment at `at`
-// of Bs (row stride B_STRIDE); `at` a multiple of 4.
-fn frag_a(at: u32) -> FragA {
-    return coopLoadT<FragA>(&As[at / 4u], A_STRIDE / 4u);
-}
-
+// The B fragment at f16 element `at` of Bs (row stride B_STRIDE); `at` a multiple of 4.
 fn frag_b(at: u32) -> FragB {
     return coopLoadT<FragB>(&Bs[at / 4u], B_STRIDE / 4u);
 }

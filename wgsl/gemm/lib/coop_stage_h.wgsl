@@ -7,10 +7,10 @@
 
 // Array lengths are named overrides (naga 30 note in gemm/lib/tiled.wgsl).
 override AS_LEN: u32 = NBUF * BM * A_STRIDE;
-override BS_LEN: u32 = NBUF_B * BK * B_STRIDE;
+override BS_LEN: u32 = NBUF_B * B_ROWS * B_STRIDE;
 // [buffer][BM][A_STRIDE]
 var<workgroup> As: array<f16, AS_LEN>;
-// [buffer][BK][B_STRIDE]
+// [buffer][B_ROWS][B_STRIDE]
 var<workgroup> Bs: array<f16, BS_LEN>;
 
 //!include gemm/lib/halves
@@ -47,6 +47,12 @@ fn stage_b_col8(at: u32, lo: vec4<f16>, hi: vec4<f16>) {
     Bs[at + 5u * B_STRIDE] = hi.y;
     Bs[at + 6u * B_STRIDE] = hi.z;
     Bs[at + 7u * B_STRIDE] = hi.w;
+}
+
+// two adjacent halves at f16 element `at` of Bs (int4's sub-steps, gemm/lib/coop_b_int4.wgsl)
+fn stage_b_pair(at: u32, v: vec2<f16>) {
+    Bs[at] = v.x;
+    Bs[at + 1u] = v.y;
 }
 
 // The A fragment at f16 element `at` of As (row stride A_STRIDE), and the B fragment at `at`
