@@ -189,6 +189,11 @@ pub(super) const COOP_MIN_SLICE_TILES: u32 = 4;
 /// 32×14336×4096 4 / 5 slices 50.0 / 63.6; the 64-row tile at 64×4096×4096 in 8 / 16 slices 31.6 /
 /// 42.8, 64×4096×14336 64.8 / 75.0 (H200, the lab's few-rows sweep, 2026-11-30).
 pub(super) const COOP_ROWS_SPLIT_TARGET: [(u32, u64); 3] = [(16, 264), (32, 264), (64, 132)];
+/// The slices of int4's few-rows tile (`coop::rows_tile_int4`, 128 invocations, 11 KiB) aim for
+/// 528 workgroups, four an SM, by its times: µs at 8×14336×4096 (112 column tiles) in 2 / 4 /
+/// 8 slices 44.8 / 38.2 / 39.9, 16×4096×14336 (32 tiles) in 8 / 16 40.8 / 35.6, 16×4096² (32
+/// tiles) in 8 / 16 19.2 / 18.7 (H200, the lab's few-rows sweep, 2026-11-30, one call).
+pub(super) const COOP_INT4_ROWS_SPLIT_TARGET: u64 = 528;
 
 // The cooperative kernels' tile (`coop::variant_for`).
 

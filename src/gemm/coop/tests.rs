@@ -108,7 +108,7 @@ fn sub_steps_of_b_hold_their_rules() {
     let v = rows_tile_int4();
     let ok = v.policy;
     assert_eq!((ok.b_sub, ok.bk, ok.bufs, ok.prefetch), (2, 64, 1, 1));
-    check(&k16, &ok, [256, 1, 1]).unwrap();
+    check(&k16, &ok, [128, 1, 1]).unwrap();
     assert!(CoopB::Int4 { zeros: true }.stage(&v).is_ok());
     let f16 = CoopB::F16.stage(&v).err().map(|e| e.to_string());
     assert!(
@@ -130,14 +130,14 @@ fn sub_steps_of_b_hold_their_rules() {
         },
         CoopPolicy { bm: 64, ..ok },
     ] {
-        assert!(check(&k16, &bad, [256, 1, 1]).is_err(), "{bad:?}");
+        assert!(check(&k16, &bad, [128, 1, 1]).is_err(), "{bad:?}");
     }
-    // subgroups of 16: 128 invocations for 256 columns
-    assert!(check(&k16, &ok, [128, 1, 1]).is_err());
+    // subgroups of 16: 64 invocations for 128 columns
+    assert!(check(&k16, &ok, [64, 1, 1]).is_err());
 }
 
 /// int4 weights in C of at most 16 rows take the sub-step tile where subgroups are 32 wide (an
-/// invocation a column), f16 B the 16-row tile, and more rows the tiles of f16.
+/// invocation a column pair), f16 B the 16-row tile, and more rows the tiles of f16.
 #[test]
 fn int4_few_rows_take_the_sub_step_tile() {
     let mut caps = Caps::h100();
@@ -154,7 +154,7 @@ fn int4_few_rows_take_the_sub_step_tile() {
             "{m} {b:?}"
         );
     }
-    assert_eq!(tiles::rows_resident(&rows_tile_int4().policy), Some(264));
+    assert_eq!(tiles::rows_resident(&rows_tile_int4().policy), Some(528));
     caps.subgroup_min = 16;
     caps.subgroup_max = 16;
     assert_ne!(
@@ -345,10 +345,18 @@ fn rows_tiles_split_k_into_the_resident_workgroups() {
             "{m}×{n}×{k}"
         );
     }
-    assert_eq!(
-        slices(plan_int4(&caps, 16, 4096, 14336, false, coop(None))),
-        4
-    );
+    // int4's 16-row tile aims for 528: 112 column tiles of 14336, 4; 32 of 4096, 16
+    for (m, k, n, want) in [
+        (16, 4096, 14336, 4),
+        (8, 14336, 4096, 16),
+        (16, 4096, 4096, 16),
+    ] {
+        assert_eq!(
+            slices(plan_int4(&caps, m, k, n, false, coop(None))),
+            want,
+            "int4 {m}×{n}×{k}"
+        );
+    }
     // from 2 slices: 74 column tiles (N = 18944) take 3 (264 / 74), 132 take 2; the 64-row
     // tile's 43 (N = 11008) 3 (132 / 43), 67 none
     for (m, n, want) in [

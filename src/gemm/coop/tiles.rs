@@ -4,7 +4,7 @@
 
 use crate::device::Caps;
 
-use super::super::policy::COOP_ROWS_SPLIT_TARGET;
+use super::super::policy::{COOP_INT4_ROWS_SPLIT_TARGET, COOP_ROWS_SPLIT_TARGET};
 
 use super::{
     coop_splits, has_edges, tiles, variant_fits, CoopB, CoopKernel, CoopPolicy, CoopVariant,
@@ -69,19 +69,24 @@ pub fn rows_tile(rows: u32) -> CoopVariant {
     }
 }
 
-/// coop16's tile for int4 weights in C of at most 16 rows: 16×256×64 with B in two sub-steps
-/// of 32 rows (`B_SUB`, wgsl/gemm/lib/coop.wgsl): a K step's packed weights, one load a column
-/// for each 32 of K and one for the group's scale and zero point, stay in registers through the
-/// step and are dequantized a sub-step at a time into one staged buffer, so its loads have the
-/// whole step to land. 17.8 KiB of workgroup memory, as [`rows_tile`]`(16)`. H200, µs, against
-/// that tile (16×256×32, two tiles in flight), each in its best K slices, one call (the lab's
-/// few-rows sweep, 2026-11-30): 16 rows of 14336×4096 44.0 against 48.8, of 4096×14336 41.0
-/// against 45.7, of 4096² 21.0 against 22.0; 8 rows 44.0 / 40.9 / 21.0 against 48.8 / 44.8 /
-/// 22.0. Four sub-steps (16×256×128) ran level (44.1–44.8 / 40.6 / 21.5); at 32 rows the
-/// 32×256×128 tile in four ran slower on 14336×4096 (65.5 against 58.9), so 32 rows keep
-/// [`rows_tile`].
+/// coop16's tile for int4 weights in C of at most 16 rows: 16×128×64 with B in two sub-steps of
+/// 32 rows (`B_SUB`, wgsl/gemm/lib/coop.wgsl): a K step's packed weights, one load a column for
+/// each 32 of K and one for the group's scale and zero point, stay in registers through the step
+/// and are dequantized a sub-step at a time into one staged buffer, two adjacent columns an
+/// invocation, a pair of weights one store (gemm/lib/coop_stage_b2.wgsl), so a step's loads
+/// have the whole step to land. 128 invocations, 11 KiB of workgroup memory; its K slices aim
+/// for `COOP_INT4_ROWS_SPLIT_TARGET`. H200, µs, each tile in its best K slices (the lab's
+/// few-rows sweep, 2026-11-30): against [`rows_tile`]`(16)` (16×256×32, two tiles in flight,
+/// staged a column an invocation), 16×256×64 in two sub-steps a column an invocation took 44.0 /
+/// 40.7 / 21.0 against 48.8 / 44.8 / 21.9 at 16 rows of 14336×4096 / 4096×14336 / 4096² (one
+/// call); two columns an invocation 40.9 / 38.0 / 20.0 against 44.5 / 40.8 / 21.0 (another call,
+/// two rounds); 128 columns a tile 38.2 (8 rows) / 35.6 / 18.7 against 40.4 / 37.7 / 19.9 (a
+/// third call). Four sub-steps (BK 128) ran level or slower (41.1 / 37.2 / 21.1; 16×128×128
+/// 42.6 / 40.4 / 19.1), 64 columns a tile slower (43.7 / 40.0 / 18.8); at 32 rows the
+/// 32×256×128 tile in four sub-steps ran slower on 14336×4096 (65.5 against 58.9), so 32 rows
+/// keep [`rows_tile`].
 pub fn rows_tile_int4() -> CoopVariant {
-    CoopVariant::new(CoopKernel::K16, 16, 256, 64)
+    CoopVariant::new(CoopKernel::K16, 16, 128, 64)
         .one_buf()
         .sub_steps(2)
 }
@@ -90,8 +95,8 @@ pub fn rows_tile_int4() -> CoopVariant {
 pub const ROWS_TILES: [u32; 3] = [16, 32, 64];
 
 /// The tiles for C of at most `rows` rows (one of [`ROWS_TILES`]) with B in `b`, the first
-/// that fits taken: int4 weights' sub-steps need an invocation a column of the tile (subgroups
-/// of 32), else [`rows_tile`].
+/// that fits taken: int4 weights' sub-steps need an invocation a column pair of the tile
+/// (subgroups of 32), else [`rows_tile`].
 fn rows_tiles_for(rows: u32, b: CoopB) -> Vec<CoopVariant> {
     match b {
         CoopB::Int4 { .. } if rows == 16 => vec![rows_tile_int4(), rows_tile(rows)],
@@ -100,12 +105,15 @@ fn rows_tiles_for(rows: u32, b: CoopB) -> Vec<CoopVariant> {
 }
 
 /// Where `p` is the policy of a tile for C of few rows ([`rows_tile`], [`rows_tile_int4`]),
-/// the workgroups its K slices aim for (`COOP_ROWS_SPLIT_TARGET`: those resident at once).
+/// the workgroups its K slices aim for (`COOP_ROWS_SPLIT_TARGET`, `COOP_INT4_ROWS_SPLIT_TARGET`:
+/// those resident at once).
 pub(crate) fn rows_resident(p: &CoopPolicy) -> Option<u64> {
-    let int4 = CoopB::Int4 { zeros: false };
+    if *p == rows_tile_int4().policy {
+        return Some(COOP_INT4_ROWS_SPLIT_TARGET);
+    }
     COOP_ROWS_SPLIT_TARGET
         .into_iter()
-        .find(|&(rows, _)| rows_tiles_for(rows, int4).iter().any(|v| v.policy == *p))
+        .find(|&(rows, _)| rows_tile(rows).policy == *p)
         .map(|(_, target)| target)
 }
 
