@@ -90,15 +90,15 @@ pub const GEMV_MAX_M_INT4: usize = 32;
 
 /// The fewest rows that take cooperative matrices for int4 weights (`gemm/coop16_int4`, or
 /// `gemm/coop8_int4` on Apple GPUs, where the adapter offers them; below, the few-rows kernel,
-/// which streams the weights once for each block of 8 rows while the cooperative tile streams
-/// them once). H200 (the lab's few-rows sweep, 2026-11-30, int4, µs, the few-rows kernel
-/// against coop16's 16-row tile, `coop::rows_tile`) at 4096×4096 / 14336×4096 / 4096×14336:
-/// 8 rows 24.8 / 58.4 / 58.0 against 23.3 / 52.0 / 47.5; 4 rows 17.1 / 38.9 / 37.8 against
-/// 23.1 / 51.4 / 47.4. The tile takes about the same at any row count to 16 (23.0–23.3 /
-/// 51.4–52.0 / 47.2–47.6 at 2–16 rows, two calls). The 8-row figures predate `float_2p23` in
-/// gemm/gemv.wgsl (5–15% off at 1–4 rows, not timed at 8). coop8 follows coop16's rule, not
-/// measured (no Apple GPU here).
-pub const COOP_MIN_M_INT4: usize = 8;
+/// whose FMAs grow with the rows, while the cooperative tile takes the same time at any row
+/// count to 16). H200 (the lab's few-rows sweep, 2026-11-30, one call, int4, µs, the few-rows
+/// kernel against coop16's int4 tile, `coop::rows_tile_int4`) at 14336×4096 / 4096×14336 /
+/// 4096×4096: 4 rows 35.5 / 34.6 / 16.3 against 38.5 / 35.2 / 18.7; 5 rows 40.4 / 39.6 / 18.2
+/// against 38.4 / 35.2 / 18.6; 6 rows 49.6 / 45.1 / 20.2 against 38.4 / 35.1 / 18.7; 7 rows
+/// 51.1 / 51.3 / 22.4 against 38.4 / 35.2 / 18.8. At 5 rows the tile leads by 5 and 11% on
+/// Llama-3-8B's MLP shapes and trails by 2% at 4096². coop8 follows coop16's rule, not measured
+/// (no Apple GPU here).
+pub const COOP_MIN_M_INT4: usize = 5;
 
 // Split-K of the register-tiled kernel (`split_k`).
 
