@@ -18,7 +18,10 @@ use super::gemm_plan::{shape_label, GemmPlan};
 use super::gemv::gemv_pass;
 use super::layout::{int4_args, resolve, GemmShape, Resolved};
 use super::limits::check_dims;
-use super::policy::{coop_min_m, GemmPolicy, COOP_MIN_M_INT4, GEMV_MAX_M, GEMV_MAX_M_INT4};
+use super::policy::{
+    coop_min_m, GemmPolicy, COOP_MIN_M_INT4, COOP_MIN_M_INT4_OTHER_TILES, GEMV_MAX_M,
+    GEMV_MAX_M_INT4,
+};
 use super::tiled::tiled_pass;
 use crate::device::Caps;
 use crate::error::{Error, Result};
@@ -29,7 +32,8 @@ use crate::plan::{BufferInit, Plan};
 pub enum PathChoice {
     /// Cooperative matrices when offered (f16 inputs from [`coop_min_m`] rows:
     /// [`COOP_MIN_M`](super::COOP_MIN_M), or 8 or 2 for large weights; int4 weights from
-    /// [`COOP_MIN_M_INT4`]), else the few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights:
+    /// [`COOP_MIN_M_INT4`] on coop16's int4 tile, [`COOP_MIN_M_INT4_OTHER_TILES`] on the others),
+    /// else the few-rows kernel for M ≤ [`GEMV_MAX_M`] (int4 weights:
     /// [`GEMV_MAX_M_INT4`]), else the register-tiled kernel.
     #[default]
     Auto,
@@ -62,7 +66,8 @@ pub struct GemmOptions {
     pub split: Option<u32>,
     /// Cooperative-matrix kernel and tile; `None` picks [`coop::variant_for`]'s. With `Some`,
     /// `PathChoice::Auto` takes it for f16 inputs from [`coop_min_m`] rows and int4 weights
-    /// from [`COOP_MIN_M_INT4`] when it runs on the adapter (else, and for f32 or fewer rows,
+    /// from [`COOP_MIN_M_INT4`] (on coop16's int4 tile; [`COOP_MIN_M_INT4_OTHER_TILES`] on
+    /// another) when it runs on the adapter (else, and for f32 or fewer rows,
     /// the register-tiled kernel: a named variant also keeps the few-rows kernel out),
     /// `PathChoice::Coop` requires it.
     pub coop: Option<coop::CoopVariant>,
@@ -116,7 +121,7 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
         ));
     }
     let auto = f16 && m >= coop_min_m(n, k);
-    if let Some(v) = coop_choice(caps, &res, opts, CoopB::F16, auto)? {
+    if let Some(v) = coop_choice(caps, &res, opts, (CoopB::F16, auto), &|_| true)? {
         return coop::plan(caps, v, (CoopB::F16, opts.out), &res, opts.split);
     }
     let gemv = takes_gemv(&opts, m, GEMV_MAX_M);
@@ -153,15 +158,15 @@ fn product(caps: &Caps, fmt: Format, shape: &GemmShape, opts: GemmOptions) -> Re
 
 /// The cooperative variant a product of `res`'s shape with B in `b` takes, if any: the one
 /// `opts` forces or the shape's (`coop::variant_for`) under `PathChoice::Coop` (an error where
-/// it cannot run), and under `Auto` where `auto` (the rows rule of B's format) and no split or
-/// portable policy is asked for, where it runs (else `None`: the portable kernels may take the
-/// shape).
+/// it cannot run), and under `Auto` where `auto` (the rows rule of B's format, the fewest rows
+/// any tile takes) and `takes` (the rule of the variant chosen) hold and no split or portable
+/// policy is asked for, where it runs (else `None`: the portable kernels may take the shape).
 fn coop_choice(
     caps: &Caps,
     res: &Resolved,
     opts: GemmOptions,
-    b: CoopB,
-    auto: bool,
+    (b, auto): (CoopB, bool),
+    takes: &dyn Fn(&coop::CoopVariant) -> bool,
 ) -> Result<Option<coop::CoopVariant>> {
     let edges = |p: &coop::CoopPolicy| coop::edges_for(p, res, opts.out);
     let choose = || -> Result<coop::CoopVariant> {
@@ -179,7 +184,7 @@ fn coop_choice(
         PathChoice::Tiled | PathChoice::Gemv => None,
         PathChoice::Auto if auto && opts.split.is_none() && opts.policy.is_none() => choose()
             .ok()
-            .filter(|v| coop::fits_layout(caps, v, res, opts.out).is_ok()),
+            .filter(|v| takes(v) && coop::fits_layout(caps, v, res, opts.out).is_ok()),
         PathChoice::Auto => None,
         PathChoice::Coop => Some(choose()?),
     })
@@ -233,7 +238,10 @@ fn product_int4(
     check_dims(m, n, k)?;
     let res = resolve(shape, Format::F16, Format::Int4, opts.out)?;
     let b = CoopB::Int4 { zeros: has_zeros };
-    if let Some(v) = coop_choice(caps, &res, opts, b, m >= COOP_MIN_M_INT4)? {
+    // coop16's int4 tile from COOP_MIN_M_INT4 rows, any other from COOP_MIN_M_INT4_OTHER_TILES
+    let takes =
+        |v: &coop::CoopVariant| *v == coop::rows_tile_int4() || m >= COOP_MIN_M_INT4_OTHER_TILES;
+    if let Some(v) = coop_choice(caps, &res, opts, (b, m >= COOP_MIN_M_INT4), &takes)? {
         return coop::plan(caps, v, (b, opts.out), &res, opts.split);
     }
     let gemv = takes_gemv(&opts, m, GEMV_MAX_M_INT4);
@@ -462,9 +470,10 @@ mod tests {
         }
     }
 
-    /// int4 weights take cooperative matrices from `COOP_MIN_M_INT4` rows where they are
-    /// offered (coop16's tiles and coop8's, whose K steps divide the quantization group), the
-    /// few-rows kernel below; a tile whose K step does not divide the group is refused.
+    /// int4 weights take cooperative matrices from `COOP_MIN_M_INT4` rows on coop16's int4 tile
+    /// and from `COOP_MIN_M_INT4_OTHER_TILES` on the others, where they are offered (coop16's
+    /// tiles and coop8's, whose K steps divide the quantization group), the few-rows kernel
+    /// below; a tile whose K step does not divide the group is refused.
     #[test]
     fn int4_weights_take_coop16_from_their_rows() {
         use crate::gemm::coop::{CoopKernel, CoopVariant};
@@ -493,5 +502,18 @@ mod tests {
         k8.cooperative_matrix = vec![CoopKernel::K8.shape()];
         assert_eq!(path(&k8, 16, coop).unwrap(), Path::Coop8);
         assert_eq!(path(&k8, 16, auto).unwrap(), Path::Coop8);
+        // other tiles from COOP_MIN_M_INT4_OTHER_TILES: coop8, and coop16 at subgroups of 64
+        // (rows_tile(16), the int4 tile needing 128 invocations of 32)
+        let mut wide = caps.clone();
+        (wide.subgroup_min, wide.subgroup_max) = (64, 64);
+        for c in [&k8, &wide] {
+            let below = COOP_MIN_M_INT4_OTHER_TILES - 1;
+            assert_eq!(path(c, COOP_MIN_M_INT4, auto).unwrap(), Path::Gemv);
+            assert_eq!(path(c, below, auto).unwrap(), Path::Gemv);
+            assert_ne!(
+                path(c, COOP_MIN_M_INT4_OTHER_TILES, auto).unwrap(),
+                Path::Gemv
+            );
+        }
     }
 }

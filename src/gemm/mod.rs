@@ -12,7 +12,8 @@
 //!   `Features::EXPERIMENTAL_COOPERATIVE_MATRIX`) and are chosen for f16 × f16 from
 //!   [`COOP_MIN_M`] rows ([`coop_min_m`]: 8 for large weights, 2 for huge ones),
 //!   `gemm/coop16_int4` and `coop8_int4` for int4
-//!   weights from [`COOP_MIN_M_INT4`] rows, only when the adapter offers that shape, has one
+//!   weights from [`COOP_MIN_M_INT4`] rows on coop16's int4 tile ([`COOP_MIN_M_INT4_OTHER_TILES`]
+//!   on the others), only when the adapter offers that shape, has one
 //!   subgroup size, and the tile fits its workgroup memory ([`coop::usable`]); otherwise the
 //!   portable kernel runs. Cooperative matrices take int4 weights as f16: a weight past 65504
 //!   would be inf there, so [`execute_int4`] routes such weights
@@ -80,8 +81,8 @@ pub use int4::Int4Weights;
 pub use layout::{GemmShape, MatrixLayout};
 pub use policy::{
     coop_min_m, GemmPolicy, COOP_HUGE_B_ELEMENTS, COOP_LARGE_B_ELEMENTS, COOP_MIN_M,
-    COOP_MIN_M_HUGE_B, COOP_MIN_M_INT4, COOP_MIN_M_LARGE_B, GEMV_MAX_M, GEMV_MAX_M_INT4,
-    SPLIT_TARGET_INVOCATIONS,
+    COOP_MIN_M_HUGE_B, COOP_MIN_M_INT4, COOP_MIN_M_INT4_OTHER_TILES, COOP_MIN_M_LARGE_B,
+    GEMV_MAX_M, GEMV_MAX_M_INT4, SPLIT_TARGET_INVOCATIONS,
 };
 pub use split::split_k;
 

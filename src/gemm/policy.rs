@@ -88,17 +88,22 @@ pub const GEMV_MAX_M: usize = 16;
 /// 64×4096×4096 100.2 against 90.6, 64×14336×4096 339.2 against 236.9.
 pub const GEMV_MAX_M_INT4: usize = 32;
 
-/// The fewest rows that take cooperative matrices for int4 weights (`gemm/coop16_int4`, or
-/// `gemm/coop8_int4` on Apple GPUs, where the adapter offers them; below, the few-rows kernel,
-/// whose FMAs grow with the rows, while the cooperative tile takes the same time at any row
-/// count to 16). H200 (the lab's few-rows sweep, 2026-11-30, one call, int4, µs, the few-rows
-/// kernel against coop16's int4 tile, `coop::rows_tile_int4`) at 14336×4096 / 4096×14336 /
-/// 4096×4096: 4 rows 35.5 / 34.6 / 16.3 against 38.5 / 35.2 / 18.7; 5 rows 40.4 / 39.6 / 18.2
-/// against 38.4 / 35.2 / 18.6; 6 rows 49.6 / 45.1 / 20.2 against 38.4 / 35.1 / 18.7; 7 rows
-/// 51.1 / 51.3 / 22.4 against 38.4 / 35.2 / 18.8. At 5 rows the tile leads by 5 and 11% on
-/// Llama-3-8B's MLP shapes and trails by 2% at 4096². coop8 follows coop16's rule, not measured
-/// (no Apple GPU here).
+/// The fewest rows that take cooperative matrices for int4 weights where the tile is
+/// `coop::rows_tile_int4` (`gemm/coop16_int4` at subgroups of 32; below, the few-rows kernel,
+/// whose FMAs grow with the rows, while the tile takes the same time at any row count to 16).
+/// H200 (the lab's few-rows sweep, 2026-11-30, one call, int4, µs, the few-rows kernel against
+/// that tile) at 14336×4096 / 4096×14336 / 4096×4096: 4 rows 35.5 / 34.6 / 16.3 against 38.5 /
+/// 35.2 / 18.7; 5 rows 40.4 / 39.6 / 18.2 against 38.4 / 35.2 / 18.6; 6 rows 49.6 / 45.1 / 20.2
+/// against 38.4 / 35.1 / 18.7; 7 rows 51.1 / 51.3 / 22.4 against 38.4 / 35.2 / 18.8. At 5 rows
+/// the tile leads by 5 and 11% on Llama-3-8B's MLP shapes and trails by 2% at 4096².
 pub const COOP_MIN_M_INT4: usize = 5;
+/// The same with any other tile (subgroups of another width than 32 take `coop::rows_tile(16)`
+/// or another tile of f16's; coop8 on Apple GPUs): H200, µs, the few-rows kernel against
+/// `rows_tile(16)` with int4 weights at 4096² / 14336×4096 / 4096×14336, 8 rows 23.8 / 55.9 /
+/// 55.1 against 21.8 / 48.4 / 44.6 (2026-11-30, one call); 4 rows 17.1 / 38.9 / 37.8 against
+/// 23.1 / 51.4 / 47.4 (an earlier call). coop8 follows coop16's rule, not measured (no Apple
+/// GPU here).
+pub const COOP_MIN_M_INT4_OTHER_TILES: usize = 8;
 
 // Split-K of the register-tiled kernel (`split_k`).
 
