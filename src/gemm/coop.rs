@@ -265,7 +265,7 @@ pub fn padded_rows(p: &CoopPolicy, m: usize) -> usize {
 }
 
 /// Workgroup memory the kernel declares: `bufs` staged f16 tiles with rows padded by `PAD` (the
-/// same bytes whether staged as f16 or as `vec4<f16>`), and, with `edges`, one fragment square
+/// same bytes whether staged as f16, `vec2<f16>` or `vec4<f16>`; B's rows `bk / b_sub`), and, with `edges`, one fragment square
 /// of f32 per subgroup (without, four words: `CS_LEN`), and 16 bytes each for the subgroup
 /// guard's width and the folded grid's exit (`sg_width`, `fold_past`).
 fn workgroup_bytes(k: &Kernel, p: &CoopPolicy, edges: bool) -> Result<u64> {
@@ -519,8 +519,9 @@ pub fn check(k: &Kernel, p: &CoopPolicy, reflected: [u32; 3]) -> Result<()> {
         {
             return bad(format!(
                 "sub-steps of B: 2 to {max_fetch} of 32 rows (BK = 32 · sub-steps), one staging \
-                 buffer, one tile in flight, an invocation a column of the tile (BN = {inv}), at \
-                 most two fragment rows a subgroup"
+                 buffer, one tile in flight, as many invocations as the tile's columns (BN {}, \
+                 {inv} invocations), at most two fragment rows a subgroup",
+                p.bn
             ));
         }
     }

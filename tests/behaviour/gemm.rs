@@ -309,14 +309,16 @@ fn int4_paths(t: &Target) -> Vec<PathChoice> {
 fn int4_weights(t: &Target) {
     let pinned = t.with_schedules(&SCHEDULES);
     let t = &pinned;
-    // (3×33×520 and 16×66×1024 on coop16: K in slices, the partial products summed; 520 ends
-    // in a part of a K step and of a group)
+    // (3×260×521 and 16×66×1024 on coop16: K in slices, the partial products summed; 521 ends
+    // in a part of a packed word, of a K step and of a group; 260 and 256 take a second column
+    // tile of int4's 16-row tile, 256 without the edge path)
     let shapes = [
         (1, 64, 128),
-        (3, 33, 520),
+        (3, 260, 521),
         (17, 48, 129),
         (70, 40, 256),
         (16, 66, 1024),
+        (16, 256, 200),
     ];
     for &(m, n, k) in &shapes {
         let (a, w) = operands(m, n, k, 5);
@@ -358,14 +360,14 @@ fn int4_weights(t: &Target) {
                         matches!(ran, Path::Coop16 | Path::Coop8),
                         "int4 {m}x{n}x{k}"
                     );
-                    // (K split where it has 2 slices of 4 steps or more: K = 520 and 1024
+                    // (K split where it has 2 slices of 4 steps or more: K = 521 and 1024
                     // on the few-rows tiles, steps of 64 (int4's 16-row tile) or 32; 129 and
-                    // 256 are 5 and 4 steps of 32)
+                    // 256 are 5 and 4 steps of 32, 200 fewer than 8 of either)
                     let built = gemm::plan_int4(t.caps(), m, k, n, zeros, opts).unwrap();
                     let last = built.plan.pass_labels().last().cloned();
                     assert_eq!(
                         last.as_deref() == Some("split-k sum"),
-                        k >= 520,
+                        k >= 521,
                         "int4 {m}x{n}x{k}: passes {:?}",
                         built.plan.pass_labels()
                     );

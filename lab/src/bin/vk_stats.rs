@@ -261,7 +261,7 @@ fn gemm_plans(caps: &Caps) -> Vec<(String, Result<Vec<Target>, String>)> {
         gemm::plan(caps, Format::F32, n, n, n, auto),
     );
     // the few-rows kernel, forced (where the adapter has cooperative matrices, `Auto` takes
-    // them from 8 rows for int4): one pipeline per B format and row count (1, its 8-row block,
+    // them from 5 rows for int4 on coop16's int4 tile): one pipeline per B format and row count (1, its 8-row block,
     // the most the product sends it)
     let gemv = GemmOptions {
         path: PathChoice::Gemv,

@@ -31,16 +31,13 @@ fn shipped_tiles_hold_the_kernel_rules() {
         rows_tile(64),
         rows_tile_int4(),
     ] {
-        let k = v
-            .kernel
-            .stage()
-            .load(crate::kernel::Flavor::Subgroup)
-            .unwrap();
-        layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-        assert!(
-            workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
-            "{v:?}"
-        );
+        for k in stages_of(&v) {
+            layout_fits(&k, &v.policy, 32).unwrap_or_else(|e| panic!("{v:?}: {e}"));
+            assert!(
+                workgroup_bytes(&k, &v.policy, false).unwrap() <= 48 << 10,
+                "{v:?}"
+            );
+        }
     }
     let ok = large_tile().policy;
     assert_eq!((ok.bufs, ok.b_bufs), (1, 2));
@@ -52,6 +49,16 @@ fn shipped_tiles_hold_the_kernel_rules() {
     assert!(check(&k16, &off_block, [16 * 32, 1, 1]).is_err());
     // the deep tile stages 8 loads per invocation at 32 lanes: at 16 it does not fit
     assert!(layout_fits(&k16, &deep_tile().policy, 16).is_err());
+}
+
+/// The stages `v` runs: its kernel's with f16 B, and with int4 weights where its K step divides
+/// the group (sub-steps of B take int4 weights alone).
+fn stages_of(v: &CoopVariant) -> Vec<std::sync::Arc<Kernel>> {
+    [CoopB::F16, CoopB::Int4 { zeros: true }]
+        .into_iter()
+        .filter_map(|b| b.stage(v).ok())
+        .map(|s| s.load(crate::kernel::Flavor::Subgroup).unwrap())
+        .collect()
 }
 
 /// The driver lays out workgroup variables in an order of its own, and cooperative loads
@@ -69,12 +76,10 @@ fn workgroup_variables_keep_16_byte_alignment_with_and_without_edges() {
         rows_tile(64),
         rows_tile_int4(),
     ] {
-        let k = v
-            .kernel
-            .stage()
-            .load(crate::kernel::Flavor::Subgroup)
-            .unwrap();
-        for edges in [true, false] {
+        for (k, edges) in stages_of(&v)
+            .into_iter()
+            .flat_map(|k| [(k.clone(), true), (k, false)])
+        {
             let o: Vec<(String, f64)> = overrides(&k, &v.policy, 32, edges)
                 .unwrap()
                 .iter()
@@ -155,12 +160,16 @@ fn int4_few_rows_take_the_sub_step_tile() {
         );
     }
     assert_eq!(tiles::rows_resident(&rows_tile_int4().policy), Some(528));
-    caps.subgroup_min = 16;
-    caps.subgroup_max = 16;
-    assert_ne!(
-        variant_for_b(&caps, CoopKernel::K16, int4, 16, 4096),
-        rows_tile_int4()
-    );
+    // other widths take f16's tiles: rows_tile(16) at 64, the default at 16 (where the
+    // few-rows tile stages more loads an invocation than it has registers for)
+    for (width, want) in [(64, rows_tile(16)), (16, CoopKernel::K16.variant())] {
+        (caps.subgroup_min, caps.subgroup_max) = (width, width);
+        assert_eq!(
+            variant_for_b(&caps, CoopKernel::K16, int4, 16, 4096),
+            want,
+            "subgroups of {width}"
+        );
+    }
 }
 
 #[test]

@@ -70,19 +70,20 @@ pub fn rows_tile(rows: u32) -> CoopVariant {
 }
 
 /// coop16's tile for int4 weights in C of at most 16 rows: 16×128×64 with B in two sub-steps of
-/// 32 rows (`B_SUB`, wgsl/gemm/lib/coop.wgsl): a K step's packed weights, one load a column for
-/// each 32 of K and one for the group's scale and zero point, stay in registers through the step
-/// and are dequantized a sub-step at a time into one staged buffer, two adjacent columns an
-/// invocation, a pair of weights one store (gemm/lib/coop_stage_b2.wgsl), so a step's loads
-/// have the whole step to land. 128 invocations, 11 KiB of workgroup memory; its K slices aim
+/// 32 rows (`B_SUB`, wgsl/gemm/lib/coop.wgsl): a K step's packed weights (each invocation two
+/// adjacent columns and half a sub-step's rows: four words a sub-step, and once a step the
+/// columns' scales and zero points) stay in registers through the step and are dequantized a
+/// sub-step at a time into one staged buffer, a pair of weights one store
+/// (gemm/lib/coop_stage_b2.wgsl), so a step's loads have the whole step to land. 128
+/// invocations, 11 KiB of workgroup memory (15 with the edge path's squares); its K slices aim
 /// for `COOP_INT4_ROWS_SPLIT_TARGET`. H200, µs, each tile in its best K slices (the lab's
 /// few-rows sweep, 2026-11-30): against [`rows_tile`]`(16)` (16×256×32, two tiles in flight,
 /// staged a column an invocation), 16×256×64 in two sub-steps a column an invocation took 44.0 /
 /// 40.7 / 21.0 against 48.8 / 44.8 / 21.9 at 16 rows of 14336×4096 / 4096×14336 / 4096² (one
 /// call); two columns an invocation 40.9 / 38.0 / 20.0 against 44.5 / 40.8 / 21.0 (another call,
 /// two rounds); 128 columns a tile 38.2 (8 rows) / 35.6 / 18.7 against 40.4 / 37.7 / 19.9 (a
-/// third call). Four sub-steps (BK 128) ran level or slower (41.1 / 37.2 / 21.1; 16×128×128
-/// 42.6 / 40.4 / 19.1), 64 columns a tile slower (43.7 / 40.0 / 18.8); at 32 rows the
+/// third call). Four sub-steps (BK 128) ran level or slower (two columns an invocation, the
+/// second call: 41.1 / 37.2 / 21.1; 16×128×128 in the third 42.6 / 40.4 / 19.1), 64 columns a tile slower (43.7 / 40.0 / 18.8); at 32 rows the
 /// 32×256×128 tile in four sub-steps ran slower on 14336×4096 (65.5 against 58.9), so 32 rows
 /// keep [`rows_tile`].
 pub fn rows_tile_int4() -> CoopVariant {

@@ -5,10 +5,12 @@
 // enables f16 and wgpu_cooperative_matrix, declares BM, BN, BK, SG, WM, WN, FRAG, the fragment
 // types FragA, FragB, FragC and the bindings `params: Params`, `a` (`array<vec4<u32>>`), B's,
 // `c` (`array<f32>`), `c16` (`array<u32>`) and `sg_guard` (`array<atomic<u32>>`), and includes
-// a staging file (As, Bs, stage_a8, stage_b8, stage_b_col8 and the fragment loads frag_a, frag_b:
-// gemm/lib/coop_stage.wgsl in vec4<f16> arrays, gemm/lib/coop_stage_h.wgsl in f16 ones for
-// coop8) and B's operand file (`b_items`, `fetch_b`, `stash_b`: gemm/lib/coop_b.wgsl
-// for f16 B, gemm/lib/coop_b_int4.wgsl for int4 weights) before this.
+// a staging file (As, Bs, stage_a8, stage_b8, stage_b_col8, stage_b_pair and the fragment loads
+// frag_a, frag_b: gemm/lib/coop_stage.wgsl in vec4<f16> arrays, gemm/lib/coop_stage_b2.wgsl with
+// B in vec2<f16> for coop16_int4, gemm/lib/coop_stage_h.wgsl in f16 ones for coop8) and B's
+// operand file (`b_items`, `fetch_b`, `stash_b`, and for sub-steps of B `fetch_groups` and
+// `stash_b_sub`: gemm/lib/coop_b.wgsl for f16 B, gemm/lib/coop_b_int4.wgsl for int4 weights)
+// before this.
 
 //!include gemm/lib/staged
 //!include gemm/lib/f16_round

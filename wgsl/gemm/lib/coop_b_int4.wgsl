@@ -102,7 +102,10 @@ fn int4_setup() {
 // (j for j < 5; j − 5 in the word shifted right by 20) and ORed into the mantissa of 2^23 is the
 // float 2^23 + q·16^p; 2^23 comes off exactly, and times scale·16^-p (`sp`, exact: a power of
 // two) it is q·scale, exact in f32 (4 bits times an f16's 11), as is zero·scale (`zs`, two
-// f16), so q·scale − zero·scale is rounded once in f32 and once to f16, fused or not.
+// f16), so q·scale − zero·scale is rounded once in f32 and once to f16, fused or not: the
+// weight `(q − zero) · scale` computed in f32 (src/gemm/int4.rs, `dequantize`) wherever q − zero
+// is exact in f32 (a zero point of 0 or at least 2^-10), bit for bit but the sign of a zero
+// weight.
 fn dequant(word: u32, j: u32, sp: f32, zs: f32) -> f16 {
     let p = select(j, j - 5u, j >= 5u);
     let w = select(word, word >> 20u, j >= 5u);
