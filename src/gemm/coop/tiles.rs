@@ -59,7 +59,10 @@ pub fn deep_tile() -> CoopVariant {
 /// unsplit ([`variant_for`]). Two tiles in flight against one, with two buffers: 30.6 / 80.1 / 69.6
 /// against 31.5 / 90.7 / 78.1 (32 rows of 4096² / 14336×4096 / 4096×14336), 43.3 / 93.3 / 83.5
 /// against 44.8 / 105.3 / 90.8 (64 rows). Two 16-row tiles for 32 rows: 69.8, 93.5 and 292.8 (no K
-/// slices past one row of tiles).
+/// slices past one row of tiles). f16 on 16×128×32 (one buffer, two tiles in flight, 128
+/// invocations; the width int4's tile gains by, [`rows_tile_int4`]) ran level at its best slices:
+/// 44.4 / 43.4 / 18.2 µs against 44.0 / 43.5 / 18.2 at 16 rows of 14336×4096 / 4096×14336 /
+/// 4096² (one call, 2026-11-30).
 pub fn rows_tile(rows: u32) -> CoopVariant {
     let v = CoopVariant::new(CoopKernel::K16, rows, 256, 32).prefetch(2);
     if rows <= 32 {
