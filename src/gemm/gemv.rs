@@ -67,6 +67,10 @@ pub(super) fn gemv_pass(
     let along_k = fb == Format::Int4 || res.bt;
     let step_of = |cv: u64| (wg / cv) * step_loads * if along_k { fb.per_load() as u64 } else { 1 };
     let free = (caps.max_workgroup_storage as u64).saturating_sub(4 * red_words * wg);
+    // K of A a chunk may hold per row: its f32 copy within the free workgroup memory, and its
+    // loads (4 f32 or 8 f16 each) within the A_LOADS an invocation holds in registers
+    let a_epl = if fb == Format::F32 { 4 } else { 8 };
+    let room = (free / 4).min(kconst(gemv::A_LOADS)? * wg * a_epl) / rows;
     // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS (f32:
     // GEMV_WHOLE_K_WORKGROUPS_F32) workgroups (each then takes all of K: no split-K sum), else
     // the fewest; at least one 32-byte sector of each B row, at most 32, and one step of A
@@ -75,7 +79,7 @@ pub(super) fn gemv_pass(
     let cv_min = (32 / run_bytes).max(1);
     let usable: Vec<u64> = [32u64, 16, 8, 4, 2, 1]
         .into_iter()
-        .filter(|&cv| cv >= cv_min && 4 * rows * step_of(cv) <= free)
+        .filter(|&cv| cv >= cv_min && step_of(cv) <= room)
         .collect();
     let Some(&fewest) = usable.last() else {
         return Err(Error::TooLarge(format!(
@@ -98,8 +102,8 @@ pub(super) fn gemv_pass(
         .unwrap_or(fewest);
     let blocks = blocks_of(cv);
     let step = step_of(cv);
-    // the chunk of K staged at once: whole steps, its f32 copy of A within workgroup memory
-    let fits = free / (4 * rows) / step * step;
+    // the chunk of K staged at once: whole steps within `room`
+    let fits = room / step * step;
     // K slices: one when the column blocks fill the GPU (up to GEMV_MAX_KSLICE of K each;
     // int4 weights of few columns: GEMV_INT4_LONG_SLICE), else enough
     // workgroups to keep B's loads in flight; whole steps, partial products within a binding
@@ -180,4 +184,60 @@ pub(super) fn gemv_pass(
         res,
         Path::Gemv,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm::{plan, plan_int4, GemmOptions, PathChoice};
+
+    /// A chunk's loads of A fit the registers the kernel holds them in (`A_LOADS` an
+    /// invocation; the kernel drops any past them), on adapters whose workgroup memory would
+    /// hold a longer chunk: 48 KiB (f32 alone is capped there) and 96 KiB (every format), at
+    /// every row count of a block and K past several chunks (plans only: nothing runs).
+    #[test]
+    fn a_chunk_fits_the_registers_that_hold_its_loads() {
+        let kern = gemv::STAGE.load(crate::kernel::Flavor::Subgroup).unwrap();
+        let a_loads = kern.constant(gemv::A_LOADS).unwrap() as f64;
+        let wg = kern.invocations(gemv::entry::main, &[]).unwrap() as f64;
+        for storage in [48u32 << 10, 96 << 10] {
+            let caps = Caps {
+                max_workgroup_storage: storage,
+                ..Caps::h100()
+            };
+            for m in 1..=8 {
+                for (fmt, epl) in [(Format::F32, 4.0), (Format::F16, 8.0), (Format::Int4, 8.0)] {
+                    let (n, k) = (4096, 32768);
+                    let opts = GemmOptions {
+                        path: PathChoice::Gemv,
+                        ..Default::default()
+                    };
+                    let built = match fmt {
+                        Format::Int4 => plan_int4(&caps, m, k, n, false, opts),
+                        _ => plan(&caps, fmt, m, n, k, opts),
+                    }
+                    .unwrap();
+                    let pass = built
+                        .plan
+                        .passes
+                        .iter()
+                        .find(|p| p.label == "gemv")
+                        .unwrap();
+                    let knob = |name: &str| {
+                        pass.overrides
+                            .iter()
+                            .find(|o| o.0 == name)
+                            .map(|o| o.1)
+                            .unwrap()
+                    };
+                    let (rows, chunk) = (knob("ROWS"), knob("CHUNK"));
+                    assert!(
+                        rows * chunk / epl <= a_loads * wg,
+                        "{fmt:?} {m} rows, {storage} B: {rows} × {chunk} past {a_loads} loads"
+                    );
+                    assert!(chunk < k as f64, "{fmt:?} {m} rows: one chunk");
+                }
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@
 //!
 //! `cargo run --release -p wgsimd-lab --bin gemv_sweep -- [--rows 1,2,4,8,16,32] [--nk 4096]
 //! [--splits auto,1,2,4,8,16,32] [--formats f32,f16,int4] [--coop 16x256x32-p2,...]
-//! [--coop-splits auto,4,8] [--repeats N] [MxNxK ...]`: the
+//! [--coop-splits auto,4,8] [--paths gemv,tiled,auto] [--repeats N] [MxNxK ...]`: the
 //! shapes are `--rows` × `--nk` × `--nk` plus 1×8192×8192, or the ones given.
 //! `LAB_SIM=h100` runs on the simulator (host-timed; small shapes: `4x256x256`).
 
@@ -251,6 +251,13 @@ fn main() {
         "--formats",
         &["f32", "f16", "int4"].map(String::from),
     );
+    // the lines of each shape and format: the few-rows kernel at each of `--splits`, the
+    // register-tiled kernel, the product's own choice
+    let paths: Vec<String> = wgsimd_lab::list_flag(
+        &args,
+        "--paths",
+        &["gemv", "tiled", "auto"].map(String::from),
+    );
     // cooperative tiles BMxBNxBK (coop16), with suffixes `-1` (one staging buffer), `-p2`
     // (two K tiles in flight) and `-s2` / `-s4` (B in sub-steps, int4): 64x64x32,128x128x64-1,
     // 32x256x32-p2,16x256x128-1-s4
@@ -306,11 +313,17 @@ fn main() {
     for (m, n, k) in shapes {
         let x = inputs(m, n, k, formats.iter().any(|f| f == "f32"));
         for fmt in &formats {
-            for s in &splits {
-                run(&ctx, &x, fmt, split_of(s), PathChoice::Gemv, repeats);
+            if paths.iter().any(|p| p == "gemv") {
+                for s in &splits {
+                    run(&ctx, &x, fmt, split_of(s), PathChoice::Gemv, repeats);
+                }
             }
-            run(&ctx, &x, fmt, None, PathChoice::Tiled, repeats);
-            run(&ctx, &x, fmt, None, PathChoice::Auto, repeats);
+            if paths.iter().any(|p| p == "tiled") {
+                run(&ctx, &x, fmt, None, PathChoice::Tiled, repeats);
+            }
+            if paths.iter().any(|p| p == "auto") {
+                run(&ctx, &x, fmt, None, PathChoice::Auto, repeats);
+            }
             if fmt != "f32" {
                 for c in &coops {
                     for s in &coop_splits {
