@@ -31,7 +31,7 @@ use super::format::OutFormat;
 use super::gemm_plan::Path;
 use super::layout::{CTarget, Resolved};
 use super::limits::{check_limits, check_z, tile_dispatch};
-use super::split::{coop_splits, kernel_may_round};
+use super::split::kernel_may_round;
 
 pub use super::policy::LARGE_TILE_MIN_WORKGROUPS;
 pub(crate) use tiles::variant_for_edges;

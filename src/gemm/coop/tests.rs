@@ -221,9 +221,9 @@ fn the_offered_shape_picks_the_kernel() {
         deep_tile(),
         "16 × 4 = 64 workgroups"
     );
-    // few rows take the smallest few-rows tile that holds them; from 33 rows the deep tile
-    // keeps a C wide enough for it to run with K unsplit; the 64-row tile does not fit beside
-    // the edge path's squares
+    // few rows take the smallest few-rows tile that holds them, at any width (the 64-row tile
+    // with K unsplit too, from 67 of its column tiles); the 64-row tile does not fit beside the
+    // edge path's squares
     for (m, n, want) in [
         (1, 4096, rows_tile(16)),
         (16, 4096, rows_tile(16)),
@@ -232,8 +232,10 @@ fn the_offered_shape_picks_the_kernel() {
         (33, 4096, rows_tile(64)),
         (64, 4096, rows_tile(64)),
         (64, 86 * 128, rows_tile(64)),
-        (64, 88 * 128, deep_tile()),
-        (64, 14336, deep_tile()),
+        (48, 14336, rows_tile(64)),
+        (64, 14336, rows_tile(64)),
+        (64, 17408, rows_tile(64)),
+        (64, 28672, rows_tile(64)),
         (64, 4096 + 128, deep_tile()),
         (65, 4096, deep_tile()),
     ] {

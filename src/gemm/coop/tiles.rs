@@ -7,8 +7,7 @@ use crate::device::Caps;
 use super::super::policy::{COOP_INT4_ROWS_SPLIT_TARGET, COOP_ROWS_SPLIT_TARGET};
 
 use super::{
-    coop_splits, has_edges, tiles, variant_fits, CoopB, CoopKernel, CoopPolicy, CoopVariant,
-    LARGE_TILE_MIN_WORKGROUPS,
+    has_edges, variant_fits, CoopB, CoopKernel, CoopPolicy, CoopVariant, LARGE_TILE_MIN_WORKGROUPS,
 };
 
 /// coop16's tile for large products: 128×256×32 with one A buffer and two B buffers (16
@@ -122,8 +121,8 @@ pub(crate) fn rows_resident(p: &CoopPolicy) -> Option<u64> {
 }
 
 /// The variant of `kind` for an `m × n` C of f16 B: coop16 takes the smallest [`rows_tile`] that holds
-/// the rows, except that from 33 rows the [`deep_tile`] keeps a C wide enough for it to run with
-/// K unsplit (88 or more of its column tiles: `coop_splits`); else [`large_tile`] (or, where
+/// the rows where it fits (the 64-row tile does not beside the edge path's squares); else
+/// [`large_tile`] (or, where
 /// that does not fit, [`large_tile_edges`]) when that gives at least
 /// [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits `caps`,
 /// else `kind`'s default.
@@ -148,16 +147,9 @@ pub(crate) fn variant_for_edges(
 ) -> CoopVariant {
     let fits = |v: &CoopVariant| variant_fits(caps, v, edges(&v.policy)).is_ok();
     if kind == CoopKernel::K16 {
-        let deep = deep_tile();
-        let [nx, ny] = tiles(&deep.policy, m, n);
-        let deep_unsplit = coop_splits(nx * ny, u32::MAX, None) == 1;
         let rows = ROWS_TILES.into_iter().find(|&r| m <= r as usize);
         let rows = rows.map_or(vec![], |r| rows_tiles_for(r, b));
-        if let Some(v) = rows
-            .into_iter()
-            .filter(|v| v.policy.bm <= 32 || !deep_unsplit)
-            .find(fits)
-        {
+        if let Some(v) = rows.into_iter().find(fits) {
             return v;
         }
         let large = large_tile();
@@ -167,6 +159,7 @@ pub(crate) fn variant_for_edges(
                 return v;
             }
         }
+        let deep = deep_tile();
         if fits(&deep) {
             return deep;
         }
