@@ -74,7 +74,7 @@ pub(super) fn gemv_pass(
     // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS (f32:
     // GEMV_WHOLE_K_WORKGROUPS_F32) workgroups (each then takes all of K: no split-K sum), else
     // the fewest; at least one 32-byte sector of each B row, at most 32, and one step of A
-    // within workgroup memory
+    // within `room`
     let blocks_of = |cv: u64| (n as u64).div_ceil(cv * cols) * row_blocks;
     let cv_min = (32 / run_bytes).max(1);
     let usable: Vec<u64> = [32u64, 16, 8, 4, 2, 1]

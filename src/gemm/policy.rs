@@ -183,8 +183,9 @@ pub(super) const COOP_MIN_SLICE_TILES: u32 = 4;
 /// The few-rows tiles' slices (`coop::rows_tile`, by its rows: 16, 32, 64) aim instead for the
 /// workgroups resident at once on a 132-SM H200, and never more: `target / tiles` slices, rounded
 /// down, from 2 slices (the 4 of [`COOP_MIN_SLICES`] were measured on the deep tile; where the two
-/// minimums differ, 67–132 column tiles of the 16- and 32-row tiles and 34–66 of the 64-row one,
-/// nothing was measured). Two 16-row workgroups are resident on an SM with one staging buffer (17.8
+/// minimums differ, 34–66 column tiles of the 64-row tile: 64×14336×4096, 56 tiles, in 2 slices
+/// 69.9 µs against 101.9 unsplit, f16, H200, 2026-12-01; 67–132 of the 16- and 32-row tiles not
+/// measured). Two 16-row workgroups are resident on an SM with one staging buffer (17.8
 /// KiB), one with two (35.5 KiB): with every global load and stash of the kernel removed (the lab's
 /// `gemm_sweep`), 16×4096×14336 took 20.7 µs in 16 slices against 18.1 in 8 with two buffers, 17.7
 /// against 19.2 with one. The 32-row tile (one buffer, 19.0 KiB) takes the same target by its times

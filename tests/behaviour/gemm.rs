@@ -40,6 +40,11 @@ pub fn tests() -> Vec<Test> {
             On::Every,
             int4_long_k_slice,
         ),
+        Test::new(
+            "gemm::few_rows_a_chunk_in_six_loads",
+            On::Every,
+            few_rows_a_in_six_loads,
+        ),
         Test::new("gemm::recorded_on_caller_buffers", On::Every, recorded),
         Test::new("gemm::caller_layouts", On::Every, layouts),
         Test::new("gemm::int4_caller_layouts", On::Every, int4_layouts),
@@ -396,10 +401,10 @@ fn set_zero_points(weights: &mut Int4Weights, n: usize) {
 }
 
 /// Two rows of int4 weights 2048 wide with K = 9000: the few-rows kernel takes all of K in one
-/// workgroup slice (policy `GEMV_INT4_LONG_SLICE`: K in chunks of workgroup memory, the slice
-/// rounded past K, the last chunk ragged), no split-K sum, with and without zero points (the
-/// simulator, which proves the kernel's accesses in bounds, runs the zero points only: each
-/// product takes it seconds).
+/// workgroup slice (policy `GEMV_INT4_LONG_SLICE`: K in chunks that fit A's copy in workgroup
+/// memory and its loads in registers, the slice rounded past K, the last chunk ragged), no
+/// split-K sum, with and without zero points (the simulator, which proves the kernel's accesses
+/// in bounds, runs the zero points only: each product takes it seconds).
 fn int4_long_k_slice(t: &Target) {
     let pinned = t.with_schedules(&SCHEDULES);
     let t = &pinned;
@@ -430,6 +435,35 @@ fn int4_long_k_slice(t: &Target) {
             "int4 {m}x{n}x{k}, zeros {zeros}: error {e:e}"
         );
     }
+}
+
+/// Four rows of f32 on the few-rows kernel in one K slice of 3000: chunks of 1536 of K, where
+/// 32 or 48 KiB of workgroup memory would hold more, so that a chunk's 1536 loads of A are the
+/// six an invocation holds in registers (`A_LOADS`), every one used, the second chunk ragged.
+fn few_rows_a_in_six_loads(t: &Target) {
+    let pinned = t.with_schedules(&SCHEDULES);
+    let t = &pinned;
+    let (m, n, k) = (4, 40, 3000);
+    let opts = GemmOptions {
+        path: PathChoice::Gemv,
+        split: Some(1),
+        ..GemmOptions::default()
+    };
+    let built = gemm::plan(t.caps(), Format::F32, m, n, k, opts).unwrap();
+    let pass = built
+        .plan
+        .passes
+        .iter()
+        .find(|p| p.label == "gemv")
+        .unwrap();
+    let knob = |name: &str| pass.overrides.iter().find(|o| o.0 == name).unwrap().1;
+    assert_eq!(
+        knob("ROWS") * knob("CHUNK") / 4.0,
+        6.0 * 256.0,
+        "{:?}",
+        pass.overrides
+    );
+    assert_eq!(check(t, Format::F32, (m, n, k), opts), Path::Gemv);
 }
 
 /// int4 weights whose codes dequantize past f16's 65504 (a group of max |w| 300000: scale

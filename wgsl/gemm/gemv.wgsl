@@ -17,10 +17,11 @@
 // summed by splitk_sum.wgsl; one slice writes C). The host folds the BLOCKS workgroups of a
 // slice into rows where they are more than one dispatch dimension allows; those past BLOCKS
 // (the last row's rest) exit. The row blocks of a column block are consecutive workgroups, so
-// they run together and all but the first read their B from L2. The slice is worked through in chunks
-// of CHUNK: the block's A for the chunk (ROWS × CHUNK) is staged in workgroup memory as f32,
-// then multiplied; its loads are issued during the chunk before, held in registers. With few columns (CV small) one slice can cover all of K, and the split-K
-// sum, a second dispatch, is not needed.
+// they run together and all but the first read their B from L2. The slice is worked through in
+// chunks of CHUNK: the block's A for the chunk (ROWS × CHUNK) is staged in workgroup memory as
+// f32, then multiplied; its loads are issued during the chunk before, held in registers. With
+// few columns (CV small) one slice can cover all of K, and the split-K sum, a second dispatch,
+// is not needed.
 //
 // Params and bindings are the tiled kernel's (gemv_pass in src/gemm/ fills both alike), and so
 // is the layout (gemm/lib/layout.wgsl): A and B at row strides, offsets and a batch (LAYOUT:

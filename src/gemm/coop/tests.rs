@@ -147,16 +147,19 @@ fn sub_steps_of_b_hold_their_rules() {
 fn int4_few_rows_take_the_sub_step_tile() {
     let mut caps = Caps::h100();
     let int4 = CoopB::Int4 { zeros: false };
-    for (m, b, want) in [
-        (1, int4, rows_tile_int4()),
-        (16, int4, rows_tile_int4()),
-        (16, CoopB::F16, rows_tile(16)),
-        (17, int4, rows_tile(32)),
+    for (m, n, b, want) in [
+        (1, 4096, int4, rows_tile_int4()),
+        (16, 4096, int4, rows_tile_int4()),
+        (16, 4096, CoopB::F16, rows_tile(16)),
+        (17, 4096, int4, rows_tile(32)),
+        (48, 14336, int4, rows_tile(64)),
+        (64, 28672, int4, rows_tile(64)),
+        (64, 4096 + 128, int4, deep_tile()),
     ] {
         assert_eq!(
-            variant_for_b(&caps, CoopKernel::K16, b, m, 4096),
+            variant_for_b(&caps, CoopKernel::K16, b, m, n),
             want,
-            "{m} {b:?}"
+            "{m}×{n} {b:?}"
         );
     }
     assert_eq!(tiles::rows_resident(&rows_tile_int4().policy), Some(528));
