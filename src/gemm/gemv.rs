@@ -68,8 +68,10 @@ pub(super) fn gemv_pass(
     let step_of = |cv: u64| (wg / cv) * step_loads * if along_k { fb.per_load() as u64 } else { 1 };
     let free = (caps.max_workgroup_storage as u64).saturating_sub(4 * red_words * wg);
     // K of A a chunk may hold per row: its f32 copy within the free workgroup memory, and its
-    // loads (4 f32 or 8 f16 each) within the A_LOADS an invocation holds in registers
-    let a_epl = if fb == Format::F32 { 4 } else { 8 };
+    // loads (a vec4<u32> of A: f32 with f32 B, else f16) within the A_LOADS an invocation holds
+    // in registers
+    let a_format = if fb == Format::F32 { fb } else { Format::F16 };
+    let a_epl = a_format.per_load() as u64;
     let room = (free / 4).min(kconst(gemv::A_LOADS)? * wg * a_epl) / rows;
     // column groups per workgroup: the most that still gives GEMV_WHOLE_K_WORKGROUPS (f32:
     // GEMV_WHOLE_K_WORKGROUPS_F32) workgroups (each then takes all of K: no split-K sum), else
@@ -223,13 +225,7 @@ mod tests {
                         .iter()
                         .find(|p| p.label == "gemv")
                         .unwrap();
-                    let knob = |name: &str| {
-                        pass.overrides
-                            .iter()
-                            .find(|o| o.0 == name)
-                            .map(|o| o.1)
-                            .unwrap()
-                    };
+                    let knob = |name: &str| pass.override_value(name).unwrap();
                     let (rows, chunk) = (knob("ROWS"), knob("CHUNK"));
                     assert!(
                         rows * chunk / epl <= a_loads * wg,

@@ -122,8 +122,8 @@ impl Operand<'_> {
 fn coop_planned_width(plan: &Plan) -> u32 {
     plan.passes
         .iter()
-        .find_map(|p| p.overrides.iter().find(|(k, _)| k == coop16::SG.name()))
-        .map_or(0, |(_, v)| *v as u32)
+        .find_map(|p| p.override_value(coop16::SG.name()))
+        .map_or(0, |v| v as u32)
 }
 
 /// Rows padded to `cols_pad` (zeros), as bytes; `data` is rows×cols.

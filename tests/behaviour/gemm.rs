@@ -456,7 +456,7 @@ fn few_rows_a_in_six_loads(t: &Target) {
         .iter()
         .find(|p| p.label == "gemv")
         .unwrap();
-    let knob = |name: &str| pass.overrides.iter().find(|o| o.0 == name).unwrap().1;
+    let knob = |name: &str| pass.override_value(name).unwrap();
     assert_eq!(
         knob("ROWS") * knob("CHUNK") / 4.0,
         6.0 * 256.0,

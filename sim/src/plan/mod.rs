@@ -184,6 +184,14 @@ impl Pass {
         self.kernel.name.ends_with("/prepare")
     }
 
+    /// The value the pass gives override `name`, if it gives one.
+    pub fn override_value(&self, name: &str) -> Option<f64> {
+        self.overrides
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|&(_, v)| v)
+    }
+
     /// Whether the pass binds `buffer` as read-write storage or a storage texture it writes
     /// (the entry point's reflected use).
     pub fn binds_read_write(&self, buffer: BufferId) -> bool {

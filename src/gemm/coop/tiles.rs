@@ -54,12 +54,12 @@ pub fn deep_tile() -> CoopVariant {
 /// earlier call that day, two staging buffers, K slices for 264 workgroups rounded up): 16 rows of
 /// 4096² 24.0–24.3 against 48.0–48.3, of 4096×14336 71–72 against 113–114, of 14336×4096 82–83
 /// against 84–85; the 64-row tile at M = 64 43.3 and 83.5 against 48.4 and 117.0 for 4096² and
-/// 4096×14336, and 93.3 against 87.0 on 14336×4096 in K slices for 264 workgroups rounded up
-/// (5), where its own slices (2, for 132) take 69.5 against the deep tile's 80.2 (2026-12-01;
-/// [`variant_for`] has the wider C). Two tiles in flight against one, with two buffers: 30.6 / 80.1 / 69.6
-/// against 31.5 / 90.7 / 78.1 (32 rows of 4096² / 14336×4096 / 4096×14336), 43.3 / 93.3 / 83.5
-/// against 44.8 / 105.3 / 90.8 (64 rows). Two 16-row tiles for 32 rows: 69.8, 93.5 and 292.8 (no K
-/// slices past one row of tiles). f16 on 16×128×32 (one buffer, two tiles in flight, 128
+/// 4096×14336, and 93.3 against 87.0 on 14336×4096 in K slices for 264 workgroups rounded up (5),
+/// where its own slices (2, for 132) take 69.5 against the deep tile's 80.2 (2026-12-01;
+/// [`variant_for`] has the wider C). Two tiles in flight against one, with two buffers:
+/// 30.6 / 80.1 / 69.6 against 31.5 / 90.7 / 78.1 (32 rows of 4096² / 14336×4096 / 4096×14336),
+/// 43.3 / 93.3 / 83.5 against 44.8 / 105.3 / 90.8 (64 rows). Two 16-row tiles for 32 rows: 69.8,
+/// 93.5 and 292.8 (no K slices past one row of tiles). f16 on 16×128×32 (one buffer, two tiles in flight, 128
 /// invocations; the width int4's tile gains by, [`rows_tile_int4`]) ran level at its best slices:
 /// 44.4 / 43.4 / 18.2 µs against 44.0 / 43.5 / 18.2 at 16 rows of 14336×4096 / 4096×14336 /
 /// 4096² (one call, 2026-11-30).
@@ -121,12 +121,11 @@ pub(crate) fn rows_resident(p: &CoopPolicy) -> Option<u64> {
         .map(|(_, target)| target)
 }
 
-/// The variant of `kind` for an `m × n` C of f16 B: coop16 takes the smallest [`rows_tile`] that holds
-/// the rows where it fits (the 64-row tile does not beside the edge path's squares); else
-/// [`large_tile`] (or, where
-/// that does not fit, [`large_tile_edges`]) when that gives at least
-/// [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits `caps`,
-/// else `kind`'s default.
+/// The variant of `kind` for an `m × n` C of f16 B: coop16 takes the smallest [`rows_tile`] that
+/// holds the rows where it fits (the 64-row tile does not beside the edge path's squares); else
+/// [`large_tile`] (or, where that does not fit, [`large_tile_edges`]) when that gives at least
+/// [`LARGE_TILE_MIN_WORKGROUPS`] workgroups, else [`deep_tile`], each where it fits `caps`, else
+/// `kind`'s default.
 pub fn variant_for(caps: &Caps, kind: CoopKernel, m: usize, n: usize) -> CoopVariant {
     variant_for_b(caps, kind, CoopB::F16, m, n)
 }
